@@ -1,0 +1,110 @@
+/**
+ * The contract every tool-call format (Kimi K2 now; Hermes, Qwen3-Coder, … later) implements.
+ * A parser is streaming first: fed text deltas, it returns OpenAI-style deltas. The one-shot form is the same
+ * parser fed the whole text, so "streaming equals non-streaming" is a property of the design, checked by tests.
+ */
+
+export interface CharRange {
+  /** Inclusive start offset in the parsed text (UTF-16 code units). */
+  start: number;
+  /** Exclusive end offset. */
+  end: number;
+}
+
+export interface ToolCallDelta {
+  index: number;
+  id?: string;
+  type?: 'function';
+  function: { name?: string; arguments?: string };
+}
+
+/** What a client receives for one delta, in OpenAI's field names. Fields are absent, never empty strings. */
+export interface ParserDelta {
+  content?: string;
+  reasoning_content?: string;
+  tool_calls?: ToolCallDelta[];
+}
+
+export interface ParsedCall {
+  index: number;
+  /** The id as the model wrote it, trimmed. */
+  id: string;
+  /** The tool name derived from the id (format-specific rule). */
+  name: string;
+  /** Raw argument text, trimmed of surrounding whitespace. */
+  arguments: string;
+  /** From the call's opening marker to its closing marker (or the end of text when unterminated). */
+  span: CharRange;
+  idSpan: CharRange;
+  argumentsSpan: CharRange | null;
+  terminated: boolean;
+  /** `markup`: special-token markup; `raw-fallback`: recovered from `functions.name:0 {json}` text. */
+  source: 'markup' | 'raw-fallback';
+}
+
+/** A marker seen in the text, with its canonical name (e.g. `tool_calls_section_begin`). */
+export interface MarkerOccurrence {
+  name: string;
+  text: string;
+  span: CharRange;
+}
+
+/**
+ * Structural observations the parser makes while parsing; diagnostics turn them into findings.
+ * Kinds are format-level facts, not verdicts.
+ */
+export type StructureNoteKind =
+  | 'whitespace'
+  | 'missing-section-begin'
+  | 'missing-section-end'
+  | 'call-in-think'
+  | 'raw-fallback'
+  | 'unterminated-call'
+  | 'unterminated-section'
+  | 'unterminated-think'
+  | 'text-in-section'
+  | 'stray-marker';
+
+export interface StructureNote {
+  kind: StructureNoteKind;
+  span: CharRange;
+  detail: string;
+}
+
+export interface ParseResult {
+  content: string | null;
+  reasoning: string | null;
+  calls: ParsedCall[];
+  markers: MarkerOccurrence[];
+  notes: StructureNote[];
+  /** Where content came from in the parsed text, in order. */
+  contentSpans: CharRange[];
+}
+
+export interface StreamingParser {
+  /** Feed the next piece of text; returns what the client would receive now, or null for nothing. */
+  push(text: string): ParserDelta | null;
+  /** End of stream: flush anything held back. */
+  finish(): ParserDelta | null;
+  /** The parser's state after the last push (format-specific names, e.g. `content`, `call-arguments`). */
+  readonly state: string;
+  /** Everything parsed so far (complete after finish()). */
+  result(): ParseResult;
+}
+
+export interface ParserOptions {
+  /** The completion starts inside a reasoning block (the template put `<think>` in the prompt). */
+  startInReasoning?: boolean;
+  /** Recover `functions.name:0 {json}` written without special tokens as a tool call. */
+  recoverRawFallback?: boolean;
+}
+
+export interface ToolCallFormat {
+  readonly name: string;
+  readonly displayName: string;
+  /** Every marker string of the format (for tokenisation, highlighting and leak detection). */
+  readonly markers: readonly string[];
+  /** True when the text carries this format's markup. */
+  detect(text: string): boolean;
+  createParser(options?: ParserOptions): StreamingParser;
+}
