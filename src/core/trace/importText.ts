@@ -1,0 +1,45 @@
+/**
+ * Synchronous import of a small in-memory trace (tests, pasted text, the browser later). Same line rules as
+ * the file index: a BOM at the start, CRLF, blank lines skipped, consecutive SSE lines grouped into one block.
+ * The last line needs no newline here: the text is complete by definition.
+ */
+import type { ReadResult } from './importers/importResult.ts';
+import { importLineText } from './importers/importLine.ts';
+import { importSseBlock, type SseLine } from './importers/sseImporter.ts';
+import { classifyText } from './lineKind.ts';
+
+/** Every record and error of one file (or text), each list in line order. */
+export interface LoadResult extends ReadResult {
+  /** The path or label the trace was read from. */
+  file: string;
+}
+
+export function importText(text: string, fileLabel = '<text>'): LoadResult {
+  const out: LoadResult = { file: fileLabel, records: [], errors: [] };
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  let block: SseLine[] = [];
+  const flush = (): void => {
+    if (block.length === 0) return;
+    const result = importSseBlock(block);
+    out.records.push(...result.records);
+    out.errors.push(...result.errors);
+    block = [];
+  };
+  const lines = body.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const raw = lines[i] ?? '';
+    const lineText = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    const kind = classifyText(lineText);
+    if (kind === 'blank') continue; // blank lines separate SSE events; they do not end a block
+    if (kind === 'sse') {
+      block.push({ line: i + 1, text: lineText });
+      continue;
+    }
+    flush();
+    const result = importLineText(lineText, i + 1, false);
+    if (result.kind === 'record') out.records.push(result.loaded);
+    else out.errors.push(result.error);
+  }
+  flush();
+  return out;
+}

@@ -1,0 +1,39 @@
+/**
+ * Non-streamed OpenAI / vLLM chat responses (`object: "chat.completion"`, or `choices[].message`).
+ */
+import type { ChatCompletion } from '../record.ts';
+import { describeJson, isNonEmptyString, isObject, type UnknownObject } from './jsonGuards.ts';
+import { importError, importedRecord, type ImportResult } from './importResult.ts';
+
+export function isChatCompletionShape(value: UnknownObject): boolean {
+  if (value.object === 'chat.completion') return true;
+  return Array.isArray(value.choices) && value.choices.some((c) => isObject(c) && isObject(c.message));
+}
+
+/** Why a chat.completion-looking object cannot be used as one, or null. */
+export function chatCompletionProblem(value: UnknownObject): string | null {
+  if (!Array.isArray(value.choices)) return `"choices" must be an array, got ${describeJson(value.choices)}`;
+  for (let i = 0; i < value.choices.length; i++) {
+    const choice: unknown = value.choices[i];
+    if (!isObject(choice)) return `choices[${i}] must be an object, got ${describeJson(choice)}`;
+    if (!isObject(choice.message)) return `choices[${i}].message must be an object, got ${describeJson(choice.message)}`;
+  }
+  return null;
+}
+
+export function importChatCompletion(value: UnknownObject, line: number): ImportResult {
+  const problem = chatCompletionProblem(value);
+  if (problem !== null) return importError(line, `chat.completion: ${problem}`);
+  const response = value as ChatCompletion;
+  return importedRecord({
+    record: {
+      toolscope: 1,
+      id: isNonEmptyString(value.id) ? value.id : `line-${line}`,
+      response,
+      meta: { endpoint: '/v1/chat/completions' },
+    },
+    line,
+    lastLine: line,
+    source: 'chat-completion',
+  });
+}

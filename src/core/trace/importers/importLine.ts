@@ -1,0 +1,45 @@
+/**
+ * Recognises what a JSON line is and hands it to its importer. The order matters: a `toolscope` key always
+ * means a native record (so a bad version is reported as such), K2VV results carry a `request` that would
+ * otherwise look like nothing, and responses are told apart from requests by `choices`.
+ */
+import { importChatCompletion, isChatCompletionShape } from './chatCompletionImporter.ts';
+import { importChatRequest, isChatRequestShape } from './chatRequestImporter.ts';
+import { importCompletions, isCompletionsShape } from './completionsImporter.ts';
+import { describeJson, isObject, listKeys } from './jsonGuards.ts';
+import { importError, incompleteLineError, type ImportResult } from './importResult.ts';
+import { importK2vvResult, isK2vvResultShape } from './k2vvResultImporter.ts';
+import { importNative, isNativeShape } from './nativeImporter.ts';
+
+const EXPECTED =
+  'expected a native record {"toolscope": 1, "id": …}, a chat request {"messages": […]}, ' +
+  'a K2VV result {"data_index", "request", "response", …}, a chat.completion or a text_completion response, ' +
+  'or SSE lines "data: {…}"';
+
+export function importLine(value: unknown, line: number): ImportResult {
+  if (!isObject(value)) return importError(line, `got ${describeJson(value)}; ${EXPECTED}`);
+  if (isNativeShape(value)) return importNative(value, line);
+  if (isK2vvResultShape(value)) return importK2vvResult(value, line);
+  // An explicit `object` decides; the structure only when there is none.
+  if (value.object === 'chat.completion') return importChatCompletion(value, line);
+  if (value.object === 'text_completion') return importCompletions(value, line);
+  if (value.object === 'chat.completion.chunk') {
+    return importError(line, 'a chat.completion.chunk outside an SSE dump; write stream chunks as "data: {…}" lines');
+  }
+  if (isCompletionsShape(value)) return importCompletions(value, line);
+  if (isChatCompletionShape(value)) return importChatCompletion(value, line);
+  if (isChatRequestShape(value)) return importChatRequest(value, line);
+  return importError(line, `not a recognised trace line (keys: ${listKeys(value)}); ${EXPECTED}`);
+}
+
+/** Parses one line's text and imports it; `incomplete` marks a last line without its newline. */
+export function importLineText(text: string, line: number, incomplete: boolean): ImportResult {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    if (incomplete) return { kind: 'error', error: incompleteLineError(line) };
+    return importError(line, `invalid JSON (${err instanceof Error ? err.message : String(err)})`);
+  }
+  return importLine(value, line);
+}

@@ -1,0 +1,52 @@
+/**
+ * K2-Vendor-Verifier result lines: `data_index`, `request`, `response`, `status`, `finish_reason`,
+ * `tool_calls_valid`, `last_run_at`, `duration_ms`, `hash`. A failed request's `{error}` body becomes
+ * `record.error`; K2VV's own verdicts are kept in `meta` so our figures can be compared with its.
+ */
+import type { ChatCompletion, ChatRequest, RecordMeta, TraceRecord } from '../record.ts';
+import { chatCompletionProblem, isChatCompletionShape } from './chatCompletionImporter.ts';
+import { messagesProblem } from './chatRequestImporter.ts';
+import { describeJson, isObject, type UnknownObject } from './jsonGuards.ts';
+import { importError, importedRecord, type ImportResult } from './importResult.ts';
+
+export function isK2vvResultShape(value: UnknownObject): boolean {
+  return 'data_index' in value && 'request' in value && ('response' in value || 'status' in value);
+}
+
+const META_FIELDS = ['status', 'finish_reason', 'tool_calls_valid', 'duration_ms', 'hash', 'last_run_at'] as const;
+
+function errorText(error: unknown): string {
+  return typeof error === 'string' ? error : JSON.stringify(error);
+}
+
+export function importK2vvResult(value: UnknownObject, line: number): ImportResult {
+  const index = value.data_index;
+  if (typeof index !== 'number' || !Number.isInteger(index)) {
+    return importError(line, `K2VV result: "data_index" must be an integer, got ${describeJson(index)}`);
+  }
+  const request = value.request;
+  if (!isObject(request)) return importError(line, `K2VV result: "request" must be an object, got ${describeJson(request)}`);
+  if (!Array.isArray(request.messages)) return importError(line, `K2VV result: "request.messages" must be an array`);
+  const messagesIssue = messagesProblem(request.messages, 'request.messages');
+  if (messagesIssue !== null) return importError(line, `K2VV result: ${messagesIssue}`);
+
+  const meta: RecordMeta = { source: 'k2vv', endpoint: '/v1/chat/completions' };
+  for (const field of META_FIELDS) if (field in value) meta[field] = value[field];
+  if (typeof value.last_run_at === 'string') meta.created = value.last_run_at;
+
+  const record: TraceRecord = { toolscope: 1, id: String(index), request: request as ChatRequest };
+  const response = value.response;
+  if (isObject(response) && isChatCompletionShape(response)) {
+    const problem = chatCompletionProblem(response);
+    if (problem !== null) return importError(line, `K2VV result: response: ${problem}`);
+    record.response = response as ChatCompletion;
+  } else if (isObject(response) && 'error' in response) {
+    record.error = errorText(response.error);
+  } else if (response !== undefined && response !== null) {
+    // Neither a completion nor an error body: say so on the record rather than drop the request.
+    record.error = `K2VV response is neither a chat completion nor an error: ${JSON.stringify(response).slice(0, 200)}`;
+  }
+  if (record.error === undefined && value.status === 'failed') record.error = 'K2VV status "failed" without an error body';
+  record.meta = meta;
+  return importedRecord({ record, line, lastLine: line, source: 'k2vv-result' });
+}

@@ -1,0 +1,172 @@
+/**
+ * SSE dumps: `data: {chunk}` lines (with `event:`, `id:`, `retry:` and `:` comment lines tolerated, `data: [DONE]`
+ * skipped). A block of consecutive SSE lines may interleave several streams: chunks are grouped by their `id`,
+ * one record per stream, in order of each stream's first chunk. Chat chunks become `response` (the chunk list);
+ * `text_completion` chunks (a streamed `/v1/completions`) are joined into `completion`.
+ * A bad data line is an error for that line only; the other chunks still load.
+ */
+import type { ChatCompletionChunk, Completion, LineError, LoadedRecord, RecordedToken, TraceRecord } from '../record.ts';
+import { tokensFromLogprobs } from './completionsImporter.ts';
+import { importLine } from './importLine.ts';
+import { describeJson, isNonEmptyString, isObject, type UnknownObject } from './jsonGuards.ts';
+import { incompleteLineError, type ReadResult } from './importResult.ts';
+
+export interface SseLine {
+  /** 1-based line number in the file. */
+  line: number;
+  text: string;
+}
+
+interface Stream {
+  kind: 'chat' | 'text';
+  id: string;
+  line: number;
+  lastLine: number;
+  chunks: UnknownObject[];
+  /** Text streams: the joined completion so far. */
+  completion?: Completion;
+  model?: string;
+}
+
+/** `{field, value}` of an SSE line, or null for a comment. */
+export function parseSseField(text: string): { field: string; value: string } | null {
+  const body = text.replace(/^[ \t]+/, '');
+  if (body.startsWith(':')) return null;
+  const colon = body.indexOf(':');
+  if (colon < 0) return { field: body, value: '' };
+  const value = body.slice(colon + 1);
+  return { field: body.slice(0, colon), value: value.startsWith(' ') ? value.slice(1) : value };
+}
+
+function chunkKind(value: UnknownObject): 'chat' | 'text' | null {
+  if (value.object === 'chat.completion.chunk') return 'chat';
+  if (value.object === 'text_completion') return 'text';
+  if (!Array.isArray(value.choices)) return null;
+  if (value.choices.some((c) => isObject(c) && isObject(c.delta))) return 'chat';
+  if (value.choices.some((c) => isObject(c) && typeof c.text === 'string')) return 'text';
+  return null;
+}
+
+function chatChunkProblem(value: UnknownObject): string | null {
+  if (!Array.isArray(value.choices)) return `"choices" must be an array, got ${describeJson(value.choices)}`;
+  for (let i = 0; i < value.choices.length; i++) {
+    const choice: unknown = value.choices[i];
+    if (!isObject(choice)) return `choices[${i}] must be an object, got ${describeJson(choice)}`;
+    if (!isObject(choice.delta)) return `choices[${i}].delta must be an object, got ${describeJson(choice.delta)}`;
+  }
+  return null;
+}
+
+/** Appends a text_completion chunk's first choice to the stream's completion, or says why it cannot. */
+function appendTextChunk(stream: Stream, value: UnknownObject): string | null {
+  const choices = value.choices;
+  if (!Array.isArray(choices)) return `"choices" must be an array, got ${describeJson(choices)}`;
+  const completion = (stream.completion ??= { text: '' });
+  const choice: unknown = choices[0];
+  if (choice === undefined) return null; // a usage-only chunk
+  if (!isObject(choice)) return `choices[0] must be an object, got ${describeJson(choice)}`;
+  if (typeof choice.text !== 'string') return `choices[0].text must be a string, got ${describeJson(choice.text)}`;
+  const tokens = tokensFromLogprobs(choice.logprobs, 'choices[0].logprobs');
+  if (typeof tokens === 'string') return tokens;
+  completion.text += choice.text;
+  if (tokens !== undefined) {
+    const all: RecordedToken[] = (completion.tokens ??= []);
+    for (const token of tokens) all.push(token);
+  }
+  if (typeof choice.finish_reason === 'string') completion.finish_reason = choice.finish_reason;
+  else if (choice.finish_reason === null && completion.finish_reason === undefined) completion.finish_reason = null;
+  return null;
+}
+
+function errorEventText(error: unknown): string {
+  if (isObject(error) && typeof error.message === 'string') return error.message;
+  return typeof error === 'string' ? error : JSON.stringify(error);
+}
+
+function streamRecord(stream: Stream): LoadedRecord {
+  const record: TraceRecord = { toolscope: 1, id: stream.id };
+  if (stream.kind === 'chat') {
+    // Each chunk was checked by chatChunkProblem.
+    record.response = stream.chunks as unknown as ChatCompletionChunk[];
+    record.meta = { endpoint: '/v1/chat/completions' };
+  } else {
+    record.completion = stream.completion ?? { text: '' };
+    record.meta = { endpoint: '/v1/completions', ...(stream.model !== undefined ? { model: stream.model } : {}) };
+  }
+  return { record, line: stream.line, lastLine: stream.lastLine, source: 'sse' };
+}
+
+/**
+ * Imports one SSE block. `incompleteLine` is the number of a last line still missing its newline: a payload
+ * there that does not parse is reported as incomplete rather than as bad JSON.
+ */
+export function importSseBlock(lines: readonly SseLine[], incompleteLine?: number): ReadResult {
+  const streams = new Map<string, Stream>();
+  const others: LoadedRecord[] = [];
+  const errors: LineError[] = [];
+  let idless: string | null = null;
+  const fail = (line: number, message: string): void => {
+    errors.push({ line, message: `line ${line}: ${message}` });
+  };
+
+  for (const { line, text } of lines) {
+    const field = parseSseField(text);
+    if (field === null || field.field !== 'data') continue;
+    if (field.value.trim() === '[DONE]') continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(field.value);
+    } catch (err) {
+      if (line === incompleteLine) errors.push(incompleteLineError(line));
+      else fail(line, `SSE data is not valid JSON (${err instanceof Error ? err.message : String(err)})`);
+      continue;
+    }
+    if (!isObject(value)) {
+      fail(line, `SSE data must be a JSON object (a chat.completion.chunk), got ${describeJson(value)}`);
+      continue;
+    }
+    const kind = chunkKind(value);
+    if (kind === null) {
+      if ('error' in value) {
+        fail(line, `SSE error event: ${errorEventText(value.error)}`);
+        continue;
+      }
+      // Not a chunk: some proxies send a whole response or record in one event; import it as a line.
+      const result = importLine(value, line);
+      if (result.kind === 'record') others.push(result.loaded);
+      else errors.push(result.error);
+      continue;
+    }
+    if (kind === 'chat') {
+      const problem = chatChunkProblem(value);
+      if (problem !== null) {
+        fail(line, `chat.completion.chunk: ${problem}`);
+        continue;
+      }
+    }
+    // Chunks without an id are one stream, named after the first of them.
+    const id = isNonEmptyString(value.id) ? value.id : (idless ??= `line-${line}`);
+    const key = `${kind}\u0000${id}`;
+    let stream = streams.get(key);
+    if (stream === undefined) {
+      stream = { kind, id, line, lastLine: line, chunks: [] };
+      streams.set(key, stream);
+    }
+    if (kind === 'text') {
+      const problem = appendTextChunk(stream, value);
+      if (problem !== null) {
+        fail(line, `text_completion chunk: ${problem}`);
+        continue;
+      }
+      if (typeof value.model === 'string') stream.model ??= value.model;
+    }
+    if (stream.chunks.length === 0) stream.line = line;
+    stream.chunks.push(value);
+    stream.lastLine = line;
+  }
+
+  const records = [...streams.values()].filter((s) => s.chunks.length > 0).map(streamRecord);
+  for (const r of others) records.push(r);
+  records.sort((a, b) => a.line - b.line);
+  return { records, errors };
+}

@@ -1,0 +1,383 @@
+/**
+ * A byte-offset index over a trace file (`.jsonl`, SSE dumps, or both mixed). Opening scans bytes only — lines
+ * are found with `indexOf(\n)` in a reused chunk buffer and classified from their first bytes — so a file of
+ * hundreds of MB opens without parsing a single record; each entry is decoded and imported when read.
+ * An entry is one JSON line, or one block of consecutive SSE lines (blank lines inside a block do not end it).
+ * `refresh()` follows a file being appended to: it continues from where the last scan stopped.
+ */
+import { open, stat, type FileHandle } from 'node:fs/promises';
+import type { LineError } from './record.ts';
+import { ENTRY_INCOMPLETE, ENTRY_SSE, EntryTable } from './entryTable.ts';
+import { incompleteLineError, itemsInLineOrder, type ReadResult, type TraceItem } from './importers/importResult.ts';
+import { importLineText } from './importers/importLine.ts';
+import { importSseBlock, type SseLine } from './importers/sseImporter.ts';
+import { LINE_HEAD_LENGTH, classifyHead, classifyText, isLeadingSpace, type LineKind } from './lineKind.ts';
+import { decodeUtf8Line } from './utf8.ts';
+
+export interface TraceIndexOptions {
+  /** Bytes read per `fs.read` while scanning (default 2 MB). */
+  chunkSize?: number;
+}
+
+export interface TraceEntry {
+  index: number;
+  /** 1-based line of the entry's first line. */
+  line: number;
+  /** 1-based last line (an SSE block spans several). */
+  lastLine: number;
+  /** Byte range in the file: `start` inclusive, `end` exclusive, without the final newline (or CR). */
+  start: number;
+  end: number;
+  sse: boolean;
+  /** The last line had no newline yet when indexed; `refresh()` reads it again. */
+  incomplete: boolean;
+}
+
+export interface RefreshResult {
+  /** Index of the first entry that is new or whose content changed; equals `count` when nothing changed. */
+  firstChanged: number;
+  count: number;
+  /** The file shrank or was replaced: everything was indexed again. */
+  reset: boolean;
+}
+
+const DEFAULT_CHUNK = 2 * 1024 * 1024;
+const BATCH_BYTES = 1024 * 1024;
+const BOM = [0xef, 0xbb, 0xbf];
+
+/** What to undo before scanning on: the incomplete last line was indexed provisionally. */
+type Tail = { kind: 'pushed' } | { kind: 'extended'; entry: number; end: number; lastLine: number };
+
+export class TraceIndex {
+  readonly path: string;
+  private handle: FileHandle;
+  private ino: number;
+  private dev: number;
+  private readonly chunkSize: number;
+  private readonly table = new EntryTable();
+  /** Start of the first line not yet complete (everything before it is indexed for good). */
+  private scanned = 0;
+  private nextLine = 1;
+  /** The SSE block that the next SSE line would extend, or -1. */
+  private openSse = -1;
+  private bomChecked = false;
+  private indexedSize = 0;
+  private tail: Tail | null = null;
+  private queue: Promise<unknown> = Promise.resolve();
+
+  private constructor(path: string, handle: FileHandle, ino: number, dev: number, chunkSize: number) {
+    this.path = path;
+    this.handle = handle;
+    this.ino = ino;
+    this.dev = dev;
+    this.chunkSize = chunkSize;
+  }
+
+  static async open(path: string, options: TraceIndexOptions = {}): Promise<TraceIndex> {
+    const handle = await open(path, 'r');
+    try {
+      const st = await handle.stat();
+      const index = new TraceIndex(path, handle, st.ino, st.dev, Math.max(1, options.chunkSize ?? DEFAULT_CHUNK));
+      await index.scan(st.size);
+      return index;
+    } catch (err) {
+      await handle.close();
+      throw err;
+    }
+  }
+
+  /** Number of entries (JSON lines and SSE blocks). */
+  get count(): number {
+    return this.table.count;
+  }
+
+  /** Bytes of the file covered by the index. */
+  get size(): number {
+    return this.indexedSize;
+  }
+
+  entry(i: number): TraceEntry {
+    this.check(i);
+    const t = this.table;
+    const flags = t.flags[i] ?? 0;
+    return {
+      index: i,
+      line: t.lines[i] ?? 0,
+      lastLine: t.lastLines[i] ?? 0,
+      start: t.starts[i] ?? 0,
+      end: t.ends[i] ?? 0,
+      sse: (flags & ENTRY_SSE) !== 0,
+      incomplete: (flags & ENTRY_INCOMPLETE) !== 0,
+    };
+  }
+
+  /** 1-based first line of entry `i`. */
+  line(i: number): number {
+    this.check(i);
+    return this.table.lines[i] ?? 0;
+  }
+
+  byteRange(i: number): { start: number; end: number } {
+    this.check(i);
+    return { start: this.table.starts[i] ?? 0, end: this.table.ends[i] ?? 0 };
+  }
+
+  /** Decodes and imports entry `i`: one record or error for a JSON line, any number for an SSE block. */
+  read(i: number): Promise<ReadResult> {
+    return this.serial(() => this.readNow(i));
+  }
+
+  /** Indexes what was appended since the last scan (and re-reads a last line that was incomplete). */
+  refresh(): Promise<RefreshResult> {
+    return this.serial(() => this.refreshNow());
+  }
+
+  /** Every record and error in file order (entries read in batches: one `fs.read` per entry is slow). */
+  async *items(): AsyncGenerator<TraceItem> {
+    for (let i = 0; i < this.count; ) {
+      const results = await this.serial(() => this.readBatchNow(i));
+      if (results.length === 0) break;
+      for (const result of results) yield* itemsInLineOrder(result);
+      i += results.length;
+    }
+  }
+
+  [Symbol.asyncIterator](): AsyncGenerator<TraceItem> {
+    return this.items();
+  }
+
+  close(): Promise<void> {
+    return this.serial(() => this.handle.close());
+  }
+
+  private check(i: number): void {
+    if (!Number.isInteger(i) || i < 0 || i >= this.table.count) {
+      throw new RangeError(`entry ${i} out of range (0..${this.table.count - 1})`);
+    }
+  }
+
+  private serial<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(fn, fn);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Reads `bytes.length` bytes at `position`; fewer only at the end of the file. */
+  private async readFully(bytes: Uint8Array, position: number): Promise<number> {
+    let got = 0;
+    while (got < bytes.length) {
+      const { bytesRead } = await this.handle.read(bytes, got, bytes.length - got, position + got);
+      if (bytesRead === 0) break;
+      got += bytesRead;
+    }
+    return got;
+  }
+
+  private async readNow(i: number): Promise<ReadResult> {
+    // Snapshot the entry before awaiting: a refresh may change the table meanwhile.
+    const entry = this.entry(i);
+    const bytes = Buffer.allocUnsafe(entry.end - entry.start);
+    if ((await this.readFully(bytes, entry.start)) < bytes.length) return shrunk(entry);
+    return importEntryBytes(bytes, entry);
+  }
+
+  /** Entries `from`… read with one `fs.read` of up to BATCH_BYTES (or the one entry, if larger). */
+  private async readBatchNow(from: number): Promise<ReadResult[]> {
+    if (from >= this.count) return [];
+    const entries = [this.entry(from)];
+    const base = entries[0]?.start ?? 0;
+    for (let j = from + 1; j < this.count; j++) {
+      const next = this.entry(j);
+      if (next.end - base > BATCH_BYTES) break;
+      entries.push(next);
+    }
+    const last = entries[entries.length - 1] ?? this.entry(from);
+    const bytes = Buffer.allocUnsafe(last.end - base);
+    const got = await this.readFully(bytes, base);
+    return entries.map((e) => (e.end - base > got ? shrunk(e) : importEntryBytes(bytes.subarray(e.start - base, e.end - base), e)));
+  }
+
+  private async refreshNow(): Promise<RefreshResult> {
+    const st = await stat(this.path);
+    if (st.ino !== this.ino || st.dev !== this.dev) {
+      // Replaced (rotated, rewritten by an editor): read the new file from the start.
+      const handle = await open(this.path, 'r');
+      await this.handle.close();
+      this.handle = handle;
+      const fresh = await handle.stat();
+      this.ino = fresh.ino;
+      this.dev = fresh.dev;
+      return this.rescan(fresh.size);
+    }
+    if (st.size < this.indexedSize) return this.rescan(st.size);
+    if (st.size === this.indexedSize) return { firstChanged: this.count, count: this.count, reset: false };
+
+    let firstChanged = this.count;
+    if (this.tail !== null) {
+      firstChanged = this.tail.kind === 'pushed' ? this.count - 1 : this.tail.entry;
+      this.undoTail();
+    }
+    const block = this.openSse;
+    const blockEnd = block >= 0 ? this.table.ends[block] : 0;
+    await this.scan(st.size);
+    if (block >= 0 && this.table.ends[block] !== blockEnd) firstChanged = Math.min(firstChanged, block);
+    return { firstChanged: Math.min(firstChanged, this.count), count: this.count, reset: false };
+  }
+
+  private async rescan(size: number): Promise<RefreshResult> {
+    this.table.clear();
+    this.scanned = 0;
+    this.nextLine = 1;
+    this.openSse = -1;
+    this.bomChecked = false;
+    this.indexedSize = 0;
+    this.tail = null;
+    await this.scan(size);
+    return { firstChanged: 0, count: this.count, reset: true };
+  }
+
+  private undoTail(): void {
+    const tail = this.tail;
+    if (tail === null) return;
+    if (tail.kind === 'pushed') this.table.count--;
+    else {
+      this.table.ends[tail.entry] = tail.end;
+      this.table.lastLines[tail.entry] = tail.lastLine;
+      this.table.flags[tail.entry] = (this.table.flags[tail.entry] ?? 0) & ~ENTRY_INCOMPLETE;
+    }
+    this.tail = null;
+  }
+
+  /** Skips a UTF-8 BOM at the very start; false while the file holds only a prefix of one. */
+  private async checkBom(size: number): Promise<boolean> {
+    if (this.bomChecked) return true;
+    if (size === 0) return false;
+    const head = new Uint8Array(Math.min(3, size));
+    const got = await this.readFully(head, 0);
+    const bomPrefix = got > 0 && head.subarray(0, got).every((b, k) => b === BOM[k]);
+    if (bomPrefix && got < 3) return false;
+    this.bomChecked = true;
+    if (bomPrefix) this.scanned = 3;
+    return true;
+  }
+
+  /** Indexes complete lines from `scanned` up to `size`, then the incomplete rest provisionally. */
+  private async scan(size: number): Promise<void> {
+    if (!(await this.checkBom(size))) {
+      this.indexedSize = size;
+      return;
+    }
+    let pos = this.scanned;
+    let line = this.nextLine;
+    let lineStart = pos;
+    // The first bytes of the current line after its leading whitespace (a line may span chunks).
+    const head = new Uint8Array(LINE_HEAD_LENGTH);
+    let headLen = 0;
+    let prevByte = -1;
+    const buf = Buffer.allocUnsafe(Math.max(1, Math.min(this.chunkSize, size - pos)));
+    while (pos < size) {
+      const { bytesRead: n } = await this.handle.read(buf, 0, Math.min(buf.length, size - pos), pos);
+      if (n === 0) break; // the file shrank while we read; the next refresh will notice
+      const chunk = n === buf.length ? buf : buf.subarray(0, n);
+      let i = 0;
+      while (i < n) {
+        while (headLen < LINE_HEAD_LENGTH && i < n) {
+          const b = chunk[i] ?? 10;
+          if (b === 10) break;
+          i++;
+          if (headLen === 0 && isLeadingSpace(b)) continue;
+          head[headLen++] = b;
+        }
+        const nl = chunk.indexOf(10, i);
+        if (nl < 0) break;
+        const lineEnd = pos + nl;
+        const before = nl > 0 ? chunk[nl - 1] : prevByte;
+        this.addLine(classifyHead(head, headLen), lineStart, before === 13 && lineEnd > lineStart ? lineEnd - 1 : lineEnd, line);
+        line++;
+        lineStart = lineEnd + 1;
+        headLen = 0;
+        i = nl + 1;
+      }
+      prevByte = chunk[n - 1] ?? -1;
+      pos += n;
+    }
+    this.scanned = lineStart;
+    this.nextLine = line;
+    this.indexedSize = pos;
+    if (headLen > 0 && pos > lineStart) this.addTail(classifyHead(head, headLen), lineStart, prevByte === 13 ? pos - 1 : pos, line);
+  }
+
+  private addLine(kind: LineKind, start: number, end: number, line: number): void {
+    if (kind === 'blank') return; // inside an SSE block too: blank lines separate events
+    if (kind === 'json') {
+      this.openSse = -1;
+      this.table.push(start, end, line, line, 0);
+    } else if (this.openSse >= 0) {
+      this.table.ends[this.openSse] = end;
+      this.table.lastLines[this.openSse] = line;
+    } else {
+      this.openSse = this.table.push(start, end, line, line, ENTRY_SSE);
+    }
+  }
+
+  /** The last line, still without its newline: indexed so it can be shown, undone before the next scan. */
+  private addTail(kind: LineKind, start: number, end: number, line: number): void {
+    if (kind === 'sse' && this.openSse >= 0) {
+      const entry = this.openSse;
+      const t = this.table;
+      this.tail = { kind: 'extended', entry, end: t.ends[entry] ?? 0, lastLine: t.lastLines[entry] ?? 0 };
+      t.ends[entry] = end;
+      t.lastLines[entry] = line;
+      t.flags[entry] = (t.flags[entry] ?? 0) | ENTRY_INCOMPLETE;
+      return;
+    }
+    this.table.push(start, end, line, line, (kind === 'sse' ? ENTRY_SSE : 0) | ENTRY_INCOMPLETE);
+    this.tail = { kind: 'pushed' };
+  }
+}
+
+function shrunk(entry: TraceEntry): ReadResult {
+  const message = `line ${entry.line}: could not be read: the file is shorter than when it was indexed (refresh it)`;
+  return { records: [], errors: [{ line: entry.line, message }] };
+}
+
+/** Decodes and imports one entry's bytes: a JSON line, or an SSE block split back into its lines. */
+function importEntryBytes(bytes: Uint8Array, entry: TraceEntry): ReadResult {
+  const { line, lastLine, start, sse, incomplete } = entry;
+  if (!sse) {
+    const decoded = decodeUtf8Line(bytes, line, start);
+    if ('error' in decoded) {
+      return { records: [], errors: [incomplete ? incompleteLineError(line) : { line, message: decoded.error }] };
+    }
+    const result = importLineText(decoded.text, line, incomplete);
+    return result.kind === 'record' ? { records: [result.loaded], errors: [] } : { records: [], errors: [result.error] };
+  }
+  const lines: SseLine[] = [];
+  const errors: LineError[] = [];
+  for (let s = 0, ln = line; ; ln++) {
+    const nl = bytes.indexOf(10, s);
+    let e = nl < 0 ? bytes.length : nl;
+    if (e > s && bytes[e - 1] === 13) e--;
+    const decoded = decodeUtf8Line(bytes.subarray(s, e), ln, start + s);
+    if ('error' in decoded) errors.push(incomplete && ln === lastLine ? incompleteLineError(ln) : { line: ln, message: decoded.error });
+    else if (classifyText(decoded.text) === 'sse') lines.push({ line: ln, text: decoded.text });
+    if (nl < 0) break;
+    s = nl + 1;
+  }
+  const result = importSseBlock(lines, incomplete ? lastLine : undefined);
+  if (errors.length > 0) {
+    result.errors.push(...errors);
+    result.errors.sort((a, b) => a.line - b.line);
+  }
+  return result;
+}
+
+/** Every record and error of a file in file order (the CLI's streaming pass); the file is closed at the end. */
+export async function* readTraceItems(path: string, options?: TraceIndexOptions): AsyncGenerator<TraceItem> {
+  const index = await TraceIndex.open(path, options);
+  try {
+    yield* index.items();
+  } finally {
+    await index.close();
+  }
+}

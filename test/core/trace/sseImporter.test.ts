@@ -1,0 +1,121 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { importText } from '../../../src/core/trace/importText.ts';
+import { parseSseField } from '../../../src/core/trace/importers/sseImporter.ts';
+import { chunk } from './traceFixtures.ts';
+
+const data = (value: unknown): string => `data: ${JSON.stringify(value)}`;
+
+test('parseSseField: fields, one leading space dropped, comments', () => {
+  assert.deepEqual(parseSseField('data: {"a":1}'), { field: 'data', value: '{"a":1}' });
+  assert.deepEqual(parseSseField('data:{"a":1}'), { field: 'data', value: '{"a":1}' });
+  assert.deepEqual(parseSseField('event: message'), { field: 'event', value: 'message' });
+  assert.equal(parseSseField(': keep-alive'), null);
+});
+
+test('two interleaved streams and a bad data line: one record per stream, an error for the bad line', () => {
+  const text = [
+    ': proxy dump', // 1
+    'event: message', // 2
+    data(chunk('A', { role: 'assistant', content: '' })), // 3
+    '', // 4
+    data(chunk('B', { role: 'assistant', content: '' })), // 5
+    data(chunk('A', { content: 'Hel' })), // 6
+    'data: {"id": "B", "choices": [', // 7: broken
+    data(chunk('B', { content: 'Bye' }, 'stop')), // 8
+    data(chunk('A', { content: 'lo' }, 'stop')), // 9
+    'data: [DONE]', // 10
+    '', // 11
+    'data: [DONE]', // 12
+  ].join('\n');
+  const { records, errors } = importText(text, 'dump.sse');
+  assert.deepEqual(
+    records.map((r) => [r.record.id, r.line, r.lastLine, r.source]),
+    [
+      ['A', 3, 9, 'sse'],
+      ['B', 5, 8, 'sse'],
+    ],
+  );
+  const a = records[0]?.record.response;
+  assert.ok(Array.isArray(a));
+  assert.deepEqual(a.map((c) => c.choices[0]?.delta.content), ['', 'Hel', 'lo']);
+  assert.equal(errors.length, 1);
+  assert.equal(errors[0]?.line, 7);
+  assert.match(errors[0]?.message ?? '', /^line 7: SSE data is not valid JSON/);
+});
+
+test('an SSE block ends at a JSON line; the next block starts afresh', () => {
+  const text = [data(chunk('A', { content: 'x' })), '{"toolscope":1,"id":"n"}', data(chunk('A', { content: 'y' }))].join('\n');
+  const { records, errors } = importText(text);
+  assert.deepEqual(errors, []);
+  assert.deepEqual(
+    records.map((r) => [r.record.id, r.line, r.source]),
+    [
+      ['A', 1, 'sse'],
+      ['n', 2, 'native'],
+      ['A', 3, 'sse'],
+    ],
+  );
+});
+
+test('chunks without an id form one stream named after the first line', () => {
+  const { records } = importText(['', data({ choices: [{ delta: { content: 'a' } }] }), data({ choices: [{ delta: { content: 'b' } }] })].join('\n'));
+  assert.equal(records.length, 1);
+  assert.equal(records[0]?.record.id, 'line-2');
+  assert.equal(records[0]?.lastLine, 3);
+});
+
+test('error events, non-object payloads and bad chunks are errors; whole responses in data lines are imported', () => {
+  const text = [
+    data(chunk('A', { content: 'a' })),
+    data({ error: { message: 'overloaded', code: 503 } }),
+    data(42),
+    data({ id: 'A', object: 'chat.completion.chunk', choices: [{ index: 0 }] }),
+    data({ id: 'whole', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: 'hi' } }] }),
+  ].join('\n');
+  const { records, errors } = importText(text);
+  assert.deepEqual(
+    records.map((r) => [r.record.id, r.source]),
+    [
+      ['A', 'sse'],
+      ['whole', 'chat-completion'],
+    ],
+  );
+  assert.deepEqual(
+    errors.map((e) => e.line),
+    [2, 3, 4],
+  );
+  assert.match(errors[0]?.message ?? '', /SSE error event: overloaded/);
+  assert.match(errors[1]?.message ?? '', /must be a JSON object/);
+  assert.match(errors[2]?.message ?? '', /choices\[0\].delta must be an object/);
+});
+
+test('a streamed /v1/completions: text and tokens joined into completion', () => {
+  const piece = (text: string, tokens: string[], lps: number[], finish: string | null) => ({
+    id: 'cmpl-1',
+    object: 'text_completion',
+    model: 'kimi-k2',
+    choices: [{ index: 0, text, logprobs: { tokens, token_logprobs: lps, top_logprobs: null }, finish_reason: finish }],
+  });
+  const text = [data(piece('Hi', ['Hi'], [-0.1], null)), data(piece(' there', ['token_id:1234'], [-0.2], 'stop')), 'data: [DONE]'].join('\r\n');
+  const { records, errors } = importText(text);
+  assert.deepEqual(errors, []);
+  assert.equal(records.length, 1);
+  assert.deepEqual(records[0]?.record, {
+    toolscope: 1,
+    id: 'cmpl-1',
+    completion: {
+      text: 'Hi there',
+      tokens: [
+        { text: 'Hi', logprob: -0.1 },
+        { id: 1234, text: '', logprob: -0.2 },
+      ],
+      finish_reason: 'stop',
+    },
+    meta: { endpoint: '/v1/completions', model: 'kimi-k2' },
+  });
+});
+
+test('a block of only comments and [DONE] yields nothing', () => {
+  assert.deepEqual(importText(': ping\n\ndata: [DONE]\n'), { file: '<text>', records: [], errors: [] });
+});
