@@ -33,4 +33,8 @@ export interface TokenizedCompletion {
   tokens: Token[];
   /** Where the tokens came from. */
   origin: 'recorded' | 'splitter';
+  /** The engine skipped special tokens when decoding: the text was rebuilt from the token ids. */
+  rebuilt?: boolean;
+  /** Why recorded tokens could not be used, when they could not. */
+  warning?: string;
 }

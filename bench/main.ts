@@ -1,0 +1,17 @@
+/** `npm run bench`: performance figures as sizes and ratios (DESIGN §9). Budgets are reported, not asserted. */
+import { benchParser } from './parserBench.ts';
+import { benchTraceIndex } from './traceIndexBench.ts';
+
+async function main(): Promise<void> {
+  const log = (line: string) => process.stdout.write(line + '\n');
+  log(`toolscope bench — node ${process.version}, ${new Date().toISOString()}`);
+  log('');
+  benchParser(log);
+  log('');
+  await benchTraceIndex(log);
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`bench failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exitCode = 1;
+});

@@ -1,0 +1,60 @@
+/**
+ * The `toolscope analyze --json` contract: one object per record, one per unreadable line.
+ * Later features add fields; none of these is ever renamed.
+ */
+import type { AnalyzedRecord } from '../core/analysis.ts';
+import type { Diagnostic } from '../core/diagnostics/diagnostic.ts';
+import type { LineError } from '../core/trace/record.ts';
+
+export interface AnalyzeJsonRecord {
+  file: string;
+  id: string;
+  line: number;
+  format: string;
+  content: string | null;
+  reasoning: string | null;
+  calls: Array<{ id: string; name: string; arguments: string }>;
+  diagnostics: Array<
+    Pick<Diagnostic, 'code' | 'kind' | 'severity' | 'message' | 'hint' | 'where' | 'tokenStart' | 'tokenEnd' | 'charStart' | 'charEnd'> &
+      Partial<Pick<Diagnostic, 'callIndex' | 'path'>>
+  >;
+}
+
+export interface AnalyzeJsonError {
+  file: string;
+  line: number;
+  error: string;
+}
+
+export function recordJson(file: string, r: AnalyzedRecord): AnalyzeJsonRecord {
+  return {
+    file,
+    id: r.id,
+    line: r.line,
+    format: r.format,
+    content: r.content,
+    reasoning: r.reasoning,
+    calls: r.calls.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments })),
+    diagnostics: r.diagnostics.map((d) => {
+      const out: AnalyzeJsonRecord['diagnostics'][number] = {
+        code: d.code,
+        kind: d.kind,
+        severity: d.severity,
+        message: d.message,
+        hint: d.hint,
+        where: d.where,
+        tokenStart: d.tokenStart,
+        tokenEnd: d.tokenEnd,
+        charStart: d.charStart,
+        charEnd: d.charEnd,
+      };
+      if (d.callIndex !== undefined) out.callIndex = d.callIndex;
+      if (d.path !== undefined) out.path = d.path;
+      return out;
+    }),
+  };
+}
+
+export function errorJson(file: string, e: LineError): AnalyzeJsonError {
+  return { file, line: e.line, error: e.message };
+}

@@ -1,0 +1,84 @@
+/** The readable `toolscope analyze` summary: per record its calls, content and findings; totals per kind. */
+import type { AnalyzedRecord } from '../core/analysis.ts';
+import type { Diagnostic, Severity } from '../core/diagnostics/diagnostic.ts';
+import { worstSeverity } from '../core/diagnostics/diagnostic.ts';
+import type { LineError } from '../core/trace/record.ts';
+import type { Style } from './terminalStyle.ts';
+
+function preview(text: string, max = 100): string {
+  const flat = JSON.stringify(text);
+  return flat.length > max ? flat.slice(0, max - 4) + '..."' : flat;
+}
+
+function position(d: Diagnostic): string {
+  if (d.tokenStart !== null && d.tokenEnd !== null) {
+    return d.tokenEnd - d.tokenStart <= 1 ? `token ${d.tokenStart}` : `tokens ${d.tokenStart}–${d.tokenEnd - 1}`;
+  }
+  if (d.charStart !== null) return `${d.where} char ${d.charStart}`;
+  return d.where;
+}
+
+export class HumanReport {
+  private readonly totals = new Map<string, { severity: Severity; count: number }>();
+  private records = 0;
+  private unreadable = 0;
+  private readonly bySeverity: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
+
+  constructor(
+    private readonly write: (line: string) => void,
+    private readonly style: Style,
+    private readonly verbose: boolean,
+  ) {}
+
+  file(path: string): void {
+    this.write(this.style.bold(path));
+  }
+
+  record(r: AnalyzedRecord): void {
+    this.records++;
+    const s = this.style;
+    const worst = worstSeverity(r.diagnostics);
+    const mark = worst === 'error' ? s.red('✖') : worst === 'warning' ? s.yellow('▲') : s.green('✔');
+    const calls = `${r.calls.length} call${r.calls.length === 1 ? '' : 's'}`;
+    const tokens = r.completion ? `, ${r.completion.tokens.length} tokens${r.completion.origin === 'splitter' ? ' (approx.)' : ''}` : '';
+    this.write(`  ${mark} ${s.bold(`#${r.id}`)} ${s.dim(`line ${r.line} · ${r.format} · ${r.source}`)} · ${calls}${tokens}`);
+    if (r.reasoning) this.write(`      ${s.dim('reasoning')} ${preview(r.reasoning, 80)}`);
+    if (r.content) this.write(`      ${s.dim('content')}   ${preview(r.content)}`);
+    for (const c of r.calls) this.write(`      ${s.blue('call')}      ${c.id || '(no id)'} → ${c.name || '(no name)'} ${preview(c.arguments, 80)}`);
+    const infos: Diagnostic[] = [];
+    for (const d of r.diagnostics) {
+      const t = this.totals.get(d.kind) ?? { severity: d.severity, count: 0 };
+      t.count++;
+      this.totals.set(d.kind, t);
+      this.bySeverity[d.severity]++;
+      if (d.severity === 'info' && !this.verbose) {
+        infos.push(d);
+        continue;
+      }
+      const sev = d.severity === 'error' ? s.red('error  ') : d.severity === 'warning' ? s.yellow('warning') : s.dim('info   ');
+      this.write(`      ${sev} ${s.bold(d.code)} ${d.kind} ${s.dim(`(${position(d)})`)}: ${d.message}`);
+      this.write(`              ${s.dim(`hint: ${d.hint}`)}`);
+    }
+    if (infos.length) {
+      const kinds = [...new Set(infos.map((d) => d.kind))].join(', ');
+      this.write(`      ${s.dim(`info    ${infos.length} note${infos.length === 1 ? '' : 's'} (${kinds}); --verbose shows them`)}`);
+    }
+  }
+
+  error(e: LineError): void {
+    this.unreadable++;
+    this.write(`  ${this.style.red('✖')} ${this.style.dim(`line ${e.line}`)} unreadable: ${e.message}`);
+  }
+
+  summary(): void {
+    const s = this.style;
+    this.write('');
+    this.write(
+      s.bold(`${this.records} record${this.records === 1 ? '' : 's'}`) +
+        `, ${this.unreadable} unreadable line${this.unreadable === 1 ? '' : 's'}; ` +
+        `${s.red(`${this.bySeverity.error} errors`)}, ${s.yellow(`${this.bySeverity.warning} warnings`)}, ${this.bySeverity.info} info`,
+    );
+    const rows = [...this.totals.entries()].sort((a, b) => b[1].count - a[1].count || a[0].localeCompare(b[0]));
+    for (const [kind, t] of rows) this.write(`  ${String(t.count).padStart(5)}  ${kind} ${s.dim(`(${t.severity})`)}`);
+  }
+}

@@ -1,0 +1,151 @@
+/**
+ * The one pipeline the CLI, the extension and the server call: a loaded record in, an analysed record out.
+ * bytes → record → tokens → parse events → diagnostics.
+ */
+import { CHECKS } from './diagnostics/catalogue.ts';
+import type { CheckContext, CheckedCall } from './diagnostics/context.ts';
+import type { Diagnostic } from './diagnostics/diagnostic.ts';
+import { parseTokens, type ParseEvent } from './formats/parseTokens.ts';
+import { detectFormat, getFormat } from './formats/registry.ts';
+import type { ParseResult, ParserDelta } from './formats/toolCallFormat.ts';
+import { ToolSchemas } from './schema/toolSchemas.ts';
+import { KimiSplitter, tokenizeCompletion } from './tokens/index.ts';
+import type { TokenizedCompletion, Tokenizer } from './tokens/token.ts';
+import type { ChatTool, LoadedRecord, RecordSource } from './trace/record.ts';
+import { responseMessage, type ResponseMessage } from './trace/responseMessage.ts';
+
+export interface AnalysisOptions {
+  /** Force a tool-call format instead of detecting it. */
+  format?: string;
+  /** The completion starts inside `<think>` (the template opened it). */
+  startInReasoning?: boolean;
+  /** Recover `functions.name:0 {json}` written without special tokens. */
+  recoverRawFallback?: boolean;
+}
+
+export interface AnalyzedCall {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+export interface AnalyzedRecord {
+  id: string;
+  line: number;
+  lastLine: number;
+  source: RecordSource;
+  format: string;
+  /** From the reference parse of the raw completion when there is one, else from the recorded response. */
+  content: string | null;
+  reasoning: string | null;
+  calls: AnalyzedCall[];
+  diagnostics: Diagnostic[];
+  completion: TokenizedCompletion | null;
+  parse: ParseResult | null;
+  events: ParseEvent[];
+  finalEmitted: ParserDelta | null;
+  response: ResponseMessage | null;
+}
+
+export class Analyzer {
+  /** Shared across records so each tool schema compiles once per session. */
+  private readonly schemas = new ToolSchemas();
+  private readonly splitter: Tokenizer = new KimiSplitter();
+
+  constructor(private readonly options: AnalysisOptions = {}) {}
+
+  analyze(loaded: LoadedRecord): AnalyzedRecord {
+    const { record } = loaded;
+    const completion = record.completion ? tokenizeCompletion(record.completion, this.splitter) : null;
+    const format = this.options.format
+      ? getFormat(this.options.format)
+      : detectFormat(completion?.text ?? responseText(record.response ? responseMessage(record.response) : null));
+    let parse: ParseResult | null = null;
+    let events: ParseEvent[] = [];
+    let finalEmitted: ParserDelta | null = null;
+    if (completion) {
+      const run = parseTokens(format, completion.tokens, {
+        startInReasoning: this.options.startInReasoning,
+        recoverRawFallback: this.options.recoverRawFallback,
+      });
+      parse = run.result;
+      events = run.events;
+      finalEmitted = run.finalEmitted;
+    }
+    const response = record.response ? responseMessage(record.response) : null;
+    const tools = toolMap(record.request?.tools);
+    const calls = checkedCalls(parse, response);
+    const ctx: CheckContext = {
+      record,
+      completionText: completion?.text ?? null,
+      tokens: completion?.tokens ?? [],
+      parse,
+      response,
+      tools,
+      schemas: this.schemas,
+      calls,
+      finishReason: response?.finishReason ?? record.completion?.finish_reason ?? null,
+    };
+    const diagnostics = CHECKS.flatMap((check) => check(ctx));
+    return {
+      id: record.id,
+      line: loaded.line,
+      lastLine: loaded.lastLine,
+      source: loaded.source,
+      format: format.name,
+      content: parse ? parse.content : (response?.content ?? null),
+      reasoning: parse ? parse.reasoning : (response?.reasoning ?? null),
+      calls: parse
+        ? parse.calls.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments }))
+        : (response?.calls ?? []).map((c) => ({ id: c.id ?? '', name: c.name ?? '', arguments: c.arguments })),
+      diagnostics,
+      completion,
+      parse,
+      events,
+      finalEmitted,
+      response,
+    };
+  }
+}
+
+function responseText(response: ResponseMessage | null): string {
+  return [response?.reasoning ?? '', response?.content ?? ''].join('');
+}
+
+/** The first tool of each name, as K2-Vendor-Verifier resolves them; null when the request offers none. */
+function toolMap(tools: ChatTool[] | undefined): Map<string, ChatTool> | null {
+  if (!Array.isArray(tools)) return null;
+  const map = new Map<string, ChatTool>();
+  for (const t of tools) {
+    const name = t?.function?.name;
+    if (typeof name === 'string' && !map.has(name)) map.set(name, t);
+  }
+  return map;
+}
+
+function checkedCalls(parse: ParseResult | null, response: ResponseMessage | null): CheckedCall[] {
+  if (parse) {
+    return parse.calls.map((c) => ({
+      index: c.index,
+      id: c.id,
+      name: c.name,
+      arguments: c.arguments,
+      where: 'completion',
+      argumentsStart: c.argumentsSpan?.start ?? null,
+      argumentsEnd: c.argumentsSpan?.end ?? null,
+      start: c.span.start,
+      end: c.span.end,
+    }));
+  }
+  return (response?.calls ?? []).map((c) => ({
+    index: c.index,
+    id: c.id,
+    name: c.name,
+    arguments: c.arguments,
+    where: 'response',
+    argumentsStart: null,
+    argumentsEnd: null,
+    start: null,
+    end: null,
+  }));
+}

@@ -1,0 +1,36 @@
+/** invalid-arguments-json: a call's arguments are not a JSON object. */
+import { makeDiagnostic, type Check, type CheckedCall } from '../context.ts';
+
+/** Parses arguments as a JSON object, or says why they are not one. */
+export function parseArguments(args: string): { ok: true; value: Record<string, unknown> } | { ok: false; reason: string } {
+  if (args.trim() === '') return { ok: false, reason: 'the arguments are empty' };
+  let value: unknown;
+  try {
+    value = JSON.parse(args);
+  } catch (err) {
+    return { ok: false, reason: `not valid JSON: ${err instanceof Error ? err.message : String(err)}` };
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    return { ok: false, reason: `valid JSON but not an object (${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value})` };
+  }
+  return { ok: true, value: value as Record<string, unknown> };
+}
+
+export function argumentsAnchor(c: CheckedCall): { charStart: number | null; charEnd: number | null } {
+  return { charStart: c.argumentsStart ?? c.start, charEnd: c.argumentsEnd ?? c.end };
+}
+
+export const invalidArgumentsJson: Check = (ctx) =>
+  ctx.calls.flatMap((c) => {
+    const parsed = parseArguments(c.arguments);
+    if (parsed.ok) return [];
+    return [
+      makeDiagnostic(ctx, 'invalid-arguments-json', {
+        where: c.where,
+        ...argumentsAnchor(c),
+        callIndex: c.index,
+        message: `arguments of call ${c.id ?? c.index} are ${parsed.reason}`,
+        hint: 'Truncated output (finish_reason "length") or a model error. Guided decoding with the tool schema guarantees well-formed JSON.',
+      }),
+    ];
+  });

@@ -1,0 +1,19 @@
+/** marker-split: a marker that spans several recorded tokens (a tokenizer or serving bug). */
+import { makeDiagnostic, tokenRange, type Check } from '../context.ts';
+
+export const markerSplit: Check = (ctx) => {
+  if (!ctx.parse || ctx.tokens.length === 0) return [];
+  return ctx.parse.markers.flatMap((m) => {
+    const { tokenStart, tokenEnd } = tokenRange(ctx.tokens, m.span.start, m.span.end);
+    if (tokenStart === null || tokenEnd === null || tokenEnd - tokenStart <= 1) return [];
+    return [
+      makeDiagnostic(ctx, 'marker-split', {
+        where: 'completion',
+        charStart: m.span.start,
+        charEnd: m.span.end,
+        message: `${m.text} spans ${tokenEnd - tokenStart} tokens`,
+        hint: 'Parsers that look for the marker\'s token id (or at one delta at a time) miss it and leak it as content. Match marker text across deltas, or fix the tokenizer so the marker is one special token.',
+      }),
+    ];
+  });
+};

@@ -1,0 +1,99 @@
+/**
+ * Everything a diagnostic check may look at for one record, computed once by the analysis pipeline.
+ */
+import type { ParseResult } from '../formats/toolCallFormat.ts';
+import type { ToolSchemas } from '../schema/toolSchemas.ts';
+import type { Token } from '../tokens/token.ts';
+import type { ChatTool, TraceRecord } from '../trace/record.ts';
+import type { ResponseMessage } from '../trace/responseMessage.ts';
+import { DIAGNOSTIC_KINDS, type Diagnostic, type DiagnosticKind, type DiagnosticWhere, type Severity } from './diagnostic.ts';
+
+/** A tool call as the checks see it, from whichever side of the record carries it. */
+export interface CheckedCall {
+  index: number;
+  id: string | null;
+  name: string | null;
+  arguments: string;
+  where: DiagnosticWhere;
+  /** Char range of the arguments (completion calls) for anchoring. */
+  argumentsStart: number | null;
+  argumentsEnd: number | null;
+  start: number | null;
+  end: number | null;
+}
+
+export interface CheckContext {
+  record: TraceRecord;
+  /** The raw completion text (rebuilt with special tokens when the engine skipped them), or null. */
+  completionText: string | null;
+  tokens: Token[];
+  /** The reference parse of the completion, or null without one. */
+  parse: ParseResult | null;
+  response: ResponseMessage | null;
+  /** The tools the request offered, by name (the first of each name, as K2-Vendor-Verifier does). */
+  tools: Map<string, ChatTool> | null;
+  schemas: ToolSchemas;
+  /** The calls to check: from the reference parse when there is a completion, else from the response. */
+  calls: CheckedCall[];
+  /** The finish reason the client saw (response), else the completion's. */
+  finishReason: string | null;
+}
+
+export interface DiagnosticInit {
+  severity?: Severity;
+  message: string;
+  hint: string;
+  where: DiagnosticWhere;
+  charStart?: number | null;
+  charEnd?: number | null;
+  callIndex?: number;
+  path?: string;
+}
+
+/** Token range covering a char range; a zero-width range anchors to the token before it. */
+export function tokenRange(tokens: readonly Token[], start: number, end: number): { tokenStart: number | null; tokenEnd: number | null } {
+  if (tokens.length === 0) return { tokenStart: null, tokenEnd: null };
+  // First token whose end is past `start` (binary search: tokens tile the text in order).
+  let lo = 0;
+  let hi = tokens.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((tokens[mid] as Token).charEnd <= start) lo = mid + 1;
+    else hi = mid;
+  }
+  let first = lo;
+  let last = first;
+  while (last < tokens.length && (tokens[last] as Token).charStart < end) last++;
+  if (last === first) {
+    // Zero-width (or past the end): the token holding the position, else the one just before it.
+    const holder = tokens[first];
+    if (!holder || holder.charStart > start) first = Math.max(0, first - 1);
+    last = first + 1;
+  }
+  return { tokenStart: first, tokenEnd: last };
+}
+
+export function makeDiagnostic(ctx: CheckContext, kind: DiagnosticKind, init: DiagnosticInit): Diagnostic {
+  const entry = DIAGNOSTIC_KINDS[kind];
+  const charStart = init.charStart ?? null;
+  const charEnd = init.charEnd ?? charStart;
+  const anchored = init.where === 'completion' && charStart !== null && charEnd !== null;
+  const range = anchored ? tokenRange(ctx.tokens, charStart, charEnd) : { tokenStart: null, tokenEnd: null };
+  const d: Diagnostic = {
+    code: entry.code,
+    kind,
+    severity: init.severity ?? entry.severity,
+    message: init.message,
+    hint: init.hint,
+    where: init.where,
+    tokenStart: range.tokenStart,
+    tokenEnd: range.tokenEnd,
+    charStart,
+    charEnd,
+  };
+  if (init.callIndex !== undefined) d.callIndex = init.callIndex;
+  if (init.path !== undefined) d.path = init.path;
+  return d;
+}
+
+export type Check = (ctx: CheckContext) => Diagnostic[];
