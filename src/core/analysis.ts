@@ -40,6 +40,8 @@ export interface AnalyzedRecord {
   reasoning: string | null;
   calls: AnalyzedCall[];
   diagnostics: Diagnostic[];
+  /** The request failed (HTTP error, K2VV `status: failed`): the error body as recorded. */
+  error: string | null;
   completion: TokenizedCompletion | null;
   parse: ParseResult | null;
   events: ParseEvent[];
@@ -99,6 +101,7 @@ export class Analyzer {
         ? parse.calls.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments }))
         : (response?.calls ?? []).map((c) => ({ id: c.id ?? '', name: c.name ?? '', arguments: c.arguments })),
       diagnostics,
+      error: record.error ?? null,
       completion,
       parse,
       events,

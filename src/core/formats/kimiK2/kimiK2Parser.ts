@@ -81,6 +81,7 @@ class DeltaBuilder {
   }
 
   take(): ParserDelta | null {
+    if (this.content === '' && this.reasoning === '' && this.calls.length === 0) return null;
     const out: ParserDelta = {};
     if (this.content) out.content = this.content;
     if (this.reasoning) out.reasoning_content = this.reasoning;
@@ -130,6 +131,12 @@ export class KimiK2Parser implements StreamingParser {
 
   push(text: string): ParserDelta | null {
     if (this.finished) throw new Error('KimiK2Parser: push() after finish()');
+    // Fast path: most tokens are plain text with nothing held back.
+    if (this.hold === '' && text.indexOf('<') < 0) {
+      this.text(text, this.offset);
+      this.offset += text.length;
+      return this.out.take();
+    }
     const buf = this.hold + text;
     const base = this.offset;
     let pos = 0;
