@@ -1,0 +1,118 @@
+/**
+ * The host side of the trace editor without VS Code: an indexed trace file, its record list analysed in the
+ * background in batches, record views built on demand, and following a file that grows.
+ */
+import { Analyzer, type AnalysisOptions } from '../analysis.ts';
+import { TraceIndex } from '../trace/jsonlIndex.ts';
+import type { LoadedRecord } from '../trace/record.ts';
+import type { LineErrorView, RecordSummary, RecordView, TraceInfo } from '../../shared/protocol.ts';
+import { recordSummary, recordView } from './recordView.ts';
+
+export interface SummaryBatch {
+  summaries: RecordSummary[];
+  lineErrors: LineErrorView[];
+}
+
+export class TraceSession {
+  private readonly analyzer: Analyzer;
+  private readonly summaries: RecordSummary[] = [];
+  private readonly lineErrors: LineErrorView[] = [];
+  /** Entries before this one are in `summaries`. */
+  private analysedEntries = 0;
+  private readonly views = new Map<string, RecordView>();
+
+  private constructor(
+    private readonly index: TraceIndex,
+    readonly fileName: string,
+    options: AnalysisOptions,
+  ) {
+    this.analyzer = new Analyzer(options);
+  }
+
+  static async open(path: string, fileName: string, options: AnalysisOptions = {}): Promise<TraceSession> {
+    return new TraceSession(await TraceIndex.open(path), fileName, options);
+  }
+
+  info(host: TraceInfo['host']): TraceInfo {
+    return { fileName: this.fileName, entries: this.index.count, analysing: this.analysedEntries < this.index.count, host };
+  }
+
+  snapshot(): SummaryBatch {
+    return { summaries: [...this.summaries], lineErrors: [...this.lineErrors] };
+  }
+
+  /** Analyses the next entries for the list, until about `budgetMs` has passed; null when all are done. */
+  async nextBatch(budgetMs = 50): Promise<SummaryBatch | null> {
+    if (this.analysedEntries >= this.index.count) return null;
+    const started = Date.now();
+    const batch: SummaryBatch = { summaries: [], lineErrors: [] };
+    while (this.analysedEntries < this.index.count && Date.now() - started < budgetMs) {
+      const entry = this.analysedEntries;
+      const { records, errors } = await this.index.read(entry);
+      records.forEach((loaded, k) => {
+        const s = recordSummary(`${entry}:${k}`, entry, this.analyzer.analyze(loaded), loaded.record);
+        batch.summaries.push(s);
+      });
+      batch.lineErrors.push(...errors.map((e) => ({ line: e.line, message: e.message })));
+      this.analysedEntries++;
+    }
+    this.summaries.push(...batch.summaries);
+    this.lineErrors.push(...batch.lineErrors);
+    return batch;
+  }
+
+  /** Analyses everything (the standalone report). */
+  async analyseAll(): Promise<SummaryBatch> {
+    while (await this.nextBatch(1000));
+    return this.snapshot();
+  }
+
+  async record(key: string): Promise<{ view: RecordView; loaded: LoadedRecord }> {
+    const m = /^(\d+):(\d+)$/u.exec(key);
+    if (!m) throw new Error(`bad record key "${key}"`);
+    const entry = Number(m[1]);
+    const k = Number(m[2]);
+    if (entry >= this.index.count) throw new Error(`record ${key} is not in the file (it has ${this.index.count} entries)`);
+    const { records, errors } = await this.index.read(entry);
+    const loaded = records[k];
+    if (!loaded) throw new Error(errors[0] ? `line ${errors[0].line}: ${errors[0].message}` : `record ${key} is not in the file`);
+    const cached = this.views.get(key);
+    if (cached) return { view: cached, loaded };
+    const view = recordView(key, this.analyzer.analyze(loaded), loaded.record);
+    // Keep a few views: stepping back and forth between records should not re-analyse.
+    this.views.set(key, view);
+    if (this.views.size > 8) this.views.delete(this.views.keys().next().value as string);
+    return { view, loaded };
+  }
+
+  /**
+   * Picks up appended records. `reset` when the file was replaced or shrank: the list starts over.
+   * The last entry may have grown (an SSE stream still being written), so it is analysed again.
+   */
+  async refresh(): Promise<{ reset: boolean }> {
+    const r = await this.index.refresh();
+    this.views.clear();
+    if (r.reset) {
+      this.summaries.length = 0;
+      this.lineErrors.length = 0;
+      this.analysedEntries = 0;
+      return { reset: true };
+    }
+    if (r.firstChanged < this.analysedEntries) {
+      const cut = r.firstChanged;
+      let keep = 0;
+      while (keep < this.summaries.length && (this.summaries[keep] as RecordSummary).entry < cut) keep++;
+      this.summaries.length = keep;
+      const firstLine = cut < this.index.count ? this.index.line(cut) : Number.MAX_SAFE_INTEGER;
+      const kept = this.lineErrors.filter((e) => e.line < firstLine);
+      this.lineErrors.length = 0;
+      this.lineErrors.push(...kept);
+      this.analysedEntries = cut;
+    }
+    return { reset: false };
+  }
+
+  close(): Promise<void> {
+    return this.index.close();
+  }
+}

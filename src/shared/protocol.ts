@@ -1,0 +1,205 @@
+/**
+ * The one message protocol between the extension host (or the standalone report's in-page host) and the
+ * trace editor webview. Both sides import this file. Requests carry an id and get exactly one reply; events
+ * carry none. The host does all parsing; the webview renders view models and sends intents.
+ */
+import type { Diagnostic, DiagnosticKind, Severity } from '../core/diagnostics/diagnostic.ts';
+import type { ParserDelta } from '../core/formats/toolCallFormat.ts';
+import type { ChatMessage, ChatTool, RecordSource, ToolChoice } from '../core/trace/record.ts';
+
+// ---- view models -------------------------------------------------------------------------------------
+
+/** One row of the record list. `key` is `${entry}:${k}` (an SSE entry can hold several streams). */
+export interface RecordSummary {
+  /** Opaque to the webview. */
+  key: string;
+  /** The file the record is in, when one view shows several files (a report of a directory). */
+  file?: string;
+  entry: number;
+  line: number;
+  id: string;
+  model: string | null;
+  source: RecordSource;
+  format: string;
+  calls: number;
+  worst: Severity | null;
+  counts: Record<Severity, number>;
+  kinds: Partial<Record<DiagnosticKind, number>>;
+  /** The request failed (HTTP error, K2VV failed): first line of the error. */
+  failed: string | null;
+  /** First characters of the content, for the list and text filter. */
+  preview: string;
+}
+
+export interface LineErrorView {
+  file?: string;
+  line: number;
+  message: string;
+}
+
+/** What a token is, for colouring: from special tokens and the parser state after the token. */
+export type TokenRole = 'content' | 'reasoning' | 'marker' | 'think-marker' | 'special' | 'section' | 'call-id' | 'arguments';
+
+export interface TokenView {
+  text: string;
+  role: TokenRole;
+  special: boolean;
+  approximate: boolean;
+  id?: number;
+  logprob?: number;
+  /** Parser state after this token. */
+  state: string;
+  /** What the client would have received for this token (one token per delta). */
+  emitted: ParserDelta | null;
+}
+
+export interface SchemaErrorView {
+  path: string;
+  message: string;
+  severity: Severity;
+}
+
+export interface CallView {
+  index: number;
+  id: string;
+  name: string;
+  arguments: string;
+  /** Token range of the call, from its opening marker to its closing one (end exclusive). */
+  tokenStart: number;
+  tokenEnd: number;
+  terminated: boolean;
+  /** Token at which each argument fragment reached the client, and the fragment. */
+  fragments: Array<{ token: number; text: string }>;
+  schemaErrors: SchemaErrorView[];
+  /** The request's definition of the called tool, or null when undeclared. */
+  tool: ChatTool | null;
+}
+
+export interface MessageView {
+  content: string | null;
+  reasoning: string | null;
+  calls: Array<{ id: string; name: string; arguments: string }>;
+}
+
+export interface RecordView {
+  key: string;
+  id: string;
+  line: number;
+  lastLine: number;
+  source: RecordSource;
+  format: string;
+  model: string | null;
+  /** `none`: the record holds no raw completion (only a response or a request). */
+  tokenOrigin: 'recorded' | 'splitter' | 'none';
+  /** Some token boundaries are inferred, not recorded: the UI says so. */
+  approximate: boolean;
+  rebuilt: boolean;
+  tokenWarning: string | null;
+  tokens: TokenView[];
+  /** Flushed at the end of the stream, after the last token. */
+  finalEmitted: ParserDelta | null;
+  diagnostics: Diagnostic[];
+  calls: CallView[];
+  /** Toolscope's reference parse (of the completion; of the response when there is no completion). */
+  reference: MessageView;
+  /** What the client received, when recorded. */
+  response: (MessageView & { finishReason: string | null; streamed: boolean; chunks: number }) | null;
+  request: { model: string | null; messages: ChatMessage[]; tools: ChatTool[]; toolChoice: ToolChoice | null } | null;
+  failed: string | null;
+  /** The record as JSON (pretty, credentials redacted; cut with a note past a size limit). */
+  rawJson: string;
+}
+
+export interface TraceInfo {
+  fileName: string;
+  entries: number;
+  /** True while the host is still analysing records for the list. */
+  analysing: boolean;
+  /** Where the data comes from: the live editor, or a standalone report. */
+  host: 'vscode' | 'report' | 'harness';
+}
+
+// ---- messages ----------------------------------------------------------------------------------------
+
+export type WebviewRequest =
+  | { type: 'ready' }
+  | { type: 'getRecord'; key: string }
+  | { type: 'openRaw'; key: string };
+
+export type HostReply =
+  | { type: 'init'; info: TraceInfo; summaries: RecordSummary[]; lineErrors: LineErrorView[] }
+  | { type: 'record'; view: RecordView }
+  | { type: 'error'; message: string }
+  | { type: 'ok' };
+
+/** Pushed by the host: more of the list analysed, or the file grew. */
+export type HostEvent =
+  | { type: 'summaries'; summaries: RecordSummary[]; lineErrors: LineErrorView[]; info: TraceInfo }
+  | { type: 'reset'; info: TraceInfo };
+
+export type ReplyFor<R extends WebviewRequest> = R['type'] extends 'ready'
+  ? Extract<HostReply, { type: 'init' }> | Extract<HostReply, { type: 'error' }>
+  : R['type'] extends 'getRecord'
+    ? Extract<HostReply, { type: 'record' }> | Extract<HostReply, { type: 'error' }>
+    : Extract<HostReply, { type: 'ok' }> | Extract<HostReply, { type: 'error' }>;
+
+export type Envelope =
+  | { kind: 'request'; id: number; body: WebviewRequest }
+  | { kind: 'reply'; id: number; body: HostReply }
+  | { kind: 'event'; body: HostEvent };
+
+export function isEnvelope(value: unknown): value is Envelope {
+  if (typeof value !== 'object' || value === null) return false;
+  const kind = (value as { kind?: unknown }).kind;
+  return (kind === 'request' || kind === 'reply' || kind === 'event') && typeof (value as { body?: unknown }).body === 'object';
+}
+
+/** The webview's side of the RPC: requests with ids, replies matched back, events dispatched. */
+export class WebviewRpc {
+  private nextId = 1;
+  private readonly pending = new Map<number, (reply: HostReply) => void>();
+
+  constructor(
+    private readonly post: (message: Envelope) => void,
+    private readonly onEvent: (event: HostEvent) => void,
+  ) {}
+
+  request<R extends WebviewRequest>(body: R): Promise<ReplyFor<R>> {
+    const id = this.nextId++;
+    this.post({ kind: 'request', id, body });
+    return new Promise((resolve) => this.pending.set(id, resolve as (reply: HostReply) => void));
+  }
+
+  receive(message: unknown): void {
+    if (!isEnvelope(message)) return;
+    if (message.kind === 'reply') {
+      this.pending.get(message.id)?.(message.body);
+      this.pending.delete(message.id);
+    } else if (message.kind === 'event') {
+      this.onEvent(message.body);
+    }
+  }
+}
+
+/** The host's side: answers requests through a handler, pushes events. */
+export class HostRpc {
+  constructor(
+    private readonly post: (message: Envelope) => void,
+    private readonly handle: (request: WebviewRequest) => Promise<HostReply>,
+  ) {}
+
+  async receive(message: unknown): Promise<void> {
+    if (!isEnvelope(message) || message.kind !== 'request') return;
+    let reply: HostReply;
+    try {
+      reply = await this.handle(message.body);
+    } catch (err) {
+      reply = { type: 'error', message: err instanceof Error ? err.message : String(err) };
+    }
+    this.post({ kind: 'reply', id: message.id, body: reply });
+  }
+
+  event(body: HostEvent): void {
+    this.post({ kind: 'event', body });
+  }
+}
