@@ -1,7 +1,9 @@
 /** The `toolscope` command line: thin glue from arguments to src/core. */
 import { Command, CommanderError, Option } from 'commander';
 import { formatNames } from '../core/formats/registry.ts';
+import { resolve } from 'node:path';
 import { analyzeCommand, InputError } from './analyzeCommand.ts';
+import { openInBrowser, writeReport } from './reportCommand.ts';
 
 declare const TOOLSCOPE_VERSION: string | undefined;
 
@@ -37,6 +39,19 @@ export function buildProgram(): Command {
         },
         process.stdout,
       );
+    });
+  program
+    .command('report')
+    .description('write the trace editor for traces (files or directories) as one self-contained HTML file')
+    .argument('<paths...>', 'trace files or directories of .jsonl files')
+    .requiredOption('-o, --out <file>', 'where to write the HTML report')
+    .option('--open', 'open the report in the desktop browser when there is one')
+    .option('--think-open', 'completions start inside <think> (the template opened it in the prompt)')
+    .action(async (paths: string[], opts: { out: string; open?: boolean; thinkOpen?: boolean }) => {
+      const { records, bytes } = await writeReport(paths, opts.out, { startInReasoning: opts.thinkOpen });
+      const where = resolve(opts.out);
+      process.stdout.write(`Report: ${where} (${records} records, ${(bytes / 1024).toFixed(0)} KB)\n`);
+      if (opts.open && openInBrowser(where)) process.stdout.write('Opened in your browser.\n');
     });
   return program;
 }

@@ -1,17 +1,19 @@
 /** `toolscope report <trace> -o report.html`: the trace editor as one self-contained HTML file. */
-import { readFile, writeFile } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { spawn } from 'node:child_process';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import type { AnalysisOptions } from '../core/analysis.ts';
-import { embeddedTrace } from '../core/view/embeddedTrace.ts';
+import { embeddedTraces } from '../core/view/embeddedTrace.ts';
 import { reportPageHtml } from '../core/view/pageHtml.ts';
-import { InputError } from './analyzeCommand.ts';
+import { expandInputs, InputError } from './analyzeCommand.ts';
 
 /** dist/ holds cli.js next to webview.js and webview.css. */
 function bundleDir(): string {
   return __dirname;
 }
 
-export async function writeReport(trace: string, out: string, options: AnalysisOptions = {}): Promise<{ records: number; bytes: number }> {
+export async function writeReport(inputs: string[], out: string, options: AnalysisOptions = {}): Promise<{ records: number; bytes: number }> {
+  const files = await expandInputs(inputs);
   let script: string;
   let style: string;
   try {
@@ -20,13 +22,30 @@ export async function writeReport(trace: string, out: string, options: AnalysisO
   } catch {
     throw new InputError(`the webview bundle is missing next to the CLI (${bundleDir()}); run npm run build`);
   }
+  const title = inputs.length === 1 ? basename(inputs[0] as string) : `${files.length} traces`;
   let data;
   try {
-    data = await embeddedTrace(trace, basename(trace), 'report', options);
+    data = await embeddedTraces(files.map((path) => ({ path, label: path })), files.length === 1 ? title : `${title} (${files.length} files)`, 'report', options);
   } catch (err) {
-    throw new InputError(`cannot read ${trace}: ${err instanceof Error ? err.message : String(err)}`);
+    throw new InputError(`cannot read the traces: ${err instanceof Error ? err.message : String(err)}`);
   }
-  const html = reportPageHtml({ script, style, data, title: `Toolscope — ${basename(trace)}` });
+  const html = reportPageHtml({ script, style, data, title: `Toolscope — ${title}` });
+  await mkdir(dirname(out), { recursive: true });
   await writeFile(out, html, 'utf8');
   return { records: data.summaries.length, bytes: Buffer.byteLength(html) };
+}
+
+/** Opens a file in the desktop's browser when there is a desktop; silently does nothing otherwise. */
+export function openInBrowser(path: string): boolean {
+  const { platform, env } = process;
+  const opener = platform === 'darwin' ? 'open' : platform === 'win32' ? 'explorer' : env.DISPLAY || env.WAYLAND_DISPLAY ? 'xdg-open' : null;
+  if (!opener) return false;
+  try {
+    const child = spawn(opener, [path], { detached: true, stdio: 'ignore' });
+    child.on('error', () => undefined);
+    child.unref();
+    return true;
+  } catch {
+    return false;
+  }
 }

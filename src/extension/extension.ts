@@ -1,6 +1,7 @@
-/** Extension entry: registers commands; everything else lives in src/core. */
+/** Extension entry: registers the trace editor and commands; everything else lives in src/core. */
 import * as vscode from 'vscode';
 import { AnalyzeTraceCommand } from './analyzeTraceCommand.ts';
+import { TRACE_VIEW_TYPE, TraceEditorProvider } from './traceEditorProvider.ts';
 
 export function activate(context: vscode.ExtensionContext): void {
   const output = vscode.window.createOutputChannel('Toolscope');
@@ -9,7 +10,18 @@ export function activate(context: vscode.ExtensionContext): void {
   context.subscriptions.push(
     output,
     problems,
+    TraceEditorProvider.register(context),
     vscode.commands.registerCommand('toolscope.analyzeActiveFile', (uri?: vscode.Uri) => analyze.run(uri)),
+    vscode.commands.registerCommand('toolscope.openTrace', async (uri?: vscode.Uri) => {
+      const target = uri ?? vscode.window.activeTextEditor?.document.uri;
+      if (!target || !target.fsPath.endsWith('.jsonl')) {
+        const picked = await vscode.window.showOpenDialog({ filters: { 'JSONL traces': ['jsonl'] }, canSelectMany: false });
+        if (!picked?.[0]) return;
+        await vscode.commands.executeCommand('vscode.openWith', picked[0], TRACE_VIEW_TYPE);
+        return;
+      }
+      await vscode.commands.executeCommand('vscode.openWith', target, TRACE_VIEW_TYPE);
+    }),
   );
 }
 

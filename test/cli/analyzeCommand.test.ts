@@ -1,0 +1,77 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const repo = fileURLToPath(new URL('../../', import.meta.url));
+const cli = join(repo, 'src/cli/main.ts');
+
+function run(args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', cli, ...args], { cwd: repo, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+const S = '<|tool_calls_section_begin|>';
+const good = { toolscope: 1, id: 'ok', request: { tools: [{ type: 'function', function: { name: 'search', parameters: { type: 'object', properties: { q: { type: 'string' } } } } }] }, completion: { text: `${S}<|tool_call_begin|>functions.search:0<|tool_call_argument_begin|>{"q":"x"}<|tool_call_end|><|tool_calls_section_end|>` } };
+const bad = { ...good, id: 'bad', completion: { text: `${S}<|tool_call_begin|>functions.nope:0<|tool_call_argument_begin|>{"q":"x"}<|tool_call_end|><|tool_calls_section_end|>` } };
+
+async function withTrace(lines: string[], fn: (path: string) => void): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'toolscope-cli-'));
+  try {
+    const path = join(dir, 'trace.jsonl');
+    await writeFile(path, lines.join('\n') + '\n');
+    fn(path);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+test('analyze --json: one object per record and per unreadable line, with the contract keys', async () => {
+  await withTrace([JSON.stringify(good), '{oops', JSON.stringify(bad)], (path) => {
+    const r = run(['analyze', path, '--json']);
+    assert.equal(r.status, 0, r.stderr);
+    const rows = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    assert.equal(rows.length, 3);
+    assert.deepEqual(Object.keys(rows[0] ?? {}), ['file', 'id', 'line', 'format', 'content', 'reasoning', 'calls', 'diagnostics']);
+    assert.deepEqual(rows[1], { file: path, line: 2, error: rows[1]?.error });
+    assert.match(String(rows[1]?.error), /invalid JSON/);
+    const diags = rows[2]?.diagnostics as Array<Record<string, unknown>>;
+    assert.equal(diags[0]?.kind, 'unknown-tool');
+    assert.equal(diags[0]?.code, 'TS003');
+    for (const key of ['severity', 'message', 'hint', 'where', 'tokenStart', 'tokenEnd', 'charStart', 'charEnd']) assert.ok(key in (diags[0] ?? {}), key);
+  });
+});
+
+test('analyze: exit 1 with --fail-on when the severity is found, 0 otherwise', async () => {
+  await withTrace([JSON.stringify(good), JSON.stringify(bad)], (path) => {
+    assert.equal(run(['analyze', path, '--fail-on', 'error']).status, 1);
+    assert.equal(run(['analyze', path]).status, 0);
+  });
+  await withTrace([JSON.stringify(good)], (path) => {
+    assert.equal(run(['analyze', path, '--fail-on', 'warning']).status, 0);
+  });
+});
+
+test('analyze: usage errors and unreadable paths exit 2 with a message', () => {
+  const missing = run(['analyze', '/no/such/trace.jsonl']);
+  assert.equal(missing.status, 2);
+  assert.match(missing.stderr, /no such file or directory: \/no\/such\/trace.jsonl/);
+  assert.equal(run(['analyze']).status, 2);
+  assert.equal(run(['analyze', 'x', '--fail-on', 'sometimes']).status, 2);
+  assert.equal(run(['frobnicate']).status, 2);
+  assert.equal(run(['--help']).status, 0);
+});
+
+test('analyze: the readable summary names records, calls and findings with token positions', async () => {
+  await withTrace([JSON.stringify(good), JSON.stringify(bad)], (path) => {
+    const r = run(['analyze', path]);
+    assert.match(r.stdout, /#ok line 1/);
+    assert.match(r.stdout, /call {6}functions\.search:0 → search/);
+    assert.match(r.stdout, /error {3}TS003 unknown-tool \(tokens? \d+/);
+    assert.match(r.stdout, /2 records, 0 unreadable lines; 1 errors/);
+    assert.ok(!r.stdout.includes('\u001b['), 'no colours when not a TTY');
+  });
+});
