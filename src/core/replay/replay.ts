@@ -1,0 +1,149 @@
+/**
+ * Replays a recorded request against an OpenAI-compatible endpoint and returns the result as a new native
+ * record (never touching the original): chat mode streams `/v1/chat/completions` and keeps every chunk;
+ * completions mode renders the chat template client-side and asks `/v1/completions` for the raw text with
+ * special tokens and token ids — the ground truth, which Toolscope's parser then reads.
+ */
+import { redact } from '../redact.ts';
+import { renderPrompt } from '../template/renderPrompt.ts';
+import { tokensFromLogprobs } from '../trace/importers/completionsImporter.ts';
+import type { ChatCompletion, ChatCompletionChunk, ChatRequest, RecordedToken, TraceRecord } from '../trace/record.ts';
+import { endpointLabel, type Endpoint } from './endpoint.ts';
+import { guidedRequest, type StructuralTagBuilder } from './guidedRequest.ts';
+import { ReplayError } from './replayError.ts';
+import { withRetries } from './retry.ts';
+import { capture, type Capture, type CapturedEvent } from './sseCapture.ts';
+
+export type ReplayMode = 'chat' | 'completions';
+
+export interface ReplayOptions {
+  endpoint: Endpoint;
+  apiKey?: string;
+  mode: ReplayMode;
+  guided: boolean;
+  /** Chat template for completions mode (the default is Toolscope's Kimi K2 template). */
+  template?: { source: string; label: string };
+  buildTag?: StructuralTagBuilder;
+  timeoutMs?: number;
+  retries?: number;
+  signal?: AbortSignal;
+  onEvent?: (event: CapturedEvent) => void;
+  onRetry?: (attempt: number, delayMs: number, error: ReplayError) => void;
+  /** For tests: scale retry delays. */
+  retryDelayScale?: number;
+}
+
+export interface ReplayResult {
+  record: TraceRecord;
+  error: ReplayError | null;
+}
+
+/** Sampling fields a replay keeps from the original request; everything else is rebuilt. */
+const SAMPLING = ['max_tokens', 'max_completion_tokens', 'temperature', 'top_p', 'top_k', 'seed', 'stop', 'presence_penalty', 'frequency_penalty'];
+
+function replayId(originalId: string, guided: boolean, mode: ReplayMode): string {
+  return `${originalId}~replay-${mode}-guided-${guided ? 'on' : 'off'}-${Date.now().toString(36)}`;
+}
+
+function baseMeta(original: TraceRecord, options: ReplayOptions, c: Capture & { attempts: number }): TraceRecord['meta'] {
+  return {
+    source: 'replay',
+    replayOf: original.id,
+    guided: options.guided,
+    mode: options.mode,
+    endpoint: endpointLabel(options.endpoint),
+    endpointName: options.endpoint.name,
+    engine: options.endpoint.engine,
+    model: options.endpoint.model,
+    created: new Date().toISOString(),
+    status: c.status,
+    attempts: c.attempts,
+    partial: c.error !== null,
+    timings: { ttftMs: c.ttftMs, totalMs: c.totalMs, eventMs: c.events.map((e) => e.at) },
+    rawStream: c.events.map((e) => e.data),
+  };
+}
+
+function parseEvents(events: CapturedEvent[]): unknown[] {
+  return events.flatMap((e) => {
+    try {
+      return [JSON.parse(e.data) as unknown];
+    } catch {
+      return [];
+    }
+  });
+}
+
+export async function replayRecord(original: TraceRecord, options: ReplayOptions): Promise<ReplayResult> {
+  if (!original.request || !Array.isArray(original.request.messages)) {
+    throw new ReplayError('http', `record ${original.id} has no chat request to replay`);
+  }
+  return options.mode === 'chat' ? replayChat(original, original.request, options) : replayCompletions(original, original.request, options);
+}
+
+async function run(url: string, body: unknown, options: ReplayOptions) {
+  return withRetries(
+    () => capture({ url, body, apiKey: options.apiKey, timeoutMs: options.timeoutMs, signal: options.signal, onEvent: options.onEvent }),
+    { retries: options.retries ?? 2, signal: options.signal, onRetry: options.onRetry, delayScale: options.retryDelayScale },
+  );
+}
+
+async function replayChat(original: TraceRecord, request: ChatRequest, options: ReplayOptions): Promise<ReplayResult> {
+  const guided = guidedRequest(request, options.endpoint.engine, options.guided, options.buildTag);
+  const body: Record<string, unknown> = { ...guided, model: options.endpoint.model, stream: true };
+  delete body.stream_options;
+  // Token logprobs where the engine offers them: the timeline can then shade tokens.
+  if (options.endpoint.engine !== 'openai') body.logprobs = true;
+  const c = await run(`${options.endpoint.baseUrl}/chat/completions`, body, options);
+  const record: TraceRecord = { toolscope: 1, id: replayId(original.id, options.guided, 'chat'), request: redact(body) as ChatRequest, meta: baseMeta(original, options, c) };
+  if (c.body !== null && c.status !== null && c.status < 400) {
+    try {
+      record.response = JSON.parse(c.body) as ChatCompletion;
+    } catch {
+      c.error = new ReplayError('malformed-stream', `the answer from ${options.endpoint.baseUrl} is not JSON: ${c.body.slice(0, 120)}`);
+    }
+  } else {
+    record.response = parseEvents(c.events) as ChatCompletionChunk[];
+  }
+  if (c.error) record.error = c.error.message;
+  return { record, error: c.error };
+}
+
+async function replayCompletions(original: TraceRecord, request: ChatRequest, options: ReplayOptions): Promise<ReplayResult> {
+  const prompt = renderPrompt(request, options.template?.source);
+  const body: Record<string, unknown> = { model: options.endpoint.model, prompt, stream: true, logprobs: 1, skip_special_tokens: false };
+  for (const key of SAMPLING) if (request[key] !== undefined) body[key] = request[key];
+  if (options.endpoint.engine === 'vllm') body.return_tokens_as_token_ids = true;
+  if (options.guided && request.tools?.length) {
+    if (!options.buildTag) throw new ReplayError('http', 'guided decoding in completions mode needs a structural tag, and no tag builder is available');
+    const tag = options.buildTag(request);
+    if (options.endpoint.engine === 'sglang') body.response_format = { type: 'structural_tag', ...tag };
+    else body.structured_outputs = { structural_tag: JSON.stringify(tag) };
+  }
+  const c = await run(`${options.endpoint.baseUrl}/completions`, body, options);
+  let text = '';
+  const tokens: RecordedToken[] = [];
+  let finish: string | null = null;
+  let tokensOk = true;
+  const chunks = c.body !== null && c.status !== null && c.status < 400 ? [JSON.parse(c.body) as unknown] : parseEvents(c.events);
+  for (const chunk of chunks) {
+    const choice = (chunk as { choices?: Array<{ text?: unknown; logprobs?: unknown; finish_reason?: unknown }> }).choices?.[0];
+    if (!choice) continue;
+    if (typeof choice.text === 'string') text += choice.text;
+    const t = tokensFromLogprobs(choice.logprobs, 'logprobs');
+    if (Array.isArray(t)) tokens.push(...t);
+    else tokensOk = false;
+    if (typeof choice.finish_reason === 'string') finish = choice.finish_reason;
+  }
+  const { prompt: _prompt, ...params } = body;
+  const record: TraceRecord = {
+    toolscope: 1,
+    id: replayId(original.id, options.guided, 'completions'),
+    request: redact(request),
+    prompt,
+    completion: { text, ...(tokensOk && tokens.length ? { tokens } : {}), finish_reason: finish },
+    meta: { ...baseMeta(original, options, c), template: options.template?.label ?? 'toolscope-kimi-k2-default', completionsRequest: redact(params) },
+  };
+  if (c.error) record.error = c.error.message;
+  return { record, error: c.error };
+}
