@@ -4,6 +4,9 @@ import { formatNames } from '../core/formats/registry.ts';
 import { resolve } from 'node:path';
 import { analyzeCommand, InputError } from './analyzeCommand.ts';
 import { openInBrowser, writeReport } from './reportCommand.ts';
+import { parseEngine, replayCommand, type GuidedChoice } from './replayCommand.ts';
+import type { ReplayMode } from '../core/replay/replay.ts';
+import { serveCommand } from './serveCommand.ts';
 
 declare const TOOLSCOPE_VERSION: string | undefined;
 
@@ -52,6 +55,44 @@ export function buildProgram(): Command {
       const where = resolve(opts.out);
       process.stdout.write(`Report: ${where} (${records} records, ${(bytes / 1024).toFixed(0)} KB)\n`);
       if (opts.open && openInBrowser(where)) process.stdout.write('Opened in your browser.\n');
+    });
+  program
+    .command('replay')
+    .description('replay recorded requests against an endpoint (the embedded one by default), guided decoding off/on/both')
+    .argument('<trace>', 'the trace holding the request')
+    .option('--record <id...>', 'record id(s) to replay (default: the first record with a request)')
+    .option('--endpoint <url>', 'OpenAI-compatible base URL (default: start the embedded endpoint in-process)')
+    .option('--model <name>', 'model name to send')
+    .addOption(new Option('--engine <engine>', 'how guided decoding is requested').choices(['vllm', 'sglang', 'openai']).default('vllm'))
+    .option('--api-key-env <var>', 'environment variable holding the API key', 'TOOLSCOPE_API_KEY')
+    .addOption(new Option('--guided <mode>', 'guided decoding').choices(['off', 'on', 'both']).default('off'))
+    .addOption(new Option('--mode <mode>', 'chat (/v1/chat/completions) or completions (raw text via client-side template)').choices(['chat', 'completions']).default('chat'))
+    .option('--template <file>', 'chat template (.jinja) for completions mode')
+    .option('--out <file>', 'where to append the replays (default: <trace>.replays.jsonl beside it)')
+    .option('--json', 'print the written records as JSON Lines')
+    .option('--timeout <seconds>', 'per-request timeout', (v) => Number(v), 600)
+    .option('--retries <n>', 'retries on 429/5xx/connection errors', (v) => Number(v), 2)
+    .action(async (trace: string, opts: { record?: string[]; endpoint?: string; model?: string; engine: string; apiKeyEnv: string; guided: GuidedChoice; mode: ReplayMode; template?: string; out?: string; json?: boolean; timeout: number; retries: number }) => {
+      if (!(opts.timeout > 0)) throw new InputError('--timeout takes a positive number of seconds');
+      process.exitCode = await replayCommand(
+        trace,
+        { records: opts.record, endpoint: opts.endpoint, model: opts.model, engine: parseEngine(opts.engine), apiKeyEnv: opts.apiKeyEnv, guided: opts.guided, mode: opts.mode, template: opts.template, out: opts.out, json: opts.json, timeoutS: opts.timeout, retries: opts.retries },
+        process.stdout,
+      );
+    });
+
+  program
+    .command('serve')
+    .description('run the embedded OpenAI-compatible endpoint (a scripted simulator, not a model)')
+    .option('--port <n>', 'port (0 picks a free one)', (v) => Number(v), 0)
+    .option('--host <host>', 'interface to listen on', '127.0.0.1')
+    .option('--script <trace>', 'answer requests with the completions of matching records in this trace')
+    .option('--hallucinate <rate>', 'share of requests answered with an undeclared tool or a schema break', (v) => Number(v))
+    .option('--seed <n>', 'seed for --hallucinate', (v) => Number(v), 0)
+    .option('--model <name>', 'model name to report')
+    .option('--token-delay <ms>', 'delay between streamed tokens', (v) => Number(v), 0)
+    .action(async (opts: { port: number; host: string; script?: string; hallucinate?: number; seed: number; model?: string; tokenDelay: number }) => {
+      await serveCommand({ port: opts.port, host: opts.host, script: opts.script, hallucinate: opts.hallucinate, seed: opts.seed, model: opts.model, tokenDelayMs: opts.tokenDelay }, process.stdout);
     });
   return program;
 }

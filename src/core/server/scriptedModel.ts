@@ -35,8 +35,13 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
+/** What identifies a conversation: its messages and tools, without the `strict` flag guided replays add. */
 export function requestKey(request: Pick<ChatRequest, 'messages' | 'tools'>): string {
-  return canonicalJson({ messages: request.messages ?? [], tools: request.tools ?? [] });
+  const tools = (request.tools ?? []).map((t) => {
+    const { strict: _strict, ...fn } = t.function ?? { name: '' };
+    return { ...t, function: fn };
+  });
+  return canonicalJson({ messages: request.messages ?? [], tools });
 }
 
 function unit(hashInput: string): number {

@@ -1,0 +1,42 @@
+/** `toolscope serve`: the embedded OpenAI-compatible endpoint, as a process (a simulator, not a model). */
+import { loadAll } from '../core/trace/loadTrace.ts';
+import { startServer } from '../core/server/openAiServer.ts';
+import type { TraceRecord } from '../core/trace/record.ts';
+import { InputError } from './analyzeCommand.ts';
+
+export interface ServeOptions {
+  port: number;
+  host: string;
+  script?: string;
+  hallucinate?: number;
+  seed?: number;
+  model?: string;
+  tokenDelayMs?: number;
+}
+
+export async function loadScript(path: string): Promise<TraceRecord[]> {
+  try {
+    const { records } = await loadAll(path);
+    return records.map((r) => r.record);
+  } catch (err) {
+    throw new InputError(`cannot read the script ${path}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
+export async function serveCommand(options: ServeOptions, out: NodeJS.WritableStream): Promise<void> {
+  if (options.hallucinate !== undefined && !(options.hallucinate >= 0 && options.hallucinate <= 1)) throw new InputError('--hallucinate takes a rate between 0 and 1');
+  if (options.host !== '127.0.0.1' && options.host !== 'localhost' && options.host !== '::1') {
+    process.stderr.write(`toolscope: warning: listening on ${options.host} exposes the simulator beyond this machine\n`);
+  }
+  const script = options.script ? await loadScript(options.script) : [];
+  const server = await startServer({ port: options.port, host: options.host, script, hallucinate: options.hallucinate, seed: options.seed, model: options.model, tokenDelayMs: options.tokenDelayMs });
+  out.write(`Listening on ${server.url}\n`);
+  out.write(`(Toolscope's embedded endpoint: a scripted simulator, not a model. ${script.length} script records. Ctrl+C stops it.)\n`);
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      void server.close().then(resolve);
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+}
