@@ -68,7 +68,9 @@ export class HumanReport {
 
   error(e: LineError): void {
     this.unreadable++;
-    this.write(`  ${this.style.red('✖')} ${this.style.dim(`line ${e.line}`)} unreadable: ${e.message}`);
+    // Messages name their line already ("line 7: invalid JSON …").
+    const message = e.message.startsWith(`line ${e.line}`) ? e.message : `line ${e.line}: ${e.message}`;
+    this.write(`  ${this.style.red('✖')} unreadable ${message}`);
   }
 
   summary(): void {

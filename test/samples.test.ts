@@ -1,0 +1,120 @@
+/** The bundled samples: current with their generator, covering every finding, and loading as documented. */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { generateSamples } from '../scripts/generate-samples.ts';
+import { Analyzer, type AnalyzedRecord } from '../src/core/analysis.ts';
+import { DIAGNOSTIC_KINDS } from '../src/core/diagnostics/diagnostic.ts';
+import { readTraceItems } from '../src/core/trace/jsonlIndex.ts';
+import { analyzeCommand } from '../src/cli/analyzeCommand.ts';
+
+const dir = fileURLToPath(new URL('../samples/', import.meta.url));
+const CLEAN = ['clean-single-call', 'clean-parallel-calls'];
+
+async function analyseSamples(): Promise<{ records: Map<string, AnalyzedRecord[]>; errors: Map<string, number[]> }> {
+  const analyzer = new Analyzer();
+  const records = new Map<string, AnalyzedRecord[]>();
+  const errors = new Map<string, number[]>();
+  for (const name of readdirSync(dir).filter((f) => f.endsWith('.jsonl')).sort()) {
+    for await (const item of readTraceItems(join(dir, name))) {
+      if (item.kind === 'error') errors.set(name, [...(errors.get(name) ?? []), item.error.line]);
+      else records.set(name, [...(records.get(name) ?? []), analyzer.analyze(item.loaded)]);
+    }
+  }
+  return { records, errors };
+}
+
+test('samples/ is what scripts/generate-samples.ts writes (run it after changing the generator)', () => {
+  const generated = generateSamples();
+  const onDisk = readdirSync(dir).filter((f) => f.endsWith('.jsonl')).sort();
+  assert.deepEqual(onDisk, Object.keys(generated).sort());
+  for (const [name, content] of Object.entries(generated)) assert.equal(readFileSync(join(dir, name), 'utf8'), content, name);
+});
+
+test('every diagnostic kind fires on some sample; the clean samples are clean', async () => {
+  const { records } = await analyseSamples();
+  const all = [...records.values()].flat();
+  const seen = new Set(all.flatMap((r) => r.diagnostics.map((d) => d.kind)));
+  for (const kind of Object.keys(DIAGNOSTIC_KINDS)) assert.ok(seen.has(kind as keyof typeof DIAGNOSTIC_KINDS), `no sample triggers ${kind}`);
+  for (const id of CLEAN) {
+    const r = all.find((x) => x.id === id);
+    assert.ok(r, id);
+    assert.deepEqual(r.diagnostics.filter((d) => d.severity !== 'info'), [], id);
+  }
+  // Each scenario record in the raw-completions file fires the kind its id promises.
+  const raw = records.get('kimi-k2-raw-completions.jsonl') ?? [];
+  const expect: Record<string, string> = {
+    'leak-marker-in-content': 'content-leak',
+    'empty-content-deltas': 'empty-content-delta',
+    'hallucinated-tool': 'unknown-tool',
+    'truncated-json-arguments': 'invalid-arguments-json',
+    'schema-violations': 'schema-violation',
+    'bad-call-id': 'bad-call-id',
+    'duplicate-call-index': 'duplicate-call-index',
+    'missing-section-markers': 'missing-section-marker',
+    'marker-split-across-tokens': 'marker-split',
+    'call-inside-think': 'call-in-think',
+    'raw-fallback-call': 'raw-fallback-format',
+    'unterminated-call-length': 'unterminated-call',
+    'newline-after-call-begin': 'marker-whitespace',
+    'dropped-call': 'dropped-call',
+    'arguments-cut-at-newline': 'arguments-mismatch',
+    'finish-reason-stop-with-calls': 'finish-reason-mismatch',
+    'tool-call-with-choice-none': 'tool-call-when-none',
+    'described-not-called': 'tool-described-not-called',
+    'required-but-not-called': 'tool-described-not-called',
+    'text-inside-section': 'text-in-section',
+    'think-opened-by-template': 'stray-marker',
+  };
+  for (const [id, kind] of Object.entries(expect)) {
+    const r = raw.find((x) => x.id === id);
+    assert.ok(r, `sample ${id} missing`);
+    assert.ok(r.diagnostics.some((d) => d.kind === kind), `${id} should fire ${kind}; got ${r.diagnostics.map((d) => d.kind).join(', ')}`);
+  }
+  assert.equal(raw.find((x) => x.id === 'required-but-not-called')?.diagnostics.find((d) => d.kind === 'tool-described-not-called')?.severity, 'error');
+});
+
+test('only malformed-lines.jsonl has unreadable lines, exactly the planted ones; every shape loads', async () => {
+  const { records, errors } = await analyseSamples();
+  assert.deepEqual([...errors.entries()], [['malformed-lines.jsonl', [2, 3, 5]]]);
+  const sources = new Set([...records.values()].flat().map((r) => r.source));
+  assert.deepEqual([...sources].sort(), ['chat-completion', 'chat-request', 'completions', 'k2vv-result', 'native', 'sse']);
+  const ids = (records.get('completions-logprobs.jsonl') ?? []).map((r) => r.completion?.origin);
+  assert.deepEqual(ids, ['recorded', 'recorded'], 'logprob tokens (text and token_id:N) anchor to the text');
+});
+
+test('analyze --json over samples/: every line follows the contract', async () => {
+  let out = '';
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      out += chunk.toString();
+      done();
+    },
+  });
+  const status = await analyzeCommand([dir], { json: true }, sink);
+  assert.equal(status, 0);
+  const lines = out.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+  assert.ok(lines.length > 30);
+  for (const l of lines) {
+    if ('error' in l) {
+      assert.deepEqual(Object.keys(l), ['file', 'line', 'error']);
+      continue;
+    }
+    assert.deepEqual(Object.keys(l), ['file', 'id', 'line', 'format', 'content', 'reasoning', 'calls', 'diagnostics']);
+    assert.equal(typeof l.id, 'string');
+    assert.equal(typeof l.line, 'number');
+    for (const c of l.calls as Array<Record<string, unknown>>) assert.deepEqual(Object.keys(c), ['id', 'name', 'arguments']);
+    for (const d of l.diagnostics as Array<Record<string, unknown>>) {
+      assert.match(String(d.code), /^TS\d{3}$/);
+      assert.ok(String(d.kind) in DIAGNOSTIC_KINDS);
+      assert.ok(['error', 'warning', 'info'].includes(String(d.severity)));
+      assert.ok(['completion', 'response', 'request'].includes(String(d.where)));
+      for (const k of ['tokenStart', 'tokenEnd', 'charStart', 'charEnd']) assert.ok(d[k] === null || typeof d[k] === 'number', `${k} = ${String(d[k])}`);
+      const extra = Object.keys(d).filter((k) => !['code', 'kind', 'severity', 'message', 'hint', 'where', 'tokenStart', 'tokenEnd', 'charStart', 'charEnd', 'callIndex', 'path'].includes(k));
+      assert.deepEqual(extra, []);
+    }
+  }
+});
