@@ -257,6 +257,12 @@ function rawCompletions(): Json[] {
       completion: { text: `${S}${call('functions.get_weather:0', { city: 'Prague' })} and then ${call('functions.get_weather:1', { city: 'Brno' })}${E}`, finish_reason: 'stop' },
       meta: meta('Text between two calls inside the section.'),
     }),
+    native('prompt-without-generation-prompt', {
+      request: request('Weather in Lyon?'),
+      prompt: `<|im_system|>system<|im_middle|>You are a helpful assistant.<|im_end|><|im_user|>user<|im_middle|>Weather in Lyon?<|im_end|><|im_assistant|>assistant<|im_middle|>[{'type': 'text', 'text': ''}]<|im_end|>`,
+      completion: { text: '<|im_user|>user<|im_middle|>Also Paris?', finish_reason: 'stop' },
+      meta: meta('Rendered without add_generation_prompt by the pre-fix 0905 template: the model continues the user turn, and empty content was printed as a Python list.'),
+    }),
     native('think-opened-by-template', {
       request: request('Weather in Zurich?'),
       completion: { text: `The user asks for the weather in Zurich; one call.</think>On it. ${section(call('functions.get_weather:0', { city: 'Zurich' }))}`, finish_reason: 'stop' },

@@ -68,6 +68,7 @@ test('every diagnostic kind fires on some sample; the clean samples are clean', 
     'required-but-not-called': 'tool-described-not-called',
     'text-inside-section': 'text-in-section',
     'think-opened-by-template': 'stray-marker',
+    'prompt-without-generation-prompt': 'template-generation-prompt-missing',
   };
   for (const [id, kind] of Object.entries(expect)) {
     const r = raw.find((x) => x.id === id);

@@ -20,6 +20,7 @@ import { toolCallWhenNone } from './checks/toolCallWhenNone.ts';
 import { toolDescribedNotCalled } from './checks/toolDescribedNotCalled.ts';
 import { unknownTool } from './checks/unknownTool.ts';
 import { unterminatedCall } from './checks/unterminatedCall.ts';
+import { templateBadHistoryId, templateEmptyContentList, templateGenerationPromptMissing } from './checks/templateChecks.ts';
 
 export const CHECKS: readonly Check[] = [
   contentLeak,
@@ -42,4 +43,7 @@ export const CHECKS: readonly Check[] = [
   toolDescribedNotCalled,
   textInSection,
   strayMarker,
+  templateGenerationPromptMissing,
+  templateEmptyContentList,
+  templateBadHistoryId,
 ];

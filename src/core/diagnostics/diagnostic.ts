@@ -49,6 +49,9 @@ export const DIAGNOSTIC_KINDS = {
   'tool-described-not-called': { code: 'TS018', severity: 'warning', title: 'Tool described but not called' },
   'text-in-section': { code: 'TS019', severity: 'warning', title: 'Text inside the tool-call section' },
   'stray-marker': { code: 'TS020', severity: 'warning', title: 'Marker out of place' },
+  'template-generation-prompt-missing': { code: 'TS021', severity: 'error', title: 'Prompt does not end with the generation prompt' },
+  'template-empty-content-list': { code: 'TS022', severity: 'warning', title: 'Empty content rendered as a list literal' },
+  'template-bad-history-id': { code: 'TS023', severity: 'warning', title: 'Earlier call id not in functions.name:index form' },
 } as const satisfies Record<string, { code: string; severity: Severity; title: string }>;
 
 export type DiagnosticKind = keyof typeof DIAGNOSTIC_KINDS;

@@ -1,0 +1,62 @@
+/**
+ * Chat-template problems seen in a record's rendered prompt and request history (DESIGN §4):
+ * a prompt without the generation prompt, empty content rendered as a list literal, and earlier call ids
+ * not in `functions.name:idx` form (the model copies what the history shows it).
+ */
+import { CANONICAL_CALL_ID } from '../../formats/kimiK2/kimiK2Markers.ts';
+import { makeDiagnostic, type Check } from '../context.ts';
+
+const GENERATION_PROMPT = '<|im_assistant|>assistant<|im_middle|>';
+/** The list literal as Python (vLLM's jinja2) and as JavaScript (our renderer) print it. */
+const EMPTY_LIST_FORMS = ["[{'type': 'text', 'text': ''}]", '[{"type": "text", "text": ""}]', '[{"type":"text","text":""}]'];
+
+export const templateGenerationPromptMissing: Check = (ctx) => {
+  const prompt = ctx.record.prompt;
+  if (typeof prompt !== 'string' || prompt === '') return [];
+  // K2.6-style templates open the think block right after the generation prompt.
+  const trimmed = prompt.endsWith('<think>') ? prompt.slice(0, -'<think>'.length) : prompt;
+  if (trimmed.endsWith(GENERATION_PROMPT)) return [];
+  return [
+    makeDiagnostic(ctx, 'template-generation-prompt-missing', {
+      where: 'request',
+      message: `the prompt ends with ${JSON.stringify(prompt.slice(-40))}, not with ${GENERATION_PROMPT}`,
+      hint: 'The chat template was applied without add_generation_prompt: the model continues the last message instead of answering, and tool calls go missing.',
+    }),
+  ];
+};
+
+export const templateEmptyContentList: Check = (ctx) => {
+  const prompt = ctx.record.prompt;
+  if (typeof prompt !== 'string') return [];
+  const form = EMPTY_LIST_FORMS.find((f) => prompt.includes(f));
+  if (!form) return [];
+  const python = form.startsWith("[{'");
+  return [
+    makeDiagnostic(ctx, 'template-empty-content-list', {
+      where: 'request',
+      message: `empty assistant content was rendered as the literal ${form}`,
+      hint: python
+        ? 'vLLM turned empty content into a list of parts and the template printed the Python object. Fixed Kimi templates check for empty content; upgrade the template.'
+        : 'The template printed a list of content parts. (JavaScript renders the JSON form; vLLM\'s Python renders [{\'type\': \'text\', \'text\': \'\'}] — the prompt vLLM built differs here.)',
+    }),
+  ];
+};
+
+export const templateBadHistoryId: Check = (ctx) => {
+  const messages = ctx.record.request?.messages;
+  if (!Array.isArray(messages)) return [];
+  const bad = new Set<string>();
+  for (const m of messages) {
+    for (const c of Array.isArray(m?.tool_calls) ? m.tool_calls : []) if (typeof c?.id === 'string' && !CANONICAL_CALL_ID.test(c.id)) bad.add(c.id);
+    if (m?.role === 'tool' && typeof m.tool_call_id === 'string' && !CANONICAL_CALL_ID.test(m.tool_call_id)) bad.add(m.tool_call_id);
+  }
+  if (bad.size === 0) return [];
+  const list = [...bad];
+  return [
+    makeDiagnostic(ctx, 'template-bad-history-id', {
+      where: 'request',
+      message: `the history carries call id${list.length === 1 ? '' : 's'} ${list.slice(0, 5).map((x) => JSON.stringify(x)).join(', ')}${list.length > 5 ? ` and ${list.length - 5} more` : ''}, not functions.name:index`,
+      hint: 'Kimi K2 renders history ids as they are and imitates them: rewrite ids to functions.<name>:<index> before sending the conversation back.',
+    }),
+  ];
+};
