@@ -7,6 +7,7 @@ import { openInBrowser, writeReport } from './reportCommand.ts';
 import { parseEngine, replayCommand, type GuidedChoice } from './replayCommand.ts';
 import type { ReplayMode } from '../core/replay/replay.ts';
 import { serveCommand } from './serveCommand.ts';
+import { evalSummarizeCommand } from './evalCommand.ts';
 
 declare const TOOLSCOPE_VERSION: string | undefined;
 
@@ -79,6 +80,17 @@ export function buildProgram(): Command {
         { records: opts.record, endpoint: opts.endpoint, model: opts.model, engine: parseEngine(opts.engine), apiKeyEnv: opts.apiKeyEnv, guided: opts.guided, mode: opts.mode, template: opts.template, out: opts.out, json: opts.json, timeoutS: opts.timeout, retries: opts.retries },
         process.stdout,
       );
+    });
+
+  const evalCmd = program.command('eval').description('K2-Vendor-Verifier compatible evaluation');
+  evalCmd
+    .command('summarize')
+    .description("print K2-Vendor-Verifier's summary figures for a results file (and F1 against a reference run)")
+    .argument('<results>', 'a K2VV results .jsonl')
+    .option('--reference <results>', 'the official results to compute tool-call trigger precision/recall/F1 against')
+    .option('--json', 'print the summary as one JSON object')
+    .action(async (path: string, opts: { reference?: string; json?: boolean }) => {
+      process.exitCode = await evalSummarizeCommand(path, opts, process.stdout);
     });
 
   program
