@@ -8,6 +8,7 @@ import { parseEngine, replayCommand, type GuidedChoice } from './replayCommand.t
 import type { ReplayMode } from '../core/replay/replay.ts';
 import { serveCommand } from './serveCommand.ts';
 import { evalSummarizeCommand } from './evalCommand.ts';
+import { evalRunCommand } from './evalRunCommand.ts';
 
 declare const TOOLSCOPE_VERSION: string | undefined;
 
@@ -82,7 +83,32 @@ export function buildProgram(): Command {
       );
     });
 
-  const evalCmd = program.command('eval').description('K2-Vendor-Verifier compatible evaluation');
+  const evalCmd = program.command('eval').description('K2-Vendor-Verifier compatible evaluation: run samples (default) or summarize results');
+  evalCmd
+    .command('run', { isDefault: true })
+    .description('replay K2VV-style samples against an endpoint with guided decoding off/on/both')
+    .argument('<samples>', 'chat requests, one per line (the K2VV sample format)')
+    .option('--endpoint <url>', 'OpenAI-compatible base URL (default: the embedded endpoint)')
+    .option('--model <name>', 'model name to send')
+    .addOption(new Option('--engine <engine>', 'how guided decoding is requested').choices(['vllm', 'sglang', 'openai']).default('vllm'))
+    .option('--api-key-env <var>', 'environment variable holding the API key', 'TOOLSCOPE_API_KEY')
+    .addOption(new Option('--guided <mode>', 'guided decoding').choices(['off', 'on', 'both']).default('both'))
+    .option('--concurrency <n>', 'requests in flight', (v) => Number(v), 5)
+    .option('--timeout <seconds>', 'per-request timeout', (v) => Number(v), 600)
+    .option('--limit <k>', 'only the first k samples', (v) => Number(v))
+    .option('--out <dir>', 'where results.guided-off/on.jsonl go', 'toolscope-eval')
+    .option('--resume', 'skip samples already done in the output files')
+    .option('--reference <results>', 'official results for tool-call trigger F1')
+    .option('--hallucinate <rate>', 'embedded endpoint only: share of broken answers', (v) => Number(v))
+    .option('--seed <n>', 'embedded endpoint only: seed for --hallucinate', (v) => Number(v), 0)
+    .option('--json', 'print the summary rows as JSON Lines')
+    .action(async (path: string, opts: { endpoint?: string; model?: string; engine: string; apiKeyEnv: string; guided: GuidedChoice; concurrency: number; timeout: number; limit?: number; out: string; resume?: boolean; reference?: string; hallucinate?: number; seed: number; json?: boolean }) => {
+      process.exitCode = await evalRunCommand(
+        path,
+        { endpoint: opts.endpoint, model: opts.model, engine: parseEngine(opts.engine), apiKeyEnv: opts.apiKeyEnv, guided: opts.guided, concurrency: opts.concurrency, timeoutS: opts.timeout, limit: opts.limit, outDir: opts.out, resume: Boolean(opts.resume), reference: opts.reference, json: opts.json, hallucinate: opts.hallucinate, seed: opts.seed },
+        process.stdout,
+      );
+    });
   evalCmd
     .command('summarize')
     .description("print K2-Vendor-Verifier's summary figures for a results file (and F1 against a reference run)")

@@ -1,0 +1,63 @@
+/** Batch evaluation over loopback against the embedded endpoint: K2VV line format, resume, summary. */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Writable } from 'node:stream';
+import { evalRunCommand } from '../../../src/cli/evalRunCommand.ts';
+import { loadK2vvResults } from '../../../src/core/eval/loadResults.ts';
+import { summarize } from '../../../src/core/eval/k2vvMetrics.ts';
+import { pythonJsonDumps } from '../../../src/core/eval/pythonJson.ts';
+
+const samples = fileURLToPath(new URL('../../../samples/k2vv-requests.jsonl', import.meta.url));
+
+function sink(): Writable & { text: () => string } {
+  let out = '';
+  const w = new Writable({
+    write(chunk: Buffer, _e, done) {
+      out += chunk.toString();
+      done();
+    },
+  }) as Writable & { text: () => string };
+  w.text = () => out;
+  return w;
+}
+
+test('eval run: K2VV result lines appended per sample, summary table, resume skips what is done', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'toolscope-eval-'));
+  try {
+    const opts = { engine: 'vllm' as const, apiKeyEnv: 'TOOLSCOPE_API_KEY', guided: 'off' as const, concurrency: 3, timeoutS: 30, outDir: dir, resume: false, hallucinate: 1, seed: 3 };
+    const out = sink();
+    assert.equal(await evalRunCommand(samples, opts, out), 0);
+    const file = join(dir, 'results.guided-off.jsonl');
+    const lines = (await readFile(file, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    assert.equal(lines.length, 4);
+    assert.deepEqual(lines.map((l) => l.data_index).sort(), [1, 2, 3, 4]);
+    for (const l of lines) {
+      for (const k of ['data_index', 'request', 'response', 'status', 'finish_reason', 'tool_calls_valid', 'last_run_at', 'duration_ms', 'hash', 'toolscope_record']) assert.ok(k in l, k);
+      assert.match(String(l.hash), /^[0-9a-f]{32}$/);
+    }
+    // hallucinate 1: every answer is broken, so every tool call fails K2VV's schema check.
+    const { results } = await loadK2vvResults(file);
+    const s = summarize(results);
+    assert.equal(s.finish_tool_calls, 4);
+    assert.equal(s.schema_validation_error_count, 4);
+    assert.match(out.text(), /guided off\s+4\s+0\s+4\s+0\s+0\s+4\s+0\.00%/);
+
+    // A crash after two results: resume runs only the other two.
+    await writeFile(file, lines.slice(0, 2).map((l) => JSON.stringify(l)).join('\n') + '\n{"data_index": 3, "torn');
+    assert.equal(await evalRunCommand(samples, { ...opts, resume: true }, sink()), 0);
+    const after = (await readFile(file, 'utf8')).trim().split('\n');
+    const indices = after.flatMap((l) => { try { return [(JSON.parse(l) as { data_index: number }).data_index]; } catch { return []; } });
+    assert.deepEqual(indices.sort(), [1, 2, 3, 4], 'two kept, two redone, the torn line left unreadable and not counted');
+    assert.equal(after.length, 5);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('pythonJsonDumps writes what Python json.dumps(sort_keys=True) writes', () => {
+  assert.equal(pythonJsonDumps({ b: [1, 2.5, null, true], a: '北京 "x"', c: { z: {}, y: [] } }), '{"a": "\\u5317\\u4eac \\"x\\"", "b": [1, 2.5, null, true], "c": {"y": [], "z": {}}}');
+});
