@@ -69,6 +69,7 @@ export class Analyzer {
       const run = parseTokens(format, completion.tokens, {
         startInReasoning: this.options.startInReasoning,
         recoverRawFallback: this.options.recoverRawFallback,
+        tools: record.request?.tools,
       });
       parse = run.result;
       events = run.events;
@@ -79,6 +80,7 @@ export class Analyzer {
     const calls = checkedCalls(parse, response);
     const ctx: CheckContext = {
       record,
+      format,
       completionText: completion?.text ?? null,
       tokens: completion?.tokens ?? [],
       parse,

@@ -1,7 +1,7 @@
 /**
  * Everything a diagnostic check may look at for one record, computed once by the analysis pipeline.
  */
-import type { ParseResult } from '../formats/toolCallFormat.ts';
+import type { ParseResult, ToolCallFormat } from '../formats/toolCallFormat.ts';
 import type { ToolSchemas } from '../schema/toolSchemas.ts';
 import type { Token } from '../tokens/token.ts';
 import type { ChatTool, TraceRecord } from '../trace/record.ts';
@@ -24,6 +24,8 @@ export interface CheckedCall {
 
 export interface CheckContext {
   record: TraceRecord;
+  /** The tool-call format the record is in (markers, id rules). */
+  format: ToolCallFormat;
   /** The raw completion text (rebuilt with special tokens when the engine skipped them), or null. */
   completionText: string | null;
   tokens: Token[];

@@ -92,11 +92,23 @@ export interface StreamingParser {
   result(): ParseResult;
 }
 
+/** How a format names its calls in the model's own text (Kimi: `functions.name:idx`). */
+export interface CallIdRules {
+  /** What is wrong with an id the model wrote, or null when it is well formed. */
+  problem(id: string): string | null;
+  nameOf(id: string): string;
+  indexOf(id: string): number | null;
+  /** Why it matters, for the fix hint. */
+  hint: string;
+}
+
 export interface ParserOptions {
   /** The completion starts inside a reasoning block (the template put `<think>` in the prompt). */
   startInReasoning?: boolean;
   /** Recover `functions.name:0 {json}` written without special tokens as a tool call. */
   recoverRawFallback?: boolean;
+  /** The request's tools, for formats whose values are typed by the schema (Qwen3-Coder). */
+  tools?: ReadonlyArray<{ function: { name: string; parameters?: unknown } }>;
 }
 
 export interface ToolCallFormat {
@@ -104,6 +116,12 @@ export interface ToolCallFormat {
   readonly displayName: string;
   /** Every marker string of the format (for tokenisation, highlighting and leak detection). */
   readonly markers: readonly string[];
+  /** Strings only this format's tool-call markup produces: found in a client's content, they are a leak. */
+  readonly leakFragments: readonly string[];
+  /** The format's call-id convention; absent when the model writes no ids (the server invents them). */
+  readonly callIds?: CallIdRules;
+  /** Calls written as plain text without the markup, in a piece of content. */
+  findRawFallback?(content: string): Array<{ id: string; start: number; end: number }>;
   /** True when the text carries this format's markup. */
   detect(text: string): boolean;
   createParser(options?: ParserOptions): StreamingParser;

@@ -5,6 +5,7 @@
 import type { AnalyzedRecord } from '../analysis.ts';
 import { tokenRange } from '../diagnostics/context.ts';
 import { worstSeverity } from '../diagnostics/diagnostic.ts';
+import { getFormat } from '../formats/registry.ts';
 import { redact } from '../redact.ts';
 import type { TraceRecord } from '../trace/record.ts';
 import type { CallView, MessageView, RecordSummary, RecordView, TokenRole, TokenView } from '../../shared/protocol.ts';
@@ -12,11 +13,11 @@ import type { CallView, MessageView, RecordSummary, RecordView, TokenRole, Token
 /** Past this size the raw JSON is cut (the full record is one click away in a text editor). */
 export const RAW_JSON_LIMIT = 2_000_000;
 
-const TOOL_MARKERS = new Set(['<|tool_calls_section_begin|>', '<|tool_calls_section_end|>', '<|tool_call_section_begin|>', '<|tool_call_section_end|>', '<|tool_call_begin|>', '<|tool_call_argument_begin|>', '<|tool_call_end|>']);
+const THINK_MARKERS = new Set(['<think>', '</think>']);
 
-function roleOf(text: string, special: boolean, state: string, format: string): TokenRole {
-  if (format === 'kimi_k2' && TOOL_MARKERS.has(text)) return 'marker';
-  if (text === '<think>' || text === '</think>') return 'think-marker';
+function roleOf(text: string, special: boolean, state: string, markers: ReadonlySet<string>): TokenRole {
+  if (THINK_MARKERS.has(text)) return 'think-marker';
+  if (markers.has(text)) return 'marker';
   if (special) return 'special';
   switch (state) {
     case 'reasoning':
@@ -34,11 +35,12 @@ function roleOf(text: string, special: boolean, state: string, format: string): 
 
 export function buildTokenViews(a: AnalyzedRecord): TokenView[] {
   const tokens = a.completion?.tokens ?? [];
+  const markers = new Set(getFormat(a.format).markers);
   return tokens.map((t, i) => {
     const event = a.events[i];
     const view: TokenView = {
       text: t.text,
-      role: roleOf(t.text, t.special, event?.state ?? 'content', a.format),
+      role: roleOf(t.text, t.special, event?.state ?? 'content', markers),
       special: t.special,
       approximate: t.approximate,
       state: event?.state ?? 'content',

@@ -1,16 +1,13 @@
 /** content-leak: tool-call markup, or a call's arguments, reached the client as `content`. */
-import { KIMI_TOOL_MARKER_TEXTS } from '../../formats/kimiK2/kimiK2Markers.ts';
 import { makeDiagnostic, type Check } from '../context.ts';
-
-/** Fragments that only tool markup produces, so a hit is never a false alarm on prose. */
-const FRAGMENTS = [...KIMI_TOOL_MARKER_TEXTS, '<|tool_call', '_section_begin|>', '_section_end|>', 'argument_begin|>'];
 
 export const contentLeak: Check = (ctx) => {
   const content = ctx.response?.content;
   if (!content) return [];
   const out = [];
   let earliest: { at: number; text: string } | null = null;
-  for (const f of FRAGMENTS) {
+  // Fragments only the format's markup produces, so a hit is never a false alarm on prose.
+  for (const f of ctx.format.leakFragments) {
     const at = content.indexOf(f);
     if (at >= 0 && (!earliest || at < earliest.at)) earliest = { at, text: f };
   }

@@ -1,14 +1,15 @@
 /** duplicate-call-index: the `:index` of call ids repeats or goes backwards within one completion. */
-import { indexFromCallId } from '../../formats/kimiK2/kimiK2Markers.ts';
 import { makeDiagnostic, type Check } from '../context.ts';
 
 export const duplicateCallIndex: Check = (ctx) => {
+  const rules = ctx.format.callIds;
+  if (!rules) return [];
   const out = [];
   const seen = new Map<number, string>();
   let previous: number | null = null;
   for (const c of ctx.calls) {
     if (!c.id) continue;
-    const idx = indexFromCallId(c.id);
+    const idx = rules.indexOf(c.id);
     if (idx === null) continue;
     const anchor = { charStart: c.start, charEnd: c.argumentsStart ?? c.end };
     if (seen.has(idx)) {

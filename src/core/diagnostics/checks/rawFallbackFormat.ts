@@ -1,5 +1,4 @@
 /** raw-fallback-format: `functions.name:0 {json}` written as text, without the special tokens: the call is lost. */
-import { findRawFallbackCalls } from '../../formats/kimiK2/rawFallbackScanner.ts';
 import { makeDiagnostic, type Check } from '../context.ts';
 import { notesOf } from './structureNotes.ts';
 
@@ -18,8 +17,8 @@ export const rawFallbackFormat: Check = (ctx) => {
     );
   }
   const content = ctx.response?.content;
-  if (!content) return [];
-  return findRawFallbackCalls(content).map((hit) =>
+  if (!content || !ctx.format.findRawFallback) return [];
+  return ctx.format.findRawFallback(content).map((hit) =>
     makeDiagnostic(ctx, 'raw-fallback-format', {
       where: 'response',
       charStart: hit.start,

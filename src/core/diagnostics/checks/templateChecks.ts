@@ -3,7 +3,6 @@
  * a prompt without the generation prompt, empty content rendered as a list literal, and earlier call ids
  * not in `functions.name:idx` form (the model copies what the history shows it).
  */
-import { CANONICAL_CALL_ID } from '../../formats/kimiK2/kimiK2Markers.ts';
 import { makeDiagnostic, type Check } from '../context.ts';
 
 const GENERATION_PROMPT = '<|im_assistant|>assistant<|im_middle|>';
@@ -44,11 +43,12 @@ export const templateEmptyContentList: Check = (ctx) => {
 
 export const templateBadHistoryId: Check = (ctx) => {
   const messages = ctx.record.request?.messages;
-  if (!Array.isArray(messages)) return [];
+  const rules = ctx.format.callIds;
+  if (!Array.isArray(messages) || !rules) return [];
   const bad = new Set<string>();
   for (const m of messages) {
-    for (const c of Array.isArray(m?.tool_calls) ? m.tool_calls : []) if (typeof c?.id === 'string' && !CANONICAL_CALL_ID.test(c.id)) bad.add(c.id);
-    if (m?.role === 'tool' && typeof m.tool_call_id === 'string' && !CANONICAL_CALL_ID.test(m.tool_call_id)) bad.add(m.tool_call_id);
+    for (const c of Array.isArray(m?.tool_calls) ? m.tool_calls : []) if (typeof c?.id === 'string' && rules.problem(c.id)) bad.add(c.id);
+    if (m?.role === 'tool' && typeof m.tool_call_id === 'string' && rules.problem(m.tool_call_id)) bad.add(m.tool_call_id);
   }
   if (bad.size === 0) return [];
   const list = [...bad];

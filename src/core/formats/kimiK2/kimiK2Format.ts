@@ -1,12 +1,22 @@
 /** Kimi K2 as a `ToolCallFormat`: markers, detection and the reference parser. */
 import type { ParserOptions, StreamingParser, ToolCallFormat } from '../toolCallFormat.ts';
-import { KIMI_MARKERS } from './kimiK2Markers.ts';
+import { CANONICAL_CALL_ID, indexFromCallId, KIMI_MARKERS, KIMI_TOOL_MARKER_TEXTS, nameFromCallId } from './kimiK2Markers.ts';
+import { findRawFallbackCalls } from './rawFallbackScanner.ts';
 import { KimiK2Parser } from './kimiK2Parser.ts';
 
 export const kimiK2Format: ToolCallFormat = {
   name: 'kimi_k2',
   displayName: 'Kimi K2',
   markers: KIMI_MARKERS.map((m) => m.text),
+  // Whole markers, and the pieces a split marker leaves behind.
+  leakFragments: [...KIMI_TOOL_MARKER_TEXTS, '<|tool_call', '_section_begin|>', '_section_end|>', 'argument_begin|>'],
+  callIds: {
+    problem: (id) => (CANONICAL_CALL_ID.test(id) ? null : `call id "${id}" is not of the form functions.<name>:<index>`),
+    nameOf: nameFromCallId,
+    indexOf: indexFromCallId,
+    hint: 'Kimi K2 expects ids like functions.search:2; ids such as "search:2" in the history derail later turns. Keep the model\'s id and fix the history ids the client sends back.',
+  },
+  findRawFallback: findRawFallbackCalls,
   detect(text: string): boolean {
     return /<\|tool_calls?_section_begin\|>|<\|tool_call_begin\|>|(?<![A-Za-z0-9_.])functions\.[A-Za-z0-9_.-]+:\d+/u.test(text);
   },
