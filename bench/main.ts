@@ -1,6 +1,7 @@
 /** `npm run bench`: performance figures as sizes and ratios (DESIGN §9). Budgets are reported, not asserted. */
 import { benchParser } from './parserBench.ts';
 import { benchTraceIndex } from './traceIndexBench.ts';
+import { benchReplay } from './replayBench.ts';
 
 async function main(): Promise<void> {
   const log = (line: string) => process.stdout.write(line + '\n');
@@ -9,6 +10,8 @@ async function main(): Promise<void> {
   benchParser(log);
   log('');
   await benchTraceIndex(log);
+  log('');
+  await benchReplay(log);
 }
 
 main().catch((err: unknown) => {
