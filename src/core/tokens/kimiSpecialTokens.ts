@@ -1,9 +1,13 @@
 /**
- * The named special tokens of the Kimi K2 vocabulary with their real ids (from the model's tokenizer config).
- * `<think>`/`</think>` are single tokens in the K2-Thinking/K2.5 vocabularies and reserved slots in K2-Instruct:
- * treated as special either way. Reserved `<|reserved_token_N|>` slots are recognised by pattern.
+ * The special tokens of the Kimi K2 vocabulary with their real ids. The 256 ids from 163584 to 163839 are all
+ * special: the named ones below, the rest spelled `<|reserved_token_N|>` (recognised by pattern, not listed).
+ * `<think>`/`</think>` and the media tokens are single tokens in the K2-Thinking/K2.5/K2.6 vocabularies and
+ * reserved slots in K2-Instruct: treated as special either way, under both spellings.
  */
-export const KIMI_SPECIAL_TOKENS: ReadonlyArray<readonly [string, number]> = [
+export const FIRST_SPECIAL_ID = 163584;
+export const LAST_SPECIAL_ID = 163839;
+
+export const KIMI_SPECIAL_TOKENS: ReadonlyArray<readonly [text: string, id: number]> = [
   ['[BOS]', 163584],
   ['[EOS]', 163585],
   ['<|im_end|>', 163586],
@@ -19,38 +23,67 @@ export const KIMI_SPECIAL_TOKENS: ReadonlyArray<readonly [string, number]> = [
   ['<|tool_call_argument_begin|>', 163598],
   ['<|tool_call_end|>', 163599],
   ['<|im_middle|>', 163601],
+  ['<|media_begin|>', 163602],
+  ['<|media_content|>', 163603],
+  ['<|media_end|>', 163604],
+  ['<|media_pad|>', 163605],
   ['<think>', 163606],
   ['</think>', 163607],
+  ['[UNK]', 163838],
+  ['[PAD]', 163839],
 ];
 
-/** Marker spellings models emit that are NOT single tokens (they arrive as several text tokens). */
+/** Named tokens that are reserved slots in K2-Instruct: their `<|reserved_token_N|>` spelling is valid too. */
+export const KIMI_LATER_SPECIAL_TOKENS: readonly string[] = [
+  '<|media_begin|>',
+  '<|media_content|>',
+  '<|media_end|>',
+  '<|media_pad|>',
+  '<think>',
+  '</think>',
+];
+
+/**
+ * Marker spellings models emit that are NOT single tokens: the singular section markers are not in the
+ * vocabulary, so they arrive as several ordinary text tokens.
+ */
 export const KIMI_NON_TOKEN_MARKERS: readonly string[] = ['<|tool_call_section_begin|>', '<|tool_call_section_end|>'];
 
-export const FIRST_SPECIAL_ID = 163584;
-export const LAST_SPECIAL_ID = 163839;
-
-const byText = new Map<string, number>(KIMI_SPECIAL_TOKENS);
-const byId = new Map<number, string>(KIMI_SPECIAL_TOKENS.map(([t, id]) => [id, t]));
-const RESERVED = /^<\|reserved_token_(\d+)\|>$/u;
-
-export function specialTokenId(text: string): number | undefined {
-  const id = byText.get(text);
-  if (id !== undefined) return id;
-  const m = RESERVED.exec(text);
-  if (!m) return undefined;
-  const n = Number(m[1]);
-  return n >= FIRST_SPECIAL_ID && n <= LAST_SPECIAL_ID && !byId.has(n) ? n : undefined;
-}
-
-export function specialTokenText(id: number): string | undefined {
-  const text = byId.get(id);
-  if (text !== undefined) return text;
-  return id >= FIRST_SPECIAL_ID && id <= LAST_SPECIAL_ID ? `<|reserved_token_${id}|>` : undefined;
-}
+const idByText = new Map<string, number>(KIMI_SPECIAL_TOKENS);
+const textById = new Map<number, string>(KIMI_SPECIAL_TOKENS.map(([text, id]) => [id, text]));
+// Ids whose only spelling is their name (everywhere else `<|reserved_token_N|>` is the vocabulary's string).
+const namedOnly = new Set<number>(
+  KIMI_SPECIAL_TOKENS.filter(([text]) => !KIMI_LATER_SPECIAL_TOKENS.includes(text)).map(([, id]) => id),
+);
+const RESERVED = /^<\|reserved_token_([1-9]\d{5})\|>$/;
 
 export function isSpecialTokenId(id: number): boolean {
-  return id >= FIRST_SPECIAL_ID && id <= LAST_SPECIAL_ID;
+  return Number.isInteger(id) && id >= FIRST_SPECIAL_ID && id <= LAST_SPECIAL_ID;
 }
 
-/** Longest special token text, to bound look-ahead when scanning text. */
-export const MAX_SPECIAL_LENGTH = Math.max(...KIMI_SPECIAL_TOKENS.map(([t]) => t.length), '<|reserved_token_163839|>'.length);
+/** The id of a special token's string, or undefined when the string is not one token. */
+export function specialTokenId(text: string): number | undefined {
+  const named = idByText.get(text);
+  if (named !== undefined) return named;
+  const m = RESERVED.exec(text);
+  if (!m) return undefined;
+  const id = Number(m[1]);
+  return isSpecialTokenId(id) && !namedOnly.has(id) ? id : undefined;
+}
+
+export function isSpecialTokenText(text: string): boolean {
+  return specialTokenId(text) !== undefined;
+}
+
+/** The string of a special id (its name when it has one), or undefined for an ordinary id. */
+export function specialTokenText(id: number): string | undefined {
+  const named = textById.get(id);
+  if (named !== undefined) return named;
+  return isSpecialTokenId(id) ? `<|reserved_token_${id}|>` : undefined;
+}
+
+/** Longest special token string: bounds the look-ahead when scanning text for specials. */
+export const MAX_SPECIAL_LENGTH = Math.max(
+  ...KIMI_SPECIAL_TOKENS.map(([text]) => text.length),
+  `<|reserved_token_${LAST_SPECIAL_ID}|>`.length,
+);

@@ -1,13 +1,15 @@
 /**
  * An approximate Kimi tokenizer for completions recorded without tokens: every special token is one token with
- * its real id (exact), and the text between splits with the Kimi pre-tokenizer (approximate: BPE may split a
- * piece further). The real BPE needs the user's local tiktoken.model and can implement `Tokenizer` later.
+ * its real id (exact: tiktoken splits specials out first, as here), and the text between splits with the Kimi
+ * pre-tokenizer (approximate: the BPE may split a piece further). The real BPE needs the user's local
+ * tiktoken.model and can implement `Tokenizer` later.
  */
-import { KIMI_NON_TOKEN_MARKERS, MAX_SPECIAL_LENGTH, specialTokenId } from './kimiSpecialTokens.ts';
-import { pretokenize } from './kimiPretokenizer.ts';
+import { MAX_SPECIAL_LENGTH, specialTokenId } from './kimiSpecialTokens.ts';
+import { forEachPiece } from './kimiPretokenizer.ts';
 import type { Token, Tokenizer } from './token.ts';
 
-const SPECIAL_START = /<\||<think>|<\/think>|\[(?:BOS|EOS|EOT)\]/gu;
+// Every special string starts with `<` (`<|…|>`, `<think>`, `</think>`) or `[` (`[BOS]` …).
+const CANDIDATE = /[<[]/g;
 
 export class KimiSplitter implements Tokenizer {
   readonly name = 'kimi-splitter';
@@ -15,38 +17,53 @@ export class KimiSplitter implements Tokenizer {
 
   tokenize(text: string): Token[] {
     const tokens: Token[] = [];
-    const pushText = (from: number, to: number) => {
-      if (to <= from) return;
-      let at = from;
-      for (const piece of pretokenize(text.slice(from, to))) {
-        tokens.push({ index: tokens.length, text: piece, charStart: at, charEnd: at + piece.length, special: false, approximate: true });
-        at += piece.length;
-      }
+    const pushPiece = (start: number, end: number): void => {
+      tokens.push({
+        index: tokens.length,
+        text: text.slice(start, end),
+        charStart: start,
+        charEnd: end,
+        special: false,
+        approximate: true,
+      });
     };
     let last = 0;
-    SPECIAL_START.lastIndex = 0;
-    for (let m = SPECIAL_START.exec(text); m; m = SPECIAL_START.exec(text)) {
+    CANDIDATE.lastIndex = 0;
+    for (let m = CANDIDATE.exec(text); m !== null; m = CANDIDATE.exec(text)) {
       const start = m.index;
-      const special = this.specialAt(text, start);
-      if (!special) continue;
-      pushText(last, start);
-      tokens.push({ index: tokens.length, text: special.text, charStart: start, charEnd: start + special.text.length, id: special.id, special: true, approximate: false });
-      last = start + special.text.length;
-      SPECIAL_START.lastIndex = last;
+      const found = specialAt(text, start);
+      if (found === null) continue;
+      forEachPiece(text, last, start, pushPiece);
+      const end = start + found.text.length;
+      tokens.push({ index: tokens.length, text: found.text, charStart: start, charEnd: end, id: found.id, special: true, approximate: false });
+      last = end;
+      CANDIDATE.lastIndex = end;
     }
-    pushText(last, text.length);
+    forEachPiece(text, last, text.length, pushPiece);
     return tokens;
   }
+}
 
-  private specialAt(text: string, at: number): { text: string; id: number } | null {
-    if (text.startsWith('<think>', at)) return { text: '<think>', id: specialTokenId('<think>') as number };
-    if (text.startsWith('</think>', at)) return { text: '</think>', id: specialTokenId('</think>') as number };
-    const close = text.indexOf(text[at] === '[' ? ']' : '|>', at);
-    if (close < 0 || close - at > MAX_SPECIAL_LENGTH) return null;
-    const candidate = text.slice(at, close + (text[at] === '[' ? 1 : 2));
-    // The singular section spellings are not in the vocabulary: they stay text.
-    if (KIMI_NON_TOKEN_MARKERS.includes(candidate)) return null;
-    const id = specialTokenId(candidate);
-    return id === undefined ? null : { text: candidate, id };
+/** The special token starting at `at`, looking at most MAX_SPECIAL_LENGTH characters ahead. */
+export function specialAt(text: string, at: number): { text: string; id: number } | null {
+  const window = text.slice(at, at + MAX_SPECIAL_LENGTH);
+  let candidate: string;
+  if (window.startsWith('<|')) {
+    const close = window.indexOf('|>', 2);
+    if (close < 0) return null;
+    candidate = window.slice(0, close + 2);
+  } else if (window.startsWith('[')) {
+    const close = window.indexOf(']', 1);
+    if (close < 0) return null;
+    candidate = window.slice(0, close + 1);
+  } else if (window.startsWith('<think>')) {
+    candidate = '<think>';
+  } else if (window.startsWith('</think>')) {
+    candidate = '</think>';
+  } else {
+    return null;
   }
+  // The singular section spellings (KIMI_NON_TOKEN_MARKERS) are not in the table: they stay text.
+  const id = specialTokenId(candidate);
+  return id === undefined ? null : { text: candidate, id };
 }
