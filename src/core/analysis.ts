@@ -6,7 +6,7 @@ import { CHECKS } from './diagnostics/catalogue.ts';
 import type { CheckContext, CheckedCall } from './diagnostics/context.ts';
 import type { Diagnostic } from './diagnostics/diagnostic.ts';
 import { parseTokens, type ParseEvent } from './formats/parseTokens.ts';
-import { detectFormat, getFormat } from './formats/registry.ts';
+import { DEFAULT_FORMAT, detectFormat, findFormat, getFormat, tokenizerFor } from './formats/registry.ts';
 import type { ParseResult, ParserDelta } from './formats/toolCallFormat.ts';
 import { ToolSchemas } from './schema/toolSchemas.ts';
 import { KimiSplitter, tokenizeCompletion } from './tokens/index.ts';
@@ -58,10 +58,12 @@ export class Analyzer {
 
   analyze(loaded: LoadedRecord): AnalyzedRecord {
     const { record } = loaded;
-    const completion = record.completion ? tokenizeCompletion(record.completion, this.splitter) : null;
+    // The format: forced by the caller, else the one the record names, else detected from its text.
     const format = this.options.format
       ? getFormat(this.options.format)
-      : detectFormat(completion?.text ?? responseText(record.response ? responseMessage(record.response) : null));
+      : (findFormat(record.meta?.format) ?? detectFormat(record.completion?.text ?? responseText(record.response ? responseMessage(record.response) : null)));
+    // Without recorded tokens, split the way that format's model does (its markers are single tokens).
+    const completion = record.completion ? tokenizeCompletion(record.completion, format.name === DEFAULT_FORMAT ? this.splitter : tokenizerFor(format)) : null;
     let parse: ParseResult | null = null;
     let events: ParseEvent[] = [];
     let finalEmitted: ParserDelta | null = null;
@@ -132,7 +134,8 @@ function checkedCalls(parse: ParseResult | null, response: ResponseMessage | nul
   if (parse) {
     return parse.calls.map((c) => ({
       index: c.index,
-      id: c.id,
+      // Formats whose model writes no ids (Hermes, Harmony…) leave it empty: no id, not an empty one.
+      id: c.id || null,
       name: c.name,
       arguments: c.arguments,
       where: 'completion',

@@ -1,0 +1,18 @@
+/** DeepSeek-V3.1 tool calls as a `ToolCallFormat`: markers, detection and the reference parser. */
+import type { ParserOptions, StreamingParser, ToolCallFormat } from '../toolCallFormat.ts';
+import { DEEPSEEK_TOOL_MARKER_TEXTS, DEEPSEEK_V31_MARKERS, END_OF_SENTENCE } from './deepseekV31Markers.ts';
+import { DeepSeekV31Parser } from './deepseekV31Parser.ts';
+
+export const deepseekV31Format: ToolCallFormat = {
+  name: 'deepseek_v31',
+  displayName: 'DeepSeek-V3.1',
+  markers: DEEPSEEK_V31_MARKERS.map((m) => m.text),
+  // The tool markers, and the pieces a split marker leaves behind (U+2581 and U+FF5C never occur in prose).
+  leakFragments: [...DEEPSEEK_TOOL_MARKER_TEXTS, '<｜tool▁', 'tool▁call', '▁sep｜>'],
+  detect(text: string): boolean {
+    return DEEPSEEK_TOOL_MARKER_TEXTS.some((m) => text.includes(m)) || text.includes(END_OF_SENTENCE);
+  },
+  createParser(options?: ParserOptions): StreamingParser {
+    return new DeepSeekV31Parser(options);
+  },
+};

@@ -1,0 +1,19 @@
+/** Hermes-style tool calls (Hermes 2 Pro, Qwen2.5, Qwen3) as a `ToolCallFormat`: markers, detection and the reference parser. */
+import type { ParserOptions, StreamingParser, ToolCallFormat } from '../toolCallFormat.ts';
+import { HERMES_MARKERS, TOOL_CALL_BEGIN, TOOL_CALL_END } from './hermesMarkers.ts';
+import { HermesParser } from './hermesParser.ts';
+
+export const hermesFormat: ToolCallFormat = {
+  name: 'hermes',
+  displayName: 'Hermes / Qwen2.5 / Qwen3',
+  markers: HERMES_MARKERS.map((m) => m.text),
+  // Whole tags first (they name the leak best), then what a tag split across deltas leaves behind.
+  leakFragments: [TOOL_CALL_BEGIN, TOOL_CALL_END, '<tool_call', 'tool_call>'],
+  // No callIds: the model writes no ids; the server invents them.
+  detect(text: string): boolean {
+    return text.includes(TOOL_CALL_BEGIN) || text.includes(TOOL_CALL_END);
+  },
+  createParser(options?: ParserOptions): StreamingParser {
+    return new HermesParser(options);
+  },
+};

@@ -1,0 +1,20 @@
+/** Qwen3-Coder tool calls as a `ToolCallFormat`: markers, detection and the reference parser. */
+import type { ParserOptions, StreamingParser, ToolCallFormat } from '../toolCallFormat.ts';
+import { FUNCTION_BEGIN, PARAMETER_BEGIN, QWEN3_CODER_TOKEN_MARKERS, TOOL_CALL_BEGIN, TOOL_CALL_END } from './qwen3CoderMarkers.ts';
+import { Qwen3CoderParser } from './qwen3CoderParser.ts';
+
+export const qwen3CoderFormat: ToolCallFormat = {
+  name: 'qwen3_coder',
+  displayName: 'Qwen3-Coder',
+  // The special tokens; the <function=…>/<parameter=…> tags are text tokens, recognised by the parser.
+  markers: QWEN3_CODER_TOKEN_MARKERS,
+  // The opening tags only: closing tags like </function> also occur in ordinary code and prose.
+  leakFragments: [TOOL_CALL_BEGIN, TOOL_CALL_END, FUNCTION_BEGIN, PARAMETER_BEGIN, '<tool_call', 'tool_call>'],
+  detect(text: string): boolean {
+    // `<tool_call>` then `<function=`; or, without the wrapper, a function tag followed by a parameter or its end.
+    return /<tool_call>\s*<function=/u.test(text) || (!text.includes(TOOL_CALL_BEGIN) && /<function=[^>\n]*>\s*(?:<parameter=|<\/function>)/u.test(text));
+  },
+  createParser(options?: ParserOptions): StreamingParser {
+    return new Qwen3CoderParser(options);
+  },
+};

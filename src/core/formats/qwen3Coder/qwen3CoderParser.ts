@@ -1,0 +1,654 @@
+/**
+ * The reference streaming parser for Qwen3-Coder completions (`qwen3_coder`).
+ *
+ * A call is `<tool_call><function=NAME><parameter=KEY>VALUE</parameter>…</function></tool_call>`. The client gets
+ * OpenAI arguments: a JSON object built from the parameters, each value typed by the tool's schema (see
+ * parameterTypes.ts). String values stream as they are written (JSON-escaped); other values go out when their
+ * parameter closes. One newline after `<parameter=KEY>` and one before `</parameter>` are layout and trimmed.
+ * `arguments` is that JSON text; `argumentsSpan` covers the parameters in the completion.
+ *
+ * Edges:
+ * - a literal `</parameter>` (or `</function>`, `</tool_call>`) inside a value — code often contains them — closes
+ *   the value only when what follows (after whitespace) is a tag that may come next or the end of the text;
+ *   otherwise it is value text. Only that tag and whitespace are held back while undecided.
+ * - `<parameter=` at the start of a line inside a value closes the value without `</parameter>` (noted).
+ * - `<function=…>` without `<tool_call>` still parses (noted `missing-section-begin`); `</function>` without
+ *   `</tool_call>` is noted `missing-section-end`; a missing `</function>` before `</tool_call>` is tolerated.
+ * - text inside `<tool_call>` outside a function, or in a function between parameters: content, noted.
+ * - a truncated call keeps its arguments as they stood (no closing quote or brace), so the JSON check reports it.
+ * - the name is kept as written (trimmed), even when it is not an identifier (`{{ tool.name }}`).
+ */
+import { isWhitespace, leadingWhitespace, MarkupParser, newCall, type MarkerDef } from '../hermes/markupParser.ts';
+import type { ParsedCall, ParseResult, ParserOptions } from '../toolCallFormat.ts';
+import { ParameterTypes, stringValueJson, typedValueJson, type ParameterType } from './parameterTypes.ts';
+import { QWEN3_CODER_SCAN_TABLE, QWEN3_CODER_TOKEN_MARKERS, type Qwen3CoderMarkerName } from './qwen3CoderMarkers.ts';
+
+export type Qwen3CoderState = 'content' | 'reasoning' | 'section' | 'call-id' | 'call-arguments';
+
+type Marker = MarkerDef<Qwen3CoderMarkerName>;
+
+/** Where the open function stands. */
+type Stage = 'name' | 'body' | 'param-name' | 'value' | 'closing';
+
+/** The tags that may follow a closing tag for it to count as structural. */
+const FOLLOWERS: Partial<Record<Qwen3CoderMarkerName, readonly Qwen3CoderMarkerName[]>> = {
+  'parameter-end': ['parameter-begin', 'function-end', 'call-end', 'end-of-turn'],
+  'function-end': ['call-end', 'end-of-turn'],
+  'call-end': ['call-begin', 'end-of-turn'],
+};
+
+const TOKEN_MARKERS = new Set(QWEN3_CODER_TOKEN_MARKERS);
+
+interface OpenParam {
+  name: string;
+  type: ParameterType;
+  /** Streamed as it is written (string, not nullable). */
+  streaming: boolean;
+  /** The value as written, after the one leading newline. */
+  value: string;
+  /** Whether the first value character (a possible layout newline) was seen. */
+  started: boolean;
+  /** Characters of `value` already sent. */
+  sent: number;
+}
+
+interface OpenFunction {
+  call: ParsedCall;
+  stage: Stage;
+  nameRaw: string;
+  nameStart: number;
+  /** Arguments text sent so far. */
+  args: string;
+  params: number;
+  param: OpenParam | null;
+  paramNameRaw: string;
+  /** A closing tag seen inside a value, waiting for what follows. */
+  closer: Marker | null;
+  closerAt: number;
+  /** The closing tag and the whitespace after it, as written. */
+  held: string;
+  /** Text between parameters: whitespace held until text shows it is content. */
+  junkWhitespace: string;
+  junkWhitespaceAt: number;
+  junkNote: number;
+}
+
+export class Qwen3CoderParser extends MarkupParser<Qwen3CoderState, Qwen3CoderMarkerName> {
+  private readonly types: ParameterTypes;
+  private fn: OpenFunction | null = null;
+  /** Inside `<tool_call>`: where it began, and whether a function completed in it. */
+  private wrapStart: number | null = null;
+  private wrapHasFunction = false;
+  private wrapFunctionDone = false;
+  private thinkOpenedAt: number | null = null;
+  private thinkCallNoted = false;
+  private skipWhitespace = false;
+  private sectionWhitespace = '';
+  private sectionWhitespaceAt = 0;
+  private sectionNote = -1;
+
+  constructor(options: ParserOptions = {}) {
+    super(QWEN3_CODER_SCAN_TABLE, options.startInReasoning ? 'reasoning' : 'content', 'Qwen3CoderParser');
+    if (options.startInReasoning) this.thinkOpenedAt = 0;
+    this.types = new ParameterTypes(options.tools);
+  }
+
+  protected recognised(m: Marker): boolean {
+    const n = m.name;
+    switch (this.st) {
+      case 'content':
+        return n !== 'function-end' && n !== 'parameter-begin' && n !== 'parameter-end';
+      case 'reasoning':
+        return n === 'think-end' || n === 'call-begin' || n === 'function-begin';
+      case 'section':
+        return n === 'call-begin' || n === 'call-end' || n === 'function-begin' || n === 'end-of-turn';
+      default:
+        break;
+    }
+    switch (this.fn?.stage) {
+      case 'name':
+      case 'body':
+        return n !== 'think-begin' && n !== 'think-end' && n !== 'parameter-end';
+      case 'param-name':
+      case 'value':
+        return n === 'parameter-end' || n === 'function-end' || n === 'call-end' || n === 'parameter-begin' || n === 'end-of-turn';
+      case 'closing':
+        return n !== 'think-begin' && n !== 'think-end';
+      default:
+        return false;
+    }
+  }
+
+  protected openCall(): ParsedCall | null {
+    const f = this.fn;
+    return f ? { ...f.call, span: { ...f.call.span }, idSpan: { ...f.call.idSpan }, argumentsSpan: f.call.argumentsSpan ? { ...f.call.argumentsSpan } : null, arguments: f.args } : null;
+  }
+
+  // ---- text ----------------------------------------------------------------------------------------
+
+  protected text(text: string, at: number): void {
+    switch (this.st) {
+      case 'content':
+        if (this.skipWhitespace) {
+          const i = leadingWhitespace(text);
+          if (i === text.length) return;
+          this.skipWhitespace = false;
+          this.emitContent(text.slice(i), at + i);
+          return;
+        }
+        this.emitContent(text, at);
+        return;
+      case 'reasoning':
+        this.emitReasoning(text);
+        return;
+      case 'section':
+        this.sectionText(text, at);
+        return;
+      default:
+        this.functionText(text, at);
+    }
+  }
+
+  /** Text inside `<tool_call>` outside a function: content, noted; whitespace there is layout. */
+  private sectionText(text: string, at: number): void {
+    const i = leadingWhitespace(text);
+    if (this.sectionWhitespace === '' && i > 0) this.sectionWhitespaceAt = at;
+    this.sectionWhitespace += text.slice(0, i);
+    if (i === text.length) return;
+    let j = text.length;
+    while (isWhitespace(text[j - 1] as string)) j--;
+    const noted = this.notes[this.sectionNote];
+    // Whitespace between stray texts is theirs; before the first it is layout.
+    if (noted) {
+      noted.span.end = at + j;
+      if (this.sectionWhitespace) this.emitContent(this.sectionWhitespace, this.sectionWhitespaceAt);
+    } else {
+      this.sectionNote = this.notes.length;
+      this.note('text-in-section', at + i, at + j, 'text inside <tool_call> outside the function');
+    }
+    this.sectionWhitespace = '';
+    this.emitContent(text.slice(i, j), at + i);
+    if (j < text.length) {
+      this.sectionWhitespace = text.slice(j);
+      this.sectionWhitespaceAt = at + j;
+    }
+  }
+
+  private functionText(text: string, at: number): void {
+    const f = this.fn;
+    if (!f) return;
+    let i = 0;
+    while (i < text.length) {
+      switch (f.stage) {
+        case 'name': {
+          const gt = text.indexOf('>', i);
+          if (gt < 0) {
+            f.nameRaw += text.slice(i);
+            return;
+          }
+          f.nameRaw += text.slice(i, gt);
+          this.nameDone(f, at + gt + 1);
+          i = gt + 1;
+          break;
+        }
+        case 'param-name': {
+          const gt = text.indexOf('>', i);
+          if (gt < 0) {
+            f.paramNameRaw += text.slice(i);
+            return;
+          }
+          f.paramNameRaw += text.slice(i, gt);
+          this.openParam(f);
+          i = gt + 1;
+          break;
+        }
+        case 'value':
+          this.valueText(f, text.slice(i), at + i);
+          return;
+        case 'closing': {
+          const k = i + leadingWhitespace(text.slice(i));
+          f.held += text.slice(i, k);
+          if (k === text.length) return;
+          // Text after the closing tag: it was part of the value.
+          this.rejectCloser(f);
+          i = k;
+          break;
+        }
+        case 'body':
+          this.bodyText(f, text.slice(i), at + i);
+          return;
+      }
+    }
+  }
+
+  private bodyText(f: OpenFunction, text: string, at: number): void {
+    const i = leadingWhitespace(text);
+    if (f.junkWhitespace === '' && i > 0) f.junkWhitespaceAt = at;
+    f.junkWhitespace += text.slice(0, i);
+    if (i === text.length) return;
+    let j = text.length;
+    while (isWhitespace(text[j - 1] as string)) j--;
+    const noted = this.notes[f.junkNote];
+    if (noted) {
+      noted.span.end = at + j;
+      if (f.junkWhitespace) this.emitContent(f.junkWhitespace, f.junkWhitespaceAt);
+    } else {
+      f.junkNote = this.notes.length;
+      this.note('text-in-section', at + i, at + j, 'text inside <function=…> outside any parameter');
+    }
+    f.junkWhitespace = '';
+    this.emitContent(text.slice(i, j), at + i);
+    if (j < text.length) {
+      f.junkWhitespace = text.slice(j);
+      f.junkWhitespaceAt = at + j;
+    }
+  }
+
+  private valueText(f: OpenFunction, text: string, at: number): void {
+    const p = f.param;
+    if (!p || !text) return;
+    let piece = text;
+    if (!p.started) {
+      p.started = true;
+      if (piece.startsWith('\n')) piece = piece.slice(1);
+    }
+    p.value += piece;
+    if (f.call.argumentsSpan) f.call.argumentsSpan.end = at + text.length;
+    if (!p.streaming) return;
+    // Hold back a possible layout newline before </parameter> and half a surrogate pair.
+    let safe = p.value.length;
+    const last = p.value.charCodeAt(safe - 1);
+    if (last === 10 || (last >= 0xd800 && last <= 0xdbff)) safe--;
+    if (safe > p.sent) {
+      this.sendArguments(f, JSON.stringify(p.value.slice(p.sent, safe)).slice(1, -1));
+      p.sent = safe;
+    }
+  }
+
+  // ---- markers -------------------------------------------------------------------------------------
+
+  protected marker(m: Marker, at: number): void {
+    this.dispatch(m, at, at + m.text.length);
+  }
+
+  /** Special tokens go in the parse's marker list where they act as markup (a closing tag inside a value waits). */
+  private record(m: Marker, start: number): void {
+    if (TOKEN_MARKERS.has(m.text)) this.markerList.push({ name: m.name, text: m.text, span: { start, end: start + m.text.length } });
+  }
+
+  private dispatch(m: Marker, start: number, end: number): void {
+    switch (this.st) {
+      case 'content':
+        this.record(m, start);
+        return this.markerInContent(m, start, end);
+      case 'reasoning':
+        this.record(m, start);
+        return this.markerInReasoning(m, start, end);
+      case 'section':
+        this.record(m, start);
+        return this.markerInSection(m, start, end);
+      default:
+        return this.markerInFunction(m, start, end);
+    }
+  }
+
+  private markerInContent(m: Marker, start: number, end: number): void {
+    switch (m.name) {
+      case 'call-begin':
+        this.openWrap(start);
+        return;
+      case 'function-begin':
+        this.note('missing-section-begin', start, end, '<function=…> without <tool_call>');
+        this.openFunction(start, end);
+        return;
+      case 'think-begin':
+        this.st = 'reasoning';
+        this.thinkOpenedAt = start;
+        this.thinkCallNoted = false;
+        return;
+      case 'think-end':
+        this.note('stray-marker', start, end, '</think> without <think>');
+        this.skipWhitespace = true;
+        return;
+      case 'call-end':
+        this.note('stray-marker', start, end, '</tool_call> without <tool_call>');
+        return;
+      default:
+        return;
+    }
+  }
+
+  private markerInReasoning(m: Marker, start: number, end: number): void {
+    if (m.name === 'think-end') {
+      this.st = 'content';
+      this.thinkOpenedAt = null;
+      this.skipWhitespace = true;
+      return;
+    }
+    this.emitReasoning(m.text);
+    if (!this.thinkCallNoted) {
+      this.note('call-in-think', start, end, 'tool-call markup inside a <think> block');
+      this.thinkCallNoted = true;
+    }
+  }
+
+  private markerInSection(m: Marker, start: number, end: number): void {
+    this.sectionWhitespace = '';
+    this.sectionNote = -1;
+    switch (m.name) {
+      case 'function-begin':
+        this.openFunction(start, end);
+        return;
+      case 'call-end':
+        this.closeWrap(end);
+        return;
+      case 'call-begin':
+        this.missingWrapEnd(start);
+        this.openWrap(start);
+        return;
+      default:
+        this.missingWrapEnd(start);
+        this.wrapStart = null;
+        this.st = 'content';
+        return;
+    }
+  }
+
+  private markerInFunction(m: Marker, start: number, end: number): void {
+    const f = this.fn as OpenFunction;
+    switch (f.stage) {
+      case 'name':
+        // The name never got its `>`.
+        this.nameDone(f, start);
+        return this.markerInFunction(m, start, end);
+      case 'param-name':
+        this.openParam(f);
+        return this.markerInFunction(m, start, end);
+      case 'value':
+        return this.markerInValue(f, m, start, end);
+      case 'closing':
+        return this.markerWhileClosing(f, m, start, end);
+      case 'body':
+        this.record(m, start);
+        return this.markerInBody(f, m, start, end);
+    }
+  }
+
+  private markerInValue(f: OpenFunction, m: Marker, start: number, end: number): void {
+    const p = f.param as OpenParam;
+    switch (m.name) {
+      case 'parameter-begin':
+        if (p.value === '' || p.value.endsWith('\n')) {
+          this.note('stray-marker', start, end, `<parameter=…> before </parameter>: the value of "${p.name}" ends here`);
+          this.closeParam(f);
+          this.startParamName(f);
+        } else {
+          this.valueText(f, m.text, start);
+        }
+        return;
+      case 'end-of-turn':
+        this.record(m, start);
+        this.closeFunction(start, false, 'the turn ends inside the call');
+        this.afterFunction(false);
+        return;
+      case 'parameter-end':
+      case 'function-end':
+      case 'call-end':
+        // A closing tag: structural only if the right tag (or the end) follows.
+        f.stage = 'closing';
+        f.closer = m;
+        f.closerAt = start;
+        f.held = m.text;
+        return;
+      default:
+        this.valueText(f, m.text, start);
+        return;
+    }
+  }
+
+  private markerWhileClosing(f: OpenFunction, m: Marker, start: number, end: number): void {
+    const closer = f.closer as Marker;
+    if (!(FOLLOWERS[closer.name] ?? []).includes(m.name)) {
+      this.rejectCloser(f);
+      return this.markerInFunction(m, start, end);
+    }
+    this.confirmCloser(f);
+    // The closer may have ended the function: the follower acts wherever that left us.
+    return this.dispatch(m, start, end);
+  }
+
+  private markerInBody(f: OpenFunction, m: Marker, start: number, end: number): void {
+    f.junkWhitespace = '';
+    f.junkNote = -1;
+    switch (m.name) {
+      case 'parameter-begin':
+        this.startParamName(f);
+        return;
+      case 'function-end':
+        this.closeFunction(end, true, '');
+        this.afterFunction(true);
+        return;
+      case 'call-end':
+        // `</function>` missing: tolerated.
+        this.closeFunction(start, true, '');
+        this.afterFunction(true);
+        if (this.st === 'section') this.closeWrap(end);
+        return;
+      case 'call-begin':
+        this.closeFunction(start, false, 'a new <tool_call> begins before this call ended');
+        this.afterFunction(false);
+        if (this.st === 'section') this.missingWrapEnd(start);
+        this.openWrap(start);
+        return;
+      case 'function-begin':
+        this.closeFunction(start, false, 'a new <function=…> begins before this call ended');
+        this.afterFunction(false);
+        this.openFunction(start, end);
+        return;
+      default:
+        this.closeFunction(start, false, 'the turn ends inside the call');
+        this.afterFunction(false);
+        return;
+    }
+  }
+
+  private confirmCloser(f: OpenFunction): void {
+    const closer = f.closer as Marker;
+    const at = f.closerAt;
+    f.closer = null;
+    f.held = '';
+    f.stage = 'value';
+    if (closer.name !== 'parameter-end') this.note('stray-marker', at, at, `</parameter> missing: ${closer.text} ends the value of "${f.param?.name ?? ''}"`);
+    this.record(closer, at);
+    this.closeParam(f);
+    if (closer.name === 'parameter-end') return;
+    this.closeFunction(at + closer.text.length, true, '');
+    this.afterFunction(true);
+    if (closer.name === 'call-end' && this.st === 'section') this.closeWrap(at + closer.text.length);
+  }
+
+  private rejectCloser(f: OpenFunction): void {
+    const held = f.held;
+    const at = f.closerAt;
+    f.closer = null;
+    f.held = '';
+    f.stage = 'value';
+    this.valueText(f, held, at);
+  }
+
+  // ---- structure -----------------------------------------------------------------------------------
+
+  private openWrap(start: number): void {
+    this.wrapStart = start;
+    this.wrapHasFunction = false;
+    this.wrapFunctionDone = false;
+    this.sectionWhitespace = '';
+    this.sectionNote = -1;
+    this.st = 'section';
+  }
+
+  private closeWrap(end: number): void {
+    // The call that the wrap held ends with it.
+    const last = this.calls[this.calls.length - 1];
+    if (this.wrapFunctionDone && last) last.span.end = end;
+    this.wrapStart = null;
+    this.st = 'content';
+    this.skipWhitespace = true;
+  }
+
+  private missingWrapEnd(at: number): void {
+    if (this.wrapFunctionDone) this.note('missing-section-end', at, at, '</function> without </tool_call>');
+  }
+
+  private openFunction(start: number, end: number): void {
+    const callStart = this.wrapStart !== null && !this.wrapHasFunction ? this.wrapStart : start;
+    this.wrapHasFunction = this.wrapStart !== null;
+    this.fn = {
+      call: newCall(this.calls.length, callStart, end),
+      stage: 'name',
+      nameRaw: '',
+      nameStart: end,
+      args: '',
+      params: 0,
+      param: null,
+      paramNameRaw: '',
+      closer: null,
+      closerAt: 0,
+      held: '',
+      junkWhitespace: '',
+      junkWhitespaceAt: 0,
+      junkNote: -1,
+    };
+    this.st = 'call-id';
+  }
+
+  /** The name is complete; the body starts at `bodyStart` (after the `>`). */
+  private nameDone(f: OpenFunction, bodyStart: number): void {
+    const raw = f.nameRaw;
+    const lead = leadingWhitespace(raw);
+    const name = raw.trim();
+    f.call.name = name;
+    f.call.idSpan = { start: f.nameStart + lead, end: f.nameStart + lead + name.length };
+    f.call.argumentsSpan = { start: bodyStart, end: bodyStart };
+    f.stage = 'body';
+    this.st = 'call-arguments';
+    this.announce(f.call);
+  }
+
+  private startParamName(f: OpenFunction): void {
+    f.stage = 'param-name';
+    f.paramNameRaw = '';
+  }
+
+  private openParam(f: OpenFunction): void {
+    const name = f.paramNameRaw.trim();
+    const type = this.types.of(f.call.name, name);
+    const streaming = type.string && !type.nullable;
+    f.param = { name, type, streaming, value: '', started: false, sent: 0 };
+    f.stage = 'value';
+    this.sendArguments(f, `${f.params === 0 ? '{' : ', '}${JSON.stringify(name)}: ${streaming ? '"' : ''}`);
+    f.params++;
+  }
+
+  /** Ends the open parameter's value: the rest of it (one trailing newline trimmed) goes out. */
+  private closeParam(f: OpenFunction, complete = true): void {
+    const p = f.param;
+    if (!p) return;
+    const value = p.value.endsWith('\n') ? p.value.slice(0, -1) : p.value;
+    if (p.streaming) {
+      if (value.length > p.sent) this.sendArguments(f, JSON.stringify(value.slice(p.sent)).slice(1, -1));
+      if (complete) this.sendArguments(f, '"');
+    } else if (complete || value !== '') {
+      this.sendArguments(f, p.type.string ? stringValueJson(value, p.type) : typedValueJson(value, p.type));
+    }
+    f.param = null;
+    f.stage = 'body';
+  }
+
+  private sendArguments(f: OpenFunction, fragment: string): void {
+    f.args += fragment;
+    this.out.addArguments(f.call.index, fragment);
+  }
+
+  private closeFunction(end: number, terminated: boolean, why: string): void {
+    const f = this.fn;
+    if (!f) return;
+    if (f.stage === 'name') this.nameDone(f, end);
+    if (f.stage === 'param-name') this.openParam(f);
+    if (terminated) {
+      this.closeParam(f);
+      this.sendArguments(f, f.params === 0 ? '{}' : '}');
+    } else {
+      this.closeParam(f, false);
+      this.note('unterminated-call', f.call.span.start, end, why);
+    }
+    f.call.arguments = f.args;
+    f.call.span.end = end;
+    f.call.terminated = terminated;
+    this.calls.push(f.call);
+    this.fn = null;
+  }
+
+  private confirmCloserAtEnd(f: OpenFunction): void {
+    const closer = f.closer as Marker;
+    if (closer.name === 'parameter-end') {
+      f.closer = null;
+      f.held = '';
+      f.stage = 'value';
+      this.closeParam(f);
+      return;
+    }
+    this.confirmCloser(f);
+  }
+
+  /** After a function closed: back in the wrap (waiting for `</tool_call>`) or in content. */
+  private afterFunction(completed: boolean): void {
+    if (this.wrapStart !== null) {
+      this.wrapFunctionDone = completed;
+      this.sectionWhitespace = '';
+      this.sectionNote = -1;
+      this.st = 'section';
+    } else {
+      this.st = 'content';
+      this.skipWhitespace = true;
+    }
+  }
+
+  protected end(at: number): void {
+    switch (this.st) {
+      case 'reasoning':
+        if (this.thinkOpenedAt !== null) this.note('unterminated-think', this.thinkOpenedAt, at, 'the think block is never closed');
+        return;
+      case 'content':
+        return;
+      case 'section':
+        if (this.wrapFunctionDone) this.missingWrapEnd(at);
+        else if (!this.wrapHasFunction) this.note('unterminated-call', this.wrapStart ?? at, at, 'the stream ended inside <tool_call> before any function');
+        this.wrapStart = null;
+        this.st = 'content';
+        return;
+      default: {
+        const f = this.fn as OpenFunction;
+        if (f.stage === 'closing') {
+          this.confirmCloserAtEnd(f);
+          if (!this.fn) {
+            // The end confirmed a closing tag that ended the function; close what is around it.
+            this.end(at);
+            return;
+          }
+        }
+        this.closeFunction(at, false, 'the stream ended inside the call');
+        this.afterFunction(false);
+        this.end(at);
+      }
+    }
+  }
+}
+
+/** The one-shot form: the same parser fed the whole text. */
+export function parseQwen3Coder(text: string, options: ParserOptions = {}): ParseResult {
+  const parser = new Qwen3CoderParser(options);
+  parser.push(text);
+  parser.finish();
+  return parser.result();
+}

@@ -1,0 +1,55 @@
+/** End to end: the Analyzer detects gpt-oss Harmony records without --format and reports what went wrong in them. */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { analyze, assertClean, assertMarkerChips, checkSamples, kinds, record } from '../hermes/analysisKit.ts';
+import { buildTokenViews } from '../../../../src/core/view/recordView.ts';
+
+const think = (text: string) => `<|channel|>analysis<|message|>${text}<|end|><|start|>assistant`;
+const call = (name: string, args: string) => `<|channel|>commentary to=functions.${name} <|constrain|>json<|message|>${args}<|call|>`;
+
+test('harmony analysis: a clean call is detected and clean; reasoning from the analysis channel', () => {
+  const r = analyze(record({ completion: { text: `${think('Need weather.')}${call('get_weather', '{"city":"Paris"}')}`, finish_reason: 'tool_calls' } }));
+  assert.equal(r.format, 'harmony');
+  assert.deepEqual(r.calls, [{ id: '', name: 'get_weather', arguments: '{"city":"Paris"}' }]);
+  assert.equal(r.reasoning, 'Need weather.');
+  assert.equal(r.content, null);
+  assertClean(r, 'clean');
+  assertMarkerChips(r, ['<|channel|>', '<|message|>', '<|end|>', '<|start|>', '<|constrain|>', '<|call|>']);
+  // Timeline roles: the analysis text is reasoning, the header names the call, the body is its arguments.
+  const roles = new Map(buildTokenViews(r).map((v) => [v.text, v.role]));
+  assert.equal(roles.get('Need'), 'reasoning');
+  assert.equal(roles.get('json'), 'call-id');
+  assert.equal(roles.get('Paris'), 'arguments');
+});
+
+test('harmony analysis: unknown tool, schema violation, invalid JSON, unterminated call', () => {
+  assert.ok(kinds(analyze(record({ completion: { text: call('get_stock_price', '{"t":1}') } }))).includes('unknown-tool'));
+  // A built-in tool the request did not offer is an unknown tool too.
+  assert.ok(kinds(analyze(record({ completion: { text: '<|channel|>analysis to=browser.search code<|message|>{"query":"x"}<|call|>' } }))).includes('unknown-tool'));
+  assert.ok(kinds(analyze(record({ completion: { text: call('get_weather', '{"city":"Oslo","days":0}') } }))).includes('schema-violation'));
+  assert.ok(kinds(analyze(record({ completion: { text: call('get_weather', "{'city': 'Oslo'}") } }))).includes('invalid-arguments-json'));
+  const cut = analyze(record({ completion: { text: `${think('x')}<|channel|>commentary to=functions.search <|constrain|>json<|message|>{"query":"gpt`, finish_reason: 'length' } }));
+  assert.ok(kinds(cut).includes('unterminated-call'));
+});
+
+test('harmony analysis: header words leaked into content by skip_special_tokens', () => {
+  const text = `${think('Need to search.')}${call('search', '{"query":"harmony"}')}`;
+  const r = analyze(
+    record({
+      completion: { text },
+      response: { choices: [{ message: { role: 'assistant', content: 'analysisNeed to search.assistantcommentary to=functions.search json{"query":"harmony"}' }, finish_reason: 'stop' }] },
+    }),
+  );
+  assert.equal(r.format, 'harmony');
+  assert.ok(kinds(r).includes('content-leak'));
+  assert.ok(kinds(r).includes('dropped-call'));
+});
+
+test('harmony analysis: text between messages is reported', () => {
+  const r = analyze(record({ completion: { text: `<|channel|>analysis<|message|>x<|end|>Sure!<|start|>assistant${call('search', '{"query":"x"}')}` } }));
+  assert.ok(kinds(r).includes('text-in-section'));
+});
+
+test('harmony analysis: the bundled samples', async () => {
+  await checkSamples('harmony');
+});
