@@ -1,0 +1,51 @@
+/**
+ * A vLLM-behaviour profile: what one generation of vLLM's `kimi_k2` tool parser would have sent the client for
+ * a raw Kimi K2 completion, delta by delta and non-streaming, bugs included. Profiles re-implement observable
+ * behaviour (checked against outputs recorded from vLLM itself); they are not the reference parser.
+ */
+import type { ToolCallDelta } from '../../toolCallFormat.ts';
+
+export type VllmGeneration = 'A' | 'B' | 'C';
+
+/**
+ * One DeltaMessage as vLLM returned it, with only the fields it set. Unlike `ParserDelta`, an empty
+ * `content: ""` is meaningful here: generation A returns it where it swallows text.
+ */
+export interface VllmDeltaMessage {
+  content?: string;
+  tool_calls?: ToolCallDelta[];
+}
+
+/** `ExtractedToolCallInformation`, flattened to what a client sees. */
+export interface VllmExtraction {
+  tools_called: boolean;
+  content: string | null;
+  tool_calls: Array<{ id: string; name: string; arguments: string }>;
+}
+
+export interface VllmStreamOptions {
+  /**
+   * The text of an ordinary (non-special) token id. Generation C splits each delta at special-token ids using
+   * the tokenizer's decoding; without it the split falls back to anchoring the special tokens in the text.
+   */
+  decodeToken?: (id: number) => string | undefined;
+}
+
+export interface VllmStreamParser {
+  /** One call of `extract_tool_calls_streaming`: the next delta's text and token ids; null for no delta. */
+  push(deltaText: string, deltaTokenIds: readonly number[]): VllmDeltaMessage | null;
+  /** End of stream: generation C's `finish_streaming()` flush; null for A and B, which have none. */
+  finish(): VllmDeltaMessage | null;
+}
+
+export interface VllmProfile {
+  readonly generation: VllmGeneration;
+  /** vLLM commit the behaviour was recorded at. */
+  readonly commit: string;
+  readonly description: string;
+  /** True when the generation has an end-of-stream flush (`finish_streaming`). */
+  readonly hasFinish: boolean;
+  createStreamParser(options?: VllmStreamOptions): VllmStreamParser;
+  /** Non-streaming `extract_tool_calls` on the whole completion. */
+  extract(text: string): VllmExtraction;
+}
