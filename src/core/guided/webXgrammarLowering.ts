@@ -1,0 +1,100 @@
+/**
+ * Rewrites a structural tag into one web-xgrammar 0.1.27 (xgrammar ~0.1.28 C++) compiles, and records what the
+ * EBNF printout must then be patched with to get back the 0.2.x semantics:
+ * - an empty `tags_with_separator` separator throws there: use a sentinel, delete it from the EBNF later;
+ * - an unlimited element (tags_with_separator, triggered_tags, any_text) may only end a sequence there: fold
+ *   `[unlimited, const_string]` into a tag with an empty begin and that string as its end (same language);
+ * - `excludes` is ignored on triggered_tags and throws on any_text there: strip it, re-add it in the EBNF.
+ */
+import type { StructuralTag, StructuralTagFormat, TagFormat } from './structuralTagFormat.ts';
+
+/** Stands in for the empty separator; control characters keep it out of any real tool name or text. */
+export const SEPARATOR_SENTINEL = '\u0001SEP\u0001';
+
+export interface LoweredTag {
+  tag: StructuralTag;
+  /** How many separators were replaced by the sentinel. */
+  sentinels: number;
+  /** Excludes of the triggered_tags formats (one list: all of them must agree). */
+  dispatchExcludes: string[];
+  /** Excludes of the any_text formats, and how many carry them. */
+  anyTextExcludes: string[];
+  anyTextWithExcludes: number;
+  /** The format type at the top, after lowering: names the root rule's body. */
+  topType: StructuralTagFormat['type'];
+}
+
+export class LoweringError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'LoweringError';
+  }
+}
+
+const UNLIMITED = new Set<StructuralTagFormat['type']>(['tags_with_separator', 'triggered_tags', 'any_text']);
+
+export function lowerForWebXgrammar(tag: StructuralTag): LoweredTag {
+  const state = { sentinels: 0, dispatch: null as string[] | null, anyText: null as string[] | null, anyTextCount: 0 };
+
+  const sameList = (known: string[] | null, next: string[], what: string): string[] => {
+    if (known !== null && JSON.stringify(known) !== JSON.stringify(next)) {
+      throw new LoweringError(`${what} with different excludes in one tag are not supported`);
+    }
+    return next;
+  };
+
+  const lowerTag = (t: TagFormat): TagFormat => ({ type: 'tag', begin: t.begin, content: lower(t.content), end: t.end });
+
+  const lower = (f: StructuralTagFormat): StructuralTagFormat => {
+    switch (f.type) {
+      case 'tags_with_separator': {
+        let separator = f.separator;
+        if (separator === '') {
+          separator = SEPARATOR_SENTINEL;
+          state.sentinels++;
+        }
+        return { ...f, tags: f.tags.map(lowerTag), separator };
+      }
+      case 'triggered_tags': {
+        const { excludes, ...rest } = f;
+        state.dispatch = sameList(state.dispatch, excludes ?? [], 'triggered_tags');
+        return { ...rest, tags: f.tags.map(lowerTag) };
+      }
+      case 'any_text': {
+        if (f.excludes && f.excludes.length > 0) {
+          state.anyText = sameList(state.anyText, f.excludes, 'any_text');
+          state.anyTextCount++;
+        }
+        return { type: 'any_text' };
+      }
+      case 'tag':
+        return lowerTag(f);
+      case 'sequence': {
+        const out: StructuralTagFormat[] = [];
+        for (let i = 0; i < f.elements.length; i++) {
+          const el = f.elements[i] as StructuralTagFormat;
+          const next = f.elements[i + 1];
+          if (UNLIMITED.has(el.type) && next?.type === 'const_string') {
+            out.push({ type: 'tag', begin: '', content: lower(el), end: next.value });
+            i++;
+          } else {
+            out.push(lower(el));
+          }
+        }
+        return { type: 'sequence', elements: out };
+      }
+      default:
+        return f;
+    }
+  };
+
+  const format = lower(tag.format);
+  return {
+    tag: { type: 'structural_tag', format },
+    sentinels: state.sentinels,
+    dispatchExcludes: state.dispatch ?? [],
+    anyTextExcludes: state.anyText ?? [],
+    anyTextWithExcludes: state.anyTextCount,
+    topType: format.type,
+  };
+}

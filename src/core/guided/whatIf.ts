@@ -1,0 +1,282 @@
+/**
+ * The offline what-if: would guided decoding have let this completion through? The recorded completion is fed
+ * through a GrammarMatcher over the byte vocabulary (special-token strings as single tokens); the first rejected
+ * character is mapped to its completion offset and recorded token, with what the grammar allowed there.
+ *
+ * Semantics (docs/guided-decoding.md): matching is by text, as xgrammar does with the real vocabulary, so the
+ * verdict is the same as long as the model's tokens spell the same text; it cannot say which of Kimi's token
+ * ids the mask would have kept. Reasoning (`<think>…</think>`) is skipped by default, as vLLM only applies the
+ * grammar after its reasoning parser saw the end of reasoning.
+ */
+import type { Token } from '../tokens/token.ts';
+import type { ChatRequest } from '../trace/record.ts';
+import { ARGUMENT_BEGIN, CALL_BEGIN, CALL_END, nameFromCallId, THINK_BEGIN, THINK_END } from '../formats/kimiK2/kimiK2Markers.ts';
+import { SPECIAL_TEXTS_BY_LENGTH } from './byteVocabulary.ts';
+import { describeAllowed, nothingAllowed, readBitmask, type AllowedNext } from './allowedNext.ts';
+import { jsonPrefixContext } from './jsonPrefixContext.ts';
+import { schemaHintAt } from './schemaHint.ts';
+import { tagExcludes, tagTools } from './tagTools.ts';
+import { walkFormats } from './structuralTagFormat.ts';
+import { compileKimiGrammar, newMatcher, type CompiledKimiGrammar } from './xgrammar.ts';
+import { StructuralTagError, type StructuralTagShape } from './structuralTag.ts';
+import type { XgMatcher } from './xgrammarModule.ts';
+import { UnsupportedRegexError } from './regexSupport.ts';
+
+export interface WhatIfCompletion {
+  /** The raw completion, special tokens included. */
+  text: string;
+  /** Its tokens (src/core/tokens), anchored to `text` by char offsets. */
+  tokens: readonly Token[];
+  /** `length` (truncated): the end of the text is not required to be a valid end. */
+  finishReason?: string | null;
+}
+
+export interface WhatIfOptions {
+  /** `skip` (default): constrain only what follows the first `</think>`; `constrain`: from the first char. */
+  reasoning?: 'skip' | 'constrain';
+}
+
+export interface WhatIfAccepted {
+  accepted: true;
+  /** Char offset where the grammar started (after reasoning). */
+  grammarStart: number;
+  /** Whether the end of the output was checked (not for truncated completions or unfinished reasoning). */
+  endChecked: boolean;
+}
+
+export interface WhatIfRejected {
+  accepted: false;
+  /** First character the grammar would have masked (the text length when the output could not end there). */
+  charOffset: number;
+  /** `index` of the recorded token holding that character (-1 without tokens). */
+  tokenIndex: number;
+  /** What was allowed there, in words. */
+  allowed: string;
+  /** What the model wrote there (short excerpt; empty at the end of the output). */
+  produced: string;
+  /** `rejected`: a character was masked; `excluded`: a string the tag forbids in free text; `cannot-end`. */
+  reason: 'rejected' | 'excluded' | 'cannot-end';
+  /** The allowed set behind `allowed`. */
+  next: AllowedNext;
+  grammarStart: number;
+}
+
+export type WhatIfResult = WhatIfAccepted | WhatIfRejected;
+
+const TRUNCATED = new Set(['length', 'max_tokens']);
+const CHUNK = 64;
+const SPECIAL_SPLIT = new RegExp(`(${SPECIAL_TEXTS_BY_LENGTH.map((t) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})`);
+const STOP_TEXTS = ['<|im_end|>', '[EOS]'];
+
+interface Piece {
+  start: number;
+  text: string;
+  special: boolean;
+}
+
+function pieces(text: string, from: number, to: number): Piece[] {
+  const out: Piece[] = [];
+  let at = from;
+  for (const part of text.slice(from, to).split(SPECIAL_SPLIT)) {
+    if (part.length > 0) out.push({ start: at, text: part, special: SPECIAL_TEXTS_BY_LENGTH.includes(part) });
+    at += part.length;
+  }
+  return out;
+}
+
+/** Code-point-safe chunks of at most CHUNK UTF-16 units. */
+function* chunks(text: string): Generator<[offset: number, chunk: string]> {
+  let i = 0;
+  while (i < text.length) {
+    let end = Math.min(i + CHUNK, text.length);
+    const last = text.charCodeAt(end - 1);
+    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end++;
+    yield [i, text.slice(i, end)];
+    i = end;
+  }
+}
+
+type FeedOutcome = { ok: true } | { ok: false; offset: number; excluded: boolean };
+
+/** Feeds text[from, to) into the matcher; stops before the first rejected character. */
+async function feed(
+  matcher: XgMatcher,
+  grammar: CompiledKimiGrammar,
+  excludes: ReadonlySet<string>,
+  text: string,
+  from: number,
+  to: number,
+): Promise<FeedOutcome> {
+  for (const p of pieces(text, from, to)) {
+    if (p.special) {
+      if (!matcher.acceptToken(grammar.vocabulary.specialIds.get(p.text) as number)) return { ok: false, offset: p.start, excluded: false };
+      // An excluded string is accepted as a trigger that leads nowhere: the matcher is dead after it.
+      if (excludes.has(p.text)) {
+        const next = readBitmask(await matcher.nextTokenBitmask(), grammar.vocabulary, '');
+        if (nothingAllowed(next)) return { ok: false, offset: p.start, excluded: true };
+      }
+      continue;
+    }
+    for (const [offset, chunk] of chunks(p.text)) {
+      if (matcher.acceptString(chunk)) continue;
+      // Find the character: feed the chunk one code point at a time (a failed acceptString changes nothing).
+      let at = 0;
+      for (const ch of chunk) {
+        if (!matcher.acceptString(ch)) return { ok: false, offset: p.start + offset + at, excluded: false };
+        at += ch.length;
+      }
+      return { ok: false, offset: p.start + offset + at, excluded: false };
+    }
+  }
+  return { ok: true };
+}
+
+/** The recorded token holding a char offset (the last token for the end of the text). */
+export function tokenAt(tokens: readonly Token[], offset: number): number {
+  if (tokens.length === 0) return -1;
+  let lo = 0;
+  let hi = tokens.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if ((tokens[mid] as Token).charStart <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  // Empty tokens (skipped special tokens) share offsets with their neighbours: prefer one that covers it.
+  for (let i = lo; i >= 0 && i >= lo - 4; i--) {
+    const t = tokens[i] as Token;
+    if (t.charStart <= offset && offset < t.charEnd) return t.index;
+  }
+  return (tokens[lo] as Token).index;
+}
+
+function excerpt(text: string, offset: number): string {
+  const rest = text.slice(offset);
+  const special = SPECIAL_TEXTS_BY_LENGTH.find((s) => rest.startsWith(s)) ?? STOP_TEXTS.find((s) => rest.startsWith(s));
+  if (special) return special;
+  const m = SPECIAL_SPLIT.exec(rest);
+  const limit = Math.min(32, m ? m.index : rest.length);
+  return rest.length > limit ? `${rest.slice(0, limit)}…` : rest;
+}
+
+/** Words from the tag for the position: tool names in a call header, the schema fragment in arguments. */
+function contextHint(grammar: CompiledKimiGrammar, text: string, grammarStart: number, offset: number): string | undefined {
+  const begin = text.lastIndexOf(CALL_BEGIN, offset - 1);
+  if (begin < grammarStart || begin + CALL_BEGIN.length > offset) return undefined;
+  const end = text.indexOf(CALL_END, begin);
+  if (end >= 0 && end < offset) return undefined;
+  const headerStart = begin + CALL_BEGIN.length;
+  const tools = tagTools(grammar.tag);
+  const names = tools.map((t) => t.name).join(', ');
+  const arg = text.indexOf(ARGUMENT_BEGIN, headerStart);
+  if (arg >= 0 && arg + ARGUMENT_BEGIN.length <= offset) {
+    const name = nameFromCallId(text.slice(headerStart, arg).trim());
+    const tool = tools.find((t) => t.name === name);
+    if (!tool) return undefined;
+    return schemaHintAt(tool.schema, jsonPrefixContext(text.slice(arg + ARGUMENT_BEGIN.length, offset)));
+  }
+  const header = text.slice(headerStart, offset);
+  const nameList = tools.length === 1 ? names : `one of ${names}`;
+  if (header.startsWith('functions.') && !header.includes(':')) return `a tool name: ${nameList}`;
+  if ('functions.'.startsWith(header)) return `"functions." then the tool name (${nameList})`;
+  if (header.startsWith('functions.')) return `the call index (digits) then "${ARGUMENT_BEGIN}"`;
+  return undefined;
+}
+
+/** Free text where an excluded string was written: what the tag lets through instead. */
+function excludedHint(grammar: CompiledKimiGrammar, excludes: ReadonlySet<string>): string {
+  const triggers = new Set<string>();
+  for (const f of walkFormats(grammar.tag.format)) if (f.type === 'triggered_tags') for (const t of f.triggers) triggers.add(t);
+  const list = (xs: Iterable<string>) => [...xs].map((x) => JSON.stringify(x)).join(', ');
+  const text = `free text without ${list(excludes)}`;
+  return triggers.size ? `${text}; tool calls start with ${list(triggers)}` : text;
+}
+
+/** Where the grammar starts, or null when the whole completion is unfinished reasoning. */
+function grammarStartOf(text: string, reasoning: 'skip' | 'constrain'): number | null {
+  if (reasoning === 'constrain') return 0;
+  const end = text.indexOf(THINK_END);
+  if (end >= 0) return end + THINK_END.length;
+  return text.trimStart().startsWith(THINK_BEGIN) ? null : 0;
+}
+
+/** Runs a recorded completion through a compiled grammar. */
+export async function whatIf(
+  grammar: CompiledKimiGrammar,
+  completion: WhatIfCompletion,
+  options: WhatIfOptions = {},
+): Promise<WhatIfResult> {
+  const { text, tokens } = completion;
+  const start = grammarStartOf(text, options.reasoning ?? 'skip');
+  if (start === null) return { accepted: true, grammarStart: text.length, endChecked: false };
+  // A stop token in the text is where the model stopped; nothing after it reaches the grammar.
+  const stops = STOP_TEXTS.map((s) => text.indexOf(s, start)).filter((i) => i >= 0);
+  const stopAt = stops.length ? Math.min(...stops) : -1;
+  const textEnd = stopAt >= 0 ? stopAt : text.length;
+  const checkEnd = stopAt >= 0 || !TRUNCATED.has(completion.finishReason ?? '');
+  const excludes = tagExcludes(grammar.tag);
+
+  const matcher = await newMatcher(grammar);
+  try {
+    const outcome = await feed(matcher, grammar, excludes, text, start, textEnd);
+    let offset: number;
+    let reason: WhatIfRejected['reason'];
+    let at: XgMatcher = matcher;
+    let fresh: XgMatcher | undefined;
+    if (!outcome.ok) {
+      offset = outcome.offset;
+      reason = outcome.excluded ? 'excluded' : 'rejected';
+      if (outcome.excluded) {
+        // The matcher is past the excluded string: rebuild the state before it to say what was allowed there.
+        fresh = await newMatcher(grammar);
+        await feed(fresh, grammar, new Set(), text, start, offset);
+        at = fresh;
+      }
+    } else {
+      if (!checkEnd || matcher.acceptToken(grammar.vocabulary.stopIds[0] as number)) {
+        return { accepted: true, grammarStart: start, endChecked: checkEnd };
+      }
+      offset = textEnd;
+      reason = 'cannot-end';
+    }
+    try {
+      const next = readBitmask(await at.nextTokenBitmask(), grammar.vocabulary, at.jumpForwardString());
+      const hint = reason === 'excluded' ? undefined : contextHint(grammar, text, start, offset);
+      const allowed = reason === 'excluded' ? excludedHint(grammar, excludes) : (hint ?? describeAllowed(next));
+      return {
+        accepted: false,
+        charOffset: offset,
+        tokenIndex: tokenAt(tokens, Math.min(offset, Math.max(0, text.length - 1))),
+        allowed,
+        produced: reason === 'cannot-end' ? '' : excerpt(text, offset),
+        reason,
+        next,
+        grammarStart: start,
+      };
+    } finally {
+      fresh?.dispose();
+    }
+  } finally {
+    matcher.dispose();
+  }
+}
+
+export type WhatIfForRequest =
+  | { ran: true; result: WhatIfResult; grammar: CompiledKimiGrammar }
+  | { ran: false; why: string };
+
+/** Builds (cached) the request's tag in the given shape and runs the completion through it. */
+export async function whatIfForRequest(
+  request: Pick<ChatRequest, 'tools' | 'tool_choice'>,
+  completion: WhatIfCompletion,
+  options: WhatIfOptions & { shape?: StructuralTagShape } = {},
+): Promise<WhatIfForRequest> {
+  let grammar: CompiledKimiGrammar;
+  try {
+    grammar = await compileKimiGrammar(request.tools, request.tool_choice, { shape: options.shape ?? 'xgrammar-kimi' });
+  } catch (err) {
+    // No tag for this request in this shape, or a schema the engine would have refused outright.
+    if (err instanceof StructuralTagError || err instanceof UnsupportedRegexError) return { ran: false, why: err.message };
+    throw err;
+  }
+  return { ran: true, result: await whatIf(grammar, completion, options), grammar };
+}

@@ -1,0 +1,178 @@
+/**
+ * Compiling a Kimi structural tag with web-xgrammar, the engine vLLM uses, for the offline what-if.
+ *
+ * web-xgrammar 0.1.27 (the only published version) cannot compile xgrammar's built-in kimi tag as is (an empty
+ * `tags_with_separator` separator throws, a tags_with_separator inside a sequence throws, `excludes` is
+ * ignored). So: lower the tag (webXgrammarLowering.ts), let web-xgrammar build the grammar, take its EBNF, patch
+ * it back to the 0.2.x semantics (ebnfRules.ts) and compile that EBNF from the root found by structure. Tags that
+ * need no patching (the PR-36891 shape without excludes) compile directly.
+ */
+import { createHash } from 'node:crypto';
+import type { ChatTool, ToolChoice } from '../trace/record.ts';
+import { buildKimiStructuralTag, type StructuralTagShape } from './structuralTag.ts';
+import type { StructuralTag } from './structuralTagFormat.ts';
+import { lowerForWebXgrammar } from './webXgrammarLowering.ts';
+import { addExcludes, findRootRule, parseRules, printRules, removeSentinel } from './ebnfRules.ts';
+import { BYTE_VOCABULARY, type ByteVocabulary } from './byteVocabulary.ts';
+import { assertRegexesSupported } from './regexSupport.ts';
+import {
+  createCompiler,
+  createMatcher,
+  createTokenizerInfo,
+  grammarFromEBNF,
+  grammarFromStructuralTag,
+  type XgCompiledGrammar,
+  type XgCompiler,
+  type XgMatcher,
+} from './xgrammarModule.ts';
+
+export interface CompiledKimiGrammar {
+  /** sha256 of the canonical (tag) JSON: the cache key. */
+  readonly key: string;
+  readonly tag: StructuralTag;
+  /** The EBNF that was compiled, and its root rule. */
+  readonly ebnf: string;
+  readonly root: string;
+  /** `patched-ebnf` (sentinel / excludes route) or `direct`. */
+  readonly route: 'patched-ebnf' | 'direct';
+  readonly compileMs: number;
+  readonly vocabulary: ByteVocabulary;
+  readonly compiled: XgCompiledGrammar;
+}
+
+/** The EBNF of a structural tag with the 0.2.x semantics, and how it was obtained. */
+export async function structuralTagToEbnf(
+  tag: StructuralTag,
+): Promise<{ ebnf: string; root: string; route: CompiledKimiGrammar['route'] }> {
+  assertRegexesSupported(tag);
+  const lowered = lowerForWebXgrammar(tag);
+  const grammar = await grammarFromStructuralTag(JSON.stringify(lowered.tag));
+  try {
+    const printed = grammar.toString();
+    let rules = parseRules(printed);
+    const root = findRootRule(rules, lowered.topType).name;
+    const needsPatch = lowered.sentinels > 0 || lowered.dispatchExcludes.length > 0 || lowered.anyTextWithExcludes > 0;
+    if (!needsPatch) return { ebnf: printed, root, route: 'direct' };
+    rules = removeSentinel(rules, lowered.sentinels);
+    rules = addExcludes(rules, lowered.dispatchExcludes, lowered.anyTextExcludes, lowered.anyTextWithExcludes);
+    return { ebnf: printRules(rules), root, route: 'patched-ebnf' };
+  } finally {
+    grammar.dispose();
+  }
+}
+
+let compilerPromise: Promise<XgCompiler> | undefined;
+
+/** One compiler for the byte vocabulary, made on first use (the WASM module initialises then). */
+function compiler(): Promise<XgCompiler> {
+  compilerPromise ??= createTokenizerInfo([...BYTE_VOCABULARY.entries], [...BYTE_VOCABULARY.stopIds]).then(
+    (info) => createCompiler(info),
+  );
+  return compilerPromise;
+}
+
+/** Canonical JSON: object keys sorted, so equal requests hash equally whatever their key order. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/** Cache key of (tools, tool_choice, shape). */
+export function guidedCacheKey(
+  tools: readonly ChatTool[] | undefined,
+  toolChoice: ToolChoice | undefined | null,
+  shape: StructuralTagShape,
+): string {
+  return createHash('sha256')
+    .update(canonicalJson({ tools: tools ?? [], tool_choice: toolChoice ?? 'auto', shape }))
+    .digest('hex');
+}
+
+/** Compiles a tag (not cached: use compileKimiGrammar for requests). */
+export async function compileStructuralTag(tag: StructuralTag, key?: string): Promise<CompiledKimiGrammar> {
+  const start = performance.now();
+  const { ebnf, root, route } = await structuralTagToEbnf(tag);
+  const grammar = await grammarFromEBNF(ebnf, root);
+  try {
+    const compiled = await (await compiler()).compileGrammar(grammar);
+    return {
+      key: key ?? createHash('sha256').update(canonicalJson(tag)).digest('hex'),
+      tag,
+      ebnf,
+      root,
+      route,
+      compileMs: performance.now() - start,
+      vocabulary: BYTE_VOCABULARY,
+      compiled,
+    };
+  } finally {
+    grammar.dispose();
+  }
+}
+
+/** Compiled grammars by cache key, oldest first; a failed compile is not kept. */
+const cache = new Map<string, Promise<CompiledKimiGrammar>>();
+const CACHE_LIMIT = 64;
+
+/**
+ * The compiled grammar for a request's tools and tool_choice in the given shape, cached by
+ * `guidedCacheKey`. Throws StructuralTagError when the shape builds no tag for the request.
+ */
+export function compileKimiGrammar(
+  tools: readonly ChatTool[] | undefined,
+  toolChoice: ToolChoice | undefined | null,
+  options: { shape?: StructuralTagShape } = {},
+): Promise<CompiledKimiGrammar> {
+  const shape = options.shape ?? 'xgrammar-kimi';
+  const key = guidedCacheKey(tools, toolChoice, shape);
+  const hit = cache.get(key);
+  if (hit) {
+    cache.delete(key);
+    cache.set(key, hit);
+    return hit;
+  }
+  const tag = buildKimiStructuralTag(tools, toolChoice, { shape });
+  const pending = compileStructuralTag(tag, key);
+  cache.set(key, pending);
+  pending.catch(() => cache.delete(key));
+  if (cache.size > CACHE_LIMIT) {
+    // Evicted grammars are not disposed: a what-if may still hold one; WASM memory per grammar is small.
+    const oldest = cache.keys().next().value;
+    if (oldest !== undefined) cache.delete(oldest);
+  }
+  return pending;
+}
+
+export function guidedCacheSize(): number {
+  return cache.size;
+}
+
+/** A fresh matcher over a compiled grammar, stopping on `<|im_end|>` / `[EOS]`. Dispose it when done. */
+export function newMatcher(grammar: CompiledKimiGrammar): Promise<XgMatcher> {
+  return createMatcher(grammar.compiled, [...grammar.vocabulary.stopIds]);
+}
+
+/**
+ * Whether the grammar accepts `text` as a whole output (then a stop token), or as a prefix when
+ * `complete: false`. Special-token strings are ordinary text to xgrammar, so this is exact at the text level.
+ */
+export async function grammarAccepts(
+  grammar: CompiledKimiGrammar,
+  text: string,
+  options: { complete?: boolean } = {},
+): Promise<boolean> {
+  const matcher = await newMatcher(grammar);
+  try {
+    if (text.length > 0 && !matcher.acceptString(text)) return false;
+    if (options.complete === false) return true;
+    return matcher.acceptToken(grammar.vocabulary.stopIds[0] as number);
+  } finally {
+    matcher.dispose();
+  }
+}
