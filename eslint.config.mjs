@@ -22,6 +22,35 @@ export default tseslint.config(
     },
   },
   {
+    // The webview renders hostile model text: DOM is built only through webview/dom.ts (text nodes and safe
+    // attributes), never from markup, and nothing is evaluated.
+    files: ['webview/**/*.ts'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        { property: 'innerHTML', message: 'Trace text is hostile: build DOM with h() / textContent (webview/dom.ts).' },
+        { property: 'outerHTML', message: 'Trace text is hostile: build DOM with h() / textContent (webview/dom.ts).' },
+        { property: 'insertAdjacentHTML', message: 'Trace text is hostile: build DOM with h() / textContent (webview/dom.ts).' },
+        { property: 'setHTMLUnsafe', message: 'Trace text is hostile: build DOM with h() / textContent (webview/dom.ts).' },
+        { property: 'createContextualFragment', message: 'Trace text is hostile: build DOM with h() / textContent (webview/dom.ts).' },
+        { property: 'parseFromString', message: 'Trace text is hostile: no HTML parsing in the webview.' },
+        { property: 'srcdoc', message: 'No srcdoc in the webview.' },
+        { object: 'document', property: 'write', message: 'No document.write in the webview.' },
+        { object: 'document', property: 'writeln', message: 'No document.writeln in the webview.' },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        { selector: "MemberExpression[computed=true][property.value=/^(innerHTML|outerHTML|insertAdjacentHTML)$/]", message: 'Trace text is hostile: build DOM with h() / textContent (webview/dom.ts).' },
+        { selector: "AssignmentExpression > MemberExpression.left[property.name=/^on[a-z]+$/]", message: 'No inline event handlers: use addEventListener.' },
+        { selector: "CallExpression[callee.property.name='setAttribute'][arguments.0.value=/^(on|href$|src$|srcdoc$|style$)/i]", message: 'No event-handler, URL or style attributes (use setAttr in webview/dom.ts).' },
+      ],
+      'no-eval': 'error',
+      'no-implied-eval': 'error',
+      'no-new-func': 'error',
+      'no-script-url': 'error',
+    },
+  },
+  {
     files: ['scripts/**/*.mjs', 'eslint.config.mjs'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
   },

@@ -1,8 +1,35 @@
 // One build for every entry point: the extension host bundle, the CLI and the benchmarks.
 import { build } from 'esbuild';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { realpathSync } from 'node:fs';
+
+/**
+ * @mlc-ai/web-xgrammar is a UMD bundle in a `"type": "module"` package: esbuild honours the flag, the UMD
+ * wrapper then finds no `exports` and the module comes out empty. Serving its text from a namespace of our own
+ * lets esbuild judge the format by syntax (CommonJS), so the bundles get the real exports (WASM inlined).
+ */
+export const umdAsCommonJs = {
+  name: 'umd-as-commonjs',
+  setup(b) {
+    const require = createRequire(import.meta.url);
+    b.onResolve({ filter: /^@mlc-ai\/web-xgrammar$/ }, (args) => ({
+      path: require.resolve(args.path),
+      namespace: 'umd-as-commonjs',
+    }));
+    b.onLoad({ filter: /.*/, namespace: 'umd-as-commonjs' }, async (args) => ({
+      contents: await readFile(args.path, 'utf8'),
+      loader: 'js',
+      resolveDir: dirname(args.path),
+    }));
+  },
+};
 
 const production = process.argv.includes('--production');
 const common = {
+  plugins: [umdAsCommonJs],
   bundle: true,
   platform: 'node',
   target: 'node20',
@@ -12,7 +39,10 @@ const common = {
   logLevel: 'warning',
 };
 
-await Promise.all([
+// Imported (tests take the plugin from here) it builds nothing; run as a script it builds everything.
+const isMain = process.argv[1] !== undefined && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url);
+
+if (isMain) await Promise.all([
   build({ ...common, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] }),
   build({ ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } }),
   build({ ...common, entryPoints: ['bench/main.ts'], outfile: 'dist/bench.js' }),

@@ -1,0 +1,290 @@
+/**
+ * Browser harness for the trace editor webview: builds the bundle, serves pages from a local http server (so
+ * the CSP and script URIs are real), and opens either the standalone report page (data embedded by the core)
+ * or the VS Code page with a fake `acquireVsCodeApi` whose host side is a real HostRpc over a real TraceSession.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { basename, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { embeddedTraces } from '../../src/core/view/embeddedTrace.ts';
+import { makeNonce, reportPageHtml, webviewPageHtml, type EmbeddedTrace } from '../../src/core/view/pageHtml.ts';
+import { TraceSession } from '../../src/core/view/traceSession.ts';
+import { HostRpc, type Envelope, type HostReply, type WebviewRequest } from '../../src/shared/protocol.ts';
+
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url));
+/** Debian's chromium (TOOLSCOPE_CHROMIUM_PATH overrides it, e.g. to check the skip path). */
+export const CHROMIUM = process.env.TOOLSCOPE_CHROMIUM_PATH || '/usr/bin/chromium';
+export const RESULTS = join(ROOT, 'test-results', 'webview');
+
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** Why the browser tests cannot run here, or null. With TOOLSCOPE_REQUIRE_BROWSER=1 a missing browser is a failure. */
+export function browserMissing(): string | null {
+  if (existsSync(CHROMIUM)) return null;
+  if (process.env.TOOLSCOPE_REQUIRE_BROWSER === '1') throw new Error(`chromium not found at ${CHROMIUM}, and TOOLSCOPE_REQUIRE_BROWSER=1: the browser tests must run`);
+  const message = `chromium not found at ${CHROMIUM}: browser tests skipped`;
+  console.warn(`\n*** ${message} ***\n`);
+  return message;
+}
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
+/** Builds dist/webview.js and dist/webview.css when they are older than their sources. */
+export function ensureBuilt(): void {
+  const js = join(ROOT, 'dist', 'webview.js');
+  const css = join(ROOT, 'dist', 'webview.css');
+  const sources = Math.max(newestMtime(join(ROOT, 'webview')), statSync(join(ROOT, 'media', 'toolscope.css')).mtimeMs, statSync(join(ROOT, 'src', 'shared', 'protocol.ts')).mtimeMs);
+  if (existsSync(js) && existsSync(css) && statSync(js).mtimeMs >= sources && statSync(css).mtimeMs >= sources) return;
+  const r = spawnSync(process.execPath, [join(ROOT, 'scripts', 'build.mjs')], { cwd: ROOT, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`build failed:\n${r.stdout}\n${r.stderr}`);
+}
+
+export async function launch(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+}
+
+// ---- server -----------------------------------------------------------------------------------------------
+
+export class PageServer {
+  private readonly pages = new Map<string, string>();
+  private server: Server | null = null;
+  origin = '';
+
+  async start(): Promise<void> {
+    this.server = createServer((req, res) => {
+      const path = (req.url ?? '/').split('?')[0] as string;
+      const page = this.pages.get(path);
+      if (page !== undefined) {
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+        res.end(page);
+        return;
+      }
+      if (path === '/dist/webview.js' || path === '/dist/webview.css') {
+        const type = path.endsWith('.js') ? 'text/javascript' : 'text/css';
+        res.writeHead(200, { 'content-type': `${type}; charset=utf-8`, 'cache-control': 'no-store' });
+        res.end(readFileSync(join(ROOT, path)));
+        return;
+      }
+      res.writeHead(path === '/favicon.ico' ? 204 : 404);
+      res.end();
+    });
+    await new Promise<void>((resolve) => this.server?.listen(0, '127.0.0.1', resolve));
+    this.origin = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  add(path: string, html: string): string {
+    this.pages.set(path, html);
+    return this.origin + path;
+  }
+
+  async stop(): Promise<void> {
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+}
+
+export function bundle(): { script: string; style: string } {
+  return { script: readFileSync(join(ROOT, 'dist', 'webview.js'), 'utf8'), style: readFileSync(join(ROOT, 'dist', 'webview.css'), 'utf8') };
+}
+
+export async function reportData(paths: string[], title = 'test'): Promise<EmbeddedTrace> {
+  return embeddedTraces(
+    paths.map((p) => ({ path: p, label: basename(p) })),
+    title,
+    'report',
+  );
+}
+
+export function addReport(server: PageServer, path: string, data: EmbeddedTrace): string {
+  const { script, style } = bundle();
+  return server.add(path, reportPageHtml({ script, style, data, title: `Toolscope — ${data.info.fileName}` }));
+}
+
+// ---- page instrumentation ---------------------------------------------------------------------------------
+
+/** Console errors, page errors and CSP violations seen by a page. */
+export interface PageProblems {
+  errors: string[];
+}
+
+const WATCH_SCRIPT = `
+  window.__cspViolations = [];
+  document.addEventListener('securitypolicyviolation', (e) => {
+    window.__cspViolations.push(e.violatedDirective + ' ' + e.blockedURI + ' ' + (e.sample || ''));
+  });
+`;
+
+export async function watch(page: Page): Promise<PageProblems> {
+  const problems: PageProblems = { errors: [] };
+  page.on('console', (msg) => {
+    if (msg.type() === 'error' || msg.type() === 'warning') problems.errors.push(`console.${msg.type()}: ${msg.text()}`);
+  });
+  page.on('pageerror', (err) => problems.errors.push(`pageerror: ${err.message}`));
+  await page.addInitScript(WATCH_SCRIPT);
+  return problems;
+}
+
+export async function cspViolations(page: Page): Promise<string[]> {
+  return (await page.evaluate('window.__cspViolations || []')) as string[];
+}
+
+// ---- the VS Code page with a scripted host ----------------------------------------------------------------
+
+const ACQUIRE_SCRIPT = `
+(() => {
+  let acquired = false;
+  const KEY = 'toolscope-harness-vscode-state';
+  window.acquireVsCodeApi = () => {
+    if (acquired) throw new Error('An instance of the VS Code API has already been acquired');
+    acquired = true;
+    return Object.freeze({
+      postMessage: (m) => window.__toolscopeHost(JSON.parse(JSON.stringify(m))),
+      getState: () => { const s = sessionStorage.getItem(KEY); return s ? JSON.parse(s) : undefined; },
+      setState: (s) => { sessionStorage.setItem(KEY, JSON.stringify(s)); return s; },
+    });
+  };
+})();
+`;
+
+interface BrowserGlobals {
+  dispatchEvent(e: unknown): boolean;
+  MessageEvent: new (type: string, init: { data: unknown }) => unknown;
+}
+
+/** Delivers a host message the way VS Code does: a `message` event on the webview's window. */
+const deliver = (m: unknown) => {
+  const g = globalThis as unknown as BrowserGlobals;
+  g.dispatchEvent(new g.MessageEvent('message', { data: m }));
+};
+
+export interface FakeHost {
+  requests: WebviewRequest[];
+  /** Events posted so far. */
+  events: number;
+  /** Re-reads the file and pushes `reset` or new summaries, as the provider does when the file changes. */
+  fileChanged(): Promise<void>;
+  idle(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the VS Code-shaped page for a trace. The host answers like TraceEditorProvider: `init` with the
+ * snapshot, then the list analysed in small batches pushed as `summaries` events.
+ */
+export async function openVsCodePage(page: Page, server: PageServer, tracePath: string, urlPath: string, batchMs = 1): Promise<FakeHost> {
+  const session = await TraceSession.open(tracePath, basename(tracePath));
+  let queue = Promise.resolve();
+  const post = (m: Envelope) => {
+    queue = queue.then(() => page.evaluate<void, unknown>(deliver, m)).catch(() => undefined);
+  };
+  let analysing: Promise<void> | null = null;
+  const host: FakeHost = {
+    requests: [],
+    events: 0,
+    async fileChanged() {
+      await analysing;
+      const { reset } = await session.refresh();
+      if (reset) event({ type: 'reset', info: session.info('harness') });
+      analyse();
+      await analysing;
+    },
+    async idle() {
+      await analysing;
+      await queue;
+    },
+    async close() {
+      await analysing;
+      await session.close();
+    },
+  };
+  const rpc = new HostRpc(post, async (request): Promise<HostReply> => {
+    host.requests.push(request);
+    switch (request.type) {
+      case 'ready': {
+        const { summaries, lineErrors } = session.snapshot();
+        queueMicrotask(analyse);
+        return { type: 'init', info: session.info('harness'), summaries, lineErrors };
+      }
+      case 'getRecord':
+        return { type: 'record', view: (await session.record(request.key)).view };
+      case 'openRaw':
+        await session.record(request.key);
+        return { type: 'ok' };
+    }
+  });
+  const event: HostRpc['event'] = (body) => {
+    host.events++;
+    rpc.event(body);
+  };
+  const analyse = () => {
+    analysing ??= (async () => {
+      try {
+        for (;;) {
+          const batch = await session.nextBatch(batchMs);
+          if (!batch) break;
+          event({ type: 'summaries', summaries: batch.summaries, lineErrors: batch.lineErrors, info: session.info('harness') });
+          await new Promise((r) => setTimeout(r, 5));
+        }
+        event({ type: 'summaries', summaries: [], lineErrors: [], info: session.info('harness') });
+      } finally {
+        analysing = null;
+      }
+    })();
+  };
+  await page.exposeFunction('__toolscopeHost', (m: unknown) => rpc.receive(m));
+  await page.addInitScript(ACQUIRE_SCRIPT);
+  const html = webviewPageHtml({
+    scriptUri: `${server.origin}/dist/webview.js`,
+    styleUri: `${server.origin}/dist/webview.css`,
+    cspSource: server.origin,
+    nonce: makeNonce(),
+    title: basename(tracePath),
+  });
+  await page.goto(server.add(urlPath, html));
+  return host;
+}
+
+// ---- small page helpers -----------------------------------------------------------------------------------
+
+/** Runs a browser-side expression (the root tsconfig has no DOM types, so browser code is a string). */
+export async function js<T>(page: Page, expression: string): Promise<T> {
+  return (await page.evaluate(expression)) as T;
+}
+
+export async function elementCount(page: Page): Promise<number> {
+  return js<number>(page, 'document.querySelectorAll("*").length');
+}
+
+export async function position(page: Page): Promise<string> {
+  return (await page.locator('.position').textContent()) ?? '';
+}
+
+/** Waits until the cursor reads `token i / n`. */
+export async function waitPosition(page: Page, text: string): Promise<void> {
+  await page.waitForFunction((t) => (globalThis as unknown as { document: { querySelector(s: string): { textContent: string } | null } }).document.querySelector('.position')?.textContent === t, text);
+}
+
+export async function selectRecord(page: Page, id: string): Promise<void> {
+  await page.locator('.rec-row', { has: page.locator('.rec-id', { hasText: new RegExp(`^${id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }) }).click();
+  await page.locator('.record-title', { hasText: id }).waitFor();
+}
