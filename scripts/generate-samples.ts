@@ -1,28 +1,74 @@
 /**
- * Writes samples/: realistic traces of an assistant with weather, web search, calendar, email, file and
- * database tools, in every trace shape Toolscope reads, with one record (at least) for each failure it finds.
- * Deterministic: `npx tsx scripts/generate-samples.ts` rewrites the same bytes; a test checks they are current.
+ * Writes samples/: traces of an operations assistant (weather, web search, calendar, email, file and database
+ * tools with real JSON schemas) in every trace shape Toolscope reads, with at least one record for each failure
+ * it finds. All text is made up for Toolscope; the failures are modelled on real vLLM Kimi K2 parser bugs.
+ *
+ * Deterministic: no randomness, no clock. Ids, token ids, logprobs and hashes derive from fixed strings, so
+ * `npx tsx scripts/generate-samples.ts` rewrites the same bytes; test/samples.test.ts checks they are current.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { KimiSplitter } from '../src/core/tokens/kimiSplitter.ts';
+import { k2vvRequestHash } from '../src/core/eval/pythonJson.ts';
+
+type Json = Record<string, unknown>;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Kimi K2 markup
 
 const S = '<|tool_calls_section_begin|>';
 const E = '<|tool_calls_section_end|>';
 const B = '<|tool_call_begin|>';
 const A = '<|tool_call_argument_begin|>';
 const C = '<|tool_call_end|>';
-const call = (id: string, args: unknown) => `${B}${id}${A}${typeof args === 'string' ? args : JSON.stringify(args)}${C}`;
+const args = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
+const call = (id: string, value: unknown) => `${B}${id}${A}${args(value)}${C}`;
 const section = (...calls: string[]) => `${S}${calls.join('')}${E}`;
 
-type Json = Record<string, unknown>;
+// ---------------------------------------------------------------------------------------------------------------
+// Deterministic "randomness": FNV-1a over fixed seeds
+
+function fnv(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  // murmur3's finaliser, so that neighbouring seeds give unrelated values.
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
+function hex(seed: string, length: number): string {
+  let out = '';
+  for (let i = 0; out.length < length; i++) out += fnv(`${seed}#${i}`).toString(16).padStart(8, '0');
+  return out.slice(0, length);
+}
+
+function alnum(seed: string, length: number): string {
+  const chars = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+  let out = '';
+  for (let i = 0; out.length < length; i++) out += chars[fnv(`${seed}@${i}`) % chars.length];
+  return out;
+}
+
+const round4 = (x: number) => Math.round(x * 10_000) / 10_000 || 0;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Tools
 
 const tool = (name: string, description: string, parameters: Json) => ({ type: 'function', function: { name, description, parameters } });
 
 const TOOLS = {
   weather: tool('get_weather', 'Current weather for a city.', {
     type: 'object',
-    properties: { city: { type: 'string', minLength: 1 }, unit: { type: 'string', enum: ['celsius', 'fahrenheit'] } },
+    properties: {
+      city: { type: 'string', minLength: 1, description: 'City name, e.g. "Lisbon".' },
+      unit: { type: 'string', enum: ['celsius', 'fahrenheit'], default: 'celsius' },
+    },
     required: ['city'],
     additionalProperties: false,
   }),
@@ -30,55 +76,128 @@ const TOOLS = {
     type: 'object',
     properties: {
       query: { type: 'string', minLength: 1 },
-      max_results: { type: 'integer', minimum: 1, maximum: 20 },
-      filters: { type: 'object', properties: { site: { type: 'string' }, since: { type: 'string', format: 'date' } }, additionalProperties: false },
+      max_results: { type: 'integer', minimum: 1, maximum: 20, default: 5 },
+      filters: {
+        type: 'object',
+        properties: { site: { type: 'string', description: 'Restrict to one domain.' }, since: { type: 'string', format: 'date' } },
+        additionalProperties: false,
+      },
     },
     required: ['query'],
   }),
-  calendar: tool('create_calendar_event', 'Create a calendar event.', {
+  calendar: tool('create_calendar_event', 'Create an event in the user\'s calendar.', {
     type: 'object',
     properties: {
       title: { type: 'string', minLength: 1 },
       start: { type: 'string', format: 'date-time' },
       duration_minutes: { type: 'integer', minimum: 5, maximum: 240 },
-      attendees: { type: 'array', items: { type: 'string', format: 'email' } },
+      attendees: { type: 'array', items: { type: 'string', format: 'email' }, uniqueItems: true },
     },
     required: ['title', 'start', 'duration_minutes'],
     additionalProperties: false,
   }),
-  email: tool('send_email', 'Send an email.', {
+  email: tool('send_email', 'Send an email from the user\'s account.', {
     type: 'object',
-    properties: { to: { type: 'string', format: 'email' }, subject: { type: 'string' }, body: { type: 'string' } },
+    properties: {
+      to: { type: 'string', format: 'email' },
+      subject: { type: 'string', maxLength: 200 },
+      body: { type: 'string' },
+      cc: { type: 'array', items: { type: 'string', format: 'email' } },
+    },
     required: ['to', 'subject', 'body'],
+    additionalProperties: false,
   }),
   readFile: tool('read_file', 'Read a text file from the workspace.', {
     type: 'object',
-    properties: { path: { type: 'string' }, max_lines: { type: 'integer', minimum: 1 } },
+    properties: { path: { type: 'string' }, max_lines: { type: 'integer', minimum: 1, maximum: 2000 } },
     required: ['path'],
   }),
   sql: tool('query_database', 'Run a read-only SQL query.', {
     type: 'object',
     properties: { sql: { type: 'string' }, database: { type: 'string', enum: ['analytics', 'billing'] } },
     required: ['sql', 'database'],
+    additionalProperties: false,
   }),
 };
 const ALL_TOOLS = Object.values(TOOLS);
 
-const splitter = new KimiSplitter();
+// ---------------------------------------------------------------------------------------------------------------
+// Recorded tokens: real ids for special tokens, stable made-up ids (≥ 1000) for text
 
-/** Recorded tokens for a completion: the splitter's pieces with stable made-up ids and logprobs. */
-function recordedTokens(text: string): Array<{ id: number; text: string; logprob: number }> {
-  let h = 17;
-  return splitter.tokenize(text).map((t) => {
-    for (const ch of t.text) h = (h * 31 + ch.charCodeAt(0)) % 150_000;
-    return { id: t.id ?? 1000 + h, text: t.text, logprob: t.special ? -0.0001 : -Math.round(((h % 997) / 997) * 250) / 100 };
+interface SampleToken {
+  id: number;
+  text: string;
+  logprob: number;
+  top?: Array<{ id: number; text: string; logprob: number }>;
+}
+
+/**
+ * The generator's own splitter, so the samples do not change when src/core/tokens does: special tokens with their
+ * real Kimi ids, and the text between them cut the way a GPT-style pre-tokenizer cuts it (words with their leading
+ * space, digit runs, punctuation runs, whitespace).
+ */
+const SPECIAL_IDS: Record<string, number> = {
+  '<|im_end|>': 163586,
+  '<|im_user|>': 163587,
+  '<|im_assistant|>': 163588,
+  '<|im_system|>': 163594,
+  [S]: 163595,
+  [E]: 163596,
+  [B]: 163597,
+  [A]: 163598,
+  [C]: 163599,
+  '<|im_middle|>': 163601,
+  '<think>': 163606,
+  '</think>': 163607,
+};
+const SPECIAL = new RegExp(Object.keys(SPECIAL_IDS).map((t) => t.replace(/[|]/g, '\\|')).join('|'), 'g');
+const PIECE = /'(?:s|t|re|ve|m|ll|d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+/gu;
+
+function split(text: string): Array<{ text: string; id?: number }> {
+  const out: Array<{ text: string; id?: number }> = [];
+  const pushText = (t: string) => {
+    for (const m of t.matchAll(PIECE)) out.push({ text: m[0] });
+  };
+  let last = 0;
+  for (const m of text.matchAll(SPECIAL)) {
+    pushText(text.slice(last, m.index));
+    out.push({ text: m[0], id: SPECIAL_IDS[m[0]] });
+    last = m.index + m[0].length;
+  }
+  pushText(text.slice(last));
+  if (out.map((t) => t.text).join('') !== text) throw new Error('splitter lost text');
+  return out;
+}
+
+const textId = (text: string) => 1000 + (fnv(text) % 160_000);
+const ALTERNATIVES = ['I', ' the', '{"', 'functions', ' Let', ',', ' to', '"', ' Sure', '\n'];
+
+function recordedTokens(text: string, withTop = false): SampleToken[] {
+  return split(text).map((t, i) => {
+    const h = fnv(`${t.text}@${i}`);
+    const logprob = t.id !== undefined ? -round4((h % 10) / 10_000) : h % 11 === 0 ? -round4(0.6 + (h % 180) / 100) : -round4((h % 300) / 1000);
+    const token: SampleToken = { id: t.id ?? textId(t.text), text: t.text, logprob };
+    if (withTop) {
+      const alt = ALTERNATIVES.filter((a) => a !== t.text)[h % (ALTERNATIVES.length - 1)] as string;
+      token.top = [
+        { id: token.id, text: t.text, logprob },
+        { id: textId(alt), text: alt, logprob: round4(logprob - 1.2 - (h % 250) / 100) },
+      ];
+    }
+    return token;
   });
 }
 
+// ---------------------------------------------------------------------------------------------------------------
+// Requests and responses
+
+const MODEL = 'kimi-k2-instruct-0905';
+const SYSTEM = 'You are the Acme operations assistant. Use the tools to act; do not describe what you would do. Today is 2025-10-21.';
+
 const request = (content: string, tools: unknown[] = ALL_TOOLS, extra: Json = {}) => ({
-  model: 'kimi-k2-instruct-0905',
+  model: MODEL,
   messages: [
-    { role: 'system', content: 'You are a helpful assistant for the Acme operations team. Use the tools when they help.' },
+    { role: 'system', content: SYSTEM },
     { role: 'user', content },
   ],
   tools,
@@ -88,270 +207,690 @@ const request = (content: string, tools: unknown[] = ALL_TOOLS, extra: Json = {}
   ...extra,
 });
 
-const chunk = (delta: Json, finish: string | null = null) => ({ id: 'chatcmpl-7f3a', object: 'chat.completion.chunk', created: 1760000000, model: 'kimi-k2-instruct-0905', choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] });
-const stream = (deltas: Json[], finish: string) => [chunk({ role: 'assistant', content: '' }), ...deltas.map((d) => chunk(d)), chunk({}, finish)];
-const tc = (index: number, id: string | null, name: string | null, args: string) => ({ tool_calls: [{ index, ...(id ? { id, type: 'function' } : {}), function: { ...(name ? { name } : {}), arguments: args } }] });
-const completion = (content: string | null, calls: Array<[string, string, string]>, finish: string) => ({
-  id: 'chatcmpl-91bc',
-  object: 'chat.completion',
-  created: 1760000100,
-  model: 'kimi-k2-instruct-0905',
-  choices: [{ index: 0, message: { role: 'assistant', content, ...(calls.length ? { tool_calls: calls.map(([id, name, args]) => ({ id, type: 'function', function: { name, arguments: args } })) } : {}) }, finish_reason: finish }],
-  usage: { prompt_tokens: 812, completion_tokens: 64, total_tokens: 876 },
+type Call = [id: string, name: string, arguments: string];
+
+const chunkOf = (streamId: string, created: number) => (delta: Json, finish: string | null = null) => ({
+  id: streamId,
+  object: 'chat.completion.chunk',
+  created,
+  model: MODEL,
+  choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
 });
 
-const meta = (note: string, extra: Json = {}) => ({ source: 'vllm-capture', endpoint: 'staging-vllm', model: 'kimi-k2-instruct-0905', parser: 'kimi_k2', note, ...extra });
-
-function native(id: string, fields: Json): Json {
-  return { toolscope: 1, id, ...fields };
+/** A stream as vLLM sends it: a role chunk with content "", the deltas, and a last chunk with the finish reason. */
+function stream(seed: string, deltas: Json[], finish: string, created = 1_761_040_000): Json[] {
+  const chunk = chunkOf(`chatcmpl-${hex(seed, 32)}`, created);
+  return [chunk({ role: 'assistant', content: '' }), ...deltas.map((d) => chunk(d)), chunk({}, finish)];
 }
 
+const content = (text: string) => ({ content: text });
+const tcStart = (index: number, id: string, name: string, argumentsText = '') => ({ tool_calls: [{ index, id, type: 'function', function: { name, arguments: argumentsText } }] });
+const tcArgs = (index: number, argumentsText: string) => ({ tool_calls: [{ index, function: { arguments: argumentsText } }] });
+
+function chatCompletion(seed: string, text: string | null, calls: Call[], finish: string, created = 1_761_040_000): Json {
+  const promptTokens = 900 + (fnv(seed) % 400);
+  const completionTokens = 20 + (fnv(`${seed}/c`) % 80);
+  return {
+    id: `chatcmpl-${hex(seed, 32)}`,
+    object: 'chat.completion',
+    created,
+    model: MODEL,
+    choices: [
+      {
+        index: 0,
+        message: {
+          role: 'assistant',
+          content: text,
+          ...(calls.length ? { tool_calls: calls.map(([id, name, a]) => ({ id, type: 'function', function: { name, arguments: a } })) } : {}),
+        },
+        logprobs: null,
+        finish_reason: finish,
+      },
+    ],
+    usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Native records (kimi-k2-raw-completions.jsonl)
+
+let minute = 0;
+function native(id: string, note: string, fields: { request?: Json; prompt?: string; completion?: Json; response?: unknown }, metaExtra: Json = {}): Json {
+  const created = `2025-10-21T09:${String(minute++).padStart(2, '0')}:00Z`;
+  const req = fields.request && fields.response !== undefined ? { ...fields.request, stream: Array.isArray(fields.response) } : fields.request;
+  return {
+    toolscope: 1,
+    id,
+    ...(req ? { request: req } : {}),
+    ...(fields.prompt !== undefined ? { prompt: fields.prompt } : {}),
+    ...(fields.completion ? { completion: fields.completion } : {}),
+    ...(fields.response !== undefined ? { response: fields.response } : {}),
+    meta: { source: 'vllm-capture', endpoint: 'staging-vllm', model: MODEL, parser: 'kimi_k2', guided: false, created, note, ...metaExtra },
+  };
+}
+
+/** The ids of the records that must analyse without an error or warning. */
+export const CLEAN_RECORD_IDS = ['clean-single-call', 'clean-parallel-calls'];
+
 function rawCompletions(): Json[] {
-  const weatherArgs = '{"city": "Lisbon", "unit": "celsius"}';
-  const single = `I'll check the current weather in Lisbon. ${section(call('functions.get_weather:0', weatherArgs))}`;
-  const parallel = `Let me gather all three at once. ${section(
-    call('functions.get_weather:0', { city: 'Berlin' }),
-    call('functions.search_web:1', { query: 'Berlin U-Bahn strike schedule', max_results: 5, filters: { since: '2025-10-01' } }),
-    call('functions.create_calendar_event:2', { title: 'Berlin site visit', start: '2025-11-03T09:00:00+01:00', duration_minutes: 90, attendees: ['lena@acme.example', 'omar@acme.example'] }),
-  )}`;
-  const leakText = `I'll search for the incident report. ${section(call('functions.search_web:0', { query: 'acme status page incident 2025-10-14' }))}`;
-  const dropText = `Checking both cities. ${section(call('functions.get_weather:0', { city: 'Oslo' }), call('functions.get_weather:1', { city: 'Bergen' }))}`;
-  const multilineArgs = '{\n  "sql": "SELECT region, SUM(amount)\\nFROM invoices\\nGROUP BY region",\n  "database": "billing"\n}';
-  const mismatchText = `Running the revenue query. ${section(call('functions.query_database:0', multilineArgs))}`;
-  const splitTokens = [
-    { id: 3001, text: 'Let me look at the config. ', logprob: -0.31 },
-    { id: 3002, text: '<|tool_calls_', logprob: -1.2 },
-    { id: 3003, text: 'section_', logprob: -0.01 },
-    { id: 3004, text: 'begin|>', logprob: -0.01 },
-    { id: 163597, text: B, logprob: -0.0001 },
-    { id: 3005, text: 'functions.read_file:0', logprob: -0.05 },
-    { id: 163598, text: A, logprob: -0.0001 },
-    { id: 3006, text: '{"path": "deploy/vllm.yaml"}', logprob: -0.4 },
-    { id: 163599, text: C, logprob: -0.0001 },
-    { id: 163596, text: E, logprob: -0.0001 },
-  ];
-  return [
-    native('clean-single-call', {
-      request: request('What is the weather in Lisbon right now?'),
-      completion: { text: single, tokens: recordedTokens(single), finish_reason: 'stop' },
-      response: stream([{ content: "I'll check the current weather in Lisbon. " }, tc(0, 'functions.get_weather:0', 'get_weather', ''), tc(0, null, null, '{"city": "Lisbon", '), tc(0, null, null, '"unit": "celsius"}')], 'tool_calls'),
-      meta: meta('A clean single call: raw completion with recorded tokens and logprobs, and the stream the client received.'),
-    }),
-    native('clean-parallel-calls', {
-      request: request('Plan my Berlin visit next Monday: weather, any transit strikes, and put a 90 minute site visit at 9am with Lena and Omar.'),
-      completion: { text: parallel, finish_reason: 'stop' },
-      response: completion('Let me gather all three at once. ', [
-        ['functions.get_weather:0', 'get_weather', '{"city":"Berlin"}'],
-        ['functions.search_web:1', 'search_web', '{"query":"Berlin U-Bahn strike schedule","max_results":5,"filters":{"since":"2025-10-01"}}'],
-        ['functions.create_calendar_event:2', 'create_calendar_event', '{"title":"Berlin site visit","start":"2025-11-03T09:00:00+01:00","duration_minutes":90,"attendees":["lena@acme.example","omar@acme.example"]}'],
-      ], 'tool_calls'),
-      meta: meta('Three parallel calls, all valid, delivered whole.'),
-    }),
-    native('leak-marker-in-content', {
-      request: request('Find the incident report from October 14th.'),
-      completion: { text: leakText, finish_reason: 'stop' },
-      response: stream([{ content: "I'll search for the incident report. " }, { content: '<|tool_call_begin|> functions.search_web:0 <|tool_call_argument_begin|>' }, { content: '{"query": "acme status page incident 2025-10-14"}' }], 'stop'),
-      meta: meta('Content arrived in the same delta as the section marker: the parser streamed the markup and arguments as content (vLLM parser-fixes issue 5); the call is lost.'),
-    }),
-    native('empty-content-deltas', {
+  minute = 0;
+  const records: Json[] = [];
+  const add = (r: Json) => records.push(r);
+
+  // 1. A clean single call, with tokens, logprobs and top alternatives, and the stream the client received.
+  {
+    const text = `I'll check the current weather in Lisbon. ${section(call('functions.get_weather:0', '{"city": "Lisbon", "unit": "celsius"}'))}`;
+    add(
+      native('clean-single-call', 'A clean single call: the raw completion with recorded tokens, logprobs and alternatives, and the stream the client received.', {
+        request: request('What is the weather in Lisbon right now?'),
+        completion: { text, tokens: recordedTokens(text, true), finish_reason: 'stop' },
+        response: stream('clean-single-call', [
+          content("I'll check the current weather in Lisbon. "),
+          tcStart(0, 'functions.get_weather:0', 'get_weather'),
+          tcArgs(0, '{"city": "Lisbon", '),
+          tcArgs(0, '"unit": "celsius"}'),
+        ], 'tool_calls'),
+      }),
+    );
+  }
+
+  // 2. Three parallel calls, delivered whole in a chat.completion.
+  {
+    const calls: Call[] = [
+      ['functions.get_weather:0', 'get_weather', args({ city: 'Berlin' })],
+      ['functions.search_web:1', 'search_web', args({ query: 'Berlin U-Bahn strike schedule November 2025', max_results: 5, filters: { site: 'bvg.de', since: '2025-10-01' } })],
+      ['functions.create_calendar_event:2', 'create_calendar_event', args({ title: 'Berlin site visit', start: '2025-11-03T09:00:00+01:00', duration_minutes: 90, attendees: ['lena@acme.example', 'omar@acme.example'] })],
+    ];
+    const text = `Let me gather all three at once. ${section(...calls.map(([id, , a]) => call(id, a)))}`;
+    add(
+      native('clean-parallel-calls', 'Three parallel calls (weather, search with nested filters, calendar with attendees), all valid, delivered whole.', {
+        request: request('Plan my Berlin visit next Monday: the weather, any transit strikes, and a 90 minute site visit at 9am with Lena and Omar.'),
+        completion: { text, tokens: recordedTokens(text), finish_reason: 'stop' },
+        response: chatCompletion('clean-parallel-calls', 'Let me gather all three at once. ', calls, 'tool_calls'),
+      }),
+    );
+  }
+
+  // content-leak: vLLM parser-fixes issue 5 (content and the section marker in one delta).
+  {
+    const a = '{"query": "acme status page incident 2025-10-14"}';
+    const text = `I'll search for the incident report. ${section(call('functions.search_web:0', a))}`;
+    add(
+      native('leak-marker-in-content', 'Text and the section marker arrived in one delta: the parser streamed the call markup and arguments as content, and the call never reached the client.', {
+        request: request('Find the incident report from October 14th.'),
+        completion: { text, tokens: recordedTokens(text), finish_reason: 'stop' },
+        response: stream('leak-marker-in-content', [content("I'll search for the incident report. "), content(`${B}functions.search_web:0${A}`), content(a)], 'stop'),
+      }),
+    );
+  }
+
+  // empty-content-delta: parser-fixes issue 2, DeltaMessage(content="") between section begin and the first call.
+  add(
+    native('empty-content-deltas', 'Between the section begin and the first call the server sent DeltaMessage(content=""); some clients render it as "(no content)".', {
       request: request('Weather in Reykjavik?'),
-      completion: { text: `${section(call('functions.get_weather:0', { city: 'Reykjavik' }))}`, finish_reason: 'stop' },
-      response: stream([{ content: '' }, { content: '' }, tc(0, 'functions.get_weather:0', 'get_weather', '{"city": "Reykjavik"}')], 'tool_calls'),
-      meta: meta('The server returned DeltaMessage(content="") between the section begin and the first call; clients show "(no content)".'),
+      completion: { text: section(call('functions.get_weather:0', { city: 'Reykjavik' })), finish_reason: 'stop' },
+      response: stream('empty-content-deltas', [content(''), content(''), tcStart(0, 'functions.get_weather:0', 'get_weather', '{"city": "Reykjavik"}')], 'tool_calls'),
     }),
-    native('hallucinated-tool', {
+  );
+
+  // unknown-tool
+  add(
+    native('hallucinated-tool', 'The model called get_stock_price, a tool the request never offered.', {
       request: request('How is ACME stock doing today?'),
       completion: { text: `Let me pull the latest price. ${section(call('functions.get_stock_price:0', { ticker: 'ACME' }))}`, finish_reason: 'stop' },
-      meta: meta('The model called get_stock_price, which the request never offered.'),
     }),
-    native('truncated-json-arguments', {
+  );
+
+  // invalid-arguments-json
+  add(
+    native('truncated-json-arguments', 'The arguments lack their closing brace, so they are not JSON; vLLM passes them on unvalidated.', {
       request: request('Search for the latest vLLM release notes.'),
-      completion: { text: `${section(call('functions.search_web:0', '{"query": "vLLM release notes", "max_results": 5'))}`, finish_reason: 'stop' },
-      meta: meta('Arguments missing their closing brace: not JSON.'),
+      completion: { text: section(call('functions.search_web:0', '{"query": "vLLM release notes", "max_results": 5')), finish_reason: 'stop' },
     }),
-    native('schema-violations', {
+  );
+
+  // schema-violation: structural errors, and a format failure (a warning).
+  add(
+    native('schema-violations', 'The calendar call lacks a title, asks for 600 minutes (maximum 240) and adds a location the schema forbids; the email goes to an address that is not an email (a format warning).', {
       request: request('Book a four hour design review tomorrow at 2pm and email the agenda to Alice.'),
       completion: {
         text: `Booking it and sending the agenda. ${section(
-          call('functions.create_calendar_event:0', { start: '2025-11-04T14:00:00Z', duration_minutes: 600, location: 'Room 4' }),
-          call('functions.send_email:1', { to: 'alice-at-acme', subject: 'Design review agenda', body: '1. Goals\n2. Open questions' }),
+          call('functions.create_calendar_event:0', { start: '2025-10-22T14:00:00Z', duration_minutes: 600, location: 'Room 4' }),
+          call('functions.send_email:1', { to: 'alice-at-acme', subject: 'Design review agenda', body: '1. Goals\n2. Open questions\n3. Next steps' }),
         )}`,
         finish_reason: 'stop',
       },
-      meta: meta('Missing title, a 600-minute duration (max 240), an undeclared property, and an address that is not an email (format: a warning).'),
     }),
-    native('bad-call-id', {
-      request: request('Search for vLLM Kimi K2 tool parser issues.'),
-      completion: { text: `${section(call('search_web:2', { query: 'vLLM kimi_k2 tool parser issue' }))}`, finish_reason: 'stop' },
-      meta: meta('An id without the functions. prefix (search_web:2), as old histories taught the model.'),
+  );
+
+  // bad-call-id
+  add(
+    native('bad-call-id', 'The call id search_web:2 lacks the functions. prefix, a form the model learned from histories with malformed ids.', {
+      request: request('Search for open vLLM Kimi K2 tool parser issues.'),
+      completion: { text: section(call('search_web:2', { query: 'vLLM kimi_k2 tool parser issue', filters: { site: 'github.com' } })), finish_reason: 'stop' },
     }),
-    native('duplicate-call-index', {
+  );
+
+  // duplicate-call-index
+  add(
+    native('duplicate-call-index', 'Two calls share index 1, so their results cannot be told apart.', {
       request: request('Weather in Rome and in Milan?'),
-      completion: { text: `${section(call('functions.get_weather:1', { city: 'Rome' }), call('functions.get_weather:1', { city: 'Milan' }))}`, finish_reason: 'stop' },
-      meta: meta('Two calls share index 1: their results cannot be told apart.'),
+      completion: { text: section(call('functions.get_weather:1', { city: 'Rome' }), call('functions.get_weather:1', { city: 'Milan' })), finish_reason: 'stop' },
     }),
-    native('missing-section-markers', {
+  );
+
+  // missing-section-marker
+  add(
+    native('missing-section-markers', 'A call with no section begin or end around it: llama.cpp still parses it, vLLM returns it as plain text.', {
       request: request('What is the weather in Athens?'),
       completion: { text: `Sure. ${call('functions.get_weather:0', { city: 'Athens' })} I will report back.`, finish_reason: 'stop' },
-      meta: meta('A call with no section begin or end around it; vLLM returns plain text here.'),
     }),
-    native('marker-split-across-tokens', {
-      request: request('Show me the vLLM deploy config.'),
-      completion: { text: splitTokens.map((t) => t.text).join(''), tokens: splitTokens, finish_reason: 'stop' },
-      meta: meta('The section begin marker arrived as three text tokens: a parser matching token ids misses it.'),
+  );
+
+  // marker-split: the section begin recorded as three text tokens.
+  {
+    const tokens: SampleToken[] = [
+      { id: 3001, text: 'Let', logprob: -0.31 },
+      { id: 3002, text: ' me', logprob: -0.02 },
+      { id: 3003, text: ' look', logprob: -0.4 },
+      { id: 3004, text: ' at', logprob: -0.01 },
+      { id: 3005, text: ' the', logprob: -0.03 },
+      { id: 3006, text: ' config', logprob: -0.22 },
+      { id: 3007, text: '.', logprob: -0.05 },
+      { id: 3008, text: ' ', logprob: -0.9 },
+      { id: 3101, text: '<|tool_calls_', logprob: -1.2 },
+      { id: 3102, text: 'section_', logprob: -0.01 },
+      { id: 3103, text: 'begin|>', logprob: -0.01 },
+      { id: 163597, text: B, logprob: -0.0001 },
+      { id: 3201, text: 'functions', logprob: -0.0003 },
+      { id: 3202, text: '.read', logprob: -0.05 },
+      { id: 3203, text: '_file', logprob: -0.001 },
+      { id: 3204, text: ':', logprob: -0.0002 },
+      { id: 3205, text: '0', logprob: -0.0001 },
+      { id: 163598, text: A, logprob: -0.0001 },
+      { id: 3301, text: '{"', logprob: -0.002 },
+      { id: 3302, text: 'path', logprob: -0.001 },
+      { id: 3303, text: '":', logprob: -0.0004 },
+      { id: 3304, text: ' "', logprob: -0.001 },
+      { id: 3305, text: 'deploy', logprob: -0.35 },
+      { id: 3306, text: '/v', logprob: -0.12 },
+      { id: 3307, text: 'llm', logprob: -0.02 },
+      { id: 3308, text: '.yaml', logprob: -0.08 },
+      { id: 3309, text: '"}', logprob: -0.001 },
+      { id: 163599, text: C, logprob: -0.0001 },
+      { id: 163596, text: E, logprob: -0.0002 },
+    ];
+    add(
+      native('marker-split-across-tokens', 'The section begin marker was generated as three text tokens (a serving/tokenizer bug): a parser matching the marker\'s token id misses it and leaks it as content.', {
+        request: request('Show me the vLLM deploy config.'),
+        completion: { text: tokens.map((t) => t.text).join(''), tokens, finish_reason: 'stop' },
+      }),
+    );
+  }
+
+  // call-in-think: "Thinking block tool calls" in the parser-fixes known issues.
+  add(
+    native('call-inside-think', 'The call was written inside the <think> block: the reasoning parser swallowed it, so the agent only said it would search.', {
+      request: request('Search the web for Kimi K2 benchmark results.'),
+      completion: { text: `<think>The user wants benchmarks, so I search. ${section(call('functions.search_web:0', { query: 'Kimi K2 benchmark results' }))}</think>Let me search for that.`, finish_reason: 'stop' },
     }),
-    native('call-inside-think', {
-      request: request('Search the web for Kimi K2 benchmarks.'),
-      completion: { text: `<think>The user wants benchmarks. ${section(call('functions.search_web:0', { query: 'Kimi K2 benchmarks' }))}</think>Let me search for that.`, finish_reason: 'stop' },
-      meta: meta('The call was written inside the think block: the reasoning parser swallowed it.'),
-    }),
-    native('raw-fallback-call', {
+  );
+
+  // raw-fallback-format: parser-fixes issue 10.
+  add(
+    native('raw-fallback-call', 'The model wrote the call as plain text without special tokens (functions.read_file:0 {...}); the client got it as content.', {
       request: request('Open deploy/notes.md'),
-      completion: { text: `I'll read the file. functions.read_file:0 {"path": "deploy/notes.md"}`, finish_reason: 'stop' },
-      meta: meta('The call written as plain text, without special tokens (parser-fixes issue 10).'),
+      completion: { text: `I'll read the file. functions.read_file:0  {"path": "deploy/notes.md"}`, finish_reason: 'stop' },
     }),
-    native('unterminated-call-length', {
-      request: request('Email the Q3 summary to finance.', ALL_TOOLS, { max_tokens: 48 }),
-      completion: { text: `${S}${B}functions.send_email:0${A}{"to": "finance@acme.example", "subject": "Q3 summary", "body": "Hi team,\n\nRevenue for Q3 came in at`, finish_reason: 'length' },
-      meta: meta('max_tokens ran out inside the arguments.'),
-    }),
-    native('newline-after-call-begin', {
-      request: request('Weather in Tallinn?'),
-      completion: { text: `Checking. ${S}\n${B}\nfunctions.get_weather:0 ${A} {"city": "Tallinn"} ${C}\n${E}`, finish_reason: 'stop' },
-      meta: meta('Newlines and spaces around markers; a newline right after <|tool_call_begin|> made vLLM (Dec 2025–Apr 2026) stream no call.'),
-    }),
-    native('dropped-call', {
-      request: request('Weather in Oslo and Bergen?'),
-      completion: { text: dropText, finish_reason: 'stop' },
-      response: stream([{ content: 'Checking both cities. ' }, tc(0, 'functions.get_weather:0', 'get_weather', '{"city": "Oslo"}')], 'tool_calls'),
-      meta: meta('The second call began and ended within one delta and vLLM dropped it.'),
-    }),
-    native('arguments-cut-at-newline', {
-      request: request('Revenue by region from billing, please.'),
-      completion: { text: mismatchText, finish_reason: 'stop' },
-      response: stream([{ content: 'Running the revenue query. ' }, tc(0, 'functions.query_database:0', 'query_database', '{')], 'tool_calls'),
-      meta: meta('Streamed arguments stopped at the first newline of multi-line JSON.'),
-    }),
-    native('finish-reason-stop-with-calls', {
+  );
+
+  // unterminated-call: max_tokens ran out inside the arguments.
+  {
+    const text = `${S}${B}functions.send_email:0${A}{"to": "finance@acme.example", "subject": "Q3 summary", "body": "Hi team,\\n\\nRevenue for Q3 came in at`;
+    add(
+      native('unterminated-call-length', 'max_tokens ran out inside the arguments (finish_reason "length"): the call has no end marker and its JSON is cut off.', {
+        request: request('Email the Q3 summary to finance.', ALL_TOOLS, { max_tokens: 48 }),
+        completion: { text, tokens: recordedTokens(text), finish_reason: 'length' },
+      }),
+    );
+  }
+
+  // marker-whitespace: a newline right after <|tool_call_begin|>.
+  {
+    const text = `Checking. ${S}\n${B}\nfunctions.get_weather:0 ${A} {"city": "Tallinn"} ${C}\n${E}`;
+    add(
+      native('newline-after-call-begin', 'Newlines and spaces around the markers; with a newline right after <|tool_call_begin|> vLLM\'s Dec 2025 – Apr 2026 parser streamed no call at all.', {
+        request: request('Weather in Tallinn?'),
+        completion: { text, tokens: recordedTokens(text), finish_reason: 'stop' },
+      }),
+    );
+  }
+
+  // dropped-call: a call that begins and ends within one delta is dropped.
+  {
+    const text = `Checking both cities. ${section(call('functions.get_weather:0', { city: 'Oslo' }), call('functions.get_weather:1', { city: 'Bergen' }))}`;
+    add(
+      native('dropped-call', 'The second call began and ended within one delta and vLLM dropped it: the completion has two calls, the stream delivered one.', {
+        request: request('Weather in Oslo and Bergen?'),
+        completion: { text, tokens: recordedTokens(text), finish_reason: 'stop' },
+        response: stream('dropped-call', [content('Checking both cities. '), tcStart(0, 'functions.get_weather:0', 'get_weather'), tcArgs(0, '{"city": "Oslo"}')], 'tool_calls'),
+      }),
+    );
+  }
+
+  // arguments-mismatch: streamed arguments stop at the first newline.
+  {
+    const a = '{\n  "sql": "SELECT region, SUM(amount) AS revenue FROM invoices WHERE paid_at >= \'2025-07-01\' GROUP BY region",\n  "database": "billing"\n}';
+    const text = `Running the revenue query. ${section(call('functions.query_database:0', a))}`;
+    add(
+      native('arguments-cut-at-newline', 'The model wrote pretty-printed JSON and the streamed arguments stopped at its first newline: the client received "{".', {
+        request: request('Revenue by region since July, from billing please.'),
+        completion: { text, tokens: recordedTokens(text), finish_reason: 'stop' },
+        response: stream('arguments-cut-at-newline', [content('Running the revenue query. '), tcStart(0, 'functions.query_database:0', 'query_database'), tcArgs(0, '{')], 'tool_calls'),
+      }),
+    );
+  }
+
+  // finish-reason-mismatch
+  add(
+    native('finish-reason-stop-with-calls', 'A call was delivered with finish_reason "stop", so an agent loop that keys on "tool_calls" never ran it.', {
       request: request('Weather in Madrid?'),
-      response: completion(null, [['functions.get_weather:0', 'get_weather', '{"city":"Madrid"}']], 'stop'),
-      meta: meta('A call delivered with finish_reason "stop": the agent loop never ran it.'),
+      response: chatCompletion('finish-reason-stop-with-calls', null, [['functions.get_weather:0', 'get_weather', '{"city": "Madrid"}']], 'stop'),
     }),
-    native('tool-call-with-choice-none', {
-      request: request('Just tell me: is it usually rainy in London in November?', ALL_TOOLS, { tool_choice: 'none' }),
-      completion: { text: `${section(call('functions.get_weather:0', { city: 'London' }))}`, finish_reason: 'stop' },
-      meta: meta('tool_choice was "none" but the model called a tool.'),
+  );
+
+  // tool-call-when-none
+  add(
+    native('tool-call-with-choice-none', 'tool_choice was "none", yet the model emitted a call.', {
+      request: request('Without looking anything up: is London usually rainy in November?', ALL_TOOLS, { tool_choice: 'none' }),
+      completion: { text: section(call('functions.get_weather:0', { city: 'London' })), finish_reason: 'stop' },
     }),
-    native('described-not-called', {
+  );
+
+  // tool-described-not-called: parser-fixes issue 12 (warning), and tool_choice "required" (error).
+  add(
+    native('described-not-called', 'The agent said it would search, then stopped without a call: the "agent stops mid-task" report.', {
       request: request('Find out whether the Hamburg office is open on Friday.'),
-      response: completion("I'll search the web for the Hamburg office holiday schedule and let you know.", [], 'stop'),
-      meta: meta('The agent said it would search, then stopped without a call (parser-fixes issue 12).'),
+      response: chatCompletion('described-not-called', "I'll search the web for the Hamburg office holiday schedule and let you know.", [], 'stop'),
     }),
-    native('required-but-not-called', {
+  );
+  add(
+    native('required-but-not-called', 'tool_choice was "required" but the model answered from memory without a call.', {
       request: request('Get me the weather in Vienna.', ALL_TOOLS, { tool_choice: 'required' }),
-      response: completion('Vienna is usually mild this time of year.', [], 'stop'),
-      meta: meta('tool_choice "required" and no call: an error.'),
+      response: chatCompletion('required-but-not-called', 'Vienna is usually mild this time of year, around 12°C.', [], 'stop'),
     }),
-    native('text-inside-section', {
+  );
+
+  // text-in-section
+  add(
+    native('text-inside-section', 'The model wrote " and then " between two calls inside the section; vLLM drops it, SGLang streams it as content.', {
       request: request('Weather in Prague and Brno?'),
       completion: { text: `${S}${call('functions.get_weather:0', { city: 'Prague' })} and then ${call('functions.get_weather:1', { city: 'Brno' })}${E}`, finish_reason: 'stop' },
-      meta: meta('Text between two calls inside the section.'),
     }),
-    native('prompt-without-generation-prompt', {
-      request: request('Weather in Lyon?'),
-      prompt: `<|im_system|>system<|im_middle|>You are a helpful assistant.<|im_end|><|im_user|>user<|im_middle|>Weather in Lyon?<|im_end|><|im_assistant|>assistant<|im_middle|>[{'type': 'text', 'text': ''}]<|im_end|>`,
-      completion: { text: '<|im_user|>user<|im_middle|>Also Paris?', finish_reason: 'stop' },
-      meta: meta('Rendered without add_generation_prompt by the pre-fix 0905 template: the model continues the user turn, and empty content was printed as a Python list.'),
+  );
+
+  // stray-marker: a repeated call end, and a </think> the prompt opened.
+  add(
+    native('repeated-call-end-marker', 'The model repeated <|tool_call_end|> after the call: a marker out of place that some parsers leak as content.', {
+      request: request('Weather in Copenhagen?'),
+      completion: { text: `${S}${call('functions.get_weather:0', { city: 'Copenhagen' })}${C}${E}`, finish_reason: 'stop' },
     }),
-    native('think-opened-by-template', {
+  );
+  add(
+    native('think-opened-by-template', 'A K2.6-style template put <think> into the prompt, so the completion starts inside reasoning and has a bare </think>.', {
       request: request('Weather in Zurich?'),
-      completion: { text: `The user asks for the weather in Zurich; one call.</think>On it. ${section(call('functions.get_weather:0', { city: 'Zurich' }))}`, finish_reason: 'stop' },
-      meta: meta('A K2.6-style template put <think> in the prompt, so the completion opens with reasoning and a bare </think>.'),
+      completion: { text: `The user asks for the weather in Zurich; one call is enough.</think>On it. ${section(call('functions.get_weather:0', { city: 'Zurich' }))}`, finish_reason: 'stop' },
     }),
-  ];
+  );
+
+  // Template problems: no generation prompt, empty content rendered as a Python list literal.
+  add(
+    native('prompt-without-generation-prompt', 'Rendered by the pre-fix 0905 template without add_generation_prompt: the prompt ends after the assistant turn (whose empty content became a Python list literal) and the model writes another user turn.', {
+      request: request('Weather in Lyon?'),
+      prompt: `<|im_system|>system<|im_middle|>${SYSTEM}<|im_end|><|im_user|>user<|im_middle|>Weather in Lyon?<|im_end|><|im_assistant|>assistant<|im_middle|>[{'type': 'text', 'text': ''}]<|im_end|>`,
+      completion: { text: '<|im_user|>user<|im_middle|>And in Paris?', finish_reason: 'stop' },
+    }),
+  );
+
+  return records;
 }
+
+// ---------------------------------------------------------------------------------------------------------------
+// K2-Vendor-Verifier samples and results
 
 function k2vvRequests(): Json[] {
+  const k2 = (messages: Json[], tools: unknown[], maxTokens = 4096) => ({ model: 'kimi-k2-0905', messages, max_tokens: maxTokens, temperature: 0.6, stream: true, tools });
   return [
-    { model: 'kimi-k2-0905', messages: [{ role: 'user', content: 'What will the weather be like in Chengdu tomorrow?' }], tools: [TOOLS.weather], max_tokens: 4096, temperature: 0.6, stream: false },
-    { model: 'kimi-k2-0905', messages: [{ role: 'system', content: '你是一个乐于助人的助手。' }, { role: 'user', content: '帮我搜索一下最新的 vLLM 版本说明。' }], tools: [TOOLS.search], max_tokens: 4096, temperature: 0.6, stream: false },
-    {
-      model: 'kimi-k2-0905',
-      messages: [
-        { role: 'user', content: 'Find cheap flights to Tokyo.' },
-        { role: 'assistant', content: '', tool_calls: [{ id: 'search_web:0', type: 'function', function: { name: 'search_web', arguments: '{"query": "cheap flights Tokyo"}' } }] },
-        { role: 'tool', tool_call_id: 'search_web:0', name: 'search_web', content: '[{"title": "Tokyo from 420 EUR", "url": "https://flights.example/tyo"}]' },
+    k2([{ role: 'user', content: 'What is the weather in Chengdu right now? Should I take an umbrella?' }], [TOOLS.weather]),
+    k2(
+      [
+        { role: 'system', content: '你是一个乐于助人的助手。回答前先用工具查找最新信息。' },
+        { role: 'user', content: '帮我搜索一下最新的 vLLM 版本说明，尽量多给几条结果。' },
       ],
-      tools: [TOOLS.search],
-      max_tokens: 4096,
-      temperature: 0.6,
-      stream: false,
-    },
-    { model: 'kimi-k2-0905', messages: [{ role: 'user', content: 'Write a haiku about autumn.' }], tools: [TOOLS.weather, TOOLS.search], max_tokens: 4096, temperature: 0.6, stream: false },
+      [TOOLS.search],
+    ),
+    k2(
+      [
+        { role: 'user', content: 'Find cheap flights from Frankfurt to Tokyo in March.' },
+        { role: 'assistant', content: '', tool_calls: [{ id: 'search_web:0', type: 'function', function: { name: 'search_web', arguments: '{"query": "cheap flights Frankfurt Tokyo March"}' } }] },
+        { role: 'tool', tool_call_id: 'search_web:0', name: 'search_web', content: '[{"title": "FRA-HND from 612 EUR", "url": "https://flights.example/fra-hnd"}, {"title": "FRA-NRT from 655 EUR", "url": "https://flights.example/fra-nrt"}]' },
+      ],
+      [TOOLS.search],
+    ),
+    k2([{ role: 'user', content: '写一份给新值班工程师的入职指南（on-call onboarding guide），越详细越好。' }], [TOOLS.search, TOOLS.readFile], 300),
   ];
 }
 
+const FIFTH_REQUEST = {
+  model: 'kimi-k2-0905',
+  messages: [{ role: 'user', content: 'Put a 30 minute 1:1 with priya@acme.example on my calendar for Thursday at 3pm.' }],
+  max_tokens: 4096,
+  temperature: 0.6,
+  stream: true,
+  tools: [TOOLS.calendar],
+};
+
+function k2vvResponse(seed: string, created: number, text: string, calls: Call[], finish: string): Json {
+  return {
+    id: `gen-${created}-${alnum(seed, 20)}`,
+    object: 'chat.completion',
+    created,
+    model: 'moonshotai/kimi-k2-0905',
+    choices: [{ index: 0, message: { role: 'assistant', content: text, tool_calls: calls.length ? calls.map(([id, name, a]) => ({ id, type: 'function', function: { name, arguments: a } })) : null }, finish_reason: finish }],
+    usage: null,
+  };
+}
+
+const ONBOARDING = [
+  '# 值班工程师入职指南',
+  '',
+  '## 1. 第一周',
+  '- 申请 PagerDuty、Grafana 和 staging 集群的访问权限。',
+  '- 跟随一位资深工程师完成至少两次交接班（shadow shift）。',
+  '- 通读 runbooks/ 目录，重点是 vLLM 推理服务和计费数据库。',
+  '',
+  '## 2. 告警分级',
+  '- P1：面向客户的服务不可用，5 分钟内响应，立即拉起事故频道。',
+  '- P2：性能下降或单区域故障，30 分钟内响应。',
+  '- P3：非紧急问题，下一个工作日处理。',
+  '',
+  '## 3. 常见问题排查',
+  '1. 推理服务返回 429：先检查上游配额，再看 Grafana 上的队列长度。',
+  '2. 工具调用解析失败：用 Toolscope 打开请求日志，确认是模型输出还是解析器的问题。',
+  '3. 数据库连接数打满：',
+].join('\n');
+
 function k2vvResults(): Json[] {
-  const requests = k2vvRequests();
-  const result = (i: number, response: Json, finish: string | null, valid: boolean | null, status = 'success') => ({
+  const requests = [...k2vvRequests(), FIFTH_REQUEST];
+  const base = 1_761_041_700;
+  const result = (i: number, response: Json, status: string, finish: string | null, valid: boolean | null, durationMs: number) => ({
     data_index: i + 1,
-    request: requests[i % requests.length],
+    request: requests[i],
     response,
     status,
     finish_reason: finish,
     tool_calls_valid: valid,
-    last_run_at: '2025-10-20 10:15:00',
-    duration_ms: 1800 + i * 137,
-    hash: `sample${i}`.padEnd(32, '0'),
+    last_run_at: `2025-10-21T10:15:${String(3 + i * 7).padStart(2, '0')}.${String(fnv(`run${i}`) % 1_000_000).padStart(6, '0')}`,
+    duration_ms: durationMs,
+    hash: k2vvRequestHash(requests[i]),
   });
   return [
-    result(0, completion('', [['functions.get_weather:0', 'get_weather', '{"city": "Chengdu"}']], 'tool_calls'), 'tool_calls', true),
-    result(1, completion('', [['functions.search_web:0', 'search_web', '{"query": "vLLM release notes", "max_results": 50}']], 'tool_calls'), 'tool_calls', false),
-    result(2, completion('I found a fare from 420 EUR on flights.example.', [], 'stop'), 'stop', null),
-    result(3, completion('Crisp maple leaves fall / ...', [], 'length'), 'length', null),
-    { ...result(4, {}, null, null, 'failed'), response: { error: "Error code: 429 - {'error': {'message': 'rate limited upstream, retry shortly', 'code': 429}}" } },
+    result(0, k2vvResponse('r1', base, '', [['functions.get_weather:0', 'get_weather', '{"city":"Chengdu"}']], 'tool_calls'), 'success', 'tool_calls', true, 1184),
+    result(1, k2vvResponse('r2', base + 2, '', [['functions.search_web:0', 'search_web', '{"query":"vLLM 最新版本说明 release notes","max_results":50}']], 'tool_calls'), 'success', 'tool_calls', false, 1421),
+    result(2, k2vvResponse('r3', base + 3, 'The cheapest option I found is Frankfurt to Tokyo Haneda from 612 EUR (flights.example); Narita starts at 655 EUR.', [], 'stop'), 'success', 'stop', null, 2307),
+    result(3, k2vvResponse('r4', base + 5, ONBOARDING, [], 'length'), 'success', 'length', null, 9876),
+    result(4, { error: "Error code: 429 - {'error': {'message': 'Provider returned error', 'code': 429, 'metadata': {'raw': 'kimi-k2-0905 is temporarily rate-limited upstream. Please retry shortly.', 'provider_name': 'ExampleCloud'}}}" }, 'failed', null, null, 7012),
   ];
 }
+
+// ---------------------------------------------------------------------------------------------------------------
+// OpenAI / vLLM chat.completion objects
 
 function openAiCompletions(): Json[] {
   return [
-    completion(null, [['chatcmpl-tool-4b1d9e', 'get_weather', '{"city": "Seoul"}']], 'tool_calls'),
-    completion('The Seoul forecast is 12°C and clear.', [], 'stop'),
-    completion(null, [['functions.web.search:0', 'search', '{"query": "kimi k2"}']], 'tool_calls'),
+    chatCompletion('oa-1', null, [[`chatcmpl-tool-${hex('oa-1-call', 32)}`, 'get_weather', '{"city": "Seoul"}']], 'tool_calls', 1_761_042_000),
+    chatCompletion('oa-2', 'Seoul is 12°C and clear this afternoon; no umbrella needed.', [], 'stop', 1_761_042_004),
+    chatCompletion('oa-3', null, [['functions.web.search:0', 'search', '{"query": "kimi k2 tool calling"}']], 'tool_calls', 1_761_042_009),
   ];
 }
+
+// ---------------------------------------------------------------------------------------------------------------
+// SSE dump: two concurrent streams logged by a proxy, interleaved
 
 function sseDump(): string {
-  const s1 = stream([{ content: 'Let me check. ' }, tc(0, 'functions.get_weather:0', 'get_weather', '{"city":'), tc(0, null, null, ' "Nairobi"}')], 'tool_calls').map((c) => ({ ...c, id: 'chatcmpl-stream-a' }));
-  const s2 = stream([{ content: 'Looking it up ' }, { content: '<|tool_calls_section_begin|>' }, { content: '<|tool_call_begin|>functions.search_web:0' }], 'stop').map((c) => ({ ...c, id: 'chatcmpl-stream-b' }));
-  return [...s1.map((c) => `data: ${JSON.stringify(c)}\n\n`), 'data: [DONE]\n\n', ...s2.map((c) => `data: ${JSON.stringify(c)}\n\n`), 'data: [DONE]\n'].join('');
+  const a = stream('sse-a', [content('Let me check the forecast. '), tcStart(0, 'functions.get_weather:0', 'get_weather'), tcArgs(0, '{"city":'), tcArgs(0, ' "Nairobi"}')], 'tool_calls', 1_761_043_000);
+  const b = stream('sse-b', [content('Looking it up. '), content(S), content(`${B}functions.search_web:0`), content(`${A}{"query": "Nairobi matatu strike"}${C}${E}`)], 'stop', 1_761_043_001);
+  const lines: string[] = [': captured by the staging proxy'];
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    for (const chunks of [a, b]) {
+      const c = chunks[i];
+      if (c) lines.push(`data: ${JSON.stringify(c)}`, '');
+      if (i === chunks.length - 1) lines.push('data: [DONE]', '');
+    }
+  }
+  return lines.join('\n');
 }
 
+// ---------------------------------------------------------------------------------------------------------------
+// /v1/completions responses with legacy logprobs
+
 function completionsLogprobs(): Json[] {
-  const text1 = `Checking the forecast. ${section(call('functions.get_weather:0', { city: 'Lima' }))}`;
-  const t1 = recordedTokens(text1);
-  const text2 = `${section(call('functions.search_web:0', { query: 'Kimi K2 guided decoding' }))}`;
-  const t2 = recordedTokens(text2);
-  const lp = (tokens: Array<{ id: number; text: string; logprob: number }>, asIds: boolean) => ({
-    tokens: tokens.map((t) => (asIds ? `token_id:${t.id}` : t.text)),
-    token_logprobs: tokens.map((t) => t.logprob),
-    top_logprobs: tokens.map((t) => ({ [asIds ? `token_id:${t.id}` : t.text]: t.logprob })),
-    text_offset: tokens.reduce<number[]>((acc, t, i) => (acc.push(i === 0 ? 0 : (acc[i - 1] as number) + (tokens[i - 1] as { text: string }).text.length), acc), []),
+  const logprobs = (tokens: SampleToken[], asIds: boolean) => {
+    const name = (t: { id: number; text: string }) => (asIds ? `token_id:${t.id}` : t.text);
+    let offset = 0;
+    return {
+      tokens: tokens.map(name),
+      token_logprobs: tokens.map((t) => t.logprob),
+      top_logprobs: tokens.map((t) => Object.fromEntries((t.top ?? []).map((alt) => [name(alt), alt.logprob]))),
+      text_offset: tokens.map((t) => {
+        const at = offset;
+        offset += t.text.length;
+        return at;
+      }),
+    };
+  };
+  const text1 = `Checking the forecast for Lima. ${section(call('functions.get_weather:0', { city: 'Lima', unit: 'celsius' }))}`;
+  const text2 = section(call('functions.search_web:0', { query: 'Kimi K2 guided decoding structural tag', max_results: 3 }));
+  const response = (id: string, created: number, text: string, lp: Json) => ({
+    id,
+    object: 'text_completion',
+    created,
+    model: MODEL,
+    choices: [{ index: 0, text, logprobs: lp, finish_reason: 'stop', stop_reason: null, prompt_logprobs: null }],
+    usage: { prompt_tokens: 1012, completion_tokens: (lp.tokens as unknown[]).length, total_tokens: 1012 + (lp.tokens as unknown[]).length },
   });
   return [
-    { id: 'cmpl-1a2b', object: 'text_completion', created: 1760000200, model: 'kimi-k2-instruct-0905', choices: [{ index: 0, text: text1, logprobs: lp(t1, false), finish_reason: 'stop' }] },
-    { id: 'cmpl-3c4d', object: 'text_completion', created: 1760000300, model: 'kimi-k2-instruct-0905', choices: [{ index: 0, text: text2, logprobs: lp(t2, true), finish_reason: 'stop' }] },
+    response(`cmpl-${hex('cmpl-1', 32)}`, 1_761_044_000, text1, logprobs(recordedTokens(text1, true), false)),
+    response(`cmpl-${hex('cmpl-2', 32)}`, 1_761_044_060, text2, logprobs(recordedTokens(text2, true), true)),
   ];
 }
 
+// ---------------------------------------------------------------------------------------------------------------
+// Malformed lines: bad lines are reported with their numbers, the rest loads
+
+/** 1-based line numbers of the lines planted in malformed-lines.jsonl that cannot be read. */
+export const MALFORMED_LINES = [2, 3, 5];
+
 function malformed(): string {
-  const good = native('good-before-bad-lines', { request: request('Weather in Dublin?'), completion: { text: section(call('functions.get_weather:0', { city: 'Dublin' })), finish_reason: 'stop' } });
-  const good2 = native('good-after-bad-lines', { request: request('Weather in Cork?'), completion: { text: section(call('functions.get_weather:0', { city: 'Cork' })), finish_reason: 'stop' } });
-  return [JSON.stringify(good), 'this line is a log message, not JSON', JSON.stringify({ level: 'info', msg: 'request finished', duration_ms: 123 }), JSON.stringify(good2), '{"toolscope": 1, "id": "cut-off-while-writing", "completion": {"text": "Let me'].join('\n');
+  const good = (id: string, city: string) => ({
+    toolscope: 1,
+    id,
+    request: request(`Weather in ${city}?`, [TOOLS.weather]),
+    completion: { text: section(call('functions.get_weather:0', { city })), finish_reason: 'stop' },
+    meta: { source: 'vllm-capture', endpoint: 'staging-vllm', model: MODEL, note: 'A good record next to unreadable lines.' },
+  });
+  return [
+    JSON.stringify(good('good-before-bad-lines', 'Dublin')),
+    'INFO 2025-10-21 09:14:02 proxy: upstream responded 200 in 812 ms',
+    JSON.stringify({ level: 'info', msg: 'request finished', duration_ms: 812, path: '/v1/chat/completions' }),
+    JSON.stringify(good('good-after-bad-lines', 'Cork')),
+    // The writer was killed mid-line: no closing brace, no newline.
+    '{"toolscope": 1, "id": "cut-off-while-writing", "completion": {"text": "Let me check the weather in Gal',
+  ].join('\n');
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+
+// ---------------------------------------------------------------------------------------------------------------
+// other-formats.jsonl: Hermes, Qwen3-Coder, DeepSeek-V3.1 and gpt-oss Harmony records (native, `meta.format`
+// set), each format with a clean call and one record per failure: a content leak in the recorded response, an
+// unknown tool, a schema violation, invalid JSON and a call cut off by max_tokens.
+
+function otherFormats(): Json[] {
+  const fn = (name: string, description: string, parameters: Json) => ({ type: 'function', function: { name, description, parameters } });
+  const tools = [
+    fn('get_weather', 'Current weather and forecast for a city.', {
+      type: 'object',
+      properties: {
+        city: { type: 'string', minLength: 1 },
+        unit: { type: 'string', enum: ['celsius', 'fahrenheit'] },
+        days: { type: 'integer', minimum: 1, maximum: 14 },
+      },
+      required: ['city'],
+      additionalProperties: false,
+    }),
+    fn('search_web', 'Search the web and return the top results.', {
+      type: 'object',
+      properties: { query: { type: 'string', minLength: 1 }, max_results: { type: 'integer', minimum: 1, maximum: 20 } },
+      required: ['query'],
+    }),
+    fn('create_calendar_event', 'Create a calendar event.', {
+      type: 'object',
+      properties: {
+        title: { type: 'string', minLength: 1 },
+        start: { type: 'string', format: 'date-time' },
+        duration_minutes: { type: 'integer', minimum: 5, maximum: 240 },
+        attendees: { type: 'array', items: { type: 'string', format: 'email' } },
+      },
+      required: ['title', 'start', 'duration_minutes'],
+      additionalProperties: false,
+    }),
+  ];
+  const models: Record<string, { model: string; parser: string }> = {
+    hermes: { model: 'Qwen/Qwen2.5-72B-Instruct', parser: 'hermes' },
+    qwen3_coder: { model: 'Qwen/Qwen3-Coder-30B-A3B-Instruct', parser: 'qwen3_coder' },
+    deepseek_v31: { model: 'deepseek-ai/DeepSeek-V3.1', parser: 'deepseek_v31' },
+    harmony: { model: 'openai/gpt-oss-120b', parser: 'openai' },
+  };
+  const record = (format: string, id: string, note: string, user: string, completion: Json, response?: Json): Json => ({
+    toolscope: 1,
+    id: `${format}-${id}`,
+    request: {
+      model: models[format]?.model,
+      messages: [
+        { role: 'system', content: 'You are the Acme operations assistant. Use the tools to act.' },
+        { role: 'user', content: user },
+      ],
+      tools,
+      tool_choice: 'auto',
+      max_tokens: completion.finish_reason === 'length' ? 40 : 1024,
+    },
+    completion,
+    ...(response ? { response } : {}),
+    meta: { source: 'vllm-capture', endpoint: 'staging-vllm', model: models[format]?.model, parser: models[format]?.parser, format, note },
+  });
+  const leaked = (format: string, content: string): Json => ({
+    id: `chatcmpl-${format}-leak`,
+    object: 'chat.completion',
+    created: 1_761_050_000,
+    model: models[format]?.model,
+    choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+  });
+  const answered = (format: string, name: string, args: string): Json => ({
+    id: `chatcmpl-${format}-ok`,
+    object: 'chat.completion',
+    created: 1_761_050_100,
+    model: models[format]?.model,
+    choices: [{ index: 0, message: { role: 'assistant', content: null, tool_calls: [{ id: `chatcmpl-tool-${format}0`, type: 'function', function: { name, arguments: args } }] }, finish_reason: 'tool_calls' }],
+  });
+  const rows: Json[] = [];
+  const scenarios = (
+    format: string,
+    calls: {
+      clean: [text: string, name: string, args: string];
+      leak: [text: string, content: string];
+      unknown: string;
+      schema: string;
+      invalid: { completion?: string; response?: Json };
+      truncated: string;
+    },
+  ) => {
+    const [cleanText, cleanName, cleanArgs] = calls.clean;
+    rows.push(record(format, 'clean-call', 'a well-formed call, delivered as it was written', 'What is the weather in Lisbon?', { text: cleanText, finish_reason: 'tool_calls' }, answered(format, cleanName, cleanArgs)));
+    rows.push(record(format, 'leak-markup-in-content', 'the server returned the raw call markup as content and no tool_calls', 'Search the web for the Acme status page incident.', { text: calls.leak[0], finish_reason: 'tool_calls' }, leaked(format, calls.leak[1])));
+    rows.push(record(format, 'unknown-tool', 'the model called get_stock_price, which the request does not offer', 'How is ACME stock doing?', { text: calls.unknown, finish_reason: 'tool_calls' }));
+    rows.push(record(format, 'schema-violation', 'days 30 is above the maximum of 14 and unit "kelvin" is not in the enum', 'Give me a month of weather for Oslo in kelvin.', { text: calls.schema, finish_reason: 'tool_calls' }));
+    if (calls.invalid.completion !== undefined) {
+      rows.push(record(format, 'invalid-json-arguments', 'the arguments are not valid JSON', 'Book a 30 minute sync with Lena tomorrow at 10.', { text: calls.invalid.completion, finish_reason: 'tool_calls' }));
+    } else {
+      rows.push({ ...record(format, 'invalid-json-arguments', 'the streaming parser sent arguments without their closing brace (no raw completion recorded)', 'Book a 30 minute sync with Lena tomorrow at 10.', {}), completion: undefined, response: calls.invalid.response });
+    }
+    rows.push(record(format, 'unterminated-call-length', 'max_tokens cut the completion inside the call', 'Find recent news on the Acme outage.', { text: calls.truncated, finish_reason: 'length' }));
+  };
+
+  // Hermes / Qwen2.5: <tool_call>{"name": …, "arguments": …}</tool_call>
+  const hermes = (name: string, args: string) => `<tool_call>\n{"name": "${name}", "arguments": ${args}}\n</tool_call>`;
+  scenarios('hermes', {
+    clean: [`I'll check the current weather in Lisbon.\n${hermes('get_weather', '{"city": "Lisbon", "unit": "celsius"}')}`, 'get_weather', '{"city": "Lisbon", "unit": "celsius"}'],
+    leak: [hermes('search_web', '{"query": "acme status page incident"}'), hermes('search_web', '{"query": "acme status page incident"}')],
+    unknown: hermes('get_stock_price', '{"ticker": "ACME"}'),
+    schema: hermes('get_weather', '{"city": "Oslo", "unit": "kelvin", "days": 30}'),
+    invalid: { completion: hermes('create_calendar_event', '{"title": "Sync with Lena", "start": "2025-10-22T10:00:00+02:00", "duration_minutes": 30,}') },
+    truncated: `<tool_call>\n{"name": "search_web", "arguments": {"query": "acme outage`,
+  });
+
+  // Qwen3-Coder: <tool_call><function=…><parameter=…>…</parameter></function></tool_call>
+  const param = (name: string, value: string) => `<parameter=${name}>\n${value}\n</parameter>\n`;
+  const coder = (name: string, ...params: string[]) => `<tool_call>\n<function=${name}>\n${params.join('')}</function>\n</tool_call>`;
+  scenarios('qwen3_coder', {
+    clean: [`I'll check the current weather in Lisbon.\n${coder('get_weather', param('city', 'Lisbon'), param('unit', 'celsius'))}`, 'get_weather', '{"city": "Lisbon", "unit": "celsius"}'],
+    leak: [coder('search_web', param('query', 'acme status page incident')), coder('search_web', param('query', 'acme status page incident'))],
+    unknown: coder('get_stock_price', param('ticker', 'ACME')),
+    schema: coder('get_weather', param('city', 'Oslo'), param('unit', 'kelvin'), param('days', '30')),
+    invalid: {
+      response: {
+        id: 'chatcmpl-qwen3_coder-cut',
+        object: 'chat.completion',
+        created: 1_761_050_200,
+        model: models.qwen3_coder?.model,
+        choices: [{ index: 0, message: { role: 'assistant', content: null, tool_calls: [{ id: 'chatcmpl-tool-q1', type: 'function', function: { name: 'create_calendar_event', arguments: '{"title": "Sync with Lena", "start": "2025-10-22T10:00:00+02:00", "duration_minutes": 30' } }] }, finish_reason: 'tool_calls' }],
+      },
+    },
+    truncated: `<tool_call>\n<function=search_web>\n<parameter=query>\nacme outage`,
+  });
+
+  // DeepSeek-V3.1: <｜tool▁calls▁begin｜><｜tool▁call▁begin｜>name<｜tool▁sep｜>{json}<｜tool▁call▁end｜><｜tool▁calls▁end｜>
+  const ds = (name: string, argsText: string) => `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>${name}<｜tool▁sep｜>${argsText}<｜tool▁call▁end｜><｜tool▁calls▁end｜>`;
+  scenarios('deepseek_v31', {
+    clean: [`I'll check the current weather in Lisbon.${ds('get_weather', '{"city": "Lisbon", "unit": "celsius"}')}`, 'get_weather', '{"city": "Lisbon", "unit": "celsius"}'],
+    leak: [ds('search_web', '{"query": "acme status page incident"}'), ds('search_web', '{"query": "acme status page incident"}')],
+    unknown: ds('get_stock_price', '{"ticker": "ACME"}'),
+    schema: ds('get_weather', '{"city": "Oslo", "unit": "kelvin", "days": 30}'),
+    invalid: { completion: ds('create_calendar_event', "{'title': 'Sync with Lena', 'start': '2025-10-22T10:00:00+02:00', 'duration_minutes': 30}") },
+    truncated: `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>search_web<｜tool▁sep｜>{"query": "acme outage`,
+  });
+
+  // gpt-oss Harmony: the completion starts after the prompt's <|start|>assistant.
+  const think = (text: string) => `<|channel|>analysis<|message|>${text}<|end|><|start|>assistant`;
+  const oss = (name: string, argsText: string) => `<|channel|>commentary to=functions.${name} <|constrain|>json<|message|>${argsText}<|call|>`;
+  scenarios('harmony', {
+    clean: [`${think('User wants Lisbon weather. Call get_weather.')}${oss('get_weather', '{"city":"Lisbon","unit":"celsius"}')}`, 'get_weather', '{"city":"Lisbon","unit":"celsius"}'],
+    leak: [
+      `${think('Need to search.')}${oss('search_web', '{"query":"acme status page incident"}')}`,
+      // Decoded with skip_special_tokens: the header words run into the text.
+      'analysisNeed to search.assistantcommentary to=functions.search_web json{"query":"acme status page incident"}',
+    ],
+    unknown: `${think('Stock price needed.')}${oss('get_stock_price', '{"ticker":"ACME"}')}`,
+    schema: oss('get_weather', '{"city":"Oslo","unit":"kelvin","days":30}'),
+    invalid: { completion: oss('create_calendar_event', '{"title":"Sync with Lena","start":"2025-10-22T10:00:00+02:00","duration_minutes":30') },
+    truncated: `${think('Search for news.')}<|channel|>commentary to=functions.search_web <|constrain|>json<|message|>{"query":"acme outage`,
+  });
+  return rows;
 }
 
 const jsonl = (rows: unknown[]) => rows.map((r) => JSON.stringify(r)).join('\n') + '\n';
 
+/** Every sample file: name → exact content. */
 export function generateSamples(): Record<string, string> {
   return {
     'kimi-k2-raw-completions.jsonl': jsonl(rawCompletions()),
@@ -361,11 +900,13 @@ export function generateSamples(): Record<string, string> {
     'vllm-stream.sse.jsonl': sseDump(),
     'completions-logprobs.jsonl': jsonl(completionsLogprobs()),
     'malformed-lines.jsonl': malformed(),
+    'other-formats.jsonl': jsonl(otherFormats()),
   };
 }
 
 if (require.main === module) {
   const dir = join(__dirname, '..', 'samples');
-  for (const [name, content] of Object.entries(generateSamples())) writeFileSync(join(dir, name), content);
-  process.stdout.write(`wrote ${Object.keys(generateSamples()).length} files to samples/\n`);
+  const files = generateSamples();
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  process.stdout.write(`wrote ${Object.keys(files).length} files to samples/\n`);
 }

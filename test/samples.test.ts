@@ -5,14 +5,13 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { generateSamples } from '../scripts/generate-samples.ts';
+import { CLEAN_RECORD_IDS, MALFORMED_LINES, generateSamples } from '../scripts/generate-samples.ts';
 import { Analyzer, type AnalyzedRecord } from '../src/core/analysis.ts';
 import { DIAGNOSTIC_KINDS } from '../src/core/diagnostics/diagnostic.ts';
 import { readTraceItems } from '../src/core/trace/jsonlIndex.ts';
 import { analyzeCommand } from '../src/cli/analyzeCommand.ts';
 
 const dir = fileURLToPath(new URL('../samples/', import.meta.url));
-const CLEAN = ['clean-single-call', 'clean-parallel-calls'];
 
 async function analyseSamples(): Promise<{ records: Map<string, AnalyzedRecord[]>; errors: Map<string, number[]> }> {
   const analyzer = new Analyzer();
@@ -39,7 +38,8 @@ test('every diagnostic kind fires on some sample; the clean samples are clean', 
   const all = [...records.values()].flat();
   const seen = new Set(all.flatMap((r) => r.diagnostics.map((d) => d.kind)));
   for (const kind of Object.keys(DIAGNOSTIC_KINDS)) assert.ok(seen.has(kind as keyof typeof DIAGNOSTIC_KINDS), `no sample triggers ${kind}`);
-  for (const id of CLEAN) {
+  assert.deepEqual(CLEAN_RECORD_IDS, ['clean-single-call', 'clean-parallel-calls']);
+  for (const id of CLEAN_RECORD_IDS) {
     const r = all.find((x) => x.id === id);
     assert.ok(r, id);
     assert.deepEqual(r.diagnostics.filter((d) => d.severity !== 'info'), [], id);
@@ -67,6 +67,7 @@ test('every diagnostic kind fires on some sample; the clean samples are clean', 
     'described-not-called': 'tool-described-not-called',
     'required-but-not-called': 'tool-described-not-called',
     'text-inside-section': 'text-in-section',
+    'repeated-call-end-marker': 'stray-marker',
     'think-opened-by-template': 'stray-marker',
     'prompt-without-generation-prompt': 'template-generation-prompt-missing',
   };
@@ -75,12 +76,34 @@ test('every diagnostic kind fires on some sample; the clean samples are clean', 
     assert.ok(r, `sample ${id} missing`);
     assert.ok(r.diagnostics.some((d) => d.kind === kind), `${id} should fire ${kind}; got ${r.diagnostics.map((d) => d.kind).join(', ')}`);
   }
-  assert.equal(raw.find((x) => x.id === 'required-but-not-called')?.diagnostics.find((d) => d.kind === 'tool-described-not-called')?.severity, 'error');
+  const severities = (id: string, kind: string) => raw.find((x) => x.id === id)?.diagnostics.filter((d) => d.kind === kind).map((d) => d.severity) ?? [];
+  assert.deepEqual(severities('described-not-called', 'tool-described-not-called'), ['warning']);
+  assert.deepEqual(severities('required-but-not-called', 'tool-described-not-called'), ['error']);
+  // Structural schema errors are errors; a failed `format` is a warning.
+  assert.ok(severities('schema-violations', 'schema-violation').includes('error'));
+  assert.ok(severities('schema-violations', 'schema-violation').includes('warning'));
+  assert.ok(raw.find((x) => x.id === 'newline-after-call-begin')?.diagnostics.some((d) => d.kind === 'marker-whitespace' && /newline after <\|tool_call_begin\|>/.test(d.message)));
+  // The split marker is anchored to the three text tokens that make it up.
+  const split = raw.find((x) => x.id === 'marker-split-across-tokens')?.diagnostics.find((d) => d.kind === 'marker-split');
+  assert.equal((split?.tokenEnd ?? 0) - (split?.tokenStart ?? 0), 3);
+  // Records of other shapes find what their scenario is about too.
+  const kindsIn = (file: string, id: string) => (records.get(file) ?? []).filter((r) => r.id === id).flatMap((r) => r.diagnostics.map((d) => d.kind));
+  assert.ok(kindsIn('k2vv-results.jsonl', '2').includes('schema-violation'), 'K2VV result 2 breaks the schema');
+  assert.ok(kindsIn('k2vv-requests.jsonl', '3').includes('template-bad-history-id'), 'K2VV request 3 carries search_web:0');
+  const sse = records.get('vllm-stream.sse.jsonl') ?? [];
+  assert.deepEqual(sse.map((r) => r.diagnostics.some((d) => d.kind === 'content-leak')), [false, true], 'two streams, the second leaks');
 });
 
 test('only malformed-lines.jsonl has unreadable lines, exactly the planted ones; every shape loads', async () => {
   const { records, errors } = await analyseSamples();
-  assert.deepEqual([...errors.entries()], [['malformed-lines.jsonl', [2, 3, 5]]]);
+  assert.deepEqual(MALFORMED_LINES, [2, 3, 5]);
+  assert.deepEqual([...errors.entries()], [['malformed-lines.jsonl', MALFORMED_LINES]]);
+  assert.deepEqual((records.get('malformed-lines.jsonl') ?? []).map((r) => r.id), ['good-before-bad-lines', 'good-after-bad-lines']);
+  const messages: string[] = [];
+  for await (const item of readTraceItems(join(dir, 'malformed-lines.jsonl'))) if (item.kind === 'error') messages.push(item.error.message);
+  assert.match(messages[0] ?? '', /^line 2: invalid JSON/);
+  assert.match(messages[1] ?? '', /^line 3: not a recognised trace line/);
+  assert.match(messages[2] ?? '', /^line 5 is incomplete/);
   const sources = new Set([...records.values()].flat().map((r) => r.source));
   assert.deepEqual([...sources].sort(), ['chat-completion', 'chat-request', 'completions', 'k2vv-result', 'native', 'sse']);
   const ids = (records.get('completions-logprobs.jsonl') ?? []).map((r) => r.completion?.origin);
