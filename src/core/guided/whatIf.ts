@@ -12,6 +12,7 @@ import type { Token } from '../tokens/token.ts';
 import type { ChatRequest } from '../trace/record.ts';
 import { ARGUMENT_BEGIN, CALL_BEGIN, CALL_END, nameFromCallId, THINK_BEGIN, THINK_END } from '../formats/kimiK2/kimiK2Markers.ts';
 import { SPECIAL_TEXTS_BY_LENGTH } from './byteVocabulary.ts';
+import { pieces, SPECIAL_SPLIT, STOP_TEXTS, stopOffset } from './completionPieces.ts';
 import { describeAllowed, nothingAllowed, readBitmask, type AllowedNext } from './allowedNext.ts';
 import { jsonPrefixContext } from './jsonPrefixContext.ts';
 import { schemaHintAt } from './schemaHint.ts';
@@ -65,24 +66,6 @@ export type WhatIfResult = WhatIfAccepted | WhatIfRejected;
 
 const TRUNCATED = new Set(['length', 'max_tokens']);
 const CHUNK = 64;
-const SPECIAL_SPLIT = new RegExp(`(${SPECIAL_TEXTS_BY_LENGTH.map((t) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})`);
-const STOP_TEXTS = ['<|im_end|>', '[EOS]'];
-
-interface Piece {
-  start: number;
-  text: string;
-  special: boolean;
-}
-
-function pieces(text: string, from: number, to: number): Piece[] {
-  const out: Piece[] = [];
-  let at = from;
-  for (const part of text.slice(from, to).split(SPECIAL_SPLIT)) {
-    if (part.length > 0) out.push({ start: at, text: part, special: SPECIAL_TEXTS_BY_LENGTH.includes(part) });
-    at += part.length;
-  }
-  return out;
-}
 
 /** Code-point-safe chunks of at most CHUNK UTF-16 units. */
 function* chunks(text: string): Generator<[offset: number, chunk: string]> {
@@ -192,7 +175,7 @@ function excludedHint(grammar: CompiledKimiGrammar, excludes: ReadonlySet<string
 }
 
 /** Where the grammar starts, or null when the whole completion is unfinished reasoning. */
-function grammarStartOf(text: string, reasoning: 'skip' | 'constrain'): number | null {
+export function grammarStartOf(text: string, reasoning: 'skip' | 'constrain'): number | null {
   if (reasoning === 'constrain') return 0;
   const end = text.indexOf(THINK_END);
   if (end >= 0) return end + THINK_END.length;
@@ -209,8 +192,7 @@ export async function whatIf(
   const start = grammarStartOf(text, options.reasoning ?? 'skip');
   if (start === null) return { accepted: true, grammarStart: text.length, endChecked: false };
   // A stop token in the text is where the model stopped; nothing after it reaches the grammar.
-  const stops = STOP_TEXTS.map((s) => text.indexOf(s, start)).filter((i) => i >= 0);
-  const stopAt = stops.length ? Math.min(...stops) : -1;
+  const stopAt = stopOffset(text, start);
   const textEnd = stopAt >= 0 ? stopAt : text.length;
   const checkEnd = stopAt >= 0 || !TRUNCATED.has(completion.finishReason ?? '');
   const excludes = tagExcludes(grammar.tag);

@@ -131,14 +131,27 @@ export function compileKimiGrammar(
 ): Promise<CompiledKimiGrammar> {
   const shape = options.shape ?? 'xgrammar-kimi';
   const key = guidedCacheKey(tools, toolChoice, shape);
+  return cached(key, () => buildKimiStructuralTag(tools, toolChoice, { shape }));
+}
+
+/** The compiled grammar of a tag as received (e.g. a request's own `structural_tag`), cached by its content. */
+export function compileTag(tag: StructuralTag): Promise<CompiledKimiGrammar> {
+  return cached(createHash('sha256').update(canonicalJson(tag)).digest('hex'), () => tag);
+}
+
+function cached(key: string, makeTag: () => StructuralTag): Promise<CompiledKimiGrammar> {
   const hit = cache.get(key);
   if (hit) {
     cache.delete(key);
     cache.set(key, hit);
     return hit;
   }
-  const tag = buildKimiStructuralTag(tools, toolChoice, { shape });
-  const pending = compileStructuralTag(tag, key);
+  let pending: Promise<CompiledKimiGrammar>;
+  try {
+    pending = compileStructuralTag(makeTag(), key);
+  } catch (err) {
+    return Promise.reject(err);
+  }
   cache.set(key, pending);
   pending.catch(() => cache.delete(key));
   if (cache.size > CACHE_LIMIT) {

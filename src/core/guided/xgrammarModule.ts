@@ -38,6 +38,8 @@ export interface XgMatcher {
   /** The longest string every continuation starts with (empty when there is a choice). */
   jumpForwardString(): string;
   isTerminated(): boolean;
+  /** Undoes the last `count` accepted tokens (acceptToken steps). */
+  rollBack(count: number): void;
   dispose(): void;
 }
 
@@ -56,9 +58,22 @@ export class XgrammarError extends Error {
   }
 }
 
+/**
+ * web-xgrammar initialises its WASM module inside each factory call (`if (binding == null) binding = await
+ * Module()`): two calls racing at start make two modules, and a Grammar from one is refused by the other
+ * ("Expected null or instance of Grammar, got an instance of Grammar"). So its async factories run one at a time.
+ */
+let queue: Promise<unknown> = Promise.resolve();
+
+function serial<T>(run: () => Promise<T>): Promise<T> {
+  const result = queue.then(run, run);
+  queue = result.catch(() => undefined);
+  return result;
+}
+
 async function guard<T>(operation: string, run: () => Promise<T>): Promise<T> {
   try {
-    return await run();
+    return await serial(run);
   } catch (err) {
     throw err instanceof Error ? err : new XgrammarError(operation, err);
   }
@@ -102,6 +117,7 @@ export async function createMatcher(compiled: XgCompiledGrammar, stopTokenIds: n
     nextTokenBitmask: () => m.getNextTokenBitmask(),
     jumpForwardString: () => m.findJumpForwardString(),
     isTerminated: () => m.isTerminated(),
+    rollBack: (count) => m.rollBack(count),
     dispose: () => m.dispose(),
   };
 }

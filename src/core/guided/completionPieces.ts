@@ -1,0 +1,34 @@
+/**
+ * A completion cut the way the byte vocabulary sees it: special-token strings as single pieces, the text between
+ * them as plain pieces. Shared by the what-if (feeding a recorded completion) and constrained decoding.
+ */
+import { SPECIAL_TEXTS_BY_LENGTH } from './byteVocabulary.ts';
+
+export interface Piece {
+  start: number;
+  text: string;
+  special: boolean;
+}
+
+/** Stop strings: where the model ended its turn; nothing after them reaches the grammar. */
+export const STOP_TEXTS: readonly string[] = ['<|im_end|>', '[EOS]'];
+
+export const SPECIAL_SPLIT = new RegExp(`(${SPECIAL_TEXTS_BY_LENGTH.map((t) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})`);
+
+const SPECIAL_SET: ReadonlySet<string> = new Set(SPECIAL_TEXTS_BY_LENGTH);
+
+export function pieces(text: string, from: number, to: number): Piece[] {
+  const out: Piece[] = [];
+  let at = from;
+  for (const part of text.slice(from, to).split(SPECIAL_SPLIT)) {
+    if (part.length > 0) out.push({ start: at, text: part, special: SPECIAL_SET.has(part) });
+    at += part.length;
+  }
+  return out;
+}
+
+/** Where the first stop string starts at or after `from`, or -1. */
+export function stopOffset(text: string, from: number): number {
+  const stops = STOP_TEXTS.map((s) => text.indexOf(s, from)).filter((i) => i >= 0);
+  return stops.length ? Math.min(...stops) : -1;
+}
