@@ -9,6 +9,13 @@ import type { ReplayMode } from '../core/replay/replay.ts';
 import { serveCommand } from './serveCommand.ts';
 import { evalSummarizeCommand } from './evalCommand.ts';
 import { evalRunCommand } from './evalRunCommand.ts';
+import { STRUCTURAL_TAG_SHAPES, structuralTagBuilder, type StructuralTagShape } from '../core/guided/structuralTag.ts';
+import type { StructuralTagBuilder } from '../core/replay/guidedRequest.ts';
+
+/** Toolscope's own tag on the wire in the shape asked for; without one, the engine's default way (guidedRequest.ts). */
+function tagBuilder(shape: StructuralTagShape | undefined): StructuralTagBuilder | undefined {
+  return shape ? structuralTagBuilder({ shape }) : undefined;
+}
 
 declare const TOOLSCOPE_VERSION: string | undefined;
 
@@ -70,15 +77,16 @@ export function buildProgram(): Command {
     .addOption(new Option('--guided <mode>', 'guided decoding').choices(['off', 'on', 'both']).default('off'))
     .addOption(new Option('--mode <mode>', 'chat (/v1/chat/completions) or completions (raw text via client-side template)').choices(['chat', 'completions']).default('chat'))
     .option('--template <file>', 'chat template (.jinja) for completions mode')
+    .addOption(new Option('--tag-shape <shape>', "also send Toolscope's structural tag in this shape (vLLM: beside strict tools; SGLang and completions mode always send one)").choices([...STRUCTURAL_TAG_SHAPES]))
     .option('--out <file>', 'where to append the replays (default: <trace>.replays.jsonl beside it)')
     .option('--json', 'print the written records as JSON Lines')
     .option('--timeout <seconds>', 'per-request timeout', (v) => Number(v), 600)
     .option('--retries <n>', 'retries on 429/5xx/connection errors', (v) => Number(v), 2)
-    .action(async (trace: string, opts: { record?: string[]; endpoint?: string; model?: string; engine: string; apiKeyEnv: string; guided: GuidedChoice; mode: ReplayMode; template?: string; out?: string; json?: boolean; timeout: number; retries: number }) => {
+    .action(async (trace: string, opts: { record?: string[]; endpoint?: string; model?: string; engine: string; apiKeyEnv: string; guided: GuidedChoice; mode: ReplayMode; template?: string; out?: string; json?: boolean; timeout: number; retries: number; tagShape?: StructuralTagShape }) => {
       if (!(opts.timeout > 0)) throw new InputError('--timeout takes a positive number of seconds');
       process.exitCode = await replayCommand(
         trace,
-        { records: opts.record, endpoint: opts.endpoint, model: opts.model, engine: parseEngine(opts.engine), apiKeyEnv: opts.apiKeyEnv, guided: opts.guided, mode: opts.mode, template: opts.template, out: opts.out, json: opts.json, timeoutS: opts.timeout, retries: opts.retries },
+        { records: opts.record, endpoint: opts.endpoint, model: opts.model, engine: parseEngine(opts.engine), apiKeyEnv: opts.apiKeyEnv, guided: opts.guided, mode: opts.mode, template: opts.template, out: opts.out, json: opts.json, timeoutS: opts.timeout, retries: opts.retries, buildTag: tagBuilder(opts.tagShape) },
         process.stdout,
       );
     });
@@ -101,11 +109,12 @@ export function buildProgram(): Command {
     .option('--reference <results>', 'official results for tool-call trigger F1')
     .option('--hallucinate <rate>', 'embedded endpoint only: share of broken answers', (v) => Number(v))
     .option('--seed <n>', 'embedded endpoint only: seed for --hallucinate', (v) => Number(v), 0)
+    .addOption(new Option('--tag-shape <shape>', "also send Toolscope's structural tag in this shape (vLLM: beside strict tools; SGLang and completions mode always send one)").choices([...STRUCTURAL_TAG_SHAPES]))
     .option('--json', 'print the summary rows as JSON Lines')
-    .action(async (path: string, opts: { endpoint?: string; model?: string; engine: string; apiKeyEnv: string; guided: GuidedChoice; concurrency: number; timeout: number; limit?: number; out: string; resume?: boolean; reference?: string; hallucinate?: number; seed: number; json?: boolean }) => {
+    .action(async (path: string, opts: { endpoint?: string; model?: string; engine: string; apiKeyEnv: string; guided: GuidedChoice; concurrency: number; timeout: number; limit?: number; out: string; resume?: boolean; reference?: string; hallucinate?: number; seed: number; json?: boolean; tagShape?: StructuralTagShape }) => {
       process.exitCode = await evalRunCommand(
         path,
-        { endpoint: opts.endpoint, model: opts.model, engine: parseEngine(opts.engine), apiKeyEnv: opts.apiKeyEnv, guided: opts.guided, concurrency: opts.concurrency, timeoutS: opts.timeout, limit: opts.limit, outDir: opts.out, resume: Boolean(opts.resume), reference: opts.reference, json: opts.json, hallucinate: opts.hallucinate, seed: opts.seed },
+        { endpoint: opts.endpoint, model: opts.model, engine: parseEngine(opts.engine), apiKeyEnv: opts.apiKeyEnv, guided: opts.guided, concurrency: opts.concurrency, timeoutS: opts.timeout, limit: opts.limit, outDir: opts.out, resume: Boolean(opts.resume), reference: opts.reference, json: opts.json, hallucinate: opts.hallucinate, seed: opts.seed, buildTag: tagBuilder(opts.tagShape) },
         process.stdout,
       );
     });

@@ -1,16 +1,20 @@
 /**
  * What "guided decoding on" means on the wire, per engine (docs/guided-decoding.md):
  * - current vLLM: tools marked `strict: true` (the server builds xgrammar's Kimi tag itself), plus our own tag
- *   in `structured_outputs.structural_tag` when a builder is available;
+ *   in `structured_outputs.structural_tag` when the user chose a tag shape (`--tag-shape`);
  * - SGLang and older vLLM: `response_format: {type: "structural_tag", …}` with our tag;
  * - hosted OpenAI-compatible APIs: `strict: true` on every tool.
  * "Off" is the plain request: no `strict`, no tag.
  */
 import type { ChatRequest, ChatTool } from '../trace/record.ts';
 import type { Engine } from './endpoint.ts';
+import { structuralTagBuilder } from '../guided/structuralTag.ts';
 
-/** Builds the structural tag for a request (src/core/guided); absent when that module is not loaded. */
+/** Builds the structural tag for a request: src/core/guided's one builder, in the shape the user chose. */
 export type StructuralTagBuilder = (request: ChatRequest) => Record<string, unknown>;
+
+/** xgrammar's built-in Kimi shape: what current vLLM builds itself. */
+export const defaultTagBuilder: StructuralTagBuilder = structuralTagBuilder();
 
 function withStrict(tools: ChatTool[] | undefined, strict: boolean): ChatTool[] | undefined {
   return tools?.map((t) => {
@@ -30,8 +34,7 @@ export function guidedRequest(request: ChatRequest, engine: Engine, on: boolean,
   if (!on || !request.tools?.length) return out;
   if (engine === 'vllm' && buildTag) out.structured_outputs = { structural_tag: JSON.stringify(buildTag(request)) };
   if (engine === 'sglang') {
-    if (!buildTag) throw new Error('guided decoding on SGLang needs a structural tag, and no tag builder is available');
-    out.response_format = { type: 'structural_tag', ...buildTag(request) };
+    out.response_format = { type: 'structural_tag', ...(buildTag ?? defaultTagBuilder)(request) };
   }
   return out;
 }

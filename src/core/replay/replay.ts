@@ -9,7 +9,7 @@ import { renderPrompt } from '../template/renderPrompt.ts';
 import { tokensFromLogprobs } from '../trace/importers/completionsImporter.ts';
 import type { ChatCompletion, ChatCompletionChunk, ChatRequest, RecordedToken, TraceRecord } from '../trace/record.ts';
 import { endpointLabel, type Endpoint } from './endpoint.ts';
-import { guidedRequest, type StructuralTagBuilder } from './guidedRequest.ts';
+import { defaultTagBuilder, guidedRequest, type StructuralTagBuilder } from './guidedRequest.ts';
 import { ReplayError } from './replayError.ts';
 import { withRetries } from './retry.ts';
 import { capture, type Capture, type CapturedEvent } from './sseCapture.ts';
@@ -78,7 +78,15 @@ export async function replayRecord(original: TraceRecord, options: ReplayOptions
   if (!original.request || !Array.isArray(original.request.messages)) {
     throw new ReplayError('http', `record ${original.id} has no chat request to replay`);
   }
-  return options.mode === 'chat' ? replayChat(original, original.request, options) : replayCompletions(original, original.request, options);
+  try {
+    return await (options.mode === 'chat' ? replayChat(original, original.request, options) : replayCompletions(original, original.request, options));
+  } catch (err) {
+    if (err instanceof ReplayError) throw err;
+    // The request could not be built or the answer not read: a record that says so, so nothing else is lost.
+    const error = new ReplayError('request', err instanceof Error ? err.message : String(err));
+    const meta = baseMeta(original, options, { status: null, events: [], body: null, ttftMs: null, totalMs: 0, error, done: false, attempts: 0 });
+    return { record: { toolscope: 1, id: replayId(original.id, options.guided, options.mode), request: redact(original.request) as ChatRequest, meta, error: error.message }, error };
+  }
 }
 
 async function run(url: string, body: unknown, options: ReplayOptions) {
@@ -115,8 +123,7 @@ async function replayCompletions(original: TraceRecord, request: ChatRequest, op
   for (const key of SAMPLING) if (request[key] !== undefined) body[key] = request[key];
   if (options.endpoint.engine === 'vllm') body.return_tokens_as_token_ids = true;
   if (options.guided && request.tools?.length) {
-    if (!options.buildTag) throw new ReplayError('http', 'guided decoding in completions mode needs a structural tag, and no tag builder is available');
-    const tag = options.buildTag(request);
+    const tag = (options.buildTag ?? defaultTagBuilder)(request);
     if (options.endpoint.engine === 'sglang') body.response_format = { type: 'structural_tag', ...tag };
     else body.structured_outputs = { structural_tag: JSON.stringify(tag) };
   }

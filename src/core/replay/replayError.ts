@@ -1,5 +1,6 @@
 /** Why a replay request failed, in words a user can act on. Partial results travel with the error. */
-export type ReplayErrorKind = 'connection' | 'http' | 'timeout' | 'aborted' | 'malformed-stream' | 'premature-end';
+/** `request`: the request could not be built (no tag for these tools, a template that fails); nothing was sent. */
+export type ReplayErrorKind = 'connection' | 'http' | 'timeout' | 'aborted' | 'malformed-stream' | 'premature-end' | 'request';
 
 export class ReplayError extends Error {
   constructor(

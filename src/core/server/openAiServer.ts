@@ -11,8 +11,9 @@ import type { ChatRequest } from '../trace/record.ts';
 import { requestFromPrompt } from './promptRequest.ts';
 import { ScriptedModel, type ScriptOptions } from './scriptedModel.ts';
 import { simulatedTokens } from './serverTokens.ts';
+import { xgrammarConstraint } from '../guided/guidedConstraint.ts';
 
-/** Turns a scripted completion into what a grammar allows (guided decoding); plugged in by src/core/guided. */
+/** Turns a scripted completion into what a grammar allows (guided decoding); xgrammar's by default. */
 export interface OutputConstraint {
   /** True when the request asks for constrained output (a structural tag, or strict tools). */
   applies(request: ChatRequest): boolean;
@@ -25,7 +26,8 @@ export interface ServerOptions extends ScriptOptions {
   model?: string;
   /** Delay between streamed tokens, to make timings visible. */
   tokenDelayMs?: number;
-  constraint?: OutputConstraint;
+  /** Guided decoding (default: xgrammar over the request's structural tag, src/core/guided); null: ignore it. */
+  constraint?: OutputConstraint | null;
   /** Honour the `x-toolscope-fault` request header (tests of client error paths). */
   allowFaults?: boolean;
   /** Answer the first `count` requests with this status (429 carries Retry-After: 1), then work normally. */
@@ -99,6 +101,7 @@ function toChunkDelta(d: ParserDelta): Record<string, unknown> {
 export class OpenAiServer {
   private readonly model: ScriptedModel;
   private readonly modelName: string;
+  private readonly constraint: OutputConstraint | null;
   private server: Server | null = null;
   private counter = 0;
   private failed = 0;
@@ -106,6 +109,7 @@ export class OpenAiServer {
   constructor(private readonly options: ServerOptions = {}) {
     this.model = new ScriptedModel(options);
     this.modelName = options.model ?? 'toolscope-sim-kimi-k2';
+    this.constraint = options.constraint === undefined ? xgrammarConstraint() : options.constraint;
   }
 
   async listen(): Promise<RunningServer> {
@@ -172,10 +176,18 @@ export class OpenAiServer {
     else await this.completions(body, res, fault);
   }
 
-  private async generate(request: ChatRequest, path: string): Promise<{ text: string; guided: boolean; kind: string }> {
-    const scripted = this.model.complete(request);
-    const guided = Boolean(this.options.constraint?.applies(request));
-    const text = guided && this.options.constraint ? await this.options.constraint.constrain(request, scripted.text) : scripted.text;
+  private async generate(request: ChatRequest, path: string, prompt?: string): Promise<{ text: string; guided: boolean; kind: string }> {
+    const scripted = prompt === undefined ? this.model.complete(request) : this.model.completePrompt(prompt, request);
+    const guided = Boolean(this.constraint?.applies(request));
+    let text = scripted.text;
+    if (guided && this.constraint) {
+      try {
+        text = await this.constraint.constrain(request, scripted.text);
+      } catch (err) {
+        // A tag or schema the grammar engine refuses: vLLM answers 400 for the same.
+        throw new HttpError(400, `guided decoding: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    }
     this.options.onRequest?.({ path, kind: scripted.kind, guided });
     return { text, guided, kind: scripted.kind };
   }
@@ -246,7 +258,7 @@ export class OpenAiServer {
   private async completions(body: Record<string, unknown>, res: ServerResponse, fault: string): Promise<void> {
     if (typeof body.prompt !== 'string') throw new HttpError(400, '"prompt" must be a string (one prompt per request)');
     const request = requestFromPrompt(body.prompt);
-    const { text } = await this.generate({ ...request, ...(body.structured_outputs || body.response_format ? { structured_outputs: body.structured_outputs, response_format: body.response_format } : {}) }, '/v1/completions');
+    const { text } = await this.generate({ ...request, ...(body.structured_outputs || body.response_format ? { structured_outputs: body.structured_outputs, response_format: body.response_format } : {}) }, '/v1/completions', body.prompt);
     const maxTokens = typeof body.max_tokens === 'number' ? body.max_tokens : Infinity;
     const all = simulatedTokens(text);
     const tokens = all.slice(0, maxTokens);

@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { ChatRequest, ChatTool, TraceRecord } from '../trace/record.ts';
 import { exampleFor } from './schemaExample.ts';
+import { renderPrompt } from '../template/renderPrompt.ts';
 
 export interface ScriptOptions {
   /** Records whose request is answered with their own completion. */
@@ -78,11 +79,33 @@ function brokenArguments(tool: ChatTool, valid: unknown): unknown {
 
 export class ScriptedModel {
   private readonly byKey = new Map<string, TraceRecord>();
+  private byPrompt: Map<string, TraceRecord> | null = null;
+  private readonly repeats = new Map<string, number>();
 
   constructor(private readonly options: ScriptOptions = {}) {
     for (const r of options.script ?? []) {
       if (r.request && r.completion) this.byKey.set(requestKey(r.request), r);
     }
+  }
+
+  /**
+   * `/v1/completions`: a prompt rendered from a scripted record's request (with the default Kimi template, as
+   * replay renders it) gets that record's completion; any other prompt is answered from what it declares.
+   */
+  completePrompt(prompt: string, request: ChatRequest): ScriptedCompletion {
+    if (!this.byPrompt) {
+      this.byPrompt = new Map();
+      for (const r of this.byKey.values()) {
+        try {
+          this.byPrompt.set(renderPrompt(r.request as ChatRequest), r);
+        } catch {
+          // A request the default template cannot render is matched by its messages only.
+        }
+      }
+    }
+    const scripted = this.byPrompt.get(prompt);
+    if (scripted?.completion) return { text: scripted.completion.text, kind: 'script' };
+    return this.complete(request);
   }
 
   complete(request: ChatRequest): ScriptedCompletion {
@@ -100,7 +123,12 @@ export class ScriptedModel {
     const index = nextCallIndex(request);
     const rate = this.options.hallucinate ?? 0;
     if (rate > 0) {
-      const key = requestKey(request) + `#${this.options.seed ?? 0}`;
+      // Repeats of one request (K2VV samples each request many times) are separate draws, as sampling would be:
+      // the n-th repeat has its own hash, so the share broken is the rate whatever order the repeats arrive in.
+      const base = requestKey(request);
+      const n = this.repeats.get(base) ?? 0;
+      this.repeats.set(base, n + 1);
+      const key = `${base}#${this.options.seed ?? 0}#${n}`;
       if (unit(key) < rate) {
         // Half of the broken answers name a tool that does not exist, half break the schema.
         return unit(key + '#kind') < 0.5

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Writable } from 'node:stream';
+import { existsSync } from 'node:fs';
 import { evalRunCommand } from '../../../src/cli/evalRunCommand.ts';
 import { loadK2vvResults } from '../../../src/core/eval/loadResults.ts';
 import { summarize } from '../../../src/core/eval/k2vvMetrics.ts';
@@ -60,4 +61,24 @@ test('eval run: K2VV result lines appended per sample, summary table, resume ski
 
 test('pythonJsonDumps writes what Python json.dumps(sort_keys=True) writes', () => {
   assert.equal(pythonJsonDumps({ b: [1, 2.5, null, true], a: '北京 "x"', c: { z: {}, y: [] } }), '{"a": "\\u5317\\u4eac \\"x\\"", "b": [1, 2.5, null, true], "c": {"y": [], "z": {}}}');
+});
+
+test('eval run against the embedded endpoint at --hallucinate 0.3: schema errors with guided off, none with guided on', async () => {
+  const shared = fileURLToPath(new URL('../../../../shared/data/k2vv/samples-99.jsonl', import.meta.url));
+  const input = existsSync(shared) ? shared : samples;
+  const dir = await mkdtemp(join(tmpdir(), 'toolscope-eval-guided-'));
+  try {
+    const out = sink();
+    const opts = { engine: 'vllm' as const, apiKeyEnv: 'TOOLSCOPE_API_KEY', guided: 'both' as const, concurrency: 5, timeoutS: 30, outDir: dir, resume: false, hallucinate: 0.3, seed: 0 };
+    assert.equal(await evalRunCommand(input, opts, out), 0);
+    const off = summarize((await loadK2vvResults(join(dir, 'results.guided-off.jsonl'))).results);
+    const on = summarize((await loadK2vvResults(join(dir, 'results.guided-on.jsonl'))).results);
+    assert.ok(off.schema_validation_error_count > 0, `guided off breaks schemas: ${JSON.stringify(off)}`);
+    assert.equal(on.schema_validation_error_count, 0, JSON.stringify(on));
+    assert.equal(on.failure_count, 0, 'every guided request answered');
+    assert.equal(on.finish_tool_calls, off.finish_tool_calls, 'guided on keeps every call');
+    assert.match(out.text(), /guided on\s+\d+\s+\d+\s+\d+\s+\d+\s+\d+\s+0\s+100\.00%/);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 });
