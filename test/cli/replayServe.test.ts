@@ -56,3 +56,22 @@ test('serve --port 0: first stdout line names the URL; /v1/models answers', asyn
     child.kill('SIGTERM');
   }
 });
+
+test('replay against the embedded endpoint ignores HTTPS_PROXY / HTTP_PROXY (no proxy reaches this 127.0.0.1)', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'toolscope-proxy-'));
+  try {
+    const trace = join(dir, 'trace.jsonl');
+    await writeFile(trace, JSON.stringify(record) + '\n');
+    // A proxy that refuses connections: a fresh process reads it, so a replay through it would fail.
+    const env = { ...process.env, HTTPS_PROXY: 'http://127.0.0.1:9', HTTP_PROXY: 'http://127.0.0.1:9', https_proxy: 'http://127.0.0.1:9', http_proxy: 'http://127.0.0.1:9' };
+    delete env.NO_PROXY;
+    delete env.no_proxy;
+    const r = spawnSync(process.execPath, ['--import', 'tsx', cli, 'replay', trace, '--guided', 'on', '--json'], { cwd: repo, encoding: 'utf8', env });
+    assert.equal(r.status, 0, r.stderr);
+    const written = JSON.parse(r.stdout.trim().split('\n')[0] as string) as { error?: string; meta: { guided: boolean } };
+    assert.equal(written.error, undefined);
+    assert.equal(written.meta.guided, true);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
