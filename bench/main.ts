@@ -2,6 +2,7 @@
 import { benchParser } from './parserBench.ts';
 import { benchTraceIndex } from './traceIndexBench.ts';
 import { benchReplay } from './replayBench.ts';
+import { benchGuided } from './guidedBench.ts';
 
 async function main(): Promise<void> {
   const log = (line: string) => process.stdout.write(line + '\n');
@@ -12,6 +13,8 @@ async function main(): Promise<void> {
   await benchTraceIndex(log);
   log('');
   await benchReplay(log);
+  log('');
+  await benchGuided(log);
 }
 
 main().catch((err: unknown) => {
