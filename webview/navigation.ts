@@ -5,6 +5,7 @@
 import type { Diagnostic } from '../src/core/diagnostics/diagnostic.ts';
 import type { ParserDelta } from '../src/core/formats/toolCallFormat.ts';
 import type { CallView, RecordView, TokenView } from '../src/shared/protocol.ts';
+import { canonicalJson } from '../src/core/canonicalJson.ts';
 
 export function isMarker(t: TokenView): boolean {
   return t.special || t.role === 'marker' || t.role === 'think-marker' || t.role === 'special';
@@ -171,15 +172,4 @@ export function compareArguments(a: string, b: string): 'same' | 'same-json' | '
   }
 }
 
-/** JSON with object keys sorted, for comparing values regardless of key order. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const o = value as Record<string, unknown>;
-    return `{${Object.keys(o)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonicalJson(o[k])}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
+export { canonicalJson };

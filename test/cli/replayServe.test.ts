@@ -63,7 +63,7 @@ test('replay against the embedded endpoint ignores HTTPS_PROXY / HTTP_PROXY (no 
     const trace = join(dir, 'trace.jsonl');
     await writeFile(trace, JSON.stringify(record) + '\n');
     // A proxy that refuses connections: a fresh process reads it, so a replay through it would fail.
-    const env = { ...process.env, HTTPS_PROXY: 'http://127.0.0.1:9', HTTP_PROXY: 'http://127.0.0.1:9', https_proxy: 'http://127.0.0.1:9', http_proxy: 'http://127.0.0.1:9' };
+    const env: NodeJS.ProcessEnv = { ...process.env, HTTPS_PROXY: 'http://127.0.0.1:9', HTTP_PROXY: 'http://127.0.0.1:9', https_proxy: 'http://127.0.0.1:9', http_proxy: 'http://127.0.0.1:9' };
     delete env.NO_PROXY;
     delete env.no_proxy;
     const r = spawnSync(process.execPath, ['--import', 'tsx', cli, 'replay', trace, '--guided', 'on', '--json'], { cwd: repo, encoding: 'utf8', env });

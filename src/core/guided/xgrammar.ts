@@ -15,6 +15,7 @@ import { lowerForWebXgrammar } from './webXgrammarLowering.ts';
 import { addExcludes, findRootRule, parseRules, printRules, removeSentinel } from './ebnfRules.ts';
 import { BYTE_VOCABULARY, type ByteVocabulary } from './byteVocabulary.ts';
 import { assertRegexesSupported } from './regexSupport.ts';
+import { canonicalJson } from '../canonicalJson.ts';
 import {
   createCompiler,
   createMatcher,
@@ -71,17 +72,6 @@ function compiler(): Promise<XgCompiler> {
   return compilerPromise;
 }
 
-/** Canonical JSON: object keys sorted, so equal requests hash equally whatever their key order. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
 
 /** Cache key of (tools, tool_choice, shape). */
 export function guidedCacheKey(

@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import type { ChatRequest, ChatTool, TraceRecord } from '../trace/record.ts';
 import { exampleFor } from './schemaExample.ts';
 import { renderPrompt } from '../template/renderPrompt.ts';
+import { canonicalJson } from '../canonicalJson.ts';
 
 export interface ScriptOptions {
   /** Records whose request is answered with their own completion. */
@@ -24,17 +25,6 @@ export interface ScriptedCompletion {
   kind: ScriptedKind;
 }
 
-/** Canonical JSON: keys sorted, so key order never decides a match. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    return `{${Object.keys(value)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
 
 /** What identifies a conversation: its messages and tools, without the `strict` flag guided replays add. */
 export function requestKey(request: Pick<ChatRequest, 'messages' | 'tools'>): string {

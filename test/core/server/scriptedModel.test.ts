@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { canonicalJson, requestKey, ScriptedModel } from '../../../src/core/server/scriptedModel.ts';
+import { requestKey, ScriptedModel } from '../../../src/core/server/scriptedModel.ts';
+import { canonicalJson } from '../../../src/core/canonicalJson.ts';
 import { exampleFor } from '../../../src/core/server/schemaExample.ts';
 import { parseKimiK2 } from '../../../src/core/formats/kimiK2/kimiK2Parser.ts';
 import { ToolSchemas } from '../../../src/core/schema/toolSchemas.ts';
