@@ -41,7 +41,7 @@ export class HumanReport {
     const mark = worst === 'error' ? s.red('✖') : worst === 'warning' ? s.yellow('▲') : s.green('✔');
     const calls = `${r.calls.length} call${r.calls.length === 1 ? '' : 's'}`;
     const tokens = r.completion ? `, ${r.completion.tokens.length} tokens${r.completion.origin === 'splitter' ? ' (approx.)' : ''}` : '';
-    this.write(`  ${mark} ${s.bold(`#${r.id}`)} ${s.dim(`line ${r.line} · ${r.format} · ${r.source}`)} · ${calls}${tokens}`);
+    this.write(`  ${mark} ${s.bold(`#${r.id}`)} ${s.dim(`line ${r.line} · ${r.format}${r.formatBasis === 'default' ? ' (assumed)' : ''} · ${r.source}`)} · ${calls}${tokens}`);
     if (r.error) this.write(`      ${s.red('failed')}    ${preview(r.error, 120)}`);
     if (r.reasoning) this.write(`      ${s.dim('reasoning')} ${preview(r.reasoning, 80)}`);
     if (r.content) this.write(`      ${s.dim('content')}   ${preview(r.content)}`);

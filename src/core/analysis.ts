@@ -6,7 +6,8 @@ import { CHECKS } from './diagnostics/catalogue.ts';
 import type { CheckContext, CheckedCall } from './diagnostics/context.ts';
 import type { Diagnostic } from './diagnostics/diagnostic.ts';
 import { parseTokens, type ParseEvent } from './formats/parseTokens.ts';
-import { DEFAULT_FORMAT, detectFormat, findFormat, getFormat, tokenizerFor } from './formats/registry.ts';
+import { DEFAULT_FORMAT, tokenizerFor } from './formats/registry.ts';
+import { resolveFormat, type FormatBasis } from './formats/resolveFormat.ts';
 import type { ParseResult, ParserDelta } from './formats/toolCallFormat.ts';
 import { ToolSchemas } from './schema/toolSchemas.ts';
 import { KimiSplitter, tokenizeCompletion } from './tokens/index.ts';
@@ -15,7 +16,7 @@ import type { ChatTool, LoadedRecord, RecordSource } from './trace/record.ts';
 import { responseMessage, type ResponseMessage } from './trace/responseMessage.ts';
 
 export interface AnalysisOptions {
-  /** Force a tool-call format instead of detecting it. */
+  /** Force a tool-call format instead of detecting it (a registered name; unset or empty: per record). */
   format?: string;
   /** The completion starts inside `<think>` (the template opened it). */
   startInReasoning?: boolean;
@@ -35,6 +36,10 @@ export interface AnalyzedRecord {
   lastLine: number;
   source: RecordSource;
   format: string;
+  /** On what evidence the format was chosen (`default`: none, the default format was assumed). */
+  formatBasis: FormatBasis;
+  /** That evidence in words, for the UI. */
+  formatEvidence: string;
   /** From the reference parse of the raw completion when there is one, else from the recorded response. */
   content: string | null;
   reasoning: string | null;
@@ -58,10 +63,10 @@ export class Analyzer {
 
   analyze(loaded: LoadedRecord): AnalyzedRecord {
     const { record } = loaded;
-    // The format: forced by the caller, else the one the record names, else detected from its text.
-    const format = this.options.format
-      ? getFormat(this.options.format)
-      : (findFormat(record.meta?.format) ?? detectFormat(record.completion?.text ?? responseText(record.response ? responseMessage(record.response) : null)));
+    const response = record.response ? responseMessage(record.response) : null;
+    // The format: forced by the caller, else the one the record names, else detected from its markup, parser or model.
+    const resolved = resolveFormat(record, response, this.options.format);
+    const format = resolved.format;
     // Without recorded tokens, split the way that format's model does (its markers are single tokens).
     const completion = record.completion ? tokenizeCompletion(record.completion, format.name === DEFAULT_FORMAT ? this.splitter : tokenizerFor(format)) : null;
     let parse: ParseResult | null = null;
@@ -77,12 +82,13 @@ export class Analyzer {
       events = run.events;
       finalEmitted = run.finalEmitted;
     }
-    const response = record.response ? responseMessage(record.response) : null;
     const tools = toolMap(record.request?.tools);
     const calls = checkedCalls(parse, response);
     const ctx: CheckContext = {
       record,
       format,
+      // An assumed format's id convention is not evidence against ids the record never claimed to follow.
+      callIds: resolved.basis === 'default' ? null : (format.callIds ?? null),
       completionText: completion?.text ?? null,
       tokens: completion?.tokens ?? [],
       parse,
@@ -99,6 +105,8 @@ export class Analyzer {
       lastLine: loaded.lastLine,
       source: loaded.source,
       format: format.name,
+      formatBasis: resolved.basis,
+      formatEvidence: resolved.evidence,
       content: parse ? parse.content : (response?.content ?? null),
       reasoning: parse ? parse.reasoning : (response?.reasoning ?? null),
       calls: parse
@@ -113,10 +121,6 @@ export class Analyzer {
       response,
     };
   }
-}
-
-function responseText(response: ResponseMessage | null): string {
-  return [response?.reasoning ?? '', response?.content ?? ''].join('');
 }
 
 /** The first tool of each name, as K2-Vendor-Verifier resolves them; null when the request offers none. */

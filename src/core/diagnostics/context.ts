@@ -1,7 +1,7 @@
 /**
  * Everything a diagnostic check may look at for one record, computed once by the analysis pipeline.
  */
-import type { ParseResult, ToolCallFormat } from '../formats/toolCallFormat.ts';
+import type { CallIdRules, ParseResult, ToolCallFormat } from '../formats/toolCallFormat.ts';
 import type { ToolSchemas } from '../schema/toolSchemas.ts';
 import type { Token } from '../tokens/token.ts';
 import type { ChatTool, TraceRecord } from '../trace/record.ts';
@@ -26,6 +26,11 @@ export interface CheckContext {
   record: TraceRecord;
   /** The tool-call format the record is in (markers, id rules). */
   format: ToolCallFormat;
+  /**
+   * The call-id rules to hold the record's ids to: the format's, or null when it has none (the model writes no ids)
+   * or when the format was only assumed for lack of evidence (a response from an unknown model).
+   */
+  callIds: CallIdRules | null;
   /** The raw completion text (rebuilt with special tokens when the engine skipped them), or null. */
   completionText: string | null;
   tokens: Token[];

@@ -41,6 +41,11 @@ export const DEFAULT_FORMAT = 'kimi_k2';
  * markup comes first wins; ties go to the format registered first (Qwen3-Coder before Hermes: both use `<tool_call>`).
  */
 export function detectFormat(text: string): ToolCallFormat {
+  return detectFormatIn(text) ?? getFormat(DEFAULT_FORMAT);
+}
+
+/** The format whose markup the text carries (same rules as `detectFormat`), or null when none does. */
+export function detectFormatIn(text: string): ToolCallFormat | null {
   let best: ToolCallFormat | null = null;
   let bestAt = Infinity;
   for (const format of formats.values()) {
@@ -51,7 +56,7 @@ export function detectFormat(text: string): ToolCallFormat {
       bestAt = at;
     }
   }
-  return best ?? getFormat(DEFAULT_FORMAT);
+  return best;
 }
 
 /** Where the format's own markup first appears (past the end when it was detected by another sign). */

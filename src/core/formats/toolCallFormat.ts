@@ -124,5 +124,12 @@ export interface ToolCallFormat {
   findRawFallback?(content: string): Array<{ id: string; start: number; end: number }>;
   /** True when the text carries this format's markup. */
   detect(text: string): boolean;
+  /**
+   * Model names that write this format (`moonshotai/Kimi-K2-Instruct`, `openai/gpt-oss-120b`…): the evidence used
+   * when a record has no markup to detect the format from (a response without a raw completion).
+   */
+  readonly models?: RegExp;
+  /** The names vLLM's and SGLang's `--tool-call-parser` give this format, as a record's `meta.parser` may carry them. */
+  readonly parserNames?: readonly string[];
   createParser(options?: ParserOptions): StreamingParser;
 }

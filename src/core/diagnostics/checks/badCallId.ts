@@ -2,8 +2,9 @@
 import { makeDiagnostic, type Check } from '../context.ts';
 
 export const badCallId: Check = (ctx) => {
-  const rules = ctx.format.callIds;
-  // Formats whose model writes no ids (Hermes, Harmony…): the server's ids are its own business.
+  const rules = ctx.callIds;
+  // Formats whose model writes no ids (Hermes, Harmony…): the server's ids are its own business. Same when the
+  // format was only assumed: an unknown model's ids are not held to Kimi's convention.
   if (!rules) return [];
   return ctx.calls.flatMap((c) => {
     if (c.id === null || c.id === '') return [];

@@ -2,7 +2,7 @@
 import { makeDiagnostic, type Check } from '../context.ts';
 
 export const duplicateCallIndex: Check = (ctx) => {
-  const rules = ctx.format.callIds;
+  const rules = ctx.callIds;
   if (!rules) return [];
   const out = [];
   const seen = new Map<number, string>();

@@ -43,7 +43,7 @@ export const templateEmptyContentList: Check = (ctx) => {
 
 export const templateBadHistoryId: Check = (ctx) => {
   const messages = ctx.record.request?.messages;
-  const rules = ctx.format.callIds;
+  const rules = ctx.callIds;
   if (!Array.isArray(messages) || !rules) return [];
   const bad = new Set<string>();
   for (const m of messages) {

@@ -9,6 +9,9 @@ export const deepseekV31Format: ToolCallFormat = {
   markers: DEEPSEEK_V31_MARKERS.map((m) => m.text),
   // The tool markers, and the pieces a split marker leaves behind (U+2581 and U+FF5C never occur in prose).
   leakFragments: [...DEEPSEEK_TOOL_MARKER_TEXTS, '<｜tool▁', 'tool▁call', '▁sep｜>'],
+  // V3.1 and its updates (V3.1-Terminus); not V3/R1 (another call format) nor V3.2 (DSML).
+  models: /deepseek[-_. ]?v3[-_.]1(?!\d)/iu,
+  parserNames: ['deepseek_v31', 'deepseekv31'],
   detect(text: string): boolean {
     return DEEPSEEK_TOOL_MARKER_TEXTS.some((m) => text.includes(m)) || text.includes(END_OF_SENTENCE);
   },

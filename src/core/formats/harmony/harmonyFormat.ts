@@ -10,6 +10,9 @@ export const harmonyFormat: ToolCallFormat = {
   // The special tokens, and what a server that decodes with skip_special_tokens leaves of a header in content
   // (`assistantfinal…`, `commentary to=functions.f json{…}`).
   leakFragments: [...HARMONY_MARKERS.map((m) => m.text), 'assistantfinal', 'assistantcommentary', 'assistantanalysis', 'to=functions.'],
+  models: /gpt-oss/iu,
+  // vLLM calls its Harmony parser `openai`, SGLang `gpt-oss`.
+  parserNames: ['openai', 'gpt-oss', 'harmony'],
   detect(text: string): boolean {
     return /<\|(?:channel|message|constrain|call)\|>|<\|start\|>assistant/u.test(text);
   },

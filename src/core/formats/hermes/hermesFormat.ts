@@ -10,6 +10,10 @@ export const hermesFormat: ToolCallFormat = {
   // Whole tags first (they name the leak best), then what a tag split across deltas leaves behind.
   leakFragments: [TOOL_CALL_BEGIN, TOOL_CALL_END, '<tool_call', 'tool_call>'],
   // No callIds: the model writes no ids; the server invents them.
+  // Hermes 2 Pro / 3, QwQ, Qwen2 and 2.5 (Coder too), Qwen3 and Qwen3-Next; not Qwen3-Coder nor Qwen3.5.
+  models: /hermes|qwq|qwen2|qwen3(?![-_. ]?coder|\.\d)/iu,
+  // vLLM `hermes`; SGLang `qwen25` / `qwen`.
+  parserNames: ['hermes', 'qwen25', 'qwen'],
   detect(text: string): boolean {
     return text.includes(TOOL_CALL_BEGIN) || text.includes(TOOL_CALL_END);
   },

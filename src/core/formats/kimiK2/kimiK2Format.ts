@@ -17,6 +17,9 @@ export const kimiK2Format: ToolCallFormat = {
     hint: 'Kimi K2 expects ids like functions.search:2; ids such as "search:2" in the history derail later turns. Keep the model\'s id and fix the history ids the client sends back.',
   },
   findRawFallback: findRawFallbackCalls,
+  // Kimi K2 and later Kimi models, and Moonshot's API names for them (`moonshot`, as in K2-Vendor-Verifier's requests).
+  models: /kimi|moonshot/iu,
+  parserNames: ['kimi_k2'],
   detect(text: string): boolean {
     return /<\|tool_calls?_section_begin\|>|<\|tool_call_begin\|>|(?<![A-Za-z0-9_.])functions\.[A-Za-z0-9_.-]+:\d+/u.test(text);
   },

@@ -10,6 +10,9 @@ export const qwen3CoderFormat: ToolCallFormat = {
   markers: QWEN3_CODER_TOKEN_MARKERS,
   // The opening tags only: closing tags like </function> also occur in ordinary code and prose.
   leakFragments: [TOOL_CALL_BEGIN, TOOL_CALL_END, FUNCTION_BEGIN, PARAMETER_BEGIN, '<tool_call', 'tool_call>'],
+  // Qwen3-Coder, and the Qwen3.5 family, which writes the same XML calls.
+  models: /qwen3(?:\.\d+)?[-_. ]?coder|qwen3\.[5-9]/iu,
+  parserNames: ['qwen3_coder', 'qwen3_xml'],
   detect(text: string): boolean {
     // `<tool_call>` then `<function=`; or, without the wrapper, a function tag followed by a parameter or its end.
     return /<tool_call>\s*<function=/u.test(text) || (!text.includes(TOOL_CALL_BEGIN) && /<function=[^>\n]*>\s*(?:<parameter=|<\/function>)/u.test(text));
