@@ -796,18 +796,30 @@ function otherFormats(): Json[] {
     model: models[format]?.model,
     choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
   });
-  const answered = (format: string, name: string, args: string): Json => ({
+  // What the client got for a call delivered as written: the call, and the content / reasoning the model wrote first.
+  const answered = (format: string, name: string, args: string, said: { content?: string; reasoning?: string } = {}): Json => ({
     id: `chatcmpl-${format}-ok`,
     object: 'chat.completion',
     created: 1_761_050_100,
     model: models[format]?.model,
-    choices: [{ index: 0, message: { role: 'assistant', content: null, tool_calls: [{ id: `chatcmpl-tool-${format}0`, type: 'function', function: { name, arguments: args } }] }, finish_reason: 'tool_calls' }],
+    choices: [
+      {
+        index: 0,
+        message: {
+          role: 'assistant',
+          content: said.content ?? null,
+          ...(said.reasoning !== undefined ? { reasoning_content: said.reasoning } : {}),
+          tool_calls: [{ id: `chatcmpl-tool-${format}0`, type: 'function', function: { name, arguments: args } }],
+        },
+        finish_reason: 'tool_calls',
+      },
+    ],
   });
   const rows: Json[] = [];
   const scenarios = (
     format: string,
     calls: {
-      clean: [text: string, name: string, args: string];
+      clean: [text: string, name: string, args: string, said: { content?: string; reasoning?: string }];
       leak: [text: string, content: string];
       unknown: string;
       schema: string;
@@ -815,8 +827,8 @@ function otherFormats(): Json[] {
       truncated: string;
     },
   ) => {
-    const [cleanText, cleanName, cleanArgs] = calls.clean;
-    rows.push(record(format, 'clean-call', 'a well-formed call, delivered as it was written', 'What is the weather in Lisbon?', { text: cleanText, finish_reason: 'tool_calls' }, answered(format, cleanName, cleanArgs)));
+    const [cleanText, cleanName, cleanArgs, said] = calls.clean;
+    rows.push(record(format, 'clean-call', 'a well-formed call, delivered as it was written', 'What is the weather in Lisbon?', { text: cleanText, finish_reason: 'tool_calls' }, answered(format, cleanName, cleanArgs, said)));
     rows.push(record(format, 'leak-markup-in-content', 'the server returned the raw call markup as content and no tool_calls', 'Search the web for the Acme status page incident.', { text: calls.leak[0], finish_reason: 'tool_calls' }, leaked(format, calls.leak[1])));
     rows.push(record(format, 'unknown-tool', 'the model called get_stock_price, which the request does not offer', 'How is ACME stock doing?', { text: calls.unknown, finish_reason: 'tool_calls' }));
     rows.push(record(format, 'schema-violation', 'days 30 is above the maximum of 14 and unit "kelvin" is not in the enum', 'Give me a month of weather for Oslo in kelvin.', { text: calls.schema, finish_reason: 'tool_calls' }));
@@ -831,7 +843,7 @@ function otherFormats(): Json[] {
   // Hermes / Qwen2.5: <tool_call>{"name": …, "arguments": …}</tool_call>
   const hermes = (name: string, args: string) => `<tool_call>\n{"name": "${name}", "arguments": ${args}}\n</tool_call>`;
   scenarios('hermes', {
-    clean: [`I'll check the current weather in Lisbon.\n${hermes('get_weather', '{"city": "Lisbon", "unit": "celsius"}')}`, 'get_weather', '{"city": "Lisbon", "unit": "celsius"}'],
+    clean: [`I'll check the current weather in Lisbon.\n${hermes('get_weather', '{"city": "Lisbon", "unit": "celsius"}')}`, 'get_weather', '{"city": "Lisbon", "unit": "celsius"}', { content: "I'll check the current weather in Lisbon.\n" }],
     leak: [hermes('search_web', '{"query": "acme status page incident"}'), hermes('search_web', '{"query": "acme status page incident"}')],
     unknown: hermes('get_stock_price', '{"ticker": "ACME"}'),
     schema: hermes('get_weather', '{"city": "Oslo", "unit": "kelvin", "days": 30}'),
@@ -843,7 +855,7 @@ function otherFormats(): Json[] {
   const param = (name: string, value: string) => `<parameter=${name}>\n${value}\n</parameter>\n`;
   const coder = (name: string, ...params: string[]) => `<tool_call>\n<function=${name}>\n${params.join('')}</function>\n</tool_call>`;
   scenarios('qwen3_coder', {
-    clean: [`I'll check the current weather in Lisbon.\n${coder('get_weather', param('city', 'Lisbon'), param('unit', 'celsius'))}`, 'get_weather', '{"city": "Lisbon", "unit": "celsius"}'],
+    clean: [`I'll check the current weather in Lisbon.\n${coder('get_weather', param('city', 'Lisbon'), param('unit', 'celsius'))}`, 'get_weather', '{"city": "Lisbon", "unit": "celsius"}', { content: "I'll check the current weather in Lisbon.\n" }],
     leak: [coder('search_web', param('query', 'acme status page incident')), coder('search_web', param('query', 'acme status page incident'))],
     unknown: coder('get_stock_price', param('ticker', 'ACME')),
     schema: coder('get_weather', param('city', 'Oslo'), param('unit', 'kelvin'), param('days', '30')),
@@ -862,7 +874,7 @@ function otherFormats(): Json[] {
   // DeepSeek-V3.1: <｜tool▁calls▁begin｜><｜tool▁call▁begin｜>name<｜tool▁sep｜>{json}<｜tool▁call▁end｜><｜tool▁calls▁end｜>
   const ds = (name: string, argsText: string) => `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>${name}<｜tool▁sep｜>${argsText}<｜tool▁call▁end｜><｜tool▁calls▁end｜>`;
   scenarios('deepseek_v31', {
-    clean: [`I'll check the current weather in Lisbon.${ds('get_weather', '{"city": "Lisbon", "unit": "celsius"}')}`, 'get_weather', '{"city": "Lisbon", "unit": "celsius"}'],
+    clean: [`I'll check the current weather in Lisbon.${ds('get_weather', '{"city": "Lisbon", "unit": "celsius"}')}`, 'get_weather', '{"city": "Lisbon", "unit": "celsius"}', { content: "I'll check the current weather in Lisbon." }],
     leak: [ds('search_web', '{"query": "acme status page incident"}'), ds('search_web', '{"query": "acme status page incident"}')],
     unknown: ds('get_stock_price', '{"ticker": "ACME"}'),
     schema: ds('get_weather', '{"city": "Oslo", "unit": "kelvin", "days": 30}'),
@@ -874,7 +886,7 @@ function otherFormats(): Json[] {
   const think = (text: string) => `<|channel|>analysis<|message|>${text}<|end|><|start|>assistant`;
   const oss = (name: string, argsText: string) => `<|channel|>commentary to=functions.${name} <|constrain|>json<|message|>${argsText}<|call|>`;
   scenarios('harmony', {
-    clean: [`${think('User wants Lisbon weather. Call get_weather.')}${oss('get_weather', '{"city":"Lisbon","unit":"celsius"}')}`, 'get_weather', '{"city":"Lisbon","unit":"celsius"}'],
+    clean: [`${think('User wants Lisbon weather. Call get_weather.')}${oss('get_weather', '{"city":"Lisbon","unit":"celsius"}')}`, 'get_weather', '{"city":"Lisbon","unit":"celsius"}', { reasoning: 'User wants Lisbon weather. Call get_weather.' }],
     leak: [
       `${think('Need to search.')}${oss('search_web', '{"query":"acme status page incident"}')}`,
       // Decoded with skip_special_tokens: the header words run into the text.

@@ -33,6 +33,11 @@ test('samples/ is what scripts/generate-samples.ts writes (run it after changing
   for (const [name, content] of Object.entries(generated)) assert.equal(readFileSync(join(dir, name), 'utf8'), content, name);
 });
 
+test('samples/README.md has a row for every sample file', () => {
+  const readme = readFileSync(join(dir, 'README.md'), 'utf8');
+  for (const name of readdirSync(dir).filter((f) => f.endsWith('.jsonl'))) assert.ok(readme.includes(`| \`${name}\` |`), `samples/README.md does not list ${name}`);
+});
+
 test('every diagnostic kind fires on some sample; the clean samples are clean', async () => {
   const { records } = await analyseSamples();
   const all = [...records.values()].flat();

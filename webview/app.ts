@@ -306,7 +306,7 @@ export class App {
       this.cache.clear();
       this.pendingKey = this.store.state.selectedKey;
       this.setView(null);
-      this.showRecordHead(null, 'The file changed: reading it again…');
+      this.showRecordHead(null, e.reason === 'format' ? 'The format changed: analysing again…' : 'The file changed: reading it again…');
       return;
     }
     this.setInfo(e.info);
@@ -344,7 +344,8 @@ export class App {
     const info = this.info;
     if (!info) return;
     const host = info.host === 'vscode' ? '' : info.host === 'report' ? ' · report' : ' · harness';
-    this.statusEl.textContent = `${info.entries} entr${info.entries === 1 ? 'y' : 'ies'}${info.analysing ? ' · analysing…' : ''}${host}`;
+    const format = info.format ? ` · format: ${clip(info.format, 40)}` : '';
+    this.statusEl.textContent = `${info.entries} entr${info.entries === 1 ? 'y' : 'ies'}${info.analysing ? ' · analysing…' : ''}${format}${host}`;
   }
 
   // ---- records -------------------------------------------------------------------------------------------
@@ -438,8 +439,8 @@ export class App {
       return;
     }
     const s = this.list.summary(view.key);
-    const meta = [view.model ?? 'model unknown', view.format, view.source, view.lastLine > view.line ? `lines ${view.line}–${view.lastLine}` : `line ${view.line}`];
-    if (s?.file) meta.push(s.file);
+    const where = [view.source, view.lastLine > view.line ? `lines ${view.line}–${view.lastLine}` : `line ${view.line}`];
+    if (s?.file) where.push(s.file);
     const counts = { error: 0, warning: 0, info: 0 };
     for (const d of view.diagnostics) counts[d.severity]++;
     replace(
@@ -455,7 +456,11 @@ export class App {
       h(
         'div',
         { class: 'record-meta' },
-        clip(meta.join(' · '), 400),
+        clip(view.model ?? 'model unknown', 200),
+        ' · ',
+        formatLabel(view),
+        ' · ',
+        clip(where.join(' · '), 400),
         ` · ${view.calls.length} call${view.calls.length === 1 ? '' : 's'} · `,
         h('span', { class: 'count-error' }, `${counts.error} error${counts.error === 1 ? '' : 's'}`),
         ', ',
@@ -559,4 +564,21 @@ function boundaryMessage(action: StepAction): string {
     default:
       return 'At the last token.';
   }
+}
+
+/** The record's tool-call format in its header, saying how it was chosen (hover for the evidence). */
+function formatLabel(view: RecordView): HTMLElement {
+  const format = clip(view.format, 40);
+  const evidence = clip(view.formatEvidence, 300);
+  const how: Record<RecordView['formatBasis'], string> = {
+    forced: 'chosen by you (the toolscope.format setting, or --format)',
+    named: "named by the record (meta.format)",
+    markup: `detected from ${evidence}`,
+    parser: `detected from ${evidence}`,
+    model: `detected from the ${evidence}`,
+    history: `detected from the ${evidence}`,
+    default: `${evidence}; choose one with the toolscope.format setting (or --format)`,
+  };
+  const suffix = view.formatBasis === 'default' ? ' (assumed)' : view.formatBasis === 'forced' ? ' (chosen)' : '';
+  return h('span', { class: `rec-format basis-${view.formatBasis}`, title: `Tool-call format ${format}: ${how[view.formatBasis] ?? evidence}` }, `format ${format}${suffix}`);
 }

@@ -121,9 +121,11 @@ interface CompareRow {
   response: string | null;
   reference: string | null;
   json: boolean;
+  /** A call id the server made up for a format whose model writes none: nothing to compare it with. */
+  serverId?: boolean;
 }
 
-function compareRows(response: MessageView, reference: MessageView): CompareRow[] {
+function compareRows(response: MessageView, reference: MessageView, writesCallIds: boolean): CompareRow[] {
   const rows: CompareRow[] = [
     { field: 'content', response: response.content, reference: reference.content, json: false },
     { field: 'reasoning', response: response.reasoning, reference: reference.reasoning, json: false },
@@ -133,7 +135,7 @@ function compareRows(response: MessageView, reference: MessageView): CompareRow[
     const a = response.calls[i];
     const b = reference.calls[i];
     rows.push(
-      { field: `call ${i} id`, response: a?.id ?? null, reference: b?.id ?? null, json: false },
+      { field: `call ${i} id`, response: a?.id ?? null, reference: b?.id ?? null, json: false, serverId: !writesCallIds && a !== undefined && b !== undefined && b.id === '' },
       { field: `call ${i} name`, response: a?.name ?? null, reference: b?.name ?? null, json: false },
       { field: `call ${i} arguments`, response: a?.arguments ?? null, reference: b?.arguments ?? null, json: true },
     );
@@ -150,9 +152,18 @@ function cell(value: string | null, json: boolean): HTMLElement {
 export function comparison(view: RecordView): HTMLElement {
   const response = view.response;
   if (!response) return h('p', { class: 'muted' }, 'No response was recorded: only the reference parse is available.');
-  const rows = compareRows(response, view.reference);
+  const rows = compareRows(response, view.reference, view.writesCallIds);
   let differing = 0;
   const body = rows.map((r) => {
+    if (r.serverId) {
+      return h(
+        'tr',
+        { class: 'server-id' },
+        h('th', { scope: 'row' }, r.field, h('div', { class: 'muted small' }, 'made by the server')),
+        cell(r.response, false),
+        h('td', { class: 'absent', title: `The model writes no call ids in ${view.format}: the server invents them.` }, '(none written)'),
+      );
+    }
     let state: 'same' | 'same-json' | 'different';
     if (r.response === r.reference) state = 'same';
     else if (r.json && r.response !== null && r.reference !== null) state = compareArguments(r.response, r.reference);
@@ -337,7 +348,7 @@ export class Inspector {
           'dl',
           { class: 'kv' },
           h('dt', null, 'id'),
-          h('dd', null, visibleText(current.id, 400)),
+          current.id === '' && !view.writesCallIds ? h('dd', { class: 'muted' }, `none: ${view.format} calls carry no id (the server makes one)`) : h('dd', null, visibleText(current.id, 400)),
           h('dt', null, 'tokens'),
           h('dd', null, `${current.tokenStart + 1} – ${current.tokenEnd}${current.terminated ? '' : ' (never terminated)'}`),
         ),

@@ -8,6 +8,7 @@ import type { Severity } from '../core/diagnostics/diagnostic.ts';
 import { TraceIndex } from '../core/trace/jsonlIndex.ts';
 import { HumanReport } from '../cli/humanReport.ts';
 import { terminalStyle } from '../cli/terminalStyle.ts';
+import { formatSettingFor } from './formatSetting.ts';
 
 const SEVERITY: Record<Severity, vscode.DiagnosticSeverity> = {
   error: vscode.DiagnosticSeverity.Error,
@@ -56,7 +57,7 @@ export class AnalyzeTraceCommand {
       return null;
     }
     try {
-      const analyzer = new Analyzer();
+      const analyzer = new Analyzer({ format: formatSettingFor(uri) });
       this.output.clear();
       const report = new HumanReport((line) => this.output.appendLine(line), terminalStyle({ isTTY: false }), false);
       report.file(vscode.workspace.asRelativePath(uri));

@@ -1,24 +1,31 @@
 /**
  * The Toolscope trace editor: a read-only custom editor for `.jsonl` traces. The host indexes and analyses
  * (src/core); the webview renders view models it asks for over the typed protocol (src/shared/protocol.ts).
- * The file is never written; when it grows, new records are analysed and pushed to the open views.
+ * The file is never written; when it grows, new records are analysed and pushed to the open views. Records are read
+ * in the format the `toolscope.format` setting names (`auto`: per record); when it changes, open traces start over.
  */
 import * as vscode from 'vscode';
 import { basename } from 'node:path';
 import { HostRpc, type HostReply, type WebviewRequest } from '../shared/protocol.ts';
 import { makeNonce, webviewPageHtml } from '../core/view/pageHtml.ts';
 import { TraceSession } from '../core/view/traceSession.ts';
+import { FORMAT_SETTING, formatSettingFor } from './formatSetting.ts';
 
 export const TRACE_VIEW_TYPE = 'toolscope.trace';
 
 class TraceDocument implements vscode.CustomDocument {
   private readonly views = new Set<HostRpc>();
   private analysing: Promise<void> | null = null;
+  /** Set while the background analysis is asked to stop (the format changed). */
+  private stopping = false;
+  /** File changes and format changes, one at a time. */
+  private work: Promise<void> = Promise.resolve();
   private disposed = false;
 
   constructor(
     readonly uri: vscode.Uri,
     readonly session: TraceSession,
+    private readonly onDispose: () => void,
   ) {}
 
   attach(rpc: HostRpc): vscode.Disposable {
@@ -31,7 +38,7 @@ class TraceDocument implements vscode.CustomDocument {
     this.analysing ??= (async () => {
       try {
         for (;;) {
-          if (this.disposed) return;
+          if (this.disposed || this.stopping) return;
           const batch = await this.session.nextBatch(40);
           if (!batch) break;
           const info = this.session.info('vscode');
@@ -48,34 +55,75 @@ class TraceDocument implements vscode.CustomDocument {
     return this.analysing;
   }
 
-  async fileChanged(): Promise<void> {
-    if (this.disposed) return;
-    await this.analysing;
-    const { reset } = await this.session.refresh();
-    if (reset) for (const v of this.views) v.event({ type: 'reset', info: this.session.info('vscode') });
-    await this.analyseInBackground();
+  fileChanged(): Promise<void> {
+    return this.serially(async () => {
+      await this.analysing;
+      const { reset } = await this.session.refresh();
+      if (reset) for (const v of this.views) v.event({ type: 'reset', reason: 'file', info: this.session.info('vscode') });
+      void this.analyseInBackground();
+    });
+  }
+
+  /** Reads every record in `format` (undefined: per record) from now on: the list starts over in every view. */
+  setFormat(format: string | undefined): Promise<void> {
+    return this.serially(async () => {
+      this.stopping = true;
+      try {
+        await this.analysing;
+      } finally {
+        this.stopping = false;
+      }
+      if (!this.session.setOptions({ format })) {
+        void this.analyseInBackground();
+        return;
+      }
+      for (const v of this.views) v.event({ type: 'reset', reason: 'format', info: this.session.info('vscode') });
+      void this.analyseInBackground();
+    });
+  }
+
+  private serially(task: () => Promise<void>): Promise<void> {
+    const run = this.work.then(() => (this.disposed ? undefined : task()));
+    this.work = run.catch(() => undefined);
+    return run;
   }
 
   dispose(): void {
     this.disposed = true;
+    this.onDispose();
     void this.session.close();
   }
 }
 
 export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<TraceDocument> {
+  private readonly documents = new Set<TraceDocument>();
+
   constructor(private readonly context: vscode.ExtensionContext) {}
 
   static register(context: vscode.ExtensionContext): vscode.Disposable {
-    return vscode.window.registerCustomEditorProvider(TRACE_VIEW_TYPE, new TraceEditorProvider(context), {
-      webviewOptions: { retainContextWhenHidden: false },
-      supportsMultipleEditorsPerDocument: true,
-    });
+    const provider = new TraceEditorProvider(context);
+    return vscode.Disposable.from(
+      vscode.window.registerCustomEditorProvider(TRACE_VIEW_TYPE, provider, {
+        webviewOptions: { retainContextWhenHidden: false },
+        supportsMultipleEditorsPerDocument: true,
+      }),
+      vscode.workspace.onDidChangeConfiguration((e) => provider.configurationChanged(e)),
+    );
   }
 
   async openCustomDocument(uri: vscode.Uri): Promise<TraceDocument> {
     if (uri.scheme !== 'file') throw new Error(`Toolscope reads traces from disk by byte offset; ${uri.scheme}: files are not supported.`);
-    const session = await TraceSession.open(uri.fsPath, basename(uri.fsPath));
-    return new TraceDocument(uri, session);
+    const session = await TraceSession.open(uri.fsPath, basename(uri.fsPath), { format: formatSettingFor(uri) });
+    const document: TraceDocument = new TraceDocument(uri, session, () => this.documents.delete(document));
+    this.documents.add(document);
+    return document;
+  }
+
+  /** `toolscope.format` changed: open traces it applies to are analysed again in the new format. */
+  private configurationChanged(e: vscode.ConfigurationChangeEvent): void {
+    for (const document of this.documents) {
+      if (e.affectsConfiguration(FORMAT_SETTING, document.uri)) void document.setFormat(formatSettingFor(document.uri));
+    }
   }
 
   async resolveCustomEditor(document: TraceDocument, panel: vscode.WebviewPanel): Promise<void> {

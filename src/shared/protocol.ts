@@ -4,6 +4,7 @@
  * carry none. The host does all parsing; the webview renders view models and sends intents.
  */
 import type { Diagnostic, DiagnosticKind, Severity } from '../core/diagnostics/diagnostic.ts';
+import type { FormatBasis } from '../core/formats/resolveFormat.ts';
 import type { ParserDelta } from '../core/formats/toolCallFormat.ts';
 import type { ChatMessage, ChatTool, RecordSource, ToolChoice } from '../core/trace/record.ts';
 
@@ -88,6 +89,12 @@ export interface RecordView {
   lastLine: number;
   source: RecordSource;
   format: string;
+  /** Why this format: chosen by the user, named by the record, detected (markup, parser, model, history), or assumed. */
+  formatBasis: FormatBasis;
+  /** The evidence in words (`its markup in the completion`, `model "openai/gpt-oss-120b"`…). */
+  formatEvidence: string;
+  /** The format's model writes call ids (Kimi's `functions.name:idx`); otherwise ids are the server's to invent. */
+  writesCallIds: boolean;
   model: string | null;
   /** `none`: the record holds no raw completion (only a response or a request). */
   tokenOrigin: 'recorded' | 'splitter' | 'none';
@@ -117,6 +124,8 @@ export interface TraceInfo {
   analysing: boolean;
   /** Where the data comes from: the live editor, or a standalone report. */
   host: 'vscode' | 'report' | 'harness';
+  /** The format every record is read as (the user's choice: `toolscope.format`, `--format`); null: per record. */
+  format: string | null;
 }
 
 // ---- messages ----------------------------------------------------------------------------------------
@@ -132,10 +141,10 @@ export type HostReply =
   | { type: 'error'; message: string }
   | { type: 'ok' };
 
-/** Pushed by the host: more of the list analysed, or the file grew. */
+/** Pushed by the host: more of the list analysed, or the file grew; `reset`: the list starts over (file replaced, format changed). */
 export type HostEvent =
   | { type: 'summaries'; summaries: RecordSummary[]; lineErrors: LineErrorView[]; info: TraceInfo }
-  | { type: 'reset'; info: TraceInfo };
+  | { type: 'reset'; info: TraceInfo; reason?: 'file' | 'format' };
 
 export type ReplyFor<R extends WebviewRequest> = R['type'] extends 'ready'
   ? Extract<HostReply, { type: 'init' }> | Extract<HostReply, { type: 'error' }>

@@ -183,6 +183,8 @@ export interface FakeHost {
   events: number;
   /** Re-reads the file and pushes `reset` or new summaries, as the provider does when the file changes. */
   fileChanged(): Promise<void>;
+  /** Reads every record in `format` (undefined: per record), as the provider does when `toolscope.format` changes. */
+  setFormat(format: string | undefined): Promise<void>;
   idle(): Promise<void>;
   close(): Promise<void>;
 }
@@ -204,7 +206,13 @@ export async function openVsCodePage(page: Page, server: PageServer, tracePath: 
     async fileChanged() {
       await analysing;
       const { reset } = await session.refresh();
-      if (reset) event({ type: 'reset', info: session.info('harness') });
+      if (reset) event({ type: 'reset', reason: 'file', info: session.info('harness') });
+      analyse();
+      await analysing;
+    },
+    async setFormat(format) {
+      await analysing;
+      if (session.setOptions({ format })) event({ type: 'reset', reason: 'format', info: session.info('harness') });
       analyse();
       await analysing;
     },
@@ -288,3 +296,26 @@ export async function selectRecord(page: Page, id: string): Promise<void> {
   await page.locator('.rec-row', { has: page.locator('.rec-id', { hasText: new RegExp(`^${id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }) }).click();
   await page.locator('.record-title', { hasText: id }).waitFor();
 }
+
+/** A few Dark Modern colours, set the way VS Code sets them (on <html>), for the VS Code page's screenshots. */
+export const DARK_VSCODE_THEME = `
+document.addEventListener('DOMContentLoaded', () => {
+  document.body.classList.add('vscode-dark');
+  const vars = {
+    '--vscode-font-family': 'system-ui, sans-serif', '--vscode-font-size': '13px', '--vscode-font-weight': 'normal',
+    '--vscode-editor-font-family': "'DejaVu Sans Mono', monospace", '--vscode-editor-font-size': '14px',
+    '--vscode-editor-background': '#1f1f1f', '--vscode-foreground': '#cccccc', '--vscode-descriptionForeground': '#9d9d9d',
+    '--vscode-errorForeground': '#f85149', '--vscode-editorError-foreground': '#f14c4c', '--vscode-editorWarning-foreground': '#cca700',
+    '--vscode-editorInfo-foreground': '#3794ff', '--vscode-focusBorder': '#0078d4', '--vscode-panel-border': '#2b2b2b',
+    '--vscode-sideBar-background': '#181818', '--vscode-list-activeSelectionBackground': '#04395e', '--vscode-list-activeSelectionForeground': '#ffffff',
+    '--vscode-list-inactiveSelectionBackground': '#37373d', '--vscode-list-hoverBackground': '#2a2d2e', '--vscode-list-focusOutline': '#0078d4',
+    '--vscode-charts-red': '#f14c4c', '--vscode-charts-blue': '#3794ff', '--vscode-charts-yellow': '#cca700', '--vscode-charts-orange': '#d18616',
+    '--vscode-charts-green': '#89d185', '--vscode-charts-purple': '#b180d7', '--vscode-charts-lines': 'rgba(204,204,204,0.5)',
+    '--vscode-textLink-foreground': '#4daafc', '--vscode-textCodeBlock-background': '#2b2b2b', '--vscode-textPreformat-foreground': '#d0d0d0',
+    '--vscode-editorWidget-background': '#202020', '--vscode-editorWidget-border': '#454545', '--vscode-widget-shadow': 'rgba(0,0,0,0.36)',
+    '--vscode-editorCursor-foreground': '#aeafad', '--vscode-editor-selectionBackground': '#264f78',
+    '--vscode-diffEditor-insertedTextBackground': 'rgba(156,204,44,0.2)', '--vscode-diffEditor-removedTextBackground': 'rgba(255,0,0,0.2)',
+  };
+  for (const [k, v] of Object.entries(vars)) document.documentElement.style.setProperty(k, v);
+});
+`;

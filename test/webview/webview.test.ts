@@ -16,6 +16,7 @@ import {
   addReport,
   browserMissing,
   cspViolations,
+  DARK_VSCODE_THEME,
   elementCount,
   ensureBuilt,
   FIXTURES,
@@ -746,26 +747,3 @@ describe('trace editor webview in chromium', () => {
     }
   });
 });
-
-/** A few Dark Modern colours, set the way VS Code sets them (on <html>), for the VS Code page's screenshot. */
-const DARK_VSCODE_THEME = `
-document.addEventListener('DOMContentLoaded', () => {
-  document.body.classList.add('vscode-dark');
-  const vars = {
-    '--vscode-font-family': 'system-ui, sans-serif', '--vscode-font-size': '13px', '--vscode-font-weight': 'normal',
-    '--vscode-editor-font-family': "'DejaVu Sans Mono', monospace", '--vscode-editor-font-size': '14px',
-    '--vscode-editor-background': '#1f1f1f', '--vscode-foreground': '#cccccc', '--vscode-descriptionForeground': '#9d9d9d',
-    '--vscode-errorForeground': '#f85149', '--vscode-editorError-foreground': '#f14c4c', '--vscode-editorWarning-foreground': '#cca700',
-    '--vscode-editorInfo-foreground': '#3794ff', '--vscode-focusBorder': '#0078d4', '--vscode-panel-border': '#2b2b2b',
-    '--vscode-sideBar-background': '#181818', '--vscode-list-activeSelectionBackground': '#04395e', '--vscode-list-activeSelectionForeground': '#ffffff',
-    '--vscode-list-inactiveSelectionBackground': '#37373d', '--vscode-list-hoverBackground': '#2a2d2e', '--vscode-list-focusOutline': '#0078d4',
-    '--vscode-charts-red': '#f14c4c', '--vscode-charts-blue': '#3794ff', '--vscode-charts-yellow': '#cca700', '--vscode-charts-orange': '#d18616',
-    '--vscode-charts-green': '#89d185', '--vscode-charts-purple': '#b180d7', '--vscode-charts-lines': 'rgba(204,204,204,0.5)',
-    '--vscode-textLink-foreground': '#4daafc', '--vscode-textCodeBlock-background': '#2b2b2b', '--vscode-textPreformat-foreground': '#d0d0d0',
-    '--vscode-editorWidget-background': '#202020', '--vscode-editorWidget-border': '#454545', '--vscode-widget-shadow': 'rgba(0,0,0,0.36)',
-    '--vscode-editorCursor-foreground': '#aeafad', '--vscode-editor-selectionBackground': '#264f78',
-    '--vscode-diffEditor-insertedTextBackground': 'rgba(156,204,44,0.2)', '--vscode-diffEditor-removedTextBackground': 'rgba(255,0,0,0.2)',
-  };
-  for (const [k, v] of Object.entries(vars)) document.documentElement.style.setProperty(k, v);
-});
-`;

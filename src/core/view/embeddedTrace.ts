@@ -7,7 +7,7 @@ import { TraceSession } from './traceSession.ts';
 /** Several files in one view: keys get the file's position as a prefix, rows name their file. */
 export async function embeddedTraces(paths: Array<{ path: string; label: string }>, title: string, host: 'report' | 'harness', options: AnalysisOptions = {}): Promise<EmbeddedTrace> {
   if (paths.length === 1 && paths[0]) return embeddedTrace(paths[0].path, paths[0].label, host, options);
-  const out: EmbeddedTrace = { info: { fileName: title, entries: 0, analysing: false, host }, summaries: [], lineErrors: [], records: {} };
+  const out: EmbeddedTrace = { info: { fileName: title, entries: 0, analysing: false, host, format: options.format || null }, summaries: [], lineErrors: [], records: {} };
   for (const [i, p] of paths.entries()) {
     const one = await embeddedTrace(p.path, p.label, host, options);
     out.info.entries += one.info.entries;

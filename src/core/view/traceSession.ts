@@ -14,7 +14,8 @@ export interface SummaryBatch {
 }
 
 export class TraceSession {
-  private readonly analyzer: Analyzer;
+  private analyzer: Analyzer;
+  private options: AnalysisOptions;
   private readonly summaries: RecordSummary[] = [];
   private readonly lineErrors: LineErrorView[] = [];
   /** Entries before this one are in `summaries`. */
@@ -26,7 +27,8 @@ export class TraceSession {
     readonly fileName: string,
     options: AnalysisOptions,
   ) {
-    this.analyzer = new Analyzer(options);
+    this.options = { ...options };
+    this.analyzer = new Analyzer(this.options);
   }
 
   static async open(path: string, fileName: string, options: AnalysisOptions = {}): Promise<TraceSession> {
@@ -34,7 +36,24 @@ export class TraceSession {
   }
 
   info(host: TraceInfo['host']): TraceInfo {
-    return { fileName: this.fileName, entries: this.index.count, analysing: this.analysedEntries < this.index.count, host };
+    return { fileName: this.fileName, entries: this.index.count, analysing: this.analysedEntries < this.index.count, host, format: this.options.format || null };
+  }
+
+  /**
+   * Analyses with other options from now on (the user chose another format): the list starts over and no cached
+   * view survives. False, and nothing changes, when the options are the same. Not while a batch is running.
+   */
+  setOptions(options: AnalysisOptions): boolean {
+    const next = { ...options };
+    const same = (['format', 'startInReasoning', 'recoverRawFallback'] as const).every((k) => (next[k] || undefined) === (this.options[k] || undefined));
+    if (same) return false;
+    this.options = next;
+    this.analyzer = new Analyzer(next);
+    this.summaries.length = 0;
+    this.lineErrors.length = 0;
+    this.analysedEntries = 0;
+    this.views.clear();
+    return true;
   }
 
   snapshot(): SummaryBatch {

@@ -79,6 +79,40 @@ test('appended records are analysed after refresh; nothing already listed is red
   });
 });
 
+test('the format chosen by the user (toolscope.format) reads every record in it; changing it starts the list over', async () => {
+  const hermes = '<tool_call>\n{"name": "search", "arguments": {"query": "x"}}\n</tool_call>';
+  const content = line('k', `${S}${call('functions.search:0', '{"query":"x"}')}${E}`) + line('h', hermes, { request: { model: 'Qwen/Qwen2.5-7B-Instruct', messages: [{ role: 'user', content: 'q' }], tools } });
+  await withFile(content, async (path) => {
+    const session = await TraceSession.open(path, 't.jsonl');
+    try {
+      assert.equal(session.info('vscode').format, null);
+      assert.deepEqual((await session.analyseAll()).summaries.map((s) => [s.id, s.format, s.calls]), [['k', 'kimi_k2', 1], ['h', 'hermes', 1]]);
+      const auto = (await session.record('1:0')).view;
+      assert.deepEqual([auto.format, auto.formatBasis], ['hermes', 'markup']);
+      assert.ok(auto.tokens.some((t) => t.role === 'marker' && t.text === '<tool_call>'));
+
+      assert.equal(session.setOptions({ format: 'hermes' }), true);
+      assert.equal(session.info('vscode').format, 'hermes');
+      assert.equal(session.info('vscode').analysing, true);
+      assert.deepEqual(session.snapshot().summaries, [], 'the list starts over');
+      assert.deepEqual((await session.analyseAll()).summaries.map((s) => [s.id, s.format, s.calls]), [['k', 'hermes', 0], ['h', 'hermes', 1]]);
+      // No cached view survives: the Kimi record is now plain text with its markup leaking as hermes content.
+      const forced = (await session.record('0:0')).view;
+      assert.deepEqual([forced.format, forced.formatBasis], ['hermes', 'forced']);
+      assert.ok(!forced.tokens.some((t) => t.role === 'marker'));
+
+      assert.equal(session.setOptions({ format: 'hermes' }), false, 'same options: nothing to redo');
+      assert.equal(session.snapshot().summaries.length, 2);
+      assert.equal(session.setOptions({}), true, 'back to auto');
+      assert.equal(session.info('vscode').format, null);
+      assert.deepEqual((await session.analyseAll()).summaries.map((s) => s.format), ['kimi_k2', 'hermes']);
+      assert.equal((await session.record('0:0')).view.formatBasis, 'markup');
+    } finally {
+      await session.close();
+    }
+  });
+});
+
 test('a report embeds hostile text inertly and redacts credentials', async () => {
   const hostile = '</script><script>window.__pwned=1</script><img src=x onerror=alert(1)>';
   await withFile(line('x', hostile, { meta: { headers: { Authorization: 'Bearer sk-abcdefghijklmnopqrstuv' }, endpoint: 'https://h/v1?api_key=SECRET123' } }), async (path) => {

@@ -83,7 +83,14 @@ export async function checkSamples(format: string): Promise<void> {
   const records = await sampleRecords(format);
   assert.deepEqual([...records.keys()].sort(), ['clean-call', 'invalid-json-arguments', 'leak-markup-in-content', 'schema-violation', 'unknown-tool', 'unterminated-call-length']);
   for (const r of records.values()) assert.equal(r.format, format, r.id);
-  assertClean(records.get('clean-call') as AnalyzedRecord, `${format}-clean-call`);
+  const clean = records.get('clean-call') as AnalyzedRecord;
+  assertClean(clean, `${format}-clean-call`);
+  // Delivered as written: the client got the content and reasoning the reference parse gives, and the call.
+  assert.deepEqual(
+    { content: clean.response?.content ?? null, reasoning: clean.response?.reasoning ?? null, calls: clean.response?.calls.map((c) => [c.name, c.arguments]) },
+    { content: clean.content, reasoning: clean.reasoning, calls: clean.calls.map((c) => [c.name, c.arguments]) },
+    `${format}-clean-call`,
+  );
   const expect: Record<string, DiagnosticKind> = {
     'leak-markup-in-content': 'content-leak',
     'unknown-tool': 'unknown-tool',

@@ -1,0 +1,87 @@
+/**
+ * The few parts of the `vscode` API the trace editor provider and the format setting use, as plain objects, so the
+ * extension glue runs under node:test (test/extension/vscodeHook.ts points `import 'vscode'` here).
+ */
+import { join } from 'node:path';
+
+export class Uri {
+  private constructor(
+    readonly scheme: string,
+    readonly fsPath: string,
+  ) {}
+  static file(path: string): Uri {
+    return new Uri('file', path);
+  }
+  static joinPath(base: Uri, ...parts: string[]): Uri {
+    return new Uri(base.scheme, join(base.fsPath, ...parts));
+  }
+  toString(): string {
+    return `${this.scheme}://${this.fsPath}`;
+  }
+}
+
+export class Disposable {
+  constructor(private readonly fn: () => void) {}
+  static from(...items: Array<{ dispose(): unknown }>): Disposable {
+    return new Disposable(() => items.forEach((i) => i.dispose()));
+  }
+  dispose(): void {
+    this.fn();
+  }
+}
+
+export class RelativePattern {
+  constructor(
+    readonly base: unknown,
+    readonly pattern: string,
+  ) {}
+}
+
+export const ViewColumn = { Beside: -2 };
+
+type Listener<T> = (e: T) => unknown;
+
+/** What the tests drive and observe. */
+export const fake = {
+  settings: new Map<string, unknown>(),
+  configurationListeners: new Set<Listener<{ affectsConfiguration(section: string, scope?: unknown): boolean }>>(),
+  warnings: [] as string[],
+  providers: new Map<string, unknown>(),
+  /** Changes settings and tells the listeners, as VS Code does. */
+  configure(values: Record<string, unknown>): void {
+    for (const [k, v] of Object.entries(values)) fake.settings.set(k, v);
+    const changed = Object.keys(values);
+    for (const l of fake.configurationListeners) l({ affectsConfiguration: (section) => changed.some((k) => k === section || k.startsWith(`${section}.`)) });
+  },
+};
+
+export const window = {
+  registerCustomEditorProvider(viewType: string, provider: unknown): Disposable {
+    fake.providers.set(viewType, provider);
+    return new Disposable(() => fake.providers.delete(viewType));
+  },
+  showWarningMessage(message: string): Promise<undefined> {
+    fake.warnings.push(message);
+    return Promise.resolve(undefined);
+  },
+  showTextDocument(): Promise<void> {
+    return Promise.resolve();
+  },
+};
+
+export const workspace = {
+  getConfiguration(section: string) {
+    return { get: <T>(key: string, fallback?: T): T | undefined => (fake.settings.has(`${section}.${key}`) ? (fake.settings.get(`${section}.${key}`) as T) : fallback) };
+  },
+  onDidChangeConfiguration(listener: Listener<{ affectsConfiguration(section: string, scope?: unknown): boolean }>): Disposable {
+    fake.configurationListeners.add(listener);
+    return new Disposable(() => fake.configurationListeners.delete(listener));
+  },
+  createFileSystemWatcher() {
+    const none = () => new Disposable(() => undefined);
+    return { onDidChange: none, onDidCreate: none, dispose: () => undefined };
+  },
+  openTextDocument(): Promise<object> {
+    return Promise.resolve({});
+  },
+};

@@ -1,0 +1,160 @@
+/**
+ * The trace editor provider (src/extension) over a fake `vscode`: it builds its TraceSession with the format the
+ * `toolscope.format` setting names, and when the setting changes the open trace starts over in the new format.
+ */
+import './vscodeHook.ts';
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { fileURLToPath } from 'node:url';
+import type { Envelope, HostEvent, HostReply, RecordView, TraceInfo } from '../../src/shared/protocol.ts';
+import type { TraceEditorProvider as Provider } from '../../src/extension/traceEditorProvider.ts';
+
+import { fake, Uri } from './fakeVscode.ts';
+
+/** The provider module, imported after the hook so that its `import 'vscode'` resolves to the fake. */
+async function load() {
+  return import('../../src/extension/traceEditorProvider.ts');
+}
+
+const SAMPLES = fileURLToPath(new URL('../../samples/other-formats.jsonl', import.meta.url));
+
+/** A webview panel whose messages are kept, with a way to send it requests like the webview does. */
+function fakePanel() {
+  const posted: Envelope[] = [];
+  let receive: ((m: unknown) => unknown) | null = null;
+  let nextId = 1;
+  const panel = {
+    webview: {
+      options: {},
+      html: '',
+      cspSource: 'vscode-resource:',
+      asWebviewUri: (u: unknown) => u,
+      postMessage: (m: Envelope) => {
+        posted.push(m);
+        return Promise.resolve(true);
+      },
+      onDidReceiveMessage: (l: (m: unknown) => unknown) => {
+        receive = l;
+        return { dispose: () => undefined };
+      },
+    },
+    onDidDispose: () => ({ dispose: () => undefined }),
+  };
+  const events = () => posted.filter((m): m is Extract<Envelope, { kind: 'event' }> => m.kind === 'event').map((m) => m.body);
+  return {
+    panel,
+    events,
+    async request(body: { type: 'ready' } | { type: 'getRecord'; key: string }): Promise<HostReply> {
+      const id = nextId++;
+      receive?.({ kind: 'request', id, body });
+      for (let i = 0; i < 500; i++) {
+        const reply = posted.find((m) => m.kind === 'reply' && m.id === id);
+        if (reply?.kind === 'reply') return reply.body;
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      throw new Error(`no reply to ${body.type}`);
+    },
+    /** Waits for an event, looking at those after `from`. */
+    async waitEvent(from: number, pred: (e: HostEvent) => boolean): Promise<number> {
+      for (let i = 0; i < 1000; i++) {
+        const at = events().findIndex((e, k) => k >= from && pred(e));
+        if (at >= 0) return at;
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      throw new Error('event never came');
+    },
+  };
+}
+
+const done = (info: TraceInfo) => !info.analysing;
+
+test('trace editor: toolscope.format is read when the trace opens and re-applied when it changes', async () => {
+  const { TraceEditorProvider, TRACE_VIEW_TYPE } = await load();
+  fake.settings.clear();
+  fake.settings.set('toolscope.format', 'auto');
+  const registration = TraceEditorProvider.register({ extensionUri: Uri.file('/ext') } as never);
+  const provider = fake.providers.get(TRACE_VIEW_TYPE) as Provider;
+  assert.ok(provider, 'the custom editor is registered');
+  const document = await provider.openCustomDocument(Uri.file(SAMPLES) as never);
+  const view = fakePanel();
+  await provider.resolveCustomEditor(document, view.panel as never);
+  try {
+    const init = await view.request({ type: 'ready' });
+    assert.equal(init.type, 'init');
+    assert.equal(init.type === 'init' ? init.info.format : 'x', null);
+    let at = await view.waitEvent(0, (e) => e.type === 'summaries' && done(e.info));
+    const summaries = () =>
+      view
+        .events()
+        .slice(0, at + 1)
+        .flatMap((e) => (e.type === 'summaries' ? e.summaries : []));
+    // Auto: each record in its own format (the samples name it; detection agrees, see test/core/formats/detection.test.ts).
+    assert.deepEqual([...new Set(summaries().map((s) => s.format))], ['hermes', 'qwen3_coder', 'deepseek_v31', 'harmony']);
+    const key = summaries().find((s) => s.id === 'deepseek_v31-clean-call')?.key as string;
+    const before = (await view.request({ type: 'getRecord', key })) as { view: RecordView };
+    assert.deepEqual([before.view.format, before.view.formatBasis], ['deepseek_v31', 'named']);
+
+    // The user picks Hermes: a reset that says why, then every record again, in Hermes.
+    const mark = view.events().length;
+    fake.configure({ 'toolscope.format': 'hermes' });
+    const reset = await view.waitEvent(mark, (e) => e.type === 'reset');
+    const resetEvent = view.events()[reset];
+    assert.ok(resetEvent?.type === 'reset');
+    assert.equal(resetEvent.reason, 'format');
+    assert.equal(resetEvent.info.format, 'hermes');
+    at = await view.waitEvent(reset, (e) => e.type === 'summaries' && done(e.info));
+    const after = view
+      .events()
+      .slice(reset, at + 1)
+      .flatMap((e) => (e.type === 'summaries' ? e.summaries : []));
+    assert.equal(after.length, 24);
+    assert.deepEqual([...new Set(after.map((s) => s.format))], ['hermes']);
+    const forced = (await view.request({ type: 'getRecord', key })) as { view: RecordView };
+    assert.deepEqual([forced.view.format, forced.view.formatBasis], ['hermes', 'forced']);
+
+    // A value that is no format: said once, and read as auto.
+    const mark2 = view.events().length;
+    fake.configure({ 'toolscope.format': 'deepseek' });
+    const reset2 = await view.waitEvent(mark2, (e) => e.type === 'reset');
+    assert.equal((view.events()[reset2] as { info: TraceInfo }).info.format, null);
+    assert.equal(fake.warnings.length, 1);
+    assert.match(fake.warnings[0] ?? '', /"deepseek", which is not a format/);
+    await view.waitEvent(reset2, (e) => e.type === 'summaries' && done(e.info));
+    const back = (await view.request({ type: 'getRecord', key })) as { view: RecordView };
+    assert.deepEqual([back.view.format, back.view.formatBasis], ['deepseek_v31', 'named']);
+
+    // Another setting changing does not start the trace over.
+    const mark3 = view.events().length;
+    fake.configure({ 'toolscope.endpoints': [] });
+    await new Promise((r) => setTimeout(r, 50));
+    assert.ok(!view.events().slice(mark3).some((e) => e.type === 'reset'));
+  } finally {
+    document.dispose();
+    registration.dispose();
+  }
+  assert.equal(fake.configurationListeners.size, 0, 'the configuration listener goes with the provider');
+});
+
+test('trace editor: a trace opened with a format set starts in it', async () => {
+  const { TraceEditorProvider, TRACE_VIEW_TYPE } = await load();
+  fake.settings.clear();
+  fake.settings.set('toolscope.format', 'harmony');
+  const registration = TraceEditorProvider.register({ extensionUri: Uri.file('/ext') } as never);
+  const provider = fake.providers.get(TRACE_VIEW_TYPE) as Provider;
+  const document = await provider.openCustomDocument(Uri.file(SAMPLES) as never);
+  const view = fakePanel();
+  await provider.resolveCustomEditor(document, view.panel as never);
+  try {
+    const init = await view.request({ type: 'ready' });
+    assert.equal(init.type === 'init' ? init.info.format : 'x', 'harmony');
+    const at = await view.waitEvent(0, (e) => e.type === 'summaries' && done(e.info));
+    const formats = view
+      .events()
+      .slice(0, at + 1)
+      .flatMap((e) => (e.type === 'summaries' ? e.summaries.map((s) => s.format) : []));
+    assert.deepEqual([...new Set(formats)], ['harmony']);
+  } finally {
+    document.dispose();
+    registration.dispose();
+  }
+});
