@@ -363,6 +363,28 @@ function rawCompletions(): Json[] {
     }),
   );
 
+  // Where xgrammar and JSON Schema disagree (src/core/guided/unenforcedKeywords.ts): the what-if names the keyword.
+  const timer = {
+    type: 'function',
+    function: {
+      name: 'set_timer',
+      description: 'Start a kitchen timer.',
+      parameters: { type: 'object', properties: { minutes: { type: 'integer', minimum: 5, multipleOf: 5 } }, required: ['minutes'], additionalProperties: false },
+    },
+  };
+  add(
+    native('schema-gap-grammar-lets-through', 'minutes: 7 breaks multipleOf 5; xgrammar does not enforce multipleOf, so guided decoding would have let it through (guided-accepts names the keyword).', {
+      request: request('Set a timer for seven minutes.', [timer]),
+      completion: { text: `Starting it. ${section(call('functions.set_timer:0', { minutes: 7 }))}`, finish_reason: 'stop' },
+    }),
+  );
+  add(
+    native('schema-gap-grammar-stricter', 'Valid arguments in another order than the schema declares: JSON Schema accepts them, xgrammar wants the declared order (guided-would-block names the keyword).', {
+      request: request('Weather in Oslo, in celsius.'),
+      completion: { text: section(call('functions.get_weather:0', { unit: 'celsius', city: 'Oslo' })), finish_reason: 'stop' },
+    }),
+  );
+
   // bad-call-id
   add(
     native('bad-call-id', 'The call id search_web:2 lacks the functions. prefix, a form the model learned from histories with malformed ids.', {

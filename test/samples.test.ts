@@ -20,7 +20,7 @@ async function analyseSamples(): Promise<{ records: Map<string, AnalyzedRecord[]
   for (const name of readdirSync(dir).filter((f) => f.endsWith('.jsonl')).sort()) {
     for await (const item of readTraceItems(join(dir, name))) {
       if (item.kind === 'error') errors.set(name, [...(errors.get(name) ?? []), item.error.line]);
-      else records.set(name, [...(records.get(name) ?? []), analyzer.analyze(item.loaded)]);
+      else records.set(name, [...(records.get(name) ?? []), await analyzer.analyzeWithGuided(item.loaded)]);
     }
   }
   return { records, errors };
@@ -144,6 +144,38 @@ test('analyze --json over samples/: every line follows the contract', async () =
       for (const k of ['tokenStart', 'tokenEnd', 'charStart', 'charEnd']) assert.ok(d[k] === null || typeof d[k] === 'number', `${k} = ${String(d[k])}`);
       const extra = Object.keys(d).filter((k) => !['code', 'kind', 'severity', 'message', 'hint', 'where', 'tokenStart', 'tokenEnd', 'charStart', 'charEnd', 'callIndex', 'path'].includes(k));
       assert.deepEqual(extra, []);
+    }
+  }
+});
+
+test('guided what-if on the samples: failing Kimi completions are blocked where the failure is, every ajv/grammar disagreement is explained', async () => {
+  const { records } = await analyseSamples();
+  const raw = records.get('kimi-k2-raw-completions.jsonl') ?? [];
+  const byId = new Map(raw.map((r) => [r.id, r]));
+  // The grammar steps in on the token the failure starts at.
+  for (const [id, wrote] of [
+    ['hallucinated-tool', 'stock_price'],
+    ['bad-call-id', 'search_web:2'],
+    ['schema-violations', 'start'],
+  ] as const) {
+    const block = byId.get(id)?.diagnostics.find((d) => d.kind === 'guided-would-block');
+    assert.ok(block, `${id}: guided-would-block`);
+    assert.ok(block.tokenStart !== null && block.tokenEnd === block.tokenStart + 1, `${id}: one token`);
+    const completion = byId.get(id)?.completion;
+    const token = completion?.tokens[block.tokenStart];
+    assert.ok(token && block.charStart !== null && token.charStart <= block.charStart && block.charStart < token.charEnd, `${id}: the token holds the refused character`);
+    assert.ok(block.message.includes(wrote), `${id}: ${block.message}`);
+  }
+  assert.match(byId.get('hallucinated-tool')?.diagnostics.find((d) => d.kind === 'guided-would-block')?.message ?? '', /a tool name: one of get_weather, search_web/);
+  // The clean records pass the grammar.
+  for (const id of ['clean-single-call', 'clean-parallel-calls']) assert.ok(byId.get(id)?.diagnostics.some((d) => d.kind === 'guided-accepts'), id);
+  // Both directions of disagreement occur in the samples, each named by its keyword.
+  assert.match(byId.get('schema-gap-grammar-lets-through')?.diagnostics.find((d) => d.kind === 'guided-accepts')?.message ?? '', /does not enforce: multipleOf/);
+  assert.match(byId.get('schema-gap-grammar-stricter')?.diagnostics.find((d) => d.kind === 'guided-would-block')?.message ?? '', /ajv accepts these arguments: the grammar is stricter on properties/);
+  // No unexplained disagreement between ajv and the grammar anywhere in the samples.
+  for (const r of [...records.values()].flat()) {
+    for (const d of r.diagnostics) {
+      if (d.kind === 'guided-would-block' || d.kind === 'guided-accepts') assert.ok(!d.message.includes('unexplained'), `${r.id}: ${d.message}`);
     }
   }
 });

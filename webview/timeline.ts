@@ -259,6 +259,8 @@ export class Timeline {
         cls += ` diag diag-${worst}`;
         const active = this.activeDiag;
         if (active && here.some((d) => d.index === active.index)) cls += ' diag-active';
+        // Where guided decoding would have stepped in: a marker of its own, not just another underline.
+        if (here.some((d) => d.diagnostic.kind === 'guided-would-block')) cls += ' guided-block';
       }
       if (from > 0) cls += ' cont-start';
       if (to < tok.text.length) cls += ' cont-end';

@@ -9,6 +9,8 @@ import { HumanReport } from './humanReport.ts';
 import { terminalStyle } from './terminalStyle.ts';
 
 export interface AnalyzeCommandOptions extends AnalysisOptions {
+  /** Run the guided-decoding what-if (default true; `--no-guided` skips it). */
+  guided?: boolean;
   json?: boolean;
   failOn?: Severity;
   verbose?: boolean;
@@ -68,7 +70,7 @@ export async function analyzeCommand(inputs: string[], options: AnalyzeCommandOp
           else write(JSON.stringify(errorJson(file, item.error)));
           continue;
         }
-        const analysed = analyzer.analyze(item.loaded);
+        const analysed = options.guided === false ? analyzer.analyze(item.loaded) : await analyzer.analyzeWithGuided(item.loaded);
         for (const d of analysed.diagnostics) worst = Math.max(worst, SEVERITY_RANK[d.severity]);
         if (report) report.record(analysed);
         else write(JSON.stringify(recordJson(file, analysed)));

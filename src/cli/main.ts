@@ -38,7 +38,8 @@ export function buildProgram(): Command {
     .option('--think-open', 'completions start inside <think> (the template opened it in the prompt)')
     .option('--recover-raw-fallback', 'turn `functions.name:0 {json}` written without special tokens into calls')
     .option('-v, --verbose', 'also list info-level findings')
-    .action(async (paths: string[], opts: { json?: boolean; failOn?: 'error' | 'warning'; format?: string; thinkOpen?: boolean; recoverRawFallback?: boolean; verbose?: boolean }) => {
+    .option('--no-guided', "skip the guided-decoding what-if (xgrammar over each Kimi completion)")
+    .action(async (paths: string[], opts: { json?: boolean; failOn?: 'error' | 'warning'; format?: string; thinkOpen?: boolean; recoverRawFallback?: boolean; verbose?: boolean; guided: boolean }) => {
       process.exitCode = await analyzeCommand(
         paths,
         {
@@ -48,6 +49,7 @@ export function buildProgram(): Command {
           startInReasoning: opts.thinkOpen,
           recoverRawFallback: opts.recoverRawFallback,
           verbose: opts.verbose,
+          guided: opts.guided,
         },
         process.stdout,
       );

@@ -10,6 +10,7 @@ import { DEFAULT_FORMAT, tokenizerFor } from './formats/registry.ts';
 import { resolveFormat, type FormatBasis } from './formats/resolveFormat.ts';
 import type { ParseResult, ParserDelta } from './formats/toolCallFormat.ts';
 import { ToolSchemas } from './schema/toolSchemas.ts';
+import { guidedDiagnostics } from './guided/guidedCheck.ts';
 import { KimiSplitter, tokenizeCompletion } from './tokens/index.ts';
 import type { TokenizedCompletion, Tokenizer } from './tokens/token.ts';
 import type { ChatTool, LoadedRecord, RecordSource } from './trace/record.ts';
@@ -60,6 +61,17 @@ export class Analyzer {
   private readonly splitter: Tokenizer = new KimiSplitter();
 
   constructor(private readonly options: AnalysisOptions = {}) {}
+
+  /**
+   * `analyze`, plus the guided-decoding what-if (guided-would-block / guided-accepts): asynchronous, as it
+   * compiles the request's grammar with web-xgrammar (cached per tool set).
+   */
+  async analyzeWithGuided(loaded: LoadedRecord): Promise<AnalyzedRecord> {
+    const analysed = this.analyze(loaded);
+    const extra = await guidedDiagnostics(analysed, loaded.record.request, { startInReasoning: this.options.startInReasoning }, loaded.record.completion?.finish_reason ?? null);
+    if (extra.length) analysed.diagnostics = [...analysed.diagnostics, ...extra];
+    return analysed;
+  }
 
   analyze(loaded: LoadedRecord): AnalyzedRecord {
     const { record } = loaded;

@@ -81,7 +81,7 @@ export class AnalyzeTraceCommand {
         }
         for (const l of loaded) {
           records++;
-          const analysed = analyzer.analyze(l);
+          const analysed = await analyzer.analyzeWithGuided(l);
           report.record(analysed);
           for (const d of analysed.diagnostics) {
             if (d.severity === 'error') errors++;

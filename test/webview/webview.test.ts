@@ -134,7 +134,7 @@ describe('trace editor webview in chromium', () => {
     assert.equal(await page.locator('.list-scroller').getAttribute('role'), 'listbox');
     const row = page.locator('.rec-row', { has: page.locator('.rec-id', { hasText: /^two-calls-schema$/ }) });
     assert.equal(await row.getAttribute('role'), 'option');
-    assert.deepEqual(await row.locator('.kind-badge').allTextContents(), ['TS005×2', 'TS014']);
+    assert.deepEqual(await row.locator('.kind-badge').allTextContents(), ['TS005×2', 'TS014', 'TS024']);
     assert.equal(await row.locator('.rec-calls').textContent(), '2 calls');
     assert.equal(await row.locator('.rec-file').textContent(), 'basic.jsonl:2');
     assert.equal(await row.locator('.sev').getAttribute('aria-label'), 'error');

@@ -52,6 +52,8 @@ export const DIAGNOSTIC_KINDS = {
   'template-generation-prompt-missing': { code: 'TS021', severity: 'error', title: 'Prompt does not end with the generation prompt' },
   'template-empty-content-list': { code: 'TS022', severity: 'warning', title: 'Empty content rendered as a list literal' },
   'template-bad-history-id': { code: 'TS023', severity: 'warning', title: 'Earlier call id not in functions.name:index form' },
+  'guided-would-block': { code: 'TS024', severity: 'warning', title: 'Guided decoding would have blocked this token' },
+  'guided-accepts': { code: 'TS025', severity: 'info', title: 'Guided decoding lets this completion through' },
 } as const satisfies Record<string, { code: string; severity: Severity; title: string }>;
 
 export type DiagnosticKind = keyof typeof DIAGNOSTIC_KINDS;

@@ -68,10 +68,10 @@ export class TraceSession {
     while (this.analysedEntries < this.index.count && Date.now() - started < budgetMs) {
       const entry = this.analysedEntries;
       const { records, errors } = await this.index.read(entry);
-      records.forEach((loaded, k) => {
-        const s = recordSummary(`${entry}:${k}`, entry, this.analyzer.analyze(loaded), loaded.record);
-        batch.summaries.push(s);
-      });
+      for (const [k, loaded] of records.entries()) {
+        // With the guided what-if, so the list's badges and filters agree with the record view.
+        batch.summaries.push(recordSummary(`${entry}:${k}`, entry, await this.analyzer.analyzeWithGuided(loaded), loaded.record));
+      }
       batch.lineErrors.push(...errors.map((e) => ({ line: e.line, message: e.message })));
       this.analysedEntries++;
     }
@@ -97,7 +97,7 @@ export class TraceSession {
     if (!loaded) throw new Error(errors[0] ? `line ${errors[0].line}: ${errors[0].message}` : `record ${key} is not in the file`);
     const cached = this.views.get(key);
     if (cached) return { view: cached, loaded };
-    const view = recordView(key, this.analyzer.analyze(loaded), loaded.record);
+    const view = recordView(key, await this.analyzer.analyzeWithGuided(loaded), loaded.record);
     // Keep a few views: stepping back and forth between records should not re-analyse.
     this.views.set(key, view);
     if (this.views.size > 8) this.views.delete(this.views.keys().next().value as string);

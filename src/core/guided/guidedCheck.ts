@@ -1,0 +1,146 @@
+/**
+ * guided-would-block / guided-accepts: the offline what-if as diagnostics. The request's Kimi structural tag (the
+ * shape current vLLM builds) is compiled with web-xgrammar and the recorded completion fed through it; the first
+ * character it would have masked becomes a diagnostic on the recorded token holding it, with what the grammar
+ * allowed and what the model wrote. Where the grammar and ajv disagree about a call, the keyword behind it
+ * (unenforcedKeywords.ts) is named — or the disagreement is said to be unexplained.
+ */
+import type { AnalyzedRecord } from '../analysis.ts';
+import type { Diagnostic } from '../diagnostics/diagnostic.ts';
+import { DIAGNOSTIC_KINDS } from '../diagnostics/diagnostic.ts';
+import { tokenRange } from '../diagnostics/context.ts';
+import type { ChatRequest, ChatTool } from '../trace/record.ts';
+import { ToolSchemas } from '../schema/toolSchemas.ts';
+import { schemaKeywordGaps, type KeywordGapEffect } from './unenforcedKeywords.ts';
+import { whatIfForRequest, type WhatIfRejected } from './whatIf.ts';
+import { XgrammarError } from './xgrammarModule.ts';
+
+export interface GuidedCheckOptions {
+  /** The completion starts inside `<think>`: the grammar starts after `</think>` (as vLLM's reasoning parser). */
+  startInReasoning?: boolean;
+}
+
+/** Why the grammar and ajv disagree on a call: the keywords of its schema known to differ in that direction. */
+export function explainDisagreement(schema: unknown, effect: KeywordGapEffect, keywords: readonly string[]): string[] {
+  const gaps = schemaKeywordGaps(schema as Parameters<typeof schemaKeywordGaps>[0]).filter((g) => g.gap.effect === effect);
+  const matching = gaps.filter((g) => keywords.length === 0 || keywords.includes(g.gap.keyword));
+  return [...new Set(matching.map((g) => `${g.gap.keyword} (${g.gap.note})`))];
+}
+
+const schemas = new ToolSchemas();
+
+/** The JSON-schema keywords ajv fails a call's arguments on (structural findings only). */
+function ajvKeywords(tool: ChatTool, args: string): string[] {
+  let value: unknown;
+  try {
+    value = JSON.parse(args);
+  } catch {
+    return [];
+  }
+  const check = schemas.check(tool, value);
+  return check.kind === 'findings' ? [...new Set(check.findings.filter((f) => f.severity === 'error').map((f) => f.keyword))] : [];
+}
+
+function diagnostic(kind: 'guided-would-block' | 'guided-accepts', fields: Omit<Diagnostic, 'code' | 'kind' | 'severity'>): Diagnostic {
+  const entry = DIAGNOSTIC_KINDS[kind];
+  return { code: entry.code, kind, severity: entry.severity, ...fields };
+}
+
+/** The call (by index in the parse) whose arguments hold a char offset, if any. */
+function callAt(a: AnalyzedRecord, offset: number): { index: number; name: string } | null {
+  for (const c of a.parse?.calls ?? []) {
+    const span = c.argumentsSpan;
+    if (span && offset >= span.start && offset <= span.end) return { index: c.index, name: c.name };
+  }
+  return null;
+}
+
+function blocked(a: AnalyzedRecord, request: ChatRequest, r: WhatIfRejected): Diagnostic {
+  const text = a.completion?.text ?? '';
+  const tokens = a.completion?.tokens ?? [];
+  // The blocking token is the one holding the first masked character.
+  const end = Math.min(text.length, r.charOffset + 1);
+  const range = tokenRange(tokens, r.charOffset, end);
+  const where = r.reason === 'cannot-end' ? 'the end of the output' : `token ${range.tokenStart ?? '?'}`;
+  const wrote = r.reason === 'cannot-end' ? 'the model stopped here' : `the model wrote ${JSON.stringify(r.produced)}`;
+  let message = `guided decoding (xgrammar's kimi tag) would have stepped in at ${where}: it allowed ${r.allowed}; ${wrote}`;
+  const call = callAt(a, r.charOffset);
+  const d = diagnostic('guided-would-block', {
+    message,
+    hint: 'Replay with guided decoding on (`toolscope replay --guided both`) to see the constrained answer; on vLLM mark the tools `strict: true`, on SGLang send the structural tag.',
+    where: 'completion',
+    tokenStart: range.tokenStart,
+    tokenEnd: range.tokenEnd,
+    charStart: r.charOffset,
+    charEnd: end,
+  });
+  if (call) {
+    d.callIndex = call.index;
+    // Blocked inside arguments ajv accepts: the grammar is stricter there (e.g. property order, extra properties).
+    const ajvFound = a.diagnostics.some((x) => x.kind === 'schema-violation' && x.callIndex === call.index && x.severity === 'error');
+    const known = a.diagnostics.some((x) => (x.kind === 'invalid-arguments-json' || x.kind === 'unterminated-call') && x.callIndex === call.index);
+    if (!ajvFound && !known) {
+      const tool = request.tools?.find((t) => t.function?.name === call.name);
+      const why = explainDisagreement(tool?.function.parameters, 'stricter', []);
+      message += why.length
+        ? `; ajv accepts these arguments: the grammar is stricter on ${why.join(', ')}`
+        : '; ajv accepts these arguments and no known keyword gap explains it (unexplained disagreement)';
+      d.message = message;
+    }
+  }
+  return d;
+}
+
+function accepted(a: AnalyzedRecord, request: ChatRequest): Diagnostic {
+  let message = "guided decoding (xgrammar's kimi tag) would have let this completion through unchanged";
+  // ajv errors the grammar lets through: name the keyword xgrammar does not enforce.
+  const notes: string[] = [];
+  for (const c of a.parse?.calls ?? []) {
+    const found = a.diagnostics.filter((x) => x.kind === 'schema-violation' && x.callIndex === c.index && x.severity === 'error');
+    if (!found.length) continue;
+    const tool = request.tools?.find((t) => t.function?.name === c.name);
+    if (!tool) continue;
+    const keywords = ajvKeywords(tool, c.arguments);
+    const why = explainDisagreement(tool.function.parameters, 'unenforced', keywords);
+    notes.push(
+      why.length
+        ? `ajv rejects ${c.name}'s arguments on a keyword xgrammar does not enforce: ${why.join(', ')}`
+        : `ajv rejects ${c.name}'s arguments and no known keyword gap explains it (unexplained disagreement)`,
+    );
+  }
+  if (notes.length) message += `; ${notes.join('; ')}`;
+  return diagnostic('guided-accepts', {
+    message,
+    hint: notes.length ? 'Guided decoding alone would not have fixed this call: validate the arguments server-side too.' : 'Nothing for guided decoding to fix in the tool-call markup of this completion.',
+    where: 'completion',
+    tokenStart: null,
+    tokenEnd: null,
+    charStart: null,
+    charEnd: null,
+  });
+}
+
+/**
+ * The what-if diagnostics for an analysed Kimi K2 record with a raw completion and a request offering tools;
+ * none for other records (no tag to build, nothing recorded to feed).
+ */
+export async function guidedDiagnostics(a: AnalyzedRecord, request: ChatRequest | undefined, options: GuidedCheckOptions = {}, finishReason: string | null = null): Promise<Diagnostic[]> {
+  if (a.format !== 'kimi_k2' || !a.completion || !request?.tools?.length) return [];
+  if (request.tool_choice === 'none') return [];
+  const text = options.startInReasoning && !a.completion.text.trimStart().startsWith('<think>') ? `<think>${a.completion.text}` : a.completion.text;
+  const shift = text.length - a.completion.text.length;
+  let run;
+  try {
+    run = await whatIfForRequest(request, { text, tokens: shift ? [] : a.completion.tokens, finishReason: a.response?.finishReason ?? finishReason ?? null });
+  } catch (err) {
+    // A schema the WASM engine refuses without a message: the what-if cannot run; the other findings stand.
+    if (err instanceof XgrammarError) return [];
+    throw err;
+  }
+  if (!run.ran) return [];
+  const { result } = run;
+  if (result.accepted) return [accepted(a, request)];
+  // Offsets of the synthetic `<think>` prefix come off again (tokens are looked up from the offset).
+  if (shift) result.charOffset = Math.max(0, result.charOffset - shift);
+  return [blocked(a, request, result)];
+}
