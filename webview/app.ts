@@ -13,6 +13,7 @@ import { unglyph } from './layout.ts';
 import type { AnchoredDiagnostic } from './navigation.ts';
 import { splitter } from './panels.ts';
 import { RecordList, type SelectHow } from './recordList.ts';
+import { evalView } from './evalView.ts';
 import { rawButton, requestView, responseView } from './requestView.ts';
 import type { CentreTab } from './state.ts';
 import { StateStore } from './stateStore.ts';
@@ -154,6 +155,7 @@ export class App {
       this.tabPanel('timeline', h('div', { class: 'timeline-panel' }, this.banners, this.stepbar, this.timelineHost, this.noCompletion)),
       this.tabPanel('response', null),
       this.tabPanel('request', null),
+      this.tabPanel('eval', null),
     );
     this.timelineHost.appendChild(this.timeline.el);
 
@@ -211,27 +213,33 @@ export class App {
       ['timeline', 'Timeline'],
       ['response', 'Response'],
       ['request', 'Request'],
+      ['eval', 'Eval'],
     ];
+    // Arrow keys move between the tabs that are shown (Eval only for K2-Vendor-Verifier results).
+    const shown = () => names.filter(([n]) => !this.tabs.get(n)?.tab.hidden);
     for (const [name, label] of names) {
       const tab = h('button', { type: 'button', class: 'tab', role: 'tab', id: `tab-${name}`, 'aria-controls': `panel-${name}`, 'data-tab': name }, label);
       tab.addEventListener('click', () => this.showTab(name));
       tab.addEventListener('keydown', (e) => {
-        const i = names.findIndex(([n]) => n === name);
+        const visible = shown();
+        const i = visible.findIndex(([n]) => n === name);
         let j: number | null = null;
-        if (e.key === 'ArrowRight') j = (i + 1) % names.length;
-        else if (e.key === 'ArrowLeft') j = (i + names.length - 1) % names.length;
+        if (e.key === 'ArrowRight') j = (i + 1) % visible.length;
+        else if (e.key === 'ArrowLeft') j = (i + visible.length - 1) % visible.length;
         else if (e.key === 'Home') j = 0;
-        else if (e.key === 'End') j = names.length - 1;
+        else if (e.key === 'End') j = visible.length - 1;
         if (j === null) return;
         e.preventDefault();
         e.stopPropagation();
-        const next = (names[j] as [CentreTab, string])[0];
+        const next = (visible[j] as [CentreTab, string])[0];
         this.showTab(next);
         this.tabs.get(next)?.tab.focus();
       });
       bar.appendChild(tab);
       this.tabs.set(name, { tab, panel: h('div'), dirty: true });
     }
+    const evalTab = this.tabs.get('eval');
+    if (evalTab) evalTab.tab.hidden = true;
     return bar;
   }
 
@@ -242,14 +250,17 @@ export class App {
     return panel;
   }
 
-  private showTab(name: CentreTab): void {
+  private showTab(wanted: CentreTab): void {
+    // The Eval tab exists only for K2-Vendor-Verifier results; a saved choice of it falls back to the timeline.
+    const name: CentreTab = wanted === 'eval' && !this.info?.eval ? 'timeline' : wanted;
     for (const [n, t] of this.tabs) {
       const on = n === name;
       t.tab.setAttribute('aria-selected', on ? 'true' : 'false');
       t.tab.tabIndex = on ? 0 : -1;
       t.panel.hidden = !on;
       if (on && t.dirty && n !== 'timeline') {
-        replace(t.panel, this.view ? (n === 'request' ? requestView(this.view) : responseView(this.view)) : h('p', { class: 'muted' }, 'No record open.'));
+        if (n === 'eval') replace(t.panel, evalView(this.info?.eval));
+        else replace(t.panel, this.view ? (n === 'request' ? requestView(this.view) : responseView(this.view)) : h('p', { class: 'muted' }, 'No record open.'));
         t.dirty = false;
       }
     }
@@ -332,7 +343,17 @@ export class App {
   }
 
   private setInfo(info: TraceInfo): void {
+    const evalChanged = JSON.stringify(info.eval ?? null) !== JSON.stringify(this.info?.eval ?? null);
     this.info = info;
+    const evalTab = this.tabs.get('eval');
+    if (evalTab && evalChanged) {
+      evalTab.tab.hidden = !info.eval;
+      evalTab.dirty = true;
+      // A results file opened fresh (nothing selected yet) starts on its figures.
+      const fresh = info.eval && !this.initialised && this.store.state.selectedKey === null;
+      if (fresh) this.showTab('eval');
+      else if (this.store.state.centreTab === 'eval') this.showTab('eval');
+    }
     this.titleEl.textContent = clip(info.fileName, 200);
     this.titleEl.title = info.fileName.length > 200 ? clip(info.fileName, 2000) : info.fileName;
     document.title = `Toolscope — ${clip(info.fileName, 200)}`;

@@ -11,9 +11,9 @@ import { summarize, triggerScores } from '../core/eval/k2vvMetrics.ts';
 import { normalizeBaseUrl, type Endpoint, type Engine } from '../core/replay/endpoint.ts';
 import type { StructuralTagBuilder } from '../core/replay/guidedRequest.ts';
 import { startServer, type OutputConstraint, type RunningServer } from '../core/server/openAiServer.ts';
-import { readTraceItems } from '../core/trace/jsonlIndex.ts';
 import { InputError } from './analyzeCommand.ts';
 import type { GuidedChoice } from './replayCommand.ts';
+import { loadSamples as loadSampleFile } from '../core/eval/loadSamples.ts';
 
 export interface EvalRunOptions {
   endpoint?: string;
@@ -35,24 +35,15 @@ export interface EvalRunOptions {
 }
 
 export async function loadSamples(path: string, limit?: number): Promise<EvalSample[]> {
-  const samples: EvalSample[] = [];
+  let loaded;
   try {
-    for await (const item of readTraceItems(path)) {
-      if (item.kind === 'error') {
-        process.stderr.write(`toolscope: ${path}: ${item.error.message}\n`);
-        continue;
-      }
-      const request = item.loaded.record.request;
-      if (!request || !Array.isArray(request.messages)) continue;
-      // K2VV's data_index is the 1-based physical line of the sample.
-      samples.push({ dataIndex: item.loaded.line, request });
-      if (limit !== undefined && samples.length >= limit) break;
-    }
+    loaded = await loadSampleFile(path, limit);
   } catch (err) {
     throw new InputError(`cannot read ${path}: ${err instanceof Error ? err.message : String(err)}`);
   }
-  if (!samples.length) throw new InputError(`${path} holds no chat requests to evaluate`);
-  return samples;
+  for (const e of loaded.errors) process.stderr.write(`toolscope: ${path}: ${e.message}\n`);
+  if (!loaded.samples.length) throw new InputError(`${path} holds no chat requests to evaluate`);
+  return loaded.samples;
 }
 
 export async function evalRunCommand(path: string, options: EvalRunOptions, out: NodeJS.WritableStream & { isTTY?: boolean }): Promise<number> {

@@ -4,6 +4,7 @@ import { AnalyzeTraceCommand } from './analyzeTraceCommand.ts';
 import { TRACE_VIEW_TYPE, TraceEditorProvider } from './traceEditorProvider.ts';
 import { ApiKeys } from './endpoints.ts';
 import { ReplayRecordCommand, type ReplayTarget } from './replayRecordCommand.ts';
+import { EvaluateSamplesCommand } from './evaluateSamplesCommand.ts';
 
 export function activate(context: vscode.ExtensionContext): void {
   const output = vscode.window.createOutputChannel('Toolscope');
@@ -11,12 +12,14 @@ export function activate(context: vscode.ExtensionContext): void {
   const analyze = new AnalyzeTraceCommand(output, problems);
   const keys = new ApiKeys(context.secrets);
   const replay = new ReplayRecordCommand(keys, output);
+  const evaluate = new EvaluateSamplesCommand(keys, output);
   context.subscriptions.push(
     output,
     problems,
     TraceEditorProvider.register(context),
     vscode.commands.registerCommand('toolscope.replayRecord', (arg?: vscode.Uri | ReplayTarget) => replay.run(arg instanceof vscode.Uri ? { uri: arg } : arg)),
     vscode.commands.registerCommand('toolscope.setApiKey', () => keys.prompt()),
+    vscode.commands.registerCommand('toolscope.evaluateSamples', (uri?: vscode.Uri) => evaluate.run(uri)),
     vscode.commands.registerCommand('toolscope.analyzeActiveFile', (uri?: vscode.Uri) => analyze.run(uri)),
     vscode.commands.registerCommand('toolscope.openTrace', async (uri?: vscode.Uri) => {
       const target = uri ?? vscode.window.activeTextEditor?.document.uri;

@@ -115,7 +115,7 @@ export class ReplayRecordCommand {
   }
 }
 
-function activeTrace(): vscode.Uri | undefined {
+export function activeTrace(): vscode.Uri | undefined {
   const tab = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
   if (tab instanceof vscode.TabInputCustom && tab.uri.fsPath.endsWith('.jsonl')) return tab.uri;
   const doc = vscode.window.activeTextEditor?.document.uri;
@@ -131,7 +131,7 @@ async function pickRecord(records: TraceRecord[]): Promise<TraceRecord | undefin
   return pick?.record;
 }
 
-async function pickEndpoint(): Promise<Endpoint | typeof EMBEDDED_ENDPOINT | undefined> {
+export async function pickEndpoint(): Promise<Endpoint | typeof EMBEDDED_ENDPOINT | undefined> {
   const { endpoints, problems } = configuredEndpoints();
   if (problems.length) void vscode.window.showWarningMessage(`Toolscope: ${problems.join('; ')}`);
   const items = [

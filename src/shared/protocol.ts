@@ -117,6 +117,34 @@ export interface RecordView {
   rawJson: string;
 }
 
+/** K2-Vendor-Verifier's summary fields for one run (src/core/eval/k2vvMetrics.ts computes them). */
+export interface EvalSummaryView {
+  model: string | null;
+  success_count: number;
+  failure_count: number;
+  finish_stop: number;
+  finish_tool_calls: number;
+  finish_others: number;
+  finish_others_detail: Record<string, number>;
+  schema_validation_error_count: number;
+  successful_tool_call_count: number;
+  schema_accuracy: number | null;
+}
+
+export interface EvalRunView {
+  /** `guided off`, `guided on`, or the file name. */
+  label: string;
+  fileName: string;
+  summary: EvalSummaryView;
+  /** Error- and warning-level findings by kind, over the run's records. */
+  findings: Partial<Record<DiagnosticKind, number>>;
+}
+
+/** The eval summary of a K2VV results file (and its guided off/on sibling). */
+export interface EvalPanelView {
+  runs: EvalRunView[];
+}
+
 export interface TraceInfo {
   fileName: string;
   entries: number;
@@ -126,6 +154,8 @@ export interface TraceInfo {
   host: 'vscode' | 'report' | 'harness';
   /** The format every record is read as (the user's choice: `toolscope.format`, `--format`); null: per record. */
   format: string | null;
+  /** K2-Vendor-Verifier figures when the file holds K2VV result lines (with its guided off/on sibling). */
+  eval?: EvalPanelView | null;
 }
 
 // ---- messages ----------------------------------------------------------------------------------------

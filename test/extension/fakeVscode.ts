@@ -38,6 +38,17 @@ export class RelativePattern {
 }
 
 export const ViewColumn = { Beside: -2 };
+export const ProgressLocation = { Notification: 15 };
+export class TabInputCustom {
+  constructor(
+    readonly uri: Uri,
+    readonly viewType: string,
+  ) {}
+}
+
+interface QuickPickItem {
+  label: string;
+}
 
 type Listener<T> = (e: T) => unknown;
 
@@ -46,6 +57,13 @@ export const fake = {
   settings: new Map<string, unknown>(),
   configurationListeners: new Set<Listener<{ affectsConfiguration(section: string, scope?: unknown): boolean }>>(),
   warnings: [] as string[],
+  errors: [] as string[],
+  /** Answers for the next quick picks, in order: each picks from the items offered (undefined: dismissed). */
+  picks: [] as Array<(items: QuickPickItem[], options: { title?: string }) => QuickPickItem | undefined>,
+  pickTitles: [] as string[],
+  executed: [] as unknown[][],
+  progress: [] as string[],
+  trusted: true,
   providers: new Map<string, unknown>(),
   /** Changes settings and tells the listeners, as VS Code does. */
   configure(values: Record<string, unknown>): void {
@@ -67,9 +85,39 @@ export const window = {
   showTextDocument(): Promise<void> {
     return Promise.resolve();
   },
+  showErrorMessage(message: string): Promise<undefined> {
+    fake.errors.push(message);
+    return Promise.resolve(undefined);
+  },
+  showInformationMessage(): Promise<undefined> {
+    return Promise.resolve(undefined);
+  },
+  showQuickPick<T extends QuickPickItem>(items: T[], options: { title?: string } = {}): Promise<T | undefined> {
+    fake.pickTitles.push(options.title ?? '');
+    const answer = fake.picks.shift();
+    return Promise.resolve(answer ? (answer(items, options) as T | undefined) : undefined);
+  },
+  showOpenDialog(): Promise<undefined> {
+    return Promise.resolve(undefined);
+  },
+  async withProgress<R>(_options: unknown, task: (progress: { report(v: { message?: string }): void }, token: { onCancellationRequested(f: () => void): void }) => Promise<R>): Promise<R> {
+    return task({ report: (v) => fake.progress.push(v.message ?? '') }, { onCancellationRequested: () => undefined });
+  },
+  tabGroups: { activeTabGroup: { activeTab: undefined as { input: unknown } | undefined } },
+  activeTextEditor: undefined as { document: { uri: Uri } } | undefined,
+};
+
+export const commands = {
+  executeCommand(...args: unknown[]): Promise<undefined> {
+    fake.executed.push(args);
+    return Promise.resolve(undefined);
+  },
 };
 
 export const workspace = {
+  get isTrusted(): boolean {
+    return fake.trusted;
+  },
   getConfiguration(section: string) {
     return { get: <T>(key: string, fallback?: T): T | undefined => (fake.settings.has(`${section}.${key}`) ? (fake.settings.get(`${section}.${key}`) as T) : fallback) };
   },

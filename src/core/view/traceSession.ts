@@ -5,8 +5,9 @@
 import { Analyzer, type AnalysisOptions } from '../analysis.ts';
 import { TraceIndex } from '../trace/jsonlIndex.ts';
 import type { LoadedRecord } from '../trace/record.ts';
-import type { LineErrorView, RecordSummary, RecordView, TraceInfo } from '../../shared/protocol.ts';
+import type { EvalPanelView, LineErrorView, RecordSummary, RecordView, TraceInfo } from '../../shared/protocol.ts';
 import { recordSummary, recordView } from './recordView.ts';
+import { evalPanelFor } from '../eval/evalPanel.ts';
 
 export interface SummaryBatch {
   summaries: RecordSummary[];
@@ -21,22 +22,27 @@ export class TraceSession {
   /** Entries before this one are in `summaries`. */
   private analysedEntries = 0;
   private readonly views = new Map<string, RecordView>();
+  /** K2VV figures, when the file is a K2VV results file (computed on open and when it changes). */
+  private evalPanel: EvalPanelView | null = null;
 
   private constructor(
     private readonly index: TraceIndex,
     readonly fileName: string,
     options: AnalysisOptions,
+    private readonly path: string,
   ) {
     this.options = { ...options };
     this.analyzer = new Analyzer(this.options);
   }
 
   static async open(path: string, fileName: string, options: AnalysisOptions = {}): Promise<TraceSession> {
-    return new TraceSession(await TraceIndex.open(path), fileName, options);
+    const session = new TraceSession(await TraceIndex.open(path), fileName, options, path);
+    session.evalPanel = await evalPanelFor(path);
+    return session;
   }
 
   info(host: TraceInfo['host']): TraceInfo {
-    return { fileName: this.fileName, entries: this.index.count, analysing: this.analysedEntries < this.index.count, host, format: this.options.format || null };
+    return { fileName: this.fileName, entries: this.index.count, analysing: this.analysedEntries < this.index.count, host, format: this.options.format || null, eval: this.evalPanel };
   }
 
   /**
@@ -111,6 +117,7 @@ export class TraceSession {
   async refresh(): Promise<{ reset: boolean }> {
     const r = await this.index.refresh();
     this.views.clear();
+    if (this.evalPanel || r.reset) this.evalPanel = await evalPanelFor(this.path);
     if (r.reset) {
       this.summaries.length = 0;
       this.lineErrors.length = 0;

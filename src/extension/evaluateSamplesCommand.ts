@@ -1,0 +1,142 @@
+/**
+ * "Toolscope: Evaluate Samples…": a K2-Vendor-Verifier style batch over a samples file — every request replayed
+ * with guided decoding off and/or on against an endpoint (the embedded simulator by default), with progress and
+ * cancel — written as K2VV result files in a folder beside the samples (never into them), then opened in the
+ * trace editor, whose Eval tab shows the figures side by side. Refused in untrusted workspaces.
+ */
+import * as vscode from 'vscode';
+import { existsSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { doneIndices, runBatch } from '../core/eval/batchRun.ts';
+import { loadSamples } from '../core/eval/loadSamples.ts';
+import { summarize } from '../core/eval/k2vvMetrics.ts';
+import { loadK2vvResults } from '../core/eval/loadResults.ts';
+import type { Endpoint } from '../core/replay/endpoint.ts';
+import { startServer, type RunningServer } from '../core/server/openAiServer.ts';
+import { ApiKeys, EMBEDDED_ENDPOINT } from './endpoints.ts';
+import { activeTrace, pickEndpoint } from './replayRecordCommand.ts';
+import { TRACE_VIEW_TYPE } from './traceEditorProvider.ts';
+
+/** Where a run goes: `<samples>.toolscope-eval`, or the next free `-2`, `-3`… when the user starts afresh. */
+function outDirFor(samples: string, n: number): string {
+  const base = join(dirname(samples), `${basename(samples, '.jsonl')}.toolscope-eval`);
+  return n <= 1 ? base : `${base}-${n}`;
+}
+
+export class EvaluateSamplesCommand {
+  constructor(
+    private readonly keys: ApiKeys,
+    private readonly output: vscode.OutputChannel,
+  ) {}
+
+  async run(target?: vscode.Uri): Promise<void> {
+    if (!vscode.workspace.isTrusted) {
+      void vscode.window.showWarningMessage('Toolscope: evaluation is disabled in untrusted workspaces, because it sends the samples\' requests to a server. Trust the workspace to evaluate.', 'Manage Workspace Trust').then((c) => {
+        if (c) void vscode.commands.executeCommand('workbench.trust.manage');
+      });
+      return;
+    }
+    const uri = target ?? activeTrace() ?? (await vscode.window.showOpenDialog({ canSelectMany: false, filters: { 'K2-Vendor-Verifier samples': ['jsonl'] }, title: 'Samples to evaluate (chat requests, one per line)' }))?.[0];
+    if (!uri) return;
+    const { samples, errors } = await loadSamples(uri.fsPath);
+    if (!samples.length) {
+      void vscode.window.showErrorMessage(`Toolscope: ${basename(uri.fsPath)} holds no chat requests to evaluate${errors.length ? ` (${errors.length} unreadable lines)` : ''}.`);
+      return;
+    }
+    const endpointChoice = await pickEndpoint();
+    if (!endpointChoice) return;
+    let hallucinate = 0;
+    if (endpointChoice === EMBEDDED_ENDPOINT) {
+      const rate = await vscode.window.showQuickPick(
+        [
+          { label: '30 % broken answers', description: 'undeclared tools and schema breaks: what guided decoding fixes', value: 0.3 },
+          { label: '10 % broken answers', value: 0.1 },
+          { label: 'No broken answers', value: 0 },
+        ],
+        { title: 'The embedded endpoint is a simulator: how often should it answer with a broken call?' },
+      );
+      if (!rate) return;
+      hallucinate = rate.value;
+    }
+    const guided = await vscode.window.showQuickPick(
+      [
+        { label: 'Both', description: 'guided decoding off, then on', value: [false, true] },
+        { label: 'Off', value: [false] },
+        { label: 'On', value: [true] },
+      ],
+      { title: 'Guided decoding' },
+    );
+    if (!guided) return;
+    let n = 1;
+    let resume = false;
+    if (existsSync(outDirFor(uri.fsPath, 1))) {
+      const again = await vscode.window.showQuickPick(
+        [
+          { label: 'Resume', description: 'skip the samples already done there', value: 'resume' as const },
+          { label: 'Start a new run', description: 'in a new folder; the earlier results stay', value: 'new' as const },
+        ],
+        { title: `${basename(outDirFor(uri.fsPath, 1))} exists` },
+      );
+      if (!again) return;
+      resume = again.value === 'resume';
+      if (!resume) while (existsSync(outDirFor(uri.fsPath, n))) n++;
+    }
+    const outDir = outDirFor(uri.fsPath, n);
+    const files = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `Toolscope: evaluating ${basename(uri.fsPath)}`, cancellable: true },
+      async (progress, token) => {
+        const abort = new AbortController();
+        token.onCancellationRequested(() => abort.abort());
+        let embedded: RunningServer | null = null;
+        const written: string[] = [];
+        try {
+          let endpoint: Endpoint;
+          if (endpointChoice === EMBEDDED_ENDPOINT) {
+            embedded = await startServer({ hallucinate, seed: 0 });
+            endpoint = { name: EMBEDDED_ENDPOINT, baseUrl: embedded.url, model: 'toolscope-sim-kimi-k2', engine: 'vllm' };
+          } else {
+            endpoint = endpointChoice;
+          }
+          const apiKey = endpointChoice === EMBEDDED_ENDPOINT ? undefined : await this.keys.get(endpoint.name);
+          const total = samples.length * guided.value.length;
+          let done = 0;
+          for (const on of guided.value) {
+            if (abort.signal.aborted) break;
+            const outFile = join(outDir, `results.guided-${on ? 'on' : 'off'}.jsonl`);
+            const skip = resume ? await doneIndices(outFile) : new Set<number>();
+            done += skip.size;
+            let failed = 0;
+            await runBatch(samples, {
+              endpoint,
+              apiKey,
+              guided: on,
+              outFile,
+              concurrency: 5,
+              timeoutMs: 600_000,
+              retries: 5,
+              signal: abort.signal,
+              skip,
+              onResult: (line) => {
+                done++;
+                if (line.status === 'failed') failed++;
+                progress.report({ increment: 100 / total, message: `guided ${on ? 'on' : 'off'}: ${done}/${total}${failed ? `, ${failed} failed` : ''}` });
+              },
+            });
+            written.push(outFile);
+          }
+          return written;
+        } finally {
+          await embedded?.close();
+        }
+      },
+    );
+    if (!files.length) return;
+    this.output.appendLine(`Evaluation of ${uri.fsPath} → ${outDir}`);
+    for (const f of files) {
+      const s = summarize((await loadK2vvResults(f)).results);
+      const acc = s.schema_accuracy === null ? '—' : `${(s.schema_accuracy * 100).toFixed(2)} %`;
+      this.output.appendLine(`  ${basename(f)}: ${s.success_count + s.failure_count} requests, ${s.finish_tool_calls} tool_calls, ${s.schema_validation_error_count} schema errors, schema accuracy ${acc}`);
+    }
+    await vscode.commands.executeCommand('vscode.openWith', vscode.Uri.file(files[files.length - 1] as string), TRACE_VIEW_TYPE);
+  }
+}

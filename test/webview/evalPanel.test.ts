@@ -1,0 +1,92 @@
+/**
+ * The eval summary in the trace editor, in chromium: a `toolscope eval` run (guided off and on, against the
+ * embedded endpoint with 30 % broken answers) opened as a report shows the Eval tab first, K2-Vendor-Verifier's
+ * figures for both runs side by side, and the findings by kind as bars; a plain trace has no Eval tab.
+ */
+import { after, before, describe, test, type TestContext } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { Writable } from 'node:stream';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { evalRunCommand } from '../../src/cli/evalRunCommand.ts';
+import { addReport, browserMissing, cspViolations, ensureBuilt, js, launch, PageServer, reportData, RESULTS, ROOT, watch } from './harness.ts';
+
+const missing = browserMissing();
+let browser: Browser;
+let server: PageServer;
+let tmp: string;
+
+const quiet = () => new Writable({ write: (_c, _e, done) => done() });
+
+describe('eval summary panel in chromium', () => {
+  before(async () => {
+    if (missing) return;
+    ensureBuilt();
+    tmp = await mkdtemp(join(tmpdir(), 'toolscope-evalpanel-'));
+    const samples = join(ROOT, 'samples', 'k2vv-requests.jsonl');
+    assert.equal(await evalRunCommand(samples, { engine: 'vllm', apiKeyEnv: 'TOOLSCOPE_API_KEY', guided: 'both', concurrency: 2, timeoutS: 30, outDir: tmp, resume: false, hallucinate: 0.3, seed: 0 }, quiet()), 0);
+    server = new PageServer();
+    await server.start();
+    browser = await launch();
+  });
+  after(async () => {
+    if (missing) return;
+    await browser?.close();
+    await server?.stop();
+    await rm(tmp, { recursive: true, force: true });
+  });
+
+  const skip = (t: TestContext) => {
+    if (missing) t.skip(missing);
+    return Boolean(missing);
+  };
+
+  test('results.guided-on.jsonl: Eval tab first, both runs side by side, bars by kind', async (t) => {
+    if (skip(t)) return;
+    const data = await reportData([join(tmp, 'results.guided-on.jsonl')]);
+    assert.deepEqual(data.info.eval?.runs.map((r) => r.label), ['guided off', 'guided on']);
+    const off = data.info.eval?.runs[0];
+    const on = data.info.eval?.runs[1];
+    assert.ok(off && on);
+    assert.ok(off.summary.schema_validation_error_count > 0);
+    assert.equal(on.summary.schema_validation_error_count, 0);
+    const url = addReport(server, '/eval.html', data);
+    for (const theme of ['light', 'dark'] as const) {
+      const context = await browser.newContext({ viewport: { width: 1400, height: 850 }, colorScheme: theme });
+      const page = await context.newPage();
+      const problems = await watch(page);
+      await page.goto(url);
+      await page.locator('.eval-table').waitFor();
+      assert.equal(await page.locator('.tab[data-tab="eval"]').getAttribute('aria-selected'), 'true');
+      const rows = await page.locator('.eval-table tbody tr').allTextContents();
+      assert.equal(rows.length, 2);
+      assert.match(rows[0] ?? '', /^guided off/);
+      assert.match(rows[1] ?? '', /^guided on.*100\.00 %$/);
+      // A bar per run for schema-violation: the guided-off one is drawn, the guided-on one is empty.
+      const widths = await js<string[]>(page, `[...document.querySelectorAll('.eval-kind')].filter((k) => k.textContent.includes('schema-violation')).flatMap((k) => [...k.querySelectorAll('.eval-bar')].map((b) => getComputedStyle(b).width))`);
+      assert.equal(widths.length, 2);
+      assert.ok(parseFloat(widths[0] ?? '0') > 0 && parseFloat(widths[1] ?? '1') === 0, JSON.stringify(widths));
+      await mkdir(RESULTS, { recursive: true });
+      await page.screenshot({ path: join(RESULTS, `eval-summary-${theme}.png`) });
+      // The records are still one click away.
+      await page.locator('.tab[data-tab="timeline"]').click();
+      await page.locator('.rec-row').first().waitFor();
+      assert.deepEqual(problems.errors, []);
+      assert.deepEqual(await cspViolations(page), []);
+      await context.close();
+    }
+  });
+
+  test('a trace that is not a K2VV results file has no Eval tab', async (t) => {
+    if (skip(t)) return;
+    const data = await reportData([join(ROOT, 'samples', 'kimi-k2-raw-completions.jsonl')]);
+    assert.equal(data.info.eval ?? null, null);
+    const page = await browser.newPage();
+    await page.goto(addReport(server, '/plain.html', data));
+    await page.locator('.record-title').first().waitFor();
+    assert.equal(await page.locator('.tab[data-tab="eval"]').isHidden(), true);
+    await page.close();
+  });
+});

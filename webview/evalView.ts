@@ -1,0 +1,76 @@
+/**
+ * The eval summary of a K2-Vendor-Verifier results file: K2VV's figures per run (guided off / on side by side
+ * when `toolscope eval` wrote both) and a bar chart of the findings by kind, so what guided decoding removed is
+ * visible at a glance. Bars are plain elements sized through the CSSOM (the CSP allows no inline styles).
+ */
+import { DIAGNOSTIC_KINDS, type DiagnosticKind } from '../src/core/diagnostics/diagnostic.ts';
+import type { EvalPanelView, EvalRunView } from '../src/shared/protocol.ts';
+import { h } from './dom.ts';
+
+const pct = (x: number | null) => (x === null ? '—' : `${(x * 100).toFixed(2)} %`);
+
+function figures(runs: readonly EvalRunView[]): HTMLElement {
+  const cols: Array<[string, (r: EvalRunView) => string]> = [
+    ['requests', (r) => String(r.summary.success_count + r.summary.failure_count)],
+    ['failed', (r) => String(r.summary.failure_count)],
+    ['stop', (r) => String(r.summary.finish_stop)],
+    ['tool_calls', (r) => String(r.summary.finish_tool_calls)],
+    ['others', (r) => String(r.summary.finish_others) + (Object.keys(r.summary.finish_others_detail).length ? ` (${Object.entries(r.summary.finish_others_detail).map(([k, v]) => `${k} ${v}`).join(', ')})` : '')],
+    ['tool calls ok', (r) => String(r.summary.successful_tool_call_count)],
+    ['schema errors', (r) => String(r.summary.schema_validation_error_count)],
+    ['schema accuracy', (r) => pct(r.summary.schema_accuracy)],
+  ];
+  const table = h(
+    'table',
+    { class: 'eval-table' },
+    h('thead', null, h('tr', null, h('th', { scope: 'col' }, 'run'), cols.map(([c]) => h('th', { scope: 'col' }, c)))),
+    h(
+      'tbody',
+      null,
+      runs.map((r) => h('tr', null, h('th', { scope: 'row', title: r.fileName }, r.label), cols.map(([, f]) => h('td', null, f(r))))),
+    ),
+  );
+  return h('div', { class: 'eval-table-wrap', tabindex: 0, role: 'region', 'aria-label': 'K2-Vendor-Verifier figures' }, table);
+}
+
+function chart(runs: readonly EvalRunView[]): HTMLElement {
+  const kinds = [...new Set(runs.flatMap((r) => Object.keys(r.findings)))] as DiagnosticKind[];
+  if (kinds.length === 0) return h('p', { class: 'muted' }, 'No errors or warnings in these runs.');
+  const max = Math.max(...runs.flatMap((r) => kinds.map((k) => r.findings[k] ?? 0)), 1);
+  kinds.sort((a, b) => Math.max(...runs.map((r) => r.findings[b] ?? 0)) - Math.max(...runs.map((r) => r.findings[a] ?? 0)) || a.localeCompare(b));
+  return h(
+    'div',
+    { class: 'eval-chart', role: 'table', 'aria-label': 'Findings by kind and run' },
+    kinds.map((k) => {
+      const info = DIAGNOSTIC_KINDS[k];
+      return h(
+        'div',
+        { class: 'eval-kind', role: 'row' },
+        h('span', { class: 'eval-kind-name', role: 'rowheader', title: info?.title ?? k }, `${info?.code ?? '?'} ${k}`),
+        h(
+          'span',
+          { class: 'eval-bars', role: 'cell' },
+          runs.map((r, i) => {
+            const n = r.findings[k] ?? 0;
+            const bar = h('span', { class: `eval-bar run-${i}`, title: `${r.label}: ${n}` });
+            bar.style.setProperty('--w', `${(n / max) * 100}%`);
+            return h('span', { class: 'eval-bar-row' }, h('span', { class: 'eval-bar-label' }, r.label), h('span', { class: 'eval-bar-track' }, bar), h('span', { class: 'eval-bar-n' }, String(n)));
+          }),
+        ),
+      );
+    }),
+  );
+}
+
+export function evalView(panel: EvalPanelView | null | undefined): HTMLElement {
+  if (!panel || panel.runs.length === 0) return h('div', { class: 'doc-view eval-view' }, h('p', { class: 'muted' }, 'This file holds no K2-Vendor-Verifier result lines.'));
+  const model = panel.runs.find((r) => r.summary.model)?.summary.model;
+  return h(
+    'div',
+    { class: 'doc-view eval-view' },
+    h('h3', null, 'K2-Vendor-Verifier figures', model ? h('span', { class: 'muted' }, ` · model ${model}`) : null),
+    figures(panel.runs),
+    h('h3', null, 'Findings by kind (errors and warnings)'),
+    chart(panel.runs),
+  );
+}
