@@ -109,6 +109,22 @@ export function requestView(view: RecordView): HTMLElement {
     n ? req.messages.map((m, i) => messageItem(m, i, i >= n - 2)) : h('p', { class: 'muted' }, 'No messages.'),
     h('h3', null, `Tools (${req.tools.length})`),
     req.tools.length ? req.tools.map((t) => toolItem(t)) : h('p', { class: 'muted' }, 'No tools offered.'),
+    promptItem(view.prompt),
+  );
+}
+
+/** The prompt the model saw: recorded, or the request rendered with a chat template (which one is said). */
+function promptItem(prompt: RecordView['prompt']): HTMLElement | null {
+  if (!prompt) return null;
+  const where = prompt.origin === 'recorded' ? 'as recorded' : `rendered with ${prompt.template ?? 'a chat template'}`;
+  const body: Child[] = [];
+  if (prompt.error) body.push(h('p', { class: 'error-banner' }, 'The template failed: ', clip(prompt.error, 2000)));
+  if (prompt.text !== null) body.push(longText(prompt.text, 'text-block prompt-text'));
+  return h(
+    'div',
+    { class: 'prompt-section' },
+    h('h3', null, 'Prompt'),
+    h('details', { class: 'prompt' }, h('summary', null, h('span', { class: 'msg-role' }, prompt.origin === 'recorded' ? 'recorded prompt' : 'rendered prompt'), h('span', { class: 'msg-preview' }, `${where}${prompt.text !== null ? ` · ${formatBytes(prompt.text.length)}` : ''}`)), h('div', { class: 'section-body' }, body)),
   );
 }
 

@@ -1,7 +1,8 @@
 /** The `toolscope` command line: thin glue from arguments to src/core. */
 import { Command, CommanderError, Option } from 'commander';
 import { formatNames } from '../core/formats/registry.ts';
-import { resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { analyzeCommand, InputError } from './analyzeCommand.ts';
 import { openInBrowser, writeReport } from './reportCommand.ts';
 import { parseEngine, replayCommand, type GuidedChoice } from './replayCommand.ts';
@@ -11,6 +12,16 @@ import { evalSummarizeCommand } from './evalCommand.ts';
 import { evalRunCommand } from './evalRunCommand.ts';
 import { STRUCTURAL_TAG_SHAPES, structuralTagBuilder, type StructuralTagShape } from '../core/guided/structuralTag.ts';
 import type { StructuralTagBuilder } from '../core/replay/guidedRequest.ts';
+
+/** A chat template named on the command line, read once. */
+async function readTemplate(path: string | undefined): Promise<{ source: string; label: string } | undefined> {
+  if (!path) return undefined;
+  try {
+    return { source: await readFile(path, 'utf8'), label: basename(path) };
+  } catch (err) {
+    throw new InputError(`cannot read the chat template ${path}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
 
 /** Toolscope's own tag on the wire in the shape asked for; without one, the engine's default way (guidedRequest.ts). */
 function tagBuilder(shape: StructuralTagShape | undefined): StructuralTagBuilder | undefined {
@@ -39,7 +50,9 @@ export function buildProgram(): Command {
     .option('--recover-raw-fallback', 'turn `functions.name:0 {json}` written without special tokens into calls')
     .option('-v, --verbose', 'also list info-level findings')
     .option('--no-guided', "skip the guided-decoding what-if (xgrammar over each Kimi completion)")
-    .action(async (paths: string[], opts: { json?: boolean; failOn?: 'error' | 'warning'; format?: string; thinkOpen?: boolean; recoverRawFallback?: boolean; verbose?: boolean; guided: boolean }) => {
+    .option('--template <file>', "your model's chat template: requests recorded without a prompt are rendered with it and checked")
+    .action(async (paths: string[], opts: { json?: boolean; failOn?: 'error' | 'warning'; format?: string; thinkOpen?: boolean; recoverRawFallback?: boolean; verbose?: boolean; guided: boolean; template?: string }) => {
+      const template = await readTemplate(opts.template);
       process.exitCode = await analyzeCommand(
         paths,
         {
@@ -50,6 +63,7 @@ export function buildProgram(): Command {
           recoverRawFallback: opts.recoverRawFallback,
           verbose: opts.verbose,
           guided: opts.guided,
+          template,
         },
         process.stdout,
       );
@@ -61,8 +75,10 @@ export function buildProgram(): Command {
     .requiredOption('-o, --out <file>', 'where to write the HTML report')
     .option('--open', 'open the report in the desktop browser when there is one')
     .option('--think-open', 'completions start inside <think> (the template opened it in the prompt)')
-    .action(async (paths: string[], opts: { out: string; open?: boolean; thinkOpen?: boolean }) => {
-      const { records, bytes } = await writeReport(paths, opts.out, { startInReasoning: opts.thinkOpen });
+    .addOption(new Option('--format <name>', 'tool-call format (default: detected per record)').choices(formatNames()))
+    .option('--template <file>', "your model's chat template: requests recorded without a prompt are rendered with it and checked")
+    .action(async (paths: string[], opts: { out: string; open?: boolean; thinkOpen?: boolean; format?: string; template?: string }) => {
+      const { records, bytes } = await writeReport(paths, opts.out, { startInReasoning: opts.thinkOpen, format: opts.format, template: await readTemplate(opts.template) });
       const where = resolve(opts.out);
       process.stdout.write(`Report: ${where} (${records} records, ${(bytes / 1024).toFixed(0)} KB)\n`);
       if (opts.open && openInBrowser(where)) process.stdout.write('Opened in your browser.\n');

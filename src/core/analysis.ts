@@ -11,6 +11,7 @@ import { resolveFormat, type FormatBasis } from './formats/resolveFormat.ts';
 import type { ParseResult, ParserDelta } from './formats/toolCallFormat.ts';
 import { ToolSchemas } from './schema/toolSchemas.ts';
 import { guidedDiagnostics } from './guided/guidedCheck.ts';
+import { renderPrompt } from './template/renderPrompt.ts';
 import { KimiSplitter, tokenizeCompletion } from './tokens/index.ts';
 import type { TokenizedCompletion, Tokenizer } from './tokens/token.ts';
 import type { ChatTool, LoadedRecord, RecordSource } from './trace/record.ts';
@@ -23,7 +24,18 @@ export interface AnalysisOptions {
   startInReasoning?: boolean;
   /** Recover `functions.name:0 {json}` written without special tokens. */
   recoverRawFallback?: boolean;
+  /**
+   * The user's chat template (e.g. their model folder's chat_template.jinja): requests recorded without a prompt
+   * are rendered with it, and the template checks run on that rendering.
+   */
+  template?: { source: string; label: string };
 }
+
+/** The prompt behind a record: as recorded, or rendered from its request with a template. */
+export type PromptInfo =
+  | { text: string; origin: 'recorded' }
+  | { text: string; origin: 'rendered'; template: string }
+  | { text: null; origin: 'rendered'; template: string; error: string };
 
 export interface AnalyzedCall {
   id: string;
@@ -53,6 +65,8 @@ export interface AnalyzedRecord {
   events: ParseEvent[];
   finalEmitted: ParserDelta | null;
   response: ResponseMessage | null;
+  /** The recorded prompt, or the request rendered with the user's template; null when neither applies. */
+  prompt: PromptInfo | null;
 }
 
 export class Analyzer {
@@ -96,6 +110,7 @@ export class Analyzer {
     }
     const tools = toolMap(record.request?.tools);
     const calls = checkedCalls(parse, response);
+    const prompt = promptOf(record, format.name, this.options.template);
     const ctx: CheckContext = {
       record,
       format,
@@ -109,6 +124,7 @@ export class Analyzer {
       schemas: this.schemas,
       calls,
       finishReason: response?.finishReason ?? record.completion?.finish_reason ?? null,
+      prompt: prompt?.text ?? null,
     };
     const diagnostics = CHECKS.flatMap((check) => check(ctx));
     return {
@@ -131,7 +147,19 @@ export class Analyzer {
       events,
       finalEmitted,
       response,
+      prompt,
     };
+  }
+}
+
+/** Kimi requests without a recorded prompt are rendered with the user's template, when one is given. */
+function promptOf(record: LoadedRecord['record'], format: string, template: AnalysisOptions['template']): PromptInfo | null {
+  if (typeof record.prompt === 'string') return { text: record.prompt, origin: 'recorded' };
+  if (!template || format !== DEFAULT_FORMAT || !Array.isArray(record.request?.messages)) return null;
+  try {
+    return { text: renderPrompt(record.request, template.source), origin: 'rendered', template: template.label };
+  } catch (err) {
+    return { text: null, origin: 'rendered', template: template.label, error: err instanceof Error ? err.message : String(err) };
   }
 }
 

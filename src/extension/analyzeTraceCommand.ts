@@ -9,6 +9,7 @@ import { TraceIndex } from '../core/trace/jsonlIndex.ts';
 import { HumanReport } from '../cli/humanReport.ts';
 import { terminalStyle } from '../cli/terminalStyle.ts';
 import { formatSettingFor } from './formatSetting.ts';
+import { templateSettingFor } from './templateSetting.ts';
 
 const SEVERITY: Record<Severity, vscode.DiagnosticSeverity> = {
   error: vscode.DiagnosticSeverity.Error,
@@ -57,7 +58,7 @@ export class AnalyzeTraceCommand {
       return null;
     }
     try {
-      const analyzer = new Analyzer({ format: formatSettingFor(uri) });
+      const analyzer = new Analyzer({ format: formatSettingFor(uri), template: await templateSettingFor(uri) });
       this.output.clear();
       const report = new HumanReport((line) => this.output.appendLine(line), terminalStyle({ isTTY: false }), false);
       report.file(vscode.workspace.asRelativePath(uri));

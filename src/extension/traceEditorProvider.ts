@@ -6,12 +6,26 @@
  */
 import * as vscode from 'vscode';
 import { basename } from 'node:path';
-import { HostRpc, type HostReply, type WebviewRequest } from '../shared/protocol.ts';
+import { HostRpc, type HostEvent, type HostReply, type WebviewRequest } from '../shared/protocol.ts';
 import { makeNonce, webviewPageHtml } from '../core/view/pageHtml.ts';
 import { TraceSession } from '../core/view/traceSession.ts';
 import { FORMAT_SETTING, formatSettingFor } from './formatSetting.ts';
+import { templateSettingFor } from './templateSetting.ts';
 
 export const TRACE_VIEW_TYPE = 'toolscope.trace';
+
+/** Every open trace editor's panel and its RPC: the stepping commands act on the active one. */
+const openViews = new Map<vscode.WebviewPanel, HostRpc>();
+
+/** Sends an event to the active trace editor; false when no trace editor is active. */
+export function postToActiveTrace(event: HostEvent): boolean {
+  for (const [panel, rpc] of openViews) {
+    if (!panel.active) continue;
+    rpc.event(event);
+    return true;
+  }
+  return false;
+}
 
 class TraceDocument implements vscode.CustomDocument {
   private readonly views = new Set<HostRpc>();
@@ -113,7 +127,7 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
 
   async openCustomDocument(uri: vscode.Uri): Promise<TraceDocument> {
     if (uri.scheme !== 'file') throw new Error(`Toolscope reads traces from disk by byte offset; ${uri.scheme}: files are not supported.`);
-    const session = await TraceSession.open(uri.fsPath, basename(uri.fsPath), { format: formatSettingFor(uri) });
+    const session = await TraceSession.open(uri.fsPath, basename(uri.fsPath), { format: formatSettingFor(uri), template: await templateSettingFor(uri) });
     const document: TraceDocument = new TraceDocument(uri, session, () => this.documents.delete(document));
     this.documents.add(document);
     return document;
@@ -148,7 +162,11 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
       clearTimeout(pending);
       pending = setTimeout(() => void document.fileChanged(), 150);
     };
-    panel.onDidDispose(() => clearTimeout(pending));
+    openViews.set(panel, rpc);
+    panel.onDidDispose(() => {
+      clearTimeout(pending);
+      openViews.delete(panel);
+    });
     const subscriptions = [
       document.attach(rpc),
       panel.webview.onDidReceiveMessage((m) => void rpc.receive(m)),

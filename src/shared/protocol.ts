@@ -113,6 +113,11 @@ export interface RecordView {
   response: (MessageView & { finishReason: string | null; streamed: boolean; chunks: number }) | null;
   request: { model: string | null; messages: ChatMessage[]; tools: ChatTool[]; toolChoice: ToolChoice | null } | null;
   failed: string | null;
+  /**
+   * The prompt: recorded, or the request rendered with a chat template (the user's, else Toolscope's Kimi K2
+   * template, for reading only); null for requests of other formats. `error`: the template failed on it.
+   */
+  prompt: { text: string | null; origin: 'recorded' | 'rendered'; template: string | null; error: string | null } | null;
   /** The record as JSON (pretty, credentials redacted; cut with a note past a size limit). */
   rawJson: string;
 }
@@ -174,7 +179,12 @@ export type HostReply =
 /** Pushed by the host: more of the list analysed, or the file grew; `reset`: the list starts over (file replaced, format changed). */
 export type HostEvent =
   | { type: 'summaries'; summaries: RecordSummary[]; lineErrors: LineErrorView[]; info: TraceInfo }
-  | { type: 'reset'; info: TraceInfo; reason?: 'file' | 'format' };
+  | { type: 'reset'; info: TraceInfo; reason?: 'file' | 'format' }
+  /** A contributed stepping command (F10, F9, F8…): the workbench's keys, not the webview's, so it acts once. */
+  | { type: 'step'; action: StepCommand };
+
+/** What the host's stepping commands ask the active trace editor to do (a subset of the webview's actions). */
+export type StepCommand = 'prev' | 'next' | 'prevCall' | 'nextCall' | 'prevDiag' | 'nextDiag';
 
 export type ReplyFor<R extends WebviewRequest> = R['type'] extends 'ready'
   ? Extract<HostReply, { type: 'init' }> | Extract<HostReply, { type: 'error' }>

@@ -437,6 +437,10 @@ describe('trace editor webview in chromium', () => {
     await req.locator('details.tool summary').first().click();
     assert.match((await req.locator('details.tool').first().locator('pre.json').textContent()) ?? '', /"enum": \[/);
     assert.match((await req.locator('.msg-content').last().textContent()) ?? '', /Weather in Oslo and search news/);
+    // The prompt: no recorded one, so the request rendered with Toolscope's template, said so, behind a click.
+    assert.match((await req.locator('details.prompt summary').textContent()) ?? '', /rendered prompt.*Toolscope's Kimi K2 template/);
+    await req.locator('details.prompt summary').click();
+    assert.match((await req.locator('details.prompt .prompt-text').textContent()) ?? '', /<\|im_user\|>user<\|im_middle\|>Weather in Oslo and search news[\s\S]*<\|im_assistant\|>assistant<\|im_middle\|>$/);
     // Tabs by keyboard.
     await page.locator('.tab[data-tab="request"]').focus();
     await page.keyboard.press('ArrowLeft');

@@ -42,6 +42,8 @@ export interface CheckContext {
   schemas: ToolSchemas;
   /** The calls to check: from the reference parse when there is a completion, else from the response. */
   calls: CheckedCall[];
+  /** The prompt: as recorded, or the request rendered with the user's template; null without either. */
+  prompt: string | null;
   /** The finish reason the client saw (response), else the completion's. */
   finishReason: string | null;
 }

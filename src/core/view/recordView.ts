@@ -5,7 +5,8 @@
 import type { AnalyzedRecord } from '../analysis.ts';
 import { tokenRange } from '../diagnostics/context.ts';
 import { worstSeverity } from '../diagnostics/diagnostic.ts';
-import { getFormat } from '../formats/registry.ts';
+import { DEFAULT_FORMAT, getFormat } from '../formats/registry.ts';
+import { renderPrompt } from '../template/renderPrompt.ts';
 import { redact } from '../redact.ts';
 import type { TraceRecord } from '../trace/record.ts';
 import type { CallView, MessageView, RecordSummary, RecordView, TokenRole, TokenView } from '../../shared/protocol.ts';
@@ -111,6 +112,20 @@ function firstLine(s: string, max = 200): string {
   return line.length > max ? line.slice(0, max - 1) + '…' : line;
 }
 
+const DEFAULT_TEMPLATE_LABEL = "Toolscope's Kimi K2 template (written from the documented format; your model's own template may differ)";
+
+/** The prompt to show: recorded or rendered by the analysis, else the request rendered with the default template. */
+function promptView(a: AnalyzedRecord, record: TraceRecord): RecordView['prompt'] {
+  if (a.prompt?.origin === 'recorded') return { text: a.prompt.text, origin: 'recorded', template: null, error: null };
+  if (a.prompt) return { text: a.prompt.text, origin: 'rendered', template: a.prompt.template, error: 'error' in a.prompt ? a.prompt.error : null };
+  if (a.format !== DEFAULT_FORMAT || !Array.isArray(record.request?.messages)) return null;
+  try {
+    return { text: renderPrompt(record.request), origin: 'rendered', template: DEFAULT_TEMPLATE_LABEL, error: null };
+  } catch (err) {
+    return { text: null, origin: 'rendered', template: DEFAULT_TEMPLATE_LABEL, error: err instanceof Error ? err.message : String(err) };
+  }
+}
+
 export function recordView(key: string, a: AnalyzedRecord, record: TraceRecord): RecordView {
   const safe = redact(record);
   const reference: MessageView = { content: a.content, reasoning: a.reasoning, calls: a.calls };
@@ -156,6 +171,7 @@ export function recordView(key: string, a: AnalyzedRecord, record: TraceRecord):
         }
       : null,
     failed: a.error ? firstLine(a.error) : null,
+    prompt: promptView(a, record),
     rawJson,
   };
 }

@@ -50,8 +50,11 @@ export class TraceSession {
    * view survives. False, and nothing changes, when the options are the same. Not while a batch is running.
    */
   setOptions(options: AnalysisOptions): boolean {
-    const next = { ...options };
-    const same = (['format', 'startInReasoning', 'recoverRawFallback'] as const).every((k) => (next[k] || undefined) === (this.options[k] || undefined));
+    // Options not given stay as they were (a new format keeps the chat template).
+    const next = { ...this.options, ...options };
+    const same =
+      (['format', 'startInReasoning', 'recoverRawFallback'] as const).every((k) => (next[k] || undefined) === (this.options[k] || undefined)) &&
+      next.template?.source === this.options.template?.source;
     if (same) return false;
     this.options = next;
     this.analyzer = new Analyzer(next);

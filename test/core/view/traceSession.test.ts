@@ -103,7 +103,7 @@ test('the format chosen by the user (toolscope.format) reads every record in it;
 
       assert.equal(session.setOptions({ format: 'hermes' }), false, 'same options: nothing to redo');
       assert.equal(session.snapshot().summaries.length, 2);
-      assert.equal(session.setOptions({}), true, 'back to auto');
+      assert.equal(session.setOptions({ format: undefined }), true, 'back to auto');
       assert.equal(session.info('vscode').format, null);
       assert.deepEqual((await session.analyseAll()).summaries.map((s) => s.format), ['kimi_k2', 'hermes']);
       assert.equal((await session.record('0:0')).view.formatBasis, 'markup');

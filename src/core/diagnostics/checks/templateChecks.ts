@@ -10,7 +10,7 @@ const GENERATION_PROMPT = '<|im_assistant|>assistant<|im_middle|>';
 const EMPTY_LIST_FORMS = ["[{'type': 'text', 'text': ''}]", '[{"type": "text", "text": ""}]', '[{"type":"text","text":""}]'];
 
 export const templateGenerationPromptMissing: Check = (ctx) => {
-  const prompt = ctx.record.prompt;
+  const prompt = ctx.prompt;
   if (typeof prompt !== 'string' || prompt === '') return [];
   // K2.6-style templates open the think block right after the generation prompt.
   const trimmed = prompt.endsWith('<think>') ? prompt.slice(0, -'<think>'.length) : prompt;
@@ -25,7 +25,7 @@ export const templateGenerationPromptMissing: Check = (ctx) => {
 };
 
 export const templateEmptyContentList: Check = (ctx) => {
-  const prompt = ctx.record.prompt;
+  const prompt = ctx.prompt;
   if (typeof prompt !== 'string') return [];
   const form = EMPTY_LIST_FORMS.find((f) => prompt.includes(f));
   if (!form) return [];
