@@ -39,21 +39,34 @@ const common = {
   logLevel: 'warning',
 };
 
+/**
+ * Builds the bundles into `outdir`: the extension host, the webview script and stylesheet (what the .vsix ships),
+ * and, unless `shippedOnly`, the CLI and the benchmarks. scripts/package.mjs builds a production set elsewhere.
+ */
+export function buildBundles({ outdir = 'dist', shippedOnly = false, production: prod = production } = {}) {
+  const opts = { ...common, sourcemap: prod ? false : 'linked', minify: prod };
+  return Promise.all([
+    build({ ...opts, entryPoints: ['src/extension/extension.ts'], outfile: `${outdir}/extension.js`, external: ['vscode'] }),
+    ...(shippedOnly
+      ? []
+      : [
+          build({ ...opts, entryPoints: ['src/cli/main.ts'], outfile: `${outdir}/cli.js`, banner: { js: '#!/usr/bin/env node' } }),
+          build({ ...opts, entryPoints: ['bench/main.ts'], outfile: `${outdir}/bench.js` }),
+        ]),
+    // The webview runs in a browser: one IIFE bundle, its stylesheet beside it.
+    build({
+      ...opts,
+      platform: 'browser',
+      target: 'chrome120',
+      format: 'iife',
+      entryPoints: ['webview/main.ts'],
+      outfile: `${outdir}/webview.js`,
+    }),
+    build({ ...opts, platform: 'browser', entryPoints: ['media/toolscope.css'], outfile: `${outdir}/webview.css` }),
+  ]);
+}
+
 // Imported (tests take the plugin from here) it builds nothing; run as a script it builds everything.
 const isMain = process.argv[1] !== undefined && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url);
 
-if (isMain) await Promise.all([
-  build({ ...common, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] }),
-  build({ ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } }),
-  build({ ...common, entryPoints: ['bench/main.ts'], outfile: 'dist/bench.js' }),
-  // The webview runs in a browser: one IIFE bundle, its stylesheet beside it.
-  build({
-    ...common,
-    platform: 'browser',
-    target: 'chrome120',
-    format: 'iife',
-    entryPoints: ['webview/main.ts'],
-    outfile: 'dist/webview.js',
-  }),
-  build({ ...common, platform: 'browser', entryPoints: ['media/toolscope.css'], outfile: 'dist/webview.css' }),
-]);
+if (isMain) await buildBundles();

@@ -311,6 +311,12 @@ export class App {
   }
 
   private onEvent(e: HostEvent): void {
+    if (e.type === 'step') {
+      if (!this.view || this.view.tokens.length === 0 || overlayOpen()) return;
+      if (this.store.state.centreTab !== 'timeline') this.showTab('timeline');
+      this.stepper.perform(e.action);
+      return;
+    }
     if (e.type === 'reset') {
       this.setInfo(e.info);
       this.list.setData([], []);

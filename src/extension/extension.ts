@@ -5,6 +5,7 @@ import { TRACE_VIEW_TYPE, TraceEditorProvider } from './traceEditorProvider.ts';
 import { ApiKeys } from './endpoints.ts';
 import { ReplayRecordCommand, type ReplayTarget } from './replayRecordCommand.ts';
 import { EvaluateSamplesCommand } from './evaluateSamplesCommand.ts';
+import { openSample, registerStepCommands } from './walkthroughCommands.ts';
 
 export function activate(context: vscode.ExtensionContext): void {
   const output = vscode.window.createOutputChannel('Toolscope');
@@ -21,6 +22,8 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.commands.registerCommand('toolscope.setApiKey', () => keys.prompt()),
     vscode.commands.registerCommand('toolscope.evaluateSamples', (uri?: vscode.Uri) => evaluate.run(uri)),
     vscode.commands.registerCommand('toolscope.analyzeActiveFile', (uri?: vscode.Uri) => analyze.run(uri)),
+    vscode.commands.registerCommand('toolscope.openSample', (name?: unknown) => openSample(context, name)),
+    ...registerStepCommands(),
     vscode.commands.registerCommand('toolscope.openTrace', async (uri?: vscode.Uri) => {
       const target = uri ?? vscode.window.activeTextEditor?.document.uri;
       if (!target || !target.fsPath.endsWith('.jsonl')) {
