@@ -84,6 +84,16 @@ function sendError(res: ServerResponse, status: number, message: string, type = 
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** `stream_options.include_usage`: a last chunk with no choices and the token counts, as vLLM and OpenAI send. */
+function wantsUsage(body: Record<string, unknown>): boolean {
+  const options = body.stream_options;
+  return typeof options === 'object' && options !== null && (options as { include_usage?: unknown }).include_usage === true;
+}
+
+function usageOf(completionTokens: number): Record<string, number> {
+  return { prompt_tokens: 0, completion_tokens: completionTokens, total_tokens: completionTokens };
+}
+
 function toChunkDelta(d: ParserDelta): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   if (d.content !== undefined) out.content = d.content;
@@ -251,6 +261,7 @@ export class OpenAiServer {
       send({ delta: toChunkDelta(last) });
     }
     send({ delta: {}, finish_reason: tokens.length < all.length ? 'length' : calls ? 'tool_calls' : 'stop' });
+    if (wantsUsage(body)) res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: this.modelName, choices: [], usage: usageOf(tokens.length) })}\n\n`);
     res.write('data: [DONE]\n\n');
     res.end();
   }
@@ -295,6 +306,7 @@ export class OpenAiServer {
       if (this.options.tokenDelayMs) await sleep(this.options.tokenDelayMs);
       res.write(`data: ${JSON.stringify({ id, object: 'text_completion', created, model: this.modelName, choices: [{ index: 0, text: t.text, logprobs: wantLogprobs ? logprobsFor([t], t.charStart) : null, finish_reason: i === tokens.length - 1 ? finish : null }] })}\n\n`);
     }
+    if (wantsUsage(body)) res.write(`data: ${JSON.stringify({ id, object: 'text_completion', created, model: this.modelName, choices: [], usage: usageOf(tokens.length) })}\n\n`);
     res.write('data: [DONE]\n\n');
     res.end();
   }
