@@ -1,0 +1,282 @@
+/**
+ * One request/response through the recording proxy, as it happens: the client's request, the upstream's status and
+ * headers, each payload as the client received it with its arrival time, the raw tokens, and how it ended. At the
+ * end it becomes one native record (`toRecord`), credentials redacted.
+ */
+import { redact } from '../redact.ts';
+import { requestFromPrompt } from '../server/promptRequest.ts';
+import type { ChatCompletion, ChatCompletionChunk, ChatRequest, TraceRecord } from '../trace/record.ts';
+import { CompletionCollector } from './completionCollector.ts';
+import { clientView, type CaptureRoute, type TokenCapturePlan } from './tokenCapturePlan.ts';
+
+export type ExchangeEnd =
+  | { kind: 'complete' }
+  /** The client went away before the response was complete; the upstream request was aborted. */
+  | { kind: 'client-aborted' }
+  /** The proxy was stopped while the exchange was in flight; the upstream request was aborted. */
+  | { kind: 'stopped' }
+  /** No response from the upstream (connection refused, DNS, TLS, timeout before headers). */
+  | { kind: 'unreachable'; message: string; timeout: boolean }
+  /** The upstream's response broke off (reset, idle timeout). */
+  | { kind: 'broken'; message: string; timeout: boolean };
+
+export interface ExchangeRequest {
+  id: string;
+  method: string;
+  /** Path without the query, e.g. `/v1/chat/completions`. */
+  path: string;
+  route: CaptureRoute;
+  headers: Record<string, string | string[] | undefined>;
+  /** The client's JSON body (null when it was not a JSON object). */
+  body: Record<string, unknown> | null;
+  /** The body's text when it was not a JSON object (kept, redacted, so the record shows what was refused). */
+  rawBody?: string;
+  plan: TokenCapturePlan | null;
+  upstream: string;
+}
+
+/** Longest error body kept verbatim in a record. */
+const MAX_ERROR_BODY = 64 * 1024;
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+const round = (ms: number) => Math.round(ms * 10) / 10;
+
+/** A payload's error message, when it is an error object (`{"error": …}`, `{"object": "error"}`). */
+function errorPayload(value: unknown): string | null {
+  if (!isObject(value)) return null;
+  if (value.object === 'error' && typeof value.message === 'string') return value.message;
+  const e = value.error;
+  if (typeof e === 'string') return e;
+  if (isObject(e)) return typeof e.message === 'string' ? e.message : JSON.stringify(e);
+  return null;
+}
+
+export class CapturedExchange {
+  readonly startedAt = new Date();
+  private readonly t0 = performance.now();
+  status: number | null = null;
+  responseHeaders: Record<string, string | string[] | undefined> = {};
+  streamed = false;
+  private headersMs: number | null = null;
+  private firstMs: number | null = null;
+  private totalMs = 0;
+  /** Stream payloads as the client got them, and when each arrived. */
+  private readonly payloads: unknown[] = [];
+  private readonly payloadMs: number[] = [];
+  private readonly unparsed: Array<{ event: number; data: string }> = [];
+  private readonly errorEvents: string[] = [];
+  private droppedEvents = 0;
+  private events = 0;
+  private done = false;
+  private readonly body: Buffer[] = [];
+  private bodyBytes = 0;
+  private clientBody: unknown = undefined;
+  private end: ExchangeEnd | null = null;
+  /** Things the record's reader should know (a body that could not be decoded, logprobs left in). */
+  private readonly notes: string[] = [];
+  private readonly collector: CompletionCollector;
+
+  constructor(readonly request: ExchangeRequest) {
+    this.collector = new CompletionCollector(request.route, request.body?.stream === true);
+  }
+
+  private now(): number {
+    return round(performance.now() - this.t0);
+  }
+
+  /** Data events received so far (a measure of how far a stream got). */
+  get eventCount(): number {
+    return this.events;
+  }
+
+  responseStarted(status: number, headers: Record<string, string | string[] | undefined>, streamed: boolean): void {
+    this.status = status;
+    this.responseHeaders = headers;
+    this.streamed = streamed;
+    this.headersMs = this.now();
+  }
+
+  /**
+   * One SSE data payload from the upstream; returns the text to forward to the client (null: drop the event).
+   * Payloads that are not JSON are forwarded and recorded as they are.
+   */
+  streamData(data: string): string | null {
+    const at = this.now();
+    const index = this.events++;
+    if (data === '[DONE]') {
+      this.done = true;
+      return data;
+    }
+    this.firstMs ??= at;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(data);
+    } catch {
+      this.unparsed.push({ event: index + 1, data: data.slice(0, 4096) });
+      return data;
+    }
+    const problem = errorPayload(parsed);
+    if (problem !== null) {
+      this.errorEvents.push(problem);
+      return data;
+    }
+    this.collector.add(parsed);
+    const view = this.status !== null && this.status < 300 ? clientView(data, parsed, this.request.plan, true) : { text: data, value: parsed };
+    if (view.text === null) {
+      this.droppedEvents++;
+      return null;
+    }
+    this.payloads.push(view.value);
+    this.payloadMs.push(at);
+    return view.text;
+  }
+
+  /** Bytes of a non-streamed body as they pass (kept for the record, forwarded unchanged by the caller). */
+  bodyChunk(chunk: Buffer): void {
+    this.firstMs ??= this.now();
+    if (this.bodyBytes < 256 * 1024 * 1024) this.body.push(chunk);
+    this.bodyBytes += chunk.length;
+  }
+
+  /**
+   * A whole non-streamed body that the plan rewrites: returns the bytes to send the client. Bodies that are not
+   * JSON objects, or errors, are sent as they came.
+   */
+  rewriteBody(body: Buffer): Buffer {
+    this.body.push(body);
+    this.bodyBytes += body.length;
+    this.firstMs ??= this.now();
+    const text = body.toString('utf8');
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      return body;
+    }
+    if (this.status === null || this.status >= 300) return body;
+    const view = clientView(text, parsed, this.request.plan, false);
+    this.clientBody = view.value;
+    return view.text === null || !view.changed ? body : Buffer.from(view.text, 'utf8');
+  }
+
+  note(text: string): void {
+    if (!this.notes.includes(text)) this.notes.push(text);
+  }
+
+  finish(end: ExchangeEnd): void {
+    this.end ??= end;
+    this.totalMs = this.now();
+  }
+
+  get ended(): ExchangeEnd | null {
+    return this.end;
+  }
+
+  toRecord(): TraceRecord {
+    const req = this.request;
+    const record: TraceRecord = { toolscope: 1, id: req.id };
+    const body = req.body;
+    const meta: Record<string, unknown> = {
+      source: 'toolscope-proxy',
+      endpoint: req.path,
+      upstream: req.upstream,
+    };
+    if (typeof body?.model === 'string') meta.model = body.model;
+    meta.created = this.startedAt.toISOString();
+    meta.status = this.status;
+    meta.streamed = this.streamed;
+    const errors: string[] = [];
+
+    if (!body && req.rawBody !== undefined) meta.rawRequestBody = redact(req.rawBody.slice(0, MAX_ERROR_BODY));
+    if (req.route === 'chat') {
+      if (body) record.request = redact(body) as ChatRequest;
+    } else if (body) {
+      if (typeof body.prompt === 'string') {
+        record.prompt = body.prompt;
+        // The tools a Kimi-style prompt declares: what the completion's calls are checked against.
+        const { tools } = requestFromPrompt(body.prompt);
+        if (tools?.length) record.request = { ...(typeof body.model === 'string' ? { model: body.model } : {}), tools };
+      }
+      const { prompt: _prompt, ...params } = body;
+      meta.completionsRequest = redact(params);
+    }
+
+    // What the client received.
+    let whole: unknown;
+    if (!this.streamed && this.bodyBytes > 0) {
+      const text = Buffer.concat(this.body).toString('utf8');
+      if (this.status !== null && this.status >= 400) {
+        errors.push(`upstream answered ${this.status}: ${text.length > MAX_ERROR_BODY ? `${text.slice(0, MAX_ERROR_BODY)}…` : text}`);
+      } else {
+        try {
+          whole = JSON.parse(text);
+          // Tokens come from what the upstream sent, before anything was taken out for the client.
+          this.collector.add(whole);
+        } catch {
+          if (this.status !== null && this.status < 300) errors.push(`upstream answered ${this.status} with a body that is not JSON: ${text.slice(0, 500)}`);
+        }
+        const problem = errorPayload(whole);
+        if (problem !== null) errors.push(problem);
+      }
+    } else if (!this.streamed && this.status !== null && this.status >= 400) {
+      errors.push(`upstream answered ${this.status} with an empty body`);
+    }
+    const clientWhole = this.clientBody !== undefined ? this.clientBody : whole;
+
+    if (req.route === 'chat') {
+      if (this.streamed) record.response = this.payloads as ChatCompletionChunk[];
+      else if (isObject(clientWhole) && Array.isArray(clientWhole.choices)) record.response = clientWhole as ChatCompletion;
+    } else if (this.streamed ? this.payloads.length : clientWhole !== undefined) {
+      meta.completionsResponse = this.streamed ? this.payloads : clientWhole;
+    }
+
+    // The raw completion.
+    const collected = this.collector.result();
+    if (collected.completion && (req.route === 'completions' || collected.complete === true)) record.completion = collected.completion;
+    if (req.plan || collected.tokenCount > 0) {
+      const tokens: Record<string, unknown> = { count: collected.tokenCount, complete: collected.complete };
+      if (collected.reason) tokens.reason = collected.reason;
+      if (collected.complete === false && req.route === 'chat') tokens.partialText = this.collector.partialText();
+      const capture: Record<string, unknown> = { tokens };
+      if (req.plan && Object.keys(req.plan.added).length) capture.added = req.plan.added;
+      if (this.droppedEvents) capture.droppedEvents = this.droppedEvents;
+      meta.capture = capture;
+    }
+
+    // How it ended.
+    const end = this.end ?? { kind: 'complete' };
+    const chunks = `${this.events} event${this.events === 1 ? '' : 's'}`;
+    if (end.kind === 'client-aborted') {
+      meta.clientAborted = true;
+      errors.unshift(`the client disconnected ${this.status === null ? 'before the upstream answered' : `after ${chunks}`}; the upstream request was aborted`);
+    } else if (end.kind === 'stopped') {
+      errors.unshift(`the proxy stopped ${this.status === null ? 'before the upstream answered' : `after ${chunks}`}; the upstream request was aborted`);
+    } else if (end.kind === 'unreachable') {
+      errors.unshift(`${end.timeout ? 'upstream timed out' : 'upstream unreachable'}: ${end.message}`);
+    } else if (end.kind === 'broken') {
+      errors.unshift(`${end.timeout ? 'the upstream stalled' : 'the upstream connection broke off'} after ${chunks}: ${end.message}`);
+    } else if (this.streamed && !this.done && this.status !== null && this.status < 300) {
+      errors.push(`the stream ended after ${chunks} without data: [DONE]`);
+    }
+    for (const u of this.unparsed) errors.push(`event ${u.event} of the stream is not JSON: ${u.data.slice(0, 200)}`);
+    errors.push(...this.errorEvents.map((e) => `error event in the stream: ${e}`));
+    if (this.unparsed.length) meta.unparsedEvents = this.unparsed;
+    if (this.notes.length) meta.notes = this.notes;
+    if (errors.length) record.error = errors.join('; ');
+    meta.partial = end.kind !== 'complete' || (this.streamed && !this.done);
+
+    meta.timings = {
+      headersMs: this.headersMs,
+      ttftMs: this.firstMs,
+      totalMs: this.totalMs,
+      ...(this.streamed ? { eventMs: this.payloadMs } : {}),
+    };
+    meta.requestHeaders = redact(req.headers);
+    if (this.status !== null) meta.responseHeaders = redact(this.responseHeaders);
+    record.meta = meta;
+    return record;
+  }
+}
