@@ -14,6 +14,7 @@ import type { AnchoredDiagnostic } from './navigation.ts';
 import { splitter } from './panels.ts';
 import { RecordList, type SelectHow } from './recordList.ts';
 import { evalView } from './evalView.ts';
+import { comparisonView } from './comparisonView.ts';
 import { rawButton, requestView, responseView } from './requestView.ts';
 import type { CentreTab } from './state.ts';
 import { StateStore } from './stateStore.ts';
@@ -79,6 +80,8 @@ export class App {
   private initialised = false;
   private readonly queued: HostEvent[] = [];
   private firstPaint = false;
+  private pendingReveal: { recordId: string; tab: CentreTab } | null = null;
+  private revealTab: CentreTab | null = null;
   private messageTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
@@ -155,6 +158,7 @@ export class App {
       this.tabPanel('timeline', h('div', { class: 'timeline-panel' }, this.banners, this.stepbar, this.timelineHost, this.noCompletion)),
       this.tabPanel('response', null),
       this.tabPanel('request', null),
+      this.tabPanel('compare', null),
       this.tabPanel('eval', null),
     );
     this.timelineHost.appendChild(this.timeline.el);
@@ -213,6 +217,7 @@ export class App {
       ['timeline', 'Timeline'],
       ['response', 'Response'],
       ['request', 'Request'],
+      ['compare', 'Compare'],
       ['eval', 'Eval'],
     ];
     // Arrow keys move between the tabs that are shown (Eval only for K2-Vendor-Verifier results).
@@ -238,8 +243,11 @@ export class App {
       bar.appendChild(tab);
       this.tabs.set(name, { tab, panel: h('div'), dirty: true });
     }
-    const evalTab = this.tabs.get('eval');
-    if (evalTab) evalTab.tab.hidden = true;
+    // Compare only for replay records, Eval only for K2-Vendor-Verifier results.
+    for (const n of ['compare', 'eval'] as const) {
+      const t = this.tabs.get(n);
+      if (t) t.tab.hidden = true;
+    }
     return bar;
   }
 
@@ -252,7 +260,7 @@ export class App {
 
   private showTab(wanted: CentreTab): void {
     // The Eval tab exists only for K2-Vendor-Verifier results; a saved choice of it falls back to the timeline.
-    const name: CentreTab = wanted === 'eval' && !this.info?.eval ? 'timeline' : wanted;
+    const name: CentreTab = (wanted === 'eval' && !this.info?.eval) || (wanted === 'compare' && !this.view?.comparison) ? 'timeline' : wanted;
     for (const [n, t] of this.tabs) {
       const on = n === name;
       t.tab.setAttribute('aria-selected', on ? 'true' : 'false');
@@ -260,6 +268,7 @@ export class App {
       t.panel.hidden = !on;
       if (on && t.dirty && n !== 'timeline') {
         if (n === 'eval') replace(t.panel, evalView(this.info?.eval));
+        else if (n === 'compare') replace(t.panel, comparisonView(this.view?.comparison ?? null));
         else replace(t.panel, this.view ? (n === 'request' ? requestView(this.view) : responseView(this.view)) : h('p', { class: 'muted' }, 'No record open.'));
         t.dirty = false;
       }
@@ -311,6 +320,11 @@ export class App {
   }
 
   private onEvent(e: HostEvent): void {
+    if (e.type === 'reveal') {
+      this.pendingReveal = { recordId: e.recordId, tab: e.tab };
+      this.applyReveal();
+      return;
+    }
     if (e.type === 'step') {
       if (!this.view || this.view.tokens.length === 0 || overlayOpen()) return;
       if (this.store.state.centreTab !== 'timeline') this.showTab('timeline');
@@ -330,7 +344,9 @@ export class App {
     // Views of re-analysed records are stale.
     for (const s of e.summaries) this.cache.delete(s.key);
     this.list.append(e.summaries, e.lineErrors);
-    if (this.pendingKey !== null && this.list.has(this.pendingKey)) {
+    if (this.applyReveal()) {
+      // A revealed record wins over a restored selection.
+    } else if (this.pendingKey !== null && this.list.has(this.pendingKey)) {
       const key = this.pendingKey;
       this.pendingKey = null;
       this.select(key, 'restore');
@@ -376,6 +392,19 @@ export class App {
   }
 
   // ---- records -------------------------------------------------------------------------------------------
+
+  /** Selects the record a `reveal` asked for once it is listed; true when it did. */
+  private applyReveal(): boolean {
+    const r = this.pendingReveal;
+    if (!r) return false;
+    const key = this.list.keyOfId(r.recordId);
+    if (key === null) return false;
+    this.pendingReveal = null;
+    this.revealTab = r.tab;
+    this.store.update((s) => (s.centreTab = r.tab));
+    this.select(key, 'restore');
+    return true;
+  }
 
   private select(key: string, how: SelectHow): void {
     const same = this.store.state.selectedKey === key && this.view?.key === key;
@@ -427,6 +456,13 @@ export class App {
   private setView(view: RecordView | null): void {
     this.view = view;
     for (const [name, t] of this.tabs) if (name !== 'timeline') t.dirty = true;
+    const compare = this.tabs.get('compare');
+    if (compare) compare.tab.hidden = !view?.comparison;
+    if (view && this.revealTab) {
+      const tab = this.revealTab;
+      this.revealTab = null;
+      this.store.update((s) => (s.centreTab = tab));
+    }
     this.showRecordHead(view, null);
     this.renderBanners(view);
     const hasTokens = Boolean(view && view.tokens.length);
@@ -455,7 +491,7 @@ export class App {
     this.inspector.setRecord(view);
     if (hasTokens) this.onCursor(cursor, null, false);
     else this.positionEl.textContent = '';
-    // Re-render an open response/request tab.
+    // Re-render an open tab (leaving a replay on its Compare tab falls back to the timeline).
     const current = this.store.state.centreTab;
     if (current !== 'timeline') this.showTab(current);
   }

@@ -225,6 +225,12 @@ export class RecordList {
     return i === undefined ? null : (this.summaries[i] ?? null);
   }
 
+  /** The key of the last record with this id (replays are appended: the newest wins). */
+  keyOfId(id: string): string | null {
+    for (let i = this.summaries.length - 1; i >= 0; i--) if ((this.summaries[i] as RecordSummary).id === id) return (this.summaries[i] as RecordSummary).key;
+    return null;
+  }
+
   firstVisibleKey(): string | null {
     const i = this.filtered[0];
     return i === undefined ? null : (this.summaries[i] as RecordSummary).key;

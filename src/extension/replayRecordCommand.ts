@@ -12,7 +12,7 @@ import { loadAll } from '../core/trace/loadTrace.ts';
 import type { TraceRecord } from '../core/trace/record.ts';
 import { appendRecords, siblingReplaysPath } from '../core/trace/traceWriter.ts';
 import { ApiKeys, configuredEndpoints, EMBEDDED_ENDPOINT } from './endpoints.ts';
-import { TRACE_VIEW_TYPE } from './traceEditorProvider.ts';
+import { revealInTrace, TRACE_VIEW_TYPE } from './traceEditorProvider.ts';
 
 export interface ReplayTarget {
   uri?: vscode.Uri;
@@ -110,7 +110,10 @@ export class ReplayRecordCommand {
       const label = r === record ? 'recorded  ' : `guided ${r.meta?.guided ? 'on ' : 'off'}`;
       this.output.appendLine(`  ${label} ${a.calls.map((c) => `${c.name}(${c.arguments})`).join(', ') || '(no calls)'}  ${a.diagnostics.filter((d) => d.severity !== 'info').map((d) => d.kind).join(', ')}`);
     }
-    await vscode.commands.executeCommand('vscode.openWith', vscode.Uri.file(outPath), TRACE_VIEW_TYPE, vscode.ViewColumn.Beside);
+    const replays = vscode.Uri.file(outPath);
+    await vscode.commands.executeCommand('vscode.openWith', replays, TRACE_VIEW_TYPE, vscode.ViewColumn.Beside);
+    // The newest replay, on its Compare tab: the recording and the replays side by side, with a diff.
+    revealInTrace(replays, (written[written.length - 1] as TraceRecord).id, 'compare');
     this.output.show(true);
   }
 }

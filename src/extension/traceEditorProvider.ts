@@ -27,6 +27,22 @@ export function postToActiveTrace(event: HostEvent): boolean {
   return false;
 }
 
+/** Reveals waiting for their trace editor to be ready, by document URI. */
+const pendingReveals = new Map<string, Extract<HostEvent, { type: 'reveal' }>>();
+/** The RPC of every ready trace editor, by document URI. */
+const readyViews = new Map<string, Set<HostRpc>>();
+
+/**
+ * Selects a record (by id) in the trace editor of `uri` and shows a tab of it: now when that editor is ready,
+ * else as soon as it is (the replay command opens the file and reveals the replay it just wrote).
+ */
+export function revealInTrace(uri: vscode.Uri, recordId: string, tab: 'timeline' | 'compare'): void {
+  const event = { type: 'reveal' as const, recordId, tab };
+  const views = readyViews.get(uri.toString());
+  if (views?.size) for (const rpc of views) rpc.event(event);
+  else pendingReveals.set(uri.toString(), event);
+}
+
 class TraceDocument implements vscode.CustomDocument {
   private readonly views = new Set<HostRpc>();
   private analysing: Promise<void> | null = null;
@@ -151,9 +167,9 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
       nonce: makeNonce(),
       title: basename(document.uri.fsPath),
     });
-    const rpc = new HostRpc(
+    const rpc: HostRpc = new HostRpc(
       (message) => void panel.webview.postMessage(message),
-      (request) => this.handle(document, request),
+      (request): Promise<HostReply> => this.handle(document, request, rpc),
     );
     const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.joinPath(document.uri, '..'), basename(document.uri.fsPath)));
     let pending: ReturnType<typeof setTimeout> | undefined;
@@ -166,6 +182,7 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
     panel.onDidDispose(() => {
       clearTimeout(pending);
       openViews.delete(panel);
+      readyViews.get(document.uri.toString())?.delete(rpc);
     });
     const subscriptions = [
       document.attach(rpc),
@@ -177,11 +194,21 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
     panel.onDidDispose(() => subscriptions.forEach((s) => s.dispose()));
   }
 
-  private async handle(document: TraceDocument, request: WebviewRequest): Promise<HostReply> {
+  private async handle(document: TraceDocument, request: WebviewRequest, rpc: HostRpc): Promise<HostReply> {
     switch (request.type) {
       case 'ready': {
         const { summaries, lineErrors } = document.session.snapshot();
         void document.analyseInBackground();
+        const id = document.uri.toString();
+        const views = readyViews.get(id) ?? new Set<HostRpc>();
+        views.add(rpc);
+        readyViews.set(id, views);
+        const reveal = pendingReveals.get(id);
+        if (reveal) {
+          pendingReveals.delete(id);
+          // After the init reply: the webview applies it once the record is listed.
+          setTimeout(() => rpc.event(reveal), 0);
+        }
         return { type: 'init', info: document.session.info('vscode'), summaries, lineErrors };
       }
       case 'getRecord':

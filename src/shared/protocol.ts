@@ -118,6 +118,8 @@ export interface RecordView {
    * template, for reading only); null for requests of other formats. `error`: the template failed on it.
    */
   prompt: { text: string | null; origin: 'recorded' | 'rendered'; template: string | null; error: string | null } | null;
+  /** For a replay record: the original and the other replays of it, side by side. */
+  comparison: ComparisonView | null;
   /** The record as JSON (pretty, credentials redacted; cut with a note past a size limit). */
   rawJson: string;
 }
@@ -148,6 +150,28 @@ export interface EvalRunView {
 /** The eval summary of a K2VV results file (and its guided off/on sibling). */
 export interface EvalPanelView {
   runs: EvalRunView[];
+}
+
+/** One side of a replay comparison: a recording or one replay of it, as the client got it. */
+export interface ComparisonColumn {
+  /** `recorded`, `guided off`, `guided on`, `guided on (completions)`… */
+  label: string;
+  recordId: string;
+  finishReason: string | null;
+  content: string | null;
+  calls: Array<{ name: string; arguments: string }>;
+  /** Errors and warnings. */
+  findings: Array<{ code: string; kind: DiagnosticKind; severity: Severity; message: string }>;
+  error: string | null;
+}
+
+/** A replay record next to its original and the other replays of it, with a word diff of two of them. */
+export interface ComparisonView {
+  replayOf: string;
+  columns: ComparisonColumn[];
+  diff: { left: string; right: string; parts: Array<{ op: 'same' | 'added' | 'removed'; text: string }> } | null;
+  /** Why the recorded original is not shown, when it is not. */
+  originalNote: string | null;
 }
 
 export interface TraceInfo {
@@ -181,7 +205,9 @@ export type HostEvent =
   | { type: 'summaries'; summaries: RecordSummary[]; lineErrors: LineErrorView[]; info: TraceInfo }
   | { type: 'reset'; info: TraceInfo; reason?: 'file' | 'format' }
   /** A contributed stepping command (F10, F9, F8…): the workbench's keys, not the webview's, so it acts once. */
-  | { type: 'step'; action: StepCommand };
+  | { type: 'step'; action: StepCommand }
+  /** Select a record by id (once it is listed) and show one of its tabs: a replay just written, on Compare. */
+  | { type: 'reveal'; recordId: string; tab: 'timeline' | 'compare' };
 
 /** What the host's stepping commands ask the active trace editor to do (a subset of the webview's actions). */
 export type StepCommand = 'prev' | 'next' | 'prevCall' | 'nextCall' | 'prevDiag' | 'nextDiag';

@@ -172,6 +172,7 @@ export function recordView(key: string, a: AnalyzedRecord, record: TraceRecord):
       : null,
     failed: a.error ? firstLine(a.error) : null,
     prompt: promptView(a, record),
+    comparison: null,
     rawJson,
   };
 }

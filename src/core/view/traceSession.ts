@@ -8,6 +8,7 @@ import type { LoadedRecord } from '../trace/record.ts';
 import type { EvalPanelView, LineErrorView, RecordSummary, RecordView, TraceInfo } from '../../shared/protocol.ts';
 import { recordSummary, recordView } from './recordView.ts';
 import { evalPanelFor } from '../eval/evalPanel.ts';
+import { comparisonFor } from './comparison.ts';
 
 export interface SummaryBatch {
   summaries: RecordSummary[];
@@ -107,6 +108,7 @@ export class TraceSession {
     const cached = this.views.get(key);
     if (cached) return { view: cached, loaded };
     const view = recordView(key, await this.analyzer.analyzeWithGuided(loaded), loaded.record);
+    view.comparison = await comparisonFor(this.path, loaded, this.analyzer);
     // Keep a few views: stepping back and forth between records should not re-analyse.
     this.views.set(key, view);
     if (this.views.size > 8) this.views.delete(this.views.keys().next().value as string);

@@ -1,0 +1,95 @@
+/**
+ * The Compare tab in chromium: a replays file (guided off and on against the embedded endpoint, beside its trace)
+ * as a report; a replay record shows the recording and both replays side by side and a word diff, as text; a
+ * record that is not a replay has no Compare tab.
+ */
+import { after, before, describe, test, type TestContext } from 'node:test';
+import assert from 'node:assert/strict';
+import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { replayRecord } from '../../src/core/replay/replay.ts';
+import { startServer } from '../../src/core/server/openAiServer.ts';
+import { loadAll } from '../../src/core/trace/loadTrace.ts';
+import { appendRecords, siblingReplaysPath } from '../../src/core/trace/traceWriter.ts';
+import { addReport, browserMissing, cspViolations, ensureBuilt, launch, PageServer, reportData, RESULTS, ROOT, selectRecord, watch } from './harness.ts';
+
+const missing = browserMissing();
+let browser: Browser;
+let server: PageServer;
+let tmp: string;
+let replays: string;
+
+describe('replay comparison in chromium', () => {
+  before(async () => {
+    if (missing) return;
+    ensureBuilt();
+    tmp = await mkdtemp(join(tmpdir(), 'toolscope-compare-page-'));
+    const trace = join(tmp, 'trace.jsonl');
+    await copyFile(join(ROOT, 'samples', 'kimi-k2-raw-completions.jsonl'), trace);
+    const records = (await loadAll(trace)).records.map((r) => r.record);
+    const endpoint = await startServer({ script: records });
+    try {
+      const original = records.find((r) => r.id === 'schema-violations');
+      assert.ok(original);
+      const out = [];
+      for (const guided of [false, true]) out.push((await replayRecord(original, { endpoint: { name: 'embedded', baseUrl: endpoint.url, model: 'sim', engine: 'vllm' }, mode: 'chat', guided, retries: 0 })).record);
+      replays = siblingReplaysPath(trace);
+      await appendRecords(replays, out, [trace]);
+    } finally {
+      await endpoint.close();
+    }
+    server = new PageServer();
+    await server.start();
+    browser = await launch();
+  });
+  after(async () => {
+    if (missing) return;
+    await browser?.close();
+    await server?.stop();
+    await rm(tmp, { recursive: true, force: true });
+  });
+  const skip = (t: TestContext) => {
+    if (missing) t.skip(missing);
+    return Boolean(missing);
+  };
+
+  test('a replay: recording and replays side by side, findings, a word diff; a non-replay has no Compare tab', async (t) => {
+    if (skip(t)) return;
+    const data = await reportData([replays]);
+    const ids = data.summaries.map((s) => s.id);
+    const url = addReport(server, '/compare.html', data);
+    for (const theme of ['light', 'dark'] as const) {
+      const context = await browser.newContext({ viewport: { width: 1400, height: 850 }, colorScheme: theme });
+      const page = await context.newPage();
+      const problems = await watch(page);
+      await page.goto(url);
+      await page.locator('.record-title').first().waitFor();
+      await selectRecord(page, ids[1] as string);
+      const tab = page.locator('.tab[data-tab="compare"]');
+      assert.equal(await tab.isHidden(), false);
+      await tab.click();
+      const heads = await page.locator('#panel-compare .cmp-table thead th').allTextContents();
+      assert.deepEqual(heads.slice(1), ['recorded', 'guided off', 'guided on']);
+      const findingsRow = page.locator('#panel-compare .cmp-table tbody tr').nth(2).locator('td');
+      assert.match((await findingsRow.nth(0).textContent()) ?? '', /TS005 schema-violation/);
+      assert.ok((await findingsRow.nth(0).locator('.cmp-finding.sev-error').count()) > 0, 'the recording breaks the schema');
+      // Guided on: no error left (a format warning may stay: xgrammar does not enforce every format).
+      assert.equal(await findingsRow.nth(2).locator('.cmp-finding.sev-error').count(), 0);
+      assert.ok((await page.locator('#panel-compare del.diff-removed').count()) > 0);
+      assert.ok((await page.locator('#panel-compare ins.diff-added').count()) > 0);
+      await mkdir(RESULTS, { recursive: true });
+      await page.screenshot({ path: join(RESULTS, `compare-${theme}.png`) });
+      assert.deepEqual(problems.errors, []);
+      assert.deepEqual(await cspViolations(page), []);
+      await context.close();
+    }
+    // The trace itself: no record is a replay, no Compare tab.
+    const plain = await browser.newPage();
+    await plain.goto(addReport(server, '/plain-compare.html', await reportData([join(ROOT, 'samples', 'kimi-k2-raw-completions.jsonl')])));
+    await plain.locator('.record-title').first().waitFor();
+    assert.equal(await plain.locator('.tab[data-tab="compare"]').isHidden(), true);
+    await plain.close();
+  });
+});
