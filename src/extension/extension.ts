@@ -6,6 +6,7 @@ import { ApiKeys } from './endpoints.ts';
 import { ReplayRecordCommand, type ReplayTarget } from './replayRecordCommand.ts';
 import { EvaluateSamplesCommand } from './evaluateSamplesCommand.ts';
 import { openSample, registerStepCommands } from './walkthroughCommands.ts';
+import { OPEN_RECORDING_COMMAND, RecordingProxyCommand } from './recordingProxyCommand.ts';
 
 export function activate(context: vscode.ExtensionContext): void {
   const output = vscode.window.createOutputChannel('Toolscope');
@@ -14,6 +15,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const keys = new ApiKeys(context.secrets);
   const replay = new ReplayRecordCommand(keys, output);
   const evaluate = new EvaluateSamplesCommand(keys, output);
+  const recorder = new RecordingProxyCommand(keys, output);
   context.subscriptions.push(
     output,
     problems,
@@ -21,6 +23,10 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.commands.registerCommand('toolscope.replayRecord', (arg?: vscode.Uri | ReplayTarget) => replay.run(arg instanceof vscode.Uri ? { uri: arg } : arg)),
     vscode.commands.registerCommand('toolscope.setApiKey', () => keys.prompt()),
     vscode.commands.registerCommand('toolscope.evaluateSamples', (uri?: vscode.Uri) => evaluate.run(uri)),
+    recorder,
+    vscode.commands.registerCommand('toolscope.startRecordingProxy', () => recorder.start()),
+    vscode.commands.registerCommand('toolscope.stopRecordingProxy', () => recorder.stop()),
+    vscode.commands.registerCommand(OPEN_RECORDING_COMMAND, () => recorder.openTrace()),
     vscode.commands.registerCommand('toolscope.analyzeActiveFile', (uri?: vscode.Uri) => analyze.run(uri)),
     vscode.commands.registerCommand('toolscope.openSample', (name?: unknown) => openSample(context, name)),
     ...registerStepCommands(),

@@ -38,6 +38,40 @@ export class RelativePattern {
 }
 
 export const ViewColumn = { Beside: -2 };
+export const StatusBarAlignment = { Left: 1, Right: 2 };
+
+export class MarkdownString {
+  value = '';
+  constructor(value?: string, readonly supportThemeIcons?: boolean) {
+    this.value = value ?? '';
+  }
+  appendText(text: string): this {
+    this.value += text;
+    return this;
+  }
+}
+
+/** A status-bar item as the tests see it. */
+export class FakeStatusBarItem {
+  text = '';
+  tooltip: unknown = undefined;
+  command: unknown = undefined;
+  name = '';
+  accessibilityInformation: unknown = undefined;
+  visible = false;
+  disposed = false;
+  constructor(readonly id: string) {}
+  show(): void {
+    this.visible = true;
+  }
+  hide(): void {
+    this.visible = false;
+  }
+  dispose(): void {
+    this.disposed = true;
+    this.visible = false;
+  }
+}
 export const ProgressLocation = { Notification: 15 };
 export class TabInputCustom {
   constructor(
@@ -64,6 +98,10 @@ export const fake = {
   executed: [] as unknown[][],
   progress: [] as string[],
   trusted: true,
+  /** What the next save dialog answers (undefined: cancelled). */
+  saveTo: undefined as Uri | undefined,
+  statusBarItems: [] as FakeStatusBarItem[],
+  clipboard: '',
   providers: new Map<string, unknown>(),
   /** Changes settings and tells the listeners, as VS Code does. */
   configure(values: Record<string, unknown>): void {
@@ -100,11 +138,28 @@ export const window = {
   showOpenDialog(): Promise<undefined> {
     return Promise.resolve(undefined);
   },
+  showSaveDialog(): Promise<Uri | undefined> {
+    return Promise.resolve(fake.saveTo);
+  },
+  createStatusBarItem(id: string): FakeStatusBarItem {
+    const item = new FakeStatusBarItem(id);
+    fake.statusBarItems.push(item);
+    return item;
+  },
   async withProgress<R>(_options: unknown, task: (progress: { report(v: { message?: string }): void }, token: { onCancellationRequested(f: () => void): void }) => Promise<R>): Promise<R> {
     return task({ report: (v) => fake.progress.push(v.message ?? '') }, { onCancellationRequested: () => undefined });
   },
   tabGroups: { activeTabGroup: { activeTab: undefined as { input: unknown } | undefined } },
   activeTextEditor: undefined as { document: { uri: Uri } } | undefined,
+};
+
+export const env = {
+  clipboard: {
+    writeText(text: string): Promise<void> {
+      fake.clipboard = text;
+      return Promise.resolve();
+    },
+  },
 };
 
 export const commands = {
