@@ -2,6 +2,7 @@
 import { benchParser } from './parserBench.ts';
 import { benchTraceIndex } from './traceIndexBench.ts';
 import { benchReplay } from './replayBench.ts';
+import { benchProxy } from './proxyBench.ts';
 import { benchGuided } from './guidedBench.ts';
 
 async function main(): Promise<void> {
@@ -13,6 +14,8 @@ async function main(): Promise<void> {
   await benchTraceIndex(log);
   log('');
   await benchReplay(log);
+  log('');
+  await benchProxy(log);
   log('');
   await benchGuided(log);
 }
