@@ -140,7 +140,6 @@ export class App {
       ),
       this.playButton,
       this.positionEl,
-      this.helpButton(),
     );
 
     const toggleList = h('vscode-toolbar-button', { toggleable: true, label: 'Show the record list', title: 'Record list', class: 'toggle-list' }, '☰ Records') as ToolbarButton;
@@ -341,8 +340,10 @@ export class App {
       return;
     }
     this.setInfo(e.info);
-    // Views of re-analysed records are stale.
+    // Views of re-analysed records are stale; the one on screen (a stream still being written) is read again.
     for (const s of e.summaries) this.cache.delete(s.key);
+    const shown = this.view?.key;
+    if (shown !== undefined && e.summaries.some((s) => s.key === shown)) void this.open(shown, 'click');
     this.list.append(e.summaries, e.lineErrors);
     if (this.applyReveal()) {
       // A revealed record wins over a restored selection.
@@ -388,7 +389,8 @@ export class App {
     if (!info) return;
     const host = info.host === 'vscode' ? '' : info.host === 'report' ? ' · report' : ' · harness';
     const format = info.format ? ` · format: ${clip(info.format, 40)}` : '';
-    this.statusEl.textContent = `${info.entries} entr${info.entries === 1 ? 'y' : 'ies'}${info.analysing ? ' · analysing…' : ''}${format}${host}`;
+    // Lines, not records: a line may be unreadable, and an SSE dump groups many lines into one record.
+    this.statusEl.textContent = `${info.entries} line${info.entries === 1 ? '' : 's'}${info.analysing ? ' · analysing…' : ''}${format}${host}`;
   }
 
   // ---- records -------------------------------------------------------------------------------------------

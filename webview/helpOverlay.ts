@@ -71,6 +71,18 @@ export function showDialog(opts: { title: string; className: string; body: Child
   return done;
 }
 
+/** What the chips' looks mean: [chip classes, sample text, meaning]. */
+const LEGEND: Array<[string, string, string]> = [
+  ['role-marker special', '<|tool_call_begin|>', 'a marker: one special token'],
+  ['role-call-id', 'functions.search:0', 'a call id'],
+  ['role-arguments', '{"q":', 'arguments'],
+  ['role-reasoning', 'thinking', 'reasoning (inside <think>)'],
+  ['role-content approx', 'Hello', 'dashed: a token boundary Toolscope inferred (no recorded tokens)'],
+  ['role-content lp3', 'maybe', 'a bar at the foot: an unlikely token (the thicker, the lower its logprob)'],
+  ['role-content diag diag-error', 'bad', 'wavy underline: a finding (red error, yellow warning, blue info)'],
+  ['role-content guided-block', 'oops', 'a bar on the left: where guided decoding would have stepped in'],
+];
+
 export function showHelp(): () => void {
   return showDialog({
     title: 'Keyboard',
@@ -86,6 +98,16 @@ export function showHelp(): () => void {
         ),
       ),
       h('p', { class: 'muted' }, 'Keys act on the timeline wherever the focus is, except in the filter fields; the record list keeps ↑ ↓ Home End Enter for itself.'),
+      h('h3', null, 'In the timeline'),
+      h(
+        'table',
+        { class: 'legend' },
+        h(
+          'tbody',
+          null,
+          LEGEND.map(([cls, text, meaning]) => h('tr', null, h('td', { class: 'key-cell' }, h('span', { class: `chip ${cls}` }, text)), h('td', null, meaning))),
+        ),
+      ),
     ],
   });
 }

@@ -11,6 +11,7 @@ import { makeNonce, webviewPageHtml } from '../core/view/pageHtml.ts';
 import { TraceSession } from '../core/view/traceSession.ts';
 import { FORMAT_SETTING, formatSettingFor } from './formatSetting.ts';
 import { templateSettingFor } from './templateSetting.ts';
+import { rawRecordUri, registerRawRecordDocuments, setRawContent } from './rawRecordDocuments.ts';
 
 export const TRACE_VIEW_TYPE = 'toolscope.trace';
 
@@ -121,7 +122,8 @@ class TraceDocument implements vscode.CustomDocument {
   dispose(): void {
     this.disposed = true;
     this.onDispose();
-    void this.session.close();
+    // Close the file once the batch being analysed is done: closing under it made the read fail.
+    void (this.analysing ?? Promise.resolve()).catch(() => undefined).then(() => this.session.close());
   }
 }
 
@@ -138,6 +140,7 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
         supportsMultipleEditorsPerDocument: true,
       }),
       vscode.workspace.onDidChangeConfiguration((e) => provider.configurationChanged(e)),
+      registerRawRecordDocuments(),
     );
   }
 
@@ -171,9 +174,11 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
       (message) => void panel.webview.postMessage(message),
       (request): Promise<HostReply> => this.handle(document, request, rpc),
     );
-    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.joinPath(document.uri, '..'), basename(document.uri.fsPath)));
+    // The folder, filtered to this file: a file name with [ ] { } * ? would be read as a glob pattern.
+    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.joinPath(document.uri, '..'), '*'));
     let pending: ReturnType<typeof setTimeout> | undefined;
-    const onChange = () => {
+    const onChange = (changed: vscode.Uri) => {
+      if (changed.fsPath !== document.uri.fsPath) return;
       // Appends come in bursts: pick them up together.
       clearTimeout(pending);
       pending = setTimeout(() => void document.fileChanged(), 150);
@@ -215,7 +220,10 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
         return { type: 'record', view: (await document.session.record(request.key)).view };
       case 'openRaw': {
         const { view } = await document.session.record(request.key);
-        const doc = await vscode.workspace.openTextDocument({ language: 'json', content: view.rawJson });
+        const uri = rawRecordUri(basename(document.uri.fsPath), view.id, request.key);
+        setRawContent(uri, view.rawJson);
+        const doc = await vscode.workspace.openTextDocument(uri);
+        await vscode.languages.setTextDocumentLanguage(doc, 'json');
         await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, preview: true });
         return { type: 'ok' };
       }

@@ -12,6 +12,11 @@ export class Uri {
   static file(path: string): Uri {
     return new Uri('file', path);
   }
+  static from(parts: { scheme: string; path: string; query?: string }): Uri {
+    const uri = new Uri(parts.scheme, parts.path);
+    (uri as { query?: string }).query = parts.query ?? '';
+    return uri;
+  }
   static joinPath(base: Uri, ...parts: string[]): Uri {
     return new Uri(base.scheme, join(base.fsPath, ...parts));
   }
@@ -98,6 +103,8 @@ export const fake = {
   executed: [] as unknown[][],
   progress: [] as string[],
   trusted: true,
+  contentProviders: new Map<string, { provideTextDocumentContent(uri: Uri): string }>(),
+  opened: [] as Array<{ uri: string; text: string }>,
   /** What the next save dialog answers (undefined: cancelled). */
   saveTo: undefined as Uri | undefined,
   statusBarItems: [] as FakeStatusBarItem[],
@@ -162,6 +169,12 @@ export const env = {
   },
 };
 
+export const languages = {
+  setTextDocumentLanguage<T>(doc: T): Promise<T> {
+    return Promise.resolve(doc);
+  },
+};
+
 export const commands = {
   executeCommand(...args: unknown[]): Promise<undefined> {
     fake.executed.push(args);
@@ -184,7 +197,12 @@ export const workspace = {
     const none = () => new Disposable(() => undefined);
     return { onDidChange: none, onDidCreate: none, dispose: () => undefined };
   },
-  openTextDocument(): Promise<object> {
-    return Promise.resolve({});
+  openTextDocument(uri?: Uri): Promise<object> {
+    if (uri instanceof Uri) fake.opened.push({ uri: `${uri.toString()}?${(uri as { query?: string }).query ?? ''}`, text: fake.contentProviders.get(uri.scheme)?.provideTextDocumentContent(uri) ?? '' });
+    return Promise.resolve({ uri });
+  },
+  registerTextDocumentContentProvider(scheme: string, provider: { provideTextDocumentContent(uri: Uri): string }): Disposable {
+    fake.contentProviders.set(scheme, provider);
+    return new Disposable(() => fake.contentProviders.delete(scheme));
   },
 };

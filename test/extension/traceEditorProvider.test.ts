@@ -6,6 +6,9 @@ import './vscodeHook.ts';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
+import { copyFile, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Envelope, HostEvent, HostReply, RecordView, TraceInfo } from '../../src/shared/protocol.ts';
 import type { TraceEditorProvider as Provider } from '../../src/extension/traceEditorProvider.ts';
 
@@ -157,4 +160,34 @@ test('trace editor: a trace opened with a format set starts in it', async () => 
     document.dispose();
     registration.dispose();
   }
+});
+
+test('trace editor: Raw JSON opens a read-only virtual document (not an untitled file); reveal selects a record once ready', async () => {
+  const { TraceEditorProvider, TRACE_VIEW_TYPE, revealInTrace } = await load();
+  fake.settings.clear();
+  const registration = TraceEditorProvider.register({ extensionUri: Uri.file('/ext') } as never);
+  const provider = fake.providers.get(TRACE_VIEW_TYPE) as Provider;
+  // A trace no other test opened (their panels stay "ready" in this fake).
+  const dir = await mkdtemp(join(tmpdir(), 'toolscope-provider-'));
+  const copy = join(dir, 'other-formats.jsonl');
+  await copyFile(SAMPLES, copy);
+  const uri = Uri.file(copy);
+  // Asked before the editor is ready: kept until its webview says ready.
+  revealInTrace(uri as never, 'hermes-clean-call', 'compare');
+  const document = await provider.openCustomDocument(uri as never);
+  const view = fakePanel();
+  await provider.resolveCustomEditor(document, view.panel as never);
+  const init = await view.request({ type: 'ready' });
+  assert.equal(init.type, 'init');
+  await view.waitEvent(0, (e) => e.type === 'reveal' && e.recordId === 'hermes-clean-call' && e.tab === 'compare');
+  const request = (view as unknown as { request(b: unknown): Promise<HostReply> }).request;
+  fake.opened.length = 0;
+  const reply = await request({ type: 'openRaw', key: '0:0' });
+  assert.equal(reply.type, 'ok');
+  assert.equal(fake.opened.length, 1);
+  assert.match(fake.opened[0]?.uri ?? '', /^toolscope-raw:\/\/.*\.json\?other-formats\.jsonl:0:0$/);
+  assert.equal(JSON.parse(fake.opened[0]?.text ?? '').toolscope, 1);
+  registration.dispose();
+  document.dispose();
+  await rm(dir, { recursive: true, force: true });
 });

@@ -539,6 +539,26 @@ describe('trace editor webview in chromium', () => {
     await done();
   });
 
+  test('a stream still being written: the record on screen is read again as it grows', async (t) => {
+    if (skipIfMissing(t)) return;
+    const trace = join(tmp, 'growing.sse.jsonl');
+    const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
+      `data: ${JSON.stringify({ id: 'chatcmpl-grow', object: 'chat.completion.chunk', created: 1, model: 'kimi-k2', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+    await writeFile(trace, chunk({ role: 'assistant', content: '' }) + chunk({ content: 'Checking the weather. ' }));
+    const { page, done } = await open(null);
+    const host = await openVsCodePage(page, server, trace, '/growing.html');
+    await page.locator('.record-title').first().waitFor();
+    await page.locator('.tab[data-tab="response"]').click();
+    await page.locator('#panel-response', { hasText: /Tool calls \(0\)/ }).waitFor();
+    // The rest of the stream arrives: a call, then the end.
+    await appendFile(trace, chunk({ tool_calls: [{ index: 0, id: 'functions.get_weather:0', type: 'function', function: { name: 'get_weather', arguments: '{"city": "Oslo"}' } }] }) + chunk({}, 'tool_calls') + 'data: [DONE]\n\n');
+    await host.fileChanged();
+    await page.locator('#panel-response', { hasText: /Tool calls \(1\)/ }).waitFor();
+    assert.match((await page.locator('#panel-response').textContent()) ?? '', /get_weather/);
+    await host.close();
+    await done();
+  });
+
   test('10k records: the list stays virtual, arrives in batches, and is navigable', async (t) => {
     if (skipIfMissing(t)) return;
     const trace = join(tmp, 'many.jsonl');
@@ -712,7 +732,7 @@ describe('trace editor webview in chromium', () => {
       await page.locator('.rec-row', { has: page.locator('.rec-id', { hasText: JSURL }) }).first().click();
       await page.locator('.record-title', { hasText: JSURL }).waitFor();
       await page.locator('.tab[data-tab="request"]').click();
-      await page.locator('#panel-request .show-all').click();
+      await page.locator('#panel-request details.message .show-all').click();
       assert.equal((await page.locator('#panel-request .msg-content').first().textContent())?.length, huge.length);
       await check(page, kind === 'report' ? 2 : 1);
       assert.equal(await page.title(), `Toolscope — ${IMG}.jsonl`);
