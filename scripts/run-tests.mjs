@@ -1,21 +1,45 @@
 // Node 20's test runner takes no globs: find test files here and hand them to `node --test` with tsx.
-import { readdirSync } from 'node:fs';
+// With no arguments the suites run in phases, fast first: the unit suites, then the browser suites (chromium),
+// then the workbench suites (code-server + chromium, one file at a time). A failed phase stops the run.
+// With directories as arguments, the test files under them run in one go.
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
+import { performance } from 'node:perf_hooks';
 
-function find(dir) {
+function find(path) {
+  if (!statSync(path).isDirectory()) return path.endsWith('.test.ts') ? [path] : [];
   const out = [];
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...find(path));
-    else if (entry.name.endsWith('.test.ts')) out.push(path);
-  }
+  for (const entry of readdirSync(path, { withFileTypes: true })) out.push(...find(join(path, entry.name)));
   return out;
 }
 
-const roots = process.argv.slice(2).length ? process.argv.slice(2) : ['test'];
-const files = roots.flatMap(find).sort();
-const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...files], {
-  stdio: 'inherit',
-});
-process.exit(result.status ?? 1);
+function run(files, extra = []) {
+  const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...extra, ...files.sort()], { stdio: 'inherit' });
+  return result.status ?? 1;
+}
+
+const args = process.argv.slice(2);
+if (args.length) process.exit(run(args.flatMap(find)));
+
+const BROWSER = join('test', 'webview');
+const WORKBENCH = join('test', 'workbench');
+const all = find('test');
+const phases = [
+  { name: 'fast suites', files: all.filter((f) => !f.startsWith(BROWSER) && !f.startsWith(WORKBENCH)) },
+  { name: 'browser suites (chromium)', files: all.filter((f) => f.startsWith(BROWSER)) },
+  { name: 'workbench suites (code-server + chromium)', files: all.filter((f) => f.startsWith(WORKBENCH)), extra: ['--test-concurrency=1'] },
+];
+const times = [];
+for (const phase of phases) {
+  if (!phase.files.length) continue;
+  console.log(`\n=== ${phase.name}: ${phase.files.length} files ===\n`);
+  const t0 = performance.now();
+  const status = run(phase.files, phase.extra);
+  times.push(`${phase.name} ${((performance.now() - t0) / 1000).toFixed(0)} s${status ? ' (FAILED)' : ''}`);
+  if (status) {
+    console.log(`\n${times.join(' · ')}`);
+    process.exit(status);
+  }
+}
+console.log(`\n${times.join(' · ')}`);
