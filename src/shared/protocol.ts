@@ -7,6 +7,7 @@ import type { Diagnostic, DiagnosticKind, Severity } from '../core/diagnostics/d
 import type { FormatBasis } from '../core/formats/resolveFormat.ts';
 import type { ParserDelta } from '../core/formats/toolCallFormat.ts';
 import type { ChatMessage, ChatTool, RecordSource, ToolChoice } from '../core/trace/record.ts';
+import type { K2vvSummary } from '../core/eval/k2vvSummary.ts';
 
 // ---- view models -------------------------------------------------------------------------------------
 
@@ -125,18 +126,7 @@ export interface RecordView {
 }
 
 /** K2-Vendor-Verifier's summary fields for one run (src/core/eval/k2vvMetrics.ts computes them). */
-export interface EvalSummaryView {
-  model: string | null;
-  success_count: number;
-  failure_count: number;
-  finish_stop: number;
-  finish_tool_calls: number;
-  finish_others: number;
-  finish_others_detail: Record<string, number>;
-  schema_validation_error_count: number;
-  successful_tool_call_count: number;
-  schema_accuracy: number | null;
-}
+export type EvalSummaryView = K2vvSummary;
 
 export interface EvalRunView {
   /** `guided off`, `guided on`, or the file name. */

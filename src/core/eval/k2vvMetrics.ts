@@ -5,6 +5,7 @@
  */
 import { ToolSchemas } from '../schema/toolSchemas.ts';
 import type { ChatCompletion, ChatTool, TraceRecord } from '../trace/record.ts';
+import type { K2vvSummary } from './k2vvSummary.ts';
 
 /** One K2VV result, as Toolscope imports it (`record.id` is the data_index). */
 export interface K2vvResult {
@@ -14,18 +15,7 @@ export interface K2vvResult {
   record: TraceRecord;
 }
 
-export interface K2vvSummary {
-  model: string | null;
-  success_count: number;
-  failure_count: number;
-  finish_stop: number;
-  finish_tool_calls: number;
-  finish_others: number;
-  finish_others_detail: Record<string, number>;
-  schema_validation_error_count: number;
-  successful_tool_call_count: number;
-  schema_accuracy: number | null;
-}
+export type { K2vvSummary } from './k2vvSummary.ts';
 
 export interface TriggerScores {
   precision: number;
