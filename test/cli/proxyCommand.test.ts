@@ -29,12 +29,16 @@ test('proxy --port 0: first line names the URL, HTTP(S)_PROXY is bypassed for a 
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     const reader = createInterface({ input: child.stdout });
+    // One listener for every line: lines that arrive together are not lost between two listeners.
     const first = await new Promise<string>((resolve, reject) => {
-      reader.once('line', resolve);
+      reader.on('line', (l) => {
+        if (lines.length === 0) resolve(l);
+        lines.push(l);
+      });
       child.once('error', reject);
       setTimeout(() => reject(new Error(`no line within 20 s: ${stderr}`)), 20_000).unref();
     });
-    reader.on('line', (l) => lines.push(l));
+    lines.shift();
     const m = /^Listening on (http:\/\/127\.0\.0\.1:\d+\/v1)$/u.exec(first);
     assert.ok(m, first);
     const url = m[1] as string;

@@ -76,6 +76,7 @@ export interface RunningProxy {
 }
 
 const DEFAULT_MAX_REQUEST = 64 * 1024 * 1024;
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1']);
 
 class RequestTooLarge extends Error {}
 
@@ -266,6 +267,12 @@ export class RecordingProxy {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse, abort: AbortController): Promise<void> {
+    const refusal = this.refusal(req);
+    if (refusal) {
+      req.resume();
+      sendProxyError(res, 403, refusal);
+      return;
+    }
     const pathAndQuery = req.url ?? '/';
     const path = pathAndQuery.split('?')[0] ?? '/';
     const route = routeOf(req.method, path);
@@ -371,10 +378,12 @@ export class RecordingProxy {
             for (const event of splitter.push(chunk)) await write(this.forwardEvent(exchange, event));
             continue;
           }
-          await write(chunk);
+          // To the client first; then into the record (timed as it arrived); then wait for a slow client.
+          const full = chunk.length > 0 && !res.write(chunk);
           if (decoder) decoder.write(chunk);
           else if (splitter) recordEvents(splitter.push(chunk));
           else exchange?.bodyChunk(chunk);
+          if (full) await drained(res);
         }
         if (clientGone) throw new Error('the client disconnected');
         if (rewriteStream && splitter && exchange) {
@@ -402,6 +411,19 @@ export class RecordingProxy {
       else res.destroy();
       return finish({ kind: 'broken', message: errorMessage(err), timeout: TIMEOUT_CODES.has(errorCode(err)) });
     }
+  }
+
+  /**
+   * Why a request is refused, or null. Web pages must not drive the proxy (it may add an API key, and it records):
+   * browsers send `Origin` with every cross-site request, API clients do not; and on loopback, a `Host` that is not
+   * a loopback name is DNS rebinding.
+   */
+  private refusal(req: IncomingMessage): string | null {
+    if (req.headers.origin !== undefined) return `requests from web pages are refused (Origin: ${req.headers.origin})`;
+    if (!LOOPBACK_HOSTS.has(this.options.host ?? '127.0.0.1')) return null;
+    const host = (req.headers.host ?? '').replace(/:\d+$/u, '').replace(/^\[|\]$/gu, '').toLowerCase();
+    if (host !== '' && !LOOPBACK_HOSTS.has(host)) return `requests for host "${host}" are refused: this proxy serves 127.0.0.1`;
+    return null;
   }
 
   /** The bytes to send the client for one upstream event (nothing when the event exists only for token data). */

@@ -369,6 +369,20 @@ test('credentials: redacted in the record, forwarded upstream, or replaced by th
   }
 });
 
+test('web pages cannot drive the proxy: a request with an Origin, or for another host (DNS rebinding), is refused', async () => {
+  await recording({}, async ({ proxy, exchanges }) => {
+    const fromPage = await post(`${proxy.url}/chat/completions`, chat(1), { headers: { origin: 'https://evil.example' } });
+    assert.equal(fromPage.status, 403);
+    assert.match(JSON.parse(fromPage.body.toString()).error.message, /requests from web pages are refused/u);
+    const rebound = await post(`${proxy.url}/chat/completions`, chat(1), { headers: { host: 'evil.example:80' } });
+    assert.equal(rebound.status, 403);
+    const local = await post(`${proxy.url}/chat/completions`, chat(1), { headers: { host: `localhost:${proxy.port}` } });
+    assert.equal(local.status, 200);
+    await sleep(50);
+    assert.equal(exchanges.length, 1, 'refused requests never reach the upstream or the trace');
+  });
+});
+
 test('stopping with an exchange in flight aborts it upstream and records it as stopped', { timeout: 20_000 }, async () => {
   const slow = await startServer({ tokenDelayMs: 50 });
   try {
