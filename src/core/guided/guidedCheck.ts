@@ -109,7 +109,7 @@ function accepted(a: AnalyzedRecord, request: ChatRequest): Diagnostic {
     );
   }
   if (notes.length) message += `; ${notes.join('; ')}`;
-  return diagnostic('guided-accepts', {
+  const d = diagnostic('guided-accepts', {
     message,
     hint: notes.length ? 'Guided decoding alone would not have fixed this call: validate the arguments server-side too.' : 'Nothing for guided decoding to fix in the tool-call markup of this completion.',
     where: 'completion',
@@ -118,6 +118,9 @@ function accepted(a: AnalyzedRecord, request: ChatRequest): Diagnostic {
     charStart: null,
     charEnd: null,
   });
+  // A schema error the grammar would have let through is worth a warning: guided decoding alone does not fix it.
+  if (notes.length) d.severity = 'warning';
+  return d;
 }
 
 /**

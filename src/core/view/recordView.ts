@@ -185,7 +185,9 @@ function modelOf(record: TraceRecord): string | null {
 export function recordSummary(key: string, entry: number, a: AnalyzedRecord, record: TraceRecord): RecordSummary {
   const counts = { error: 0, warning: 0, info: 0 };
   const kinds: RecordSummary['kinds'] = {};
-  for (const d of a.diagnostics) {
+  // A plain "guided decoding accepts this" is not a finding: it stays in the record view, out of the list's badges.
+  const listed = a.diagnostics.filter((d) => !(d.kind === 'guided-accepts' && d.severity === 'info'));
+  for (const d of listed) {
     counts[d.severity]++;
     kinds[d.kind] = (kinds[d.kind] ?? 0) + 1;
   }
@@ -199,7 +201,7 @@ export function recordSummary(key: string, entry: number, a: AnalyzedRecord, rec
     source: a.source,
     format: a.format,
     calls: a.calls.length,
-    worst: worstSeverity(a.diagnostics),
+    worst: worstSeverity(listed),
     counts,
     kinds,
     failed: a.error ? firstLine(a.error) : null,
