@@ -8,6 +8,8 @@ import type { AddressInfo } from 'node:net';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import v8 from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { startServer } from '../src/core/server/openAiServer.ts';
 import { startRecordingProxy, type RunningProxy } from '../src/core/capture/recordingProxy.ts';
 
@@ -124,29 +126,37 @@ export async function benchProxy(log: (line: string) => void): Promise<void> {
     log(`  through proxy     median ${fmt(quantile(rp, 0.5))}  p99 ${fmt(quantile(rp, 0.99))}  (added: median ${fmt(quantile(rp, 0.5) - quantile(rd, 0.5))}, p99 ${fmt(quantile(rp, 0.99) - quantile(rd, 0.99))})`);
     log(`  --capture-tokens  median ${fmt(quantile(rt, 0.5))}  p99 ${fmt(quantile(rt, 0.99))}  (the endpoint also streams a logprob chunk per token)`);
 
-    // Memory: 50 concurrent streams of 400 chunks (~100 KB each), direct, then through the proxy.
-    const peakDuring = async (url: string) => {
-      await sleep(200);
+    // Memory: 50 concurrent streams of 400 chunks (~100 KB each, 2 s), direct, then through the proxy. The heap is
+    // measured after a full GC while the streams are in flight (what is held, not garbage not yet collected).
+    v8.setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const heldDuring = async (url: string) => {
+      gc();
       const base = process.memoryUsage();
-      let heap = base.heapUsed;
+      let held = 0;
       let rss = base.rss;
-      const timer = setInterval(() => {
-        const m = process.memoryUsage();
-        heap = Math.max(heap, m.heapUsed);
-        rss = Math.max(rss, m.rss);
-      }, 10);
+      const rssTimer = setInterval(() => (rss = Math.max(rss, process.memoryUsage().rss)), 10);
       const started = performance.now();
-      await Promise.all(Array.from({ length: 50 }, () => streamLatencies(`${url}/chat/completions?count=400&gap=5&size=200`, body)));
-      clearInterval(timer);
-      return { heap: heap - base.heapUsed, rss: rss - base.rss, ms: performance.now() - started };
+      const cpu = process.cpuUsage();
+      const streams = Promise.all(Array.from({ length: 50 }, () => streamLatencies(`${url}/chat/completions?count=400&gap=5&size=200`, body)));
+      for (const at of [500, 1000, 1500]) {
+        await sleep(at - (performance.now() - started));
+        gc();
+        held = Math.max(held, process.memoryUsage().heapUsed - base.heapUsed);
+      }
+      await streams;
+      clearInterval(rssTimer);
+      const used = process.cpuUsage(cpu);
+      return { heap: held, rss: rss - base.rss, ms: performance.now() - started, cpuMs: (used.user + used.system) / 1000 };
     };
-    const d = await peakDuring(upstream.url);
-    const p = await peakDuring(proxy.url);
+    const d = await heldDuring(upstream.url);
+    const p = await heldDuring(proxy.url);
     const mb = (b: number) => `${(b / 1024 / 1024).toFixed(1)} MB`;
     const written = (await stat(join(dir, 'chunks.jsonl'))).size;
     log(`Recording proxy — memory with 50 concurrent streams (400 chunks, ~100 KB each; client, proxy and upstream in one process)`);
-    log(`  direct         peak heap +${mb(d.heap)}  peak RSS +${mb(d.rss)}  (${d.ms.toFixed(0)} ms)`);
-    log(`  through proxy  peak heap +${mb(p.heap)}  peak RSS +${mb(p.rss)}  (${p.ms.toFixed(0)} ms) → the proxy: ~${mb(Math.max(0, p.heap - d.heap) / 50)} heap per stream in flight`);
+    log(`  direct         heap held +${mb(d.heap)}  peak RSS +${mb(d.rss)}  CPU ${d.cpuMs.toFixed(0)} ms  (${d.ms.toFixed(0)} ms)`);
+    log(`  through proxy  heap held +${mb(p.heap)}  peak RSS +${mb(p.rss)}  CPU ${p.cpuMs.toFixed(0)} ms  (${p.ms.toFixed(0)} ms)`);
+    log(`  → the proxy holds ~${(Math.max(0, p.heap - d.heap) / 50 / 1024).toFixed(0)} KB per stream in flight and spends ~${(((p.cpuMs - d.cpuMs) * 1000) / 20_000).toFixed(0)} µs of CPU per chunk`);
     log(`  trace written  ${mb(written)} for ${proxy.recorded} exchanges`);
   } finally {
     await proxy?.close({ graceMs: 0 });
