@@ -239,7 +239,8 @@ export class CapturedExchange {
     if (req.plan || collected.tokenCount > 0) {
       const tokens: Record<string, unknown> = { count: collected.tokenCount, complete: collected.complete };
       if (collected.reason) tokens.reason = collected.reason;
-      if (collected.complete === false && req.route === 'chat') tokens.partialText = this.collector.partialText();
+      // Tokens that are not the completion (some missing, or not known to be all): their text, for a human to read.
+      if (collected.complete !== true && collected.tokenCount > 0 && req.route === 'chat') tokens.partialText = this.collector.partialText();
       const capture: Record<string, unknown> = { tokens };
       if (req.plan && Object.keys(req.plan.added).length) capture.added = req.plan.added;
       if (this.droppedEvents) capture.droppedEvents = this.droppedEvents;
