@@ -37,6 +37,8 @@ export async function proxyCommand(options: ProxyOptions, out: NodeJS.WritableSt
   } catch {
     throw new InputError(`--upstream: "${options.upstream}" is not a URL`);
   }
+  const parsed = new URL(upstream);
+  if (parsed.username || parsed.password) throw new InputError('--upstream: put no credentials in the URL; pass the key with --api-key-env');
   let apiKey: string | undefined;
   if (options.apiKeyEnv) {
     apiKey = process.env[options.apiKeyEnv];

@@ -83,6 +83,9 @@ export class Upstream {
 
   constructor(options: UpstreamOptions) {
     this.baseUrl = normalizeBaseUrl(options.url);
+    const parsed = new URL(this.baseUrl);
+    // A key in the URL would be sent nowhere (requests go to the origin) and shown in logs: refuse it.
+    if (parsed.username || parsed.password) throw new Error('the upstream URL carries credentials: pass the key separately (--api-key-env, or Set API Key in VS Code)');
     this.label = endpointLabel({ name: 'upstream', baseUrl: this.baseUrl, model: '', engine: 'vllm' });
     const timeouts = { headersTimeout: options.timeoutMs ?? 600_000, bodyTimeout: options.timeoutMs ?? 600_000 };
     this.dispatcher = isLoopback(this.baseUrl) ? new Agent(timeouts) : new EnvHttpProxyAgent(timeouts);

@@ -339,6 +339,51 @@ test('--capture-tokens: the client gets the very bytes of a run without it; the 
   });
 });
 
+test('--capture-tokens on a vLLM-like stream with CRLF events, comments, no space after "data:" and reads split anywhere: bytes preserved', async () => {
+  const upstream = await testUpstream(async (_req, res, raw) => {
+    const body = JSON.parse(raw) as { logprobs?: boolean; stream_options?: { include_usage?: boolean } };
+    const lp = (token: string) => (body.logprobs ? { content: [{ token, logprob: -0.5, bytes: [...Buffer.from(token)], top_logprobs: [] }] } : null);
+    const chunk = (choice: Record<string, unknown>) => `data:{"id":"x","object":"chat.completion.chunk","choices":[${JSON.stringify({ index: 0, ...choice })}]}\r\n\r\n`;
+    let stream = ': keep-alive\r\n\r\n';
+    stream += chunk({ delta: { role: 'assistant', content: '' }, logprobs: null, finish_reason: null });
+    stream += chunk({ delta: { content: 'Hi' }, logprobs: lp('Hi'), finish_reason: null });
+    // vLLM with per-token chunks: a token the parser held back, carried only for its logprob.
+    if (body.logprobs) stream += chunk({ delta: {}, logprobs: lp('<|im_end|>'), finish_reason: null });
+    stream += chunk({ delta: {}, logprobs: null, finish_reason: 'stop' });
+    if (body.stream_options?.include_usage) stream += 'data:{"id":"x","object":"chat.completion.chunk","choices":[],"usage":{"prompt_tokens":1,"completion_tokens":2,"total_tokens":3}}\r\n\r\n';
+    stream += 'data:[DONE]\r\n\r\n';
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    const bytes = Buffer.from(stream);
+    for (let i = 0; i < bytes.length; i += 7) {
+      res.write(bytes.subarray(i, i + 7));
+      await sleep(1);
+    }
+    res.end();
+  });
+  try {
+    await recording({ upstream: upstream.url, captureTokens: true }, async ({ proxy, recorded, records }) => {
+      const body = { model: 'm', stream: true, messages: [{ role: 'user', content: 'Hi' }] };
+      const direct = await post(`${upstream.url}/chat/completions`, body);
+      const proxied = await post(`${proxy.url}/chat/completions`, body);
+      assert.equal(proxied.body.toString(), direct.body.toString());
+      assert.ok(proxied.body.equals(direct.body));
+      await recorded(1);
+      const [record] = await records();
+      assert.deepEqual(record?.completion, {
+        text: 'Hi<|im_end|>',
+        tokens: [
+          { text: 'Hi', logprob: -0.5 },
+          { text: '<|im_end|>', logprob: -0.5 },
+        ],
+        finish_reason: 'stop',
+      });
+      assert.equal((record?.meta?.capture as { droppedEvents: number }).droppedEvents, 2, 'the logprob-only chunk and the usage chunk');
+    });
+  } finally {
+    await upstream.close();
+  }
+});
+
 test('credentials: redacted in the record, forwarded upstream, or replaced by the proxy\'s key; compressed bodies pass as they are', async () => {
   const body = { id: 'chatcmpl-z', object: 'chat.completion', model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: 'Hi' }, finish_reason: 'stop' }] };
   const gz = gzipSync(Buffer.from(JSON.stringify(body)));
