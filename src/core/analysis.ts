@@ -16,6 +16,10 @@ import { KimiSplitter, tokenizeCompletion } from './tokens/index.ts';
 import type { TokenizedCompletion, Tokenizer } from './tokens/token.ts';
 import type { ChatTool, LoadedRecord, RecordSource } from './trace/record.ts';
 import { responseMessage, type ResponseMessage } from './trace/responseMessage.ts';
+import { runVllmProfile, type VllmGroupingChoice, type VllmRun } from './formats/kimiK2/vllm/profileRun.ts';
+import type { VllmGeneration } from './formats/kimiK2/vllm/vllmProfile.ts';
+import { recordedGrouping } from './formats/kimiK2/vllm/recordedGrouping.ts';
+import { vllmDivergence } from './diagnostics/checks/vllmDivergence.ts';
 
 export interface AnalysisOptions {
   /** Force a tool-call format instead of detecting it (a registered name; unset or empty: per record). */
@@ -29,6 +33,13 @@ export interface AnalysisOptions {
    * are rendered with it, and the template checks run on that rendering.
    */
   template?: { source: string; label: string };
+  /**
+   * Also run raw Kimi K2 completions through this vLLM generation's tool parser (a vLLM-behaviour profile):
+   * `vllm` holds what it would have streamed, and every difference from the reference parse is a vllm-divergence.
+   */
+  vllmProfile?: VllmGeneration;
+  /** Tokens per delta for the profile (default 1: each token one delta); `recorded`: the record's own grouping. */
+  deltaTokens?: number | 'recorded';
 }
 
 /** The prompt behind a record: as recorded, or rendered from its request with a template. */
@@ -67,6 +78,8 @@ export interface AnalyzedRecord {
   response: ResponseMessage | null;
   /** The recorded prompt, or the request rendered with the user's template; null when neither applies. */
   prompt: PromptInfo | null;
+  /** With `vllmProfile`: what that vLLM generation would have sent for the raw Kimi K2 completion; else null. */
+  vllm?: VllmRun | null;
 }
 
 export class Analyzer {
@@ -127,6 +140,11 @@ export class Analyzer {
       prompt: prompt?.text ?? null,
     };
     const diagnostics = CHECKS.flatMap((check) => check(ctx));
+    let vllm: VllmRun | null = null;
+    if (this.options.vllmProfile && completion && parse && format.name === DEFAULT_FORMAT) {
+      vllm = this.runVllm(record, completion);
+      diagnostics.push(...vllmDivergence({ run: vllm, reference: parse, text: completion.text, tokens: completion.tokens }));
+    }
     return {
       id: record.id,
       line: loaded.line,
@@ -148,7 +166,22 @@ export class Analyzer {
       finalEmitted,
       response,
       prompt,
+      ...(this.options.vllmProfile ? { vllm } : {}),
     };
+  }
+
+  /** The raw completion through the chosen vLLM generation, grouped into deltas as asked. */
+  private runVllm(record: LoadedRecord['record'], completion: TokenizedCompletion): VllmRun {
+    const { deltaTokens } = this.options;
+    const grouping: VllmGroupingChoice = deltaTokens === 'recorded' ? { kind: 'recorded' } : { kind: 'tokens', perDelta: deltaTokens ?? 1 };
+    return runVllmProfile({
+      generation: this.options.vllmProfile as VllmGeneration,
+      text: completion.text,
+      tokens: completion.tokens,
+      grouping,
+      recorded: recordedGrouping(record, completion.text),
+      startInReasoning: this.options.startInReasoning,
+    });
   }
 }
 

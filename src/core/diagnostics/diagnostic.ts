@@ -25,6 +25,8 @@ export interface Diagnostic {
   callIndex?: number;
   /** JSON path inside the arguments (schema findings). */
   path?: string;
+  /** Which variant of the kind it is, when the kind has several (vllm-divergence: `call-dropped`, `id-changed`…). */
+  detail?: string;
 }
 
 /** The catalogue: kind → code and default severity. Append only; a retired kind keeps its code. */
@@ -54,6 +56,7 @@ export const DIAGNOSTIC_KINDS = {
   'template-bad-history-id': { code: 'TS023', severity: 'warning', title: 'Earlier call id not in functions.name:index form' },
   'guided-would-block': { code: 'TS024', severity: 'warning', title: 'Guided decoding would have blocked this token' },
   'guided-accepts': { code: 'TS025', severity: 'info', title: 'Guided decoding lets this completion through' },
+  'vllm-divergence': { code: 'TS026', severity: 'warning', title: 'A vLLM generation would have sent something else' },
 } as const satisfies Record<string, { code: string; severity: Severity; title: string }>;
 
 export type DiagnosticKind = keyof typeof DIAGNOSTIC_KINDS;

@@ -1,0 +1,164 @@
+/**
+ * One completion through one vLLM-behaviour profile, the way a vLLM server would have fed it: its tokens grouped
+ * into deltas (each token one delta, N tokens per delta, or the grouping the record shows), token ids where they
+ * were recorded (special tokens always get Kimi's real ids). A leading `<think>` block goes to vLLM's reasoning
+ * parser first, as in a server started with `--reasoning-parser`: the tool parser sees what follows `</think>`.
+ * The result is what the client would have received: every DeltaMessage (or null), and content and calls
+ * rebuilt from them the way a client accumulates a stream, plus the non-streaming answer.
+ */
+import { DeltaAccumulator } from '../../deltaAccumulator.ts';
+import type { Token } from '../../../tokens/token.ts';
+import { planDeltas, pseudoTokenize, type DeltaGrouping, type DeltaToken } from './vllmDeltas.ts';
+import type { VllmDeltaMessage, VllmGeneration } from './vllmProfile.ts';
+import { vllmProfile } from './vllmProfiles.ts';
+import type { RecordedGrouping } from './recordedGrouping.ts';
+
+/** What the user asks for: N tokens per delta, or the grouping the record shows. */
+export type VllmGroupingChoice = { kind: 'tokens'; perDelta: number } | { kind: 'recorded' };
+
+/** The grouping a run used. */
+export type VllmGroupingUsed = { kind: 'tokens'; perDelta: number } | { kind: 'recorded'; source: string };
+
+export interface VllmCall {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+/** One entry per input delta as vLLM returned it (set fields only, or null); C adds `{__finish__}` at the end. */
+export type VllmDeltaEntry = VllmDeltaMessage | { __finish__: VllmDeltaMessage | null } | null;
+
+export interface VllmRunInput {
+  generation: VllmGeneration;
+  /** The completion text (special tokens included). */
+  text: string;
+  /** Its tokens, recorded or split, tiling the text. */
+  tokens: readonly Token[];
+  grouping: VllmGroupingChoice;
+  /** The record's own delta grouping, when it has one. */
+  recorded: RecordedGrouping | null;
+  /** The template opened `<think>`: the completion starts inside reasoning. */
+  startInReasoning?: boolean;
+}
+
+export interface VllmRun {
+  profile: VllmGeneration;
+  /** The vLLM commit the profile reproduces. */
+  commit: string;
+  grouping: VllmGroupingUsed;
+  /** Why the grouping asked for was not used (no recorded grouping), or null. */
+  groupingNote: string | null;
+  /** Where the record's own grouping comes from, when it has one (the editor offers it). */
+  recordedSource: string | null;
+  /** Characters taken by the reasoning parser (a leading think block) before the tool parser's input. */
+  reasoningEnd: number;
+  /** What the client would have accumulated from the stream. */
+  content: string | null;
+  calls: VllmCall[];
+  deltas: VllmDeltaEntry[];
+  /** The completion characters of each input delta (parallel to the input deltas, not to `__finish__`). */
+  spans: Array<{ start: number; end: number }>;
+  /** The non-streaming answer (`extract_tool_calls`) for the same text. */
+  nonstream: { content: string | null; calls: VllmCall[] };
+}
+
+/** Where the reasoning parser hands over: after the first `</think>` of a completion that starts inside one. */
+export function reasoningEnd(tokens: readonly Token[], textLength: number, startInReasoning = false): number {
+  let i = 0;
+  if (!startInReasoning) {
+    while (i < tokens.length && (tokens[i] as Token).text.trim() === '') i++;
+    if (i >= tokens.length || (tokens[i] as Token).text !== '<think>') return 0;
+    i++;
+  }
+  for (; i < tokens.length; i++) {
+    const t = tokens[i] as Token;
+    if (t.text === '</think>') return t.charEnd;
+  }
+  return textLength;
+}
+
+/** The tool parser's tokens: the completion's from `from` on, as recorded when they tile the text. */
+function deltaTokens(text: string, tokens: readonly Token[], from: number): DeltaToken[] {
+  const rest = tokens.filter((t) => t.charStart >= from);
+  let at = from;
+  const tiles = rest.every((t) => {
+    const ok = t.charStart === at && t.charEnd > t.charStart && text.slice(t.charStart, t.charEnd) === t.text;
+    at = t.charEnd;
+    return ok;
+  });
+  if (!tiles || at !== text.length) return pseudoTokenize(text.slice(from));
+  return rest.map((t) => (t.id !== undefined ? { text: t.text, id: t.id } : { text: t.text }));
+}
+
+/** The recorded delta texts from `from` on (the reasoning parser had the ones before). */
+function cutTexts(texts: readonly string[], from: number): string[] {
+  const out: string[] = [];
+  let at = 0;
+  for (const t of texts) {
+    const end = at + t.length;
+    if (end > from) out.push(at >= from ? t : t.slice(from - at));
+    at = end;
+  }
+  return out;
+}
+
+function callsOf(calls: ReadonlyArray<{ id: string | null; name: string | null; arguments: string }>): VllmCall[] {
+  return calls.map((c) => ({ id: c.id ?? '', name: c.name ?? '', arguments: c.arguments }));
+}
+
+export function groupingLabel(g: VllmGroupingUsed): string {
+  if (g.kind === 'recorded') return `as recorded (${g.source})`;
+  return g.perDelta === 1 ? '1 token per delta' : `${g.perDelta} tokens per delta`;
+}
+
+export function runVllmProfile(input: VllmRunInput): VllmRun {
+  const profile = vllmProfile(input.generation);
+  const { text } = input;
+  const from = reasoningEnd(input.tokens, text.length, input.startInReasoning);
+  const tokens = deltaTokens(text, input.tokens, from);
+  let grouping: VllmGroupingUsed;
+  let plan: DeltaGrouping;
+  let groupingNote: string | null = null;
+  if (input.grouping.kind === 'recorded' && input.recorded) {
+    grouping = { kind: 'recorded', source: input.recorded.source };
+    plan = { kind: 'recorded', texts: cutTexts(input.recorded.texts, from) };
+  } else {
+    const perDelta = input.grouping.kind === 'tokens' ? Math.max(1, Math.floor(input.grouping.perDelta) || 1) : 1;
+    if (input.grouping.kind === 'recorded') groupingNote = 'the record holds no delta grouping (a streamed answer with per-chunk tokens): 1 token per delta instead';
+    grouping = { kind: 'tokens', perDelta };
+    plan = { kind: 'tokens', perDelta };
+  }
+  const { deltas: input_, decodeToken } = planDeltas(tokens, plan);
+  const parser = profile.createStreamParser({ decodeToken });
+  const acc = new DeltaAccumulator();
+  const deltas: VllmDeltaEntry[] = [];
+  const spans: VllmRun['spans'] = [];
+  let at = from;
+  for (const d of input_) {
+    const message = parser.push(d.text, d.ids);
+    deltas.push(message);
+    acc.add(message);
+    spans.push({ start: at, end: at + d.text.length });
+    at += d.text.length;
+  }
+  if (profile.hasFinish) {
+    const last = parser.finish();
+    deltas.push({ __finish__: last });
+    acc.add(last);
+  }
+  const message = acc.message();
+  const oneShot = profile.extract(text.slice(from));
+  return {
+    profile: profile.generation,
+    commit: profile.commit,
+    grouping,
+    groupingNote,
+    recordedSource: input.recorded?.source ?? null,
+    reasoningEnd: from,
+    content: message.content,
+    calls: callsOf(message.calls),
+    deltas,
+    spans,
+    nonstream: { content: oneShot.content === '' ? null : oneShot.content, calls: oneShot.tool_calls.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments })) },
+  };
+}
