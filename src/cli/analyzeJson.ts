@@ -5,6 +5,22 @@
 import type { AnalyzedRecord } from '../core/analysis.ts';
 import type { Diagnostic } from '../core/diagnostics/diagnostic.ts';
 import type { LineError } from '../core/trace/record.ts';
+import type { VllmDeltaEntry, VllmGroupingUsed } from '../core/formats/kimiK2/vllm/profileRun.ts';
+import type { VllmGeneration } from '../core/formats/kimiK2/vllm/vllmProfile.ts';
+
+/**
+ * `--vllm-profile`: what that vLLM generation would have streamed for the record's raw Kimi K2 completion
+ * (null for a record without one). `deltas` has one entry per input delta as vLLM returned it (the DeltaMessage's
+ * set fields, or null); generation C adds its end-of-stream flush as a last `{"__finish__": …}` entry.
+ */
+export interface AnalyzeJsonVllm {
+  profile: VllmGeneration;
+  /** How the completion's tokens were grouped into deltas. */
+  grouping: VllmGroupingUsed;
+  content: string | null;
+  calls: Array<{ id: string; name: string; arguments: string }>;
+  deltas: VllmDeltaEntry[];
+}
 
 export interface AnalyzeJsonRecord {
   file: string;
@@ -16,8 +32,10 @@ export interface AnalyzeJsonRecord {
   calls: Array<{ id: string; name: string; arguments: string }>;
   diagnostics: Array<
     Pick<Diagnostic, 'code' | 'kind' | 'severity' | 'message' | 'hint' | 'where' | 'tokenStart' | 'tokenEnd' | 'charStart' | 'charEnd'> &
-      Partial<Pick<Diagnostic, 'callIndex' | 'path'>>
+      Partial<Pick<Diagnostic, 'callIndex' | 'path' | 'detail'>>
   >;
+  /** Only with `--vllm-profile`. */
+  vllm?: AnalyzeJsonVllm | null;
 }
 
 export interface AnalyzeJsonError {
@@ -27,7 +45,7 @@ export interface AnalyzeJsonError {
 }
 
 export function recordJson(file: string, r: AnalyzedRecord): AnalyzeJsonRecord {
-  return {
+  const out: AnalyzeJsonRecord = {
     file,
     id: r.id,
     line: r.line,
@@ -50,9 +68,14 @@ export function recordJson(file: string, r: AnalyzedRecord): AnalyzeJsonRecord {
       };
       if (d.callIndex !== undefined) out.callIndex = d.callIndex;
       if (d.path !== undefined) out.path = d.path;
+      if (d.detail !== undefined) out.detail = d.detail;
       return out;
     }),
   };
+  if (r.vllm !== undefined) {
+    out.vllm = r.vllm && { profile: r.vllm.profile, grouping: r.vllm.grouping, content: r.vllm.content, calls: r.vllm.calls, deltas: r.vllm.deltas };
+  }
+  return out;
 }
 
 export function errorJson(file: string, e: LineError): AnalyzeJsonError {

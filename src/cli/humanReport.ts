@@ -4,6 +4,7 @@ import type { Diagnostic, Severity } from '../core/diagnostics/diagnostic.ts';
 import { worstSeverity } from '../core/diagnostics/diagnostic.ts';
 import type { LineError } from '../core/trace/record.ts';
 import type { Style } from './terminalStyle.ts';
+import { groupingLabel } from '../core/formats/kimiK2/vllm/profileRun.ts';
 
 function preview(text: string, max = 100): string {
   const flat = JSON.stringify(text);
@@ -46,6 +47,13 @@ export class HumanReport {
     if (r.reasoning) this.write(`      ${s.dim('reasoning')} ${preview(r.reasoning, 80)}`);
     if (r.content) this.write(`      ${s.dim('content')}   ${preview(r.content)}`);
     for (const c of r.calls) this.write(`      ${s.blue('call')}      ${c.id || '(no id)'} → ${c.name || '(no name)'} ${preview(c.arguments, 80)}`);
+    if (r.vllm) {
+      // What the chosen vLLM generation would have streamed; its differences follow as vllm-divergence findings.
+      const v = r.vllm;
+      const same = !r.diagnostics.some((d) => d.kind === 'vllm-divergence');
+      const calls = v.calls.map((c) => `${c.id || '(no id)'} → ${c.name || '(no name)'}`).join(', ') || 'no calls';
+      this.write(`      ${s.blue(`vllm ${v.profile}`)}    ${v.spans.length} deltas, ${groupingLabel(v.grouping)}: ${v.content !== null ? `content ${preview(v.content, 60)}, ` : ''}${calls}${same ? s.green(' (same as the reference parse)') : ''}`);
+    }
     const infos: Diagnostic[] = [];
     for (const d of r.diagnostics) {
       const t = this.totals.get(d.kind) ?? { severity: d.severity, count: 0 };
@@ -57,7 +65,7 @@ export class HumanReport {
         continue;
       }
       const sev = d.severity === 'error' ? s.red('error  ') : d.severity === 'warning' ? s.yellow('warning') : s.dim('info   ');
-      this.write(`      ${sev} ${s.bold(d.code)} ${d.kind} ${s.dim(`(${position(d)})`)}: ${d.message}`);
+      this.write(`      ${sev} ${s.bold(d.code)} ${d.kind}${d.detail ? `/${d.detail}` : ''} ${s.dim(`(${position(d)})`)}: ${d.message}`);
       this.write(`              ${s.dim(`hint: ${d.hint}`)}`);
     }
     if (infos.length) {

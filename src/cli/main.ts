@@ -13,6 +13,18 @@ import { evalSummarizeCommand } from './evalCommand.ts';
 import { evalRunCommand } from './evalRunCommand.ts';
 import { STRUCTURAL_TAG_SHAPES, structuralTagBuilder, type StructuralTagShape } from '../core/guided/structuralTag.ts';
 import type { StructuralTagBuilder } from '../core/replay/guidedRequest.ts';
+import { VLLM_GENERATIONS } from '../core/formats/kimiK2/vllm/vllmProfiles.ts';
+import type { VllmGeneration } from '../core/formats/kimiK2/vllm/vllmProfile.ts';
+
+/** `--delta-tokens N|recorded`: tokens per delta for a vLLM profile, or the record's own grouping. */
+function parseDeltaTokens(value: string): number | 'recorded' {
+  if (value === 'recorded') return value;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InputError(`--delta-tokens takes a whole number of tokens per delta (1 or more) or "recorded", got "${value}"`);
+  return n;
+}
+
+const vllmProfileOption = () => new Option('--vllm-profile <generation>', "also show what this vLLM generation's Kimi K2 tool parser would have streamed (vllm-divergence findings)").choices([...VLLM_GENERATIONS]);
 
 /** A chat template named on the command line, read once. */
 async function readTemplate(path: string | undefined): Promise<{ source: string; label: string } | undefined> {
@@ -52,8 +64,11 @@ export function buildProgram(): Command {
     .option('-v, --verbose', 'also list info-level findings')
     .option('--no-guided', "skip the guided-decoding what-if (xgrammar over each Kimi completion)")
     .option('--template <file>', "your model's chat template: requests recorded without a prompt are rendered with it and checked")
-    .action(async (paths: string[], opts: { json?: boolean; failOn?: 'error' | 'warning'; format?: string; thinkOpen?: boolean; recoverRawFallback?: boolean; verbose?: boolean; guided: boolean; template?: string }) => {
+    .addOption(vllmProfileOption())
+    .option('--delta-tokens <n>', 'with --vllm-profile: tokens per delta (default 1), or "recorded" for the grouping the record shows')
+    .action(async (paths: string[], opts: { json?: boolean; failOn?: 'error' | 'warning'; format?: string; thinkOpen?: boolean; recoverRawFallback?: boolean; verbose?: boolean; guided: boolean; template?: string; vllmProfile?: VllmGeneration; deltaTokens?: string }) => {
       const template = await readTemplate(opts.template);
+      if (opts.deltaTokens !== undefined && !opts.vllmProfile) throw new InputError('--delta-tokens needs --vllm-profile');
       process.exitCode = await analyzeCommand(
         paths,
         {
@@ -65,6 +80,8 @@ export function buildProgram(): Command {
           verbose: opts.verbose,
           guided: opts.guided,
           template,
+          vllmProfile: opts.vllmProfile,
+          deltaTokens: opts.deltaTokens === undefined ? undefined : parseDeltaTokens(opts.deltaTokens),
         },
         process.stdout,
       );
@@ -78,8 +95,12 @@ export function buildProgram(): Command {
     .option('--think-open', 'completions start inside <think> (the template opened it in the prompt)')
     .addOption(new Option('--format <name>', 'tool-call format (default: detected per record)').choices(formatNames()))
     .option('--template <file>', "your model's chat template: requests recorded without a prompt are rendered with it and checked")
-    .action(async (paths: string[], opts: { out: string; open?: boolean; thinkOpen?: boolean; format?: string; template?: string }) => {
-      const { records, bytes } = await writeReport(paths, opts.out, { startInReasoning: opts.thinkOpen, format: opts.format, template: await readTemplate(opts.template) });
+    .addOption(vllmProfileOption())
+    .option('--delta-tokens <n>', 'with --vllm-profile: tokens per delta (default 1), or "recorded" for the grouping the record shows')
+    .action(async (paths: string[], opts: { out: string; open?: boolean; thinkOpen?: boolean; format?: string; template?: string; vllmProfile?: VllmGeneration; deltaTokens?: string }) => {
+      if (opts.deltaTokens !== undefined && !opts.vllmProfile) throw new InputError('--delta-tokens needs --vllm-profile');
+      const deltaTokens = opts.deltaTokens === undefined ? undefined : parseDeltaTokens(opts.deltaTokens);
+      const { records, bytes } = await writeReport(paths, opts.out, { startInReasoning: opts.thinkOpen, format: opts.format, template: await readTemplate(opts.template), vllmProfile: opts.vllmProfile, deltaTokens });
       const where = resolve(opts.out);
       process.stdout.write(`Report: ${where} (${records} records, ${(bytes / 1024).toFixed(0)} KB)\n`);
       if (opts.open && openInBrowser(where)) process.stdout.write('Opened in your browser.\n');
@@ -157,8 +178,9 @@ export function buildProgram(): Command {
     .option('--seed <n>', 'seed for --hallucinate', (v) => Number(v), 0)
     .option('--model <name>', 'model name to report')
     .option('--token-delay <ms>', 'delay between streamed tokens', (v) => Number(v), 0)
-    .action(async (opts: { port: number; host: string; script?: string; hallucinate?: number; seed: number; model?: string; tokenDelay: number }) => {
-      await serveCommand({ port: opts.port, host: opts.host, script: opts.script, hallucinate: opts.hallucinate, seed: opts.seed, model: opts.model, tokenDelayMs: opts.tokenDelay }, process.stdout);
+    .addOption(new Option('--vllm-profile <generation>', "parse tool calls the way this vLLM generation's Kimi K2 parser does (its bugs included) instead of Toolscope's reference parser").choices([...VLLM_GENERATIONS]))
+    .action(async (opts: { port: number; host: string; script?: string; hallucinate?: number; seed: number; model?: string; tokenDelay: number; vllmProfile?: VllmGeneration }) => {
+      await serveCommand({ port: opts.port, host: opts.host, script: opts.script, hallucinate: opts.hallucinate, seed: opts.seed, model: opts.model, tokenDelayMs: opts.tokenDelay, vllmProfile: opts.vllmProfile }, process.stdout);
     });
   program
     .command('proxy')

@@ -3,6 +3,7 @@ import { loadAll } from '../core/trace/loadTrace.ts';
 import { startServer } from '../core/server/openAiServer.ts';
 import type { TraceRecord } from '../core/trace/record.ts';
 import { InputError } from './analyzeCommand.ts';
+import type { VllmGeneration } from '../core/formats/kimiK2/vllm/vllmProfile.ts';
 
 export interface ServeOptions {
   port: number;
@@ -12,6 +13,8 @@ export interface ServeOptions {
   seed?: number;
   model?: string;
   tokenDelayMs?: number;
+  /** Parse tool calls as this vLLM generation does (bugs included) instead of with the reference parser. */
+  vllmProfile?: VllmGeneration;
 }
 
 export async function loadScript(path: string): Promise<TraceRecord[]> {
@@ -29,9 +32,10 @@ export async function serveCommand(options: ServeOptions, out: NodeJS.WritableSt
     process.stderr.write(`toolscope: warning: listening on ${options.host} exposes the simulator beyond this machine\n`);
   }
   const script = options.script ? await loadScript(options.script) : [];
-  const server = await startServer({ port: options.port, host: options.host, script, hallucinate: options.hallucinate, seed: options.seed, model: options.model, tokenDelayMs: options.tokenDelayMs });
+  const server = await startServer({ port: options.port, host: options.host, script, hallucinate: options.hallucinate, seed: options.seed, model: options.model, tokenDelayMs: options.tokenDelayMs, vllmProfile: options.vllmProfile });
   out.write(`Listening on ${server.url}\n`);
   out.write(`(Toolscope's embedded endpoint: a scripted simulator, not a model. ${script.length} script records. Ctrl+C stops it.)\n`);
+  if (options.vllmProfile) out.write(`(Tool calls are parsed the way vLLM generation ${options.vllmProfile}'s Kimi K2 parser does, its bugs included.)\n`);
   await new Promise<void>((resolve) => {
     const stop = () => {
       void server.close().then(resolve);

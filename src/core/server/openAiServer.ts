@@ -12,6 +12,8 @@ import { requestFromPrompt } from './promptRequest.ts';
 import { ScriptedModel, type ScriptOptions } from './scriptedModel.ts';
 import { simulatedTokens } from './serverTokens.ts';
 import { xgrammarConstraint } from '../guided/guidedConstraint.ts';
+import type { VllmGeneration } from '../formats/kimiK2/vllm/vllmProfile.ts';
+import { VllmServerParser } from './vllmServerParser.ts';
 
 /** Turns a scripted completion into what a grammar allows (guided decoding); xgrammar's by default. */
 export interface OutputConstraint {
@@ -32,6 +34,11 @@ export interface ServerOptions extends ScriptOptions {
   allowFaults?: boolean;
   /** Answer the first `count` requests with this status (429 carries Retry-After: 1), then work normally. */
   failFirst?: { status: 429 | 500 | 503; count: number };
+  /**
+   * Parse chat answers the way this vLLM generation's Kimi K2 tool parser does (its bugs included) instead of
+   * with the reference parser, to reproduce what a client of that vLLM saw.
+   */
+  vllmProfile?: VllmGeneration;
   /** Called once per request with what was answered (for logs and tests). */
   onRequest?: (info: { path: string; kind: string; guided: boolean }) => void;
 }
@@ -106,6 +113,15 @@ function toChunkDelta(d: ParserDelta): Record<string, unknown> {
     }));
   }
   return out;
+}
+
+const chunkOf = (d: ParserDelta | null): Record<string, unknown> | null => (d ? toChunkDelta(d) : null);
+
+/** One more than the highest tool-call index in a chunk delta (0 without calls). */
+function callCount(delta: Record<string, unknown> | null): number {
+  const calls = delta?.tool_calls;
+  if (!Array.isArray(calls)) return 0;
+  return calls.reduce((n: number, tc: { index?: unknown }) => Math.max(n, typeof tc.index === 'number' ? tc.index + 1 : 0), 0);
 }
 
 export class OpenAiServer {
@@ -212,12 +228,15 @@ export class OpenAiServer {
     const id = `chatcmpl-toolscope-${++this.counter}`;
     const created = Math.floor(Date.now() / 1000);
     const parser = new KimiK2Parser();
+    const vllm = this.options.vllmProfile ? new VllmServerParser(this.options.vllmProfile, tokens, tokens.map((t) => t.text).join('')) : null;
     const wantLogprobs = body.logprobs === true;
 
     if (body.stream !== true) {
-      for (const t of tokens) parser.push(t.text);
-      parser.finish();
-      const r = parser.result();
+      if (!vllm) {
+        for (const t of tokens) parser.push(t.text);
+        parser.finish();
+      }
+      const r = vllm ? vllm.message() : parser.result();
       const finish = tokens.length < all.length ? 'length' : r.calls.length ? 'tool_calls' : 'stop';
       const message: Record<string, unknown> = { role: 'assistant', content: r.content };
       if (r.reasoning) message.reasoning_content = r.reasoning;
@@ -247,18 +266,18 @@ export class OpenAiServer {
         return;
       }
       if (fault === 'invalid-chunk' && i === Math.floor(tokens.length / 2)) res.write('data: {"id": "broken", "choices": [\n\n');
-      const d = parser.push(t.text);
+      const d = vllm ? vllm.push(i) : chunkOf(parser.push(t.text));
       if (this.options.tokenDelayMs || fault === 'slow') await sleep(fault === 'slow' ? 200 : (this.options.tokenDelayMs ?? 0));
       // vLLM streams a chunk per token, carrying the token's logprob even when the parser emitted nothing.
       const logprobs = wantLogprobs ? { content: [{ token: t.text, logprob: 0, bytes: [...Buffer.from(t.text)], top_logprobs: [] }] } : null;
       if (!d && !logprobs) continue;
-      for (const tc of d?.tool_calls ?? []) calls = Math.max(calls, tc.index + 1);
-      send({ delta: d ? toChunkDelta(d) : {}, logprobs });
+      calls = Math.max(calls, callCount(d));
+      send({ delta: d ?? {}, logprobs });
     }
-    const last = parser.finish();
+    const last = vllm ? vllm.finish() : chunkOf(parser.finish());
     if (last) {
-      for (const tc of last.tool_calls ?? []) calls = Math.max(calls, tc.index + 1);
-      send({ delta: toChunkDelta(last) });
+      calls = Math.max(calls, callCount(last));
+      send({ delta: last });
     }
     send({ delta: {}, finish_reason: tokens.length < all.length ? 'length' : calls ? 'tool_calls' : 'stop' });
     if (wantsUsage(body)) res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: this.modelName, choices: [], usage: usageOf(tokens.length) })}\n\n`);
