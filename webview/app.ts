@@ -15,6 +15,7 @@ import { splitter } from './panels.ts';
 import { RecordList, type SelectHow } from './recordList.ts';
 import { evalView } from './evalView.ts';
 import { comparisonView } from './comparisonView.ts';
+import { VllmTab } from './vllmView.ts';
 import { rawButton, requestView, responseView } from './requestView.ts';
 import type { CentreTab } from './state.ts';
 import { StateStore } from './stateStore.ts';
@@ -71,6 +72,7 @@ export class App {
   private readonly timelineHost = h('div', { class: 'timeline-host' });
   private readonly noCompletion = h('div', { class: 'no-completion doc-view', tabindex: 0, hidden: true });
   private readonly tabs = new Map<CentreTab, { tab: HTMLElement; panel: HTMLElement; dirty: boolean }>();
+  private readonly vllmTab: VllmTab;
   private info: TraceInfo | null = null;
   private view: RecordView | null = null;
   private readonly cache = new Map<string, RecordView>();
@@ -89,6 +91,7 @@ export class App {
     private readonly connection: HostConnection,
   ) {
     this.store = new StateStore(connection);
+    this.vllmTab = new VllmTab(connection);
     const st = this.store.state;
 
     this.list = new RecordList({
@@ -157,6 +160,7 @@ export class App {
       this.tabPanel('timeline', h('div', { class: 'timeline-panel' }, this.banners, this.stepbar, this.timelineHost, this.noCompletion)),
       this.tabPanel('response', null),
       this.tabPanel('request', null),
+      this.tabPanel('vllm', null),
       this.tabPanel('compare', null),
       this.tabPanel('eval', null),
     );
@@ -216,6 +220,7 @@ export class App {
       ['timeline', 'Timeline'],
       ['response', 'Response'],
       ['request', 'Request'],
+      ['vllm', 'vLLM'],
       ['compare', 'Compare'],
       ['eval', 'Eval'],
     ];
@@ -242,8 +247,8 @@ export class App {
       bar.appendChild(tab);
       this.tabs.set(name, { tab, panel: h('div'), dirty: true });
     }
-    // Compare only for replay records, Eval only for K2-Vendor-Verifier results.
-    for (const n of ['compare', 'eval'] as const) {
+    // Compare only for replay records, Eval only for K2-Vendor-Verifier results, vLLM only with a profile chosen.
+    for (const n of ['compare', 'eval', 'vllm'] as const) {
       const t = this.tabs.get(n);
       if (t) t.tab.hidden = true;
     }
@@ -259,7 +264,7 @@ export class App {
 
   private showTab(wanted: CentreTab): void {
     // The Eval tab exists only for K2-Vendor-Verifier results; a saved choice of it falls back to the timeline.
-    const name: CentreTab = (wanted === 'eval' && !this.info?.eval) || (wanted === 'compare' && !this.view?.comparison) ? 'timeline' : wanted;
+    const name: CentreTab = (wanted === 'eval' && !this.info?.eval) || (wanted === 'compare' && !this.view?.comparison) || (wanted === 'vllm' && !this.view?.vllm) ? 'timeline' : wanted;
     for (const [n, t] of this.tabs) {
       const on = n === name;
       t.tab.setAttribute('aria-selected', on ? 'true' : 'false');
@@ -268,6 +273,7 @@ export class App {
       if (on && t.dirty && n !== 'timeline') {
         if (n === 'eval') replace(t.panel, evalView(this.info?.eval));
         else if (n === 'compare') replace(t.panel, comparisonView(this.view?.comparison ?? null));
+        else if (n === 'vllm') this.vllmTab.render(t.panel, this.view);
         else replace(t.panel, this.view ? (n === 'request' ? requestView(this.view) : responseView(this.view)) : h('p', { class: 'muted' }, 'No record open.'));
         t.dirty = false;
       }
@@ -336,7 +342,7 @@ export class App {
       this.cache.clear();
       this.pendingKey = this.store.state.selectedKey;
       this.setView(null);
-      this.showRecordHead(null, e.reason === 'format' ? 'The format changed: analysing again…' : 'The file changed: reading it again…');
+      this.showRecordHead(null, e.reason === 'format' ? 'The format changed: analysing again…' : e.reason === 'vllmProfile' ? 'The vLLM profile changed: analysing again…' : 'The file changed: reading it again…');
       return;
     }
     this.setInfo(e.info);
@@ -460,6 +466,8 @@ export class App {
     for (const [name, t] of this.tabs) if (name !== 'timeline') t.dirty = true;
     const compare = this.tabs.get('compare');
     if (compare) compare.tab.hidden = !view?.comparison;
+    const vllm = this.tabs.get('vllm');
+    if (vllm) vllm.tab.hidden = !view?.vllm;
     if (view && this.revealTab) {
       const tab = this.revealTab;
       this.revealTab = null;

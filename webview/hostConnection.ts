@@ -101,6 +101,9 @@ class EmbeddedConnection implements HostConnection {
         const view = Object.hasOwn(this.data.records, body.key) ? this.data.records[body.key] : undefined;
         return view ? { type: 'record', view } : { type: 'error', message: `record ${body.key} is not in this report` };
       }
+      case 'vllmRun':
+        // Nothing runs in a report: it holds the grouping it was written with.
+        return { type: 'error', message: 'a report shows the delta grouping it was written with (toolscope report --delta-tokens N|recorded); open the trace in VS Code to switch' };
       case 'openRaw': {
         const view = Object.hasOwn(this.data.records, body.key) ? this.data.records[body.key] : undefined;
         if (!view) return { type: 'error', message: `record ${body.key} is not in this report` };

@@ -5,7 +5,7 @@
  */
 
 export type SeverityFilter = '' | 'error' | 'warning' | 'info' | 'none';
-export type CentreTab = 'timeline' | 'response' | 'request' | 'compare' | 'eval';
+export type CentreTab = 'timeline' | 'response' | 'request' | 'compare' | 'eval' | 'vllm';
 
 export interface Filters {
   text: string;
@@ -76,7 +76,7 @@ export function restoreState(saved: unknown): UiState {
   s.inspectorWidth = num(o.inspectorWidth, 200, 1400, s.inspectorWidth);
   s.listCollapsed = bool(o.listCollapsed, false);
   s.inspectorCollapsed = bool(o.inspectorCollapsed, false);
-  s.centreTab = o.centreTab === 'response' || o.centreTab === 'request' || o.centreTab === 'compare' || o.centreTab === 'eval' ? o.centreTab : 'timeline';
+  s.centreTab = o.centreTab === 'response' || o.centreTab === 'request' || o.centreTab === 'compare' || o.centreTab === 'eval' || o.centreTab === 'vllm' ? o.centreTab : 'timeline';
   if (typeof o.sections === 'object' && o.sections !== null) {
     for (const [k, v] of Object.entries(o.sections as Record<string, unknown>)) if (typeof v === 'boolean') s.sections[k] = v;
   }

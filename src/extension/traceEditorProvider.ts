@@ -3,6 +3,7 @@
  * (src/core); the webview renders view models it asks for over the typed protocol (src/shared/protocol.ts).
  * The file is never written; when it grows, new records are analysed and pushed to the open views. Records are read
  * in the format the `toolscope.format` setting names (`auto`: per record); when it changes, open traces start over.
+ * So they do when `toolscope.vllmProfile` changes: with a profile, records also show what that vLLM would have sent.
  */
 import * as vscode from 'vscode';
 import { basename } from 'node:path';
@@ -11,6 +12,8 @@ import { makeNonce, webviewPageHtml } from '../core/view/pageHtml.ts';
 import { TraceSession } from '../core/view/traceSession.ts';
 import { FORMAT_SETTING, formatSettingFor } from './formatSetting.ts';
 import { templateSettingFor } from './templateSetting.ts';
+import { VLLM_PROFILE_SETTING, vllmProfileSettingFor } from './vllmProfileSetting.ts';
+import type { AnalysisOptions } from '../core/analysis.ts';
 import { rawRecordUri, registerRawRecordDocuments, setRawContent } from './rawRecordDocuments.ts';
 
 export const TRACE_VIEW_TYPE = 'toolscope.trace';
@@ -97,6 +100,15 @@ class TraceDocument implements vscode.CustomDocument {
 
   /** Reads every record in `format` (undefined: per record) from now on: the list starts over in every view. */
   setFormat(format: string | undefined): Promise<void> {
+    return this.reanalyse({ format }, 'format');
+  }
+
+  /** Adds what this vLLM generation would have sent (undefined: none) from now on: the list starts over. */
+  setVllmProfile(vllmProfile: AnalysisOptions['vllmProfile']): Promise<void> {
+    return this.reanalyse({ vllmProfile }, 'vllmProfile');
+  }
+
+  private reanalyse(options: AnalysisOptions, reason: 'format' | 'vllmProfile'): Promise<void> {
     return this.serially(async () => {
       this.stopping = true;
       try {
@@ -104,11 +116,11 @@ class TraceDocument implements vscode.CustomDocument {
       } finally {
         this.stopping = false;
       }
-      if (!this.session.setOptions({ format })) {
+      if (!this.session.setOptions(options)) {
         void this.analyseInBackground();
         return;
       }
-      for (const v of this.views) v.event({ type: 'reset', reason: 'format', info: this.session.info('vscode') });
+      for (const v of this.views) v.event({ type: 'reset', reason, info: this.session.info('vscode') });
       void this.analyseInBackground();
     });
   }
@@ -146,16 +158,17 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
 
   async openCustomDocument(uri: vscode.Uri): Promise<TraceDocument> {
     if (uri.scheme !== 'file') throw new Error(`Toolscope reads traces from disk by byte offset; ${uri.scheme}: files are not supported.`);
-    const session = await TraceSession.open(uri.fsPath, basename(uri.fsPath), { format: formatSettingFor(uri), template: await templateSettingFor(uri) });
+    const session = await TraceSession.open(uri.fsPath, basename(uri.fsPath), { format: formatSettingFor(uri), template: await templateSettingFor(uri), vllmProfile: vllmProfileSettingFor(uri) });
     const document: TraceDocument = new TraceDocument(uri, session, () => this.documents.delete(document));
     this.documents.add(document);
     return document;
   }
 
-  /** `toolscope.format` changed: open traces it applies to are analysed again in the new format. */
+  /** `toolscope.format` or `toolscope.vllmProfile` changed: open traces it applies to are analysed again. */
   private configurationChanged(e: vscode.ConfigurationChangeEvent): void {
     for (const document of this.documents) {
       if (e.affectsConfiguration(FORMAT_SETTING, document.uri)) void document.setFormat(formatSettingFor(document.uri));
+      if (e.affectsConfiguration(VLLM_PROFILE_SETTING, document.uri)) void document.setVllmProfile(vllmProfileSettingFor(document.uri));
     }
   }
 
@@ -218,6 +231,8 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
       }
       case 'getRecord':
         return { type: 'record', view: (await document.session.record(request.key)).view };
+      case 'vllmRun':
+        return { type: 'vllm', view: await document.session.vllmRun(request.key, request.grouping) };
       case 'openRaw': {
         const { view } = await document.session.record(request.key);
         const uri = rawRecordUri(basename(document.uri.fsPath), view.id, request.key);

@@ -7,6 +7,10 @@ import type { Diagnostic, DiagnosticKind, Severity } from '../core/diagnostics/d
 import type { FormatBasis } from '../core/formats/resolveFormat.ts';
 import type { ParserDelta } from '../core/formats/toolCallFormat.ts';
 import type { ChatMessage, ChatTool, RecordSource, ToolChoice } from '../core/trace/record.ts';
+import type { VllmDeltaMessage, VllmGeneration } from '../core/formats/kimiK2/vllm/vllmProfile.ts';
+import type { VllmGroupingChoice, VllmGroupingUsed } from '../core/formats/kimiK2/vllm/profileRun.ts';
+
+export type { VllmGroupingChoice, VllmGroupingUsed };
 import type { K2vvSummary } from '../core/eval/k2vvSummary.ts';
 
 // ---- view models -------------------------------------------------------------------------------------
@@ -121,8 +125,62 @@ export interface RecordView {
   prompt: { text: string | null; origin: 'recorded' | 'rendered'; template: string | null; error: string | null } | null;
   /** For a replay record: the original and the other replays of it, side by side. */
   comparison: ComparisonView | null;
+  /**
+   * With a vLLM profile chosen (`toolscope.vllmProfile`, `--vllm-profile`) and a raw Kimi K2 completion: what that
+   * vLLM generation would have sent, next to the reference parse. Absent or null otherwise.
+   */
+  vllm?: VllmView | null;
   /** The record as JSON (pretty, credentials redacted; cut with a note past a size limit). */
   rawJson: string;
+}
+
+/** One input delta of a vLLM profile run and what vLLM returned for it. */
+export interface VllmDeltaView {
+  /** The delta's text as fed to the parser. */
+  text: string;
+  /** The completion tokens it holds (end exclusive). */
+  tokenStart: number;
+  tokenEnd: number;
+  /** The DeltaMessage (set fields only), or null when the parser returned nothing. */
+  message: VllmDeltaMessage | null;
+}
+
+/** One line of the side by side: the content, or a call of the reference parse and what vLLM made of it. */
+export interface VllmRowView {
+  kind: 'content' | 'call';
+  /** Reference side: the content, or the call (null: a call only vLLM would have sent). */
+  reference: { content: string | null } | { id: string; name: string; arguments: string } | null;
+  /** vLLM side (null: a call vLLM would not have sent). */
+  vllm: { content: string | null } | { id: string; name: string; arguments: string } | null;
+  /** Indices into `VllmView.diagnostics` of the findings about this line. */
+  findings: number[];
+}
+
+/** What a vLLM generation would have sent for a record's raw completion, and how it differs from the reference. */
+export interface VllmView {
+  profile: VllmGeneration;
+  commit: string;
+  /** When the generation was current and what it is (docs/formats/kimi-k2.md). */
+  description: string;
+  grouping: VllmGroupingUsed;
+  /** `1 token per delta`, `4 tokens per delta`, `as recorded (…)`. */
+  groupingLabel: string;
+  /** Why the grouping asked for was not used, or null. */
+  groupingNote: string | null;
+  /** Where the record's own delta grouping comes from, when it has one (else `recorded` cannot be chosen). */
+  recordedSource: string | null;
+  /** Tokens of a leading think block, handed to the reasoning parser before the tool parser. */
+  reasoningTokens: number;
+  rows: VllmRowView[];
+  /** The non-streaming answer (`extract_tool_calls`) for the same completion. */
+  nonstream: MessageView;
+  /** The input deltas in order (at most the first 2,000; `deltasTotal` counts them all). */
+  deltas: VllmDeltaView[];
+  deltasTotal: number;
+  /** Generation C's end-of-stream flush (`finish_streaming()`); undefined for A and B, which have none. */
+  finish?: VllmDeltaMessage | null;
+  /** The vllm-divergence findings for this grouping. */
+  diagnostics: Diagnostic[];
 }
 
 /** K2-Vendor-Verifier's summary fields for one run (src/core/eval/k2vvMetrics.ts computes them). */
@@ -182,18 +240,21 @@ export interface TraceInfo {
 export type WebviewRequest =
   | { type: 'ready' }
   | { type: 'getRecord'; key: string }
-  | { type: 'openRaw'; key: string };
+  | { type: 'openRaw'; key: string }
+  /** Run the record's raw completion through its vLLM profile again with another delta grouping. */
+  | { type: 'vllmRun'; key: string; grouping: VllmGroupingChoice };
 
 export type HostReply =
   | { type: 'init'; info: TraceInfo; summaries: RecordSummary[]; lineErrors: LineErrorView[] }
   | { type: 'record'; view: RecordView }
+  | { type: 'vllm'; view: VllmView }
   | { type: 'error'; message: string }
   | { type: 'ok' };
 
 /** Pushed by the host: more of the list analysed, or the file grew; `reset`: the list starts over (file replaced, format changed). */
 export type HostEvent =
   | { type: 'summaries'; summaries: RecordSummary[]; lineErrors: LineErrorView[]; info: TraceInfo }
-  | { type: 'reset'; info: TraceInfo; reason?: 'file' | 'format' }
+  | { type: 'reset'; info: TraceInfo; reason?: 'file' | 'format' | 'vllmProfile' }
   /** A contributed stepping command (F10, F9, F8…): the workbench's keys, not the webview's, so it acts once. */
   | { type: 'step'; action: StepCommand }
   /** Select a record by id (once it is listed) and show one of its tabs: a replay just written, on Compare. */
@@ -206,7 +267,9 @@ export type ReplyFor<R extends WebviewRequest> = R['type'] extends 'ready'
   ? Extract<HostReply, { type: 'init' }> | Extract<HostReply, { type: 'error' }>
   : R['type'] extends 'getRecord'
     ? Extract<HostReply, { type: 'record' }> | Extract<HostReply, { type: 'error' }>
-    : Extract<HostReply, { type: 'ok' }> | Extract<HostReply, { type: 'error' }>;
+    : R['type'] extends 'vllmRun'
+      ? Extract<HostReply, { type: 'vllm' }> | Extract<HostReply, { type: 'error' }>
+      : Extract<HostReply, { type: 'ok' }> | Extract<HostReply, { type: 'error' }>;
 
 export type Envelope =
   | { kind: 'request'; id: number; body: WebviewRequest }

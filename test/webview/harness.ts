@@ -11,6 +11,7 @@ import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { embeddedTraces } from '../../src/core/view/embeddedTrace.ts';
+import type { AnalysisOptions } from '../../src/core/analysis.ts';
 import { makeNonce, reportPageHtml, webviewPageHtml, type EmbeddedTrace } from '../../src/core/view/pageHtml.ts';
 import { TraceSession } from '../../src/core/view/traceSession.ts';
 import { HostRpc, type Envelope, type HostReply, type WebviewRequest } from '../../src/shared/protocol.ts';
@@ -107,11 +108,12 @@ export function bundle(): { script: string; style: string } {
   return { script: readFileSync(join(ROOT, 'dist', 'webview.js'), 'utf8'), style: readFileSync(join(ROOT, 'dist', 'webview.css'), 'utf8') };
 }
 
-export async function reportData(paths: string[], title = 'test'): Promise<EmbeddedTrace> {
+export async function reportData(paths: string[], title = 'test', options: AnalysisOptions = {}): Promise<EmbeddedTrace> {
   return embeddedTraces(
     paths.map((p) => ({ path: p, label: basename(p) })),
     title,
     'report',
+    options,
   );
 }
 
@@ -185,6 +187,8 @@ export interface FakeHost {
   fileChanged(): Promise<void>;
   /** Reads every record in `format` (undefined: per record), as the provider does when `toolscope.format` changes. */
   setFormat(format: string | undefined): Promise<void>;
+  /** Adds a vLLM profile (undefined: none), as the provider does when `toolscope.vllmProfile` changes. */
+  setVllmProfile(profile: AnalysisOptions['vllmProfile']): Promise<void>;
   idle(): Promise<void>;
   close(): Promise<void>;
 }
@@ -193,8 +197,8 @@ export interface FakeHost {
  * Opens the VS Code-shaped page for a trace. The host answers like TraceEditorProvider: `init` with the
  * snapshot, then the list analysed in small batches pushed as `summaries` events.
  */
-export async function openVsCodePage(page: Page, server: PageServer, tracePath: string, urlPath: string, batchMs = 1): Promise<FakeHost> {
-  const session = await TraceSession.open(tracePath, basename(tracePath));
+export async function openVsCodePage(page: Page, server: PageServer, tracePath: string, urlPath: string, batchMs = 1, options: AnalysisOptions = {}): Promise<FakeHost> {
+  const session = await TraceSession.open(tracePath, basename(tracePath), options);
   let queue = Promise.resolve();
   const post = (m: Envelope) => {
     queue = queue.then(() => page.evaluate<void, unknown>(deliver, m)).catch(() => undefined);
@@ -213,6 +217,12 @@ export async function openVsCodePage(page: Page, server: PageServer, tracePath: 
     async setFormat(format) {
       await analysing;
       if (session.setOptions({ format })) event({ type: 'reset', reason: 'format', info: session.info('harness') });
+      analyse();
+      await analysing;
+    },
+    async setVllmProfile(vllmProfile) {
+      await analysing;
+      if (session.setOptions({ vllmProfile })) event({ type: 'reset', reason: 'vllmProfile', info: session.info('harness') });
       analyse();
       await analysing;
     },
@@ -235,6 +245,8 @@ export async function openVsCodePage(page: Page, server: PageServer, tracePath: 
       }
       case 'getRecord':
         return { type: 'record', view: (await session.record(request.key)).view };
+      case 'vllmRun':
+        return { type: 'vllm', view: await session.vllmRun(request.key, request.grouping) };
       case 'openRaw':
         await session.record(request.key);
         return { type: 'ok' };

@@ -10,6 +10,7 @@ import { renderPrompt } from '../template/renderPrompt.ts';
 import { redact } from '../redact.ts';
 import type { TraceRecord } from '../trace/record.ts';
 import type { CallView, MessageView, RecordSummary, RecordView, TokenRole, TokenView } from '../../shared/protocol.ts';
+import { vllmView } from './vllmView.ts';
 
 /** Past this size the raw JSON is cut (the full record is one click away in a text editor). */
 export const RAW_JSON_LIMIT = 2_000_000;
@@ -173,6 +174,7 @@ export function recordView(key: string, a: AnalyzedRecord, record: TraceRecord):
     failed: a.error ? firstLine(a.error) : null,
     prompt: promptView(a, record),
     comparison: null,
+    vllm: vllmView(a),
     rawJson,
   };
 }

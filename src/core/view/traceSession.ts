@@ -5,10 +5,11 @@
 import { Analyzer, type AnalysisOptions } from '../analysis.ts';
 import { TraceIndex } from '../trace/jsonlIndex.ts';
 import type { LoadedRecord } from '../trace/record.ts';
-import type { EvalPanelView, LineErrorView, RecordSummary, RecordView, TraceInfo } from '../../shared/protocol.ts';
+import type { EvalPanelView, LineErrorView, RecordSummary, RecordView, TraceInfo, VllmGroupingChoice, VllmView } from '../../shared/protocol.ts';
 import { recordSummary, recordView } from './recordView.ts';
 import { evalPanelFor } from '../eval/evalPanel.ts';
 import { comparisonFor } from './comparison.ts';
+import { vllmView } from './vllmView.ts';
 
 export interface SummaryBatch {
   summaries: RecordSummary[];
@@ -54,7 +55,7 @@ export class TraceSession {
     // Options not given stay as they were (a new format keeps the chat template).
     const next = { ...this.options, ...options };
     const same =
-      (['format', 'startInReasoning', 'recoverRawFallback'] as const).every((k) => (next[k] || undefined) === (this.options[k] || undefined)) &&
+      (['format', 'startInReasoning', 'recoverRawFallback', 'vllmProfile', 'deltaTokens'] as const).every((k) => (next[k] || undefined) === (this.options[k] || undefined)) &&
       next.template?.source === this.options.template?.source;
     if (same) return false;
     this.options = next;
@@ -113,6 +114,19 @@ export class TraceSession {
     this.views.set(key, view);
     if (this.views.size > 8) this.views.delete(this.views.keys().next().value as string);
     return { view, loaded };
+  }
+
+  /**
+   * The record's raw completion through the chosen vLLM profile again, grouped into deltas another way (the
+   * editor's grouping control). The list and the record view keep the grouping the options name.
+   */
+  async vllmRun(key: string, grouping: VllmGroupingChoice): Promise<VllmView> {
+    if (!this.options.vllmProfile) throw new Error('no vLLM profile is chosen (the toolscope.vllmProfile setting)');
+    const { loaded } = await this.record(key);
+    const deltaTokens = grouping.kind === 'recorded' ? 'recorded' : grouping.perDelta;
+    const view = vllmView(new Analyzer({ ...this.options, deltaTokens }).analyze(loaded));
+    if (!view) throw new Error('this record has no raw Kimi K2 completion to run through a vLLM profile');
+    return view;
   }
 
   /**

@@ -46,6 +46,8 @@ function isSubsequence(part: string, whole: string): boolean {
   return j === part.length;
 }
 
+const CALL_ADDED = 'vLLM would have sent a call the reference parse does not count as one: e.g. markup inside a `<think>` block after the content, which the reference keeps as reasoning (call-in-think).';
+
 /** What each generation is known to do, for the hints (docs/formats/kimi-k2.md lists them all). */
 const HINTS: Record<VllmDivergenceDetail, Record<'A' | 'B' | 'C' | 'any', string>> = {
   'content-dropped': {
@@ -67,10 +69,10 @@ const HINTS: Record<VllmDivergenceDetail, Record<'A' | 'B' | 'C' | 'any', string
     any: 'The server-side parser would have lost this call.',
   },
   'call-added': {
-    A: 'The server-side parser would have sent a call the reference parse does not see.',
-    B: 'The server-side parser would have sent a call the reference parse does not see.',
-    C: 'The server-side parser would have sent a call the reference parse does not see.',
-    any: 'The server-side parser would have sent a call the reference parse does not see.',
+    A: CALL_ADDED,
+    B: CALL_ADDED,
+    C: CALL_ADDED,
+    any: CALL_ADDED,
   },
   'arguments-truncated': {
     A: "Generation A's streaming regex stops at the first newline in the arguments, and the end of a call's arguments is lost when that call's end and the next call's begin arrive in one delta. Upgrade vLLM.",
@@ -110,7 +112,7 @@ interface Finding {
 }
 
 /** Pairs reference calls with the profile's: same id, else same name in order, else in order. */
-function pairCalls(ref: readonly ParsedCall[], got: readonly VllmCall[]): { pairs: Array<{ ref: ParsedCall; got: VllmCall | null }>; extra: VllmCall[] } {
+export function pairCalls(ref: readonly ParsedCall[], got: readonly VllmCall[]): { pairs: Array<{ ref: ParsedCall; got: VllmCall | null }>; extra: VllmCall[] } {
   const used = new Set<VllmCall>();
   const pairs = ref.map((r) => {
     const byId = got.find((c) => !used.has(c) && c.id !== '' && c.id === r.id);
