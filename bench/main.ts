@@ -4,6 +4,7 @@ import { benchTraceIndex } from './traceIndexBench.ts';
 import { benchReplay } from './replayBench.ts';
 import { benchProxy } from './proxyBench.ts';
 import { benchGuided } from './guidedBench.ts';
+import { benchVllmProfiles } from './vllmProfilesBench.ts';
 
 async function main(): Promise<void> {
   const log = (line: string) => process.stdout.write(line + '\n');
@@ -18,6 +19,8 @@ async function main(): Promise<void> {
   await benchProxy(log);
   log('');
   await benchGuided(log);
+  log('');
+  benchVllmProfiles(log);
 }
 
 main().catch((err: unknown) => {
