@@ -26,7 +26,7 @@ export class AnalyzeTraceCommand {
 
   /** `target` comes from the explorer or editor-title menu; otherwise the active editor's file. */
   async run(target?: vscode.Uri): Promise<void> {
-    const uri = target ?? vscode.window.activeTextEditor?.document.uri;
+    const uri = target ?? vscode.window.activeTextEditor?.document.uri ?? activeTraceEditor();
     if (!uri || !uri.fsPath.endsWith('.jsonl')) {
       void vscode.window.showErrorMessage('Toolscope: open a .jsonl trace (or pick one in the explorer) to analyse it.');
       return;
@@ -111,4 +111,10 @@ export class AnalyzeTraceCommand {
 
 function lineRange(line: number): vscode.Range {
   return new vscode.Range(line - 1, 0, line - 1, Number.MAX_SAFE_INTEGER);
+}
+
+/** The trace in the active Toolscope editor (the palette and the walkthrough run the command with no file). */
+function activeTraceEditor(): vscode.Uri | undefined {
+  const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+  return input instanceof vscode.TabInputCustom ? input.uri : undefined;
 }

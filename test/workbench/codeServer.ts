@@ -189,12 +189,25 @@ const QUICK_INPUT = '.quick-input-widget';
 
 /** Runs a command from the command palette by its title (as the palette shows it: "Toolscope: Replay Record"). */
 export async function runCommand(page: Page, title: string): Promise<void> {
-  await page.keyboard.press('F1');
-  const input = page.locator(`${QUICK_INPUT} .quick-input-box input`);
-  await input.waitFor({ state: 'visible' });
-  await input.fill(`>${title}`);
-  await page.locator(`${QUICK_INPUT} .quick-input-list .monaco-list-row`, { hasText: title }).first().waitFor();
-  await page.keyboard.press('Enter');
+  // The palette lists the commands enabled when it opens: a context key that was still settling (an editor that
+  // just opened) can leave a command out, so look again a few times.
+  for (let attempt = 1; ; attempt++) {
+    await page.keyboard.press('F1');
+    const input = page.locator(`${QUICK_INPUT} .quick-input-box input`);
+    await input.waitFor({ state: 'visible' });
+    await input.fill(`>${title}`);
+    const row = page.locator(`${QUICK_INPUT} .quick-input-list .monaco-list-row`, { hasText: title }).first();
+    try {
+      await row.waitFor({ timeout: attempt < 4 ? 5000 : 30_000 });
+    } catch (err) {
+      if (attempt >= 4) throw err;
+      await page.keyboard.press('Escape');
+      await page.waitForTimeout(500);
+      continue;
+    }
+    await page.keyboard.press('Enter');
+    return;
+  }
 }
 
 /** Answers an open quick pick (waiting for its title when given) by filtering for `label` and picking the row. */

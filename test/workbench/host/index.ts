@@ -95,6 +95,18 @@ function commonTests(): void {
     assert.ok(active instanceof vscode.TabInputCustom && active.viewType === VIEW_TYPE, 'the Toolscope editor is the active tab');
   });
 
+  test('Analyze Trace with no file analyses the trace in the active Toolscope editor', async () => {
+    const uri = ws('vllm-stream.sse.jsonl');
+    await vscode.commands.executeCommand('vscode.openWith', uri, VIEW_TYPE);
+    await waitForCustomEditor(uri);
+    void vscode.commands.executeCommand('toolscope.analyzeActiveFile');
+    const problems = await waitFor('Problems for the active trace', () => {
+      const d = vscode.languages.getDiagnostics(uri);
+      return d.length ? d : null;
+    });
+    assert.ok(problems.some((d) => d.source === 'toolscope content-leak'), problems.map((d) => d.source).join(', '));
+  });
+
   test('Analyze Trace puts the findings in the Problems panel at their records\' lines', async () => {
     const uri = ws(KIMI);
     const diagnostics = await analyze(uri);

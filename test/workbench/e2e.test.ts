@@ -1,0 +1,290 @@
+/**
+ * End to end in a real VS Code workbench (code-server driven by Playwright in chromium), the way a user meets
+ * Toolscope: the packaged .vsix is installed, a workspace with the samples is opened, a trace is reopened with the
+ * Toolscope editor, a record is picked, the cursor is stepped with the keyboard (the webview's keys and the
+ * contributed F8 keybinding, which must act once), a replay runs with guided decoding off and on from the command
+ * palette, and a generated 200 MB trace opens from the explorer. Screenshots of every step, dark and light theme,
+ * go to test-results/e2e/; activation and first-paint times are printed.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { copyFile, mkdir, mkdtemp, open, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Frame, Page } from 'playwright-core';
+import { launch, ROOT } from '../webview/harness.ts';
+import { CodeServer, openWorkbench, pickQuick, runCommand, workbenchMissing } from './codeServer.ts';
+
+const missing = workbenchMissing();
+const OUT = join(ROOT, 'test-results', 'e2e');
+const KIMI = 'kimi-k2-raw-completions.jsonl';
+const BIG = 'generated-200mb.jsonl';
+
+let browser: Browser;
+let tmp: string;
+let vsix: string;
+const figures: string[] = [];
+
+/** A ~200 MB trace of real records: the Kimi K2 sample's lines again and again, each with a new id. */
+async function writeBigTrace(path: string, target = 200 * 1024 * 1024): Promise<{ bytes: number; records: number }> {
+  const lines = readFileSync(join(ROOT, 'samples', KIMI), 'utf8').split('\n').filter(Boolean);
+  const handle = await open(path, 'w');
+  let bytes = 0;
+  let records = 0;
+  try {
+    for (let round = 0; bytes < target; round++) {
+      const batch = lines.map((l) => l.replace(/"id":"([^"]*)"/, (_, id: string) => `"id":"${id}-${round}"`)).join('\n') + '\n';
+      await handle.write(batch);
+      bytes += Buffer.byteLength(batch);
+      records += lines.length;
+    }
+  } finally {
+    await handle.close();
+  }
+  return { bytes, records };
+}
+
+/** The little of the DOM these tests read inside the webview (the project's Node types have no DOM). */
+interface Doc {
+  document: { querySelector(selector: string): { textContent: string | null } | null };
+}
+
+/** The trace editor's page for a file (each custom editor is a webview, a frame inside a frame). */
+async function traceFrame(page: Page, fileName: string, timeoutMs = 60_000): Promise<Frame> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    for (const f of page.frames()) {
+      const state = await f
+        .evaluate<{ file: string | null; painted: boolean }>(`({ file: document.querySelector('.file-name')?.textContent ?? null, painted: document.querySelector('.record-title:not(.muted)') !== null })`)
+        .catch(() => null);
+      if (state?.file === fileName && state.painted) return f;
+    }
+    if (Date.now() > deadline) throw new Error(`no Toolscope editor painted a record of ${fileName} in ${timeoutMs / 1000} s`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** When the webview painted its first record (epoch ms, the browser's clock, which is this machine's). */
+async function paintedAt(frame: Frame): Promise<number> {
+  const at = await frame.evaluate<number | null>(`(() => {
+    const m = performance.getEntriesByName('toolscope:record-painted')[0];
+    return m ? performance.timeOrigin + m.startTime : null;
+  })()`);
+  assert.ok(at, 'the webview marks its first painted record');
+  return at;
+}
+
+/** Where the cursor is: the token position, and the active diagnostic (several can sit on one token). */
+async function position(frame: Frame): Promise<string> {
+  return frame.evaluate(() => {
+    const d = (globalThis as unknown as Doc).document;
+    return `${d.querySelector('.position')?.textContent ?? ''} | ${d.querySelector('.inspector .active .diag-message')?.textContent ?? ''}`;
+  });
+}
+
+async function waitPositionChange(frame: Frame, from: string): Promise<string> {
+  // A function, not a string: the webview's CSP forbids eval.
+  await frame.waitForFunction(
+    (p) => {
+      const d = (globalThis as unknown as Doc).document;
+      return `${d.querySelector('.position')?.textContent ?? ''} | ${d.querySelector('.inspector .active .diag-message')?.textContent ?? ''}` !== p;
+    },
+    from,
+    { timeout: 10_000 },
+  );
+  return position(frame);
+}
+
+async function inspectorText(frame: Frame): Promise<string> {
+  return (await frame.locator('.inspector').innerText()).replace(/\s+/g, ' ');
+}
+
+/** VS Code's own activation time for the extension, from Developer: Show Running Extensions. */
+async function activationTime(page: Page, shot: (name: string) => Promise<void>): Promise<string> {
+  await runCommand(page, 'Developer: Show Running Extensions');
+  const row = page.locator('.runtime-extensions-editor .monaco-list-row', { hasText: 'Toolscope' });
+  await row.waitFor({ timeout: 15_000 });
+  await shot('running-extensions');
+  const text = (await row.innerText()).replace(/\s+/g, ' ');
+  await page.keyboard.press('Control+w');
+  return /(\d+)\s*ms/.exec(text)?.[0] ?? `? (${text})`;
+}
+
+async function journey(theme: 'dark' | 'light'): Promise<void> {
+  const ws = join(tmp, `ws-${theme}`);
+  await mkdir(ws, { recursive: true });
+  for (const f of readdirSync(join(ROOT, 'samples')).filter((f) => f.endsWith('.jsonl'))) await copyFile(join(ROOT, 'samples', f), join(ws, f));
+  let big: { bytes: number; records: number } | null = null;
+  if (theme === 'dark') big = await writeBigTrace(join(ws, BIG));
+  const original = readFileSync(join(ws, KIMI));
+  const server = await CodeServer.start({ trust: true, theme, install: [vsix] });
+  let page: Page | undefined;
+  let step = 0;
+  const shot = async (name: string) => {
+    await page?.screenshot({ path: join(OUT, `${theme}-${String(++step).padStart(2, '0')}-${name}.png`) });
+  };
+  try {
+    page = await openWorkbench(browser, server.url(ws));
+    const p = page;
+    await p.locator('.explorer-folders-view .monaco-list-row', { hasText: KIMI }).waitFor();
+    await shot('workspace');
+
+    // Open the sample as text (Quick Open), then Reopen Editor With… → Toolscope Trace.
+    await p.keyboard.press('Control+p');
+    await pickQuick(p, KIMI);
+    await p.locator('.tabs-container .tab.active', { hasText: KIMI }).waitFor();
+    await runCommand(p, 'View: Reopen Editor With...');
+    await p.locator('.quick-input-list .monaco-list-row', { hasText: 'Toolscope Trace' }).waitFor();
+    await shot('reopen-editor-with');
+    await p.locator('.quick-input-box input').fill('Toolscope Trace');
+    await p.locator('.quick-input-list .monaco-list-row', { hasText: 'Toolscope Trace' }).first().waitFor();
+    const opened = Date.now();
+    await p.keyboard.press('Enter');
+    let frame = await traceFrame(p, KIMI);
+    const firstPaint = (await paintedAt(frame)) - opened;
+    figures.push(`${theme}: open → first record painted, ${KIMI} (activation included): ${firstPaint.toFixed(0)} ms`);
+    await shot('trace-editor');
+    if (theme === 'dark') {
+      figures.push(`${theme}: activation (Developer: Show Running Extensions): ${await activationTime(p, shot)}`);
+      // The editor was hidden meanwhile: its webview is a new page now.
+      frame = await traceFrame(p, KIMI);
+    }
+
+    // Pick a record.
+    await frame.locator('.rec-row', { has: frame.locator('.rec-id', { hasText: /^schema-violations$/ }) }).click();
+    await frame.locator('.record-title', { hasText: 'schema-violations' }).waitFor();
+    await shot('record-picked');
+
+    // Step with the keyboard: the inspector follows the cursor.
+    await frame.locator('.timeline').click({ position: { x: 5, y: 5 } });
+    await frame.locator('.timeline').focus();
+    const start = await position(frame);
+    const inspectorBefore = await inspectorText(frame);
+    for (let i = 0; i < 3; i++) await p.keyboard.press('ArrowRight');
+    const stepped = await waitPositionChange(frame, start);
+    const inspectorAfter = await inspectorText(frame);
+    assert.notEqual(inspectorAfter, inspectorBefore, 'the inspector shows the new token');
+    await shot('stepped-tokens');
+
+    // Next tool call (n): the inspector's current call is the call.
+    await p.keyboard.press('n');
+    const atCall = await waitPositionChange(frame, stepped);
+    assert.notEqual(atCall, stepped);
+    assert.doesNotMatch(await inspectorText(frame), /The cursor is not inside a tool call/);
+    await shot('next-tool-call');
+
+    // Next diagnostic (e): the schema violation is at the cursor.
+    await p.keyboard.press('e');
+    const diag1 = await waitPositionChange(frame, atCall);
+    assert.match(await inspectorText(frame), /TS005/);
+    await shot('next-diagnostic');
+    // The contributed keybindings step once per key, though VS Code also hands the key to the webview.
+    await p.keyboard.press('e');
+    const diag2 = await waitPositionChange(frame, diag1);
+    await p.keyboard.press('Shift+F8');
+    assert.equal(await waitPositionChange(frame, diag2), diag1, 'Shift+F8 went back exactly one diagnostic');
+    await p.keyboard.press('F8');
+    assert.equal(await waitPositionChange(frame, diag1), diag2, 'F8 went forward exactly one diagnostic');
+    await p.keyboard.press('F10');
+    await waitPositionChange(frame, diag2);
+
+    // Replay from the command palette, guided decoding off and on.
+    await runCommand(p, 'Toolscope: Replay Record');
+    await pickQuick(p, 'schema-violations', 'Replay which record?');
+    await pickQuick(p, 'Embedded endpoint', 'Replay against which endpoint?');
+    await p.locator('.quick-input-title', { hasText: 'Guided decoding' }).waitFor();
+    await shot('replay-guided-pick');
+    await pickQuick(p, 'Both');
+    const replays = await traceFrame(p, KIMI.replace('.jsonl', '.replays.jsonl'));
+    await replays.locator('.rec-row').nth(1).waitFor();
+    const ids = await replays.locator('.rec-id').allTextContents();
+    assert.equal(ids.length, 2);
+    assert.ok(ids.some((id) => /guided-off/.test(id)) && ids.some((id) => /guided-on/.test(id)), ids.join(', '));
+    // The Toolscope output channel compares the recording with the two replays.
+    const panel = p.locator('[id="workbench.parts.panel"]');
+    await panel.locator('.view-lines', { hasText: 'guided on' }).waitFor({ timeout: 10_000 });
+    await shot('replay-result');
+    const output = (await panel.innerText()).replace(/\u00a0/g, ' ');
+    assert.match(output, /Replay of schema-violations/);
+    assert.match(output, /guided off/);
+    assert.match(output, /guided on/);
+    assert.deepEqual(readFileSync(join(ws, KIMI)), original, 'the original trace is unchanged');
+    // The replays on their own: the record view compares them with the recording.
+    await runCommand(p, 'View: Hide Panel');
+    await runCommand(p, 'View: Close Editors in Other Groups');
+    const compared = await traceFrame(p, KIMI.replace('.jsonl', '.replays.jsonl'));
+    await compared.locator('.record-title').waitFor();
+    await p.waitForTimeout(300);
+    await shot('replay-compare');
+
+    if (theme === 'light') {
+      // The getting-started walkthrough opens a bundled sample in the trace editor.
+      await runCommand(p, 'View: Close All Editors');
+      await runCommand(p, 'Welcome: Open Walkthrough...');
+      await pickQuick(p, 'Get Started with Toolscope');
+      const button = p.locator('.getting-started-step a, .getting-started-step .button-link', { hasText: 'Open a Sample Trace' }).first();
+      await button.waitFor({ timeout: 15_000 });
+      // The step's media (markdown) renders in a webview of its own.
+      await p.locator('.getting-started-media iframe, .getting-started-media .webview').first().waitFor({ timeout: 10_000 }).catch(() => undefined);
+      await p.waitForTimeout(1500);
+      await shot('walkthrough');
+      await button.click();
+      const sample = await traceFrame(p, KIMI);
+      await sample.locator('.rec-row').first().waitFor();
+      await shot('walkthrough-sample-opened');
+    }
+
+    if (big) {
+      // The 200 MB trace, from the explorer's context menu.
+      await runCommand(p, 'View: Close All Editors');
+      const row = p.locator('.explorer-folders-view .monaco-list-row', { hasText: BIG });
+      await row.click({ button: 'right' });
+      const item = p.locator('.context-view .action-item', { hasText: 'Open Trace' }).first();
+      await item.waitFor();
+      // The menu follows the mouse and acts on Enter (a synthetic click on the item is not always taken).
+      await item.hover();
+      await shot('explorer-open-trace');
+      const t0 = Date.now();
+      await p.keyboard.press('Enter');
+      const bigFrame = await traceFrame(p, BIG, 120_000);
+      const paint = (await paintedAt(bigFrame)) - t0;
+      figures.push(`${theme}: open → first record painted, ${BIG} (${(big.bytes / 1024 / 1024).toFixed(0)} MB, ${big.records} records): ${paint.toFixed(0)} ms`);
+      await shot('200mb-first-record');
+      // The list fills in as the host analyses in the background.
+      const t1 = Date.now();
+      await bigFrame.waitForFunction(() => !/analysing/.test((globalThis as unknown as Doc).document.querySelector('.status')?.textContent ?? ''), undefined, { timeout: 300_000, polling: 500 });
+      figures.push(`${theme}: ${BIG} fully analysed in the list after a further ${((Date.now() - t1) / 1000).toFixed(1)} s`);
+      await shot('200mb-analysed');
+    }
+  } catch (err) {
+    await shot('failure').catch(() => undefined);
+    throw new Error(`${err instanceof Error ? err.message : String(err)}\n--- code-server log ---\n${server.log().slice(-3000)}`, { cause: err });
+  } finally {
+    await page?.context().close().catch(() => undefined);
+    await server.stop();
+  }
+}
+
+describe('workbench end to end (packaged .vsix in code-server)', { skip: missing ?? false }, () => {
+  before(async () => {
+    tmp = await mkdtemp(join(tmpdir(), 'toolscope-e2e-'));
+    await rm(OUT, { recursive: true, force: true });
+    await mkdir(OUT, { recursive: true });
+    vsix = join(tmp, 'toolscope.vsix');
+    const r = spawnSync(process.execPath, [join(ROOT, 'scripts', 'package.mjs'), '--out', vsix], { cwd: ROOT, encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`npm run package failed:\n${r.stdout}\n${r.stderr}`);
+    figures.push(r.stdout.trim().split('\n').pop() ?? '');
+    browser = await launch();
+  });
+
+  after(async () => {
+    await browser?.close();
+    if (tmp) await rm(tmp, { recursive: true, force: true });
+    console.log(`\nworkbench e2e figures:\n  ${figures.join('\n  ')}\n  screenshots: ${OUT}\n`);
+  });
+
+  test('dark theme: open, pick, step, next diagnostic, replay off/on, 200 MB trace', { timeout: 600_000 }, () => journey('dark'));
+  test('light theme: open, pick, step, next diagnostic, replay off/on', { timeout: 300_000 }, () => journey('light'));
+});
