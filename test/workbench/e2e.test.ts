@@ -216,6 +216,9 @@ async function journey(theme: 'dark' | 'light'): Promise<void> {
     await runCommand(p, 'View: Close Editors in Other Groups');
     const compared = await traceFrame(p, KIMI.replace('.jsonl', '.replays.jsonl'));
     await compared.locator('.record-title').waitFor();
+    // Room for the comparison: the inspector folds away (its toolbar toggle).
+    await compared.locator('.toggle-inspector').click();
+    await compared.locator('main.inspector-collapsed, .inspector-collapsed').first().waitFor();
     await p.waitForTimeout(300);
     await shot('replay-compare');
 
