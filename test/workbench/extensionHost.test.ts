@@ -7,7 +7,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { appendFileSync, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -39,31 +39,42 @@ function statMtime(p: string): number {
   return existsSync(p) ? statSync(p).mtimeMs : 0;
 }
 
-/** Answers the prompts the in-host tests announce, as a user would, until `done` resolves. */
+/**
+ * Answers the prompts the in-host tests announce, as a user would, until `done` resolves: the first pending prompt
+ * whose title is the one on screen. Each announcement drops what an earlier test announced and never saw, so a
+ * command that did not ask cannot leave answers behind for the next one. Answered ids go to `<prompts>.answered`.
+ */
 async function answerPrompts(page: Page, promptsFile: string, done: Promise<unknown>): Promise<void> {
   let finished = false;
   void done.finally(() => (finished = true));
-  let answered = 0;
+  const answered = new Set<number>();
   while (!finished) {
     const lines = existsSync(promptsFile) ? readFileSync(promptsFile, 'utf8').split('\n').filter(Boolean) : [];
-    const next = lines[answered];
+    const entries = lines.map((l) => JSON.parse(l) as (Prompt & { id: number }) | { clear: true });
+    const lastClear = entries.map((e) => 'clear' in e).lastIndexOf(true);
+    const pending = entries.slice(lastClear + 1).filter((e): e is Prompt & { id: number } => !('clear' in e) && !answered.has(e.id));
+    const title = await page
+      .locator('.quick-input-widget .quick-input-title')
+      .filter({ visible: true })
+      .first()
+      .textContent({ timeout: 100 })
+      .catch(() => null);
+    const next = title ? pending.find((p) => title.includes(p.title)) : undefined;
     if (next) {
-      const p = JSON.parse(next) as Prompt;
-      const title = page.locator('.quick-input-widget .quick-input-title', { hasText: p.title });
-      if (await title.isVisible().catch(() => false)) {
-        if (p.kind === 'pick') await pickQuick(page, p.answer);
-        else await answerInput(page, p.answer);
-        answered++;
-        continue;
-      }
+      if (next.kind === 'pick') await pickQuick(page, next.answer);
+      else await answerInput(page, next.answer);
+      answered.add(next.id);
+      appendFileSync(`${promptsFile}.answered`, `${next.id}\n`);
+      continue;
     }
-    await new Promise((r) => setTimeout(r, 150));
+    await new Promise((r) => setTimeout(r, 100));
   }
 }
 
-async function waitForFile(path: string, timeoutMs: number): Promise<void> {
+async function waitForFile(path: string, timeoutMs: number, signal: AbortSignal): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!existsSync(path)) {
+    if (signal.aborted) throw new Error('stopped waiting for the results');
     if (Date.now() > deadline) throw new Error(`no results after ${timeoutMs / 1000} s`);
     await new Promise((r) => setTimeout(r, 200));
   }
@@ -87,6 +98,7 @@ async function runSuite(mode: HostTestConfig['mode']): Promise<SuiteRun> {
   await writeFile(join(dir, 'config.json'), JSON.stringify(cfg));
   let page: Page | undefined;
   const toastTexts = new Set<string>();
+  const stop = new AbortController();
   try {
     page = await openWorkbench(
       browser,
@@ -96,7 +108,8 @@ async function runSuite(mode: HostTestConfig['mode']): Promise<SuiteRun> {
       ]),
     );
     const p = page;
-    const results = waitForFile(cfg.results, 240_000);
+    const results = waitForFile(cfg.results, 240_000, stop.signal);
+    results.catch(() => undefined);
     // Toasts come and go: collect them while the tests run.
     const collecting = (async () => {
       let finished = false;
@@ -121,6 +134,7 @@ async function runSuite(mode: HostTestConfig['mode']): Promise<SuiteRun> {
     await page?.screenshot({ path: join(RESULTS, `exthost-${mode}-failure.png`) }).catch(() => undefined);
     throw new Error(`${err instanceof Error ? err.message : String(err)}\n--- code-server log ---\n${server.log().slice(-4000)}`, { cause: err });
   } finally {
+    stop.abort();
     await page?.context().close().catch(() => undefined);
     await server.stop();
   }

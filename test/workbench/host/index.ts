@@ -13,7 +13,7 @@ import { createServer, request as httpRequest, type IncomingHttpHeaders } from '
 import { join } from 'node:path';
 import { startServer } from '../../../src/core/server/openAiServer.ts';
 import { loadAll } from '../../../src/core/trace/loadTrace.ts';
-import { config, expectPrompts, figures, runAll, test, waitFor } from './runner.ts';
+import { config, expectPrompts, figures, promptsAnswered, runAll, test, waitFor } from './runner.ts';
 
 const EXTENSION_ID = 'toolscope.toolscope';
 const VIEW_TYPE = 'toolscope.trace';
@@ -44,6 +44,11 @@ async function waitForCustomEditor(uri: vscode.Uri): Promise<vscode.TabInputCust
 
 async function closeAllEditors(): Promise<void> {
   await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+}
+
+/** Lets the workbench finish moving focus around (editors that open or close) before a command asks something. */
+async function settle(ms = 750): Promise<void> {
+  await new Promise((r) => setTimeout(r, ms));
 }
 
 /** Problems the analyze command put on a file (it waits on its own notification, so it is not awaited). */
@@ -164,15 +169,17 @@ function trustedTests(): void {
     const before = sha256(uri.fsPath);
     const replays = join(config().workspace, 'kimi-k2-raw-completions.replays.jsonl');
     assert.equal(existsSync(replays), false);
-    await vscode.commands.executeCommand('vscode.openWith', uri, VIEW_TYPE);
-    await waitForCustomEditor(uri);
+    // From the explorer's context menu (the file as argument). With no editor opening meanwhile: an editor that
+    // finishes opening takes the focus, which closes a quick pick. (The e2e tests replay from the active editor.)
+    await settle();
     expectPrompts(
       { title: 'Replay which record?', kind: 'pick', answer: 'clean-single-call' },
       { title: 'Replay against which endpoint?', kind: 'pick', answer: 'Embedded endpoint' },
       { title: 'Guided decoding', kind: 'pick', answer: 'Both' },
     );
     const t0 = performance.now();
-    await vscode.commands.executeCommand('toolscope.replayRecord');
+    await vscode.commands.executeCommand('toolscope.replayRecord', uri);
+    await promptsAnswered();
     figures.replayBothMs = Math.round(performance.now() - t0);
     assert.equal(sha256(uri.fsPath), before, 'the original trace changed');
     assert.ok(existsSync(replays), 'no replays file beside the trace');
@@ -191,6 +198,8 @@ function trustedTests(): void {
   });
 
   test('Set API Key keeps the key in SecretStorage (never in settings) and replay sends it', async () => {
+    await closeAllEditors();
+    await settle();
     // An OpenAI-compatible endpoint (the embedded simulator) behind a proxy that records the request headers.
     const trace = ws('keyed.jsonl');
     await copyFile(ws(KIMI).fsPath, trace.fsPath);
@@ -212,11 +221,13 @@ function trustedTests(): void {
     const cfg = vscode.workspace.getConfiguration('toolscope');
     try {
       await cfg.update('endpoints', [{ name: 'keyed-endpoint', baseUrl: `http://127.0.0.1:${port}/v1`, model: 'toolscope-sim-kimi-k2', engine: 'vllm' }], vscode.ConfigurationTarget.Global);
+      await waitFor('the endpoint setting', () => JSON.stringify(vscode.workspace.getConfiguration('toolscope').get('endpoints')).includes('keyed-endpoint'));
       expectPrompts(
         { title: 'Set the API key for which endpoint?', kind: 'pick', answer: 'keyed-endpoint' },
         { title: 'API key for keyed-endpoint', kind: 'input', answer: secret },
       );
       await vscode.commands.executeCommand('toolscope.setApiKey');
+      await promptsAnswered();
       // Not in any settings file, nor in what the configuration API returns.
       const settingsFiles = [join(config().userDataDir, 'User', 'settings.json'), join(config().workspace, '.vscode', 'settings.json')].filter((f) => existsSync(f));
       assert.ok(settingsFiles.length >= 1, 'the endpoint went to the user settings file');
@@ -229,6 +240,7 @@ function trustedTests(): void {
         { title: 'Guided decoding', kind: 'pick', answer: 'Off' },
       );
       await vscode.commands.executeCommand('toolscope.replayRecord', trace);
+      await promptsAnswered();
       const auth = seen.map((h) => h.authorization).filter(Boolean);
       assert.ok(auth.length >= 1, `no request reached the endpoint (${seen.length} requests)`);
       assert.equal(auth[0], `Bearer ${secret}`);

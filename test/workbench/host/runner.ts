@@ -2,7 +2,7 @@
  * A small test runner for inside the extension host (no test framework is loaded there). Tests run in order;
  * the results go to a JSON file the harness reads, because the host exits 0 even when a test fails.
  */
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 
 /** What the harness passes through TOOLSCOPE_HOST_TEST_CONFIG (a JSON file). */
 export interface HostTestConfig {
@@ -53,11 +53,30 @@ export interface Prompt {
 }
 
 let promptSeq = 0;
+let announced: Array<Prompt & { id: number }> = [];
 
-/** Tells the harness which prompts to answer next, in order (it answers each once its title shows). */
+/**
+ * Tells the harness which prompts to answer next (it answers each once its title shows). Whatever an earlier call
+ * announced and was never asked is dropped.
+ */
 export function expectPrompts(...prompts: Prompt[]): void {
   const file = config().prompts;
-  for (const p of prompts) appendFileSync(file, `${JSON.stringify({ id: ++promptSeq, ...p })}\n`);
+  announced = prompts.map((p) => ({ id: ++promptSeq, ...p }));
+  appendFileSync(file, `${JSON.stringify({ clear: true })}\n${announced.map((p) => `${JSON.stringify(p)}\n`).join('')}`);
+}
+
+/** Fails unless the harness answered every prompt of the last `expectPrompts` (the command asked what it should). */
+export async function promptsAnswered(timeoutMs = 5000): Promise<void> {
+  const file = `${config().prompts}.answered`;
+  const unanswered = () => {
+    const done = new Set(existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean).map(Number) : []);
+    return announced.filter((p) => !done.has(p.id));
+  };
+  try {
+    await waitFor('the prompts to be answered', () => unanswered().length === 0, timeoutMs);
+  } catch {
+    throw new Error(`the command did not ask: ${unanswered().map((p) => `"${p.title}"`).join(', ')}`);
+  }
 }
 
 export async function waitFor<T>(what: string, probe: () => T | undefined | null | false | Promise<T | undefined | null | false>, timeoutMs = 30_000): Promise<T> {
