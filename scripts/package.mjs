@@ -25,10 +25,12 @@ try {
   process.chdir(root);
   await buildBundles({ outdir: join(stage, 'dist'), shippedOnly: true, production: true });
   for (const f of ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', '.vscodeignore']) cpSync(f, join(stage, f));
-  for (const d of ['media', 'samples']) cpSync(d, join(stage, d), { recursive: true });
+  for (const d of ['media', 'samples', 'docs/images']) cpSync(d, join(stage, d), { recursive: true });
   const vsce = createRequire(import.meta.url).resolve('@vscode/vsce/vsce');
-  // --no-dependencies: everything is bundled; vsce neither runs npm nor packs node_modules.
-  const r = spawnSync(process.execPath, [vsce, 'package', '--no-dependencies', '--no-update-package-json', '--out', out], { cwd: stage, stdio: 'inherit' });
+  // --no-dependencies: everything is bundled; vsce neither runs npm nor packs node_modules. The project has no
+  // public repository yet, so none is named (no made-up URL): the README's images ship in the package and its
+  // relative links stay relative, which is how VS Code shows an installed extension's README.
+  const r = spawnSync(process.execPath, [vsce, 'package', '--no-dependencies', '--no-update-package-json', '--allow-missing-repository', '--no-rewrite-relative-links', '--out', out], { cwd: stage, stdio: 'inherit' });
   if (r.status !== 0) {
     console.error('vsce package failed');
     process.exit(r.status ?? 1);

@@ -15,7 +15,7 @@ const ROOT = fileURLToPath(new URL('../', import.meta.url));
 interface Manifest {
   engines: Record<string, string>;
   icon: string;
-  repository: { url: string };
+  repository?: { url: string };
   activationEvents: string[];
   extensionKind: string[];
   capabilities: { untrustedWorkspaces: { supported: string }; virtualWorkspaces: { supported: boolean } };
@@ -43,7 +43,8 @@ test('manifest: engines, trust, kind and activation as the issue asks', () => {
   const png = readFileSync(join(ROOT, pkg.icon));
   assert.equal(png.subarray(1, 4).toString(), 'PNG');
   assert.ok(png.readUInt32BE(16) >= 128 && png.readUInt32BE(20) >= 128, 'the Marketplace wants at least 128×128');
-  assert.match(pkg.repository.url, /^https:\/\//);
+  // No public repository yet: none is named rather than a made-up one (scripts/package.mjs ships the README's images).
+  assert.ok(!pkg.repository || /^https:\/\//.test(pkg.repository.url));
   assert.ok(existsSync(join(ROOT, 'CHANGELOG.md')));
 });
 
