@@ -9,10 +9,11 @@ import { fileURLToPath } from 'node:url';
 import { copyFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Envelope, HostEvent, HostReply, RecordView, TraceInfo } from '../../src/shared/protocol.ts';
+import type { HostReply, RecordView, TraceInfo } from '../../src/shared/protocol.ts';
 import type { TraceEditorProvider as Provider } from '../../src/extension/traceEditorProvider.ts';
 
 import { fake, Uri } from './fakeVscode.ts';
+import { done, fakePanel } from './fakePanel.ts';
 
 /** The provider module, imported after the hook so that its `import 'vscode'` resolves to the fake. */
 async function load() {
@@ -21,55 +22,6 @@ async function load() {
 
 const SAMPLES = fileURLToPath(new URL('../../samples/other-formats.jsonl', import.meta.url));
 
-/** A webview panel whose messages are kept, with a way to send it requests like the webview does. */
-function fakePanel() {
-  const posted: Envelope[] = [];
-  let receive: ((m: unknown) => unknown) | null = null;
-  let nextId = 1;
-  const panel = {
-    webview: {
-      options: {},
-      html: '',
-      cspSource: 'vscode-resource:',
-      asWebviewUri: (u: unknown) => u,
-      postMessage: (m: Envelope) => {
-        posted.push(m);
-        return Promise.resolve(true);
-      },
-      onDidReceiveMessage: (l: (m: unknown) => unknown) => {
-        receive = l;
-        return { dispose: () => undefined };
-      },
-    },
-    onDidDispose: () => ({ dispose: () => undefined }),
-  };
-  const events = () => posted.filter((m): m is Extract<Envelope, { kind: 'event' }> => m.kind === 'event').map((m) => m.body);
-  return {
-    panel,
-    events,
-    async request(body: { type: 'ready' } | { type: 'getRecord'; key: string }): Promise<HostReply> {
-      const id = nextId++;
-      receive?.({ kind: 'request', id, body });
-      for (let i = 0; i < 500; i++) {
-        const reply = posted.find((m) => m.kind === 'reply' && m.id === id);
-        if (reply?.kind === 'reply') return reply.body;
-        await new Promise((r) => setTimeout(r, 5));
-      }
-      throw new Error(`no reply to ${body.type}`);
-    },
-    /** Waits for an event, looking at those after `from`. */
-    async waitEvent(from: number, pred: (e: HostEvent) => boolean): Promise<number> {
-      for (let i = 0; i < 1000; i++) {
-        const at = events().findIndex((e, k) => k >= from && pred(e));
-        if (at >= 0) return at;
-        await new Promise((r) => setTimeout(r, 5));
-      }
-      throw new Error('event never came');
-    },
-  };
-}
-
-const done = (info: TraceInfo) => !info.analysing;
 
 test('trace editor: toolscope.format is read when the trace opens and re-applied when it changes', async () => {
   const { TraceEditorProvider, TRACE_VIEW_TYPE } = await load();

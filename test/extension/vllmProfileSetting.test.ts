@@ -8,10 +8,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { Envelope, HostEvent, HostReply, RecordView, TraceInfo, WebviewRequest } from '../../src/shared/protocol.ts';
+import type { HostEvent, RecordView } from '../../src/shared/protocol.ts';
 import type { TraceEditorProvider as Provider } from '../../src/extension/traceEditorProvider.ts';
 import { vllmProfileFromSetting } from '../../src/core/formats/kimiK2/vllm/vllmProfiles.ts';
 import { fake, Uri } from './fakeVscode.ts';
+import { done, fakePanel } from './fakePanel.ts';
 
 const SAMPLES = fileURLToPath(new URL('../../samples/kimi-k2-raw-completions.jsonl', import.meta.url));
 
@@ -43,53 +44,6 @@ test('vllmProfileFromSetting: off and unset mean none; A, B, C; anything else is
   assert.deepEqual(vllmProfileFromSetting(2), { profile: undefined, invalid: '2' });
 });
 
-function fakePanel() {
-  const posted: Envelope[] = [];
-  let receive: ((m: unknown) => unknown) | null = null;
-  let nextId = 1;
-  const panel = {
-    webview: {
-      options: {},
-      html: '',
-      cspSource: 'vscode-resource:',
-      asWebviewUri: (u: unknown) => u,
-      postMessage: (m: Envelope) => {
-        posted.push(m);
-        return Promise.resolve(true);
-      },
-      onDidReceiveMessage: (l: (m: unknown) => unknown) => {
-        receive = l;
-        return { dispose: () => undefined };
-      },
-    },
-    onDidDispose: () => ({ dispose: () => undefined }),
-  };
-  const events = () => posted.filter((m): m is Extract<Envelope, { kind: 'event' }> => m.kind === 'event').map((m) => m.body);
-  return {
-    panel,
-    events,
-    async request(body: WebviewRequest): Promise<HostReply> {
-      const id = nextId++;
-      receive?.({ kind: 'request', id, body });
-      for (let i = 0; i < 1000; i++) {
-        const reply = posted.find((m) => m.kind === 'reply' && m.id === id);
-        if (reply?.kind === 'reply') return reply.body;
-        await new Promise((r) => setTimeout(r, 5));
-      }
-      throw new Error(`no reply to ${body.type}`);
-    },
-    async waitEvent(from: number, pred: (e: HostEvent) => boolean): Promise<number> {
-      for (let i = 0; i < 2000; i++) {
-        const at = events().findIndex((e, k) => k >= from && pred(e));
-        if (at >= 0) return at;
-        await new Promise((r) => setTimeout(r, 5));
-      }
-      throw new Error('event never came');
-    },
-  };
-}
-
-const done = (info: TraceInfo) => !info.analysing;
 
 test('trace editor: toolscope.vllmProfile adds the vLLM view; changing it starts over; vllmRun regroups', async () => {
   const { TraceEditorProvider, TRACE_VIEW_TYPE } = await import('../../src/extension/traceEditorProvider.ts');
