@@ -12,6 +12,8 @@ import { copyFile, readFile } from 'node:fs/promises';
 import { createServer, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
 import { startServer } from '../../../src/core/server/openAiServer.ts';
+import { summarize } from '../../../src/core/eval/k2vvMetrics.ts';
+import { loadK2vvResults } from '../../../src/core/eval/loadResults.ts';
 import { loadAll } from '../../../src/core/trace/loadTrace.ts';
 import { config, expectPrompts, figures, promptsAnswered, runAll, test, waitFor } from './runner.ts';
 
@@ -253,6 +255,49 @@ function trustedTests(): void {
       await new Promise((r) => proxy.close(r));
       await sim.close();
     }
+  });
+  test('Evaluate Samples… (embedded endpoint, 30 % broken answers, guided both) writes K2VV results beside the samples and opens them', async () => {
+    await closeAllEditors();
+    await settle();
+    const samples = ws('k2vv-requests.jsonl');
+    const before = sha256(samples.fsPath);
+    const outDir = join(config().workspace, 'k2vv-requests.toolscope-eval');
+    assert.equal(existsSync(outDir), false);
+    expectPrompts(
+      { title: 'Replay against which endpoint?', kind: 'pick', answer: 'Embedded endpoint' },
+      { title: 'how often should it answer with a broken call?', kind: 'pick', answer: '30 % broken answers' },
+      { title: 'Guided decoding', kind: 'pick', answer: 'Both' },
+    );
+    const t0 = performance.now();
+    // From the explorer's context menu (the file as argument); the command returns once the results are open.
+    await vscode.commands.executeCommand('toolscope.evaluateSamples', samples);
+    await promptsAnswered();
+    figures.evaluateBothMs = Math.round(performance.now() - t0);
+    assert.equal(sha256(samples.fsPath), before, 'the samples changed');
+    assert.deepEqual(readdirSync(outDir).sort(), ['results.guided-off.jsonl', 'results.guided-on.jsonl']);
+    const requests = readFileSync(samples.fsPath, 'utf8').split('\n').filter(Boolean).length;
+    const errors: Record<string, number> = {};
+    for (const run of ['off', 'on']) {
+      const file = join(outDir, `results.guided-${run}.jsonl`);
+      // K2-Vendor-Verifier's line format: one result per request, with its keys.
+      const lines = readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+      assert.equal(lines.length, requests, `${file}: one line per request`);
+      for (const l of lines) {
+        for (const k of ['data_index', 'request', 'hash', 'status', 'finish_reason', 'tool_calls_valid', 'last_run_at', 'duration_ms']) assert.ok(k in l, `${file}: a line without ${k}`);
+        assert.match(String(l.hash), /^[0-9a-f]{32}$/);
+        assert.equal(l.status, 'success');
+      }
+      const { results, errors: unreadable } = await loadK2vvResults(file);
+      assert.deepEqual(unreadable, [], `${file} reads back as K2VV results`);
+      const s = summarize(results);
+      assert.equal(s.success_count, requests);
+      errors[run] = s.schema_validation_error_count;
+    }
+    assert.ok((errors.off ?? 0) > 0, `guided off: ${errors.off} schema errors (the simulator breaks 30 % of the answers)`);
+    assert.equal(errors.on, 0, 'guided on: no schema errors');
+    figures.evaluateSchemaErrorsOff = errors.off ?? -1;
+    // The last run opens in the Toolscope editor (the webview starts on its Eval tab; the e2e tests look at it).
+    await waitForCustomEditor(vscode.Uri.file(join(outDir, 'results.guided-on.jsonl')));
   });
 }
 
