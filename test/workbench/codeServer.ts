@@ -29,7 +29,8 @@ export function workbenchMissing(): string | null {
   return message;
 }
 
-async function freePort(): Promise<number> {
+/** A free loopback port (for servers the tests point somewhere, like the recording proxy). */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = createServer();
     s.once('error', reject);

@@ -9,13 +9,16 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Frame, Page } from 'playwright-core';
 import { launch, ROOT } from '../webview/harness.ts';
-import { CodeServer, openWorkbench, pickQuick, runCommand, workbenchMissing } from './codeServer.ts';
+import { summarize } from '../../src/core/eval/k2vvMetrics.ts';
+import { loadK2vvResults } from '../../src/core/eval/loadResults.ts';
+import { loadAll } from '../../src/core/trace/loadTrace.ts';
+import { answerInput, CodeServer, freePort, openWorkbench, pickQuick, runCommand, toasts, workbenchMissing } from './codeServer.ts';
 
 const missing = workbenchMissing();
 const OUT = join(ROOT, 'test-results', 'e2e');
@@ -270,6 +273,153 @@ async function journey(theme: 'dark' | 'light'): Promise<void> {
   }
 }
 
+/** The trace editor's page for a file once it shows `selector` (the Eval tab of a results file has no record painted). */
+async function frameShowing(page: Page, fileName: string, selector: string, timeoutMs = 60_000): Promise<Frame> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    for (const f of page.frames()) {
+      const ok = await f
+        .evaluate<boolean>(`document.querySelector('.file-name')?.textContent === ${JSON.stringify(fileName)} && document.querySelector(${JSON.stringify(selector)}) !== null`)
+        .catch(() => false);
+      if (ok) return f;
+    }
+    if (Date.now() > deadline) throw new Error(`no Toolscope editor of ${fileName} showed ${selector} in ${timeoutMs / 1000} s`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** The README's other journeys, dark theme: Evaluate Samples… (the Eval tab), the recording proxy, the vLLM tab. */
+async function moreJourneys(): Promise<void> {
+  const ws = join(tmp, 'ws-journeys');
+  await mkdir(ws, { recursive: true });
+  for (const f of readdirSync(join(ROOT, 'samples')).filter((f) => f.endsWith('.jsonl'))) await copyFile(join(ROOT, 'samples', f), join(ws, f));
+  const proxyPort = await freePort();
+  const server = await CodeServer.start({ trust: true, theme: 'dark', install: [vsix], settings: { 'toolscope.vllmProfile': 'A', 'toolscope.proxyPort': proxyPort } });
+  let page: Page | undefined;
+  let step = 0;
+  const shot = async (name: string) => {
+    await page?.screenshot({ path: join(OUT, `journeys-${String(++step).padStart(2, '0')}-${name}.png`) });
+  };
+  try {
+    page = await openWorkbench(browser, server.url(ws));
+    const p = page;
+    await p.locator('.explorer-folders-view .monaco-list-row', { hasText: KIMI }).waitFor();
+
+    // Evaluate Samples… on the K2VV requests (the active text editor): embedded endpoint, 30 % broken, both runs.
+    const SAMPLES = 'k2vv-requests.jsonl';
+    await p.keyboard.press('Control+p');
+    await pickQuick(p, SAMPLES);
+    await p.locator('.tabs-container .tab.active', { hasText: SAMPLES }).waitFor();
+    const t0 = Date.now();
+    await runCommand(p, 'Toolscope: Evaluate Samples');
+    await pickQuick(p, 'Embedded endpoint', 'Replay against which endpoint?');
+    await pickQuick(p, '30 % broken answers', 'how often should it answer with a broken call?');
+    await pickQuick(p, 'Both', 'Guided decoding');
+    // The last run opens in the trace editor, on its Eval tab: K2VV's figures for both runs side by side.
+    const evalFrame = await frameShowing(p, 'results.guided-on.jsonl', '#tab-eval[aria-selected="true"]');
+    await evalFrame.locator('.eval-view .eval-table tbody tr').nth(1).waitFor();
+    figures.push(`journeys: Evaluate Samples… (4 requests, guided off and on) → Eval tab shown: ${Date.now() - t0} ms (picks included)`);
+    // Both runs side by side, the schema errors as the user reads them: some with guided decoding off, none on.
+    const headers = (await evalFrame.locator('.eval-view .eval-table thead th').allInnerTexts()).map((t) => t.trim());
+    const rows = await evalFrame.locator('.eval-view .eval-table tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => (c.textContent ?? '').trim())));
+    const shown = Object.fromEntries(rows.map((r) => [r[0], Number(r[headers.indexOf('schema errors')])]));
+    assert.deepEqual(Object.keys(shown), ['guided off', 'guided on'], JSON.stringify(rows));
+    assert.ok((shown['guided off'] ?? 0) > 0 && shown['guided on'] === 0, `schema errors shown: ${JSON.stringify(shown)}`);
+    // Room for every column (the table scrolls sideways otherwise): the inspector and the record list fold away.
+    await evalFrame.locator('.toggle-inspector').click();
+    await evalFrame.locator('.inspector-collapsed').first().waitFor();
+    await evalFrame.locator('.toggle-list').click();
+    await evalFrame.locator('.list-collapsed').first().waitFor();
+    await p.waitForTimeout(300);
+    await shot('eval-tab');
+    const outDir = join(ws, 'k2vv-requests.toolscope-eval');
+    assert.deepEqual(readdirSync(outDir).sort(), ['results.guided-off.jsonl', 'results.guided-on.jsonl']);
+    const schemaErrors = async (run: string) => summarize((await loadK2vvResults(join(outDir, `results.guided-${run}.jsonl`))).results).schema_validation_error_count;
+    assert.ok((await schemaErrors('off')) > 0, 'guided off: schema errors');
+    assert.equal(await schemaErrors('on'), 0, 'guided on: none');
+
+    // Start Recording Proxy in front of the embedded endpoint; a chat completion through it is counted and recorded.
+    await runCommand(p, 'View: Close All Editors');
+    const trace = join(ws, 'proxy-trace.jsonl');
+    await runCommand(p, 'Toolscope: Start Recording Proxy');
+    await pickQuick(p, 'Embedded endpoint', 'Record the traffic to which endpoint?');
+    await pickQuick(p, 'Exchanges', 'What to record');
+    // The save dialog of a remote workbench is a quick input that takes a path. It fills in its default name once
+    // open: typing before that is overwritten, so wait for it.
+    await p.locator('.quick-input-widget .quick-input-title', { hasText: 'Record the trace to' }).waitFor();
+    const pathBox = p.locator('.quick-input-widget .quick-input-box input');
+    await p.waitForFunction((el) => /toolscope-proxy-[\d-]+\.jsonl$/.test((el as unknown as { value: string }).value), await pathBox.elementHandle(), { timeout: 10_000 });
+    await answerInput(p, trace);
+    await p.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+    const status = p.locator('.statusbar-item[aria-label^="Toolscope recording proxy"]');
+    await status.waitFor({ timeout: 15_000 });
+    assert.match(await status.getAttribute('aria-label') ?? '', /, 0 exchanges recorded/);
+    const res = await fetch(`http://127.0.0.1:${proxyPort}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'toolscope-sim-kimi-k2', messages: [{ role: 'user', content: 'What is the weather in Lisbon?' }], stream: false }),
+    });
+    assert.equal(res.status, 200, await res.clone().text());
+    const answer = (await res.json()) as { choices?: unknown[] };
+    assert.ok(Array.isArray(answer.choices) && answer.choices.length >= 1, 'the client got a chat completion');
+    await p.locator('.statusbar-item[aria-label^="Toolscope recording proxy, 1 exchanges recorded"]').waitFor({ timeout: 15_000 });
+    assert.match(await status.innerText(), /\b1\b/);
+    // The count and, on hover, where the exchanges go.
+    await runCommand(p, 'Notifications: Clear All Notifications');
+    await status.hover();
+    await p.locator('.monaco-hover', { hasText: '1 exchange recorded' }).waitFor({ timeout: 10_000 });
+    await shot('recording-proxy-status');
+    await p.mouse.move(700, 400);
+    assert.ok(existsSync(trace), 'the trace file was written where the save dialog said');
+    const { records, errors } = await loadAll(trace);
+    assert.deepEqual(errors, []);
+    assert.equal(records.length, 1, 'one exchange, one record');
+    assert.equal(readFileSync(trace, 'utf8').split('\n').filter(Boolean).length, 1);
+    await runCommand(p, 'Toolscope: Stop Recording Proxy');
+    await status.waitFor({ state: 'detached', timeout: 15_000 });
+    const deadline = Date.now() + 10_000;
+    while (!(await toasts(p)).some((t) => /recorded 1 exchange to/.test(t))) {
+      if (Date.now() > deadline) throw new Error(`no "recorded 1 exchange" message: ${JSON.stringify(await toasts(p))}`);
+      await p.waitForTimeout(100);
+    }
+    await p.locator('.notification-toast', { hasText: 'stopping the recording proxy' }).waitFor({ state: 'detached', timeout: 5000 }).catch(() => undefined);
+    await p.waitForTimeout(300);
+    await shot('recording-proxy-stopped');
+    // The proxy is closed.
+    await assert.rejects(fetch(`http://127.0.0.1:${proxyPort}/v1/models`));
+
+    // The vLLM tab (toolscope.vllmProfile = "A"): the record whose arguments hold a newline, which vLLM A cuts.
+    await runCommand(p, 'Notifications: Clear All Notifications');
+    await runCommand(p, 'View: Close All Editors');
+    await p.keyboard.press('Control+p');
+    await pickQuick(p, KIMI);
+    await p.locator('.tabs-container .tab.active', { hasText: KIMI }).waitFor();
+    await runCommand(p, 'View: Reopen Editor With...');
+    await pickQuick(p, 'Toolscope Trace');
+    const frame = await traceFrame(p, KIMI);
+    await frame.locator('.rec-row', { has: frame.locator('.rec-id', { hasText: /^arguments-cut-at-newline$/ }) }).click();
+    await frame.locator('.record-title', { hasText: 'arguments-cut-at-newline' }).waitFor();
+    await frame.locator('#tab-vllm').click();
+    const finding = frame.locator('.vllm-view .vllm-finding').first();
+    await finding.waitFor({ timeout: 15_000 });
+    const text = (await frame.locator('.vllm-view').innerText()).replace(/\s+/g, ' ');
+    assert.match(text, /What vLLM generation A would have sent/);
+    // A vllm-divergence finding (TS026), named by the difference it explains.
+    assert.equal(await finding.getAttribute('data-detail'), 'arguments-truncated');
+    assert.match(await finding.innerText(), /TS026/);
+    assert.match(text, /1 difference from the reference parse/);
+    await frame.locator('.toggle-inspector').click();
+    await p.waitForTimeout(300);
+    await shot('vllm-tab');
+  } catch (err) {
+    await shot('failure').catch(() => undefined);
+    throw new Error(`${err instanceof Error ? err.message : String(err)}\n--- code-server log ---\n${server.log().slice(-3000)}`, { cause: err });
+  } finally {
+    await page?.context().close().catch(() => undefined);
+    await server.stop();
+  }
+}
+
 describe('workbench end to end (packaged .vsix in code-server)', { skip: missing ?? false }, () => {
   before(async () => {
     tmp = await mkdtemp(join(tmpdir(), 'toolscope-e2e-'));
@@ -290,4 +440,5 @@ describe('workbench end to end (packaged .vsix in code-server)', { skip: missing
 
   test('dark theme: open, pick, step, next diagnostic, replay off/on, 200 MB trace', { timeout: 600_000 }, () => journey('dark'));
   test('light theme: open, pick, step, next diagnostic, replay off/on', { timeout: 300_000 }, () => journey('light'));
+  test('dark theme: Evaluate Samples… (Eval tab), recording proxy (status bar), vLLM tab', { timeout: 240_000 }, () => moreJourneys());
 });
