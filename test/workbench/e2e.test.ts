@@ -3,8 +3,10 @@
  * Toolscope: the packaged .vsix is installed, a workspace with the samples is opened, a trace is reopened with the
  * Toolscope editor, a record is picked, the cursor is stepped with the keyboard (the webview's keys and the
  * contributed F8 keybinding, which must act once), a replay runs with guided decoding off and on from the command
- * palette, and a generated 200 MB trace opens from the explorer. Screenshots of every step, dark and light theme,
- * go to test-results/e2e/; activation and first-paint times are printed.
+ * palette, and a generated 200 MB trace opens from the explorer. Then, in a workbench of its own (vLLM profile A, a
+ * fixed proxy port): Evaluate Samples… opens its results on the Eval tab, the recording proxy counts a request sent
+ * through it in the status bar, and the vLLM tab shows a divergence. Screenshots of every step, dark and light
+ * theme, go to test-results/e2e/; activation and first-paint times are printed.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
