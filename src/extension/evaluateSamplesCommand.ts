@@ -43,7 +43,7 @@ export class EvaluateSamplesCommand {
       void vscode.window.showErrorMessage(`Toolscope: ${basename(uri.fsPath)} holds no chat requests to evaluate${errors.length ? ` (${errors.length} unreadable lines)` : ''}.`);
       return;
     }
-    const endpointChoice = await pickEndpoint();
+    const endpointChoice = await pickEndpoint('Evaluate against which endpoint?');
     if (!endpointChoice) return;
     let hallucinate = 0;
     if (endpointChoice === EMBEDDED_ENDPOINT) {

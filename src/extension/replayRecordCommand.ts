@@ -134,13 +134,13 @@ async function pickRecord(records: TraceRecord[]): Promise<TraceRecord | undefin
   return pick?.record;
 }
 
-export async function pickEndpoint(): Promise<Endpoint | typeof EMBEDDED_ENDPOINT | undefined> {
+export async function pickEndpoint(title = 'Replay against which endpoint?'): Promise<Endpoint | typeof EMBEDDED_ENDPOINT | undefined> {
   const { endpoints, problems } = configuredEndpoints();
   if (problems.length) void vscode.window.showWarningMessage(`Toolscope: ${problems.join('; ')}`);
   const items = [
     { label: 'Embedded endpoint', description: 'Toolscope\'s loopback simulator (no network)', value: EMBEDDED_ENDPOINT as Endpoint | typeof EMBEDDED_ENDPOINT },
     ...endpoints.map((e) => ({ label: e.name, description: `${e.baseUrl} · ${e.model} · ${e.engine}`, value: e as Endpoint | typeof EMBEDDED_ENDPOINT })),
   ];
-  const pick = await vscode.window.showQuickPick(items, { title: 'Replay against which endpoint?' });
+  const pick = await vscode.window.showQuickPick(items, { title });
   return pick?.value;
 }

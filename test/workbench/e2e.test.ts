@@ -314,7 +314,7 @@ async function moreJourneys(): Promise<void> {
     await p.locator('.tabs-container .tab.active', { hasText: SAMPLES }).waitFor();
     const t0 = Date.now();
     await runCommand(p, 'Toolscope: Evaluate Samples');
-    await pickQuick(p, 'Embedded endpoint', 'Replay against which endpoint?');
+    await pickQuick(p, 'Embedded endpoint', 'Evaluate against which endpoint?');
     await pickQuick(p, '30 % broken answers', 'how often should it answer with a broken call?');
     await pickQuick(p, 'Both', 'Guided decoding');
     // The last run opens in the trace editor, on its Eval tab: K2VV's figures for both runs side by side.

@@ -264,7 +264,7 @@ function trustedTests(): void {
     const outDir = join(config().workspace, 'k2vv-requests.toolscope-eval');
     assert.equal(existsSync(outDir), false);
     expectPrompts(
-      { title: 'Replay against which endpoint?', kind: 'pick', answer: 'Embedded endpoint' },
+      { title: 'Evaluate against which endpoint?', kind: 'pick', answer: 'Embedded endpoint' },
       { title: 'how often should it answer with a broken call?', kind: 'pick', answer: '30 % broken answers' },
       { title: 'Guided decoding', kind: 'pick', answer: 'Both' },
     );
