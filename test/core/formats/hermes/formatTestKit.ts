@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { accumulate } from '../../../../src/core/formats/deltaAccumulator.ts';
 import type { ParserDelta, ParserOptions, ParseResult, StreamingParser } from '../../../../src/core/formats/toolCallFormat.ts';
+import { mulberry32, randomCuts } from '../../../fixtures/randomCuts.ts';
 
 export interface ExpectedCall {
   name: string;
@@ -135,28 +136,6 @@ function check(make: ParserFactory, text: string, pieces: string[], options: Par
     `${label}: accumulated deltas differ for cut ${cut}`,
   );
   assert.deepEqual(got.result, want, `${label}: parse result differs for cut ${cut}`);
-}
-
-/** A small deterministic PRNG so failures reproduce. */
-function mulberry32(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function randomCuts(text: string, rnd: () => number, maxPiece: number): string[] {
-  const pieces: string[] = [];
-  let i = 0;
-  while (i < text.length) {
-    const n = 1 + Math.floor(rnd() * maxPiece);
-    pieces.push(text.slice(i, i + n));
-    i += n;
-  }
-  return pieces;
 }
 
 /** However the text is cut into deltas, streaming equals the one-shot parse: accumulated message and result. */

@@ -10,6 +10,7 @@ import { KimiK2Parser, parseKimiK2 } from '../../../../src/core/formats/kimiK2/k
 import { accumulate } from '../../../../src/core/formats/deltaAccumulator.ts';
 import type { ParserOptions, ParseResult } from '../../../../src/core/formats/toolCallFormat.ts';
 import { KIMI_FIXTURES } from '../../../fixtures/kimiK2Completions.ts';
+import { mulberry32, randomCuts } from '../../../fixtures/randomCuts.ts';
 
 function streamed(pieces: string[], options?: ParserOptions): { message: ReturnType<typeof accumulate>; result: ParseResult } {
   const p = new KimiK2Parser(options);
@@ -36,28 +37,6 @@ function check(text: string, pieces: string[], options: ParserOptions | undefine
     `${label}: cut ${JSON.stringify(pieces.map((p) => p.length))}`,
   );
   assert.deepEqual(got.result, want.result, `${label}: parse result differs for cut ${JSON.stringify(pieces.map((p) => p.length))}`);
-}
-
-/** A small deterministic PRNG so failures reproduce. */
-function mulberry32(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function randomCuts(text: string, rnd: () => number, maxPiece: number): string[] {
-  const pieces: string[] = [];
-  let i = 0;
-  while (i < text.length) {
-    const n = 1 + Math.floor(rnd() * maxPiece);
-    pieces.push(text.slice(i, i + n));
-    i += n;
-  }
-  return pieces;
 }
 
 function checkAllCuts(text: string, options: ParserOptions | undefined, label: string): void {

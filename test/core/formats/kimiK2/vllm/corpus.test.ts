@@ -16,6 +16,7 @@ import { VLLM_GENERATIONS, vllmProfile } from '../../../../../src/core/formats/k
 import { KimiSplitter } from '../../../../../src/core/tokens/kimiSplitter.ts';
 import type { Token } from '../../../../../src/core/tokens/token.ts';
 import { generateCorpus, mulberry32, type CorpusCompletion } from '../../../../fixtures/kimiK2Corpus.ts';
+import { randomCuts as cut } from '../../../../fixtures/randomCuts.ts';
 
 const CORPUS = generateCorpus(600);
 const splitter = new KimiSplitter();
@@ -30,16 +31,7 @@ interface Grouping {
   recorded?(c: CorpusCompletion): RecordedGrouping;
 }
 
-function randomCuts(text: string, seed: number): string[] {
-  const r = mulberry32(seed);
-  const out: string[] = [];
-  for (let i = 0; i < text.length; ) {
-    const n = 1 + Math.floor(r() * 12);
-    out.push(text.slice(i, i + n));
-    i += n;
-  }
-  return out;
-}
+const randomCuts = (text: string, seed: number): string[] => cut(text, mulberry32(seed), 12);
 
 const byPlan = (grouping: DeltaGrouping) => (_: CorpusCompletion, tokens: Token[]) => planDeltas(tokens.map((t) => ({ text: t.text, ...(t.id !== undefined ? { id: t.id } : {}) })), grouping).deltas.map((d) => d.text);
 
