@@ -5,7 +5,7 @@
  */
 import { after, before, describe, test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { copyFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
@@ -13,7 +13,7 @@ import { replayRecord } from '../../src/core/replay/replay.ts';
 import { startServer } from '../../src/core/server/openAiServer.ts';
 import { loadAll } from '../../src/core/trace/loadTrace.ts';
 import { appendRecords, siblingReplaysPath } from '../../src/core/trace/traceWriter.ts';
-import { addReport, browserMissing, cspViolations, ensureBuilt, launch, PageServer, reportData, RESULTS, ROOT, selectRecord, watch } from './harness.ts';
+import { addReport, browserMissing, ensureBuilt, launch, openPage, PageServer, reportData, ROOT, selectRecord, shot } from './harness.ts';
 
 const missing = browserMissing();
 let browser: Browser;
@@ -61,11 +61,7 @@ describe('replay comparison in chromium', () => {
     const ids = data.summaries.map((s) => s.id);
     const url = addReport(server, '/compare.html', data);
     for (const theme of ['light', 'dark'] as const) {
-      const context = await browser.newContext({ viewport: { width: 1400, height: 850 }, colorScheme: theme });
-      const page = await context.newPage();
-      const problems = await watch(page);
-      await page.goto(url);
-      await page.locator('.record-title').first().waitFor();
+      const { page, done } = await openPage(browser, url, { theme });
       await selectRecord(page, ids[1] as string);
       const tab = page.locator('.tab[data-tab="compare"]');
       assert.equal(await tab.isHidden(), false);
@@ -79,11 +75,8 @@ describe('replay comparison in chromium', () => {
       assert.equal(await findingsRow.nth(2).locator('.cmp-finding.sev-error').count(), 0);
       assert.ok((await page.locator('#panel-compare del.diff-removed').count()) > 0);
       assert.ok((await page.locator('#panel-compare ins.diff-added').count()) > 0);
-      await mkdir(RESULTS, { recursive: true });
-      await page.screenshot({ path: join(RESULTS, `compare-${theme}.png`) });
-      assert.deepEqual(problems.errors, []);
-      assert.deepEqual(await cspViolations(page), []);
-      await context.close();
+      await shot(page, `compare-${theme}`);
+      await done();
     }
     // The trace itself: no record is a replay, no Compare tab.
     const plain = await browser.newPage();

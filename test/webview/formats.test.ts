@@ -5,13 +5,13 @@
  */
 import { after, before, describe, test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import type { EmbeddedTrace } from '../../src/core/view/pageHtml.ts';
 import type { RecordView } from '../../src/shared/protocol.ts';
-import { addReport, browserMissing, cspViolations, DARK_VSCODE_THEME, ensureBuilt, js, launch, openVsCodePage, PageServer, reportData, RESULTS, ROOT, selectRecord, watch } from './harness.ts';
+import { addReport, browserMissing, DARK_VSCODE_THEME, ensureBuilt, js, launch, openVsCodePage, PageServer, reportData, ROOT, selectRecord, openPage, shot } from './harness.ts';
 
 const missing = browserMissing();
 const SAMPLE = join(ROOT, 'samples', 'other-formats.jsonl');
@@ -42,30 +42,6 @@ function viewIn(data: EmbeddedTrace, id: string): RecordView {
   const v = data.records[s.key];
   assert.ok(v, id);
   return v;
-}
-
-async function openPage(url: string | null, theme: 'light' | 'dark' = 'light'): Promise<{ page: Page; done(): Promise<void> }> {
-  const context = await browser.newContext({ viewport: { width: 1400, height: 850 }, colorScheme: theme });
-  const page = await context.newPage();
-  const problems = await watch(page);
-  if (url) {
-    await page.goto(url);
-    await page.locator('.record-title').first().waitFor();
-  }
-  return {
-    page,
-    async done() {
-      const csp = await cspViolations(page).catch(() => []);
-      await context.close();
-      assert.deepEqual(problems.errors, [], 'console errors');
-      assert.deepEqual(csp, [], 'CSP violations');
-    },
-  };
-}
-
-async function shot(page: Page, name: string): Promise<void> {
-  await mkdir(RESULTS, { recursive: true });
-  await page.screenshot({ path: join(RESULTS, `${name}.png`) });
 }
 
 const skip = (t: TestContext) => {
@@ -116,7 +92,7 @@ describe('other tool-call formats in the trace editor (chromium)', () => {
 
   test('each format: its markers are marker chips, the header names the format and why', async (t) => {
     if (skip(t)) return;
-    const { page, done } = await openPage(namedUrl);
+    const { page, done } = await openPage(browser, namedUrl);
     for (const { format, record, markers } of FORMATS) {
       await selectRecord(page, record);
       const view = viewIn(named, record);
@@ -149,7 +125,7 @@ describe('other tool-call formats in the trace editor (chromium)', () => {
 
   test('without meta.format: each record is detected, the header says from what', async (t) => {
     if (skip(t)) return;
-    const { page, done } = await openPage(detectedUrl);
+    const { page, done } = await openPage(browser, detectedUrl);
     for (const s of detected.summaries) assert.equal(s.format, s.id.split('-')[0], s.id);
     for (const { format, record } of FORMATS) {
       await selectRecord(page, record);
@@ -170,7 +146,7 @@ describe('other tool-call formats in the trace editor (chromium)', () => {
 
   test('VS Code page: choosing a format re-reads the trace in it; the header and the top bar say so', async (t) => {
     if (skip(t)) return;
-    const { page, done } = await openPage(null, 'dark');
+    const { page, done } = await openPage(browser, null, { theme: 'dark' });
     await page.addInitScript(DARK_VSCODE_THEME);
     const host = await openVsCodePage(page, server, SAMPLE, '/vscode-formats.html');
     await page.locator('.list-count', { hasText: /^24 records$/ }).waitFor();

@@ -3,13 +3,15 @@
  * the CSP and script URIs are real), and opens either the standalone report page (data embedded by the core)
  * or the VS Code page with a fake `acquireVsCodeApi` whose host side is a real HostRpc over a real TraceSession.
  */
+import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { mkdir } from 'node:fs/promises';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { embeddedTraces } from '../../src/core/view/embeddedTrace.ts';
 import type { AnalysisOptions } from '../../src/core/analysis.ts';
 import { makeNonce, reportPageHtml, webviewPageHtml, type EmbeddedTrace } from '../../src/core/view/pageHtml.ts';
@@ -331,3 +333,41 @@ document.addEventListener('DOMContentLoaded', () => {
   for (const [k, v] of Object.entries(vars)) document.documentElement.style.setProperty(k, v);
 });
 `;
+
+// ---- pages the tests open -------------------------------------------------------------------------------
+
+export interface OpenedPage {
+  page: Page;
+  context: BrowserContext;
+  problems: PageProblems;
+  /** Asserts no console error, page error or CSP violation happened, and closes the page. */
+  done(): Promise<void>;
+}
+
+/** A page in a fresh context (viewport, colour scheme), watched for errors; with a URL, opened on its first record. */
+export async function openPage(browser: Browser, url: string | null, opts: { theme?: 'light' | 'dark'; width?: number; height?: number } = {}): Promise<OpenedPage> {
+  const context = await browser.newContext({ viewport: { width: opts.width ?? 1400, height: opts.height ?? 850 }, colorScheme: opts.theme ?? 'light' });
+  const page = await context.newPage();
+  const problems = await watch(page);
+  if (url) {
+    await page.goto(url);
+    await page.locator('.record-title').first().waitFor();
+  }
+  return {
+    page,
+    context,
+    problems,
+    async done() {
+      const csp = await cspViolations(page).catch(() => []);
+      await context.close();
+      assert.deepEqual(problems.errors, [], 'console errors');
+      assert.deepEqual(csp, [], 'CSP violations');
+    },
+  };
+}
+
+/** A screenshot into test-results/webview/. */
+export async function shot(page: Page, name: string): Promise<void> {
+  await mkdir(RESULTS, { recursive: true });
+  await page.screenshot({ path: join(RESULTS, `${name}.png`) });
+}

@@ -4,18 +4,17 @@
  */
 import { after, before, describe, test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFile, copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { appendFile, copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import type { EmbeddedTrace } from '../../src/core/view/pageHtml.ts';
 import type { RecordView } from '../../src/shared/protocol.ts';
 import { anchoredDiagnostics } from '../../webview/navigation.ts';
 import {
   addReport,
   browserMissing,
-  cspViolations,
   DARK_VSCODE_THEME,
   elementCount,
   ensureBuilt,
@@ -26,12 +25,12 @@ import {
   PageServer,
   position,
   reportData,
-  RESULTS,
   ROOT,
   selectRecord,
   waitPosition,
-  watch,
-  type PageProblems,
+  openPage,
+  shot,
+  type OpenedPage,
 } from './harness.ts';
 
 const missing = browserMissing();
@@ -53,39 +52,7 @@ function viewOf(id: string): RecordView {
   return v;
 }
 
-interface Opened {
-  page: Page;
-  context: BrowserContext;
-  problems: PageProblems;
-  /** Asserts no console error, page error or CSP violation happened, and closes the page. */
-  done(): Promise<void>;
-}
-
-async function open(url: string | null, opts: { theme?: 'light' | 'dark'; width?: number; height?: number } = {}): Promise<Opened> {
-  const context = await browser.newContext({ viewport: { width: opts.width ?? 1400, height: opts.height ?? 850 }, colorScheme: opts.theme ?? 'light' });
-  const page = await context.newPage();
-  const problems = await watch(page);
-  if (url) {
-    await page.goto(url);
-    await page.locator('.record-title').first().waitFor();
-  }
-  return {
-    page,
-    context,
-    problems,
-    async done() {
-      const csp = await cspViolations(page).catch(() => []);
-      await context.close();
-      assert.deepEqual(problems.errors, [], 'console errors');
-      assert.deepEqual(csp, [], 'CSP violations');
-    },
-  };
-}
-
-async function shot(page: Page, name: string): Promise<void> {
-  await mkdir(RESULTS, { recursive: true });
-  await page.screenshot({ path: join(RESULTS, `${name}.png`) });
-}
+const open = (url: string | null, opts: Parameters<typeof openPage>[2] = {}): Promise<OpenedPage> => openPage(browser, url, opts);
 
 function skipIfMissing(t: TestContext): boolean {
   if (missing) t.skip(missing);
