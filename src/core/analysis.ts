@@ -6,14 +6,15 @@ import { CHECKS } from './diagnostics/catalogue.ts';
 import type { CheckContext, CheckedCall } from './diagnostics/context.ts';
 import type { Diagnostic } from './diagnostics/diagnostic.ts';
 import { parseTokens, type ParseEvent } from './formats/parseTokens.ts';
-import { DEFAULT_FORMAT, tokenizerFor } from './formats/registry.ts';
-import { resolveFormat, type FormatBasis } from './formats/resolveFormat.ts';
+import { DEFAULT_FORMAT } from './formats/registry.ts';
+import { modelNames, resolveFormat, type FormatBasis } from './formats/resolveFormat.ts';
+import { chooseTokenizer, type TokenizerChoice, type TokenizerPaths } from './formats/tokenizerChoice.ts';
 import type { ParseResult, ParserDelta } from './formats/toolCallFormat.ts';
 import { ToolSchemas } from './schema/toolSchemas.ts';
 import { guidedDiagnostics } from './guided/guidedCheck.ts';
 import { renderPrompt } from './template/renderPrompt.ts';
-import { KimiSplitter, tokenizeCompletion } from './tokens/index.ts';
-import type { TokenizedCompletion, Tokenizer } from './tokens/token.ts';
+import { tokenizeCompletion } from './tokens/index.ts';
+import type { TokenizedCompletion } from './tokens/token.ts';
 import type { ChatTool, LoadedRecord, RecordSource } from './trace/record.ts';
 import { responseMessage, type ResponseMessage } from './trace/responseMessage.ts';
 import { runVllmProfile, type VllmGroupingChoice, type VllmRun } from './formats/kimiK2/vllm/profileRun.ts';
@@ -40,6 +41,8 @@ export interface AnalysisOptions {
   vllmProfile?: VllmGeneration;
   /** Tokens per delta for the profile (default 1: each token one delta); `recorded`: the record's own grouping. */
   deltaTokens?: number | 'recorded';
+  /** The user's tokenizer files (`toolscope.tokenizer`, `--tokenizer`): real ids for completions recorded without. */
+  tokenizers?: TokenizerPaths;
 }
 
 /** The prompt behind a record: as recorded, or rendered from its request with a template. */
@@ -85,7 +88,6 @@ export interface AnalyzedRecord {
 export class Analyzer {
   /** Shared across records so each tool schema compiles once per session. */
   private readonly schemas = new ToolSchemas();
-  private readonly splitter: Tokenizer = new KimiSplitter();
 
   constructor(private readonly options: AnalysisOptions = {}) {}
 
@@ -106,8 +108,12 @@ export class Analyzer {
     // The format: forced by the caller, else the one the record names, else detected from its markup, parser or model.
     const resolved = resolveFormat(record, response, this.options.format);
     const format = resolved.format;
-    // Without recorded tokens, split the way that format's model does (its markers are single tokens).
-    const completion = record.completion ? tokenizeCompletion(record.completion, format.name === DEFAULT_FORMAT ? this.splitter : tokenizerFor(format)) : null;
+    // Without usable recorded tokens: the model's own tokenizer when there is one, else the format's splitter.
+    let choice: TokenizerChoice | null = null;
+    const choose = () => (choice = chooseTokenizer(format, modelNames(record), this.options.tokenizers)).tokenizer;
+    const completion = record.completion ? tokenizeCompletion(record.completion, choose) : null;
+    const note = (choice as TokenizerChoice | null)?.note;
+    if (completion && completion.source === 'approximate' && note) completion.tokenizerNote = note;
     let parse: ParseResult | null = null;
     let events: ParseEvent[] = [];
     let finalEmitted: ParserDelta | null = null;
@@ -131,6 +137,7 @@ export class Analyzer {
       callIds: resolved.basis === 'default' ? null : (format.callIds ?? null),
       completionText: completion?.text ?? null,
       tokens: completion?.tokens ?? [],
+      tokenSource: completion?.source ?? null,
       parse,
       response,
       tools,

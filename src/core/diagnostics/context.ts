@@ -3,7 +3,7 @@
  */
 import type { CallIdRules, ParseResult, ToolCallFormat } from '../formats/toolCallFormat.ts';
 import type { ToolSchemas } from '../schema/toolSchemas.ts';
-import type { Token } from '../tokens/token.ts';
+import type { Token, TokenSource } from '../tokens/token.ts';
 import type { ChatTool, TraceRecord } from '../trace/record.ts';
 import type { ResponseMessage } from '../trace/responseMessage.ts';
 import { DIAGNOSTIC_KINDS, type Diagnostic, type DiagnosticKind, type DiagnosticWhere, type Severity } from './diagnostic.ts';
@@ -34,6 +34,8 @@ export interface CheckContext {
   /** The raw completion text (rebuilt with special tokens when the engine skipped them), or null. */
   completionText: string | null;
   tokens: Token[];
+  /** Where the tokens' boundaries come from (re-encoded boundaries say nothing about what the engine generated). */
+  tokenSource: TokenSource | null;
   /** The reference parse of the completion, or null without one. */
   parse: ParseResult | null;
   response: ResponseMessage | null;

@@ -8,8 +8,7 @@ import { deepseekV31Format } from './deepseekV31/deepseekV31Format.ts';
 import { harmonyFormat } from './harmony/harmonyFormat.ts';
 import { hermesFormat } from './hermes/hermesFormat.ts';
 import { qwen3CoderFormat } from './qwen3Coder/qwen3CoderFormat.ts';
-import { KimiSplitter, pretokenize } from '../tokens/index.ts';
-import type { Token, Tokenizer } from '../tokens/token.ts';
+import type { Tokenizer } from '../tokens/token.ts';
 
 const formats = new Map<string, ToolCallFormat>();
 
@@ -77,53 +76,15 @@ registerFormat(hermesFormat);
 
 // ---- tokens for completions recorded without them ------------------------------------------------------
 
-/**
- * Splits a completion of one format into approximate tokens: each of the format's markers is one (special)
- * token, as in that model's vocabulary, and the text between splits with the pre-tokenizer. Without it a
- * `<tool_call>` would fall into four pieces and every marker would look split across tokens.
- */
-export class MarkerSplitter implements Tokenizer {
-  readonly name: string;
-  readonly approximate = true;
-  private readonly pattern: RegExp | null;
-
-  constructor(format: ToolCallFormat) {
-    this.name = `${format.name}-marker-splitter`;
-    const markers = [...new Set(format.markers)].filter((m) => m !== '').sort((a, b) => b.length - a.length);
-    this.pattern = markers.length ? new RegExp(markers.map((m) => m.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&')).join('|'), 'gu') : null;
-  }
-
-  tokenize(text: string): Token[] {
-    const tokens: Token[] = [];
-    const pushText = (from: number, to: number): void => {
-      let at = from;
-      for (const piece of to > from ? pretokenize(text.slice(from, to)) : []) {
-        tokens.push({ index: tokens.length, text: piece, charStart: at, charEnd: at + piece.length, special: false, approximate: true });
-        at += piece.length;
-      }
-    };
-    let last = 0;
-    if (this.pattern) {
-      this.pattern.lastIndex = 0;
-      for (let m = this.pattern.exec(text); m; m = this.pattern.exec(text)) {
-        pushText(last, m.index);
-        const end = m.index + m[0].length;
-        tokens.push({ index: tokens.length, text: m[0], charStart: m.index, charEnd: end, special: true, approximate: false });
-        last = end;
-      }
-    }
-    pushText(last, text.length);
-    return tokens;
-  }
-}
+export { MarkerSplitter } from '../tokens/markerSplitter.ts';
 
 const tokenizers = new Map<string, Tokenizer>();
 
-/** The tokenizer that splits completions of `format` recorded without tokens (Kimi: the Kimi splitter with real ids). */
+/** The approximate splitter of `format` (Kimi: the Kimi splitter with real special ids), one per format. */
 export function tokenizerFor(format: ToolCallFormat): Tokenizer {
   let tokenizer = tokenizers.get(format.name);
   if (!tokenizer) {
-    tokenizer = format.name === DEFAULT_FORMAT ? new KimiSplitter() : new MarkerSplitter(format);
+    tokenizer = format.tokenizer.approximate();
     tokenizers.set(format.name, tokenizer);
   }
   return tokenizer;

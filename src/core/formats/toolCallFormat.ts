@@ -3,6 +3,8 @@
  * A parser is streaming first: fed text deltas, it returns OpenAI-style deltas. The one-shot form is the same
  * parser fed the whole text, so "streaming equals non-streaming" is a property of the design, checked by tests.
  */
+import type { PieceSplitter } from '../tokens/bytePairEncoder.ts';
+import type { Tokenizer } from '../tokens/token.ts';
 
 export interface CharRange {
   /** Inclusive start offset in the parsed text (UTF-16 code units). */
@@ -111,6 +113,24 @@ export interface ParserOptions {
   tools?: ReadonlyArray<{ function: { name: string; parameters?: unknown } }>;
 }
 
+/**
+ * How a format's models split text into tokens, and what Toolscope can do with the files a user has
+ * (formats/tokenizerChoice.ts tries them in order: built in, then the user's tiktoken.model, tokenizer.json or GGUF).
+ */
+export interface FormatTokenizer {
+  /** Toolscope's approximate splitter: the format's markers as single tokens, the rest pre-tokenizer pieces. */
+  approximate(): Tokenizer;
+  /** The model's own tokenizer when Toolscope ships it (gpt-oss: o200k_harmony), built on first use. */
+  builtin?(): Tokenizer;
+  /** The pre-tokenizer of this format's models' `tiktoken.model` (the file holds ranks, not the pattern). */
+  tiktoken?: PieceSplitter;
+  /**
+   * GGUF `tokenizer.ggml.pre` names of this format's models and the pre-tokenizer each stands for: GGUF names its
+   * pre-tokenizer but does not hold the pattern.
+   */
+  gguf?: Readonly<Record<string, PieceSplitter>>;
+}
+
 export interface ToolCallFormat {
   readonly name: string;
   readonly displayName: string;
@@ -131,5 +151,7 @@ export interface ToolCallFormat {
   readonly models?: RegExp;
   /** The names vLLM's and SGLang's `--tool-call-parser` give this format, as a record's `meta.parser` may carry them. */
   readonly parserNames?: readonly string[];
+  /** Where this format's token boundaries and ids come from when the record has none. */
+  readonly tokenizer: FormatTokenizer;
   createParser(options?: ParserOptions): StreamingParser;
 }

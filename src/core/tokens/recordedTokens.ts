@@ -24,12 +24,16 @@ export function distribute(segment: string, count: number): string[] {
   return out;
 }
 
-export function tokenizeCompletion(completion: Completion, fallback: Tokenizer): TokenizedCompletion {
+/**
+ * `fallback` splits the text when there are no usable recorded tokens; a function is called only then (a model's
+ * real tokenizer may have to be read from disk first).
+ */
+export function tokenizeCompletion(completion: Completion, fallback: Tokenizer | (() => Tokenizer)): TokenizedCompletion {
   const text = completion.text;
   const recorded = completion.tokens;
   if (recorded === undefined) return splitterResult(text, fallback);
   if (recorded.length === 0) {
-    if (text === '') return { text, tokens: [], origin: 'recorded' };
+    if (text === '') return { text, tokens: [], origin: 'recorded', source: 'recorded', tokenizer: 'recorded' };
     return splitterResult(text, fallback, 'the record has an empty token list for a non-empty completion');
   }
   const entries = recorded.map(classify);
@@ -41,7 +45,7 @@ export function tokenizeCompletion(completion: Completion, fallback: Tokenizer):
   if (aligned.problem !== null && !hasIds) {
     return splitterResult(text, fallback, `${aligned.problem}, and the tokens carry no ids; ${APPROX}`);
   }
-  const result: TokenizedCompletion = { text: aligned.texts.join(''), tokens: buildTokens(entries, aligned.texts, aligned.approximate), origin: 'recorded' };
+  const result: TokenizedCompletion = { text: aligned.texts.join(''), tokens: buildTokens(entries, aligned.texts, aligned.approximate), origin: 'recorded', source: 'recorded', tokenizer: 'recorded' };
   if (aligned.rebuilt) result.rebuilt = true;
   if (aligned.problem !== null) result.warning = `${aligned.problem}; the tokens keep their ids, their text is approximate where they disagree`;
   return result;
@@ -49,8 +53,10 @@ export function tokenizeCompletion(completion: Completion, fallback: Tokenizer):
 
 const APPROX = 'showing an approximate split instead';
 
-function splitterResult(text: string, fallback: Tokenizer, warning?: string): TokenizedCompletion {
-  const result: TokenizedCompletion = { text, tokens: fallback.tokenize(text), origin: 'splitter' };
+function splitterResult(text: string, fallback: Tokenizer | (() => Tokenizer), warning?: string): TokenizedCompletion {
+  const tokenizer = typeof fallback === 'function' ? fallback() : fallback;
+  const tokens = tokenizer.tokenize(text);
+  const result: TokenizedCompletion = { text, tokens, origin: 'splitter', source: tokenizer.approximate ? 'approximate' : 're-encoded', tokenizer: tokenizer.name };
   if (warning !== undefined) result.warning = warning;
   return result;
 }
@@ -85,7 +91,7 @@ function directTiling(text: string, entries: Entry[]): TokenizedCompletion | nul
   }
   if (at !== text.length) return null;
   const texts = entries.map((e) => e.recorded.text);
-  return { text, tokens: buildTokens(entries, texts, texts.map(() => false)), origin: 'recorded' };
+  return { text, tokens: buildTokens(entries, texts, texts.map(() => false)), origin: 'recorded', source: 'recorded', tokenizer: 'recorded' };
 }
 
 function buildTokens(entries: Entry[], texts: string[], approximate: boolean[]): Token[] {

@@ -15,12 +15,25 @@ export interface Token {
   special: boolean;
   /** The split was inferred, not recorded: the UI says so. */
   approximate: boolean;
+  /**
+   * A byte-level token that holds part of a character (`\xF0\x9F`): its own bytes, shown instead of `text` (which
+   * holds the characters that end in it, possibly none).
+   */
+  bytes?: string;
   logprob?: number;
   top?: Array<{ text: string; logprob: number; id?: number }>;
 }
 
-/** Turns text into tokens. The Kimi splitter implements it now; a real BPE (user's tiktoken.model) can later. */
+/**
+ * Where a completion's token ids come from: what the engine `recorded`; the model's own tokenizer run again on the
+ * text (`re-encoded`: real ids, but the engine may have generated a different split); or Toolscope's
+ * `approximate` splitter (markers exact, the rest pre-tokenizer pieces).
+ */
+export type TokenSource = 'recorded' | 're-encoded' | 'approximate';
+
+/** Turns text into tokens: an approximate splitter, or a model's real tokenizer (bytePairEncoder.ts, tokenizerJson.ts). */
 export interface Tokenizer {
+  /** What to call it in the record header: `o200k_harmony`, `tiktoken.model (Kimi-K2-Instruct)`… */
   readonly name: string;
   /** True when token boundaries are an approximation of the model's real tokenizer. */
   readonly approximate: boolean;
@@ -31,8 +44,14 @@ export interface Tokenizer {
 export interface TokenizedCompletion {
   text: string;
   tokens: Token[];
-  /** Where the tokens came from. */
+  /** Recorded tokens, or the text split by a tokenizer (`source` says whether that one is exact). */
   origin: 'recorded' | 'splitter';
+  /** Where the ids came from. */
+  source: TokenSource;
+  /** The tokenizer that made them (`recorded` for the engine's own tokens). */
+  tokenizer: string;
+  /** Why the model's real tokenizer was not used, when the tokens are approximate (`set toolscope.tokenizer`…). */
+  tokenizerNote?: string;
   /** The engine skipped special tokens when decoding: the text was rebuilt from the token ids. */
   rebuilt?: boolean;
   /** Why recorded tokens could not be used, when they could not. */

@@ -35,7 +35,7 @@ test('no tokens: the splitter', () => {
 });
 
 test('an empty token list: recorded when the text is empty too, else the splitter with a warning', () => {
-  assert.deepEqual(run({ text: '', tokens: [] }), { text: '', tokens: [], origin: 'recorded' });
+  assert.deepEqual(run({ text: '', tokens: [] }), { text: '', tokens: [], origin: 'recorded', source: 'recorded', tokenizer: 'recorded' });
   const r = run({ text: 'abc', tokens: [] });
   assert.equal(r.origin, 'splitter');
   assert.match(r.warning ?? '', /empty token list/);

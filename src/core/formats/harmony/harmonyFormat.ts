@@ -2,6 +2,9 @@
 import type { ParserOptions, StreamingParser, ToolCallFormat } from '../toolCallFormat.ts';
 import { HARMONY_MARKERS } from './harmonyMarkers.ts';
 import { HarmonyParser } from './harmonyParser.ts';
+import { MarkerSplitter } from '../../tokens/markerSplitter.ts';
+import { regexSplitter } from '../../tokens/bytePairEncoder.ts';
+import { O200K_PATTERN, o200kHarmony } from './o200kHarmony.ts';
 
 export const harmonyFormat: ToolCallFormat = {
   name: 'harmony',
@@ -13,6 +16,12 @@ export const harmonyFormat: ToolCallFormat = {
   models: /gpt-oss/iu,
   // vLLM calls its Harmony parser `openai`, SGLang `gpt-oss`.
   parserNames: ['openai', 'gpt-oss', 'harmony'],
+  // gpt-oss's tokenizer ships with Toolscope: exact ids offline. llama.cpp names o200k's pre-tokenizer `gpt-4o`.
+  tokenizer: {
+    approximate: () => new MarkerSplitter(harmonyFormat),
+    builtin: o200kHarmony,
+    gguf: { 'gpt-4o': regexSplitter(new RegExp(O200K_PATTERN, 'gu')) },
+  },
   detect(text: string): boolean {
     return /<\|(?:channel|message|constrain|call)\|>|<\|start\|>assistant/u.test(text);
   },

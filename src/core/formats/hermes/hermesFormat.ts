@@ -1,4 +1,6 @@
 /** Hermes-style tool calls (Hermes 2 Pro, Qwen2.5, Qwen3) as a `ToolCallFormat`: markers, detection and the reference parser. */
+import { MarkerSplitter } from '../../tokens/markerSplitter.ts';
+import { qwen2Splitter } from './qwenPretokenizer.ts';
 import type { ParserOptions, StreamingParser, ToolCallFormat } from '../toolCallFormat.ts';
 import { HERMES_MARKERS, TOOL_CALL_BEGIN, TOOL_CALL_END } from './hermesMarkers.ts';
 import { HermesParser } from './hermesParser.ts';
@@ -14,6 +16,11 @@ export const hermesFormat: ToolCallFormat = {
   models: /hermes|qwq|qwen2|qwen3(?![-_. ]?coder|\.\d)/iu,
   // vLLM `hermes`; SGLang `qwen25` / `qwen`.
   parserNames: ['hermes', 'qwen25', 'qwen'],
+  // Qwen models ship tokenizer.json; their GGUF builds name the pre-tokenizer `qwen2`.
+  tokenizer: {
+    approximate: () => new MarkerSplitter(hermesFormat),
+    gguf: { qwen2: qwen2Splitter },
+  },
   detect(text: string): boolean {
     return text.includes(TOOL_CALL_BEGIN) || text.includes(TOOL_CALL_END);
   },

@@ -3,6 +3,8 @@ import type { ParserOptions, StreamingParser, ToolCallFormat } from '../toolCall
 import { CANONICAL_CALL_ID, indexFromCallId, KIMI_MARKERS, KIMI_TOOL_MARKER_TEXTS, nameFromCallId } from './kimiK2Markers.ts';
 import { findRawFallbackCalls } from './rawFallbackScanner.ts';
 import { KimiK2Parser } from './kimiK2Parser.ts';
+import { KimiSplitter } from '../../tokens/kimiSplitter.ts';
+import { forEachPiece } from '../../tokens/kimiPretokenizer.ts';
 
 export const kimiK2Format: ToolCallFormat = {
   name: 'kimi_k2',
@@ -20,6 +22,12 @@ export const kimiK2Format: ToolCallFormat = {
   // Kimi K2 and later Kimi models, and Moonshot's API names for them (`moonshot`, as in K2-Vendor-Verifier's requests).
   models: /kimi|moonshot/iu,
   parserNames: ['kimi_k2'],
+  // Kimi's tokenizer is tiktoken BPE (tiktoken.model + tokenizer_config.json) with its own pre-tokenizer pattern.
+  tokenizer: {
+    approximate: () => new KimiSplitter(),
+    tiktoken: forEachPiece,
+    gguf: { 'kimi-k2': forEachPiece },
+  },
   detect(text: string): boolean {
     return /<\|tool_calls?_section_begin\|>|<\|tool_call_begin\|>|(?<![A-Za-z0-9_.])functions\.[A-Za-z0-9_.-]+:\d+/u.test(text);
   },

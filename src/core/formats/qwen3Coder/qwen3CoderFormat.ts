@@ -1,4 +1,6 @@
 /** Qwen3-Coder tool calls as a `ToolCallFormat`: markers, detection and the reference parser. */
+import { MarkerSplitter } from '../../tokens/markerSplitter.ts';
+import { qwen2Splitter } from '../hermes/qwenPretokenizer.ts';
 import type { ParserOptions, StreamingParser, ToolCallFormat } from '../toolCallFormat.ts';
 import { FUNCTION_BEGIN, PARAMETER_BEGIN, QWEN3_CODER_TOKEN_MARKERS, TOOL_CALL_BEGIN, TOOL_CALL_END } from './qwen3CoderMarkers.ts';
 import { Qwen3CoderParser } from './qwen3CoderParser.ts';
@@ -13,6 +15,11 @@ export const qwen3CoderFormat: ToolCallFormat = {
   // Qwen3-Coder, and the Qwen3.5 family, which writes the same XML calls.
   models: /qwen3(?:\.\d+)?[-_. ]?coder|qwen3\.[5-9]/iu,
   parserNames: ['qwen3_coder', 'qwen3_xml'],
+  // Qwen models ship tokenizer.json; their GGUF builds name the pre-tokenizer `qwen2`.
+  tokenizer: {
+    approximate: () => new MarkerSplitter(qwen3CoderFormat),
+    gguf: { qwen2: qwen2Splitter },
+  },
   detect(text: string): boolean {
     // `<tool_call>` then `<function=`; or, without the wrapper, a function tag followed by a parameter or its end.
     return /<tool_call>\s*<function=/u.test(text) || (!text.includes(TOOL_CALL_BEGIN) && /<function=[^>\n]*>\s*(?:<parameter=|<\/function>)/u.test(text));
