@@ -27,9 +27,21 @@ export const umdAsCommonJs = {
   },
 };
 
+/**
+ * o200k_base's ranks (js-tiktoken, 2 MB) are read on first use of gpt-oss's tokenizer: the bundles require them
+ * from a file of their own beside them (dist/o200k_base.js), so the CLI and the extension start without them.
+ */
+export const O200K_RANKS = 'js-tiktoken/ranks/o200k_base';
+export const ranksBesideBundle = {
+  name: 'ranks-beside-bundle',
+  setup(b) {
+    b.onResolve({ filter: /^js-tiktoken\/ranks\/o200k_base$/ }, () => ({ path: './o200k_base.js', external: true }));
+  },
+};
+
 const production = process.argv.includes('--production');
 const common = {
-  plugins: [umdAsCommonJs],
+  plugins: [umdAsCommonJs, ranksBesideBundle],
   bundle: true,
   platform: 'node',
   target: 'node20',
@@ -47,6 +59,8 @@ export function buildBundles({ outdir = 'dist', shippedOnly = false, production:
   const opts = { ...common, sourcemap: prod ? false : 'linked', minify: prod };
   return Promise.all([
     build({ ...opts, entryPoints: ['src/extension/extension.ts'], outfile: `${outdir}/extension.js`, external: ['vscode'] }),
+    // The ranks themselves, required by the bundles above on first use.
+    build({ ...opts, plugins: [], sourcemap: false, entryPoints: [createRequire(import.meta.url).resolve(O200K_RANKS)], outfile: `${outdir}/o200k_base.js` }),
     ...(shippedOnly
       ? []
       : [

@@ -552,6 +552,7 @@ export class App {
     replace(
       this.banners,
       view.failed ? h('div', { class: 'banner error' }, 'The request failed: ', clip(view.failed, 1000)) : null,
+      view.tokenLabel && view.tokens.length ? h('div', { class: 'token-source muted' }, clip(view.tokenLabel, 1000)) : null,
       view.tokens.length && view.approximate
         ? h(
             'div',

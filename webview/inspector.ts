@@ -292,6 +292,7 @@ export class Inspector {
         h('dt', null, 'parser state'),
         h('dd', { class: 'parser-state' }, t.state),
         t.id !== undefined ? [h('dt', null, 'token id'), h('dd', null, String(t.id))] : null,
+        t.bytes !== undefined ? [h('dt', null, 'bytes'), h('dd', null, `${t.bytes} (part of a character)`)] : null,
         t.logprob !== undefined ? [h('dt', null, 'logprob'), h('dd', null, `${t.logprob.toFixed(4)} (p = ${Math.exp(t.logprob).toFixed(3)})`)] : null,
         t.approximate ? [h('dt', null, 'boundary'), h('dd', { class: 'warn' }, 'approximate (no recorded tokens)')] : null,
       ),

@@ -3,6 +3,9 @@ import { Command, CommanderError, Option } from 'commander';
 import { formatNames } from '../core/formats/registry.ts';
 import { basename, resolve } from 'node:path';
 import { readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { tokensCommand } from './tokensCommand.ts';
+import type { TokenizerPaths } from '../core/formats/tokenizerChoice.ts';
 import { analyzeCommand, InputError } from './analyzeCommand.ts';
 import { openInBrowser, writeReport } from './reportCommand.ts';
 import { parseEngine, replayCommand, type GuidedChoice } from './replayCommand.ts';
@@ -36,6 +39,15 @@ async function readTemplate(path: string | undefined): Promise<{ source: string;
   }
 }
 
+/** `--tokenizer PATH`: the user's model folder or tokenizer file, for every record (checked before any work). */
+function tokenizerPaths(path: string | undefined): TokenizerPaths | undefined {
+  if (path === undefined) return undefined;
+  if (!existsSync(path)) throw new InputError(`--tokenizer: no such file or directory: ${path}`);
+  return { any: path };
+}
+
+const TOKENIZER_HELP = "your model's tokenizer for completions recorded without tokens: a model folder (tiktoken.model + tokenizer_config.json, or tokenizer.json) or a file (tokenizer.json, tiktoken.model, .gguf / Ollama blob)";
+
 /** Toolscope's own tag on the wire in the shape asked for; without one, the engine's default way (guidedRequest.ts). */
 function tagBuilder(shape: StructuralTagShape | undefined): StructuralTagBuilder | undefined {
   return shape ? structuralTagBuilder({ shape }) : undefined;
@@ -66,7 +78,8 @@ export function buildProgram(): Command {
     .option('--template <file>', "your model's chat template: requests recorded without a prompt are rendered with it and checked")
     .addOption(vllmProfileOption())
     .option('--delta-tokens <n>', 'with --vllm-profile: tokens per delta (default 1), or "recorded" for the grouping the record shows')
-    .action(async (paths: string[], opts: { json?: boolean; failOn?: 'error' | 'warning'; format?: string; thinkOpen?: boolean; recoverRawFallback?: boolean; verbose?: boolean; guided: boolean; template?: string; vllmProfile?: VllmGeneration; deltaTokens?: string }) => {
+    .option('--tokenizer <path>', TOKENIZER_HELP)
+    .action(async (paths: string[], opts: { json?: boolean; failOn?: 'error' | 'warning'; format?: string; thinkOpen?: boolean; recoverRawFallback?: boolean; verbose?: boolean; guided: boolean; template?: string; vllmProfile?: VllmGeneration; deltaTokens?: string; tokenizer?: string }) => {
       const template = await readTemplate(opts.template);
       if (opts.deltaTokens !== undefined && !opts.vllmProfile) throw new InputError('--delta-tokens needs --vllm-profile');
       process.exitCode = await analyzeCommand(
@@ -82,9 +95,20 @@ export function buildProgram(): Command {
           template,
           vllmProfile: opts.vllmProfile,
           deltaTokens: opts.deltaTokens === undefined ? undefined : parseDeltaTokens(opts.deltaTokens),
+          tokenizers: tokenizerPaths(opts.tokenizer),
         },
         process.stdout,
       );
+    });
+  program
+    .command('tokens')
+    .description("print each record's completion tokens with their ids, and where the ids come from (recorded, re-encoded by the model's tokenizer, approximate)")
+    .argument('<paths...>', 'trace files or directories of .jsonl files')
+    .option('--json', 'one JSON object per record: {"id", "line", "tokenizer", "source", "exact", "tokens": [{"text", "id"}]}')
+    .option('--tokenizer <path>', TOKENIZER_HELP)
+    .addOption(new Option('--format <name>', 'tool-call format (default: detected per record)').choices(formatNames()))
+    .action(async (paths: string[], opts: { json?: boolean; tokenizer?: string; format?: string }) => {
+      process.exitCode = await tokensCommand(paths, { json: opts.json, format: opts.format, tokenizers: tokenizerPaths(opts.tokenizer) }, process.stdout);
     });
   program
     .command('report')
@@ -97,10 +121,11 @@ export function buildProgram(): Command {
     .option('--template <file>', "your model's chat template: requests recorded without a prompt are rendered with it and checked")
     .addOption(vllmProfileOption())
     .option('--delta-tokens <n>', 'with --vllm-profile: tokens per delta (default 1), or "recorded" for the grouping the record shows')
-    .action(async (paths: string[], opts: { out: string; open?: boolean; thinkOpen?: boolean; format?: string; template?: string; vllmProfile?: VllmGeneration; deltaTokens?: string }) => {
+    .option('--tokenizer <path>', TOKENIZER_HELP)
+    .action(async (paths: string[], opts: { out: string; open?: boolean; thinkOpen?: boolean; format?: string; template?: string; vllmProfile?: VllmGeneration; deltaTokens?: string; tokenizer?: string }) => {
       if (opts.deltaTokens !== undefined && !opts.vllmProfile) throw new InputError('--delta-tokens needs --vllm-profile');
       const deltaTokens = opts.deltaTokens === undefined ? undefined : parseDeltaTokens(opts.deltaTokens);
-      const { records, bytes } = await writeReport(paths, opts.out, { startInReasoning: opts.thinkOpen, format: opts.format, template: await readTemplate(opts.template), vllmProfile: opts.vllmProfile, deltaTokens });
+      const { records, bytes } = await writeReport(paths, opts.out, { startInReasoning: opts.thinkOpen, format: opts.format, template: await readTemplate(opts.template), vllmProfile: opts.vllmProfile, deltaTokens, tokenizers: tokenizerPaths(opts.tokenizer) });
       const where = resolve(opts.out);
       process.stdout.write(`Report: ${where} (${records} records, ${(bytes / 1024).toFixed(0)} KB)\n`);
       if (opts.open && openInBrowser(where)) process.stdout.write('Opened in your browser.\n');

@@ -4,7 +4,7 @@
  * carry none. The host does all parsing; the webview renders view models and sends intents.
  */
 import type { Diagnostic, DiagnosticKind, Severity } from '../core/diagnostics/diagnostic.ts';
-import type { FormatBasis } from '../core/formats/resolveFormat.ts';
+import type { FormatBasis } from '../core/formats/formatBasis.ts';
 import type { ParserDelta } from '../core/formats/toolCallFormat.ts';
 import type { ChatMessage, ChatTool, RecordSource, ToolChoice } from '../core/trace/record.ts';
 import type { VllmDeltaMessage, VllmGeneration } from '../core/formats/kimiK2/vllm/vllmProfile.ts';
@@ -52,6 +52,8 @@ export interface TokenView {
   special: boolean;
   approximate: boolean;
   id?: number;
+  /** A byte-level token holding part of a character: its bytes (`\xF0\x9F`), shown instead of its text. */
+  bytes?: string;
   logprob?: number;
   /** Parser state after this token. */
   state: string;
@@ -103,6 +105,10 @@ export interface RecordView {
   model: string | null;
   /** `none`: the record holds no raw completion (only a response or a request). */
   tokenOrigin: 'recorded' | 'splitter' | 'none';
+  /** Where the token ids come from (`re-encoded`: the model's tokenizer run on the text), or null without tokens. */
+  tokenSource: 'recorded' | 're-encoded' | 'approximate' | null;
+  /** The header line about them: `tokens: o200k_harmony (exact, re-encoded…)`, `tokens: approximate — set toolscope.tokenizer`. */
+  tokenLabel: string | null;
   /** Some token boundaries are inferred, not recorded: the UI says so. */
   approximate: boolean;
   rebuilt: boolean;

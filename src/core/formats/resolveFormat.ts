@@ -14,7 +14,9 @@ import type { ResponseMessage } from '../trace/responseMessage.ts';
 import { DEFAULT_FORMAT, detectFormatIn, findFormat, formatNames, getFormat } from './registry.ts';
 import type { ToolCallFormat } from './toolCallFormat.ts';
 
-export type FormatBasis = 'forced' | 'named' | 'markup' | 'parser' | 'model' | 'history' | 'default';
+import type { FormatBasis } from './formatBasis.ts';
+
+export type { FormatBasis } from './formatBasis.ts';
 
 export interface ResolvedFormat {
   format: ToolCallFormat;

@@ -3,8 +3,7 @@
  * A parser is streaming first: fed text deltas, it returns OpenAI-style deltas. The one-shot form is the same
  * parser fed the whole text, so "streaming equals non-streaming" is a property of the design, checked by tests.
  */
-import type { PieceSplitter } from '../tokens/bytePairEncoder.ts';
-import type { Tokenizer } from '../tokens/token.ts';
+import type { PieceSplitter, Tokenizer } from '../tokens/token.ts';
 
 export interface CharRange {
   /** Inclusive start offset in the parsed text (UTF-16 code units). */

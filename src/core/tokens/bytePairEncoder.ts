@@ -7,10 +7,9 @@
  * A token that ends inside a character (an emoji split over two tokens) gets the character when the character
  * ends in it, and says its own bytes in `bytes` — never a replacement character.
  */
-import type { Token, Tokenizer } from './token.ts';
+import type { PieceSplitter, Token, Tokenizer } from './token.ts';
 
-/** Calls `piece(start, end)` for each pre-tokenizer piece of text[from, to), in order, tiling the range. */
-export type PieceSplitter = (text: string, from: number, to: number, piece: (start: number, end: number) => void) => void;
+export type { PieceSplitter } from './token.ts';
 
 /** How a vocabulary merges bytes. */
 export interface BpeModel {

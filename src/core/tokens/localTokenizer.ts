@@ -65,7 +65,7 @@ function readJson(path: string): unknown {
   try {
     return JSON.parse(text);
   } catch (err) {
-    throw new Error(`${path} is not valid JSON: ${err instanceof Error ? err.message : String(err)}`);
+    throw new Error(`${path} is not valid JSON: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
   }
 }
 

@@ -57,3 +57,6 @@ export interface TokenizedCompletion {
   /** Why recorded tokens could not be used, when they could not. */
   warning?: string;
 }
+
+/** Calls `piece(start, end)` for each pre-tokenizer piece of text[from, to), in order, tiling the range. */
+export type PieceSplitter = (text: string, from: number, to: number, piece: (start: number, end: number) => void) => void;

@@ -29,7 +29,7 @@ export class TokenizerJson implements Tokenizer {
     try {
       this.hf = new HfTokenizer(json, (config ?? {}) as object);
     } catch (err) {
-      throw new Error(`${label}: ${err instanceof Error ? err.message : String(err)}`);
+      throw new Error(`${label}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
     }
     for (const t of (json as { added_tokens?: unknown }).added_tokens instanceof Array ? ((json as { added_tokens: unknown[] }).added_tokens) : []) {
       const entry = t as { id?: unknown; content?: unknown; special?: unknown };

@@ -11,6 +11,7 @@ import { redact } from '../redact.ts';
 import type { TraceRecord } from '../trace/record.ts';
 import type { CallView, MessageView, RecordSummary, RecordView, TokenRole, TokenView } from '../../shared/protocol.ts';
 import { vllmView } from './vllmView.ts';
+import { tokenSourceLabel } from '../tokens/tokenSourceLabel.ts';
 
 /** Past this size the raw JSON is cut (the full record is one click away in a text editor). */
 export const RAW_JSON_LIMIT = 2_000_000;
@@ -49,6 +50,7 @@ export function buildTokenViews(a: AnalyzedRecord): TokenView[] {
       emitted: event?.emitted ?? null,
     };
     if (t.id !== undefined) view.id = t.id;
+    if (t.bytes !== undefined) view.bytes = t.bytes;
     if (t.logprob !== undefined) view.logprob = t.logprob;
     return view;
   });
@@ -145,6 +147,8 @@ export function recordView(key: string, a: AnalyzedRecord, record: TraceRecord):
     writesCallIds: Boolean(getFormat(a.format).callIds),
     model: modelOf(record),
     tokenOrigin: a.completion ? a.completion.origin : 'none',
+    tokenSource: a.completion ? a.completion.source : null,
+    tokenLabel: a.completion ? tokenSourceLabel(a.completion) : null,
     approximate: (a.completion?.tokens ?? []).some((t) => t.approximate),
     rebuilt: Boolean(a.completion?.rebuilt),
     tokenWarning: a.completion?.warning ?? null,
