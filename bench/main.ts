@@ -5,6 +5,7 @@ import { benchReplay } from './replayBench.ts';
 import { benchProxy } from './proxyBench.ts';
 import { benchGuided } from './guidedBench.ts';
 import { benchVllmProfiles } from './vllmProfilesBench.ts';
+import { benchTokenizers } from './tokenizerBench.ts';
 
 async function main(): Promise<void> {
   const log = (line: string) => process.stdout.write(line + '\n');
@@ -21,6 +22,8 @@ async function main(): Promise<void> {
   await benchGuided(log);
   log('');
   benchVllmProfiles(log);
+  log('');
+  benchTokenizers(log);
 }
 
 main().catch((err: unknown) => {

@@ -342,7 +342,7 @@ export class App {
       this.cache.clear();
       this.pendingKey = this.store.state.selectedKey;
       this.setView(null);
-      this.showRecordHead(null, e.reason === 'format' ? 'The format changed: analysing again…' : e.reason === 'vllmProfile' ? 'The vLLM profile changed: analysing again…' : 'The file changed: reading it again…');
+      this.showRecordHead(null, e.reason === 'format' ? 'The format changed: analysing again…' : e.reason === 'vllmProfile' ? 'The vLLM profile changed: analysing again…' : e.reason === 'tokenizer' ? 'The tokenizer setting changed: analysing again…' : 'The file changed: reading it again…');
       return;
     }
     this.setInfo(e.info);

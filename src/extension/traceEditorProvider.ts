@@ -12,6 +12,8 @@ import { makeNonce, webviewPageHtml } from '../core/view/pageHtml.ts';
 import { TraceSession } from '../core/view/traceSession.ts';
 import { FORMAT_SETTING, formatSettingFor } from './formatSetting.ts';
 import { templateSettingFor } from './templateSetting.ts';
+import { TOKENIZER_SETTING, tokenizerSettingFor } from './tokenizerSetting.ts';
+import { clearLocalTokenizers } from '../core/tokens/localTokenizer.ts';
 import { VLLM_PROFILE_SETTING, vllmProfileSettingFor } from './vllmProfileSetting.ts';
 import type { AnalysisOptions } from '../core/analysis.ts';
 import { rawRecordUri, registerRawRecordDocuments, setRawContent } from './rawRecordDocuments.ts';
@@ -108,7 +110,12 @@ class TraceDocument implements vscode.CustomDocument {
     return this.reanalyse({ vllmProfile }, 'vllmProfile');
   }
 
-  private reanalyse(options: AnalysisOptions, reason: 'format' | 'vllmProfile'): Promise<void> {
+  /** Splits completions recorded without tokens with these tokenizer files from now on: the list starts over. */
+  setTokenizers(tokenizers: AnalysisOptions['tokenizers']): Promise<void> {
+    return this.reanalyse({ tokenizers }, 'tokenizer');
+  }
+
+  private reanalyse(options: AnalysisOptions, reason: 'format' | 'vllmProfile' | 'tokenizer'): Promise<void> {
     return this.serially(async () => {
       this.stopping = true;
       try {
@@ -158,15 +165,18 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
 
   async openCustomDocument(uri: vscode.Uri): Promise<TraceDocument> {
     if (uri.scheme !== 'file') throw new Error(`Toolscope reads traces from disk by byte offset; ${uri.scheme}: files are not supported.`);
-    const session = await TraceSession.open(uri.fsPath, basename(uri.fsPath), { format: formatSettingFor(uri), template: await templateSettingFor(uri), vllmProfile: vllmProfileSettingFor(uri) });
+    const session = await TraceSession.open(uri.fsPath, basename(uri.fsPath), { format: formatSettingFor(uri), template: await templateSettingFor(uri), vllmProfile: vllmProfileSettingFor(uri), tokenizers: tokenizerSettingFor(uri) });
     const document: TraceDocument = new TraceDocument(uri, session, () => this.documents.delete(document));
     this.documents.add(document);
     return document;
   }
 
-  /** `toolscope.format` or `toolscope.vllmProfile` changed: open traces it applies to are analysed again. */
+  /** `toolscope.format`, `toolscope.vllmProfile` or `toolscope.tokenizer` changed: open traces it applies to are analysed again. */
   private configurationChanged(e: vscode.ConfigurationChangeEvent): void {
+    // The files behind the paths may have changed too: read them again.
+    if (e.affectsConfiguration(TOKENIZER_SETTING)) clearLocalTokenizers();
     for (const document of this.documents) {
+      if (e.affectsConfiguration(TOKENIZER_SETTING, document.uri)) void document.setTokenizers(tokenizerSettingFor(document.uri));
       if (e.affectsConfiguration(FORMAT_SETTING, document.uri)) void document.setFormat(formatSettingFor(document.uri));
       if (e.affectsConfiguration(VLLM_PROFILE_SETTING, document.uri)) void document.setVllmProfile(vllmProfileSettingFor(document.uri));
     }

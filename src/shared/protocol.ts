@@ -260,7 +260,7 @@ export type HostReply =
 /** Pushed by the host: more of the list analysed, or the file grew; `reset`: the list starts over (file replaced, format changed). */
 export type HostEvent =
   | { type: 'summaries'; summaries: RecordSummary[]; lineErrors: LineErrorView[]; info: TraceInfo }
-  | { type: 'reset'; info: TraceInfo; reason?: 'file' | 'format' | 'vllmProfile' }
+  | { type: 'reset'; info: TraceInfo; reason?: 'file' | 'format' | 'vllmProfile' | 'tokenizer' }
   /** A contributed stepping command (F10, F9, F8…): the workbench's keys, not the webview's, so it acts once. */
   | { type: 'step'; action: StepCommand }
   /** Select a record by id (once it is listed) and show one of its tabs: a replay just written, on Compare. */

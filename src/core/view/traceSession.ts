@@ -56,7 +56,8 @@ export class TraceSession {
     const next = { ...this.options, ...options };
     const same =
       (['format', 'startInReasoning', 'recoverRawFallback', 'vllmProfile', 'deltaTokens'] as const).every((k) => (next[k] || undefined) === (this.options[k] || undefined)) &&
-      next.template?.source === this.options.template?.source;
+      next.template?.source === this.options.template?.source &&
+      JSON.stringify(next.tokenizers ?? null) === JSON.stringify(this.options.tokenizers ?? null);
     if (same) return false;
     this.options = next;
     this.analyzer = new Analyzer(next);

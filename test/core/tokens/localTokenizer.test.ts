@@ -48,7 +48,7 @@ test('tiktoken.model + tokenizer_config.json: ranks are ids, the config names th
 test('analyze with --tokenizer on a Kimi folder: exact re-encoded ids in the record view, its header says so', () => {
   clearLocalTokenizers();
   const dir = writeKimiFolder(join(tempDir('kimi-view'), 'Kimi-K2-Instruct'));
-  const record: TraceRecord = { id: 'r1', completion: { text: KIMI_CALL } };
+  const record: TraceRecord = { toolscope: 1, id: 'r1', completion: { text: KIMI_CALL } };
   const a = analyze(record, { tokenizers: { any: dir } });
   assert.equal(a.completion?.source, 're-encoded');
   const view = recordView('k', a, record);
@@ -136,7 +136,7 @@ test('marker-split is not judged on re-encoded tokens: a marker the tokenizer sp
   // <tool_call> is not an added token here: re-encoding splits it into pieces.
   const dir = writeTokenizerJson(join(tempDir('no-markers'), 'Tiny'), { markersAdded: false });
   const text = '<tool_call>\n{"name": "f", "arguments": {}}\n</tool_call>';
-  const record: TraceRecord = { id: 'h', meta: { format: 'hermes' }, completion: { text } };
+  const record: TraceRecord = { toolscope: 1, id: 'h', meta: { format: 'hermes' }, completion: { text } };
   const a = analyze(record, { tokenizers: { any: dir } });
   assert.equal(a.completion?.source, 're-encoded');
   assert.ok(a.completion.tokens.filter((t) => t.charStart < 11).length > 1, 'the marker is several tokens');
