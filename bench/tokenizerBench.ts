@@ -113,7 +113,7 @@ function rate(name: string, tokenizer: () => Tokenizer, text: string, log: (line
   const loadMs = performance.now() - t0;
   t.tokenize(text.slice(0, 2000)); // warm up the JIT
   let runs = 0;
-  let count = 0;
+  let count: number;
   const start = performance.now();
   do {
     count = t.tokenize(text).length;
