@@ -1,11 +1,11 @@
 /**
- * marker-split: a marker that spans several recorded tokens (a tokenizer or serving bug). Re-encoded tokens cannot
- * tell: they are how the tokenizer splits the text now, not what the engine generated.
+ * marker-split: a marker that spans several recorded tokens (a tokenizer or serving bug). Only recorded tokens
+ * tell: re-encoded and approximate ones are how a tokenizer splits the text now, not what the engine generated.
  */
 import { makeDiagnostic, tokenRange, type Check } from '../context.ts';
 
 export const markerSplit: Check = (ctx) => {
-  if (!ctx.parse || ctx.tokens.length === 0 || ctx.tokenSource === 're-encoded') return [];
+  if (!ctx.parse || ctx.tokens.length === 0 || ctx.tokenSource !== 'recorded') return [];
   return ctx.parse.markers.flatMap((m) => {
     const { tokenStart, tokenEnd } = tokenRange(ctx.tokens, m.span.start, m.span.end);
     if (tokenStart === null || tokenEnd === null || tokenEnd - tokenStart <= 1) return [];
