@@ -41,7 +41,7 @@ export class HumanReport {
     const worst = worstSeverity(r.diagnostics);
     const mark = worst === 'error' ? s.red('✖') : worst === 'warning' ? s.yellow('▲') : s.green('✔');
     const calls = `${r.calls.length} call${r.calls.length === 1 ? '' : 's'}`;
-    const tokens = r.completion ? `, ${r.completion.tokens.length} tokens${r.completion.origin === 'splitter' ? ' (approx.)' : ''}` : '';
+    const tokens = r.completion ? `, ${r.completion.tokens.length} tokens${r.completion.source === 'approximate' ? ' (approx.)' : r.completion.source === 're-encoded' ? ` (${r.completion.tokenizer}, re-encoded)` : ''}` : '';
     this.write(`  ${mark} ${s.bold(`#${r.id}`)} ${s.dim(`line ${r.line} · ${r.format}${r.formatBasis === 'default' ? ' (assumed)' : ''} · ${r.source}`)} · ${calls}${tokens}`);
     if (r.error) this.write(`      ${s.red('failed')}    ${preview(r.error, 120)}`);
     if (r.reasoning) this.write(`      ${s.dim('reasoning')} ${preview(r.reasoning, 80)}`);
