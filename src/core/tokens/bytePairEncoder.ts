@@ -42,6 +42,23 @@ export function regexSplitter(pattern: RegExp): PieceSplitter {
   };
 }
 
+/**
+ * Patterns applied one after another, each to the pieces the previous one left (Hugging Face's Sequence of
+ * `Split` pre-tokenizers with `Isolated` behaviour: matches and the text between them both become pieces).
+ */
+export function chainedSplitter(patterns: readonly RegExp[]): PieceSplitter {
+  const stages = patterns.map(regexSplitter);
+  const run = (stage: number, text: string, from: number, to: number, piece: (start: number, end: number) => void): void => {
+    const split = stages[stage];
+    if (!split) {
+      piece(from, to);
+      return;
+    }
+    split(text, from, to, (start, end) => run(stage + 1, text, start, end, piece));
+  };
+  return (text, from, to, piece) => run(0, text, from, to, piece);
+}
+
 const PIECE_CACHE_LIMIT = 50_000;
 
 export class BytePairEncoder implements Tokenizer {

@@ -1,5 +1,6 @@
 /** DeepSeek-V3.1 tool calls as a `ToolCallFormat`: markers, detection and the reference parser. */
 import { MarkerSplitter } from '../../tokens/markerSplitter.ts';
+import { deepseekV3Splitter } from './deepseekPretokenizer.ts';
 import type { ParserOptions, StreamingParser, ToolCallFormat } from '../toolCallFormat.ts';
 import { DEEPSEEK_TOOL_MARKER_TEXTS, DEEPSEEK_V31_MARKERS, END_OF_SENTENCE } from './deepseekV31Markers.ts';
 import { DeepSeekV31Parser } from './deepseekV31Parser.ts';
@@ -13,9 +14,10 @@ export const deepseekV31Format: ToolCallFormat = {
   // V3.1 and its updates (V3.1-Terminus); not V3/R1 (another call format) nor V3.2 (DSML).
   models: /deepseek[-_. ]?v3[-_.]1(?!\d)/iu,
   parserNames: ['deepseek_v31', 'deepseekv31'],
-  // DeepSeek ships tokenizer.json; its GGUF pre-tokenizer (`deepseek-v3`, three chained patterns) is not read here.
+  // DeepSeek ships tokenizer.json; its GGUF builds name the pre-tokenizer `deepseek-v3`.
   tokenizer: {
     approximate: () => new MarkerSplitter(deepseekV31Format),
+    gguf: { 'deepseek-v3': deepseekV3Splitter },
   },
   detect(text: string): boolean {
     return DEEPSEEK_TOOL_MARKER_TEXTS.some((m) => text.includes(m)) || text.includes(END_OF_SENTENCE);
