@@ -4,7 +4,7 @@
  * carry none. The host does all parsing; the webview renders view models and sends intents.
  */
 import type { Diagnostic, DiagnosticKind, Severity } from '../core/diagnostics/diagnostic.ts';
-import type { FormatBasis } from '../core/formats/formatBasis.ts';
+import type { FormatBasis } from './formatBasis.ts';
 import type { ParserDelta } from '../core/formats/toolCallFormat.ts';
 import type { ChatMessage, ChatTool, RecordSource, ToolChoice } from '../core/trace/record.ts';
 import type { VllmDeltaMessage, VllmGeneration } from '../core/formats/kimiK2/vllm/vllmProfile.ts';

@@ -14,9 +14,9 @@ import type { ResponseMessage } from '../trace/responseMessage.ts';
 import { DEFAULT_FORMAT, detectFormatIn, findFormat, formatNames, getFormat } from './registry.ts';
 import type { ToolCallFormat } from './toolCallFormat.ts';
 
-import type { FormatBasis } from './formatBasis.ts';
+import type { FormatBasis } from '../../shared/formatBasis.ts';
 
-export type { FormatBasis } from './formatBasis.ts';
+export type { FormatBasis } from '../../shared/formatBasis.ts';
 
 export interface ResolvedFormat {
   format: ToolCallFormat;
