@@ -26,8 +26,8 @@ const spell = (bytes: string): string => Array.from(bytes, (c) => ALPHABET[c.cha
 function harmonyCompletion(tokens: number): string {
   const parts = ['<|channel|>analysis<|message|>The user wants several lookups; 東京と大阪の天気を比べます 🌦️.<|end|>'];
   let length = parts[0]?.length ?? 0;
-  // About 2.7 characters per o200k token on this text.
-  for (let i = 0; length / 2.7 < tokens; i++) {
+  // About 3.8 characters per o200k token on this text.
+  for (let i = 0; length / 3.8 < tokens; i++) {
     const part = `<|start|>assistant<|channel|>commentary to=functions.search <|constrain|>json<|message|>{"query": "topic number ${i} with some words", "filters": {"lang": "en", "since": "2025-0${(i % 9) + 1}-01"}, "note": "Größe ${i} — naïve café 😀"}<|call|>`;
     parts.push(part);
     length += part.length;
