@@ -15,7 +15,8 @@ import { ARGUMENT_BEGIN, CALL_BEGIN, CALL_END, SECTION_BEGIN, SECTION_END } from
 import { nothingAllowed, readBitmask, type AllowedNext } from './allowedNext.ts';
 import { SPECIAL_TEXTS_BY_LENGTH } from './byteVocabulary.ts';
 import { pieces, stopOffset } from './completionPieces.ts';
-import { tagExcludes } from './tagTools.ts';
+import { readScriptedObject, resolveSchema, schemaValues, valueCandidates, type ScriptedObject } from './scriptedArguments.ts';
+import { tagExcludes, tagTools } from './tagTools.ts';
 import { grammarStartOf } from './whatIf.ts';
 import { newMatcher, type CompiledKimiGrammar } from './xgrammar.ts';
 import type { XgMatcher } from './xgrammarModule.ts';
@@ -79,6 +80,95 @@ function units(text: string, from: number, to: number): Unit[] {
   return out;
 }
 
+/**
+ * Writes a scripted argument object through the matcher, key by key in the schema's order, all or nothing: on
+ * success the text written (the matcher advanced over it), on failure null with the matcher as it was.
+ */
+class ArgumentWriter {
+  private steps = 0;
+  private text = '';
+
+  constructor(
+    private readonly matcher: XgMatcher,
+    private readonly grammar: CompiledKimiGrammar,
+    private readonly root: unknown,
+  ) {}
+
+  async write(obj: ScriptedObject, lead: string, trail: string): Promise<string | null> {
+    this.accept([lead, '']);
+    if (!(await this.object(obj, this.root))) {
+      this.matcher.rollBack(this.steps);
+      return null;
+    }
+    this.accept([trail, '']);
+    return this.text;
+  }
+
+  /** Accepts the first of `alternatives` the grammar allows; '' is always allowed. */
+  private accept(alternatives: string[]): boolean {
+    for (const t of alternatives) {
+      if (t === '') return true;
+      if (this.matcher.acceptString(t)) {
+        this.steps++;
+        this.text += t;
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private undo(count: number, textLength: number): void {
+    if (count > 0) this.matcher.rollBack(count);
+    this.steps -= count;
+    this.text = this.text.slice(0, textLength);
+  }
+
+  /** A complete value: accepted, and what follows may close or continue the enclosing object. */
+  private async value(candidate: string): Promise<boolean> {
+    if (!this.accept([candidate])) return false;
+    const next = readBitmask(await this.matcher.nextTokenBitmask(), this.grammar.vocabulary, '');
+    if (next.bytes.includes(0x2c) || next.bytes.includes(0x7d) || next.specials.includes(CALL_END)) return true;
+    this.undo(1, this.text.length - candidate.length);
+    return false;
+  }
+
+  private async object(obj: ScriptedObject, schemaNode: unknown): Promise<boolean> {
+    const schema = resolveSchema(schemaNode, this.root) ?? {};
+    const props = (schema.properties && typeof schema.properties === 'object' ? schema.properties : {}) as Record<string, unknown>;
+    const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
+    const byKey = new Map(obj.members.map((m) => [m.key, m]));
+    if (!this.accept([obj.open ? `{${obj.open}` : '{', '{'])) return false;
+    let first = true;
+    const member = async (key: string, schemaOf: unknown, candidates: () => string[], nested: ScriptedObject | null): Promise<boolean | 'refused'> => {
+      const steps = this.steps;
+      const length = this.text.length;
+      const sep = first ? [''] : [obj.separator, ', ', ','];
+      const head = JSON.stringify(key);
+      if (!this.accept(sep) || !this.accept([head + obj.colon, `${head}: `, `${head}:`])) {
+        this.undo(this.steps - steps, length);
+        return 'refused';
+      }
+      for (const c of candidates()) if (await this.value(c)) return true;
+      if (nested && (await this.object(nested, schemaOf))) return true;
+      this.undo(this.steps - steps, length);
+      return false;
+    };
+    for (const [key, schemaOf] of Object.entries(props)) {
+      const scripted = byKey.get(key);
+      byKey.delete(key);
+      if (!scripted && !required.includes(key)) continue;
+      const nested = scripted && scripted.value && typeof scripted.value === 'object' && !Array.isArray(scripted.value) ? readScriptedObject(scripted.raw) : null;
+      const candidates = scripted ? () => [scripted.raw, ...valueCandidates(scripted, schemaOf, this.root)] : () => schemaValues(schemaOf, this.root);
+      const done = await member(key, schemaOf, candidates, nested);
+      if (done === true) first = false;
+      else if (required.includes(key)) return false;
+    }
+    // Undeclared keys stay only where the grammar takes them.
+    for (const m of byKey.values()) if ((await member(m.key, {}, () => [m.raw], null)) === true) first = false;
+    return this.accept([obj.close ? `${obj.close}}` : '}', '}']);
+  }
+}
+
 class Decoder {
   out = '';
   forced = 0;
@@ -133,6 +223,61 @@ class Decoder {
       const sectionEnd = text.lastIndexOf(SECTION_END);
       if (sectionEnd >= 0 || callEnd >= 0) this.suppliedClose = sectionEnd > callEnd ? SECTION_END : CALL_END;
     }
+  }
+
+  /**
+   * At the start of a call's arguments: writes the script's argument object aligned by key (ArgumentWriter).
+   * Returns where the script goes on (its own closing tag), or null to go on unit by unit (arguments that are
+   * not one JSON object, e.g. cut short, or a tool the tag does not describe).
+   */
+  async alignArguments(script: readonly Unit[], i: number): Promise<number | null> {
+    let start = i;
+    const prev = script[i - 1];
+    if (!(prev?.special && prev.text === ARGUMENT_BEGIN)) {
+      // The grammar wrote the call's header itself (a corrected name): the script's arguments follow its own tag.
+      start = -1;
+      for (let j = i; j < script.length; j++) {
+        const u = script[j] as Unit;
+        if (!u.special) continue;
+        if (u.text === ARGUMENT_BEGIN) start = j + 1;
+        break;
+      }
+      if (start < 0) return null;
+    }
+    let end = start;
+    while (end < script.length && !(script[end] as Unit).special) end++;
+    const seg = script.slice(start, end).map((u) => u.text).join('');
+    const header = this.out.slice(this.out.lastIndexOf(CALL_BEGIN) + CALL_BEGIN.length, this.out.length - ARGUMENT_BEGIN.length);
+    const name = header.trim().replace(/^functions\./, '').replace(/:\d+$/, '');
+    const tool = tagTools(this.grammar.tag).find((t) => t.name === name);
+    const obj = readScriptedObject(seg);
+    if (!tool || typeof tool.schema !== 'object' || !obj) return null;
+    let text: string | null = null;
+    if (this.matcher.acceptString(seg)) {
+      // As written, if the arguments are complete there.
+      if ((await this.allowed()).specials.includes(CALL_END)) text = seg;
+      else this.matcher.rollBack(1);
+    }
+    const lead = /^\s*/.exec(seg)?.[0] ?? '';
+    const trail = /\s*$/.exec(seg)?.[0] ?? '';
+    text ??= await new ArgumentWriter(this.matcher, this.grammar, tool.schema).write(obj, lead, trail);
+    if (text === null) return null;
+    const skipped = script.slice(i, start).reduce((n, u) => n + u.text.length, 0);
+    if (skipped > 0) {
+      this.dropped += skipped;
+      this.firstChange ??= this.prefixLength + this.out.length;
+    }
+    if (text !== seg) {
+      let p = 0;
+      while (p < text.length && p < seg.length && text[p] === seg[p]) p++;
+      let q = 0;
+      while (q < text.length - p && q < seg.length - p && text[text.length - 1 - q] === seg[seg.length - 1 - q]) q++;
+      this.firstChange ??= this.prefixLength + this.out.length + p;
+      this.forced += text.length - p - q;
+      this.dropped += seg.length - p - q;
+    }
+    this.emit(text, false);
+    return end;
   }
 
   /** Accepts a closer (`"`, `}`, `]`) only where it closes something, not as a character of a string. */
@@ -254,6 +399,8 @@ export async function constrainCompletion(
     const budget = script.length + (options.maxExtra ?? 4096);
     let i = 0;
     let steps = 0;
+    /** Output length at which the arguments were last aligned by key (once per call). */
+    let alignedAt = -1;
     while (i < script.length && steps++ < budget) {
       if (d.suppliedClose) {
         // The grammar closed the call or section itself: the script's rest of it is what the model meant there.
@@ -261,9 +408,24 @@ export async function constrainCompletion(
         d.suppliedClose = null;
         continue;
       }
+      if (d.inArguments && d.out.endsWith(ARGUMENT_BEGIN) && alignedAt !== d.out.length) {
+        alignedAt = d.out.length;
+        const resume = await d.alignArguments(script, i);
+        if (resume !== null) {
+          i = resume;
+          continue;
+        }
+      }
       const u = script[i] as Unit;
       if (await d.tryAccept(u)) {
         d.emit(u.text, false);
+        i++;
+        continue;
+      }
+      // Whitespace between tags that the grammar refuses carries nothing the model meant: leave it out.
+      if (!u.special && !d.inArguments && /^\s$/.test(u.text)) {
+        d.dropped += u.text.length;
+        d.firstChange ??= prefix.length + d.out.length;
         i++;
         continue;
       }
