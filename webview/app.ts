@@ -12,6 +12,8 @@ import { Inspector } from './inspector.ts';
 import { unglyph } from './layout.ts';
 import type { AnchoredDiagnostic } from './navigation.ts';
 import { splitter } from './panels.ts';
+import { CursorAnnouncer, cursorSentence } from './cursorAnnouncer.ts';
+import { PanelModes, type SidePanel } from './panelModes.ts';
 import { RecordList, type SelectHow } from './recordList.ts';
 import { evalView } from './evalView.ts';
 import { comparisonView } from './comparisonView.ts';
@@ -49,8 +51,8 @@ const STEP_BUTTONS: StepButton[][] = [
     { action: 'nextCall', text: 'call ›', label: 'Next tool call (n)' },
   ],
   [
-    { action: 'prevDiag', text: '‹ finding', label: 'Previous diagnostic (Shift+E)' },
-    { action: 'nextDiag', text: 'finding ›', label: 'Next diagnostic (e)' },
+    { action: 'prevDiag', text: '‹ finding', label: 'Previous finding (Shift+E)' },
+    { action: 'nextDiag', text: 'finding ›', label: 'Next finding (e)' },
   ],
 ];
 
@@ -59,6 +61,9 @@ export class App {
   private readonly list: RecordList;
   private readonly timeline: Timeline;
   private readonly inspector: Inspector;
+  private readonly announcer = new CursorAnnouncer();
+  private readonly panelModes: PanelModes;
+  private readonly toggles: Record<SidePanel, ToolbarButton>;
   private readonly stepper: Stepper;
   private readonly statusEl = h('span', { class: 'status', 'aria-live': 'polite' });
   private readonly titleEl = h('span', { class: 'file-name' });
@@ -146,11 +151,10 @@ export class App {
     );
 
     const toggleList = h('vscode-toolbar-button', { toggleable: true, label: 'Show the record list', title: 'Record list', class: 'toggle-list' }, '☰ Records') as ToolbarButton;
-    toggleList.checked = !st.listCollapsed;
-    toggleList.addEventListener('change', () => this.setCollapsed('list', !toggleList.checked));
+    toggleList.addEventListener('change', () => this.showPanel('list', toggleList.checked));
     const toggleInspector = h('vscode-toolbar-button', { toggleable: true, label: 'Show the inspector', title: 'Inspector', class: 'toggle-inspector' }, 'Inspector ☰') as ToolbarButton;
-    toggleInspector.checked = !st.inspectorCollapsed;
-    toggleInspector.addEventListener('change', () => this.setCollapsed('inspector', !toggleInspector.checked));
+    toggleInspector.addEventListener('change', () => this.showPanel('inspector', toggleInspector.checked));
+    this.toggles = { list: toggleList, inspector: toggleInspector };
 
     const centre = h(
       'main',
@@ -195,11 +199,18 @@ export class App {
     this.mainEl.style.setProperty('--insp-w', `${st.inspectorWidth}px`);
     this.mainEl.classList.toggle('list-collapsed', st.listCollapsed);
     this.mainEl.classList.toggle('inspector-collapsed', st.inspectorCollapsed);
+    this.panelModes = new PanelModes(this.mainEl, {
+      collapsed: (p) => (p === 'list' ? this.store.state.listCollapsed : this.store.state.inspectorCollapsed),
+      setCollapsed: (p, c) => this.setCollapsed(p, c),
+      onChange: () => this.syncToggles(),
+    });
+    this.syncToggles();
 
     replace(
       root,
       h('header', { class: 'topbar' }, toggleList, h('span', { class: 'brand' }, 'Toolscope'), this.titleEl, this.statusEl, this.messageEl, h('span', { class: 'spacer' }), toggleInspector, this.helpButton()),
       this.mainEl,
+      this.announcer.el,
     );
     this.showTab(st.centreTab);
     this.showRecordHead(null, 'Loading the trace…');
@@ -280,6 +291,25 @@ export class App {
     }
     if (this.store.state.centreTab !== name) this.store.update((s) => (s.centreTab = name));
     if (name === 'timeline') this.timeline.relayout();
+  }
+
+  /** Shows or hides a side panel: collapses it when wide, opens it over the centre when narrow (panelModes.ts). */
+  private showPanel(panel: SidePanel, shown: boolean): void {
+    this.panelModes.show(panel, shown);
+    if (shown && this.panelModes.overlay(panel)) {
+      const target = panel === 'list' ? this.list.el.querySelector<HTMLElement>('[tabindex="0"], input') : this.inspector.el.querySelector<HTMLElement>('summary, button');
+      target?.focus();
+    }
+    if (panel === 'inspector') this.timeline.relayout();
+  }
+
+  private syncToggles(): void {
+    for (const p of ['list', 'inspector'] as const) {
+      const t = this.toggles[p];
+      t.checked = this.panelModes.shown(p);
+      t.setAttribute('aria-expanded', String(t.checked));
+    }
+    this.timeline.relayout();
   }
 
   private setCollapsed(panel: 'list' | 'inspector', collapsed: boolean): void {
@@ -446,6 +476,8 @@ export class App {
       if (this.cache.size > VIEW_CACHE) this.cache.delete(this.cache.keys().next().value as string);
     }
     this.setView(view);
+    // Narrow: the list floats over the record; picking one (click or Enter) shows it.
+    if ((how === 'click' || how === 'enter') && this.mainEl.classList.contains('list-open')) this.panelModes.closeOverlay();
     if (how === 'enter') this.focusRecord();
     else if (how === 'restore' && (document.activeElement === document.body || document.activeElement === null)) this.focusRecord();
     if (!this.firstPaint) {
@@ -580,6 +612,8 @@ export class App {
     this.timeline.setCursor(cursor, active);
     this.inspector.setCursor(cursor, active, this.timeline.diagnostics);
     this.positionEl.textContent = `token ${cursor + 1} / ${view.tokens.length}`;
+    const token = view.tokens[cursor];
+    if (token) this.announcer.say(cursorSentence(cursor, view.tokens.length, token, active, this.timeline.diagnostics));
     if (save) this.store.setCursor(view.key, cursor);
   }
 
@@ -590,6 +624,14 @@ export class App {
   }
 
   private onKey(e: KeyboardEvent): void {
+    if (e.key === 'Escape' && !e.defaultPrevented && !overlayOpen()) {
+      const closed = this.panelModes.closeOverlay();
+      if (closed) {
+        e.preventDefault();
+        this.toggles[closed].focus();
+        return;
+      }
+    }
     if (e.defaultPrevented || overlayOpen() || isFormControl(e.target)) return;
     const action = actionForKey(e);
     if (!action) return;

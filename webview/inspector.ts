@@ -35,7 +35,8 @@ export function jsonBlock(text: string, max = 20000): HTMLElement {
   const shown = pretty ?? text;
   return h(
     'pre',
-    { class: `json${pretty === null ? ' raw' : ''}` },
+    // Focusable: it scrolls when long, and a scrolling region must be reachable by keyboard.
+    { class: `json${pretty === null ? ' raw' : ''}`, tabindex: 0 },
     shown.length > max ? shown.slice(0, max) + `\n… ${shown.length - max} more characters` : shown,
   );
 }
@@ -85,6 +86,21 @@ function deltaView(delta: ParserDelta): HTMLElement {
     );
   }
   return h('dl', { class: 'kv delta' }, items);
+}
+
+/**
+ * vscode-collapsible draws its description at 60 % opacity, below WCAG AA contrast in light and high-contrast
+ * themes: its own shadow styles get the theme's description colour instead (CSSOM, allowed by the CSP).
+ */
+let descriptionSheet: CSSStyleSheet | null = null;
+function readableDescription(el: HTMLElement): void {
+  const root = el.shadowRoot;
+  if (!root) return;
+  if (!descriptionSheet) {
+    descriptionSheet = new CSSStyleSheet();
+    descriptionSheet.replaceSync('.title .description { opacity: 1; color: var(--vscode-descriptionForeground); }');
+  }
+  if (!root.adoptedStyleSheets.includes(descriptionSheet)) root.adoptedStyleSheets = [...root.adoptedStyleSheets, descriptionSheet];
 }
 
 function toolDefinition(call: CallView, view: RecordView): HTMLElement {
@@ -206,6 +222,7 @@ export class Inspector {
       const body = h('div', { class: 'section-body' });
       const el = h('vscode-collapsible', { heading, class: `section section-${name}`, 'data-section': name }, body) as SectionEl;
       el.open = opts.sections[name] ?? open;
+      void customElements.whenDefined('vscode-collapsible').then(() => readableDescription(el));
       el.addEventListener('vsc-collapsible-toggle', () => this.opts.onSectionToggle(name, el.open));
       this.sections.set(name, { el, body });
       this.el.appendChild(el);

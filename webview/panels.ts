@@ -14,8 +14,11 @@ export interface SplitterOptions {
 
 export function splitter(opts: SplitterOptions): HTMLElement {
   const el = h('div', { class: `splitter splitter-${opts.side}`, role: 'separator', 'aria-orientation': 'vertical', 'aria-label': opts.label, tabindex: 0 });
+  // The width shown while dragging: what the drag commits (the saved width changes only on commit).
+  let shown = opts.get();
   const update = (w: number) => {
     const clamped = Math.round(Math.max(opts.min, Math.min(opts.max, w)));
+    shown = clamped;
     opts.set(clamped);
     el.setAttribute('aria-valuenow', String(clamped));
     el.setAttribute('aria-valuemin', String(opts.min));
@@ -37,7 +40,7 @@ export function splitter(opts: SplitterOptions): HTMLElement {
       el.removeEventListener('pointermove', move);
       el.removeEventListener('pointerup', up);
       el.removeEventListener('pointercancel', up);
-      opts.commit(opts.get());
+      opts.commit(shown);
     };
     el.addEventListener('pointermove', move);
     el.addEventListener('pointerup', up);

@@ -97,13 +97,13 @@ export class RecordList {
     text.value = this.filters.text;
     text.addEventListener('input', () => this.setFilters({ ...this.filters, text: text.value }));
 
-    this.kindSelect = h('vscode-single-select', { 'aria-label': 'Filter by diagnostic kind', class: 'filter-kind' }) as Select;
+    this.kindSelect = h('vscode-single-select', { 'aria-label': 'Filter by diagnostic kind', label: 'Filter by diagnostic kind', class: 'filter-kind' }) as Select;
     this.kindSelect.addEventListener('change', () => this.setFilters({ ...this.filters, kind: this.kindSelect.value }));
     this.rebuildKindOptions();
 
     const severity = h(
       'vscode-single-select',
-      { 'aria-label': 'Filter by severity', class: 'filter-severity' },
+      { 'aria-label': 'Filter by severity', label: 'Filter by severity', class: 'filter-severity' },
       h('vscode-option', { value: '' }, 'Any severity'),
       h('vscode-option', { value: 'error' }, 'Has errors'),
       h('vscode-option', { value: 'warning' }, 'Has warnings'),
@@ -278,7 +278,6 @@ export class RecordList {
   private afterFilter(): void {
     this.measureRows();
     this.spacer.style.height = `${this.filtered.length * this.rowHeight}px`;
-    this.scroller.setAttribute('aria-setsize', String(this.filtered.length));
     this.updateCount();
     this.render(true);
     if (this.opts.scrollTop && this.scroller.scrollTop === 0 && this.filtered.length * this.rowHeight > this.opts.scrollTop) {

@@ -21,6 +21,14 @@ export type StepAction =
 
 /** Tokens per second while playing. */
 export const PLAY_RATE = 20;
+/** With `prefers-reduced-motion: reduce`: a calm pace a reader can follow, not a stream of changes. */
+export const REDUCED_PLAY_RATE = 2;
+
+function playRate(): number {
+  // globalThis: this module is also loaded by the DOM-free unit tests.
+  const media = (globalThis as { matchMedia?: (q: string) => { matches: boolean } }).matchMedia;
+  return media?.('(prefers-reduced-motion: reduce)').matches ? REDUCED_PLAY_RATE : PLAY_RATE;
+}
 
 export const KEY_HELP: ReadonlyArray<{ keys: string[]; action: string }> = [
   { keys: ['←', '→'], action: 'Previous / next token' },
@@ -28,7 +36,7 @@ export const KEY_HELP: ReadonlyArray<{ keys: string[]; action: string }> = [
   { keys: ['p', 'n'], action: 'Previous / next tool call' },
   { keys: ['E', 'e'], action: 'Previous / next diagnostic (Shift+E goes back)' },
   { keys: ['Home', 'End'], action: 'First / last token' },
-  { keys: ['Space'], action: `Play / pause (${PLAY_RATE} tokens per second)` },
+  { keys: ['Space'], action: `Play / pause (${PLAY_RATE} tokens per second; ${REDUCED_PLAY_RATE} with reduced motion)` },
   { keys: ['↑', '↓', 'Enter'], action: 'In the record list: move, open and go to the timeline' },
   { keys: ['Ctrl+C'], action: 'Copy the selection (real whitespace) or the token at the cursor' },
   { keys: ['?'], action: 'This help' },
@@ -196,7 +204,7 @@ export class Stepper {
       this.active = null;
       this.opts.onChange(this.cursor, null);
       if (this.cursor >= this.tokenCount - 1) this.stop();
-    }, 1000 / PLAY_RATE);
+    }, 1000 / playRate());
     this.opts.onPlayChange(true);
   }
 

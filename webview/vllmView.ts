@@ -86,7 +86,7 @@ function groupingControl(view: VllmView, opts: VllmTabOptions): HTMLElement {
   const mode = current.kind === 'recorded' ? 'recorded' : current.perDelta === 1 ? 'one' : 'n';
   const select = h(
     'vscode-single-select',
-    { 'aria-label': 'Delta grouping', class: 'vllm-grouping-kind', disabled: !opts.canRerun },
+    { 'aria-label': 'Delta grouping', label: 'Delta grouping', class: 'vllm-grouping-kind', disabled: !opts.canRerun },
     h('vscode-option', { value: 'one' }, '1 token per delta'),
     h('vscode-option', { value: 'n' }, 'N tokens per delta'),
     h('vscode-option', { value: 'recorded', disabled: view.recordedSource === null }, view.recordedSource === null ? 'As recorded (this record has no grouping)' : 'As recorded'),
