@@ -7,15 +7,14 @@
  */
 import { after, before, describe, test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { addReport, browserMissing, ensureBuilt, launch, openPage, openVsCodePage, PageServer, reportData, ROOT, selectRecord, shot, watch, cspViolations, js, type FakeHost } from './harness.ts';
-import { reportThemeOptions, THEME_KINDS, vscodeThemeScript, type ThemeKind } from './themes.ts';
+import { axeViolations } from './axe.ts';
+import { reportContextOptions, THEME_KINDS, vscodeThemeScript, type ThemeKind } from './themes.ts';
 
 const missing = browserMissing();
 const SAMPLE = join(ROOT, 'samples', 'kimi-k2-raw-completions.jsonl');
-const AXE = readFileSync(join(ROOT, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
 const WIDTHS = [500, 820, 1400] as const;
 const TABS = ['timeline', 'response', 'request', 'vllm', 'compare', 'eval'] as const;
 
@@ -26,17 +25,6 @@ let reportUrl: string;
 function skipIfMissing(t: TestContext): boolean {
   if (missing) t.skip(missing);
   return Boolean(missing);
-}
-
-/** axe-core's WCAG 2 A/AA violations on the page as it is, one line each. */
-async function axeViolations(page: Page): Promise<string[]> {
-  // Evaluated through the debugging protocol, so the page's strict CSP does not apply to the injection.
-  if (!(await js<boolean>(page, 'typeof window.axe === "object"'))) await page.evaluate(AXE);
-  const result = await js<Array<{ id: string; impact: string; help: string; nodes: Array<{ target: string[]; failureSummary?: string }> }>>(
-    page,
-    `axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }, resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target, failureSummary: n.failureSummary })) })))`,
-  );
-  return result.map((v) => `${v.id} (${v.impact}, ${v.nodes.length}): ${v.help} — ${v.nodes.slice(0, 4).map((n) => `${n.target.join(' ')}: ${(n.failureSummary ?? '').replace(/\s+/g, ' ').slice(0, 160)}`).join(' | ')}`);
 }
 
 /** Elements that run past the viewport or past their panel's edge (content in a horizontal scroller is fine). */
@@ -97,7 +85,7 @@ describe('the editor for every user', { skip: missing ?? false }, () => {
     const problems: string[] = [];
     for (const width of WIDTHS) {
       for (const kind of ['light', 'dark', 'high-contrast'] as ThemeKind[]) {
-        const ctx = await browser.newContext({ viewport: { width, height: 760 }, ...reportThemeOptions(kind) });
+        const ctx = await browser.newContext({ viewport: { width, height: 760 }, ...reportContextOptions(kind) });
         const p = await ctx.newPage();
         const watched = await watch(p);
         await p.goto(reportUrl);
@@ -169,7 +157,7 @@ describe('the editor for every user', { skip: missing ?? false }, () => {
       if (skipIfMissing(t)) return;
       const found: string[] = [];
       for (const kind of THEME_KINDS) {
-        const ctx = await browser.newContext({ viewport: { width: 1400, height: 850 }, ...reportThemeOptions(kind) });
+        const ctx = await browser.newContext({ viewport: { width: 1400, height: 850 }, ...reportContextOptions(kind) });
         const p = await ctx.newPage();
         const watched = await watch(p);
         let host: FakeHost | null = null;

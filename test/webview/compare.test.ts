@@ -14,6 +14,8 @@ import { startServer } from '../../src/core/server/openAiServer.ts';
 import { loadAll } from '../../src/core/trace/loadTrace.ts';
 import { appendRecords, siblingReplaysPath } from '../../src/core/trace/traceWriter.ts';
 import { addReport, browserMissing, ensureBuilt, launch, openPage, PageServer, reportData, ROOT, selectRecord, shot } from './harness.ts';
+import { axeViolations } from './axe.ts';
+import { reportThemeOptions, THEME_KINDS } from './themes.ts';
 
 const missing = browserMissing();
 let browser: Browser;
@@ -60,8 +62,8 @@ describe('replay comparison in chromium', () => {
     const data = await reportData([replays]);
     const ids = data.summaries.map((s) => s.id);
     const url = addReport(server, '/compare.html', data);
-    for (const theme of ['light', 'dark'] as const) {
-      const { page, done } = await openPage(browser, url, { theme });
+    for (const kind of THEME_KINDS) {
+      const { page, done } = await openPage(browser, url, reportThemeOptions(kind));
       await selectRecord(page, ids[1] as string);
       const tab = page.locator('.tab[data-tab="compare"]');
       assert.equal(await tab.isHidden(), false);
@@ -75,7 +77,9 @@ describe('replay comparison in chromium', () => {
       assert.equal(await findingsRow.nth(2).locator('.cmp-finding.sev-error').count(), 0);
       assert.ok((await page.locator('#panel-compare del.diff-removed').count()) > 0);
       assert.ok((await page.locator('#panel-compare ins.diff-added').count()) > 0);
-      await shot(page, `compare-${theme}`);
+      // No WCAG 2 A/AA violation in any theme kind (axe-core).
+      assert.deepEqual(await axeViolations(page), [], kind);
+      await shot(page, `compare-${kind}`);
       await done();
     }
     // The trace itself: no record is a replay, no Compare tab.

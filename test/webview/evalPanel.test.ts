@@ -12,6 +12,8 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { evalRunCommand } from '../../src/cli/evalRunCommand.ts';
 import { addReport, browserMissing, ensureBuilt, js, launch, openPage, PageServer, reportData, ROOT, shot } from './harness.ts';
+import { axeViolations } from './axe.ts';
+import { reportThemeOptions, THEME_KINDS } from './themes.ts';
 
 const missing = browserMissing();
 let browser: Browser;
@@ -53,8 +55,8 @@ describe('eval summary panel in chromium', () => {
     assert.ok(off.summary.schema_validation_error_count > 0);
     assert.equal(on.summary.schema_validation_error_count, 0);
     const url = addReport(server, '/eval.html', data);
-    for (const theme of ['light', 'dark'] as const) {
-      const { page, done } = await openPage(browser, url, { theme });
+    for (const kind of THEME_KINDS) {
+      const { page, done } = await openPage(browser, url, reportThemeOptions(kind));
       await page.locator('.eval-table').waitFor();
       assert.equal(await page.locator('.tab[data-tab="eval"]').getAttribute('aria-selected'), 'true');
       const rows = await page.locator('.eval-table tbody tr').allTextContents();
@@ -65,7 +67,9 @@ describe('eval summary panel in chromium', () => {
       const widths = await js<string[]>(page, `[...document.querySelectorAll('.eval-kind')].filter((k) => k.textContent.includes('schema-violation')).flatMap((k) => [...k.querySelectorAll('.eval-bar')].map((b) => getComputedStyle(b).width))`);
       assert.equal(widths.length, 2);
       assert.ok(parseFloat(widths[0] ?? '0') > 0 && parseFloat(widths[1] ?? '1') === 0, JSON.stringify(widths));
-      await shot(page, `eval-summary-${theme}`);
+      // No WCAG 2 A/AA violation in any theme kind (axe-core).
+      assert.deepEqual(await axeViolations(page), [], kind);
+      await shot(page, `eval-summary-${kind}`);
       // The records are still one click away.
       await page.locator('.tab[data-tab="timeline"]').click();
       await page.locator('.rec-row').first().waitFor();

@@ -345,8 +345,12 @@ export interface OpenedPage {
 }
 
 /** A page in a fresh context (viewport, colour scheme), watched for errors; with a URL, opened on its first record. */
-export async function openPage(browser: Browser, url: string | null, opts: { theme?: 'light' | 'dark'; width?: number; height?: number } = {}): Promise<OpenedPage> {
-  const context = await browser.newContext({ viewport: { width: opts.width ?? 1400, height: opts.height ?? 850 }, colorScheme: opts.theme ?? 'light' });
+export async function openPage(
+  browser: Browser,
+  url: string | null,
+  opts: { theme?: 'light' | 'dark'; contrast?: 'more' | 'no-preference'; width?: number; height?: number } = {},
+): Promise<OpenedPage> {
+  const context = await browser.newContext({ viewport: { width: opts.width ?? 1400, height: opts.height ?? 850 }, colorScheme: opts.theme ?? 'light', contrast: opts.contrast ?? 'no-preference' });
   const page = await context.newPage();
   const problems = await watch(page);
   if (url) {

@@ -61,6 +61,12 @@ export function vscodeThemeScript(kind: ThemeKind): string {
 }
 
 /** The context options that show the report page in a theme kind (it follows the system's scheme and contrast). */
-export function reportThemeOptions(kind: ThemeKind): { colorScheme: 'light' | 'dark'; contrast: 'more' | 'no-preference' } {
-  return { colorScheme: kind === 'dark' || kind === 'high-contrast' ? 'dark' : 'light', contrast: kind.startsWith('high-contrast') ? 'more' : 'no-preference' };
+export function reportThemeOptions(kind: ThemeKind): { theme: 'light' | 'dark'; contrast: 'more' | 'no-preference' } {
+  return { theme: kind === 'dark' || kind === 'high-contrast' ? 'dark' : 'light', contrast: kind.startsWith('high-contrast') ? 'more' : 'no-preference' };
+}
+
+/** The same as browser-context options. */
+export function reportContextOptions(kind: ThemeKind): { colorScheme: 'light' | 'dark'; contrast: 'more' | 'no-preference' } {
+  const { theme, contrast } = reportThemeOptions(kind);
+  return { colorScheme: theme, contrast };
 }
