@@ -40,7 +40,7 @@ export const KEY_HELP: ReadonlyArray<{ keys: string[]; action: string }> = [
   { keys: ['↑', '↓', 'Enter'], action: 'In the record list: move, open and go to the timeline' },
   { keys: ['Ctrl+C'], action: 'Copy the selection (real whitespace) or the token at the cursor' },
   { keys: ['?'], action: 'This help' },
-  { keys: ['Esc'], action: 'Close help or the raw record' },
+  { keys: ['Esc'], action: 'Close help, the raw record, or the record list / inspector shown over a narrow editor' },
 ];
 
 export function actionForKey(e: { key: string; ctrlKey: boolean; metaKey: boolean; altKey: boolean }): StepAction | null {

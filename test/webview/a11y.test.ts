@@ -230,6 +230,57 @@ describe('the editor for every user', { skip: missing ?? false }, () => {
     await done();
   });
 
+  test('every control is reachable with Tab and shows a visible focus, in light and high contrast', async (t) => {
+    if (skipIfMissing(t)) return;
+    for (const kind of ['light', 'high-contrast'] as ThemeKind[]) {
+      const ctx = await browser.newContext({ viewport: { width: 1400, height: 850 }, ...reportContextOptions(kind) });
+      const page = await ctx.newPage();
+      await page.goto(reportUrl);
+      await selectRecord(page, 'schema-violations');
+      // From the top of the page: back with Shift+Tab until the focus leaves the first control.
+      for (let i = 0; i < 40 && !(await js<boolean>(page, 'document.activeElement === document.body')); i++) await page.keyboard.press('Shift+Tab');
+      const seen: string[] = [];
+      const invisible: string[] = [];
+      for (let i = 0; i < 200; i++) {
+        await page.keyboard.press('Tab');
+        // The focused element, through open shadow roots (vscode-elements focus an inner control).
+        const f = await js<{ key: string; visible: boolean }>(
+          page,
+          `(() => {
+            let a = document.activeElement;
+            const chain = [a];
+            while (a && a.shadowRoot && a.shadowRoot.activeElement) { a = a.shadowRoot.activeElement; chain.push(a); }
+            // Inside a component the ring may be drawn by the focused control's frame (a text field's root).
+            // (parentElement stops at the shadow root, so nothing outside the component counts.)
+            if (chain.length > 1) for (let p = a && a.parentElement; p; p = p.parentElement) chain.push(p);
+            const probe = document.createElement('span');
+            probe.style.color = 'var(--vscode-focusBorder)';
+            document.body.appendChild(probe);
+            const focusColour = getComputedStyle(probe).color;
+            probe.remove();
+            // An outline, a shadow, or (as VS Code's own inputs) a border in the focus colour.
+            const shows = (el) => {
+              const s = getComputedStyle(el);
+              if ((s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) > 0) || s.boxShadow !== 'none') return true;
+              return parseFloat(s.borderTopWidth) > 0 && s.borderTopColor === focusColour;
+            };
+            const top = chain[0];
+            const key = top ? top.tagName.toLowerCase() + (top.id ? '#' + top.id : '') + '.' + (typeof top.className === 'string' ? top.className : '') + '@' + Array.prototype.indexOf.call(document.querySelectorAll('*'), top) : 'none';
+            return { key, visible: chain.some((el) => el && el !== document.body && shows(el)) };
+          })()`,
+        );
+        // Past the last control the focus leaves the page (body): the cycle is done.
+        if ((f.key.startsWith('body.') && seen.length > 0) || seen.includes(f.key)) break;
+        seen.push(f.key);
+        if (!f.visible) invisible.push(f.key);
+      }
+      assert.ok(seen.length >= 20, `${kind}: tab stops ${seen.join(', ')}`);
+      assert.ok(seen.some((k) => k.includes('toggle-list')) && seen.some((k) => k.includes('timeline')) && seen.some((k) => k.includes('section')), seen.join(', '));
+      assert.deepEqual(invisible, [], `${kind}: focus not visible`);
+      await ctx.close();
+    }
+  });
+
   test('the live region announces the cursor token, its role and the finding there, politely and briefly', async (t) => {
     if (skipIfMissing(t)) return;
     const { page, done } = await openPage(browser, reportUrl, { width: 1400 });

@@ -1,7 +1,7 @@
 /**
  * A small valid value for a JSON schema: what the embedded endpoint's scripted model puts in a call's
- * arguments. Covers the keywords tool schemas use (type, properties, required, enum, const, ranges, formats,
- * items, anyOf/oneOf, $ref to local definitions); deterministic, so replays are reproducible.
+ * arguments. Covers the keywords tool schemas use (type, properties, required, enum, const, default, examples,
+ * ranges, formats, items, anyOf/oneOf, $ref to local definitions); deterministic, so replays are reproducible.
  */
 type Schema = Record<string, unknown>;
 
@@ -34,6 +34,7 @@ export function exampleFor(schema: unknown, root: Schema = (schema as Schema) ??
   if ('const' in s) return s.const;
   if (Array.isArray(s.enum) && s.enum.length) return s.enum[0];
   if ('default' in s) return s.default;
+  if (Array.isArray(s.examples) && s.examples.length) return s.examples[0];
   for (const key of ['anyOf', 'oneOf', 'allOf'] as const) {
     const list = s[key];
     if (Array.isArray(list) && list.length) {

@@ -65,3 +65,9 @@ test('no tools, or tool_choice none: plain text', () => {
   assert.equal(new ScriptedModel().complete({ messages: [{ role: 'user', content: 'hi' }] }).kind, 'text');
   assert.equal(new ScriptedModel().complete({ ...request, tool_choice: 'none' }).kind, 'text');
 });
+
+test('a schema value comes from default, then examples, before a typed placeholder', () => {
+  assert.equal(exampleFor({ type: 'string', default: 'kept' }), 'kept');
+  assert.equal(exampleFor({ type: 'string', examples: ['Design review', 'x'] }), 'Design review');
+  assert.equal(exampleFor({ type: 'string' }), 'example');
+});
