@@ -5,7 +5,7 @@
  * into range, the scripted text as a string, then what the schema itself offers. Pure; the grammar decides which
  * candidate is taken (constrainedDecoding.ts).
  */
-import { exampleFor } from '../server/schemaExample.ts';
+import { exampleFor } from '../schema/schemaExample.ts';
 
 type Schema = Record<string, unknown>;
 

@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { ChatRequest, ChatTool, TraceRecord } from '../trace/record.ts';
-import { exampleFor } from './schemaExample.ts';
+import { exampleFor } from '../schema/schemaExample.ts';
 import { renderPrompt } from '../template/renderPrompt.ts';
 import { canonicalJson } from '../canonicalJson.ts';
 

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { requestKey, ScriptedModel } from '../../../src/core/server/scriptedModel.ts';
 import { canonicalJson } from '../../../src/core/canonicalJson.ts';
-import { exampleFor } from '../../../src/core/server/schemaExample.ts';
+import { exampleFor } from '../../../src/core/schema/schemaExample.ts';
 import { parseKimiK2 } from '../../../src/core/formats/kimiK2/kimiK2Parser.ts';
 import { ToolSchemas } from '../../../src/core/schema/toolSchemas.ts';
 import type { ChatRequest, ChatTool } from '../../../src/core/trace/record.ts';
