@@ -203,7 +203,8 @@ async function journey(theme: 'dark' | 'light'): Promise<void> {
     await shot('replay-guided-pick');
     await pickQuick(p, 'Both');
     const replays = await traceFrame(p, KIMI.replace('.jsonl', '.replays.jsonl'));
-    await replays.locator('.rec-row').nth(1).waitFor();
+    // Beside the trace the editor is narrow: the record list is an overlay, closed (its rows are still there).
+    await replays.locator('.rec-row').nth(1).waitFor({ state: 'attached' });
     const ids = await replays.locator('.rec-id').allTextContents();
     assert.equal(ids.length, 2);
     assert.ok(ids.some((id) => /guided-off/.test(id)) && ids.some((id) => /guided-on/.test(id)), ids.join(', '));
