@@ -1,11 +1,12 @@
 /**
  * Synchronous import of a small in-memory trace (tests, pasted text, the browser later). Same line rules as
- * the file index: a BOM at the start, CRLF, blank lines skipped, consecutive SSE lines grouped into one block.
+ * the file index: a BOM at the start, CRLF, blank lines skipped, consecutive SSE lines grouped into one block,
+ * continuation lines joined to the record above them.
  * The last line needs no newline here: the text is complete by definition.
  */
 import type { ReadResult } from './importers/importResult.ts';
-import { importLineText } from './importers/importLine.ts';
-import { importSseBlock, type SseLine } from './importers/sseImporter.ts';
+import { importLineGroup, type TextLine } from './importers/importGroup.ts';
+import { importSseBlock } from './importers/sseImporter.ts';
 import { classifyText } from './lineKind.ts';
 
 /** Every record and error of one file (or text), each list in line order. */
@@ -17,10 +18,11 @@ export interface LoadResult extends ReadResult {
 export function importText(text: string, fileLabel = '<text>'): LoadResult {
   const out: LoadResult = { file: fileLabel, records: [], errors: [] };
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  let block: SseLine[] = [];
+  let block: TextLine[] = [];
+  let blockIsSse = false;
   const flush = (): void => {
     if (block.length === 0) return;
-    const result = importSseBlock(block);
+    const result = blockIsSse ? importSseBlock(block) : importLineGroup(block);
     out.records.push(...result.records);
     out.errors.push(...result.errors);
     block = [];
@@ -31,14 +33,12 @@ export function importText(text: string, fileLabel = '<text>'): LoadResult {
     const lineText = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
     const kind = classifyText(lineText);
     if (kind === 'blank') continue; // blank lines separate SSE events; they do not end a block
-    if (kind === 'sse') {
-      block.push({ line: i + 1, text: lineText });
-      continue;
+    const extends_ = block.length > 0 && (kind === 'sse' ? blockIsSse : kind === 'continuation' && !blockIsSse);
+    if (!extends_) {
+      flush();
+      blockIsSse = kind === 'sse';
     }
-    flush();
-    const result = importLineText(lineText, i + 1, false);
-    if (result.kind === 'record') out.records.push(result.loaded);
-    else out.errors.push(result.error);
+    block.push({ line: i + 1, text: lineText });
   }
   flush();
   return out;

@@ -2,7 +2,9 @@
  * A byte-offset index over a trace file (`.jsonl`, SSE dumps, or both mixed). Opening scans bytes only — lines
  * are found with `indexOf(\n)` in a reused chunk buffer and classified from their first bytes — so a file of
  * hundreds of MB opens without parsing a single record; each entry is decoded and imported when read.
- * An entry is one JSON line, or one block of consecutive SSE lines (blank lines inside a block do not end it).
+ * An entry is one record's lines — a JSON line, or a line that starts a record followed by its continuation lines
+ * (indented, or opening with `}` `]` `)`: pretty-printed JSON, multi-line Python printouts) — or one block of
+ * consecutive SSE lines (blank lines inside a block do not end it). See `lineKind.ts` and importers/importGroup.ts.
  * `refresh()` follows a file being appended to: it continues from where the last scan stopped.
  */
 import { open, stat, type FileHandle } from 'node:fs/promises';
@@ -10,7 +12,8 @@ import type { LineError } from './record.ts';
 import { ENTRY_INCOMPLETE, ENTRY_SSE, EntryTable } from './entryTable.ts';
 import { incompleteLineError, itemsInLineOrder, type ReadResult, type TraceItem } from './importers/importResult.ts';
 import { importLineText } from './importers/importLine.ts';
-import { importSseBlock, type SseLine } from './importers/sseImporter.ts';
+import { importLineGroup, type TextLine } from './importers/importGroup.ts';
+import { importSseBlock } from './importers/sseImporter.ts';
 import { LINE_HEAD_LENGTH, classifyHead, classifyText, isLeadingSpace, type LineKind } from './lineKind.ts';
 import { decodeUtf8Line } from './utf8.ts';
 
@@ -23,7 +26,7 @@ export interface TraceEntry {
   index: number;
   /** 1-based line of the entry's first line. */
   line: number;
-  /** 1-based last line (an SSE block spans several). */
+  /** 1-based last line (an SSE block or a multi-line record spans several). */
   lastLine: number;
   /** Byte range in the file: `start` inclusive, `end` exclusive, without the final newline (or CR). */
   start: number;
@@ -58,8 +61,8 @@ export class TraceIndex {
   /** Start of the first line not yet complete (everything before it is indexed for good). */
   private scanned = 0;
   private nextLine = 1;
-  /** The SSE block that the next SSE line would extend, or -1. */
-  private openSse = -1;
+  /** The entry the next SSE line (if it is an SSE block) or continuation line (if not) would extend, or -1. */
+  private openEntry = -1;
   private bomChecked = false;
   private indexedSize = 0;
   private tail: Tail | null = null;
@@ -217,7 +220,7 @@ export class TraceIndex {
       firstChanged = this.tail.kind === 'pushed' ? this.count - 1 : this.tail.entry;
       this.undoTail();
     }
-    const block = this.openSse;
+    const block = this.openEntry;
     const blockEnd = block >= 0 ? this.table.ends[block] : 0;
     await this.scan(st.size);
     if (block >= 0 && this.table.ends[block] !== blockEnd) firstChanged = Math.min(firstChanged, block);
@@ -228,7 +231,7 @@ export class TraceIndex {
     this.table.clear();
     this.scanned = 0;
     this.nextLine = 1;
-    this.openSse = -1;
+    this.openEntry = -1;
     this.bomChecked = false;
     this.indexedSize = 0;
     this.tail = null;
@@ -273,6 +276,7 @@ export class TraceIndex {
     // The first bytes of the current line after its leading whitespace (a line may span chunks).
     const head = new Uint8Array(LINE_HEAD_LENGTH);
     let headLen = 0;
+    let indented = false;
     let prevByte = -1;
     const buf = Buffer.allocUnsafe(Math.max(1, Math.min(this.chunkSize, size - pos)));
     while (pos < size) {
@@ -285,17 +289,21 @@ export class TraceIndex {
           const b = chunk[i] ?? 10;
           if (b === 10) break;
           i++;
-          if (headLen === 0 && isLeadingSpace(b)) continue;
+          if (headLen === 0 && isLeadingSpace(b)) {
+            if (b !== 13) indented = true;
+            continue;
+          }
           head[headLen++] = b;
         }
         const nl = chunk.indexOf(10, i);
         if (nl < 0) break;
         const lineEnd = pos + nl;
         const before = nl > 0 ? chunk[nl - 1] : prevByte;
-        this.addLine(classifyHead(head, headLen), lineStart, before === 13 && lineEnd > lineStart ? lineEnd - 1 : lineEnd, line);
+        this.addLine(classifyHead(head, headLen, indented), lineStart, before === 13 && lineEnd > lineStart ? lineEnd - 1 : lineEnd, line);
         line++;
         lineStart = lineEnd + 1;
         headLen = 0;
+        indented = false;
         i = nl + 1;
       }
       prevByte = chunk[n - 1] ?? -1;
@@ -304,26 +312,33 @@ export class TraceIndex {
     this.scanned = lineStart;
     this.nextLine = line;
     this.indexedSize = pos;
-    if (headLen > 0 && pos > lineStart) this.addTail(classifyHead(head, headLen), lineStart, prevByte === 13 ? pos - 1 : pos, line);
+    if (headLen > 0 && pos > lineStart) this.addTail(classifyHead(head, headLen, indented), lineStart, prevByte === 13 ? pos - 1 : pos, line);
+  }
+
+  /** The open entry a line of this kind would extend, or -1. */
+  private extendable(kind: LineKind): number {
+    const open = this.openEntry;
+    if (open < 0 || (kind !== 'sse' && kind !== 'continuation')) return -1;
+    const sse = ((this.table.flags[open] ?? 0) & ENTRY_SSE) !== 0;
+    return sse === (kind === 'sse') ? open : -1;
   }
 
   private addLine(kind: LineKind, start: number, end: number, line: number): void {
     if (kind === 'blank') return; // inside an SSE block too: blank lines separate events
-    if (kind === 'json') {
-      this.openSse = -1;
-      this.table.push(start, end, line, line, 0);
-    } else if (this.openSse >= 0) {
-      this.table.ends[this.openSse] = end;
-      this.table.lastLines[this.openSse] = line;
+    const open = this.extendable(kind);
+    if (open >= 0) {
+      this.table.ends[open] = end;
+      this.table.lastLines[open] = line;
     } else {
-      this.openSse = this.table.push(start, end, line, line, ENTRY_SSE);
+      this.openEntry = this.table.push(start, end, line, line, kind === 'sse' ? ENTRY_SSE : 0);
     }
   }
 
   /** The last line, still without its newline: indexed so it can be shown, undone before the next scan. */
   private addTail(kind: LineKind, start: number, end: number, line: number): void {
-    if (kind === 'sse' && this.openSse >= 0) {
-      const entry = this.openSse;
+    const open = this.extendable(kind);
+    if (open >= 0) {
+      const entry = open;
       const t = this.table;
       this.tail = { kind: 'extended', entry, end: t.ends[entry] ?? 0, lastLine: t.lastLines[entry] ?? 0 };
       t.ends[entry] = end;
@@ -341,10 +356,10 @@ function shrunk(entry: TraceEntry): ReadResult {
   return { records: [], errors: [{ line: entry.line, message }] };
 }
 
-/** Decodes and imports one entry's bytes: a JSON line, or an SSE block split back into its lines. */
+/** Decodes and imports one entry's bytes: a JSON line, or a multi-line record or SSE block split back into lines. */
 function importEntryBytes(bytes: Uint8Array, entry: TraceEntry): ReadResult {
   const { line, lastLine, start, sse, incomplete } = entry;
-  if (!sse) {
+  if (!sse && line === lastLine) {
     const decoded = decodeUtf8Line(bytes, line, start);
     if ('error' in decoded) {
       return { records: [], errors: [incomplete ? incompleteLineError(line) : { line, message: decoded.error }] };
@@ -352,7 +367,7 @@ function importEntryBytes(bytes: Uint8Array, entry: TraceEntry): ReadResult {
     const result = importLineText(decoded.text, line, incomplete);
     return result.kind === 'record' ? { records: [result.loaded], errors: [] } : { records: [], errors: [result.error] };
   }
-  const lines: SseLine[] = [];
+  const lines: TextLine[] = [];
   const errors: LineError[] = [];
   for (let s = 0, ln = line; ; ln++) {
     const nl = bytes.indexOf(10, s);
@@ -360,11 +375,12 @@ function importEntryBytes(bytes: Uint8Array, entry: TraceEntry): ReadResult {
     if (e > s && bytes[e - 1] === 13) e--;
     const decoded = decodeUtf8Line(bytes.subarray(s, e), ln, start + s);
     if ('error' in decoded) errors.push(incomplete && ln === lastLine ? incompleteLineError(ln) : { line: ln, message: decoded.error });
-    else if (classifyText(decoded.text) === 'sse') lines.push({ line: ln, text: decoded.text });
+    else if (classifyText(decoded.text) !== 'blank') lines.push({ line: ln, text: decoded.text });
     if (nl < 0) break;
     s = nl + 1;
   }
-  const result = importSseBlock(lines, incomplete ? lastLine : undefined);
+  const incompleteLine = incomplete ? lastLine : undefined;
+  const result = sse ? importSseBlock(lines, incompleteLine) : importLineGroup(lines, incompleteLine);
   if (errors.length > 0) {
     result.errors.push(...errors);
     result.errors.sort((a, b) => a.line - b.line);

@@ -1,23 +1,29 @@
 /**
  * What a line is, from its first few characters only, so the byte index can classify a line of any length
- * without decoding it: blank, an SSE field line (`data:`, `event:`, `id:`, `retry:`, `:` comment) or JSON.
- * Works on byte values and UTF-16 codes alike: every prefix it looks for is ASCII.
+ * without decoding it: blank, an SSE field line (`data:`, `event:`, `id:`, `retry:`, `:` comment), a line that
+ * starts a record (JSON, a Python printout, …), or a continuation line that belongs to the record above it
+ * (indented, or opening with `}`, `]` or `)`: the body and the close of pretty-printed JSON and of multi-line
+ * Python printouts). Works on byte values and UTF-16 codes alike: every prefix it looks for is ASCII.
  */
 
-export type LineKind = 'blank' | 'json' | 'sse';
+export type LineKind = 'blank' | 'json' | 'sse' | 'continuation';
 
 /** How many codes after the leading whitespace decide a line's kind (`event:` and `retry:` are the longest). */
 export const LINE_HEAD_LENGTH = 6;
 
 const SSE_PREFIXES = ['data:', 'event:', 'id:', 'retry:', ':'].map((p) => Array.from(p, (c) => c.charCodeAt(0)));
+const CLOSERS = new Set(['}', ']', ')'].map((c) => c.charCodeAt(0)));
 
 /** Space, tab and CR: skipped before the head, and all a blank line holds. */
 export function isLeadingSpace(code: number): boolean {
   return code === 32 || code === 9 || code === 13;
 }
 
-/** `head` holds the first `length` (≤ LINE_HEAD_LENGTH) codes after leading whitespace; 0 means blank. */
-export function classifyHead(head: ArrayLike<number>, length: number): LineKind {
+/**
+ * `head` holds the first `length` (≤ LINE_HEAD_LENGTH) codes after leading whitespace; 0 means blank.
+ * `indented`: the line had whitespace before its head.
+ */
+export function classifyHead(head: ArrayLike<number>, length: number, indented = false): LineKind {
   if (length === 0) return 'blank';
   for (const prefix of SSE_PREFIXES) {
     if (prefix.length > length) continue;
@@ -25,7 +31,7 @@ export function classifyHead(head: ArrayLike<number>, length: number): LineKind 
     for (let i = 0; i < prefix.length && match; i++) match = head[i] === prefix[i];
     if (match) return 'sse';
   }
-  return 'json';
+  return indented || CLOSERS.has(head[0] ?? 0) ? 'continuation' : 'json';
 }
 
 export function classifyText(text: string): LineKind {
@@ -33,5 +39,14 @@ export function classifyText(text: string): LineKind {
   while (i < text.length && isLeadingSpace(text.charCodeAt(i))) i++;
   const head: number[] = [];
   for (let j = i; j < text.length && head.length < LINE_HEAD_LENGTH; j++) head.push(text.charCodeAt(j));
-  return classifyHead(head, head.length);
+  return classifyHead(head, head.length, hasIndent(text, i));
+}
+
+/** Spaces or tabs before position `i` (a CR alone does not indent). */
+function hasIndent(text: string, i: number): boolean {
+  for (let k = 0; k < i; k++) {
+    const c = text.charCodeAt(k);
+    if (c === 32 || c === 9) return true;
+  }
+  return false;
 }

@@ -134,7 +134,9 @@ export type RecordSource =
   | 'k2vv-result'
   | 'chat-completion'
   | 'sse'
-  | 'completions';
+  | 'completions'
+  | 'anthropic'
+  | 'anthropic-stream';
 
 /** A record as loaded from a file: where it came from and what it became. */
 export interface LoadedRecord {

@@ -32,7 +32,7 @@ test('two interleaved streams and a bad data line: one record per stream, an err
   assert.deepEqual(
     records.map((r) => [r.record.id, r.line, r.lastLine, r.source]),
     [
-      ['A', 3, 9, 'sse'],
+      ['A', 2, 9, 'sse'], // the stream starts at its first event's `event:` line
       ['B', 5, 8, 'sse'],
     ],
   );
@@ -65,7 +65,7 @@ test('chunks without an id form one stream named after the first line', () => {
   assert.equal(records[0]?.lastLine, 3);
 });
 
-test('error events, non-object payloads and bad chunks are errors; whole responses in data lines are imported', () => {
+test('an error event belongs to the stream before it; non-object payloads and bad chunks are errors; whole responses in data lines are imported', () => {
   const text = [
     data(chunk('A', { content: 'a' })),
     data({ error: { message: 'overloaded', code: 503 } }),
@@ -83,11 +83,19 @@ test('error events, non-object payloads and bad chunks are errors; whole respons
   );
   assert.deepEqual(
     errors.map((e) => e.line),
-    [2, 3, 4],
+    [3, 4],
   );
-  assert.match(errors[0]?.message ?? '', /SSE error event: overloaded/);
-  assert.match(errors[1]?.message ?? '', /must be a JSON object/);
-  assert.match(errors[2]?.message ?? '', /choices\[0\].delta must be an object/);
+  assert.equal(records[0]?.record.error, 'overloaded');
+  assert.equal(records[0]?.lastLine, 2);
+  assert.match(errors[0]?.message ?? '', /must be a JSON object/);
+  assert.match(errors[1]?.message ?? '', /choices\[0\].delta must be an object/);
+});
+
+test('a stream that is only an error (vLLM, llama.cpp) is still a record, with no chunks and the error', () => {
+  const message = 'Failed to parse input at pos 0: <|tool_calls_section_begin|>';
+  const { records, errors } = importText(`data: ${JSON.stringify({ error: { code: 500, message, type: 'server_error' } })}\n\ndata: [DONE]\n`);
+  assert.deepEqual(errors, []);
+  assert.deepEqual(records.map((r) => [r.record.id, r.record.error, r.record.response, r.source]), [['line-1', message, [], 'sse']]);
 });
 
 test('a streamed /v1/completions: text and tokens joined into completion', () => {

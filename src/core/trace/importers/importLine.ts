@@ -3,6 +3,7 @@
  * means a native record (so a bad version is reported as such), K2VV results carry a `request` that would
  * otherwise look like nothing, and responses are told apart from requests by `choices`.
  */
+import { importAnthropicError, importAnthropicMessage, isAnthropicErrorShape, isAnthropicMessageShape } from './anthropicMessage.ts';
 import { importChatCompletion, isChatCompletionShape } from './chatCompletionImporter.ts';
 import { importChatRequest, isChatRequestShape } from './chatRequestImporter.ts';
 import { importCompletions, isCompletionsShape } from './completionsImporter.ts';
@@ -14,7 +15,8 @@ import { importNative, isNativeShape } from './nativeImporter.ts';
 const EXPECTED =
   'expected a native record {"toolscope": 1, "id": …}, a chat request {"messages": […]}, ' +
   'a K2VV result {"data_index", "request", "response", …}, a chat.completion or a text_completion response, ' +
-  'or SSE lines "data: {…}"';
+  'an Anthropic message {"type": "message", "content": […]}, ' +
+  'or SSE lines "data: {…}" (OpenAI chunks, Anthropic events)';
 
 export function importLine(value: unknown, line: number): ImportResult {
   if (!isObject(value)) return importError(line, `got ${describeJson(value)}; ${EXPECTED}`);
@@ -26,6 +28,8 @@ export function importLine(value: unknown, line: number): ImportResult {
   if (value.object === 'chat.completion.chunk') {
     return importError(line, 'a chat.completion.chunk outside an SSE dump; write stream chunks as "data: {…}" lines');
   }
+  if (isAnthropicMessageShape(value)) return importAnthropicMessage(value, line);
+  if (isAnthropicErrorShape(value)) return importAnthropicError(value, line);
   if (isCompletionsShape(value)) return importCompletions(value, line);
   if (isChatCompletionShape(value)) return importChatCompletion(value, line);
   if (isChatRequestShape(value)) return importChatRequest(value, line);

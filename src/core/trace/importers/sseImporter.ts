@@ -2,20 +2,22 @@
  * SSE dumps: `data: {chunk}` lines (with `event:`, `id:`, `retry:` and `:` comment lines tolerated, `data: [DONE]`
  * skipped). A block of consecutive SSE lines may interleave several streams: chunks are grouped by their `id`,
  * one record per stream, in order of each stream's first chunk. Chat chunks become `response` (the chunk list);
- * `text_completion` chunks (a streamed `/v1/completions`) are joined into `completion`.
+ * `text_completion` chunks (a streamed `/v1/completions`) are joined into `completion`. Anthropic Messages
+ * events carry no id: they run from `message_start` to `message_stop` (anthropicStream.ts).
+ * An error event (`data: {"error": …}`, Anthropic's `event: error`) belongs to the stream it broke — the one that
+ * got the last event before it — and becomes its record's `error`; an error with no stream before it is a record
+ * of its own, with no chunks.
  * A bad data line is an error for that line only; the other chunks still load.
  */
 import type { ChatCompletionChunk, Completion, LineError, LoadedRecord, RecordedToken, TraceRecord } from '../record.ts';
+import { AnthropicStream, isAnthropicEvent } from './anthropicStream.ts';
 import { tokensFromLogprobs } from './completionsImporter.ts';
 import { importLine } from './importLine.ts';
 import { describeJson, isNonEmptyString, isObject, type UnknownObject } from './jsonGuards.ts';
 import { incompleteLineError, type ReadResult } from './importResult.ts';
+import type { TextLine as SseLine } from './importGroup.ts';
 
-export interface SseLine {
-  /** 1-based line number in the file. */
-  line: number;
-  text: string;
-}
+export type { TextLine as SseLine } from './importGroup.ts';
 
 interface Stream {
   kind: 'chat' | 'text';
@@ -26,6 +28,7 @@ interface Stream {
   /** Text streams: the joined completion so far. */
   completion?: Completion;
   model?: string;
+  error?: string;
 }
 
 /** `{field, value}` of an SSE line, or null for a comment. */
@@ -85,6 +88,7 @@ function errorEventText(error: unknown): string {
 
 function streamRecord(stream: Stream): LoadedRecord {
   const record: TraceRecord = { toolscope: 1, id: stream.id };
+  if (stream.error !== undefined) record.error = stream.error;
   if (stream.kind === 'chat') {
     // Each chunk was checked by chatChunkProblem.
     record.response = stream.chunks as unknown as ChatCompletionChunk[];
@@ -102,6 +106,9 @@ function streamRecord(stream: Stream): LoadedRecord {
  */
 export function importSseBlock(lines: readonly SseLine[], incompleteLine?: number): ReadResult {
   const streams = new Map<string, Stream>();
+  const anthropic: AnthropicStream[] = [];
+  /** The stream that got the last event: an error event is about it. */
+  let lastActive: Stream | AnthropicStream | null = null;
   const others: LoadedRecord[] = [];
   const errors: LineError[] = [];
   let idless: string | null = null;
@@ -109,9 +116,17 @@ export function importSseBlock(lines: readonly SseLine[], incompleteLine?: numbe
     errors.push({ line, message: `line ${line}: ${message}` });
   };
 
+  // An event's first line: its `event:`/`id:` line when it has one, so a record starts where its first event does.
+  let eventStart: number | null = null;
   for (const { line, text } of lines) {
     const field = parseSseField(text);
-    if (field === null || field.field !== 'data') continue;
+    if (field === null) continue;
+    if (field.field !== 'data') {
+      eventStart ??= line;
+      continue;
+    }
+    const startLine = eventStart ?? line;
+    eventStart = null;
     if (field.value.trim() === '[DONE]') continue;
     let value: unknown;
     try {
@@ -125,10 +140,33 @@ export function importSseBlock(lines: readonly SseLine[], incompleteLine?: numbe
       fail(line, `SSE data must be a JSON object (a chat.completion.chunk), got ${describeJson(value)}`);
       continue;
     }
+    if (isAnthropicEvent(value) && !(value.type === 'error' && lastActive !== null && !(lastActive instanceof AnthropicStream))) {
+      let current = anthropic[anthropic.length - 1];
+      if (current === undefined || current.startsAfter(value)) {
+        current = new AnthropicStream(startLine);
+        anthropic.push(current);
+      }
+      const problem = current.add(value, line);
+      if (problem !== null) fail(line, `Anthropic ${String(value.type)} event: ${problem}`);
+      lastActive = current;
+      continue;
+    }
     const kind = chunkKind(value);
     if (kind === null) {
       if ('error' in value) {
-        fail(line, `SSE error event: ${errorEventText(value.error)}`);
+        const message = errorEventText(value.error);
+        if (lastActive instanceof AnthropicStream) {
+          lastActive.add({ type: 'error', error: isObject(value.error) ? value.error : { message } }, line);
+        } else if (lastActive !== null && lastActive.error === undefined) {
+          lastActive.error = message;
+          lastActive.lastLine = line;
+        } else {
+          // A stream that is only an error (or a second error): a record of its own, with no chunks.
+          const id = `line-${line}`;
+          const stream: Stream = { kind: 'chat', id, line: startLine, lastLine: line, chunks: [], error: message };
+          streams.set(`error\u0000${id}`, stream);
+          lastActive = stream;
+        }
         continue;
       }
       // Not a chunk: some proxies send a whole response or record in one event; import it as a line.
@@ -149,7 +187,7 @@ export function importSseBlock(lines: readonly SseLine[], incompleteLine?: numbe
     const key = `${kind}\u0000${id}`;
     let stream = streams.get(key);
     if (stream === undefined) {
-      stream = { kind, id, line, lastLine: line, chunks: [] };
+      stream = { kind, id, line: startLine, lastLine: line, chunks: [] };
       streams.set(key, stream);
     }
     if (kind === 'text') {
@@ -160,12 +198,14 @@ export function importSseBlock(lines: readonly SseLine[], incompleteLine?: numbe
       }
       if (typeof value.model === 'string') stream.model ??= value.model;
     }
-    if (stream.chunks.length === 0) stream.line = line;
+    if (stream.chunks.length === 0) stream.line = startLine;
     stream.chunks.push(value);
     stream.lastLine = line;
+    lastActive = stream;
   }
 
-  const records = [...streams.values()].filter((s) => s.chunks.length > 0).map(streamRecord);
+  const records = [...streams.values()].filter((s) => s.chunks.length > 0 || s.error !== undefined).map(streamRecord);
+  for (const a of anthropic) records.push(a.record());
   for (const r of others) records.push(r);
   records.sort((a, b) => a.line - b.line);
   return { records, errors };

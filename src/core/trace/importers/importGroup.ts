@@ -1,0 +1,81 @@
+/**
+ * One entry's non-SSE lines: a line that starts a record and the continuation lines after it (see lineKind.ts).
+ * Most entries are one line. Several lines are first read as one value (pretty-printed JSON, a multi-line
+ * printout); when they are not one, every line is imported on its own, as if it stood alone — an indented JSONL
+ * line stays a record of its own, and a bad line is an error for that line only. Only when every line fails and
+ * the first opens a value (`{`, `[`, `(` at its end) is the whole span one error: a pretty-printed object that
+ * does not parse is one mistake, not fifty.
+ */
+import type { LineError, LoadedRecord } from '../record.ts';
+import { importLine, importLineText } from './importLine.ts';
+import { incompleteLineError, type ImportResult, type ReadResult } from './importResult.ts';
+
+export interface TextLine {
+  /** 1-based line number in the file. */
+  line: number;
+  text: string;
+}
+
+function asRead(result: ImportResult): ReadResult {
+  return result.kind === 'record' ? { records: [result.loaded], errors: [] } : { records: [], errors: [result.error] };
+}
+
+function spanning(loaded: LoadedRecord, lastLine: number): LoadedRecord {
+  return { ...loaded, lastLine: Math.max(loaded.lastLine, lastLine) };
+}
+
+/** `incompleteLine`: the number of a last line still missing its newline. */
+export function importLineGroup(lines: readonly TextLine[], incompleteLine?: number): ReadResult {
+  const first = lines[0];
+  if (first === undefined) return { records: [], errors: [] };
+  if (lines.length === 1) return asRead(importLineText(first.text, first.line, first.line === incompleteLine));
+  const last = lines[lines.length - 1] ?? first;
+
+  if (!parses(first.text)) {
+    const joined = lines.map((l) => l.text).join('\n');
+    let value: unknown;
+    let parsed = true;
+    try {
+      value = JSON.parse(joined);
+    } catch {
+      parsed = false;
+    }
+    if (parsed) {
+      const result = importLine(value, first.line);
+      return result.kind === 'record' ? { records: [spanning(result.loaded, last.line)], errors: [] } : asRead(result);
+    }
+  }
+
+  const out: ReadResult = { records: [], errors: [] };
+  for (const l of lines) {
+    const r = asRead(importLineText(l.text, l.line, l.line === incompleteLine));
+    out.records.push(...r.records);
+    out.errors.push(...r.errors);
+  }
+  if (out.records.length === 0 && /[{[(]\s*$/.test(first.text)) {
+    const error: LineError =
+      last.line === incompleteLine
+        ? incompleteLineError(first.line)
+        : { line: first.line, message: `line ${first.line}: lines ${first.line}–${last.line} do not make one JSON value (${jsonError(lines.map((l) => l.text).join('\n'))})` };
+    return { records: [], errors: [error] };
+  }
+  return out;
+}
+
+function parses(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function jsonError(text: string): string {
+  try {
+    JSON.parse(text);
+    return 'no error';
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err);
+  }
+}
