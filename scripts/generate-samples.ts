@@ -922,6 +922,75 @@ function otherFormats(): Json[] {
   return rows;
 }
 
+
+// ---- Anthropic Messages API: Kimi K2 behind an Anthropic-compatible endpoint (what Claude Code users run) ----
+
+const ANTHROPIC_MODEL = 'kimi-k2-0905-preview';
+const toolu = (seed: string) => `toolu_${alnum(seed, 24)}`;
+const msgId = (seed: string) => `msg_${alnum(seed, 24)}`;
+
+function anthropicMessages(): Json[] {
+  const message = (seed: string, content: Json[], stopReason: string, usage: Json) => ({ id: msgId(seed), type: 'message', role: 'assistant', model: ANTHROPIC_MODEL, content, stop_reason: stopReason, stop_sequence: null, usage });
+  return [
+    message(
+      'anthropic-clean',
+      [
+        { type: 'thinking', thinking: 'The user wants the Berlin forecast for three days; get_weather takes city and days.', signature: '' },
+        { type: 'text', text: 'Checking the forecast.' },
+        { type: 'tool_use', id: toolu('anthropic-clean'), name: 'get_weather', input: { city: 'Berlin', days: 3, unit: 'celsius' } },
+      ],
+      'tool_use',
+      { input_tokens: 912, output_tokens: 61 },
+    ),
+    // The endpoint's parser missed the call: the raw Kimi markup arrives as text and the turn ends.
+    message(
+      'anthropic-leak',
+      [{ type: 'text', text: `I'll search for that.${section(call('functions.search_web:0', { query: 'acme outage status', max_results: 5 }))}` }],
+      'end_turn',
+      { input_tokens: 905, output_tokens: 48 },
+    ),
+    { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' }, request_id: `req_${alnum('anthropic-overloaded', 24)}` },
+  ];
+}
+
+/** Anthropic SSE: `event:` and `data:` lines, a blank line after each event. */
+function anthropicSse(events: Json[]): string {
+  return events.map((e) => `event: ${String(e.type)}\ndata: ${JSON.stringify(e)}\n\n`).join('');
+}
+
+function anthropicStream(): string {
+  const start = (seed: string) => ({ type: 'message_start', message: { id: msgId(seed), type: 'message', role: 'assistant', model: ANTHROPIC_MODEL, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 930, output_tokens: 1 } } });
+  const blockStart = (index: number, block: Json) => ({ type: 'content_block_start', index, content_block: block });
+  const delta = (index: number, d: Json) => ({ type: 'content_block_delta', index, delta: d });
+  const stop = (index: number) => ({ type: 'content_block_stop', index });
+  const clean = [
+    start('anthropic-stream-clean'),
+    blockStart(0, { type: 'thinking', thinking: '' }),
+    delta(0, { type: 'thinking_delta', thinking: 'Two lookups: the weather in Paris' }),
+    delta(0, { type: 'thinking_delta', thinking: ' and the calendar for tomorrow.' }),
+    stop(0),
+    { type: 'ping' },
+    blockStart(1, { type: 'tool_use', id: toolu('anthropic-stream-1'), name: 'get_weather', input: {} }),
+    delta(1, { type: 'input_json_delta', partial_json: '' }),
+    delta(1, { type: 'input_json_delta', partial_json: '{"city": "Par' }),
+    delta(1, { type: 'input_json_delta', partial_json: 'is", "days": 1}' }),
+    stop(1),
+    blockStart(2, { type: 'tool_use', id: toolu('anthropic-stream-2'), name: 'list_events', input: {} }),
+    delta(2, { type: 'input_json_delta', partial_json: '{"date": "2025-10-22"}' }),
+    stop(2),
+    { type: 'message_delta', delta: { stop_reason: 'tool_use', stop_sequence: null }, usage: { output_tokens: 74 } },
+    { type: 'message_stop' },
+  ];
+  const broken = [
+    start('anthropic-stream-overloaded'),
+    blockStart(0, { type: 'text', text: '' }),
+    delta(0, { type: 'text_delta', text: 'Let me pull the' }),
+    delta(0, { type: 'text_delta', text: ' incident list' }),
+    { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } },
+  ];
+  return anthropicSse(clean) + anthropicSse(broken);
+}
+
 const jsonl = (rows: unknown[]) => rows.map((r) => JSON.stringify(r)).join('\n') + '\n';
 
 /** Every sample file: name → exact content. */
@@ -935,6 +1004,8 @@ export function generateSamples(): Record<string, string> {
     'completions-logprobs.jsonl': jsonl(completionsLogprobs()),
     'malformed-lines.jsonl': malformed(),
     'other-formats.jsonl': jsonl(otherFormats()),
+    'anthropic-messages.jsonl': jsonl(anthropicMessages()),
+    'anthropic-stream.sse': anthropicStream(),
   };
 }
 

@@ -9,6 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { actionForKey } from '../webview/stepping.ts';
+import { TRACE_EXTENSIONS } from '../src/core/trace/traceFileNames.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 
@@ -26,6 +27,7 @@ interface Manifest {
     keybindings: Array<{ command: string; key: string; when: string }>;
     walkthroughs: Array<{ id: string; steps: Array<{ id: string; description: string; media: { markdown?: string; image?: string }; completionEvents?: string[] }> }>;
     configuration: { properties: Record<string, { description?: string; markdownDescription?: string }> };
+    customEditors: Array<{ viewType: string; selector: Array<{ filenamePattern: string }>; priority: string }>;
   };
 }
 
@@ -100,4 +102,13 @@ test('keybindings: only in the trace editor, on keys the webview ignores, one pe
   }
   // The debugger keeps F10 while it is stopped.
   for (const b of bindings.filter((x) => /f10$/.test(x.key))) assert.match(b.when, /debugState != 'stopped'/);
+});
+
+test('the trace editor is offered (never imposed) for every trace extension the reader takes', () => {
+  const [editor] = pkg.contributes.customEditors;
+  assert.equal(editor?.viewType, 'toolscope.trace');
+  assert.equal(editor?.priority, 'option');
+  assert.deepEqual(editor?.selector.map((s) => s.filenamePattern), TRACE_EXTENSIONS.map((e) => `*${e}`));
+  const openTrace = pkg.contributes.menus['explorer/context']?.find((m) => m.command === 'toolscope.openTrace');
+  for (const ext of TRACE_EXTENSIONS) assert.ok(openTrace?.when?.includes(ext.slice(1)), `explorer menu for ${ext}`);
 });

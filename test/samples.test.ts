@@ -9,6 +9,7 @@ import { CLEAN_RECORD_IDS, MALFORMED_LINES, generateSamples } from '../scripts/g
 import { Analyzer, type AnalyzedRecord } from '../src/core/analysis.ts';
 import { DIAGNOSTIC_KINDS } from '../src/core/diagnostics/diagnostic.ts';
 import { readTraceItems } from '../src/core/trace/jsonlIndex.ts';
+import { isTraceFileName } from '../src/core/trace/traceFileNames.ts';
 import { analyzeCommand } from '../src/cli/analyzeCommand.ts';
 
 const dir = fileURLToPath(new URL('../samples/', import.meta.url));
@@ -17,7 +18,7 @@ async function analyseSamples(): Promise<{ records: Map<string, AnalyzedRecord[]
   const analyzer = new Analyzer();
   const records = new Map<string, AnalyzedRecord[]>();
   const errors = new Map<string, number[]>();
-  for (const name of readdirSync(dir).filter((f) => f.endsWith('.jsonl')).sort()) {
+  for (const name of readdirSync(dir).filter(isTraceFileName).sort()) {
     for await (const item of readTraceItems(join(dir, name))) {
       if (item.kind === 'error') errors.set(name, [...(errors.get(name) ?? []), item.error.line]);
       else records.set(name, [...(records.get(name) ?? []), await analyzer.analyzeWithGuided(item.loaded)]);
@@ -28,14 +29,14 @@ async function analyseSamples(): Promise<{ records: Map<string, AnalyzedRecord[]
 
 test('samples/ is what scripts/generate-samples.ts writes (run it after changing the generator)', () => {
   const generated = generateSamples();
-  const onDisk = readdirSync(dir).filter((f) => f.endsWith('.jsonl')).sort();
+  const onDisk = readdirSync(dir).filter(isTraceFileName).sort();
   assert.deepEqual(onDisk, Object.keys(generated).sort());
   for (const [name, content] of Object.entries(generated)) assert.equal(readFileSync(join(dir, name), 'utf8'), content, name);
 });
 
 test('samples/README.md has a row for every sample file', () => {
   const readme = readFileSync(join(dir, 'README.md'), 'utf8');
-  for (const name of readdirSync(dir).filter((f) => f.endsWith('.jsonl'))) assert.ok(readme.includes(`| \`${name}\` |`), `samples/README.md does not list ${name}`);
+  for (const name of readdirSync(dir).filter(isTraceFileName)) assert.ok(readme.includes(`| \`${name}\` |`), `samples/README.md does not list ${name}`);
 });
 
 test('every diagnostic kind fires on some sample; the clean samples are clean', async () => {
@@ -96,6 +97,11 @@ test('every diagnostic kind fires on some sample; the clean samples are clean', 
   const kindsIn = (file: string, id: string) => (records.get(file) ?? []).filter((r) => r.id === id).flatMap((r) => r.diagnostics.map((d) => d.kind));
   assert.ok(kindsIn('k2vv-results.jsonl', '2').includes('schema-violation'), 'K2VV result 2 breaks the schema');
   assert.ok(kindsIn('k2vv-requests.jsonl', '3').includes('template-bad-history-id'), 'K2VV request 3 carries search_web:0');
+  // The shapes read from other APIs: Anthropic's markup leak and its broken stream.
+  const anthropic = records.get('anthropic-messages.jsonl') ?? [];
+  assert.deepEqual(anthropic.map((r) => r.diagnostics.filter((d) => d.severity !== 'info').map((d) => d.kind)), [[], ['content-leak'], []]);
+  const anthropicStream = records.get('anthropic-stream.sse') ?? [];
+  assert.deepEqual(anthropicStream.map((r) => [r.calls.length, r.diagnostics.map((d) => d.kind)]), [[2, []], [0, ['stream-error']]]);
   const sse = records.get('vllm-stream.sse.jsonl') ?? [];
   assert.deepEqual(sse.map((r) => r.diagnostics.some((d) => d.kind === 'content-leak')), [false, true], 'two streams, the second leaks');
 });
@@ -125,7 +131,7 @@ test('only malformed-lines.jsonl has unreadable lines, exactly the planted ones;
   assert.match(messages[1] ?? '', /^line 3: not a recognised trace line/);
   assert.match(messages[2] ?? '', /^line 5 is incomplete/);
   const sources = new Set([...records.values()].flat().map((r) => r.source));
-  assert.deepEqual([...sources].sort(), ['chat-completion', 'chat-request', 'completions', 'k2vv-result', 'native', 'sse']);
+  assert.deepEqual([...sources].sort(), ['anthropic', 'anthropic-stream', 'chat-completion', 'chat-request', 'completions', 'k2vv-result', 'native', 'sse']);
   const ids = (records.get('completions-logprobs.jsonl') ?? []).map((r) => r.completion?.origin);
   assert.deepEqual(ids, ['recorded', 'recorded'], 'logprob tokens (text and token_id:N) anchor to the text');
 });
@@ -147,7 +153,7 @@ test('analyze --json over samples/: every line follows the contract', async () =
       assert.deepEqual(Object.keys(l), ['file', 'line', 'error']);
       continue;
     }
-    assert.deepEqual(Object.keys(l), ['file', 'id', 'line', 'format', 'content', 'reasoning', 'calls', 'diagnostics']);
+    assert.deepEqual(Object.keys(l), ['file', 'id', 'line', 'lastLine', 'format', 'content', 'reasoning', 'calls', 'diagnostics']);
     assert.equal(typeof l.id, 'string');
     assert.equal(typeof l.line, 'number');
     for (const c of l.calls as Array<Record<string, unknown>>) assert.deepEqual(Object.keys(c), ['id', 'name', 'arguments']);

@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { Analyzer, type AnalysisOptions } from '../core/analysis.ts';
 import { SEVERITY_RANK, type Severity } from '../core/diagnostics/diagnostic.ts';
 import { readTraceItems } from '../core/trace/jsonlIndex.ts';
+import { TRACE_EXTENSIONS, isTraceFileName } from '../core/trace/traceFileNames.ts';
 import { errorJson, recordJson } from './analyzeJson.ts';
+import { STDIN_NAME, spoolInput, type SpooledInput } from './stdinTrace.ts';
 import { HumanReport } from './humanReport.ts';
 import { terminalStyle } from './terminalStyle.ts';
 
@@ -19,10 +21,17 @@ export interface AnalyzeCommandOptions extends AnalysisOptions {
 /** A usage or input problem: exit status 2. */
 export class InputError extends Error {}
 
-/** Files named on the command line, with directories expanded to their `.jsonl` files (sorted, recursive). */
+/**
+ * Files named on the command line, with directories expanded to their trace files (sorted, recursive);
+ * `-` (standard input) is kept as it is.
+ */
 export async function expandInputs(inputs: string[]): Promise<string[]> {
   const files: string[] = [];
   for (const input of inputs) {
+    if (input === STDIN_NAME) {
+      files.push(input);
+      continue;
+    }
     let info;
     try {
       info = await stat(input);
@@ -31,8 +40,8 @@ export async function expandInputs(inputs: string[]): Promise<string[]> {
       throw new InputError(code === 'ENOENT' ? `no such file or directory: ${input}` : `cannot read ${input}: ${(err as Error).message}`);
     }
     if (info.isDirectory()) {
-      const found = await jsonlFilesIn(input);
-      if (found.length === 0) throw new InputError(`no .jsonl files in ${input}`);
+      const found = await traceFilesIn(input);
+      if (found.length === 0) throw new InputError(`no trace files (${TRACE_EXTENSIONS.join(' ')}) in ${input}`);
       files.push(...found);
     } else {
       files.push(input);
@@ -41,20 +50,26 @@ export async function expandInputs(inputs: string[]): Promise<string[]> {
   return files;
 }
 
-async function jsonlFilesIn(dir: string): Promise<string[]> {
+async function traceFilesIn(dir: string): Promise<string[]> {
   const out: string[] = [];
   const entries = await readdir(dir, { withFileTypes: true });
   for (const e of entries.sort((a, b) => a.name.localeCompare(b.name))) {
     const path = join(dir, e.name);
-    if (e.isDirectory()) out.push(...(await jsonlFilesIn(path)));
-    else if (e.name.endsWith('.jsonl')) out.push(path);
+    if (e.isDirectory()) out.push(...(await traceFilesIn(path)));
+    else if (isTraceFileName(e.name)) out.push(path);
   }
   return out;
 }
 
-/** Runs the analysis; returns the exit status. */
-export async function analyzeCommand(inputs: string[], options: AnalyzeCommandOptions, out: NodeJS.WritableStream & { isTTY?: boolean }): Promise<number> {
+/** Runs the analysis; returns the exit status. `input` is what `-` reads (standard input). */
+export async function analyzeCommand(
+  inputs: string[],
+  options: AnalyzeCommandOptions,
+  out: NodeJS.WritableStream & { isTTY?: boolean },
+  input: NodeJS.ReadableStream = process.stdin,
+): Promise<number> {
   const files = await expandInputs(inputs);
+  if (files.filter((f) => f === STDIN_NAME).length > 1) throw new InputError('standard input (-) can be read only once');
   const analyzer = new Analyzer(options);
   const write = (line: string) => out.write(line + '\n');
   const report = options.json ? null : new HumanReport(write, terminalStyle(out), Boolean(options.verbose));
@@ -62,8 +77,10 @@ export async function analyzeCommand(inputs: string[], options: AnalyzeCommandOp
   for (const file of files) {
     report?.file(file);
     let items;
+    let spooled: SpooledInput | null = null;
     try {
-      items = readTraceItems(file);
+      if (file === STDIN_NAME) spooled = await spoolInput(input);
+      items = readTraceItems(spooled?.path ?? file);
       for await (const item of items) {
         if (item.kind === 'error') {
           if (report) report.error(item.error);
@@ -76,7 +93,9 @@ export async function analyzeCommand(inputs: string[], options: AnalyzeCommandOp
         else write(JSON.stringify(recordJson(file, analysed)));
       }
     } catch (err) {
-      throw new InputError(`cannot read ${file}: ${(err as Error).message}`);
+      throw new InputError(`cannot read ${file === STDIN_NAME ? 'standard input' : file}: ${(err as Error).message}`);
+    } finally {
+      await spooled?.dispose();
     }
   }
   report?.summary();

@@ -25,7 +25,10 @@ export interface AnalyzeJsonVllm {
 export interface AnalyzeJsonRecord {
   file: string;
   id: string;
+  /** The record's first line in the file. */
   line: number;
+  /** Its last line (a stream, a pretty-printed object, a printout span several). */
+  lastLine: number;
   format: string;
   content: string | null;
   reasoning: string | null;
@@ -49,6 +52,7 @@ export function recordJson(file: string, r: AnalyzedRecord): AnalyzeJsonRecord {
     file,
     id: r.id,
     line: r.line,
+    lastLine: r.lastLine,
     format: r.format,
     content: r.content,
     reasoning: r.reasoning,

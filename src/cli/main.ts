@@ -66,8 +66,8 @@ export function buildProgram(): Command {
 
   program
     .command('analyze')
-    .description('parse every record of .jsonl traces (files or directories) and report tool-call diagnostics')
-    .argument('<paths...>', 'trace files or directories of .jsonl files')
+    .description('parse every record of traces (files, directories, or - for standard input) and report tool-call diagnostics')
+    .argument('<paths...>', 'trace files, directories of trace files (.jsonl .json .ndjson .sse .log .txt), or - for standard input')
     .option('--json', 'print JSON Lines, one object per record (and per unreadable line)')
     .addOption(new Option('--fail-on <severity>', 'exit 1 when a finding of this severity or worse exists').choices(['error', 'warning']))
     .addOption(new Option('--format <name>', 'tool-call format (default: detected per record)').choices(formatNames()))
@@ -113,7 +113,7 @@ export function buildProgram(): Command {
   program
     .command('report')
     .description('write the trace editor for traces (files or directories) as one self-contained HTML file')
-    .argument('<paths...>', 'trace files or directories of .jsonl files')
+    .argument('<paths...>', 'trace files, directories of trace files (.jsonl .json .ndjson .sse .log .txt), or - for standard input')
     .requiredOption('-o, --out <file>', 'where to write the HTML report')
     .option('--open', 'open the report in the desktop browser when there is one')
     .option('--think-open', 'completions start inside <think> (the template opened it in the prompt)')

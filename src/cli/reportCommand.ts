@@ -6,14 +6,16 @@ import type { AnalysisOptions } from '../core/analysis.ts';
 import { embeddedTraces } from '../core/view/embeddedTrace.ts';
 import { reportPageHtml } from '../core/view/pageHtml.ts';
 import { expandInputs, InputError } from './analyzeCommand.ts';
+import { STDIN_NAME, spoolInput, type SpooledInput } from './stdinTrace.ts';
 
 /** dist/ holds cli.js next to webview.js and webview.css. */
 function bundleDir(): string {
   return __dirname;
 }
 
-export async function writeReport(inputs: string[], out: string, options: AnalysisOptions = {}): Promise<{ records: number; bytes: number }> {
+export async function writeReport(inputs: string[], out: string, options: AnalysisOptions = {}, input: NodeJS.ReadableStream = process.stdin): Promise<{ records: number; bytes: number }> {
   const files = await expandInputs(inputs);
+  if (files.filter((f) => f === STDIN_NAME).length > 1) throw new InputError('standard input (-) can be read only once');
   let script: string;
   let style: string;
   try {
@@ -24,10 +26,15 @@ export async function writeReport(inputs: string[], out: string, options: Analys
   }
   const title = inputs.length === 1 ? basename(inputs[0] as string) : `${files.length} traces`;
   let data;
+  let spooled: SpooledInput | null = null;
   try {
-    data = await embeddedTraces(files.map((path) => ({ path, label: path })), files.length === 1 ? title : `${title} (${files.length} files)`, 'report', options);
+    if (files.includes(STDIN_NAME)) spooled = await spoolInput(input);
+    const sources = files.map((path) => ({ path: path === STDIN_NAME && spooled ? spooled.path : path, label: path }));
+    data = await embeddedTraces(sources, files.length === 1 ? title : `${title} (${files.length} files)`, 'report', options);
   } catch (err) {
     throw new InputError(`cannot read the traces: ${err instanceof Error ? err.message : String(err)}`);
+  } finally {
+    await spooled?.dispose();
   }
   const html = reportPageHtml({ script, style, data, title: `Toolscope — ${title}` });
   await mkdir(dirname(out), { recursive: true });

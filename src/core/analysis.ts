@@ -9,6 +9,8 @@ import { parseTokens, type ParseEvent } from './formats/parseTokens.ts';
 import { DEFAULT_FORMAT } from './formats/registry.ts';
 import { modelNames, resolveFormat, type FormatBasis } from './formats/resolveFormat.ts';
 import { chooseTokenizer, type TokenizerChoice, type TokenizerPaths } from './formats/tokenizerChoice.ts';
+import { completionQuotedInError } from './formats/quotedMarkup.ts';
+import { apiIssuesCallIds } from './trace/apiCallIds.ts';
 import type { ParseResult, ParserDelta } from './formats/toolCallFormat.ts';
 import { ToolSchemas } from './schema/toolSchemas.ts';
 import { guidedDiagnostics } from './guided/guidedCheck.ts';
@@ -74,6 +76,8 @@ export interface AnalyzedRecord {
   diagnostics: Diagnostic[];
   /** The request failed (HTTP error, K2VV `status: failed`): the error body as recorded. */
   error: string | null;
+  /** `completion` is tool-call markup quoted in `error`, not a recorded raw completion. */
+  completionQuotedInError: boolean;
   completion: TokenizedCompletion | null;
   parse: ParseResult | null;
   events: ParseEvent[];
@@ -103,7 +107,9 @@ export class Analyzer {
   }
 
   analyze(loaded: LoadedRecord): AnalyzedRecord {
-    const { record } = loaded;
+    // Markup quoted in an error message is the completion the client never got as calls (quotedMarkup.ts).
+    const quoted = completionQuotedInError(loaded.record);
+    const record = quoted ? { ...loaded.record, completion: quoted } : loaded.record;
     const response = record.response ? responseMessage(record.response) : null;
     // The format: forced by the caller, else the one the record names, else detected from its markup, parser or model.
     const resolved = resolveFormat(record, response, this.options.format);
@@ -133,8 +139,9 @@ export class Analyzer {
     const ctx: CheckContext = {
       record,
       format,
-      // An assumed format's id convention is not evidence against ids the record never claimed to follow.
-      callIds: resolved.basis === 'default' ? null : (format.callIds ?? null),
+      // An assumed format's id convention is not evidence against ids the record never claimed to follow, and an
+      // API that issues its own call ids (Anthropic's toolu_…, Responses' call_…) is not the model writing them.
+      callIds: resolved.basis === 'default' || apiIssuesCallIds(record) ? null : (format.callIds ?? null),
       completionText: completion?.text ?? null,
       tokens: completion?.tokens ?? [],
       tokenSource: completion?.source ?? null,
@@ -167,6 +174,7 @@ export class Analyzer {
         : (response?.calls ?? []).map((c) => ({ id: c.id ?? '', name: c.name ?? '', arguments: c.arguments })),
       diagnostics,
       error: record.error ?? null,
+      completionQuotedInError: quoted !== null,
       completion,
       parse,
       events,

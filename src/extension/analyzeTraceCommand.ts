@@ -1,11 +1,12 @@
 /**
- * "Toolscope: Analyze Trace": runs the core analysis on a `.jsonl` file, writes the readable report to the
+ * "Toolscope: Analyze Trace": runs the core analysis on a trace file, writes the readable report to the
  * Toolscope output channel and puts every finding in the Problems panel at its record's line.
  */
 import * as vscode from 'vscode';
 import { Analyzer } from '../core/analysis.ts';
 import type { Severity } from '../core/diagnostics/diagnostic.ts';
 import { TraceIndex } from '../core/trace/jsonlIndex.ts';
+import { TRACE_EXTENSIONS, isTraceFileName } from '../core/trace/traceFileNames.ts';
 import { HumanReport } from '../cli/humanReport.ts';
 import { terminalStyle } from '../cli/terminalStyle.ts';
 import { formatSettingFor } from './formatSetting.ts';
@@ -28,8 +29,8 @@ export class AnalyzeTraceCommand {
   /** `target` comes from the explorer or editor-title menu; otherwise the active editor's file. */
   async run(target?: vscode.Uri): Promise<void> {
     const uri = target ?? vscode.window.activeTextEditor?.document.uri ?? activeTraceEditor();
-    if (!uri || !uri.fsPath.endsWith('.jsonl')) {
-      void vscode.window.showErrorMessage('Toolscope: open a .jsonl trace (or pick one in the explorer) to analyse it.');
+    if (!uri || !isTraceFileName(uri.fsPath)) {
+      void vscode.window.showErrorMessage(`Toolscope: open a trace (${TRACE_EXTENSIONS.join(' ')}), or pick one in the explorer, to analyse it.`);
       return;
     }
     if (uri.scheme !== 'file') {

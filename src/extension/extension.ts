@@ -1,4 +1,5 @@
 /** Extension entry: registers the trace editor and commands; everything else lives in src/core. */
+import { TRACE_EXTENSIONS, isTraceFileName } from '../core/trace/traceFileNames.ts';
 import * as vscode from 'vscode';
 import { AnalyzeTraceCommand } from './analyzeTraceCommand.ts';
 import { TRACE_VIEW_TYPE, TraceEditorProvider } from './traceEditorProvider.ts';
@@ -32,8 +33,8 @@ export function activate(context: vscode.ExtensionContext): void {
     ...registerStepCommands(),
     vscode.commands.registerCommand('toolscope.openTrace', async (uri?: vscode.Uri) => {
       const target = uri ?? vscode.window.activeTextEditor?.document.uri;
-      if (!target || !target.fsPath.endsWith('.jsonl')) {
-        const picked = await vscode.window.showOpenDialog({ filters: { 'JSONL traces': ['jsonl'] }, canSelectMany: false });
+      if (!target || !isTraceFileName(target.fsPath)) {
+        const picked = await vscode.window.showOpenDialog({ filters: { Traces: TRACE_EXTENSIONS.map((e) => e.slice(1)) }, canSelectMany: false });
         if (!picked?.[0]) return;
         await vscode.commands.executeCommand('vscode.openWith', picked[0], TRACE_VIEW_TYPE);
         return;

@@ -10,6 +10,7 @@ import type { Endpoint } from '../core/replay/endpoint.ts';
 import { startServer, type RunningServer } from '../core/server/openAiServer.ts';
 import { loadAll } from '../core/trace/loadTrace.ts';
 import type { TraceRecord } from '../core/trace/record.ts';
+import { isTraceFileName } from '../core/trace/traceFileNames.ts';
 import { appendRecords, siblingReplaysPath } from '../core/trace/traceWriter.ts';
 import { ApiKeys, configuredEndpoints, EMBEDDED_ENDPOINT } from './endpoints.ts';
 import { revealInTrace, TRACE_VIEW_TYPE } from './traceEditorProvider.ts';
@@ -120,9 +121,9 @@ export class ReplayRecordCommand {
 
 export function activeTrace(): vscode.Uri | undefined {
   const tab = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
-  if (tab instanceof vscode.TabInputCustom && tab.uri.fsPath.endsWith('.jsonl')) return tab.uri;
+  if (tab instanceof vscode.TabInputCustom && tab.viewType === TRACE_VIEW_TYPE) return tab.uri;
   const doc = vscode.window.activeTextEditor?.document.uri;
-  return doc?.fsPath.endsWith('.jsonl') ? doc : undefined;
+  return doc !== undefined && isTraceFileName(doc.fsPath) ? doc : undefined;
 }
 
 async function pickRecord(records: TraceRecord[]): Promise<TraceRecord | undefined> {

@@ -1,5 +1,5 @@
 /**
- * The Toolscope trace editor: a read-only custom editor for `.jsonl` traces. The host indexes and analyses
+ * The Toolscope trace editor: a read-only custom editor for trace files (`.jsonl`, `.json`, `.ndjson`, `.sse`, `.log`, `.txt`). The host indexes and analyses
  * (src/core); the webview renders view models it asks for over the typed protocol (src/shared/protocol.ts).
  * The file is never written; when it grows, new records are analysed and pushed to the open views. Records are read
  * in the format the `toolscope.format` setting names (`auto`: per record); when it changes, open traces start over.

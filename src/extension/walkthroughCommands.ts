@@ -7,6 +7,7 @@
  * the command, whether or not the webview has focus. The command posts a `step` event to the active trace editor.
  */
 import * as vscode from 'vscode';
+import { isTraceFileName } from '../core/trace/traceFileNames.ts';
 import type { StepCommand } from '../shared/protocol.ts';
 import { postToActiveTrace, TRACE_VIEW_TYPE } from './traceEditorProvider.ts';
 
@@ -37,7 +38,7 @@ export const DEFAULT_SAMPLE = 'kimi-k2-raw-completions.jsonl';
 export async function openSample(context: vscode.ExtensionContext, name?: unknown): Promise<vscode.Uri | undefined> {
   const bundled = vscode.Uri.joinPath(context.extensionUri, 'samples');
   const samples = (await vscode.workspace.fs.readDirectory(bundled))
-    .filter(([n, type]) => type === vscode.FileType.File && n.endsWith('.jsonl'))
+    .filter(([n, type]) => type === vscode.FileType.File && isTraceFileName(n))
     .map(([n]) => n)
     .sort((a, b) => (a === DEFAULT_SAMPLE ? -1 : b === DEFAULT_SAMPLE ? 1 : a.localeCompare(b)));
   let pick = typeof name === 'string' && samples.includes(name) ? name : undefined;

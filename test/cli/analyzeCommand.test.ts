@@ -35,7 +35,7 @@ test('analyze --json: one object per record and per unreadable line, with the co
     assert.equal(r.status, 0, r.stderr);
     const rows = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     assert.equal(rows.length, 3);
-    assert.deepEqual(Object.keys(rows[0] ?? {}), ['file', 'id', 'line', 'format', 'content', 'reasoning', 'calls', 'diagnostics']);
+    assert.deepEqual(Object.keys(rows[0] ?? {}), ['file', 'id', 'line', 'lastLine', 'format', 'content', 'reasoning', 'calls', 'diagnostics']);
     assert.deepEqual(rows[1], { file: path, line: 2, error: rows[1]?.error });
     assert.match(String(rows[1]?.error), /invalid JSON/);
     const diags = rows[2]?.diagnostics as Array<Record<string, unknown>>;
@@ -74,4 +74,41 @@ test('analyze: the readable summary names records, calls and findings with token
     assert.match(r.stdout, /2 records, 0 unreadable lines; 1 errors/);
     assert.ok(!r.stdout.includes('\u001b['), 'no colours when not a TTY');
   });
+});
+
+test('analyze -: reads the trace from standard input, reported as file "-"', () => {
+  const sse = [
+    'event: message_start',
+    `data: ${JSON.stringify({ type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', content: [], model: 'kimi-k2' } })}`,
+    '',
+    'event: content_block_delta',
+    `data: ${JSON.stringify({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Hi' } })}`,
+    '',
+    'event: message_stop',
+    `data: ${JSON.stringify({ type: 'message_stop' })}`,
+  ].join('\n');
+  const r = spawnSync(process.execPath, ['--import', 'tsx', cli, 'analyze', '-', '--json'], { cwd: repo, encoding: 'utf8', input: `${JSON.stringify(good)}\n${sse}\n` });
+  assert.equal(r.status, 0, r.stderr);
+  const rows = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+  assert.deepEqual(rows.map((row) => [row.file, row.id, row.line, row.lastLine, row.content]), [
+    ['-', 'ok', 1, 1, null],
+    ['-', 'msg_1', 2, 9, 'Hi'],
+  ]);
+  const empty = spawnSync(process.execPath, ['--import', 'tsx', cli, 'analyze', '-'], { cwd: repo, encoding: 'utf8', input: '' });
+  assert.equal(empty.status, 0, empty.stderr);
+  assert.match(empty.stdout, /0 records/);
+});
+
+test('analyze DIR takes every trace extension (.jsonl .json .ndjson .sse .log .txt), recursively and sorted', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'toolscope-cli-dir-'));
+  try {
+    const names = ['a.jsonl', 'b.json', 'c.ndjson', 'd.sse', 'e.log', 'f.txt', 'g.md', 'h.png'];
+    for (const [i, name] of names.entries()) await writeFile(join(dir, name), JSON.stringify({ ...good, id: `r${i}` }) + '\n');
+    const r = run(['analyze', dir, '--json']);
+    assert.equal(r.status, 0, r.stderr);
+    const rows = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { file: string; id: string });
+    assert.deepEqual(rows.map((row) => row.id), ['r0', 'r1', 'r2', 'r3', 'r4', 'r5']);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 });

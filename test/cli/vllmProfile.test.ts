@@ -60,7 +60,7 @@ test('analyze --vllm-profile A --json: the vllm block per record and vllm-diverg
     assert.equal(r.status, 0, r.stderr);
     const [row, other] = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     assert.ok(row && other);
-    assert.deepEqual(Object.keys(row), ['file', 'id', 'line', 'format', 'content', 'reasoning', 'calls', 'diagnostics', 'vllm']);
+    assert.deepEqual(Object.keys(row), ['file', 'id', 'line', 'lastLine', 'format', 'content', 'reasoning', 'calls', 'diagnostics', 'vllm']);
     const vllm = row.vllm as { profile: string; grouping: unknown; content: string; calls: Array<{ arguments: string }>; deltas: unknown[] };
     assert.deepEqual(Object.keys(vllm), ['profile', 'grouping', 'content', 'calls', 'deltas']);
     assert.equal(vllm.profile, 'A');

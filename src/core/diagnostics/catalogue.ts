@@ -15,6 +15,7 @@ import { missingSectionMarker } from './checks/missingSectionMarker.ts';
 import { rawFallbackFormat } from './checks/rawFallbackFormat.ts';
 import { schemaViolation } from './checks/schemaViolation.ts';
 import { strayMarker } from './checks/strayMarker.ts';
+import { streamError } from './checks/streamError.ts';
 import { textInSection } from './checks/textInSection.ts';
 import { toolCallWhenNone } from './checks/toolCallWhenNone.ts';
 import { toolDescribedNotCalled } from './checks/toolDescribedNotCalled.ts';
@@ -46,4 +47,5 @@ export const CHECKS: readonly Check[] = [
   templateGenerationPromptMissing,
   templateEmptyContentList,
   templateBadHistoryId,
+  streamError,
 ];

@@ -212,7 +212,7 @@ test('analyze --json: the format field per record, detected without meta.format'
       .map((l) => JSON.parse(l) as { id: string; format: string; diagnostics: Array<{ kind: string }> });
     assert.equal(lines.length, 24);
     for (const l of lines) {
-      assert.deepEqual(Object.keys(l), ['file', 'id', 'line', 'format', 'content', 'reasoning', 'calls', 'diagnostics']);
+      assert.deepEqual(Object.keys(l), ['file', 'id', 'line', 'lastLine', 'format', 'content', 'reasoning', 'calls', 'diagnostics']);
       assert.equal(l.format, formatOfId(l.id), l.id);
       assert.ok(!l.diagnostics.some((d) => d.kind === 'bad-call-id'), l.id);
     }

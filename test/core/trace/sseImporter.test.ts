@@ -127,3 +127,22 @@ test('a streamed /v1/completions: text and tokens joined into completion', () =>
 test('a block of only comments and [DONE] yields nothing', () => {
   assert.deepEqual(importText(': ping\n\ndata: [DONE]\n'), { file: '<text>', records: [], errors: [] });
 });
+
+test('analysis: a stream that broke is a stream-error; markup quoted in the error is read as the completion, each lost call a dropped-call', async () => {
+  const { Analyzer } = await import('../../../src/core/analysis.ts');
+  const quoted = 'Failed to parse input at pos 0: <|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>{"city": "Paris"}<|tool_call_end|><|tool_calls_section_end|>';
+  const onlyError = importText(`data: ${JSON.stringify({ error: { code: 500, message: quoted } })}\n`).records[0];
+  assert.ok(onlyError);
+  const a = new Analyzer().analyze(onlyError);
+  assert.deepEqual(a.diagnostics.map((d) => d.kind).sort(), ['dropped-call', 'stream-error']);
+  assert.ok(a.completionQuotedInError);
+  assert.match(a.diagnostics.find((d) => d.kind === 'stream-error')?.message ?? '', /^the stream was only an error: .* it quotes the model's tool-call markup/);
+  assert.deepEqual(a.calls.map((c) => [c.name, c.arguments]), [['get_weather', '{"city": "Paris"}']]);
+
+  const broken = importText([data(chunk('A', { role: 'assistant', content: 'Hel' })), data({ error: { message: 'upstream timeout' } })].join('\n')).records[0];
+  assert.ok(broken);
+  const b = new Analyzer().analyze(broken);
+  assert.deepEqual(b.diagnostics.map((d) => [d.kind, d.severity, d.code]), [['stream-error', 'error', 'TS031']]);
+  assert.match(b.diagnostics[0]?.message ?? '', /^the stream broke after 1 chunk: "upstream timeout"$/);
+  assert.equal(b.completionQuotedInError, false);
+});
