@@ -991,6 +991,57 @@ function anthropicStream(): string {
   return anthropicSse(clean) + anthropicSse(broken);
 }
 
+// ---- OpenAI Responses API: gpt-oss served through /v1/responses (vLLM) ----
+
+const OSS_MODEL = 'openai/gpt-oss-120b';
+/** The flat tool shape the Responses API declares: {type, name, description, parameters}. */
+const flatTools = (...tools: Array<{ function: { name: string; description: string; parameters: Json } }>) => tools.map((t) => ({ type: 'function', name: t.function.name, description: t.function.description, parameters: t.function.parameters, strict: false }));
+const RESPONSES_TOOLS = flatTools(TOOLS.weather, TOOLS.search);
+
+function responsesObject(seed: string, output: Json[], created: number, usage: Json): Json {
+  return { id: `resp_${hex(seed, 32)}`, object: 'response', created_at: created, status: 'completed', error: null, incomplete_details: null, model: OSS_MODEL, output, tool_choice: 'auto', tools: RESPONSES_TOOLS, usage };
+}
+
+function openAiResponses(): Json[] {
+  const reasoning = (seed: string, text: string) => ({ id: `rs_${hex(seed, 32)}`, type: 'reasoning', summary: [], content: [{ type: 'reasoning_text', text }] });
+  const fc = (seed: string, name: string, argumentsText: string) => ({ id: `fc_${hex(seed, 32)}`, type: 'function_call', status: 'completed', call_id: `call_${alnum(seed, 24)}`, name, arguments: argumentsText });
+  return [
+    responsesObject('responses-clean', [reasoning('responses-clean', 'The user wants the weather in Lisbon. Call get_weather.'), fc('responses-clean', 'get_weather', '{"city":"Lisbon","unit":"celsius"}')], 1_761_040_400, { input_tokens: 402, output_tokens: 38, total_tokens: 440 }),
+    // max_results 50 breaks the schema's maximum of 20.
+    responsesObject('responses-schema', [reasoning('responses-schema', 'Search broadly: ask for many results.'), fc('responses-schema', 'search_web', '{"query":"acme outage postmortem","max_results":50}')], 1_761_040_460, { input_tokens: 410, output_tokens: 44, total_tokens: 454 }),
+  ];
+}
+
+function openAiResponsesStream(): string {
+  const seq = (events: Json[]): Json[] => events.map((e, i) => ({ ...e, sequence_number: i }));
+  const created = (seed: string, at: number) => ({ type: 'response.created', response: { id: `resp_${hex(seed, 32)}`, object: 'response', created_at: at, status: 'in_progress', model: OSS_MODEL, output: [], tool_choice: 'auto', tools: RESPONSES_TOOLS, usage: null } });
+  const completed = (seed: string, at: number, output: Json[], usage: Json) => ({ type: 'response.completed', response: { ...created(seed, at).response, status: 'completed', output, usage } });
+  // 1. The server's parser missed the call: the Harmony markup streams out as output_text (with event: lines).
+  const leakText = ['Let me search. ', '<|channel|>commentary to=functions.search_web <|constrain|>json<|message|>', '{"query":"acme outage"}', '<|call|>'];
+  const leakMsg = { id: `msg_${hex('responses-leak', 32)}`, type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: leakText.join(''), annotations: [] }] };
+  const leak = seq([
+    created('responses-leak', 1_761_040_520),
+    { type: 'response.output_item.added', output_index: 0, item: { id: `rs_${hex('responses-leak', 32)}`, type: 'reasoning', summary: [] } },
+    { type: 'response.reasoning_text.delta', item_id: `rs_${hex('responses-leak', 32)}`, output_index: 0, content_index: 0, delta: 'Search the web' },
+    { type: 'response.reasoning_text.delta', item_id: `rs_${hex('responses-leak', 32)}`, output_index: 0, content_index: 0, delta: ' for the outage.' },
+    { type: 'response.output_item.added', output_index: 1, item: { ...leakMsg, status: 'in_progress', content: [] } },
+    ...leakText.map((delta) => ({ type: 'response.output_text.delta', item_id: leakMsg.id, output_index: 1, content_index: 0, delta, logprobs: [] })),
+    { type: 'response.output_item.done', output_index: 1, item: leakMsg },
+    completed('responses-leak', 1_761_040_520, [leakMsg], { input_tokens: 398, output_tokens: 41, total_tokens: 439 }),
+  ]);
+  // 2. A clean call, its arguments in fragments (data: lines alone, as some proxies log them).
+  const call = { id: `fc_${hex('responses-stream-call', 32)}`, type: 'function_call', status: 'completed', call_id: `call_${alnum('responses-stream-call', 24)}`, name: 'get_weather', arguments: '{"city":"Oslo"}' };
+  const clean = seq([
+    created('responses-stream-call', 1_761_040_580),
+    { type: 'response.output_item.added', output_index: 0, item: { ...call, status: 'in_progress', arguments: '' } },
+    ...['{"ci', 'ty":"', 'Oslo"}'].map((delta) => ({ type: 'response.function_call_arguments.delta', item_id: call.id, output_index: 0, delta })),
+    { type: 'response.function_call_arguments.done', item_id: call.id, output_index: 0, arguments: call.arguments },
+    { type: 'response.output_item.done', output_index: 0, item: call },
+    completed('responses-stream-call', 1_761_040_580, [call], { input_tokens: 395, output_tokens: 19, total_tokens: 414 }),
+  ]);
+  return leak.map((e) => `event: ${String(e.type)}\ndata: ${JSON.stringify(e)}\n\n`).join('') + clean.map((e) => `data: ${JSON.stringify(e)}\n\n`).join('');
+}
+
 const jsonl = (rows: unknown[]) => rows.map((r) => JSON.stringify(r)).join('\n') + '\n';
 
 /** Every sample file: name → exact content. */
@@ -1006,6 +1057,8 @@ export function generateSamples(): Record<string, string> {
     'other-formats.jsonl': jsonl(otherFormats()),
     'anthropic-messages.jsonl': jsonl(anthropicMessages()),
     'anthropic-stream.sse': anthropicStream(),
+    'openai-responses.jsonl': jsonl(openAiResponses()),
+    'openai-responses-stream.sse': openAiResponsesStream(),
   };
 }
 

@@ -14,6 +14,7 @@ import { addReport, browserMissing, ensureBuilt, launch, openPage, openVsCodePag
 const missing = browserMissing();
 const STREAM = join(ROOT, 'samples', 'anthropic-stream.sse');
 const MESSAGES = join(ROOT, 'samples', 'anthropic-messages.jsonl');
+const RESPONSES_STREAM = join(ROOT, 'samples', 'openai-responses-stream.sse');
 
 let browser: Browser;
 let server: PageServer;
@@ -87,6 +88,28 @@ describe('imported shapes in the trace editor (chromium)', () => {
     await shot(page, 'anthropic-message-leak');
     await selectRecord(page, 'chatcmpl-pretty');
     assert.match((await page.locator('.record-meta').textContent()) ?? '', /chat-completion · lines 4–\d+ · 0 calls/);
+    await done();
+  });
+
+  test('a Responses SSE file in the editor: the leaked Harmony markup and the clean call, with the declared tools as the request', async (t) => {
+    if (skip(t)) return;
+    const [leak, clean] = await ids(RESPONSES_STREAM);
+    assert.ok(leak && clean);
+    const { page, done } = await openPage(browser, null);
+    const host = await openVsCodePage(page, server, RESPONSES_STREAM, '/responses-stream.html');
+    await page.locator('.list-count', { hasText: /^2 records$/ }).waitFor();
+    await host.idle();
+    await selectRecord(page, leak);
+    assert.match((await page.locator('.record-meta').textContent()) ?? '', /^openai\/gpt-oss-120b · format harmony · openai-responses-stream · lines 1–\d+ · 0 calls · 1 error/);
+    assert.ok(((await page.locator('body').textContent()) ?? '').includes('Tool-call markup or arguments in content'));
+    await shot(page, 'responses-stream-leak');
+    await selectRecord(page, clean);
+    assert.match((await page.locator('.record-meta').textContent()) ?? '', /openai-responses-stream · lines \d+–\d+ · 1 call · 0 errors, 0 warnings/);
+    await page.locator('.tab', { hasText: 'Request' }).click();
+    const request = (await page.locator('body').textContent()) ?? '';
+    assert.ok(request.includes('search_web') && request.includes('get_weather'), 'the declared tools are the request');
+    await shot(page, 'responses-stream-request');
+    await host.close();
     await done();
   });
 });

@@ -136,7 +136,9 @@ export type RecordSource =
   | 'sse'
   | 'completions'
   | 'anthropic'
-  | 'anthropic-stream';
+  | 'anthropic-stream'
+  | 'openai-responses'
+  | 'openai-responses-stream';
 
 /** A record as loaded from a file: where it came from and what it became. */
 export interface LoadedRecord {

@@ -9,14 +9,17 @@ import { importChatRequest, isChatRequestShape } from './chatRequestImporter.ts'
 import { importCompletions, isCompletionsShape } from './completionsImporter.ts';
 import { describeJson, isObject, listKeys } from './jsonGuards.ts';
 import { importError, incompleteLineError, type ImportResult } from './importResult.ts';
+import { importResponsesObject, isResponsesObjectShape } from './responsesObject.ts';
+import { isResponsesEvent } from './responsesStream.ts';
+import { isAnthropicEvent } from './anthropicStream.ts';
 import { importK2vvResult, isK2vvResultShape } from './k2vvResultImporter.ts';
 import { importNative, isNativeShape } from './nativeImporter.ts';
 
 const EXPECTED =
   'expected a native record {"toolscope": 1, "id": …}, a chat request {"messages": […]}, ' +
   'a K2VV result {"data_index", "request", "response", …}, a chat.completion or a text_completion response, ' +
-  'an Anthropic message {"type": "message", "content": […]}, ' +
-  'or SSE lines "data: {…}" (OpenAI chunks, Anthropic events)';
+  'an Anthropic message {"type": "message", "content": […]}, an OpenAI Responses object {"object": "response", "output": […]}, ' +
+  'or SSE lines "data: {…}" (OpenAI chunks, Anthropic or Responses events)';
 
 export function importLine(value: unknown, line: number): ImportResult {
   if (!isObject(value)) return importError(line, `got ${describeJson(value)}; ${EXPECTED}`);
@@ -29,6 +32,10 @@ export function importLine(value: unknown, line: number): ImportResult {
     return importError(line, 'a chat.completion.chunk outside an SSE dump; write stream chunks as "data: {…}" lines');
   }
   if (isAnthropicMessageShape(value)) return importAnthropicMessage(value, line);
+  if (isResponsesObjectShape(value)) return importResponsesObject(value, line);
+  if (isResponsesEvent(value) || (isAnthropicEvent(value) && value.type !== 'error')) {
+    return importError(line, `a stream event ("type": ${JSON.stringify(value.type)}) outside an SSE dump; write stream events as "data: {…}" lines`);
+  }
   if (isAnthropicErrorShape(value)) return importAnthropicError(value, line);
   if (isCompletionsShape(value)) return importCompletions(value, line);
   if (isChatCompletionShape(value)) return importChatCompletion(value, line);

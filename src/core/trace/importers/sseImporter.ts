@@ -3,7 +3,8 @@
  * skipped). A block of consecutive SSE lines may interleave several streams: chunks are grouped by their `id`,
  * one record per stream, in order of each stream's first chunk. Chat chunks become `response` (the chunk list);
  * `text_completion` chunks (a streamed `/v1/completions`) are joined into `completion`. Anthropic Messages
- * events carry no id: they run from `message_start` to `message_stop` (anthropicStream.ts).
+ * events carry no id: they run from `message_start` to `message_stop` (anthropicStream.ts); OpenAI Responses
+ * events likewise from `response.created` to `response.completed` / `.incomplete` / `.failed` (responsesStream.ts).
  * An error event (`data: {"error": …}`, Anthropic's `event: error`) belongs to the stream it broke — the one that
  * got the last event before it — and becomes its record's `error`; an error with no stream before it is a record
  * of its own, with no chunks.
@@ -11,6 +12,7 @@
  */
 import type { ChatCompletionChunk, Completion, LineError, LoadedRecord, RecordedToken, TraceRecord } from '../record.ts';
 import { AnthropicStream, isAnthropicEvent } from './anthropicStream.ts';
+import { ResponsesStream, isResponsesEvent } from './responsesStream.ts';
 import { tokensFromLogprobs } from './completionsImporter.ts';
 import { importLine } from './importLine.ts';
 import { describeJson, isNonEmptyString, isObject, type UnknownObject } from './jsonGuards.ts';
@@ -107,8 +109,9 @@ function streamRecord(stream: Stream): LoadedRecord {
 export function importSseBlock(lines: readonly SseLine[], incompleteLine?: number): ReadResult {
   const streams = new Map<string, Stream>();
   const anthropic: AnthropicStream[] = [];
+  const responses: ResponsesStream[] = [];
   /** The stream that got the last event: an error event is about it. */
-  let lastActive: Stream | AnthropicStream | null = null;
+  let lastActive: Stream | AnthropicStream | ResponsesStream | null = null;
   const others: LoadedRecord[] = [];
   const errors: LineError[] = [];
   let idless: string | null = null;
@@ -140,6 +143,21 @@ export function importSseBlock(lines: readonly SseLine[], incompleteLine?: numbe
       fail(line, `SSE data must be a JSON object (a chat.completion.chunk), got ${describeJson(value)}`);
       continue;
     }
+    if (isResponsesEvent(value) || (value.type === 'error' && lastActive instanceof ResponsesStream)) {
+      let current = responses[responses.length - 1];
+      if (value.type === 'error' && current !== undefined) {
+        current.fail(value, line);
+        continue;
+      }
+      if (current === undefined || current.startsAfter(value)) {
+        current = new ResponsesStream(startLine);
+        responses.push(current);
+      }
+      const problem = current.add(value, line);
+      if (problem !== null) fail(line, `Responses ${String(value.type)} event: ${problem}`);
+      lastActive = current;
+      continue;
+    }
     if (isAnthropicEvent(value) && !(value.type === 'error' && lastActive !== null && !(lastActive instanceof AnthropicStream))) {
       let current = anthropic[anthropic.length - 1];
       if (current === undefined || current.startsAfter(value)) {
@@ -153,9 +171,11 @@ export function importSseBlock(lines: readonly SseLine[], incompleteLine?: numbe
     }
     const kind = chunkKind(value);
     if (kind === null) {
-      if ('error' in value) {
-        const message = errorEventText(value.error);
-        if (lastActive instanceof AnthropicStream) {
+      if ('error' in value || value.type === 'error') {
+        const message = errorEventText('error' in value ? value.error : value);
+        if (lastActive instanceof ResponsesStream) {
+          lastActive.fail(value, line);
+        } else if (lastActive instanceof AnthropicStream) {
           lastActive.add({ type: 'error', error: isObject(value.error) ? value.error : { message } }, line);
         } else if (lastActive !== null && lastActive.error === undefined) {
           lastActive.error = message;
@@ -206,6 +226,7 @@ export function importSseBlock(lines: readonly SseLine[], incompleteLine?: numbe
 
   const records = [...streams.values()].filter((s) => s.chunks.length > 0 || s.error !== undefined).map(streamRecord);
   for (const a of anthropic) records.push(a.record());
+  for (const r of responses) records.push(r.record());
   for (const r of others) records.push(r);
   records.sort((a, b) => a.line - b.line);
   return { records, errors };
