@@ -1042,6 +1042,32 @@ function openAiResponsesStream(): string {
   return leak.map((e) => `event: ${String(e.type)}\ndata: ${JSON.stringify(e)}\n\n`).join('') + clean.map((e) => `data: ${JSON.stringify(e)}\n\n`).join('');
 }
 
+// ---- Ollama: Qwen3 on a laptop, /api/chat streamed as NDJSON and /api/generate in raw mode ----
+
+function ollamaNdjson(): string {
+  const at = (s: number) => `2025-10-21T09:${String(10 + Math.floor(s / 60)).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}.${hex(`t${s}`, 6).replace(/[a-f]/g, '7')}Z`;
+  const chat = (s: number, message: Json, done = false, extra: Json = {}) => ({ model: 'qwen3:8b', created_at: at(s), message: { role: 'assistant', content: '', ...message }, done, ...extra });
+  const timings = (n: number) => ({ total_duration: 2_113_000_000 + n, load_duration: 31_250_000, prompt_eval_count: 412, prompt_eval_duration: 180_400_000, eval_count: 38 + n, eval_duration: 1_702_000_000 });
+  // 1. Two streamed calls after a thinking block, arguments as objects.
+  const stream = [
+    chat(0, { thinking: 'Two cities: call get_weather' }),
+    chat(1, { thinking: ' for each.' }),
+    chat(2, { tool_calls: [{ function: { name: 'get_weather', arguments: { city: 'Oslo' } } }] }),
+    chat(3, { tool_calls: [{ function: { name: 'get_weather', arguments: { unit: 'celsius', city: 'Bergen' } } }] }),
+    chat(4, {}, true, { done_reason: 'stop', ...timings(0) }),
+  ];
+  // 2. /api/generate with raw: true — the Hermes-style call as the model wrote it, and a second call cut by num_predict.
+  const raw = {
+    model: 'qwen3:8b',
+    created_at: at(9),
+    response: '<tool_call>\n{"name": "search_web", "arguments": {"query": "acme outage"}}\n</tool_call>\n<tool_call>\n{"name": "search_web", "arguments": {"query": "acme stat',
+    done: true,
+    done_reason: 'length',
+    ...timings(7),
+  };
+  return [...stream, raw].map((v) => JSON.stringify(v)).join('\n') + '\n';
+}
+
 const jsonl = (rows: unknown[]) => rows.map((r) => JSON.stringify(r)).join('\n') + '\n';
 
 /** Every sample file: name → exact content. */
@@ -1059,6 +1085,7 @@ export function generateSamples(): Record<string, string> {
     'anthropic-stream.sse': anthropicStream(),
     'openai-responses.jsonl': jsonl(openAiResponses()),
     'openai-responses-stream.sse': openAiResponsesStream(),
+    'ollama-chat-stream.ndjson': ollamaNdjson(),
   };
 }
 

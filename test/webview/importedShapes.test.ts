@@ -15,6 +15,7 @@ const missing = browserMissing();
 const STREAM = join(ROOT, 'samples', 'anthropic-stream.sse');
 const MESSAGES = join(ROOT, 'samples', 'anthropic-messages.jsonl');
 const RESPONSES_STREAM = join(ROOT, 'samples', 'openai-responses-stream.sse');
+const OLLAMA = join(ROOT, 'samples', 'ollama-chat-stream.ndjson');
 
 let browser: Browser;
 let server: PageServer;
@@ -109,6 +110,25 @@ describe('imported shapes in the trace editor (chromium)', () => {
     const request = (await page.locator('body').textContent()) ?? '';
     assert.ok(request.includes('search_web') && request.includes('get_weather'), 'the declared tools are the request');
     await shot(page, 'responses-stream-request');
+    await host.close();
+    await done();
+  });
+
+  test('an Ollama NDJSON file in the editor: the streamed chat as one record, the raw /api/generate text on the token timeline', async (t) => {
+    if (skip(t)) return;
+    const { page, done } = await openPage(browser, null);
+    const host = await openVsCodePage(page, server, OLLAMA, '/ollama.html');
+    await page.locator('.list-count', { hasText: /^2 records$/ }).waitFor();
+    await host.idle();
+    await selectRecord(page, 'line-1');
+    assert.match((await page.locator('.record-meta').textContent()) ?? '', /^qwen3:8b · format hermes · ollama · lines 1–5 · 2 calls · 0 errors, 0 warnings/);
+    assert.ok(((await page.locator('body').textContent()) ?? '').includes('Two cities: call get_weather for each.'));
+    await selectRecord(page, 'line-6');
+    assert.match((await page.locator('.record-meta').textContent()) ?? '', /ollama · line 6 · 2 calls · 2 errors/);
+    // A raw completion: its tokens are chips, the <tool_call> markers among them.
+    assert.ok((await page.locator('.chip[data-i]').count()) > 10);
+    assert.ok((await page.locator('.chip.role-marker').allTextContents()).includes('<tool_call>'));
+    await shot(page, 'ollama-generate-raw');
     await host.close();
     await done();
   });

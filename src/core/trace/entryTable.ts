@@ -7,6 +7,8 @@
 export const ENTRY_SSE = 1;
 /** The entry's last line had no newline when it was indexed. */
 export const ENTRY_INCOMPLETE = 2;
+/** The entry is a run of Ollama NDJSON chunk lines. */
+export const ENTRY_OLLAMA = 4;
 
 export class EntryTable {
   count = 0;

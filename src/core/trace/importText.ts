@@ -7,7 +7,8 @@
 import type { ReadResult } from './importers/importResult.ts';
 import { importLineGroup, type TextLine } from './importers/importGroup.ts';
 import { importSseBlock } from './importers/sseImporter.ts';
-import { classifyText } from './lineKind.ts';
+import { importOllamaLines } from './importers/ollamaImporter.ts';
+import { classifyText, type LineKind } from './lineKind.ts';
 
 /** Every record and error of one file (or text), each list in line order. */
 export interface LoadResult extends ReadResult {
@@ -19,10 +20,10 @@ export function importText(text: string, fileLabel = '<text>'): LoadResult {
   const out: LoadResult = { file: fileLabel, records: [], errors: [] };
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   let block: TextLine[] = [];
-  let blockIsSse = false;
+  let blockKind: LineKind = 'json';
   const flush = (): void => {
     if (block.length === 0) return;
-    const result = blockIsSse ? importSseBlock(block) : importLineGroup(block);
+    const result = blockKind === 'sse' ? importSseBlock(block) : blockKind === 'ollama' ? importOllamaLines(block) : importLineGroup(block);
     out.records.push(...result.records);
     out.errors.push(...result.errors);
     block = [];
@@ -33,10 +34,11 @@ export function importText(text: string, fileLabel = '<text>'): LoadResult {
     const lineText = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
     const kind = classifyText(lineText);
     if (kind === 'blank') continue; // blank lines separate SSE events; they do not end a block
-    const extends_ = block.length > 0 && (kind === 'sse' ? blockIsSse : kind === 'continuation' && !blockIsSse);
+    // The same rules as the index: SSE lines extend an SSE block, Ollama lines an Ollama run, continuation lines a record.
+    const extends_ = block.length > 0 && (kind === 'sse' || kind === 'ollama' ? blockKind === kind : kind === 'continuation' && blockKind === 'json');
     if (!extends_) {
       flush();
-      blockIsSse = kind === 'sse';
+      blockKind = kind === 'continuation' ? 'json' : kind;
     }
     block.push({ line: i + 1, text: lineText });
   }

@@ -9,12 +9,13 @@
  */
 import { open, stat, type FileHandle } from 'node:fs/promises';
 import type { LineError } from './record.ts';
-import { ENTRY_INCOMPLETE, ENTRY_SSE, EntryTable } from './entryTable.ts';
+import { ENTRY_INCOMPLETE, ENTRY_OLLAMA, ENTRY_SSE, EntryTable } from './entryTable.ts';
 import { incompleteLineError, itemsInLineOrder, type ReadResult, type TraceItem } from './importers/importResult.ts';
 import { importLineText } from './importers/importLine.ts';
 import { importLineGroup, type TextLine } from './importers/importGroup.ts';
 import { importSseBlock } from './importers/sseImporter.ts';
-import { LINE_HEAD_LENGTH, classifyHead, classifyText, isLeadingSpace, type LineKind } from './lineKind.ts';
+import { importOllamaLines } from './importers/ollamaImporter.ts';
+import { LINE_HEAD_LENGTH, SHORT_HEAD, classifyHead, classifyText, isLeadingSpace, isOllamaStart, type LineKind } from './lineKind.ts';
 import { decodeUtf8Line } from './utf8.ts';
 
 export interface TraceIndexOptions {
@@ -32,6 +33,8 @@ export interface TraceEntry {
   start: number;
   end: number;
   sse: boolean;
+  /** A run of Ollama NDJSON chunk lines. */
+  ollama: boolean;
   /** The last line had no newline yet when indexed; `refresh()` reads it again. */
   incomplete: boolean;
 }
@@ -110,6 +113,7 @@ export class TraceIndex {
       start: t.starts[i] ?? 0,
       end: t.ends[i] ?? 0,
       sse: (flags & ENTRY_SSE) !== 0,
+      ollama: (flags & ENTRY_OLLAMA) !== 0,
       incomplete: (flags & ENTRY_INCOMPLETE) !== 0,
     };
   }
@@ -285,7 +289,8 @@ export class TraceIndex {
       const chunk = n === buf.length ? buf : buf.subarray(0, n);
       let i = 0;
       while (i < n) {
-        while (headLen < LINE_HEAD_LENGTH && i < n) {
+        // Six bytes decide every kind but an Ollama chunk's; only a line starting `{"mode` is read further.
+        while (i < n && (headLen < SHORT_HEAD || (headLen < LINE_HEAD_LENGTH && isOllamaStart(head)))) {
           const b = chunk[i] ?? 10;
           if (b === 10) break;
           i++;
@@ -318,9 +323,8 @@ export class TraceIndex {
   /** The open entry a line of this kind would extend, or -1. */
   private extendable(kind: LineKind): number {
     const open = this.openEntry;
-    if (open < 0 || (kind !== 'sse' && kind !== 'continuation')) return -1;
-    const sse = ((this.table.flags[open] ?? 0) & ENTRY_SSE) !== 0;
-    return sse === (kind === 'sse') ? open : -1;
+    if (open < 0) return -1;
+    return entryFlagsFor(kind) === ((this.table.flags[open] ?? 0) & (ENTRY_SSE | ENTRY_OLLAMA)) && kind !== 'json' ? open : -1;
   }
 
   private addLine(kind: LineKind, start: number, end: number, line: number): void {
@@ -330,7 +334,7 @@ export class TraceIndex {
       this.table.ends[open] = end;
       this.table.lastLines[open] = line;
     } else {
-      this.openEntry = this.table.push(start, end, line, line, kind === 'sse' ? ENTRY_SSE : 0);
+      this.openEntry = this.table.push(start, end, line, line, entryFlagsFor(kind));
     }
   }
 
@@ -346,9 +350,14 @@ export class TraceIndex {
       t.flags[entry] = (t.flags[entry] ?? 0) | ENTRY_INCOMPLETE;
       return;
     }
-    this.table.push(start, end, line, line, (kind === 'sse' ? ENTRY_SSE : 0) | ENTRY_INCOMPLETE);
+    this.table.push(start, end, line, line, entryFlagsFor(kind) | ENTRY_INCOMPLETE);
     this.tail = { kind: 'pushed' };
   }
+}
+
+/** The entry type a line of this kind starts (or extends: SSE lines SSE blocks, Ollama lines Ollama runs, continuation lines records). */
+function entryFlagsFor(kind: LineKind): number {
+  return kind === 'sse' ? ENTRY_SSE : kind === 'ollama' ? ENTRY_OLLAMA : 0;
 }
 
 function shrunk(entry: TraceEntry): ReadResult {
@@ -358,8 +367,8 @@ function shrunk(entry: TraceEntry): ReadResult {
 
 /** Decodes and imports one entry's bytes: a JSON line, or a multi-line record or SSE block split back into lines. */
 function importEntryBytes(bytes: Uint8Array, entry: TraceEntry): ReadResult {
-  const { line, lastLine, start, sse, incomplete } = entry;
-  if (!sse && line === lastLine) {
+  const { line, lastLine, start, sse, ollama, incomplete } = entry;
+  if (!sse && !ollama && line === lastLine) {
     const decoded = decodeUtf8Line(bytes, line, start);
     if ('error' in decoded) {
       return { records: [], errors: [incomplete ? incompleteLineError(line) : { line, message: decoded.error }] };
@@ -380,7 +389,7 @@ function importEntryBytes(bytes: Uint8Array, entry: TraceEntry): ReadResult {
     s = nl + 1;
   }
   const incompleteLine = incomplete ? lastLine : undefined;
-  const result = sse ? importSseBlock(lines, incompleteLine) : importLineGroup(lines, incompleteLine);
+  const result = sse ? importSseBlock(lines, incompleteLine) : ollama ? importOllamaLines(lines, incompleteLine) : importLineGroup(lines, incompleteLine);
   if (errors.length > 0) {
     result.errors.push(...errors);
     result.errors.sort((a, b) => a.line - b.line);

@@ -3,13 +3,58 @@
  * without decoding it: blank, an SSE field line (`data:`, `event:`, `id:`, `retry:`, `:` comment), a line that
  * starts a record (JSON, a Python printout, …), or a continuation line that belongs to the record above it
  * (indented, or opening with `}`, `]` or `)`: the body and the close of pretty-printed JSON and of multi-line
- * Python printouts). Works on byte values and UTF-16 codes alike: every prefix it looks for is ASCII.
+ * Python printouts), or an Ollama stream chunk (consecutive ones are one entry). Works on byte values and UTF-16
+ * codes alike: every prefix it looks for is ASCII.
  */
 
-export type LineKind = 'blank' | 'json' | 'sse' | 'continuation';
+export type LineKind = 'blank' | 'json' | 'sse' | 'continuation' | 'ollama';
 
-/** How many codes after the leading whitespace decide a line's kind (`event:` and `retry:` are the longest). */
-export const LINE_HEAD_LENGTH = 6;
+/** How many codes after the leading whitespace decide a line's kind: enough for an Ollama chunk's model name. */
+export const LINE_HEAD_LENGTH = 160;
+
+/** Enough codes for every kind but an Ollama chunk (`event:` and `retry:` are the longest prefixes). */
+export const SHORT_HEAD = 6;
+
+const OLLAMA_OPEN = Array.from('{"model":', (c) => c.charCodeAt(0));
+
+/** The first SHORT_HEAD codes are `{"mode`: the line may be an Ollama chunk, so more of it is worth reading. */
+export function isOllamaStart(head: ArrayLike<number>): boolean {
+  for (let k = 0; k < SHORT_HEAD; k++) if (head[k] !== OLLAMA_OPEN[k]) return false;
+  return true;
+}
+const CREATED_AT = Array.from('"created_at":', (c) => c.charCodeAt(0));
+const QUOTE = 34;
+const BACKSLASH = 92;
+
+/**
+ * An Ollama NDJSON chunk as Ollama writes it (Go's field order): `{"model":"<name>","created_at":` at the start
+ * (spaces after `:` and `,` allowed). Ollama's lines carry no stream id, so consecutive ones are grouped into one
+ * entry here and split into streams at `"done": true` when read (importers/ollamaImporter.ts).
+ */
+function isOllamaHead(head: ArrayLike<number>, length: number): boolean {
+  let i = 0;
+  const skipSpaces = () => {
+    while (i < length && head[i] === 32) i++;
+  };
+  const expect = (codes: number[]): boolean => {
+    for (const c of codes) {
+      if (i >= length || head[i] !== c) return false;
+      i++;
+    }
+    return true;
+  };
+  if (!expect(OLLAMA_OPEN)) return false;
+  skipSpaces();
+  if (head[i] !== QUOTE) return false;
+  for (i++; i < length && head[i] !== QUOTE; i++) if (head[i] === BACKSLASH) return false;
+  if (i >= length) return false;
+  i++;
+  skipSpaces();
+  if (head[i] !== 44) return false; // ,
+  i++;
+  skipSpaces();
+  return expect(CREATED_AT);
+}
 
 const SSE_PREFIXES = ['data:', 'event:', 'id:', 'retry:', ':'].map((p) => Array.from(p, (c) => c.charCodeAt(0)));
 const CLOSERS = new Set(['}', ']', ')'].map((c) => c.charCodeAt(0)));
@@ -31,7 +76,8 @@ export function classifyHead(head: ArrayLike<number>, length: number, indented =
     for (let i = 0; i < prefix.length && match; i++) match = head[i] === prefix[i];
     if (match) return 'sse';
   }
-  return indented || CLOSERS.has(head[0] ?? 0) ? 'continuation' : 'json';
+  if (indented || CLOSERS.has(head[0] ?? 0)) return 'continuation';
+  return head[0] === 123 && isOllamaHead(head, length) ? 'ollama' : 'json';
 }
 
 export function classifyText(text: string): LineKind {

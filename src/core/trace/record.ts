@@ -138,7 +138,8 @@ export type RecordSource =
   | 'anthropic'
   | 'anthropic-stream'
   | 'openai-responses'
-  | 'openai-responses-stream';
+  | 'openai-responses-stream'
+  | 'ollama';
 
 /** A record as loaded from a file: where it came from and what it became. */
 export interface LoadedRecord {

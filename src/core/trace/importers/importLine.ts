@@ -8,7 +8,8 @@ import { importChatCompletion, isChatCompletionShape } from './chatCompletionImp
 import { importChatRequest, isChatRequestShape } from './chatRequestImporter.ts';
 import { importCompletions, isCompletionsShape } from './completionsImporter.ts';
 import { describeJson, isObject, listKeys } from './jsonGuards.ts';
-import { importError, incompleteLineError, type ImportResult } from './importResult.ts';
+import { importError, importedRecord, incompleteLineError, type ImportResult } from './importResult.ts';
+import { importOllamaLines, isOllamaShape } from './ollamaImporter.ts';
 import { importResponsesObject, isResponsesObjectShape } from './responsesObject.ts';
 import { isResponsesEvent } from './responsesStream.ts';
 import { isAnthropicEvent } from './anthropicStream.ts';
@@ -19,6 +20,7 @@ const EXPECTED =
   'expected a native record {"toolscope": 1, "id": …}, a chat request {"messages": […]}, ' +
   'a K2VV result {"data_index", "request", "response", …}, a chat.completion or a text_completion response, ' +
   'an Anthropic message {"type": "message", "content": […]}, an OpenAI Responses object {"object": "response", "output": […]}, ' +
+  'an Ollama /api/chat or /api/generate response {"model", "created_at", "message" or "response", "done"}, ' +
   'or SSE lines "data: {…}" (OpenAI chunks, Anthropic or Responses events)';
 
 export function importLine(value: unknown, line: number): ImportResult {
@@ -32,6 +34,12 @@ export function importLine(value: unknown, line: number): ImportResult {
     return importError(line, 'a chat.completion.chunk outside an SSE dump; write stream chunks as "data: {…}" lines');
   }
   if (isAnthropicMessageShape(value)) return importAnthropicMessage(value, line);
+  if (isOllamaShape(value)) {
+    // A lone object (pretty-printed, or keys in another order than Ollama writes them): one record of its own.
+    const result = importOllamaLines([{ line, text: JSON.stringify(value) }]);
+    const loaded = result.records[0];
+    return loaded !== undefined ? importedRecord(loaded) : { kind: 'error', error: result.errors[0] ?? { line, message: `line ${line}: unreadable Ollama response` } };
+  }
   if (isResponsesObjectShape(value)) return importResponsesObject(value, line);
   if (isResponsesEvent(value) || (isAnthropicEvent(value) && value.type !== 'error')) {
     return importError(line, `a stream event ("type": ${JSON.stringify(value.type)}) outside an SSE dump; write stream events as "data: {…}" lines`);
