@@ -1068,6 +1068,50 @@ function ollamaNdjson(): string {
   return [...stream, raw].map((v) => JSON.stringify(v)).join('\n') + '\n';
 }
 
+// ---- llama.cpp server: Kimi K2 GGUF behind llama-server (--jinja --verbose) ----
+
+function llamaCppLog(): string {
+  const timings = (promptN: number, predictedN: number) => ({ prompt_n: promptN, prompt_ms: round4(promptN * 1.17), prompt_per_token_ms: 1.17, prompt_per_second: 854.7, predicted_n: predictedN, predicted_ms: round4(predictedN * 21.4), predicted_per_token_ms: 21.4, predicted_per_second: 46.73 });
+  const GGUF = 'Kimi-K2-Instruct-0905-UD-Q2_K_XL.gguf';
+  // 1. /v1/chat/completions with __verbose: the raw completion has two calls, the parsed message one.
+  const twoCalls = section(call('functions.get_weather:0', { city: 'Oslo' }), call('functions.get_weather:1', { city: 'Bergen' }));
+  const verboseChat = {
+    choices: [{ finish_reason: 'tool_calls', index: 0, message: { role: 'assistant', content: null, tool_calls: [{ type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo"}' }, id: 'functions.get_weather:0' }] } }],
+    created: 1_761_041_000,
+    model: GGUF,
+    system_fingerprint: 'b6912-3c1f5a2e',
+    object: 'chat.completion',
+    usage: { completion_tokens: 31, prompt_tokens: 388, total_tokens: 419 },
+    id: `chatcmpl-${alnum('llama-verbose', 32)}`,
+    __verbose: { index: 0, content: twoCalls, tokens: [], id_slot: 0, stop: true, model: GGUF, tokens_predicted: 31, tokens_evaluated: 388, stop_type: 'eos', stopping_word: '', tokens_cached: 418, timings: timings(388, 31), truncated: false },
+    timings: timings(388, 31),
+  };
+  // 2. /completion with n_probs: a clean call, every token with its logprob and one alternative.
+  const clean = section(call('functions.search_web:0', { query: 'acme outage' }));
+  const tokens = recordedTokens(clean, true);
+  const completion = {
+    index: 0,
+    content: clean,
+    tokens: [],
+    id_slot: 0,
+    stop: true,
+    model: GGUF,
+    tokens_predicted: tokens.length,
+    tokens_evaluated: 402,
+    stop_type: 'eos',
+    stopping_word: '',
+    tokens_cached: 402 + tokens.length,
+    timings: timings(402, tokens.length),
+    truncated: false,
+    completion_probabilities: tokens.map((t) => ({ id: t.id, token: t.text, logprob: t.logprob, top_logprobs: (t.top ?? []).map((a) => ({ id: a.id, token: a.text, logprob: a.logprob })) })),
+  };
+  // 3. A streamed chat whose parser gave up: the error quotes the markup the client never got as calls.
+  const chunk = (delta: Json) => ({ choices: [{ finish_reason: null, index: 0, delta }], created: 1_761_041_060, id: `chatcmpl-${alnum('llama-parse-error', 32)}`, model: GGUF, system_fingerprint: 'b6912-3c1f5a2e', object: 'chat.completion.chunk' });
+  const failed = `Failed to parse input at pos 0: ${section(call('functions.create_calendar_event:0', { title: 'Outage review', start: '2025-10-22T10:00:00Z' }))}`;
+  const sse = [chunk({ role: 'assistant', content: null }), { error: { code: 500, message: failed, type: 'server_error' } }].map((v) => `data: ${JSON.stringify(v)}\n\n`).join('');
+  return `${JSON.stringify(verboseChat)}\n${JSON.stringify(completion)}\n${sse}`;
+}
+
 const jsonl = (rows: unknown[]) => rows.map((r) => JSON.stringify(r)).join('\n') + '\n';
 
 /** Every sample file: name → exact content. */
@@ -1086,6 +1130,7 @@ export function generateSamples(): Record<string, string> {
     'openai-responses.jsonl': jsonl(openAiResponses()),
     'openai-responses-stream.sse': openAiResponsesStream(),
     'ollama-chat-stream.ndjson': ollamaNdjson(),
+    'llama-cpp-server.log': llamaCppLog(),
   };
 }
 

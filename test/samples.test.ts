@@ -107,6 +107,7 @@ test('every diagnostic kind fires on some sample; the clean samples are clean', 
   assert.deepEqual(kindsOf('openai-responses-stream.sse'), [['content-leak', 'tool-described-not-called'], []]);
   assert.deepEqual(kindsOf('ollama-chat-stream.ndjson'), [[], ['invalid-arguments-json', 'unterminated-call']]);
   assert.deepEqual((records.get('ollama-chat-stream.ndjson') ?? []).map((r) => [r.line, r.lastLine, r.calls.length]), [[1, 5, 2], [6, 6, 2]]);
+  assert.deepEqual(kindsOf('llama-cpp-server.log'), [['dropped-call'], [], ['dropped-call', 'stream-error']]);
   const sse = records.get('vllm-stream.sse.jsonl') ?? [];
   assert.deepEqual(sse.map((r) => r.diagnostics.some((d) => d.kind === 'content-leak')), [false, true], 'two streams, the second leaks');
 });
@@ -136,7 +137,7 @@ test('only malformed-lines.jsonl has unreadable lines, exactly the planted ones;
   assert.match(messages[1] ?? '', /^line 3: not a recognised trace line/);
   assert.match(messages[2] ?? '', /^line 5 is incomplete/);
   const sources = new Set([...records.values()].flat().map((r) => r.source));
-  assert.deepEqual([...sources].sort(), ['anthropic', 'anthropic-stream', 'chat-completion', 'chat-request', 'completions', 'k2vv-result', 'native', 'ollama', 'openai-responses', 'openai-responses-stream', 'sse']);
+  assert.deepEqual([...sources].sort(), ['anthropic', 'anthropic-stream', 'chat-completion', 'chat-request', 'completions', 'k2vv-result', 'llama.cpp', 'native', 'ollama', 'openai-responses', 'openai-responses-stream', 'sse']);
   const ids = (records.get('completions-logprobs.jsonl') ?? []).map((r) => r.completion?.origin);
   assert.deepEqual(ids, ['recorded', 'recorded'], 'logprob tokens (text and token_id:N) anchor to the text');
 });

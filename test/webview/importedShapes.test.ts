@@ -16,6 +16,7 @@ const STREAM = join(ROOT, 'samples', 'anthropic-stream.sse');
 const MESSAGES = join(ROOT, 'samples', 'anthropic-messages.jsonl');
 const RESPONSES_STREAM = join(ROOT, 'samples', 'openai-responses-stream.sse');
 const OLLAMA = join(ROOT, 'samples', 'ollama-chat-stream.ndjson');
+const LLAMA = join(ROOT, 'samples', 'llama-cpp-server.log');
 
 let browser: Browser;
 let server: PageServer;
@@ -129,6 +130,31 @@ describe('imported shapes in the trace editor (chromium)', () => {
     assert.ok((await page.locator('.chip[data-i]').count()) > 10);
     assert.ok((await page.locator('.chip.role-marker').allTextContents()).includes('<tool_call>'));
     await shot(page, 'ollama-generate-raw');
+    await host.close();
+    await done();
+  });
+
+  test('a llama.cpp server log in the editor: recorded tokens from completion_probabilities, the __verbose dropped call, the quoted parse error', async (t) => {
+    if (skip(t)) return;
+    const [verbose, probabilities, parseError] = await ids(LLAMA);
+    assert.ok(verbose && probabilities && parseError);
+    const { page, done } = await openPage(browser, null);
+    const host = await openVsCodePage(page, server, LLAMA, '/llama-cpp.html');
+    await page.locator('.list-count', { hasText: /^3 records$/ }).waitFor();
+    await host.idle();
+    await selectRecord(page, probabilities);
+    assert.match((await page.locator('.record-meta').textContent()) ?? '', /llama\.cpp · line 2 · 1 call · 0 errors, 0 warnings/);
+    // Recorded tokens: solid chips (not approximate), the special tokens among them.
+    assert.ok((await page.locator('.chip[data-i]').count()) > 10);
+    assert.equal(await page.locator('.chip.approx').count(), 0);
+    assert.ok((await page.locator('.chip.role-marker').allTextContents()).includes('<|tool_calls_section_begin|>'));
+    await shot(page, 'llama-cpp-probabilities');
+    await selectRecord(page, verbose);
+    assert.match((await page.locator('.record-meta').textContent()) ?? '', /chat-completion · line 1 · 2 calls · 1 error/);
+    await selectRecord(page, parseError);
+    await page.locator('.banner.error', { hasText: 'Failed to parse input at pos 0' }).waitFor();
+    assert.match((await page.locator('.record-meta').textContent()) ?? '', /sse · lines 3–\d+ · 1 call · 2 errors/);
+    await shot(page, 'llama-cpp-parse-error');
     await host.close();
     await done();
   });

@@ -139,7 +139,9 @@ export type RecordSource =
   | 'anthropic-stream'
   | 'openai-responses'
   | 'openai-responses-stream'
-  | 'ollama';
+  | 'ollama'
+  | 'llama.cpp'
+  | 'llama.cpp-stream';
 
 /** A record as loaded from a file: where it came from and what it became. */
 export interface LoadedRecord {

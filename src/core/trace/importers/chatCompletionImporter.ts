@@ -2,6 +2,7 @@
  * Non-streamed OpenAI / vLLM chat responses (`object: "chat.completion"`, or `choices[].message`).
  */
 import type { ChatCompletion } from '../record.ts';
+import { withLlamaVerbose } from './llamaCppImporter.ts';
 import { describeJson, isNonEmptyString, isObject, type UnknownObject } from './jsonGuards.ts';
 import { importError, importedRecord, type ImportResult } from './importResult.ts';
 
@@ -25,15 +26,19 @@ export function importChatCompletion(value: UnknownObject, line: number): Import
   const problem = chatCompletionProblem(value);
   if (problem !== null) return importError(line, `chat.completion: ${problem}`);
   const response = value as ChatCompletion;
-  return importedRecord({
+  const loaded = {
     record: {
-      toolscope: 1,
+      toolscope: 1 as const,
       id: isNonEmptyString(value.id) ? value.id : `line-${line}`,
       response,
       meta: { endpoint: '/v1/chat/completions' },
     },
     line,
     lastLine: line,
-    source: 'chat-completion',
-  });
+    source: 'chat-completion' as const,
+  };
+  // llama.cpp adds the completion behind the response (`__verbose`, with --verbose) and its `timings`.
+  if (value.__verbose === undefined && value.timings === undefined) return importedRecord(loaded);
+  const withRaw = withLlamaVerbose(loaded, value.__verbose, value.timings);
+  return typeof withRaw === 'string' ? importError(line, `chat.completion: ${withRaw}`) : importedRecord(withRaw);
 }

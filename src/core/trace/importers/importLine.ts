@@ -10,6 +10,7 @@ import { importCompletions, isCompletionsShape } from './completionsImporter.ts'
 import { describeJson, isObject, listKeys } from './jsonGuards.ts';
 import { importError, importedRecord, incompleteLineError, type ImportResult } from './importResult.ts';
 import { importOllamaLines, isOllamaShape } from './ollamaImporter.ts';
+import { importLlamaCompletion, isLlamaCompletionShape } from './llamaCppImporter.ts';
 import { importResponsesObject, isResponsesObjectShape } from './responsesObject.ts';
 import { isResponsesEvent } from './responsesStream.ts';
 import { isAnthropicEvent } from './anthropicStream.ts';
@@ -21,7 +22,8 @@ const EXPECTED =
   'a K2VV result {"data_index", "request", "response", …}, a chat.completion or a text_completion response, ' +
   'an Anthropic message {"type": "message", "content": […]}, an OpenAI Responses object {"object": "response", "output": […]}, ' +
   'an Ollama /api/chat or /api/generate response {"model", "created_at", "message" or "response", "done"}, ' +
-  'or SSE lines "data: {…}" (OpenAI chunks, Anthropic or Responses events)';
+  'a llama.cpp /completion response {"content", "stop_type" or "completion_probabilities", …}, ' +
+  'or SSE lines "data: {…}" (OpenAI chunks, Anthropic or Responses events, llama.cpp /completion chunks)';
 
 export function importLine(value: unknown, line: number): ImportResult {
   if (!isObject(value)) return importError(line, `got ${describeJson(value)}; ${EXPECTED}`);
@@ -47,6 +49,10 @@ export function importLine(value: unknown, line: number): ImportResult {
   if (isAnthropicErrorShape(value)) return importAnthropicError(value, line);
   if (isCompletionsShape(value)) return importCompletions(value, line);
   if (isChatCompletionShape(value)) return importChatCompletion(value, line);
+  if (isLlamaCompletionShape(value)) {
+    if (value.stop === false) return importError(line, 'a llama.cpp /completion stream chunk ("stop": false) outside an SSE dump; write stream chunks as "data: {…}" lines');
+    return importLlamaCompletion(value, line);
+  }
   if (isChatRequestShape(value)) return importChatRequest(value, line);
   return importError(line, `not a recognised trace line (keys: ${listKeys(value)}); ${EXPECTED}`);
 }

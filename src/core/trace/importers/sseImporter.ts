@@ -13,6 +13,7 @@
 import type { ChatCompletionChunk, Completion, LineError, LoadedRecord, RecordedToken, TraceRecord } from '../record.ts';
 import { AnthropicStream, isAnthropicEvent } from './anthropicStream.ts';
 import { ResponsesStream, isResponsesEvent } from './responsesStream.ts';
+import { isLlamaCompletionShape, llamaFinishReason, llamaMeta, llamaTokens, withLlamaVerbose } from './llamaCppImporter.ts';
 import { tokensFromLogprobs } from './completionsImporter.ts';
 import { importLine } from './importLine.ts';
 import { describeJson, isNonEmptyString, isObject, type UnknownObject } from './jsonGuards.ts';
@@ -22,7 +23,8 @@ import type { TextLine as SseLine } from './importGroup.ts';
 export type { TextLine as SseLine } from './importGroup.ts';
 
 interface Stream {
-  kind: 'chat' | 'text';
+  /** `llama`: llama.cpp's own /completion chunks (`content`, `stop`). */
+  kind: 'chat' | 'text' | 'llama';
   id: string;
   line: number;
   lastLine: number;
@@ -31,6 +33,8 @@ interface Stream {
   completion?: Completion;
   model?: string;
   error?: string;
+  /** llama: the final chunk (`stop: true`) was seen. */
+  stopped?: boolean;
 }
 
 /** `{field, value}` of an SSE line, or null for a comment. */
@@ -91,10 +95,26 @@ function errorEventText(error: unknown): string {
 function streamRecord(stream: Stream): LoadedRecord {
   const record: TraceRecord = { toolscope: 1, id: stream.id };
   if (stream.error !== undefined) record.error = stream.error;
+  if (stream.kind === 'llama') {
+    const last = stream.chunks[stream.chunks.length - 1] ?? {};
+    record.completion = stream.completion ?? { text: '' };
+    record.completion.finish_reason = llamaFinishReason(last.stop_type);
+    record.meta = { ...llamaMeta(last), stream: true };
+    if (typeof last.prompt === 'string') record.prompt = last.prompt;
+    return { record, line: stream.line, lastLine: stream.lastLine, source: 'llama.cpp-stream' };
+  }
   if (stream.kind === 'chat') {
     // Each chunk was checked by chatChunkProblem.
     record.response = stream.chunks as unknown as ChatCompletionChunk[];
     record.meta = { endpoint: '/v1/chat/completions' };
+    // llama.cpp puts `__verbose` (the raw completion) and `timings` on a stream's last chunks.
+    const verbose = [...stream.chunks].reverse().find((c) => c.__verbose !== undefined)?.__verbose;
+    const timings = [...stream.chunks].reverse().find((c) => c.timings !== undefined)?.timings;
+    if (verbose !== undefined || timings !== undefined) {
+      const loaded: LoadedRecord = { record, line: stream.line, lastLine: stream.lastLine, source: 'sse' };
+      const withRaw = withLlamaVerbose(loaded, verbose, timings);
+      if (typeof withRaw !== 'string') return withRaw;
+    }
   } else {
     record.completion = stream.completion ?? { text: '' };
     record.meta = { endpoint: '/v1/completions', ...(stream.model !== undefined ? { model: stream.model } : {}) };
@@ -112,6 +132,8 @@ export function importSseBlock(lines: readonly SseLine[], incompleteLine?: numbe
   const responses: ResponsesStream[] = [];
   /** The stream that got the last event: an error event is about it. */
   let lastActive: Stream | AnthropicStream | ResponsesStream | null = null;
+  /** The llama.cpp /completion stream still waiting for its `stop: true` chunk. */
+  let llamaOpen: Stream | null = null;
   const others: LoadedRecord[] = [];
   const errors: LineError[] = [];
   let idless: string | null = null;
@@ -167,6 +189,28 @@ export function importSseBlock(lines: readonly SseLine[], incompleteLine?: numbe
       const problem = current.add(value, line);
       if (problem !== null) fail(line, `Anthropic ${String(value.type)} event: ${problem}`);
       lastActive = current;
+      continue;
+    }
+    if (isLlamaCompletionShape(value) && typeof value.stop === 'boolean') {
+      // llama.cpp /completion chunks carry no id: consecutive ones are one stream, ended by `stop: true`.
+      let stream: Stream | null = llamaOpen;
+      if (stream === null) {
+        stream = { kind: 'llama', id: `line-${startLine}`, line: startLine, lastLine: line, chunks: [], completion: { text: '' } };
+        streams.set(`llama\u0000${startLine}`, stream);
+        llamaOpen = stream;
+      }
+      const tokens = llamaTokens(value);
+      if (typeof tokens === 'string') {
+        fail(line, `llama.cpp /completion chunk: ${tokens}`);
+        continue;
+      }
+      const completion = (stream.completion ??= { text: '' });
+      completion.text += value.content as string;
+      if (tokens !== undefined) for (const t of tokens) (completion.tokens ??= []).push(t);
+      stream.chunks.push(value);
+      stream.lastLine = line;
+      lastActive = stream;
+      if (value.stop === true) llamaOpen = null;
       continue;
     }
     const kind = chunkKind(value);
