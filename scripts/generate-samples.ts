@@ -1112,6 +1112,91 @@ function llamaCppLog(): string {
   return `${JSON.stringify(verboseChat)}\n${JSON.stringify(completion)}\n${sse}`;
 }
 
+// ---- Python printouts: what a bug report pastes (print(completion), a print loop over a stream) ----
+
+/** A Python object repr: `Name(key=value, …)`. */
+class Py {
+  constructor(
+    readonly name: string,
+    readonly fields: Array<[string, unknown]>,
+  ) {}
+}
+const py = (name: string, fields: Record<string, unknown>) => new Py(name, Object.entries(fields));
+
+/** Python's repr of a str: single quotes unless the text has one and no double quote. */
+function pyStr(text: string): string {
+  const q = text.includes("'") && !text.includes('"') ? '"' : "'";
+  let out = q;
+  for (const c of text) {
+    if (c === '\\') out += '\\\\';
+    else if (c === q) out += `\\${q}`;
+    else if (c === '\n') out += '\\n';
+    else if (c === '\t') out += '\\t';
+    else if (c === '\r') out += '\\r';
+    else out += c;
+  }
+  return out + q;
+}
+
+function pyRepr(value: unknown): string {
+  if (value instanceof Py) return `${value.name}(${value.fields.map(([k, v]) => `${k}=${pyRepr(v)}`).join(', ')})`;
+  if (value === null || value === undefined) return 'None';
+  if (value === true) return 'True';
+  if (value === false) return 'False';
+  if (typeof value === 'number') return String(value);
+  if (typeof value === 'string') return pyStr(value);
+  if (Array.isArray(value)) return `[${value.map(pyRepr).join(', ')}]`;
+  return `{${Object.entries(value as Record<string, unknown>).map(([k, v]) => `${pyStr(k)}: ${pyRepr(v)}`).join(', ')}}`;
+}
+
+function pythonPrintouts(): string {
+  const created = 1_761_041_200;
+  // 1. print(chunk) over a vLLM stream whose parser let the Kimi markup through as content.
+  const id = `chatcmpl-${hex('python-leak', 32)}`;
+  const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
+    py('ChatCompletionChunk', {
+      id,
+      choices: [py('Choice', { delta: py('ChoiceDelta', { content: null, function_call: null, refusal: null, role: null, tool_calls: null, ...delta }), finish_reason: finish, index: 0, logprobs: null })],
+      created,
+      model: MODEL,
+      object: 'chat.completion.chunk',
+      service_tier: null,
+      system_fingerprint: null,
+      usage: null,
+    });
+  const leak = [chunk({ role: 'assistant', content: '' }), chunk({ content: 'Let me check. ' }), chunk({ content: S }), chunk({ content: `${B}functions.get_weather:0${A}{"city": "Lyon"}${C}` }), chunk({ content: E }), chunk({}, 'stop')];
+  // 2. print(completion): calls, but finish_reason "stop" (the server's finish reason ignored the calls).
+  const completion = py('ChatCompletion', {
+    id: `chatcmpl-${hex('python-finish', 32)}`,
+    choices: [
+      py('Choice', {
+        finish_reason: 'stop',
+        index: 0,
+        logprobs: null,
+        message: py('ChatCompletionMessage', {
+          content: null,
+          refusal: null,
+          role: 'assistant',
+          annotations: null,
+          audio: null,
+          function_call: null,
+          tool_calls: [py('ChatCompletionMessageToolCall', { id: 'functions.search_web:0', function: py('Function', { arguments: '{"query": "acme outage"}', name: 'search_web' }), type: 'function' })],
+          reasoning_content: null,
+        }),
+        stop_reason: 163586,
+      }),
+    ],
+    created: created + 60,
+    model: MODEL,
+    object: 'chat.completion',
+    service_tier: null,
+    system_fingerprint: null,
+    usage: py('CompletionUsage', { completion_tokens: 22, prompt_tokens: 401, total_tokens: 423, completion_tokens_details: null, prompt_tokens_details: null }),
+    prompt_logprobs: null,
+  });
+  return `${leak.map(pyRepr).join('\n')}\n\n${pyRepr(completion)}\n`;
+}
+
 const jsonl = (rows: unknown[]) => rows.map((r) => JSON.stringify(r)).join('\n') + '\n';
 
 /** Every sample file: name → exact content. */
@@ -1131,6 +1216,7 @@ export function generateSamples(): Record<string, string> {
     'openai-responses-stream.sse': openAiResponsesStream(),
     'ollama-chat-stream.ndjson': ollamaNdjson(),
     'llama-cpp-server.log': llamaCppLog(),
+    'python-sdk-printouts.txt': pythonPrintouts(),
   };
 }
 

@@ -108,6 +108,7 @@ test('every diagnostic kind fires on some sample; the clean samples are clean', 
   assert.deepEqual(kindsOf('ollama-chat-stream.ndjson'), [[], ['invalid-arguments-json', 'unterminated-call']]);
   assert.deepEqual((records.get('ollama-chat-stream.ndjson') ?? []).map((r) => [r.line, r.lastLine, r.calls.length]), [[1, 5, 2], [6, 6, 2]]);
   assert.deepEqual(kindsOf('llama-cpp-server.log'), [['dropped-call'], [], ['dropped-call', 'stream-error']]);
+  assert.deepEqual(kindsOf('python-sdk-printouts.txt'), [['content-leak'], ['finish-reason-mismatch']]);
   const sse = records.get('vllm-stream.sse.jsonl') ?? [];
   assert.deepEqual(sse.map((r) => r.diagnostics.some((d) => d.kind === 'content-leak')), [false, true], 'two streams, the second leaks');
 });

@@ -17,6 +17,7 @@ const MESSAGES = join(ROOT, 'samples', 'anthropic-messages.jsonl');
 const RESPONSES_STREAM = join(ROOT, 'samples', 'openai-responses-stream.sse');
 const OLLAMA = join(ROOT, 'samples', 'ollama-chat-stream.ndjson');
 const LLAMA = join(ROOT, 'samples', 'llama-cpp-server.log');
+const PRINTOUTS = join(ROOT, 'samples', 'python-sdk-printouts.txt');
 
 let browser: Browser;
 let server: PageServer;
@@ -155,6 +156,24 @@ describe('imported shapes in the trace editor (chromium)', () => {
     await page.locator('.banner.error', { hasText: 'Failed to parse input at pos 0' }).waitFor();
     assert.match((await page.locator('.record-meta').textContent()) ?? '', /sse · lines 3–\d+ · 1 call · 2 errors/);
     await shot(page, 'llama-cpp-parse-error');
+    await host.close();
+    await done();
+  });
+
+  test('Python SDK printouts in the editor: the printed chunk loop as one stream, the ChatCompletion repr as a response', async (t) => {
+    if (skip(t)) return;
+    const [stream, completion] = await ids(PRINTOUTS);
+    assert.ok(stream && completion);
+    const { page, done } = await openPage(browser, null);
+    const host = await openVsCodePage(page, server, PRINTOUTS, '/python-printouts.html');
+    await page.locator('.list-count', { hasText: /^2 records$/ }).waitFor();
+    await host.idle();
+    await selectRecord(page, stream);
+    assert.match((await page.locator('.record-meta').textContent()) ?? '', /^kimi-k2-instruct-0905 · format kimi_k2 · sse · lines 1–6 · 0 calls · 1 error/);
+    assert.ok(((await page.locator('body').textContent()) ?? '').includes('Tool-call markup or arguments in content'));
+    await shot(page, 'python-printout-stream');
+    await selectRecord(page, completion);
+    assert.match((await page.locator('.record-meta').textContent()) ?? '', /chat-completion · line 8 · 1 call · 0 errors, 1 warning/);
     await host.close();
     await done();
   });

@@ -9,6 +9,8 @@ export const ENTRY_SSE = 1;
 export const ENTRY_INCOMPLETE = 2;
 /** The entry is a run of Ollama NDJSON chunk lines. */
 export const ENTRY_OLLAMA = 4;
+/** The entry is a run of printed `ChatCompletionChunk(…)` lines. */
+export const ENTRY_PYCHUNK = 8;
 
 export class EntryTable {
   count = 0;

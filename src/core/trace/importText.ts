@@ -8,6 +8,7 @@ import type { ReadResult } from './importers/importResult.ts';
 import { importLineGroup, type TextLine } from './importers/importGroup.ts';
 import { importSseBlock } from './importers/sseImporter.ts';
 import { importOllamaLines } from './importers/ollamaImporter.ts';
+import { importPrintedChunks } from './importers/printedChunks.ts';
 import { classifyText, type LineKind } from './lineKind.ts';
 
 /** Every record and error of one file (or text), each list in line order. */
@@ -23,7 +24,8 @@ export function importText(text: string, fileLabel = '<text>'): LoadResult {
   let blockKind: LineKind = 'json';
   const flush = (): void => {
     if (block.length === 0) return;
-    const result = blockKind === 'sse' ? importSseBlock(block) : blockKind === 'ollama' ? importOllamaLines(block) : importLineGroup(block);
+    const result =
+      blockKind === 'sse' ? importSseBlock(block) : blockKind === 'ollama' ? importOllamaLines(block) : blockKind === 'pychunk' ? importPrintedChunks(block) : importLineGroup(block);
     out.records.push(...result.records);
     out.errors.push(...result.errors);
     block = [];
@@ -35,7 +37,7 @@ export function importText(text: string, fileLabel = '<text>'): LoadResult {
     const kind = classifyText(lineText);
     if (kind === 'blank') continue; // blank lines separate SSE events; they do not end a block
     // The same rules as the index: SSE lines extend an SSE block, Ollama lines an Ollama run, continuation lines a record.
-    const extends_ = block.length > 0 && (kind === 'sse' || kind === 'ollama' ? blockKind === kind : kind === 'continuation' && blockKind === 'json');
+    const extends_ = block.length > 0 && (kind === 'sse' || kind === 'ollama' || kind === 'pychunk' ? blockKind === kind : kind === 'continuation' && blockKind === 'json');
     if (!extends_) {
       flush();
       blockKind = kind === 'continuation' ? 'json' : kind;

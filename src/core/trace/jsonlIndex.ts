@@ -9,12 +9,13 @@
  */
 import { open, stat, type FileHandle } from 'node:fs/promises';
 import type { LineError } from './record.ts';
-import { ENTRY_INCOMPLETE, ENTRY_OLLAMA, ENTRY_SSE, EntryTable } from './entryTable.ts';
+import { ENTRY_INCOMPLETE, ENTRY_OLLAMA, ENTRY_PYCHUNK, ENTRY_SSE, EntryTable } from './entryTable.ts';
 import { incompleteLineError, itemsInLineOrder, type ReadResult, type TraceItem } from './importers/importResult.ts';
-import { importLineText } from './importers/importLine.ts';
+import { importLineText } from './importers/importLineText.ts';
 import { importLineGroup, type TextLine } from './importers/importGroup.ts';
 import { importSseBlock } from './importers/sseImporter.ts';
 import { importOllamaLines } from './importers/ollamaImporter.ts';
+import { importPrintedChunks } from './importers/printedChunks.ts';
 import { LINE_HEAD_LENGTH, SHORT_HEAD, classifyHead, classifyText, isLeadingSpace, isOllamaStart, type LineKind } from './lineKind.ts';
 import { decodeUtf8Line } from './utf8.ts';
 
@@ -35,6 +36,8 @@ export interface TraceEntry {
   sse: boolean;
   /** A run of Ollama NDJSON chunk lines. */
   ollama: boolean;
+  /** A run of printed `ChatCompletionChunk(…)` lines. */
+  printedChunks: boolean;
   /** The last line had no newline yet when indexed; `refresh()` reads it again. */
   incomplete: boolean;
 }
@@ -114,6 +117,7 @@ export class TraceIndex {
       end: t.ends[i] ?? 0,
       sse: (flags & ENTRY_SSE) !== 0,
       ollama: (flags & ENTRY_OLLAMA) !== 0,
+      printedChunks: (flags & ENTRY_PYCHUNK) !== 0,
       incomplete: (flags & ENTRY_INCOMPLETE) !== 0,
     };
   }
@@ -324,7 +328,7 @@ export class TraceIndex {
   private extendable(kind: LineKind): number {
     const open = this.openEntry;
     if (open < 0) return -1;
-    return entryFlagsFor(kind) === ((this.table.flags[open] ?? 0) & (ENTRY_SSE | ENTRY_OLLAMA)) && kind !== 'json' ? open : -1;
+    return entryFlagsFor(kind) === ((this.table.flags[open] ?? 0) & (ENTRY_SSE | ENTRY_OLLAMA | ENTRY_PYCHUNK)) && kind !== 'json' ? open : -1;
   }
 
   private addLine(kind: LineKind, start: number, end: number, line: number): void {
@@ -357,7 +361,7 @@ export class TraceIndex {
 
 /** The entry type a line of this kind starts (or extends: SSE lines SSE blocks, Ollama lines Ollama runs, continuation lines records). */
 function entryFlagsFor(kind: LineKind): number {
-  return kind === 'sse' ? ENTRY_SSE : kind === 'ollama' ? ENTRY_OLLAMA : 0;
+  return kind === 'sse' ? ENTRY_SSE : kind === 'ollama' ? ENTRY_OLLAMA : kind === 'pychunk' ? ENTRY_PYCHUNK : 0;
 }
 
 function shrunk(entry: TraceEntry): ReadResult {
@@ -367,8 +371,8 @@ function shrunk(entry: TraceEntry): ReadResult {
 
 /** Decodes and imports one entry's bytes: a JSON line, or a multi-line record or SSE block split back into lines. */
 function importEntryBytes(bytes: Uint8Array, entry: TraceEntry): ReadResult {
-  const { line, lastLine, start, sse, ollama, incomplete } = entry;
-  if (!sse && !ollama && line === lastLine) {
+  const { line, lastLine, start, sse, ollama, printedChunks, incomplete } = entry;
+  if (!sse && !ollama && !printedChunks && line === lastLine) {
     const decoded = decodeUtf8Line(bytes, line, start);
     if ('error' in decoded) {
       return { records: [], errors: [incomplete ? incompleteLineError(line) : { line, message: decoded.error }] };
@@ -389,7 +393,13 @@ function importEntryBytes(bytes: Uint8Array, entry: TraceEntry): ReadResult {
     s = nl + 1;
   }
   const incompleteLine = incomplete ? lastLine : undefined;
-  const result = sse ? importSseBlock(lines, incompleteLine) : ollama ? importOllamaLines(lines, incompleteLine) : importLineGroup(lines, incompleteLine);
+  const result = sse
+    ? importSseBlock(lines, incompleteLine)
+    : ollama
+      ? importOllamaLines(lines, incompleteLine)
+      : printedChunks
+        ? importPrintedChunks(lines, incompleteLine)
+        : importLineGroup(lines, incompleteLine);
   if (errors.length > 0) {
     result.errors.push(...errors);
     result.errors.sort((a, b) => a.line - b.line);

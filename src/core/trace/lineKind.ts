@@ -3,11 +3,11 @@
  * without decoding it: blank, an SSE field line (`data:`, `event:`, `id:`, `retry:`, `:` comment), a line that
  * starts a record (JSON, a Python printout, …), or a continuation line that belongs to the record above it
  * (indented, or opening with `}`, `]` or `)`: the body and the close of pretty-printed JSON and of multi-line
- * Python printouts), or an Ollama stream chunk (consecutive ones are one entry). Works on byte values and UTF-16
+ * Python printouts), an Ollama stream chunk or a printed `ChatCompletionChunk(…)` (consecutive ones are one entry). Works on byte values and UTF-16
  * codes alike: every prefix it looks for is ASCII.
  */
 
-export type LineKind = 'blank' | 'json' | 'sse' | 'continuation' | 'ollama';
+export type LineKind = 'blank' | 'json' | 'sse' | 'continuation' | 'ollama' | 'pychunk';
 
 /** How many codes after the leading whitespace decide a line's kind: enough for an Ollama chunk's model name. */
 export const LINE_HEAD_LENGTH = 160;
@@ -17,10 +17,20 @@ export const SHORT_HEAD = 6;
 
 const OLLAMA_OPEN = Array.from('{"model":', (c) => c.charCodeAt(0));
 
-/** The first SHORT_HEAD codes are `{"mode`: the line may be an Ollama chunk, so more of it is worth reading. */
-export function isOllamaStart(head: ArrayLike<number>): boolean {
-  for (let k = 0; k < SHORT_HEAD; k++) if (head[k] !== OLLAMA_OPEN[k]) return false;
+const CHUNK_PRINTOUT = Array.from('ChatCompletionChunk(', (c) => c.charCodeAt(0));
+
+function startsWith(head: ArrayLike<number>, length: number, prefix: number[]): boolean {
+  if (length < prefix.length) return false;
+  for (let k = 0; k < prefix.length; k++) if (head[k] !== prefix[k]) return false;
   return true;
+}
+
+/**
+ * The first SHORT_HEAD codes are `{"mode` or `ChatCo`: the line may be an Ollama chunk or a printed
+ * `ChatCompletionChunk(…)`, so more of it is worth reading.
+ */
+export function isOllamaStart(head: ArrayLike<number>): boolean {
+  return startsWith(head, SHORT_HEAD, OLLAMA_OPEN.slice(0, SHORT_HEAD)) || startsWith(head, SHORT_HEAD, CHUNK_PRINTOUT.slice(0, SHORT_HEAD));
 }
 const CREATED_AT = Array.from('"created_at":', (c) => c.charCodeAt(0));
 const QUOTE = 34;
@@ -77,7 +87,9 @@ export function classifyHead(head: ArrayLike<number>, length: number, indented =
     if (match) return 'sse';
   }
   if (indented || CLOSERS.has(head[0] ?? 0)) return 'continuation';
-  return head[0] === 123 && isOllamaHead(head, length) ? 'ollama' : 'json';
+  if (head[0] === 123 && isOllamaHead(head, length)) return 'ollama';
+  // `print(chunk)` in a streaming loop: one ChatCompletionChunk(…) repr a line; consecutive ones are one entry.
+  return startsWith(head, length, CHUNK_PRINTOUT) ? 'pychunk' : 'json';
 }
 
 export function classifyText(text: string): LineKind {

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { importLine, importLineText } from '../../../src/core/trace/importers/importLine.ts';
+import { importLine } from '../../../src/core/trace/importers/importLine.ts';
+import { importLineText } from '../../../src/core/trace/importers/importLineText.ts';
 import type { ImportResult } from '../../../src/core/trace/importers/importResult.ts';
 import type { LoadedRecord } from '../../../src/core/trace/record.ts';
 import { CHAT_COMPLETION, CHAT_REQUEST_LINE, NATIVE_RECORDS, TEXT_COMPLETION, k2vvLine } from './traceFixtures.ts';

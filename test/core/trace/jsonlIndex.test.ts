@@ -75,7 +75,7 @@ test('entries: count, line numbers and byte ranges (after a BOM, without CR)', a
       const { start, end } = index.byteRange(i);
       return bytes.subarray(start, end).toString('utf8');
     };
-    assert.deepEqual(index.entry(0), { index: 0, line: 1, lastLine: 1, start: 3, end: 3 + native('a').length, sse: false, ollama: false, incomplete: false });
+    assert.deepEqual(index.entry(0), { index: 0, line: 1, lastLine: 1, start: 3, end: 3 + native('a').length, sse: false, ollama: false, printedChunks: false, incomplete: false });
     assert.equal(at(0), native('a'));
     assert.deepEqual([index.line(1), index.entry(1).lastLine, index.entry(1).sse], [3, 5, true]);
     assert.equal(at(1), [data(chunk('S', {})), '', data(chunk('S', {}))].join('\r\n'));

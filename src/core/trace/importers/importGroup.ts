@@ -7,7 +7,10 @@
  * does not parse is one mistake, not fifty.
  */
 import type { LineError, LoadedRecord } from '../record.ts';
-import { importLine, importLineText } from './importLine.ts';
+import { importLine } from './importLine.ts';
+import { importLineText } from './importLineText.ts';
+import { importPrintout } from './pythonPrintout.ts';
+import { looksLikePythonLiteral, mayBePythonLiteral } from './pythonLiteral.ts';
 import { incompleteLineError, type ImportResult, type ReadResult } from './importResult.ts';
 
 export interface TextLine {
@@ -43,6 +46,12 @@ export function importLineGroup(lines: readonly TextLine[], incompleteLine?: num
     if (parsed) {
       const result = importLine(value, first.line);
       return result.kind === 'record' ? { records: [spanning(result.loaded, last.line)], errors: [] } : asRead(result);
+    }
+    // A multi-line Python printout (pprint, rich): read as one value when it is one.
+    if (mayBePythonLiteral(joined) && last.line !== incompleteLine) {
+      const printout = importPrintout(joined, first.line, last.line);
+      if (printout.kind === 'record') return asRead(printout);
+      if (looksLikePythonLiteral(joined) && !parses(first.text)) return asRead(printout);
     }
   }
 

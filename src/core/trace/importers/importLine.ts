@@ -8,7 +8,7 @@ import { importChatCompletion, isChatCompletionShape } from './chatCompletionImp
 import { importChatRequest, isChatRequestShape } from './chatRequestImporter.ts';
 import { importCompletions, isCompletionsShape } from './completionsImporter.ts';
 import { describeJson, isObject, listKeys } from './jsonGuards.ts';
-import { importError, importedRecord, incompleteLineError, type ImportResult } from './importResult.ts';
+import { importError, importedRecord, type ImportResult } from './importResult.ts';
 import { importOllamaLines, isOllamaShape } from './ollamaImporter.ts';
 import { importLlamaCompletion, isLlamaCompletionShape } from './llamaCppImporter.ts';
 import { importResponsesObject, isResponsesObjectShape } from './responsesObject.ts';
@@ -23,6 +23,7 @@ const EXPECTED =
   'an Anthropic message {"type": "message", "content": […]}, an OpenAI Responses object {"object": "response", "output": […]}, ' +
   'an Ollama /api/chat or /api/generate response {"model", "created_at", "message" or "response", "done"}, ' +
   'a llama.cpp /completion response {"content", "stop_type" or "completion_probabilities", …}, ' +
+  'a Python printout of any of these (ChatCompletion(…), {\'role\': …}), ' +
   'or SSE lines "data: {…}" (OpenAI chunks, Anthropic or Responses events, llama.cpp /completion chunks)';
 
 export function importLine(value: unknown, line: number): ImportResult {
@@ -55,16 +56,4 @@ export function importLine(value: unknown, line: number): ImportResult {
   }
   if (isChatRequestShape(value)) return importChatRequest(value, line);
   return importError(line, `not a recognised trace line (keys: ${listKeys(value)}); ${EXPECTED}`);
-}
-
-/** Parses one line's text and imports it; `incomplete` marks a last line without its newline. */
-export function importLineText(text: string, line: number, incomplete: boolean): ImportResult {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (err) {
-    if (incomplete) return { kind: 'error', error: incompleteLineError(line) };
-    return importError(line, `invalid JSON (${err instanceof Error ? err.message : String(err)})`);
-  }
-  return importLine(value, line);
 }

@@ -106,7 +106,8 @@ function streamRecord(stream: Stream): LoadedRecord {
   if (stream.kind === 'chat') {
     // Each chunk was checked by chatChunkProblem.
     record.response = stream.chunks as unknown as ChatCompletionChunk[];
-    record.meta = { endpoint: '/v1/chat/completions' };
+    const model = stream.chunks.find((c) => typeof c.model === 'string')?.model;
+    record.meta = { endpoint: '/v1/chat/completions', ...(typeof model === 'string' ? { model } : {}) };
     // llama.cpp puts `__verbose` (the raw completion) and `timings` on a stream's last chunks.
     const verbose = [...stream.chunks].reverse().find((c) => c.__verbose !== undefined)?.__verbose;
     const timings = [...stream.chunks].reverse().find((c) => c.timings !== undefined)?.timings;

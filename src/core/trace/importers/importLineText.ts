@@ -1,0 +1,26 @@
+/**
+ * One line's text to a record: JSON first; a line that is not JSON may be a Python printout (an SDK object's
+ * repr, a dict with single quotes), read by pythonPrintout.ts. Kept apart from importLine.ts, which the printout
+ * reader itself calls once it has a value.
+ */
+import { importLine } from './importLine.ts';
+import { importError, incompleteLineError, type ImportResult } from './importResult.ts';
+import { importPrintout } from './pythonPrintout.ts';
+import { looksLikePythonLiteral, mayBePythonLiteral } from './pythonLiteral.ts';
+
+/** Parses one line's text and imports it; `incomplete` marks a last line without its newline. */
+export function importLineText(text: string, line: number, incomplete: boolean): ImportResult {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    if (incomplete) return { kind: 'error', error: incompleteLineError(line) };
+    // Not JSON: maybe a Python printout (an SDK object's repr, a dict with single quotes).
+    if (mayBePythonLiteral(text)) {
+      const printout = importPrintout(text, line, line);
+      if (printout.kind === 'record' || looksLikePythonLiteral(text)) return printout;
+    }
+    return importError(line, `invalid JSON (${err instanceof Error ? err.message : String(err)})`);
+  }
+  return importLine(value, line);
+}
