@@ -7,6 +7,7 @@ import { ApiKeys } from './endpoints.ts';
 import { ReplayRecordCommand, type ReplayTarget } from './replayRecordCommand.ts';
 import { EvaluateSamplesCommand } from './evaluateSamplesCommand.ts';
 import { openSample, registerStepCommands } from './walkthroughCommands.ts';
+import { openClipboardTrace } from './openClipboardCommand.ts';
 import { OPEN_RECORDING_COMMAND, RecordingProxyCommand } from './recordingProxyCommand.ts';
 
 export function activate(context: vscode.ExtensionContext): void {
@@ -30,6 +31,7 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.commands.registerCommand(OPEN_RECORDING_COMMAND, () => recorder.openTrace()),
     vscode.commands.registerCommand('toolscope.analyzeActiveFile', (uri?: vscode.Uri) => analyze.run(uri)),
     vscode.commands.registerCommand('toolscope.openSample', (name?: unknown) => openSample(context, name)),
+    vscode.commands.registerCommand('toolscope.openClipboard', () => openClipboardTrace(context)),
     ...registerStepCommands(),
     vscode.commands.registerCommand('toolscope.openTrace', async (uri?: vscode.Uri) => {
       const target = uri ?? vscode.window.activeTextEditor?.document.uri;

@@ -97,6 +97,7 @@ export const fake = {
   configurationListeners: new Set<Listener<{ affectsConfiguration(section: string, scope?: unknown): boolean }>>(),
   warnings: [] as string[],
   errors: [] as string[],
+  infos: [] as string[],
   /** Answers for the next quick picks, in order: each picks from the items offered (undefined: dismissed). */
   picks: [] as Array<(items: QuickPickItem[], options: { title?: string }) => QuickPickItem | undefined>,
   pickTitles: [] as string[],
@@ -134,7 +135,8 @@ export const window = {
     fake.errors.push(message);
     return Promise.resolve(undefined);
   },
-  showInformationMessage(): Promise<undefined> {
+  showInformationMessage(message?: string): Promise<undefined> {
+    if (message !== undefined) fake.infos.push(message);
     return Promise.resolve(undefined);
   },
   showQuickPick<T extends QuickPickItem>(items: T[], options: { title?: string } = {}): Promise<T | undefined> {
@@ -165,6 +167,9 @@ export const env = {
     writeText(text: string): Promise<void> {
       fake.clipboard = text;
       return Promise.resolve();
+    },
+    readText(): Promise<string> {
+      return Promise.resolve(fake.clipboard);
     },
   },
 };
