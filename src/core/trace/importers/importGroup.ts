@@ -11,13 +11,9 @@ import { importLine } from './importLine.ts';
 import { importLineText } from './importLineText.ts';
 import { importPrintout } from './pythonPrintout.ts';
 import { looksLikePythonLiteral, mayBePythonLiteral } from './pythonLiteral.ts';
-import { incompleteLineError, type ImportResult, type ReadResult } from './importResult.ts';
+import { incompleteLineError, type ImportResult, type ReadResult, type TextLine } from './importResult.ts';
 
-export interface TextLine {
-  /** 1-based line number in the file. */
-  line: number;
-  text: string;
-}
+export type { TextLine } from './importResult.ts';
 
 function asRead(result: ImportResult): ReadResult {
   return result.kind === 'record' ? { records: [result.loaded], errors: [] } : { records: [], errors: [result.error] };

@@ -13,6 +13,12 @@ export function importedRecord(loaded: LoadedRecord): ImportResult {
   return { kind: 'record', loaded };
 }
 
+/** One line of an entry, with its 1-based line number in the file. */
+export interface TextLine {
+  line: number;
+  text: string;
+}
+
 /** Records and errors of an entry or a whole file, each list in line order. */
 export interface ReadResult {
   records: LoadedRecord[];

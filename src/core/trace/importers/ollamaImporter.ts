@@ -14,9 +14,8 @@
  */
 import { canonicalJson } from '../../canonicalJson.ts';
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionChunkDelta, ChatToolCall, LineError, LoadedRecord, RecordMeta, TraceRecord } from '../record.ts';
-import type { TextLine } from './importGroup.ts';
 import { describeJson, isObject, type UnknownObject } from './jsonGuards.ts';
-import { incompleteLineError, type ReadResult } from './importResult.ts';
+import { incompleteLineError, type ReadResult, type TextLine } from './importResult.ts';
 
 const TIMINGS = ['total_duration', 'load_duration', 'prompt_eval_count', 'prompt_eval_duration', 'eval_count', 'eval_duration'] as const;
 

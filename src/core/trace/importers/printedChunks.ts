@@ -4,8 +4,7 @@
  * error events included), so a pasted printout loop is one record per stream.
  */
 import type { LineError } from '../record.ts';
-import type { TextLine } from './importGroup.ts';
-import { incompleteLineError, type ReadResult } from './importResult.ts';
+import { incompleteLineError, type ReadResult, type TextLine } from './importResult.ts';
 import { readPrintout } from './pythonPrintout.ts';
 import { importSseBlock } from './sseImporter.ts';
 

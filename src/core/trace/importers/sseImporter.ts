@@ -18,9 +18,9 @@ import { tokensFromLogprobs } from './completionsImporter.ts';
 import { importLine } from './importLine.ts';
 import { describeJson, isNonEmptyString, isObject, type UnknownObject } from './jsonGuards.ts';
 import { incompleteLineError, type ReadResult } from './importResult.ts';
-import type { TextLine as SseLine } from './importGroup.ts';
+import type { TextLine as SseLine } from './importResult.ts';
 
-export type { TextLine as SseLine } from './importGroup.ts';
+export type { TextLine as SseLine } from './importResult.ts';
 
 interface Stream {
   /** `llama`: llama.cpp's own /completion chunks (`content`, `stop`). */
