@@ -1,30 +1,44 @@
 /**
- * Removes credentials from anything Toolscope saves or shows: header-like keys (`Authorization`, `api-key`,
- * `x-api-key`, cookies, tokens, secrets), key-like URL query parameters, and bearer tokens inside strings.
+ * Removes credentials from anything Toolscope saves or shows. Keys travel in more places than headers: a field
+ * named like a key (`Authorization`, `api_key`, `apiKey`, `x-api-key`, cookies, tokens, secrets), a request body
+ * that was not JSON and is kept as text (`{"api_key": "…"}` inside a string), a URL's `?key=`, a bearer token, or
+ * a bare key pasted into any string — so strings are searched for the shapes hosted APIs give their keys too:
+ * OpenAI `sk-…`/`sk-proj-…`, Anthropic `sk-ant-…`, Moonshot `sk-…`, Groq `gsk_…`, Together `tgp_v1_…`, Fireworks
+ * `fw_…`, Hugging Face `hf_…`, xAI `xai-…`, Google `AIza…`. Values nested deeper than the walk goes are dropped,
+ * not copied unredacted.
  */
-const SECRET_KEY = /^(?:authorization|proxy-authorization|api[-_]?key|x-api-key|x-goog-api-key|apikey|cookie|set-cookie|access[-_]?token|refresh[-_]?token|id[-_]?token|secret|client[-_]?secret|password|passwd|token|bearer)$/iu;
-const QUERY_SECRET = /([?&](?:api[-_]?key|key|access[-_]?token|token|secret|sig|signature|password)=)[^&#\s"]+/giu;
+import { MAX_JSON_DEPTH } from './jsonDepth.ts';
+
+const KEY_NAME = String.raw`(?:authorization|proxy-authorization|x-api-key|x-goog-api-key|api[-_]?key|apikey|access[-_]?token|refresh[-_]?token|id[-_]?token|client[-_]?secret|secret[-_]?key|secret|password|passwd|token|bearer|cookie|set-cookie)`;
+const SECRET_KEY = new RegExp(`^${KEY_NAME}$`, 'iu');
+/** `"api_key": "…"`, `api_key=…`, `x-api-key: …` written inside a string (a raw body, a header dump, a log line). */
+const FIELD_IN_TEXT = new RegExp(String.raw`((?:^|[^A-Za-z0-9_-])["']?${KEY_NAME}["']?\s*[:=]\s*["']?)(?!Bearer\s|Basic\s|\[redacted\])([^"'\s,;&}\]]{4,})`, 'giu');
+const QUERY_SECRET = /([?&](?:api[-_]?key|key|access[-_]?token|token|secret|sig|signature|password)=)[^&#\s"']+/giu;
 const BEARER = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/gu;
-const KEY_LIKE = /\b(sk|rk|pk)-[A-Za-z0-9_-]{16,}\b/gu;
+/** Key shapes of hosted APIs (prefix, then the random part). */
+const KEY_SHAPES = /(?<![A-Za-z0-9])(?:(?:sk|rk|pk)-[A-Za-z0-9_-]{12,}|gsk_[A-Za-z0-9]{16,}|fw_[A-Za-z0-9]{16,}|tgp_v1_[A-Za-z0-9_-]{16,}|hf_[A-Za-z0-9]{20,}|xai-[A-Za-z0-9]{20,}|AIza[0-9A-Za-z_-]{30,})/gu;
 
 export const REDACTED = '[redacted]';
 
 export function redactString(s: string): string {
-  return s.replace(QUERY_SECRET, `$1${REDACTED}`).replace(BEARER, `$1 ${REDACTED}`).replace(KEY_LIKE, REDACTED);
+  return s
+    .replace(QUERY_SECRET, `$1${REDACTED}`)
+    .replace(BEARER, `$1 ${REDACTED}`)
+    .replace(FIELD_IN_TEXT, `$1${REDACTED}`)
+    .replace(KEY_SHAPES, REDACTED);
 }
 
 /** A deep copy with secrets replaced; the input is not touched. */
 export function redact<T>(value: T): T {
-  return walk(value) as T;
+  return walk(value, 0) as T;
 }
 
-function walk(value: unknown): unknown {
+function walk(value: unknown, depth: number): unknown {
   if (typeof value === 'string') return redactString(value);
-  if (Array.isArray(value)) return value.map(walk);
-  if (value && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = SECRET_KEY.test(k) && v !== null && v !== '' ? REDACTED : walk(v);
-    return out;
-  }
-  return value;
+  if (value === null || typeof value !== 'object') return value;
+  if (depth >= MAX_JSON_DEPTH) return `[nested deeper than ${MAX_JSON_DEPTH} levels: not kept]`;
+  if (Array.isArray(value)) return value.map((v) => walk(v, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) out[k] = SECRET_KEY.test(k) && v !== null && v !== '' ? REDACTED : walk(v, depth + 1);
+  return out;
 }
