@@ -3,9 +3,10 @@
  * headers, each payload as the client received it with its arrival time, the raw tokens, and how it ended. At the
  * end it becomes one native record (`toRecord`), credentials redacted.
  */
-import { redact } from '../redact.ts';
+import { redact, redactString } from '../redact.ts';
 import { requestFromPrompt } from '../server/promptRequest.ts';
 import type { ChatCompletion, ChatCompletionChunk, ChatRequest, TraceRecord } from '../trace/record.ts';
+import { describeJson } from '../trace/importers/jsonGuards.ts';
 import { CompletionCollector } from './completionCollector.ts';
 import { clientView, type CaptureRoute, type TokenCapturePlan } from './tokenCapturePlan.ts';
 
@@ -29,8 +30,13 @@ export interface ExchangeRequest {
   headers: Record<string, string | string[] | undefined>;
   /** The client's JSON body (null when it was not a JSON object). */
   body: Record<string, unknown> | null;
-  /** The body's text when it was not a JSON object (kept, redacted, so the record shows what was refused). */
+  /**
+   * The body's first bytes as text when it cannot be recorded as JSON (not a JSON object, nested too deep, a chat
+   * request whose `messages` is not an array): kept, redacted and bounded, so the record shows what was sent.
+   */
   rawBody?: string;
+  /** The body's whole size in bytes, with `rawBody`. */
+  rawBytes?: number;
   plan: TokenCapturePlan | null;
   upstream: string;
 }
@@ -190,9 +196,15 @@ export class CapturedExchange {
     meta.streamed = this.streamed;
     const errors: string[] = [];
 
-    if (!body && req.rawBody !== undefined) meta.rawRequestBody = redact(req.rawBody.slice(0, MAX_ERROR_BODY));
+    if (req.rawBody !== undefined) {
+      // Redacted before it is cut, so a key at the cut is still recognised.
+      meta.rawRequestBody = redactString(req.rawBody).slice(0, MAX_ERROR_BODY);
+      meta.rawRequestBytes = req.rawBytes ?? Buffer.byteLength(req.rawBody);
+    }
     if (req.route === 'chat') {
-      if (body) record.request = redact(body) as ChatRequest;
+      // A trace's `request.messages` is an array; anything else is kept as text, so the line still loads.
+      if (body && (body.messages === undefined || Array.isArray(body.messages))) record.request = redact(body) as ChatRequest;
+      else if (body) this.note(`the request's "messages" is not an array (${describeJson(body.messages)}): the request is kept as text (meta.rawRequestBody)`);
     } else if (body) {
       if (typeof body.prompt === 'string') {
         record.prompt = body.prompt;

@@ -17,6 +17,8 @@ import { RotatingTraceWriter } from './rotatingTraceWriter.ts';
 import { eventBytes, SseEventSplitter, type SseEvent } from './sseEventSplitter.ts';
 import { planTokenCapture, upstreamBody, type CaptureRoute, type TokenCapturePlan } from './tokenCapturePlan.ts';
 import { clientResponseHeaders, Upstream, upstreamRequestHeaders } from './upstream.ts';
+import { deeperThan, MAX_JSON_DEPTH } from '../jsonDepth.ts';
+import { browserRefusal, clientTimeouts } from '../server/httpLimits.ts';
 
 export interface RecordingProxyOptions {
   /** The OpenAI-compatible endpoint to forward to (base URL, with or without `/v1`). */
@@ -38,6 +40,10 @@ export interface RecordingProxyOptions {
   apiKey?: string;
   /** Largest request body accepted (default 64 MiB). */
   maxRequestBytes?: number;
+  /** The client's request headers must arrive within this time (default 30 s). */
+  headersTimeoutMs?: number;
+  /** The client's whole request must arrive within this time (default 120 s; 408 otherwise). */
+  requestTimeoutMs?: number;
   /** Called after each exchange's record is written. */
   onExchange?: (summary: ExchangeSummary) => void;
   /** Called when records start going to another file. */
@@ -76,7 +82,8 @@ export interface RunningProxy {
 }
 
 const DEFAULT_MAX_REQUEST = 64 * 1024 * 1024;
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1']);
+/** Bytes of a request body handed to the record when it cannot be kept as JSON (it keeps 64 KiB, redacted). */
+const MAX_RAW_BODY = 65 * 1024;
 
 class RequestTooLarge extends Error {}
 
@@ -105,6 +112,11 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
     req.once('end', () => resolve(Buffer.concat(chunks, size)));
     req.once('error', reject);
   });
+}
+
+/** The first bytes of a body as text (a multi-byte character cut at the end is dropped by the decoder). */
+function rawBodyOf(raw: Buffer): string {
+  return raw.subarray(0, MAX_RAW_BODY).toString('utf8').replace(/\uFFFD$/u, '');
 }
 
 function sendProxyError(res: ServerResponse, status: number, message: string): void {
@@ -169,7 +181,7 @@ export class RecordingProxy {
 
   async start(): Promise<RunningProxy> {
     this.writer = await RotatingTraceWriter.open({ path: this.options.out, maxBytes: this.options.maxBytes, onRotate: this.options.onRotate });
-    const server = createServer((req, res) => {
+    const server = createServer(clientTimeouts(this.options), (req, res) => {
       const abort = new AbortController();
       const task = this.handle(req, res, abort).catch((err: unknown) => {
         this.options.onError?.(err);
@@ -179,8 +191,6 @@ export class RecordingProxy {
       this.inFlight.set(task, abort);
       void task.finally(() => this.inFlight.delete(task));
     });
-    // Requests are short; responses (long generations) are bounded by the upstream timeouts instead.
-    server.requestTimeout = 0;
     this.server = server;
     const host = this.options.host ?? '127.0.0.1';
     await new Promise<void>((resolve, reject) => {
@@ -294,10 +304,13 @@ export class RecordingProxy {
     }
 
     let body: Record<string, unknown> | null = null;
+    let tooDeep = false;
     if (route) {
       try {
         const parsed: unknown = JSON.parse(raw.toString('utf8'));
-        if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) body = parsed as Record<string, unknown>;
+        // Too deep to walk (stringify, redact): forwarded as it is and recorded as text, like a body that is not JSON.
+        tooDeep = deeperThan(parsed);
+        if (!tooDeep && parsed && typeof parsed === 'object' && !Array.isArray(parsed)) body = parsed as Record<string, unknown>;
       } catch {
         // Not JSON: forwarded as it is, for the upstream to refuse.
       }
@@ -309,8 +322,9 @@ export class RecordingProxy {
     const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
 
     const exchange = route
-      ? new CapturedExchange({ id: `${this.runId}-${++this.seq}`, method: req.method ?? 'POST', path, route, headers: req.headers, body, ...(body ? {} : { rawBody: raw.toString('utf8') }), plan, upstream: this.upstream.label })
+      ? new CapturedExchange({ id: `${this.runId}-${++this.seq}`, method: req.method ?? 'POST', path, route, headers: req.headers, body, ...(body && (route !== 'chat' || body.messages === undefined || Array.isArray(body.messages)) ? {} : { rawBody: rawBodyOf(raw), rawBytes: raw.length }), plan, upstream: this.upstream.label })
       : null;
+    if (exchange && tooDeep) exchange.note(`the request body is nested deeper than ${MAX_JSON_DEPTH} levels: it was forwarded unchanged and is kept as text (meta.rawRequestBody)`);
     const finish = async (end: ExchangeEnd) => {
       if (!exchange) return;
       exchange.finish(end);
@@ -413,17 +427,9 @@ export class RecordingProxy {
     }
   }
 
-  /**
-   * Why a request is refused, or null. Web pages must not drive the proxy (it may add an API key, and it records):
-   * browsers send `Origin` with every cross-site request, API clients do not; and on loopback, a `Host` that is not
-   * a loopback name is DNS rebinding.
-   */
+  /** Why a request is refused, or null: web pages must not drive the proxy (it may add an API key, and it records). */
   private refusal(req: IncomingMessage): string | null {
-    if (req.headers.origin !== undefined) return `requests from web pages are refused (Origin: ${req.headers.origin})`;
-    if (!LOOPBACK_HOSTS.has(this.options.host ?? '127.0.0.1')) return null;
-    const host = (req.headers.host ?? '').replace(/:\d+$/u, '').replace(/^\[|\]$/gu, '').toLowerCase();
-    if (host !== '' && !LOOPBACK_HOSTS.has(host)) return `requests for host "${host}" are refused: this proxy serves 127.0.0.1`;
-    return null;
+    return browserRefusal(req, this.options.host ?? '127.0.0.1', 'proxy');
   }
 
   /** The bytes to send the client for one upstream event (nothing when the event exists only for token data). */
