@@ -14,6 +14,8 @@ import { simulatedTokens } from './serverTokens.ts';
 import { xgrammarConstraint } from '../guided/guidedConstraint.ts';
 import type { VllmGeneration } from '../formats/kimiK2/vllm/vllmProfile.ts';
 import { VllmServerParser } from './vllmServerParser.ts';
+import { browserRefusal, clientTimeouts, type ClientLimits } from './httpLimits.ts';
+import { chatRequestProblem, completionsRequestProblem } from './requestShape.ts';
 
 /** Turns a scripted completion into what a grammar allows (guided decoding); xgrammar's by default. */
 export interface OutputConstraint {
@@ -22,7 +24,7 @@ export interface OutputConstraint {
   constrain(request: ChatRequest, text: string): Promise<string> | string;
 }
 
-export interface ServerOptions extends ScriptOptions {
+export interface ServerOptions extends ScriptOptions, ClientLimits {
   host?: string;
   port?: number;
   model?: string;
@@ -49,7 +51,8 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-const MAX_BODY = 32 * 1024 * 1024;
+/** Largest request body accepted: above it, 413. */
+export const MAX_REQUEST_BODY = 32 * 1024 * 1024;
 
 class HttpError extends Error {
   constructor(
@@ -63,13 +66,21 @@ class HttpError extends Error {
 
 function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
+    const tooLarge = () => new HttpError(413, `request body over ${MAX_REQUEST_BODY} bytes (the limit of this endpoint)`);
+    if (Number(req.headers['content-length']) > MAX_REQUEST_BODY) {
+      // The rest is read and dropped (bounded by the request timeout) so the client gets the 413, not a reset.
+      req.resume();
+      reject(tooLarge());
+      return;
+    }
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (c: Buffer) => {
       size += c.length;
-      if (size > MAX_BODY) {
-        reject(new HttpError(413, `request body over ${MAX_BODY} bytes`));
-        req.destroy();
+      if (size > MAX_REQUEST_BODY) {
+        req.removeAllListeners('data');
+        req.resume();
+        reject(tooLarge());
         return;
       }
       chunks.push(c);
@@ -139,13 +150,13 @@ export class OpenAiServer {
   }
 
   async listen(): Promise<RunningServer> {
-    const server = createServer((req, res) => {
+    const server = createServer(clientTimeouts(this.options), (req, res) => {
       this.route(req, res).catch((err: unknown) => {
         if (res.headersSent) {
           res.destroy();
           return;
         }
-        if (err instanceof HttpError) sendError(res, err.status, err.message, err.type);
+        if (err instanceof HttpError) sendError(res, err.status, err.message, err.type, err.status === 413 ? { connection: 'close' } : {});
         else sendError(res, 500, `internal error: ${err instanceof Error ? err.message : String(err)}`, 'server_error');
       });
     });
@@ -168,6 +179,13 @@ export class OpenAiServer {
   }
 
   private async route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    // A web page must not drive the endpoint (DNS rebinding), as for the recording proxy.
+    const refusal = browserRefusal(req, this.options.host ?? '127.0.0.1', 'endpoint');
+    if (refusal) {
+      req.resume();
+      sendError(res, 403, refusal, 'permission_error');
+      return;
+    }
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     if (req.method === 'GET' && (path === '/v1/models' || path === '/models')) {
       sendJson(res, 200, { object: 'list', data: [{ id: this.modelName, object: 'model', created: 0, owned_by: 'toolscope' }] });
@@ -190,6 +208,8 @@ export class OpenAiServer {
       if (err instanceof HttpError) throw err;
       throw new HttpError(400, `invalid JSON body: ${err instanceof Error ? err.message : String(err)}`);
     }
+    const problem = path === '/v1/chat/completions' ? chatRequestProblem(body) : completionsRequestProblem(body);
+    if (problem) throw new HttpError(400, problem);
     if (this.options.failFirst && this.failed < this.options.failFirst.count) {
       this.failed++;
       const { status } = this.options.failFirst;
@@ -219,7 +239,6 @@ export class OpenAiServer {
   }
 
   private async chat(body: Record<string, unknown>, res: ServerResponse, fault: string): Promise<void> {
-    if (!Array.isArray(body.messages)) throw new HttpError(400, '"messages" must be an array');
     const request = body as ChatRequest;
     const { text } = await this.generate(request, '/v1/chat/completions');
     const maxTokens = typeof body.max_tokens === 'number' ? body.max_tokens : typeof body.max_completion_tokens === 'number' ? body.max_completion_tokens : Infinity;
