@@ -7,6 +7,7 @@ import { redact, redactString } from '../redact.ts';
 import { requestFromPrompt } from '../server/promptRequest.ts';
 import type { ChatCompletion, ChatCompletionChunk, ChatRequest, TraceRecord } from '../trace/record.ts';
 import { describeJson } from '../trace/importers/jsonGuards.ts';
+import { errorPayload } from '../trace/errorPayload.ts';
 import { CompletionCollector } from './completionCollector.ts';
 import { clientView, type CaptureRoute, type TokenCapturePlan } from './tokenCapturePlan.ts';
 
@@ -49,16 +50,6 @@ function isObject(v: unknown): v is Record<string, unknown> {
 }
 
 const round = (ms: number) => Math.round(ms * 10) / 10;
-
-/** A payload's error message, when it is an error object (`{"error": …}`, `{"object": "error"}`). */
-function errorPayload(value: unknown): string | null {
-  if (!isObject(value)) return null;
-  if (value.object === 'error' && typeof value.message === 'string') return value.message;
-  const e = value.error;
-  if (typeof e === 'string') return e;
-  if (isObject(e)) return typeof e.message === 'string' ? e.message : JSON.stringify(e);
-  return null;
-}
 
 export class CapturedExchange {
   readonly startedAt = new Date();
@@ -276,6 +267,7 @@ export class CapturedExchange {
     }
     for (const u of this.unparsed) errors.push(`event ${u.event} of the stream is not JSON: ${u.data.slice(0, 200)}`);
     errors.push(...this.errorEvents.map((e) => `error event in the stream: ${e}`));
+    if (this.errorEvents.length) meta.streamErrors = this.errorEvents;
     if (this.unparsed.length) meta.unparsedEvents = this.unparsed;
     if (this.notes.length) meta.notes = this.notes;
     if (errors.length) record.error = errors.join('; ');

@@ -57,7 +57,7 @@ export const DIAGNOSTIC_KINDS = {
   'guided-would-block': { code: 'TS024', severity: 'warning', title: 'Guided decoding would have blocked this token' },
   'guided-accepts': { code: 'TS025', severity: 'info', title: 'Guided decoding lets this completion through' },
   'vllm-divergence': { code: 'TS026', severity: 'warning', title: 'A vLLM generation would have sent something else' },
-  'stream-error': { code: 'TS031', severity: 'error', title: 'Stream ended with an error' },
+  'stream-error': { code: 'TS031', severity: 'error', title: 'Stream ended with an error event' },
 } as const satisfies Record<string, { code: string; severity: Severity; title: string }>;
 
 export type DiagnosticKind = keyof typeof DIAGNOSTIC_KINDS;

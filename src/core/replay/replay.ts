@@ -13,6 +13,7 @@ import { defaultTagBuilder, guidedRequest, type StructuralTagBuilder } from './g
 import { ReplayError } from './replayError.ts';
 import { withRetries } from './retry.ts';
 import { capture, type Capture, type CapturedEvent } from './sseCapture.ts';
+import { errorPayload } from '../trace/errorPayload.ts';
 
 export type ReplayMode = 'chat' | 'completions';
 
@@ -24,8 +25,11 @@ export interface ReplayOptions {
   /** Chat template for completions mode (the default is Toolscope's Kimi K2 template). */
   template?: { source: string; label: string };
   buildTag?: StructuralTagBuilder;
+  /** Bounds one replay, retries and their waits included. */
   timeoutMs?: number;
   retries?: number;
+  /** Largest answer read, in decoded bytes (default 64 MiB): past it the replay is an error that keeps what came. */
+  maxAnswerBytes?: number;
   signal?: AbortSignal;
   onEvent?: (event: CapturedEvent) => void;
   onRetry?: (attempt: number, delayMs: number, error: ReplayError) => void;
@@ -61,13 +65,16 @@ function baseMeta(original: TraceRecord, options: ReplayOptions, c: Capture & { 
     partial: c.error !== null,
     timings: { ttftMs: c.ttftMs, totalMs: c.totalMs, eventMs: c.events.map((e) => e.at) },
     rawStream: c.events.map((e) => e.data),
+    ...(c.streamErrors.length ? { streamErrors: c.streamErrors } : {}),
   };
 }
 
+/** The chunks of a stream; error events are not chunks (they are in `meta.streamErrors` and `meta.rawStream`). */
 function parseEvents(events: CapturedEvent[]): unknown[] {
   return events.flatMap((e) => {
     try {
-      return [JSON.parse(e.data) as unknown];
+      const chunk = JSON.parse(e.data) as unknown;
+      return errorPayload(chunk) === null ? [chunk] : [];
     } catch {
       return [];
     }
@@ -84,15 +91,16 @@ export async function replayRecord(original: TraceRecord, options: ReplayOptions
     if (err instanceof ReplayError) throw err;
     // The request could not be built or the answer not read: a record that says so, so nothing else is lost.
     const error = new ReplayError('request', err instanceof Error ? err.message : String(err));
-    const meta = baseMeta(original, options, { status: null, events: [], body: null, ttftMs: null, totalMs: 0, error, done: false, attempts: 0 });
+    const meta = baseMeta(original, options, { status: null, events: [], body: null, ttftMs: null, totalMs: 0, error, done: false, streamErrors: [], attempts: 0 });
     return { record: { toolscope: 1, id: replayId(original.id, options.guided, options.mode), request: redact(original.request) as ChatRequest, meta, error: error.message }, error };
   }
 }
 
 async function run(url: string, body: unknown, options: ReplayOptions) {
+  const deadline = options.timeoutMs ? performance.now() + options.timeoutMs : undefined;
   return withRetries(
-    () => capture({ url, body, apiKey: options.apiKey, timeoutMs: options.timeoutMs, signal: options.signal, onEvent: options.onEvent }),
-    { retries: options.retries ?? 2, signal: options.signal, onRetry: options.onRetry, delayScale: options.retryDelayScale },
+    (remainingMs) => capture({ url, body, apiKey: options.apiKey, timeoutMs: remainingMs, signal: options.signal, onEvent: options.onEvent, maxAnswerBytes: options.maxAnswerBytes }),
+    { retries: options.retries ?? 2, signal: options.signal, onRetry: options.onRetry, delayScale: options.retryDelayScale, deadline },
   );
 }
 

@@ -1,6 +1,10 @@
 /** Why a replay request failed, in words a user can act on. Partial results travel with the error. */
-/** `request`: the request could not be built (no tag for these tools, a template that fails); nothing was sent. */
-export type ReplayErrorKind = 'connection' | 'http' | 'timeout' | 'aborted' | 'malformed-stream' | 'premature-end' | 'request';
+/**
+ * `request`: the request could not be built (no tag for these tools, a template that fails); nothing was sent.
+ * `stream-error`: the server sent an error event (`data: {"error": …}`) in the middle of a stream.
+ * `too-large`: the answer passed the size limit (decoded bytes, so a compressed bomb stops there too).
+ */
+export type ReplayErrorKind = 'connection' | 'http' | 'timeout' | 'aborted' | 'malformed-stream' | 'premature-end' | 'request' | 'stream-error' | 'too-large';
 
 export class ReplayError extends Error {
   constructor(
