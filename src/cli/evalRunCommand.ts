@@ -3,6 +3,7 @@
  * default), guided decoding off / on / both, with a progress bar, resumable results in K2VV's line format and
  * the blog's table at the end.
  */
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SingleBar } from 'cli-progress';
 import { runBatch, doneIndices, type EvalSample } from '../core/eval/batchRun.ts';
@@ -14,6 +15,7 @@ import { startServer, type OutputConstraint, type RunningServer } from '../core/
 import { InputError } from './analyzeCommand.ts';
 import type { GuidedChoice } from './replayCommand.ts';
 import { loadSamples as loadSampleFile } from '../core/eval/loadSamples.ts';
+import { appendProblem } from '../core/trace/traceWriter.ts';
 
 export interface EvalRunOptions {
   endpoint?: string;
@@ -30,6 +32,8 @@ export interface EvalRunOptions {
   json?: boolean;
   hallucinate?: number;
   seed?: number;
+  /** Largest answer read per request, in MB (decoded). */
+  maxAnswerMb?: number;
   buildTag?: StructuralTagBuilder;
   constraint?: OutputConstraint;
 }
@@ -49,6 +53,18 @@ export async function loadSamples(path: string, limit?: number): Promise<EvalSam
 export async function evalRunCommand(path: string, options: EvalRunOptions, out: NodeJS.WritableStream & { isTTY?: boolean }): Promise<number> {
   if (!(options.concurrency >= 1)) throw new InputError('--concurrency takes a whole number ≥ 1');
   const samples = await loadSamples(path, options.limit);
+  const modes = options.guided === 'both' ? [false, true] : [options.guided === 'on'];
+  const fileFor = (guided: boolean) => join(options.outDir, `results.guided-${guided ? 'on' : 'off'}.jsonl`);
+  // Before any request: a run whose results cannot be written is not started.
+  try {
+    await mkdir(options.outDir, { recursive: true });
+  } catch (err) {
+    throw new InputError(`cannot write results to ${options.outDir}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  for (const guided of modes) {
+    const problem = await appendProblem(fileFor(guided), [path]);
+    if (problem) throw new InputError(problem);
+  }
   let embedded: RunningServer | null = null;
   let endpoint: Endpoint;
   if (options.endpoint) {
@@ -57,15 +73,15 @@ export async function evalRunCommand(path: string, options: EvalRunOptions, out:
     embedded = await startServer({ hallucinate: options.hallucinate, seed: options.seed, constraint: options.constraint });
     endpoint = { name: 'embedded', baseUrl: embedded.url, model: options.model ?? 'toolscope-sim-kimi-k2', engine: options.engine };
   }
-  const modes = options.guided === 'both' ? [false, true] : [options.guided === 'on'];
   const abort = new AbortController();
   const onSigint = () => abort.abort();
   process.once('SIGINT', onSigint);
   const tty = Boolean((process.stderr as { isTTY?: boolean }).isTTY);
   const rows: Array<{ mode: string; file: string }> = [];
+  let failedRequests = 0;
   try {
     for (const guided of modes) {
-      const file = join(options.outDir, `results.guided-${guided ? 'on' : 'off'}.jsonl`);
+      const file = fileFor(guided);
       const skip = options.resume ? await doneIndices(file) : new Set<number>();
       const todo = samples.filter((s) => !skip.has(s.dataIndex)).length;
       const label = `guided ${guided ? 'on ' : 'off'}`;
@@ -82,12 +98,16 @@ export async function evalRunCommand(path: string, options: EvalRunOptions, out:
         concurrency: options.concurrency,
         timeoutMs: options.timeoutS * 1000,
         retries: 5,
+        ...(options.maxAnswerMb ? { maxAnswerBytes: Math.floor(options.maxAnswerMb * 1024 * 1024) } : {}),
         buildTag: options.buildTag,
         signal: abort.signal,
         skip,
         onResult: (line) => {
           done++;
-          if (line.status === 'failed') failed++;
+          if (line.status === 'failed') {
+            failed++;
+            failedRequests++;
+          }
           bar?.update(done, { errors: failed });
           if (!tty && (done % 25 === 0 || done === todo)) process.stderr.write(`${label}: ${done}/${todo}\n`);
         },
@@ -111,9 +131,12 @@ export async function evalRunCommand(path: string, options: EvalRunOptions, out:
     const f1 = reference ? triggerScores(results, reference).f1 : null;
     table.push({ mode, requests: results.length, ...s, f1, file });
   }
+  // Failed requests are in the results (K2VV counts them); the exit code says the run was not clean.
+  const status = failedRequests ? 1 : 0;
+  if (failedRequests) process.stderr.write(`toolscope: ${failedRequests} request${failedRequests === 1 ? '' : 's'} failed (their "response.error" says why); --resume retries them\n`);
   if (options.json) {
     for (const row of table) out.write(JSON.stringify(row) + '\n');
-    return 0;
+    return status;
   }
   const header = ['', 'requests', 'stop', 'tool_calls', 'others', 'tool calls ok', 'schema errors', 'schema accuracy', ...(reference ? ['trigger F1'] : [])];
   const lines = table.map((r) => [
@@ -132,5 +155,5 @@ export async function evalRunCommand(path: string, options: EvalRunOptions, out:
   out.write(fmt(header) + '\n');
   for (const l of lines) out.write(fmt(l) + '\n');
   out.write(`Results: ${rows.map((r) => r.file).join(', ')}\n`);
-  return 0;
+  return status;
 }

@@ -145,13 +145,15 @@ export function buildProgram(): Command {
     .addOption(new Option('--tag-shape <shape>', "also send Toolscope's structural tag in this shape (vLLM: beside strict tools; SGLang and completions mode always send one)").choices([...STRUCTURAL_TAG_SHAPES]))
     .option('--out <file>', 'where to append the replays (default: <trace>.replays.jsonl beside it)')
     .option('--json', 'print the written records as JSON Lines')
-    .option('--timeout <seconds>', 'per-request timeout', (v) => Number(v), 600)
-    .option('--retries <n>', 'retries on 429/5xx/connection errors', (v) => Number(v), 2)
-    .action(async (trace: string, opts: { record?: string[]; endpoint?: string; model?: string; engine: string; apiKeyEnv: string; guided: GuidedChoice; mode: ReplayMode; template?: string; out?: string; json?: boolean; timeout: number; retries: number; tagShape?: StructuralTagShape }) => {
+    .option('--timeout <seconds>', 'per replay, retries and their waits included', (v) => Number(v), 600)
+    .option('--retries <n>', 'retries on 429/5xx/connection errors (waits: min(2·2^n, 60) s, Retry-After up to 60 s)', (v) => Number(v), 2)
+    .option('--max-answer <MB>', 'largest answer read (decoded); past it the replay fails and keeps what came', (v) => Number(v), 64)
+    .action(async (trace: string, opts: { record?: string[]; endpoint?: string; model?: string; engine: string; apiKeyEnv: string; guided: GuidedChoice; mode: ReplayMode; template?: string; out?: string; json?: boolean; timeout: number; retries: number; maxAnswer: number; tagShape?: StructuralTagShape }) => {
       if (!(opts.timeout > 0)) throw new InputError('--timeout takes a positive number of seconds');
+      if (!(opts.maxAnswer > 0)) throw new InputError('--max-answer takes a positive number of MB');
       process.exitCode = await replayCommand(
         trace,
-        { records: opts.record, endpoint: opts.endpoint, model: opts.model, engine: parseEngine(opts.engine), apiKeyEnv: opts.apiKeyEnv, guided: opts.guided, mode: opts.mode, template: opts.template, out: opts.out, json: opts.json, timeoutS: opts.timeout, retries: opts.retries, buildTag: tagBuilder(opts.tagShape) },
+        { records: opts.record, endpoint: opts.endpoint, model: opts.model, engine: parseEngine(opts.engine), apiKeyEnv: opts.apiKeyEnv, guided: opts.guided, mode: opts.mode, template: opts.template, out: opts.out, json: opts.json, timeoutS: opts.timeout, retries: opts.retries, maxAnswerMb: opts.maxAnswer, buildTag: tagBuilder(opts.tagShape) },
         process.stdout,
       );
     });
@@ -167,7 +169,8 @@ export function buildProgram(): Command {
     .option('--api-key-env <var>', 'environment variable holding the API key', 'TOOLSCOPE_API_KEY')
     .addOption(new Option('--guided <mode>', 'guided decoding').choices(['off', 'on', 'both']).default('both'))
     .option('--concurrency <n>', 'requests in flight', (v) => Number(v), 5)
-    .option('--timeout <seconds>', 'per-request timeout', (v) => Number(v), 600)
+    .option('--timeout <seconds>', 'per request, retries and their waits included', (v) => Number(v), 600)
+    .option('--max-answer <MB>', 'largest answer read per request (decoded); past it the request fails', (v) => Number(v), 64)
     .option('--limit <k>', 'only the first k samples', (v) => Number(v))
     .option('--out <dir>', 'where results.guided-off/on.jsonl go', 'toolscope-eval')
     .option('--resume', 'skip samples already done in the output files')
@@ -176,10 +179,11 @@ export function buildProgram(): Command {
     .option('--seed <n>', 'embedded endpoint only: seed for --hallucinate', (v) => Number(v), 0)
     .addOption(new Option('--tag-shape <shape>', "also send Toolscope's structural tag in this shape (vLLM: beside strict tools; SGLang and completions mode always send one)").choices([...STRUCTURAL_TAG_SHAPES]))
     .option('--json', 'print the summary rows as JSON Lines')
-    .action(async (path: string, opts: { endpoint?: string; model?: string; engine: string; apiKeyEnv: string; guided: GuidedChoice; concurrency: number; timeout: number; limit?: number; out: string; resume?: boolean; reference?: string; hallucinate?: number; seed: number; json?: boolean; tagShape?: StructuralTagShape }) => {
+    .action(async (path: string, opts: { endpoint?: string; model?: string; engine: string; apiKeyEnv: string; guided: GuidedChoice; concurrency: number; timeout: number; limit?: number; out: string; resume?: boolean; reference?: string; hallucinate?: number; seed: number; json?: boolean; maxAnswer: number; tagShape?: StructuralTagShape }) => {
+      if (!(opts.maxAnswer > 0)) throw new InputError('--max-answer takes a positive number of MB');
       process.exitCode = await evalRunCommand(
         path,
-        { endpoint: opts.endpoint, model: opts.model, engine: parseEngine(opts.engine), apiKeyEnv: opts.apiKeyEnv, guided: opts.guided, concurrency: opts.concurrency, timeoutS: opts.timeout, limit: opts.limit, outDir: opts.out, resume: Boolean(opts.resume), reference: opts.reference, json: opts.json, hallucinate: opts.hallucinate, seed: opts.seed, buildTag: tagBuilder(opts.tagShape) },
+        { endpoint: opts.endpoint, model: opts.model, engine: parseEngine(opts.engine), apiKeyEnv: opts.apiKeyEnv, guided: opts.guided, concurrency: opts.concurrency, timeoutS: opts.timeout, limit: opts.limit, outDir: opts.out, resume: Boolean(opts.resume), reference: opts.reference, json: opts.json, hallucinate: opts.hallucinate, seed: opts.seed, maxAnswerMb: opts.maxAnswer, buildTag: tagBuilder(opts.tagShape) },
         process.stdout,
       );
     });

@@ -12,7 +12,7 @@ import { replayRecord, type ReplayMode } from '../core/replay/replay.ts';
 import { startServer, type OutputConstraint, type RunningServer } from '../core/server/openAiServer.ts';
 import { loadAll } from '../core/trace/loadTrace.ts';
 import type { LoadedRecord, TraceRecord } from '../core/trace/record.ts';
-import { appendRecords, siblingReplaysPath } from '../core/trace/traceWriter.ts';
+import { appendProblem, appendRecords, siblingReplaysPath } from '../core/trace/traceWriter.ts';
 import { InputError } from './analyzeCommand.ts';
 import { terminalStyle } from './terminalStyle.ts';
 
@@ -31,6 +31,8 @@ export interface ReplayCommandOptions {
   json?: boolean;
   timeoutS: number;
   retries: number;
+  /** Largest answer read, in MB (decoded). */
+  maxAnswerMb?: number;
   /** Guided decoding pieces from src/core/guided, when loaded. */
   buildTag?: StructuralTagBuilder;
   constraint?: OutputConstraint;
@@ -67,6 +69,10 @@ export async function replayCommand(trace: string, options: ReplayCommandOptions
   const chosen = pickRecords(loaded.records, options.records);
   const template = options.template ? { source: await readFile(options.template, 'utf8').catch(() => { throw new InputError(`cannot read the template ${options.template}`); }), label: options.template } : undefined;
   const apiKey = process.env[options.apiKeyEnv] || undefined;
+  const outPath = options.out ?? siblingReplaysPath(trace);
+  // Before any request: a run whose results cannot be written is not started.
+  const outProblem = await appendProblem(outPath, [trace]);
+  if (outProblem) throw new InputError(outProblem);
   let embedded: RunningServer | null = null;
   let endpoint: Endpoint;
   if (options.endpoint) {
@@ -79,7 +85,6 @@ export async function replayCommand(trace: string, options: ReplayCommandOptions
   const style = terminalStyle(out);
   const write = (s: string) => out.write(s + '\n');
   const analyzer = new Analyzer();
-  const outPath = options.out ?? siblingReplaysPath(trace);
   const modes: boolean[] = options.guided === 'both' ? [false, true] : [options.guided === 'on'];
   let failures = 0;
   try {
@@ -96,6 +101,7 @@ export async function replayCommand(trace: string, options: ReplayCommandOptions
           buildTag: options.buildTag,
           timeoutMs: options.timeoutS * 1000,
           retries: options.retries,
+          ...(options.maxAnswerMb ? { maxAnswerBytes: Math.floor(options.maxAnswerMb * 1024 * 1024) } : {}),
           onRetry: (n, delay, e) => process.stderr.write(`toolscope: ${e.message}; retry ${n} in ${(delay / 1000).toFixed(1)} s\n`),
         });
         if (error) failures++;
@@ -109,7 +115,7 @@ export async function replayCommand(trace: string, options: ReplayCommandOptions
       }
       write(style.bold(`#${original.record.id}`) + style.dim(` replayed on ${endpoint.baseUrl} (${endpoint.engine}, ${options.mode} mode)`));
       for (const { label, a } of rows) {
-        const worst = worstSeverity(a.diagnostics);
+        const worst = a.error ? 'error' : worstSeverity(a.diagnostics);
         const mark = worst === 'error' ? style.red('✖') : worst === 'warning' ? style.yellow('▲') : style.green('✔');
         write(`  ${mark} ${label.padEnd(11)} ${callsLine(a)}`);
         const kinds = [...new Set(a.diagnostics.filter((d) => d.severity !== 'info').map((d) => `${d.code} ${d.kind}`))];

@@ -267,10 +267,11 @@ export class CapturedExchange {
     }
     for (const u of this.unparsed) errors.push(`event ${u.event} of the stream is not JSON: ${u.data.slice(0, 200)}`);
     errors.push(...this.errorEvents.map((e) => `error event in the stream: ${e}`));
-    if (this.errorEvents.length) meta.streamErrors = this.errorEvents;
-    if (this.unparsed.length) meta.unparsedEvents = this.unparsed;
+    if (this.errorEvents.length) meta.streamErrors = redact(this.errorEvents);
+    if (this.unparsed.length) meta.unparsedEvents = redact(this.unparsed);
     if (this.notes.length) meta.notes = this.notes;
-    if (errors.length) record.error = errors.join('; ');
+    // Upstreams echo credentials in their errors ("Incorrect API key provided: sk-…").
+    if (errors.length) record.error = redactString(errors.join('; '));
     meta.partial = end.kind !== 'complete' || (this.streamed && !this.done);
 
     meta.timings = {

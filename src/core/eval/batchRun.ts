@@ -47,6 +47,8 @@ export interface BatchOptions {
   skip?: Set<number>;
   onResult?: (line: K2vvResultLine) => void;
   retryDelayScale?: number;
+  /** Largest answer read per request, in decoded bytes (default 64 MiB). */
+  maxAnswerBytes?: number;
 }
 
 /** Joins a streamed replay back into one chat.completion, as K2VV does; a missing finish reason becomes "stop". */
@@ -78,11 +80,12 @@ export async function runSample(sample: EvalSample, options: BatchOptions, schem
     retries: options.retries,
     signal: options.signal,
     retryDelayScale: options.retryDelayScale,
+    maxAnswerBytes: options.maxAnswerBytes,
   });
   const base = { data_index: sample.dataIndex, request: sample.request, last_run_at: timestamp(), duration_ms: Date.now() - started, hash: k2vvRequestHash(sample.request), toolscope_record: record };
   const completion = error ? null : joinedCompletion(record);
   if (!completion) {
-    return { ...base, response: { error: error?.message ?? 'no response' }, status: 'failed', finish_reason: null, tool_calls_valid: null };
+    return { ...base, response: { error: record.error ?? error?.message ?? 'no response' }, status: 'failed', finish_reason: null, tool_calls_valid: null };
   }
   const finish = completion.choices[0]?.finish_reason ?? 'stop';
   const judged: TraceRecord = { toolscope: 1, id: original.id, request: sample.request, response: completion };

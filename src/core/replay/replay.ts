@@ -4,7 +4,7 @@
  * completions mode renders the chat template client-side and asks `/v1/completions` for the raw text with
  * special tokens and token ids — the ground truth, which Toolscope's parser then reads.
  */
-import { redact } from '../redact.ts';
+import { redact, redactString } from '../redact.ts';
 import { renderPrompt } from '../template/renderPrompt.ts';
 import { tokensFromLogprobs } from '../trace/importers/completionsImporter.ts';
 import type { ChatCompletion, ChatCompletionChunk, ChatRequest, RecordedToken, TraceRecord } from '../trace/record.ts';
@@ -65,7 +65,7 @@ function baseMeta(original: TraceRecord, options: ReplayOptions, c: Capture & { 
     partial: c.error !== null,
     timings: { ttftMs: c.ttftMs, totalMs: c.totalMs, eventMs: c.events.map((e) => e.at) },
     rawStream: c.events.map((e) => e.data),
-    ...(c.streamErrors.length ? { streamErrors: c.streamErrors } : {}),
+    ...(c.streamErrors.length ? { streamErrors: redact(c.streamErrors) } : {}),
   };
 }
 
@@ -92,7 +92,7 @@ export async function replayRecord(original: TraceRecord, options: ReplayOptions
     // The request could not be built or the answer not read: a record that says so, so nothing else is lost.
     const error = new ReplayError('request', err instanceof Error ? err.message : String(err));
     const meta = baseMeta(original, options, { status: null, events: [], body: null, ttftMs: null, totalMs: 0, error, done: false, streamErrors: [], attempts: 0 });
-    return { record: { toolscope: 1, id: replayId(original.id, options.guided, options.mode), request: redact(original.request) as ChatRequest, meta, error: error.message }, error };
+    return { record: { toolscope: 1, id: replayId(original.id, options.guided, options.mode), request: redact(original.request) as ChatRequest, meta, error: redactString(error.message) }, error };
   }
 }
 
@@ -121,7 +121,8 @@ async function replayChat(original: TraceRecord, request: ChatRequest, options: 
   } else {
     record.response = parseEvents(c.events) as ChatCompletionChunk[];
   }
-  if (c.error) record.error = c.error.message;
+  // Servers echo credentials in their errors ("Incorrect API key provided: sk-…").
+  if (c.error) record.error = redactString(c.error.message);
   return { record, error: c.error };
 }
 
@@ -159,6 +160,7 @@ async function replayCompletions(original: TraceRecord, request: ChatRequest, op
     completion: { text, ...(tokensOk && tokens.length ? { tokens } : {}), finish_reason: finish },
     meta: { ...baseMeta(original, options, c), template: options.template?.label ?? 'toolscope-kimi-k2-default', completionsRequest: redact(params) },
   };
-  if (c.error) record.error = c.error.message;
+  // Servers echo credentials in their errors ("Incorrect API key provided: sk-…").
+  if (c.error) record.error = redactString(c.error.message);
   return { record, error: c.error };
 }

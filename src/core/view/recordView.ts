@@ -7,7 +7,7 @@ import { tokenRange } from '../diagnostics/context.ts';
 import { worstSeverity } from '../diagnostics/diagnostic.ts';
 import { DEFAULT_FORMAT, getFormat } from '../formats/registry.ts';
 import { renderPrompt } from '../template/renderPrompt.ts';
-import { redact } from '../redact.ts';
+import { redact, redactString } from '../redact.ts';
 import type { TraceRecord } from '../trace/record.ts';
 import type { CallView, MessageView, RecordSummary, RecordView, TokenRole, TokenView } from '../../shared/protocol.ts';
 import { vllmView } from './vllmView.ts';
@@ -175,7 +175,7 @@ export function recordView(key: string, a: AnalyzedRecord, record: TraceRecord):
           toolChoice: request.tool_choice ?? null,
         }
       : null,
-    failed: a.error ? firstLine(a.error) : null,
+    failed: a.error ? firstLine(redactString(a.error)) : null,
     prompt: promptView(a, record),
     comparison: null,
     vllm: vllmView(a),
@@ -210,7 +210,7 @@ export function recordSummary(key: string, entry: number, a: AnalyzedRecord, rec
     worst: worstSeverity(listed),
     counts,
     kinds,
-    failed: a.error ? firstLine(a.error) : null,
+    failed: a.error ? firstLine(redactString(a.error)) : null,
     preview,
   };
 }
