@@ -413,7 +413,7 @@ export class App {
       if (fresh) this.showTab('eval');
       else if (this.store.state.centreTab === 'eval') this.showTab('eval');
     }
-    this.titleEl.textContent = clip(info.fileName, 200);
+    replace(this.titleEl, clip(info.fileName, 200));
     this.titleEl.title = info.fileName.length > 200 ? clip(info.fileName, 2000) : info.fileName;
     document.title = `Toolscope — ${clip(info.fileName, 200)}`;
     this.list.setAnalysing(info.analysing);
@@ -618,7 +618,7 @@ export class App {
   }
 
   private flash(message: string): void {
-    this.messageEl.textContent = message;
+    replace(this.messageEl, message);
     clearTimeout(this.messageTimer);
     this.messageTimer = setTimeout(() => (this.messageEl.textContent = ''), 2500);
   }

@@ -2,7 +2,9 @@
  * The only way the webview builds DOM. Trace text is hostile: it becomes text nodes or the value of a safe
  * attribute, never markup. `h` refuses event-handler attributes, URL-bearing attributes and inline styles, and
  * refuses tags that load or run anything. (Layout positions are set through the CSSOM, which the CSP allows.)
+ * Bidirectional control characters are never applied: they are shown as escapes (bidiControls.ts).
  */
+import { bidiEscape, bidiPieces, bidiTooltip, escapeBidiControls, hasBidiControls } from './bidiControls.ts';
 
 export type Child = Node | string | number | null | undefined | false | readonly Child[];
 export type AttrValue = string | number | boolean | null | undefined;
@@ -19,15 +21,31 @@ export function isSafeAttribute(name: string): boolean {
 export function setAttr(el: Element, name: string, value: AttrValue): void {
   if (!isSafeAttribute(name)) throw new Error(`refusing to set attribute "${name}"`);
   if (value === false || value === null || value === undefined) el.removeAttribute(name);
-  else el.setAttribute(name, value === true ? '' : String(value));
+  else el.setAttribute(name, value === true ? '' : escapeBidiControls(String(value)));
 }
 
 export function append(parent: Node, ...children: Child[]): void {
   for (const c of children) {
     if (c === null || c === undefined || c === false) continue;
     if (Array.isArray(c)) append(parent, ...(c as readonly Child[]));
+    else if (typeof c === 'string' && hasBidiControls(c)) appendShowingControls(parent, c);
     else if (typeof c === 'string' || typeof c === 'number') parent.appendChild(document.createTextNode(String(c)));
     else parent.appendChild(c as Node);
+  }
+}
+
+/** Text with bidi control characters: each one a visible escape with a tooltip, the rest plain text. */
+function appendShowingControls(parent: Node, text: string): void {
+  for (const piece of bidiPieces(text)) {
+    if (!piece.control) {
+      parent.appendChild(document.createTextNode(piece.text));
+      continue;
+    }
+    const shown = document.createElement('span');
+    shown.className = 'bidi-control';
+    shown.title = bidiTooltip(piece.text);
+    shown.textContent = bidiEscape(piece.text);
+    parent.appendChild(shown);
   }
 }
 

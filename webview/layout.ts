@@ -4,6 +4,10 @@
  * newlines, becomes several segments. Whitespace and control characters are shown as one glyph each, so a
  * displayed offset is a text offset and copying can hand back the real text.
  */
+import { isBidiControl } from './bidiControls.ts';
+
+/** The timeline's one-cell stand-in for a bidirectional control character (copied as it is shown). */
+export const BIDI_GLYPH = '⇄';
 
 export interface LayoutMetrics {
   /** Width of one monospace cell, px. */
@@ -48,6 +52,8 @@ export function glyphFor(code: number): string | null {
     default:
       if (code < 0x20) return String.fromCharCode(0x2400 + code);
       if (code === 0x7f) return '␡';
+      // Never applied: it would reorder the tokens around it (the token's tooltip shows it as an escape).
+      if (isBidiControl(code)) return BIDI_GLYPH;
       return null;
   }
 }

@@ -6,7 +6,7 @@
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import type { ChatMessage, ChatTool } from '../src/core/trace/record.ts';
 import type { RecordView } from '../src/shared/protocol.ts';
-import { clip, formatBytes, h, type Child } from './dom.ts';
+import { clip, formatBytes, h, type Child, replace } from './dom.ts';
 import { jsonBlock } from './inspector.ts';
 
 const FIRST_CHARS = 20000;
@@ -17,7 +17,7 @@ export function longText(text: string, cls = 'text-block'): HTMLElement {
   if (text.length <= FIRST_CHARS) return pre;
   const more = h('button', { type: 'button', class: 'link show-all' }, `Show all ${formatBytes(text.length)}`);
   more.addEventListener('click', () => {
-    pre.textContent = text;
+    replace(pre, text);
     more.remove();
   });
   return h('div', { class: 'long-text' }, pre, more);
