@@ -38,6 +38,7 @@ test('docs/capturing-traces.md: every shell example runs against the embedded en
     assert.equal(r.status, 0, `${r.stdout}\n${r.stderr}`);
     const out = r.stdout;
     assert.match(out, /the embedded endpoint is at http:\/\/127\.0\.0\.1:\d+\/v1/u);
+    assert.match(out, /"messages\[0\]\\" must be a message object, got null","type":"invalid_request_error"/u, 'the embedded endpoint answers 400 naming the field');
     assert.match(out, /#proxy-\S+ line 1 · kimi_k2 · native · 1 call\b/u, 'the proxied exchange analysed');
     assert.match(out, /· 1 call, 21 tokens/u, 'the --capture-tokens example shows its tokens, as the page says');
     const tokens = JSON.parse((await readFile(join(dir, 'tokens.jsonl'), 'utf8')).trim()) as { completion?: { text: string } };
