@@ -6,6 +6,7 @@ import { benchProxy } from './proxyBench.ts';
 import { benchGuided } from './guidedBench.ts';
 import { benchVllmProfiles } from './vllmProfilesBench.ts';
 import { benchTokenizers } from './tokenizerBench.ts';
+import { benchFaults } from './faultsBench.ts';
 
 async function main(): Promise<void> {
   const log = (line: string) => process.stdout.write(line + '\n');
@@ -24,6 +25,8 @@ async function main(): Promise<void> {
   benchVllmProfiles(log);
   log('');
   benchTokenizers(log);
+  log('');
+  await benchFaults(log);
 }
 
 main().catch((err: unknown) => {

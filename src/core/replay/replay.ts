@@ -49,6 +49,16 @@ function replayId(originalId: string, guided: boolean, mode: ReplayMode): string
   return `${originalId}~replay-${mode}-guided-${guided ? 'on' : 'off'}-${Date.now().toString(36)}`;
 }
 
+/** Past this many bytes of events, `meta.rawStream` is left out: the answer is kept once, as its chunks. */
+const MAX_RAW_STREAM_BYTES = 8 * 1024 * 1024;
+
+function rawStreamMeta(events: CapturedEvent[]): Record<string, unknown> {
+  let bytes = 0;
+  for (const e of events) bytes += e.data.length;
+  if (bytes <= MAX_RAW_STREAM_BYTES) return { rawStream: events.map((e) => e.data) };
+  return { rawStreamOmitted: `the stream's ${events.length} events hold ${bytes} characters: kept once, as the response, not twice` };
+}
+
 function baseMeta(original: TraceRecord, options: ReplayOptions, c: Capture & { attempts: number }): TraceRecord['meta'] {
   return {
     source: 'replay',
@@ -64,7 +74,7 @@ function baseMeta(original: TraceRecord, options: ReplayOptions, c: Capture & { 
     attempts: c.attempts,
     partial: c.error !== null,
     timings: { ttftMs: c.ttftMs, totalMs: c.totalMs, eventMs: c.events.map((e) => e.at) },
-    rawStream: c.events.map((e) => e.data),
+    ...rawStreamMeta(c.events),
     ...(c.streamErrors.length ? { streamErrors: redact(c.streamErrors) } : {}),
   };
 }
