@@ -15,7 +15,7 @@ const ROOT = resolve(import.meta.dirname, '../..');
 /** Lowest first. A file belongs to the first layer whose prefix it starts with. */
 const LAYERS: { name: string; prefixes: string[] }[] = [
   { name: 'protocol', prefixes: ['src/shared/'] },
-  { name: 'util', prefixes: ['src/core/canonicalJson.ts', 'src/core/redact.ts'] },
+  { name: 'util', prefixes: ['src/core/canonicalJson.ts', 'src/core/redact.ts', 'src/core/jsonDepth.ts'] },
   { name: 'trace', prefixes: ['src/core/trace/'] },
   { name: 'tokens', prefixes: ['src/core/tokens/'] },
   { name: 'formats', prefixes: ['src/core/formats/'] },
