@@ -3,6 +3,7 @@
  * headers, each payload as the client received it with its arrival time, the raw tokens, and how it ended. At the
  * end it becomes one native record (`toRecord`), credentials redacted.
  */
+import { deeperThan, MAX_JSON_DEPTH } from '../jsonDepth.ts';
 import { redact, redactString } from '../redact.ts';
 import { requestFromPrompt } from '../server/promptRequest.ts';
 import type { ChatCompletion, ChatCompletionChunk, ChatRequest, TraceRecord } from '../trace/record.ts';
@@ -47,6 +48,16 @@ const MAX_ERROR_BODY = 64 * 1024;
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/**
+ * JSON.parse, refusing values too deep to walk: the record is written with JSON.stringify, which would overflow
+ * the stack on them and lose the exchange. Such a payload is kept as text, like one that is not JSON.
+ */
+function parseWalkable(text: string): unknown {
+  const value: unknown = JSON.parse(text);
+  if (deeperThan(value)) throw new Error(`nested deeper than ${MAX_JSON_DEPTH} levels`);
+  return value;
 }
 
 const round = (ms: number) => Math.round(ms * 10) / 10;
@@ -110,7 +121,7 @@ export class CapturedExchange {
     this.firstMs ??= at;
     let parsed: unknown;
     try {
-      parsed = JSON.parse(data);
+      parsed = parseWalkable(data);
     } catch {
       this.unparsed.push({ event: index + 1, data: data.slice(0, 4096) });
       return data;
@@ -149,7 +160,7 @@ export class CapturedExchange {
     const text = body.toString('utf8');
     let parsed: unknown;
     try {
-      parsed = JSON.parse(text);
+      parsed = parseWalkable(text);
     } catch {
       return body;
     }
@@ -215,11 +226,11 @@ export class CapturedExchange {
         errors.push(`upstream answered ${this.status}: ${text.length > MAX_ERROR_BODY ? `${text.slice(0, MAX_ERROR_BODY)}…` : text}`);
       } else {
         try {
-          whole = JSON.parse(text);
+          whole = parseWalkable(text);
           // Tokens come from what the upstream sent, before anything was taken out for the client.
           this.collector.add(whole);
-        } catch {
-          if (this.status !== null && this.status < 300) errors.push(`upstream answered ${this.status} with a body that is not JSON: ${text.slice(0, 500)}`);
+        } catch (err) {
+          if (this.status !== null && this.status < 300) errors.push(`upstream answered ${this.status} with a body that cannot be recorded as JSON (${err instanceof Error ? err.message : String(err)}): ${redactString(text.slice(0, 500))}`);
         }
         const problem = errorPayload(whole);
         if (problem !== null) errors.push(problem);

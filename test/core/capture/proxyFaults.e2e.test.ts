@@ -143,3 +143,37 @@ test('the request timeout does not cut a long answer: a stream slower than the l
     await slow.close();
   }
 });
+
+test('answers nested 5,000 deep (a whole body, a stream event) are passed on and the exchange still recorded', async () => {
+  const deep = `{"choices": ${'['.repeat(5000)}${']'.repeat(5000)}}`;
+  const upstream = await testUpstream((req, res) => {
+    if (req.url?.includes('stream')) {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end(`data: ${deep}\n\ndata: [DONE]\n\n`);
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(deep);
+  });
+  try {
+    await withTempDir(async (dir) => {
+      const recorded: string[] = [];
+      const proxy = await startRecordingProxy({ upstream: upstream.url, out: join(dir, 't.jsonl'), onExchange: (s) => recorded.push(s.id), onError: (err) => recorded.push(`error: ${String(err)}`) });
+      try {
+        const whole = await post(`${proxy.url}/chat/completions`, { model: 'm', messages: [] });
+        assert.equal(whole.body.toString(), deep);
+        const streamed = await post(`${proxy.url}/chat/completions?stream`, { model: 'm', stream: true, messages: [] });
+        assert.match(streamed.body.toString(), /\[DONE\]/u);
+      } finally {
+        await proxy.close({ graceMs: 1000 });
+      }
+      assert.equal(recorded.filter((r) => !r.startsWith('error')).length, 2, recorded.join('\n'));
+      const { records, errors } = await loadAll(join(dir, 't.jsonl'));
+      assert.deepEqual(errors, []);
+      assert.equal(records.length, 2);
+      for (const r of records) assert.match(r.record.error ?? '', /nested deeper than 256 levels|not JSON/u);
+    });
+  } finally {
+    await upstream.close();
+  }
+});
