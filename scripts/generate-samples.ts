@@ -574,6 +574,18 @@ function rawCompletions(): Json[] {
     }),
   );
 
+  // stream-error: an error event instead of the next chunk, recorded by the proxy (meta.streamErrors).
+  {
+    const cut = stream('error-event-mid-stream', [content('Checking the forecast for Oslo. '), tcStart(0, 'functions.get_weather:0', 'get_weather', '{"city": "Oslo"}')], 'tool_calls');
+    add({
+      ...native('error-event-mid-stream', 'The engine ran out of KV-cache memory and sent an error event instead of the finishing chunk; the status line had already said 200, so the client saw a call that never finished.', {
+        request: request('Weather in Oslo?'),
+        response: cut.slice(0, -1),
+      }, { partial: true, streamErrors: ['CUDA out of memory. Tried to allocate 2.00 GiB'] }),
+      error: 'error event in the stream: CUDA out of memory. Tried to allocate 2.00 GiB',
+    });
+  }
+
   return records;
 }
 

@@ -38,7 +38,8 @@ export class HumanReport {
   record(r: AnalyzedRecord): void {
     this.records++;
     const s = this.style;
-    const worst = worstSeverity(r.diagnostics);
+    // A record of a failed exchange is never marked ✔, whatever its findings.
+    const worst = r.error ? 'error' : worstSeverity(r.diagnostics);
     const mark = worst === 'error' ? s.red('✖') : worst === 'warning' ? s.yellow('▲') : s.green('✔');
     const calls = `${r.calls.length} call${r.calls.length === 1 ? '' : 's'}`;
     const tokens = r.completion ? `, ${r.completion.tokens.length} tokens${r.completion.source === 'approximate' ? ' (approx.)' : r.completion.source === 're-encoded' ? ` (${r.completion.tokenizer}, re-encoded)` : ''}` : '';
