@@ -9,22 +9,23 @@ import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { Writable } from 'node:stream';
+import { InputError } from '../../src/cli/analyzeCommand.ts';
+import { replayCommand, type ReplayCommandOptions } from '../../src/cli/replayCommand.ts';
 
-const repo = fileURLToPath(new URL('../../', import.meta.url));
-const cli = join(repo, 'src/cli/main.ts');
 const record = { toolscope: 1, id: 'r1', request: { model: 'm', messages: [{ role: 'user', content: 'Weather in Paris?' }] } };
 
-function run(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', cli, ...args], { cwd: repo, env: { ...process.env, NO_COLOR: '1' } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
+/** Runs `toolscope replay` in-process (no colours: the output is not a terminal); resolves with its exit code and output. */
+async function run(trace: string, options: Partial<ReplayCommandOptions>): Promise<{ status: number; stdout: string }> {
+  let stdout = '';
+  const out = new Writable({
+    write(chunk: Buffer, _e, done) {
+      stdout += chunk.toString();
+      done();
+    },
   });
+  const status = await replayCommand(trace, { engine: 'vllm', apiKeyEnv: 'TOOLSCOPE_API_KEY', guided: 'off', mode: 'chat', timeoutS: 10, retries: 0, ...options }, out);
+  return { status, stdout };
 }
 
 async function withServer(answer: (res: ServerResponse) => void, fn: (url: string, requests: () => number) => Promise<void>) {
@@ -51,9 +52,8 @@ test('--out that cannot be written is refused before any request is sent', async
     const trace = join(dir, 'trace.jsonl');
     await writeFile(trace, JSON.stringify(record) + '\n');
     await withServer((res) => res.end('{}'), async (url, requests) => {
-      const r = await run(['replay', trace, '--endpoint', url, '--out', join(dir, 'missing', 'dir', 'out.jsonl')]);
-      assert.equal(r.status, 2, r.stderr);
-      assert.match(r.stderr, /cannot write/u);
+      // An InputError: the CLI's exit code 2.
+      await assert.rejects(run(trace, { endpoint: url, out: join(dir, 'missing', 'dir', 'out.jsonl') }), (err: unknown) => err instanceof InputError && /cannot write/u.test(err.message));
       assert.equal(requests(), 0, 'no request was sent');
     });
   } finally {
@@ -73,8 +73,8 @@ test('an error event mid-stream: ✖, exit 1, the partial stream and the error w
       res.end('data: [DONE]\n\n');
     };
     await withServer(answer, async (url) => {
-      const r = await run(['replay', trace, '--endpoint', url, '--retries', '0']);
-      assert.equal(r.status, 1, r.stdout + r.stderr);
+      const r = await run(trace, { endpoint: url });
+      assert.equal(r.status, 1, r.stdout);
       const line = r.stdout.split('\n').find((l) => l.includes('guided off')) ?? '';
       assert.match(line, /✖/u, r.stdout);
       assert.doesNotMatch(line, /✔/u);
@@ -98,7 +98,7 @@ test('a failed replay (500) is marked ✖, never "✔ … failed"', async () => 
       res.writeHead(500, { 'content-type': 'application/json' });
       res.end('{"error": {"message": "boom"}}');
     }, async (url) => {
-      const r = await run(['replay', trace, '--endpoint', url, '--retries', '0']);
+      const r = await run(trace, { endpoint: url });
       assert.equal(r.status, 1);
       const line = r.stdout.split('\n').find((l) => l.includes('guided off')) ?? '';
       assert.match(line, /✖ guided off +failed: /u, r.stdout);
