@@ -21,7 +21,6 @@ import { toolCallWhenNone } from './checks/toolCallWhenNone.ts';
 import { toolDescribedNotCalled } from './checks/toolDescribedNotCalled.ts';
 import { unknownTool } from './checks/unknownTool.ts';
 import { unterminatedCall } from './checks/unterminatedCall.ts';
-import { streamError } from './checks/streamError.ts';
 import { templateBadHistoryId, templateEmptyContentList, templateGenerationPromptMissing } from './checks/templateChecks.ts';
 
 export const CHECKS: readonly Check[] = [
