@@ -52,8 +52,10 @@ const common = {
 };
 
 /**
- * Builds the bundles into `outdir`: the extension host, the webview script and stylesheet (what the .vsix ships),
- * and, unless `shippedOnly`, the CLI and the benchmarks. scripts/package.mjs builds a production set elsewhere.
+ * Builds the bundles into `outdir`: the extension host, the grammar-engine worker beside it (guidedEngine.ts
+ * starts `guidedWorker.js` from the bundle's own folder), the webview script and stylesheet (what the .vsix
+ * ships), and, unless `shippedOnly`, the CLI and the benchmarks. scripts/package.mjs builds a production set
+ * elsewhere.
  */
 export function buildBundles({ outdir = 'dist', shippedOnly = false, production: prod = production } = {}) {
   const opts = { ...common, sourcemap: prod ? false : 'linked', minify: prod };
@@ -61,6 +63,7 @@ export function buildBundles({ outdir = 'dist', shippedOnly = false, production:
     build({ ...opts, entryPoints: ['src/extension/extension.ts'], outfile: `${outdir}/extension.js`, external: ['vscode'] }),
     // The ranks themselves, required by the bundles above on first use.
     build({ ...opts, plugins: [], sourcemap: false, entryPoints: [createRequire(import.meta.url).resolve(O200K_RANKS)], outfile: `${outdir}/o200k_base.js` }),
+    build({ ...opts, entryPoints: ['src/core/guided/engineWorker.ts'], outfile: `${outdir}/guidedWorker.js` }),
     ...(shippedOnly
       ? []
       : [

@@ -2,6 +2,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Analyzer, type AnalysisOptions } from '../core/analysis.ts';
+import { guidedEngine } from '../core/guided/guidedEngine.ts';
 import { SEVERITY_RANK, type Severity } from '../core/diagnostics/diagnostic.ts';
 import { readTraceItems } from '../core/trace/jsonlIndex.ts';
 import { TRACE_EXTENSIONS, isTraceFileName } from '../core/trace/traceFileNames.ts';
@@ -11,8 +12,6 @@ import { HumanReport } from './humanReport.ts';
 import { terminalStyle } from './terminalStyle.ts';
 
 export interface AnalyzeCommandOptions extends AnalysisOptions {
-  /** Run the guided-decoding what-if (default true; `--no-guided` skips it). */
-  guided?: boolean;
   json?: boolean;
   failOn?: Severity;
   verbose?: boolean;
@@ -70,6 +69,8 @@ export async function analyzeCommand(
 ): Promise<number> {
   const files = await expandInputs(inputs);
   if (files.filter((f) => f === STDIN_NAME).length > 1) throw new InputError('standard input (-) can be read only once');
+  // xgrammar's worker loads its WASM module while the first file is read.
+  if (options.guided !== false) guidedEngine().warmUp();
   const analyzer = new Analyzer(options);
   const write = (line: string) => out.write(line + '\n');
   const report = options.json ? null : new HumanReport(write, terminalStyle(out), Boolean(options.verbose));
@@ -87,7 +88,7 @@ export async function analyzeCommand(
           else write(JSON.stringify(errorJson(file, item.error)));
           continue;
         }
-        const analysed = options.guided === false ? analyzer.analyze(item.loaded) : await analyzer.analyzeWithGuided(item.loaded);
+        const analysed = await analyzer.analyzeWithGuided(item.loaded);
         for (const d of analysed.diagnostics) worst = Math.max(worst, SEVERITY_RANK[d.severity]);
         if (report) report.record(analysed);
         else write(JSON.stringify(recordJson(file, analysed)));

@@ -122,10 +122,11 @@ export function buildProgram(): Command {
     .addOption(vllmProfileOption())
     .option('--delta-tokens <n>', 'with --vllm-profile: tokens per delta (default 1), or "recorded" for the grouping the record shows')
     .option('--tokenizer <path>', TOKENIZER_HELP)
-    .action(async (paths: string[], opts: { out: string; open?: boolean; thinkOpen?: boolean; format?: string; template?: string; vllmProfile?: VllmGeneration; deltaTokens?: string; tokenizer?: string }) => {
+    .option('--no-guided', "skip the guided-decoding what-if (xgrammar over each Kimi completion)")
+    .action(async (paths: string[], opts: { out: string; open?: boolean; thinkOpen?: boolean; format?: string; template?: string; vllmProfile?: VllmGeneration; deltaTokens?: string; tokenizer?: string; guided: boolean }) => {
       if (opts.deltaTokens !== undefined && !opts.vllmProfile) throw new InputError('--delta-tokens needs --vllm-profile');
       const deltaTokens = opts.deltaTokens === undefined ? undefined : parseDeltaTokens(opts.deltaTokens);
-      const { records, bytes } = await writeReport(paths, opts.out, { startInReasoning: opts.thinkOpen, format: opts.format, template: await readTemplate(opts.template), vllmProfile: opts.vllmProfile, deltaTokens, tokenizers: tokenizerPaths(opts.tokenizer) });
+      const { records, bytes } = await writeReport(paths, opts.out, { startInReasoning: opts.thinkOpen, format: opts.format, template: await readTemplate(opts.template), vllmProfile: opts.vllmProfile, deltaTokens, tokenizers: tokenizerPaths(opts.tokenizer), guided: opts.guided });
       const where = resolve(opts.out);
       process.stdout.write(`Report: ${where} (${records} records, ${(bytes / 1024).toFixed(0)} KB)\n`);
       if (opts.open && openInBrowser(where)) process.stdout.write('Opened in your browser.\n');

@@ -7,6 +7,7 @@ import { embeddedTraces } from '../core/view/embeddedTrace.ts';
 import { reportPageHtml } from '../core/view/pageHtml.ts';
 import { expandInputs, InputError } from './analyzeCommand.ts';
 import { STDIN_NAME, spoolInput, type SpooledInput } from './stdinTrace.ts';
+import { guidedEngine } from '../core/guided/guidedEngine.ts';
 
 /** dist/ holds cli.js next to webview.js and webview.css. */
 function bundleDir(): string {
@@ -16,6 +17,7 @@ function bundleDir(): string {
 export async function writeReport(inputs: string[], out: string, options: AnalysisOptions = {}, input: NodeJS.ReadableStream = process.stdin): Promise<{ records: number; bytes: number }> {
   const files = await expandInputs(inputs);
   if (files.filter((f) => f === STDIN_NAME).length > 1) throw new InputError('standard input (-) can be read only once');
+  if (options.guided !== false) guidedEngine().warmUp();
   let script: string;
   let style: string;
   try {

@@ -45,6 +45,8 @@ export interface AnalysisOptions {
   deltaTokens?: number | 'recorded';
   /** The user's tokenizer files (`toolscope.tokenizer`, `--tokenizer`): real ids for completions recorded without. */
   tokenizers?: TokenizerPaths;
+  /** `false`: `analyzeWithGuided` skips the guided-decoding what-if (`--no-guided`). */
+  guided?: boolean;
 }
 
 /** The prompt behind a record: as recorded, or rendered from its request with a template. */
@@ -101,6 +103,7 @@ export class Analyzer {
    */
   async analyzeWithGuided(loaded: LoadedRecord): Promise<AnalyzedRecord> {
     const analysed = this.analyze(loaded);
+    if (this.options.guided === false) return analysed;
     const extra = await guidedDiagnostics(analysed, loaded.record.request, { startInReasoning: this.options.startInReasoning }, loaded.record.completion?.finish_reason ?? null);
     if (extra.length) analysed.diagnostics = [...analysed.diagnostics, ...extra];
     return analysed;

@@ -58,6 +58,7 @@ export const DIAGNOSTIC_KINDS = {
   'guided-accepts': { code: 'TS025', severity: 'info', title: 'Guided decoding lets this completion through' },
   'vllm-divergence': { code: 'TS026', severity: 'warning', title: 'A vLLM generation would have sent something else' },
   'stream-error': { code: 'TS031', severity: 'error', title: 'Stream ended with an error event' },
+  'guided-unavailable': { code: 'TS027', severity: 'info', title: 'The guided-decoding what-if could not run on this request' },
 } as const satisfies Record<string, { code: string; severity: Severity; title: string }>;
 
 export type DiagnosticKind = keyof typeof DIAGNOSTIC_KINDS;

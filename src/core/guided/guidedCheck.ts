@@ -12,12 +12,14 @@ import { tokenRange } from '../diagnostics/context.ts';
 import type { ChatRequest, ChatTool } from '../trace/record.ts';
 import { ToolSchemas } from '../schema/toolSchemas.ts';
 import { schemaKeywordGaps, type KeywordGapEffect } from './unenforcedKeywords.ts';
-import { whatIfForRequest, type WhatIfRejected } from './whatIf.ts';
-import { XgrammarError } from './xgrammarModule.ts';
+import type { WhatIfRejected } from './whatIf.ts';
+import { guidedEngine, type GuidedEngine } from './guidedEngine.ts';
 
 export interface GuidedCheckOptions {
   /** The completion starts inside `<think>`: the grammar starts after `</think>` (as vLLM's reasoning parser). */
   startInReasoning?: boolean;
+  /** The grammar engine to run in (default: the process's worker, guidedEngine.ts). */
+  engine?: GuidedEngine;
 }
 
 /** Why the grammar and ajv disagree on a call: the keywords of its schema known to differ in that direction. */
@@ -41,7 +43,7 @@ function ajvKeywords(tool: ChatTool, args: string): string[] {
   return check.kind === 'findings' ? [...new Set(check.findings.filter((f) => f.severity === 'error').map((f) => f.keyword))] : [];
 }
 
-function diagnostic(kind: 'guided-would-block' | 'guided-accepts', fields: Omit<Diagnostic, 'code' | 'kind' | 'severity'>): Diagnostic {
+function diagnostic(kind: 'guided-would-block' | 'guided-accepts' | 'guided-unavailable', fields: Omit<Diagnostic, 'code' | 'kind' | 'severity'>): Diagnostic {
   const entry = DIAGNOSTIC_KINDS[kind];
   return { code: entry.code, kind, severity: entry.severity, ...fields };
 }
@@ -123,6 +125,18 @@ function accepted(a: AnalyzedRecord, request: ChatRequest): Diagnostic {
   return d;
 }
 
+function unavailable(why: string): Diagnostic {
+  return diagnostic('guided-unavailable', {
+    message: `guided-decoding what-if skipped: ${why}`,
+    hint: 'A real engine refuses this request the same way when guided decoding is on (HTTP 400, or a crashed worker). Fix the tool schema; the other findings of this record do not depend on it.',
+    where: 'request',
+    tokenStart: null,
+    tokenEnd: null,
+    charStart: null,
+    charEnd: null,
+  });
+}
+
 /**
  * The what-if diagnostics for an analysed Kimi K2 record with a raw completion and a request offering tools;
  * none for other records (no tag to build, nothing recorded to feed).
@@ -132,15 +146,10 @@ export async function guidedDiagnostics(a: AnalyzedRecord, request: ChatRequest 
   if (request.tool_choice === 'none') return [];
   const text = options.startInReasoning && !a.completion.text.trimStart().startsWith('<think>') ? `<think>${a.completion.text}` : a.completion.text;
   const shift = text.length - a.completion.text.length;
-  let run;
-  try {
-    run = await whatIfForRequest(request, { text, tokens: shift ? [] : a.completion.tokens, finishReason: a.response?.finishReason ?? finishReason ?? null });
-  } catch (err) {
-    // A schema the WASM engine refuses without a message: the what-if cannot run; the other findings stand.
-    if (err instanceof XgrammarError) return [];
-    throw err;
-  }
-  if (!run.ran) return [];
+  const engine = options.engine ?? guidedEngine();
+  const run = await engine.whatIf(request, { text, tokens: shift ? [] : a.completion.tokens, finishReason: a.response?.finishReason ?? finishReason ?? null });
+  // A grammar xgrammar cannot compile (or that aborted, overran or exhausted it): said, and the other findings stand.
+  if (!run.ran) return run.unavailable ? [unavailable(run.why)] : [];
   const { result } = run;
   if (result.accepted) return [accepted(a, request)];
   // Offsets of the synthetic `<think>` prefix come off again (tokens are looked up from the offset).

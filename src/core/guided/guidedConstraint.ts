@@ -1,64 +1,14 @@
 /**
- * Guided decoding for the embedded endpoint (`OutputConstraint` of src/core/server): a request asks for it the
- * ways real engines are asked (docs/guided-decoding.md) — its own structural tag in
- * `structured_outputs.structural_tag` (vLLM) or `response_format: {type: "structural_tag"}` (SGLang, older vLLM),
- * or, as current vLLM does, tools marked `strict: true` / `tool_choice` required or named, for which the server
- * builds xgrammar's Kimi tag itself. The scripted output is then shaped by that grammar (constrainedDecoding.ts).
+ * Guided decoding for the embedded endpoint (`OutputConstraint` of src/core/server): the grammar the request asks
+ * for (requestGrammar.ts) shapes the scripted output (constrainedDecoding.ts), in the grammar-engine worker
+ * (guidedEngine.ts). A grammar xgrammar cannot compile, or one that aborts it, is a GuidedRequestError: the
+ * server answers 400 with the reason, as vLLM does, and the next request gets a fresh engine.
  */
 import type { OutputConstraint } from '../server/openAiServer.ts';
-import type { ChatRequest } from '../trace/record.ts';
-import { constrainCompletion } from './constrainedDecoding.ts';
-import type { StructuralTag } from './structuralTagFormat.ts';
-import { compileKimiGrammar, compileTag, type CompiledKimiGrammar } from './xgrammar.ts';
+import { guidedEngine } from './guidedEngine.ts';
+import { buildsKimiTag, requestedTag } from './requestGrammar.ts';
 
-/** A structural tag the client sent with the request, or null; throws on one that is not a tag. */
-export function requestedTag(request: ChatRequest): StructuralTag | null {
-  const so = request.structured_outputs as { structural_tag?: unknown } | undefined;
-  const rf = request.response_format as { type?: unknown; format?: unknown } | undefined;
-  let raw: unknown = null;
-  if (so && so.structural_tag !== undefined) {
-    raw = so.structural_tag;
-    if (typeof raw === 'string') {
-      try {
-        raw = JSON.parse(raw);
-      } catch (err) {
-        throw new GuidedRequestError(`structured_outputs.structural_tag is not JSON: ${err instanceof Error ? err.message : String(err)}`);
-      }
-    }
-  } else if (rf && rf.type === 'structural_tag') {
-    raw = rf;
-  }
-  if (raw === null) return null;
-  const tag = raw as { type?: unknown; format?: unknown };
-  if (!tag || typeof tag !== 'object' || typeof tag.format !== 'object' || tag.format === null) {
-    throw new GuidedRequestError('the structural tag has no "format" object (expected {"type": "structural_tag", "format": {…}})');
-  }
-  return { type: 'structural_tag', format: tag.format } as StructuralTag;
-}
-
-/** The request is not a valid guided request (the server answers 400, as vLLM does). */
-export class GuidedRequestError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'GuidedRequestError';
-  }
-}
-
-function buildsKimiTag(request: ChatRequest): boolean {
-  if (!request.tools?.length) return false;
-  const choice = request.tool_choice;
-  if (choice === 'required' || (typeof choice === 'object' && choice !== null)) return true;
-  if (choice === 'none') return false;
-  return request.tools.some((t) => t.function?.strict === true);
-}
-
-/** The grammar a guided request is decoded under, or null for an unguided one. */
-export async function grammarForRequest(request: ChatRequest): Promise<CompiledKimiGrammar | null> {
-  const tag = requestedTag(request);
-  if (tag) return compileTag(tag);
-  if (buildsKimiTag(request)) return compileKimiGrammar(request.tools, request.tool_choice);
-  return null;
-}
+export { GuidedRequestError, requestedTag } from './requestGrammar.ts';
 
 export function xgrammarConstraint(): OutputConstraint {
   return {
@@ -70,9 +20,6 @@ export function xgrammarConstraint(): OutputConstraint {
         return true;
       }
     },
-    async constrain(request, text) {
-      const grammar = await grammarForRequest(request);
-      return grammar ? (await constrainCompletion(grammar, text)).text : text;
-    },
+    constrain: (request, text) => guidedEngine().constrain(request, text),
   };
 }

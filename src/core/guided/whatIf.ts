@@ -20,8 +20,12 @@ import { tagExcludes, tagTools } from './tagTools.ts';
 import { walkFormats } from './structuralTagFormat.ts';
 import { compileKimiGrammar, newMatcher, type CompiledKimiGrammar } from './xgrammar.ts';
 import { StructuralTagError, type StructuralTagShape } from './structuralTag.ts';
-import type { XgMatcher } from './xgrammarModule.ts';
+import { XgrammarError, type XgMatcher } from './xgrammarModule.ts';
+import { UnsupportedSchemaError } from './schemaSupport.ts';
 import { UnsupportedRegexError } from './regexSupport.ts';
+import { tokenAt } from './tokenAt.ts';
+
+export { tokenAt } from './tokenAt.ts';
 
 export interface WhatIfCompletion {
   /** The raw completion, special tokens included. */
@@ -112,24 +116,6 @@ async function feed(
     }
   }
   return { ok: true };
-}
-
-/** The recorded token holding a char offset (the last token for the end of the text). */
-export function tokenAt(tokens: readonly Token[], offset: number): number {
-  if (tokens.length === 0) return -1;
-  let lo = 0;
-  let hi = tokens.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if ((tokens[mid] as Token).charStart <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  // Empty tokens (skipped special tokens) share offsets with their neighbours: prefer one that covers it.
-  for (let i = lo; i >= 0 && i >= lo - 4; i--) {
-    const t = tokens[i] as Token;
-    if (t.charStart <= offset && offset < t.charEnd) return t.index;
-  }
-  return (tokens[lo] as Token).index;
 }
 
 function excerpt(text: string, offset: number): string {
@@ -244,7 +230,8 @@ export async function whatIf(
 
 export type WhatIfForRequest =
   | { ran: true; result: WhatIfResult; grammar: CompiledKimiGrammar }
-  | { ran: false; why: string };
+  /** `unavailable`: xgrammar cannot compile the request's grammar (why says what); else there is no tag to build. */
+  | { ran: false; why: string; unavailable: boolean };
 
 /** Builds (cached) the request's tag in the given shape and runs the completion through it. */
 export async function whatIfForRequest(
@@ -256,8 +243,11 @@ export async function whatIfForRequest(
   try {
     grammar = await compileKimiGrammar(request.tools, request.tool_choice, { shape: options.shape ?? 'xgrammar-kimi' });
   } catch (err) {
-    // No tag for this request in this shape, or a schema the engine would have refused outright.
-    if (err instanceof StructuralTagError || err instanceof UnsupportedRegexError) return { ran: false, why: err.message };
+    // No tag for this request in this shape; or a schema the engine would have refused outright.
+    if (err instanceof StructuralTagError) return { ran: false, why: err.message, unavailable: false };
+    if (err instanceof UnsupportedRegexError || err instanceof UnsupportedSchemaError || err instanceof XgrammarError) {
+      return { ran: false, why: err.message, unavailable: true };
+    }
     throw err;
   }
   return { ran: true, result: await whatIf(grammar, completion, options), grammar };

@@ -15,6 +15,7 @@ import { lowerForWebXgrammar } from './webXgrammarLowering.ts';
 import { addExcludes, findRootRule, parseRules, printRules, removeSentinel } from './ebnfRules.ts';
 import { BYTE_VOCABULARY, type ByteVocabulary } from './byteVocabulary.ts';
 import { assertRegexesSupported } from './regexSupport.ts';
+import { assertSchemasSupported } from './schemaSupport.ts';
 import { canonicalJson } from '../canonicalJson.ts';
 import {
   createCompiler,
@@ -46,6 +47,7 @@ export async function structuralTagToEbnf(
   tag: StructuralTag,
 ): Promise<{ ebnf: string; root: string; route: CompiledKimiGrammar['route'] }> {
   assertRegexesSupported(tag);
+  assertSchemasSupported(tag);
   const lowered = lowerForWebXgrammar(tag);
   const grammar = await grammarFromStructuralTag(JSON.stringify(lowered.tag));
   try {
@@ -72,6 +74,10 @@ function compiler(): Promise<XgCompiler> {
   return compilerPromise;
 }
 
+/** Initialises the WASM module and the compiler ahead of the first grammar (the worker's start-up). */
+export async function warmUpCompiler(): Promise<void> {
+  await compiler();
+}
 
 /** Cache key of (tools, tool_choice, shape). */
 export function guidedCacheKey(

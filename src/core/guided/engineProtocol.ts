@@ -1,0 +1,46 @@
+/**
+ * The messages between Toolscope and its grammar-engine worker (engineWorker.ts): one job in, one answer out.
+ * A job is a whole unit of work (compile + what-if of one record, or one constrained completion), so a record
+ * costs one round trip however many tokens it has. Everything here is structured-clone data.
+ */
+import type { ChatRequest, ChatTool, ToolChoice } from '../trace/record.ts';
+import type { StructuralTagShape } from './structuralTag.ts';
+import type { WhatIfOptions, WhatIfResult } from './whatIf.ts';
+
+export type EngineJob =
+  | {
+      kind: 'what-if';
+      tools: readonly ChatTool[] | undefined;
+      toolChoice: ToolChoice | undefined | null;
+      shape: StructuralTagShape;
+      text: string;
+      finishReason: string | null;
+      options: WhatIfOptions;
+    }
+  | { kind: 'constrain'; request: ChatRequest; text: string }
+  /** Loads the WASM module and builds the compiler, so the first record does not pay for it. */
+  | { kind: 'warm-up' };
+
+/** What a what-if job ends with: a verdict, or why the what-if could not run (`unavailable`: xgrammar refused). */
+export type WhatIfOutcome =
+  | { ran: true; result: WhatIfResult; compileMs: number }
+  | { ran: false; why: string; unavailable: boolean };
+
+export type EngineValue = WhatIfOutcome | { text: string } | { ready: true };
+
+/** An error thrown in the worker, by name (GuidedRequestError, XgrammarError, RuntimeError …) and message. */
+export interface EngineFailure {
+  name: string;
+  message: string;
+  /** The WASM module called abort(): it may be broken, so the worker ends after answering. */
+  aborted: boolean;
+}
+
+export interface EngineRequest {
+  id: number;
+  job: EngineJob;
+}
+
+export type EngineAnswer =
+  | { id: number; ok: true; value: EngineValue; log: string[] }
+  | { id: number; ok: false; failure: EngineFailure; log: string[] };

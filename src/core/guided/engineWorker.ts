@@ -1,0 +1,50 @@
+/**
+ * The grammar-engine worker: web-xgrammar runs here, not on the thread that reads traces. Its WASM module can
+ * abort (a `[FATAL]` check, a failed memory growth) and is not safe to use after that, so an abort answers the
+ * job that caused it and ends this worker; guidedEngine.ts starts a fresh one for the next job. A hang or an
+ * out-of-memory ends it from outside (time budget, resourceLimits).
+ *
+ * xgrammar prints `[WARNING]`/`[FATAL]` lines with console.log/console.error, bound when its module is created
+ * inside its module factory, which runs on the first job: they are captured here and sent back with the answer,
+ * never written to stdout.
+ */
+import { parentPort } from 'node:worker_threads';
+import { format } from 'node:util';
+import type { EngineAnswer, EngineRequest } from './engineProtocol.ts';
+import { runJob } from './engineJobs.ts';
+
+let log: string[] = [];
+const capture = (...args: unknown[]) => {
+  log.push(format(...args));
+};
+console.log = capture;
+console.info = capture;
+console.warn = capture;
+console.error = capture;
+// Anything written straight to the streams too: a worker's stdout is the process's, which `--json` keeps for JSON.
+// (Piping the streams to the parent instead, `stdout: true`, would keep the parent's event loop alive.)
+for (const stream of [process.stdout, process.stderr]) {
+  stream.write = ((chunk: unknown) => {
+    for (const line of String(chunk).split('\n')) if (line.trim()) log.push(line);
+    return true;
+  }) as typeof stream.write;
+}
+
+function isAbort(err: unknown): boolean {
+  return err instanceof Error && (err.name === 'RuntimeError' || /Aborted\(/.test(err.message));
+}
+
+parentPort?.on('message', async ({ id, job }: EngineRequest) => {
+  log = [];
+  let answer: EngineAnswer;
+  let aborted = false;
+  try {
+    answer = { id, ok: true, value: await runJob(job), log };
+  } catch (err) {
+    aborted = isAbort(err);
+    const e = err instanceof Error ? err : new Error(String(err));
+    answer = { id, ok: false, failure: { name: e.name, message: e.message, aborted }, log };
+  }
+  parentPort?.postMessage(answer);
+  if (aborted) process.exit(0);
+});

@@ -1,0 +1,295 @@
+/**
+ * The grammar engine, isolated: web-xgrammar runs in a worker thread (engineWorker.ts) so that whatever a hostile
+ * tool schema does to it — an `abort()`, a hang, running out of memory — costs one finding, not the analysis.
+ * The worker is started on first use (or by `warmUp()`, while the caller reads its traces), runs one job at a time
+ * under a time budget and a heap limit, and is replaced after any failure; jobs queued behind a failed one go to
+ * the new worker. A job that fails this way is a GuidedUnavailableError saying why, in words.
+ *
+ * Schemas xgrammar is known not to compile never reach it (schemaSupport.ts, checked in the worker before the
+ * compile); the worker is the net for the ones nobody has found yet.
+ */
+import { Worker } from 'node:worker_threads';
+import { dirname, join } from 'node:path';
+import type { ChatRequest } from '../trace/record.ts';
+import type { Token } from '../tokens/token.ts';
+import type { EngineAnswer, EngineJob, EngineValue, WhatIfOutcome } from './engineProtocol.ts';
+import type { StructuralTagShape } from './structuralTag.ts';
+import type { WhatIfOptions } from './whatIf.ts';
+import { tokenAt } from './tokenAt.ts';
+import { GuidedRequestError } from './requestGrammar.ts';
+
+/** xgrammar could not be used for this job; `reason` says why in words. */
+export class GuidedUnavailableError extends Error {
+  constructor(readonly reason: string) {
+    super(reason);
+    this.name = 'GuidedUnavailableError';
+  }
+}
+
+export interface GuidedEngineOptions {
+  /** Time budget of one job (compile + what-if of one record), ms. Default 30 s. */
+  timeoutMs?: number;
+  /** Time budget of starting a worker (loading the WASM module), ms. Default 60 s. */
+  startTimeoutMs?: number;
+  /** The worker's V8 heap limit, MB (`resourceLimits.maxOldGenerationSizeMb`). Default 1024. */
+  memoryMb?: number;
+  /** Where xgrammar's own `[WARNING]` lines go. Default: stderr, each distinct line once. */
+  onLog?: (line: string) => void;
+  /** The worker script (default: beside this bundle, or the TypeScript entry when run from source). */
+  workerFile?: string;
+}
+
+/** Figures for the bench and the logs. */
+export interface GuidedEngineStats {
+  /** Workers started (1 + restarts). */
+  starts: number;
+  /** Time from starting a worker to its compiler being ready, per start, ms. */
+  startMs: number[];
+  /** Jobs answered, and how many of them failed for the engine's sake (abort, time, memory, exit). */
+  jobs: number;
+  failures: number;
+}
+
+interface Pending {
+  job: EngineJob;
+  timeoutMs: number;
+  resolve: (value: EngineValue) => void;
+  reject: (err: Error) => void;
+}
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+const DEFAULT_START_TIMEOUT_MS = 60_000;
+const DEFAULT_MEMORY_MB = 1024;
+
+/** Bundled (dist/cli.js, extension.js, bench.js): guidedWorker.js sits beside; from source (tsx): the .ts entry. */
+function defaultWorkerFile(): string {
+  // dirname(__filename): under tsx's ESM loader __dirname is not this file's folder.
+  const here = dirname(__filename);
+  return __filename.endsWith('.ts') ? join(here, 'engineWorker.ts') : join(here, 'guidedWorker.js');
+}
+
+const seenLines = new Set<string>();
+
+function stderrOnce(line: string): void {
+  if (seenLines.has(line) || seenLines.size > 1000) return;
+  seenLines.add(line);
+  process.stderr.write(`xgrammar: ${line}\n`);
+}
+
+/** The gist of xgrammar's `[FATAL] path/file.cc:961: Check failed: (…) is false: Cannot find field …` line. */
+export function fatalReason(log: readonly string[]): string | undefined {
+  const line = log.find((l) => l.includes('[FATAL]'));
+  if (!line) return undefined;
+  let text = line.slice(line.indexOf('[FATAL]') + 7).trim();
+  text = text.replace(/^\S+\.(?:cc|h|cpp):\d+:\s*/, '');
+  const because = text.indexOf(' is false: ');
+  if (because >= 0) text = text.slice(because + ' is false: '.length);
+  text = text.replace(/^Check failed:\s*/, '');
+  return text.length > 240 ? `${text.slice(0, 240)}…` : text;
+}
+
+export class GuidedEngine {
+  private worker: Worker | null = null;
+  private ready: Promise<void> | null = null;
+  private readonly queue: Pending[] = [];
+  private current: { pending: Pending; id: number; timer: NodeJS.Timeout } | null = null;
+  private nextId = 1;
+  private closed = false;
+  readonly stats: GuidedEngineStats = { starts: 0, startMs: [], jobs: 0, failures: 0 };
+  private readonly timeoutMs: number;
+  private readonly startTimeoutMs: number;
+  private readonly memoryMb: number;
+  private readonly onLog: (line: string) => void;
+  private readonly workerFile: string;
+
+  constructor(options: GuidedEngineOptions = {}) {
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.startTimeoutMs = options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS;
+    this.memoryMb = options.memoryMb ?? DEFAULT_MEMORY_MB;
+    this.onLog = options.onLog ?? stderrOnce;
+    this.workerFile = options.workerFile ?? defaultWorkerFile();
+  }
+
+  /** Starts the worker now (it loads the WASM module while the caller does other work); never waits. */
+  warmUp(): void {
+    if (!this.closed && !this.worker) this.start();
+  }
+
+  /**
+   * The what-if of one record: the request's tag in `shape` compiled and the completion fed through it, in one
+   * round trip. Never throws for the engine's sake: a job it could not run is `{ran: false, unavailable: true}`.
+   */
+  async whatIf(
+    request: Pick<ChatRequest, 'tools' | 'tool_choice'>,
+    completion: { text: string; tokens: readonly Token[]; finishReason?: string | null },
+    options: WhatIfOptions & { shape?: StructuralTagShape } = {},
+  ): Promise<WhatIfOutcome> {
+    const { shape, ...rest } = options;
+    let outcome: WhatIfOutcome;
+    try {
+      outcome = (await this.submit({
+        kind: 'what-if',
+        tools: request.tools,
+        toolChoice: request.tool_choice ?? null,
+        shape: shape ?? 'xgrammar-kimi',
+        text: completion.text,
+        finishReason: completion.finishReason ?? null,
+        options: rest,
+      })) as WhatIfOutcome;
+    } catch (err) {
+      if (err instanceof GuidedUnavailableError) return { ran: false, why: err.reason, unavailable: true };
+      throw err;
+    }
+    // Tokens stay on this thread: the worker matched text, the token is looked up here.
+    if (outcome.ran && !outcome.result.accepted) {
+      const { text } = completion;
+      outcome.result.tokenIndex = tokenAt(completion.tokens, Math.min(outcome.result.charOffset, Math.max(0, text.length - 1)));
+    }
+    return outcome;
+  }
+
+  /** A scripted completion shaped by the grammar the request asks for; GuidedRequestError (HTTP 400) when none compiles. */
+  async constrain(request: ChatRequest, text: string): Promise<string> {
+    try {
+      return ((await this.submit({ kind: 'constrain', request, text })) as { text: string }).text;
+    } catch (err) {
+      if (err instanceof GuidedUnavailableError) throw new GuidedRequestError(err.reason);
+      throw err;
+    }
+  }
+
+  /** Ends the worker; later jobs start a new one unless `final`. */
+  async close(final = true): Promise<void> {
+    this.closed = final;
+    const w = this.worker;
+    this.stop(new GuidedUnavailableError('the grammar engine was closed'));
+    for (const p of this.queue.splice(0)) p.reject(new GuidedUnavailableError('the grammar engine was closed'));
+    if (w) await w.terminate();
+  }
+
+  private submit(job: EngineJob): Promise<EngineValue> {
+    if (this.closed) return Promise.reject(new GuidedUnavailableError('the grammar engine was closed'));
+    return new Promise((resolve, reject) => {
+      this.queue.push({ job, timeoutMs: this.timeoutMs, resolve, reject });
+      this.pump();
+    });
+  }
+
+  private start(): void {
+    const started = performance.now();
+    const limits = { resourceLimits: { maxOldGenerationSizeMb: this.memoryMb } };
+    // From source (tests, scripts under tsx) the worker needs tsx's CommonJS hooks: workers get no loader hooks.
+    const worker = this.workerFile.endsWith('.ts')
+      ? new Worker(`require('tsx/cjs'); require(${JSON.stringify(this.workerFile)});`, { ...limits, eval: true })
+      : new Worker(this.workerFile, limits);
+    this.worker = worker;
+    this.stats.starts++;
+    worker.on('message', (answer: EngineAnswer) => this.answered(worker, answer));
+    worker.on('error', (err: Error & { code?: string }) => {
+      const why =
+        err.code === 'ERR_WORKER_OUT_OF_MEMORY'
+          ? `xgrammar ran out of memory (the grammar engine's limit is ${this.memoryMb} MB)`
+          : `the grammar engine failed: ${err.message}`;
+      this.failed(worker, why);
+    });
+    worker.on('exit', (code) => this.failed(worker, `the grammar engine stopped (exit code ${code})`));
+    // Every worker first loads the module and builds the compiler, under its own budget, so a job's budget is its own.
+    this.ready = new Promise<void>((resolve, reject) => {
+      this.queue.unshift({
+        job: { kind: 'warm-up' },
+        timeoutMs: this.startTimeoutMs,
+        resolve: () => {
+          this.stats.startMs.push(performance.now() - started);
+          resolve();
+        },
+        reject,
+      });
+    });
+    this.ready.catch(() => undefined);
+    this.pump();
+  }
+
+  private pump(): void {
+    if (this.current || this.queue.length === 0) {
+      if (!this.current) this.worker?.unref();
+      return;
+    }
+    if (!this.worker) {
+      this.start();
+      return;
+    }
+    const pending = this.queue.shift() as Pending;
+    const id = this.nextId++;
+    const worker = this.worker;
+    const timer = setTimeout(() => {
+      const seconds = pending.timeoutMs / 1000;
+      this.failed(worker, `xgrammar took longer than ${seconds} s on this grammar (the time budget); it was stopped`);
+    }, pending.timeoutMs);
+    this.current = { pending, id, timer };
+    worker.ref();
+    worker.postMessage({ id, job: pending.job });
+  }
+
+  private answered(worker: Worker, answer: EngineAnswer): void {
+    if (worker !== this.worker || !this.current || this.current.id !== answer.id) return;
+    const { pending, timer } = this.current;
+    clearTimeout(timer);
+    this.current = null;
+    this.stats.jobs++;
+    if (answer.ok) {
+      for (const line of answer.log) this.onLog(line);
+      pending.resolve(answer.value);
+    } else if (answer.failure.aborted) {
+      this.stats.failures++;
+      const why = fatalReason(answer.log);
+      // The module may be broken after abort(): this worker is done (it exits); the next job starts another.
+      this.stop(null);
+      pending.reject(new GuidedUnavailableError(why ? `xgrammar aborted: ${why}` : 'xgrammar aborted on this grammar (no message)'));
+    } else {
+      for (const line of answer.log) this.onLog(line);
+      const { name, message } = answer.failure;
+      pending.reject(name === 'GuidedRequestError' ? new GuidedRequestError(message) : new GuidedUnavailableError(message));
+    }
+    this.pump();
+  }
+
+  /** The worker died or overran: the job in flight fails with `why`; queued jobs go to a new worker. */
+  private failed(worker: Worker, why: string): void {
+    if (worker !== this.worker) return;
+    this.stop(new GuidedUnavailableError(why));
+    this.pump();
+  }
+
+  private stop(reason: GuidedUnavailableError | null): void {
+    const worker = this.worker;
+    this.worker = null;
+    this.ready = null;
+    if (this.current) {
+      clearTimeout(this.current.timer);
+      const { pending } = this.current;
+      this.current = null;
+      if (reason) {
+        this.stats.jobs++;
+        this.stats.failures++;
+        pending.reject(reason);
+        // A worker that cannot even start would be restarted for ever: the jobs waiting for it fail instead.
+        if (pending.job.kind === 'warm-up') {
+          const why = new GuidedUnavailableError(`the grammar engine could not start: ${reason.reason}`);
+          for (const p of this.queue.splice(0)) p.reject(why);
+        }
+      }
+    }
+    if (worker) {
+      worker.removeAllListeners('message');
+      void worker.terminate();
+    }
+  }
+}
+
+let shared: GuidedEngine | undefined;
+
+/** The process's grammar engine (one worker for the CLI, the extension host or the server). */
+export function guidedEngine(): GuidedEngine {
+  shared ??= new GuidedEngine();
+  return shared;
+}
