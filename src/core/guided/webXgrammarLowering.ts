@@ -4,9 +4,12 @@
  * - an empty `tags_with_separator` separator throws there: use a sentinel, delete it from the EBNF later;
  * - an unlimited element (tags_with_separator, triggered_tags, any_text) may only end a sequence there: fold
  *   `[unlimited, const_string]` into a tag with an empty begin and that string as its end (same language);
- * - `excludes` is ignored on triggered_tags and throws on any_text there: strip it, re-add it in the EBNF.
+ * - `excludes` is ignored on triggered_tags and throws on any_text there: strip it, re-add it in the EBNF;
+ * - property names JSON escapes (`a\b`, `a"b`) are taken as EBNF escapes there: pre-escape them
+ *   (propertyNameEscapes.ts).
  */
 import type { StructuralTag, StructuralTagFormat, TagFormat } from './structuralTagFormat.ts';
+import { escapePropertyNames } from './propertyNameEscapes.ts';
 
 /** Stands in for the empty separator; control characters keep it out of any real tool name or text. */
 export const SEPARATOR_SENTINEL = '\u0001SEP\u0001';
@@ -69,6 +72,8 @@ export function lowerForWebXgrammar(tag: StructuralTag): LoweredTag {
       }
       case 'tag':
         return lowerTag(f);
+      case 'json_schema':
+        return { ...f, json_schema: escapePropertyNames(f.json_schema) };
       case 'sequence': {
         const out: StructuralTagFormat[] = [];
         for (let i = 0; i < f.elements.length; i++) {

@@ -1,0 +1,78 @@
+/**
+ * The grammar engine in its worker (guidedEngine.ts): an abort, a hang or a malformed job costs the job that
+ * caused it, the next job gets a fresh worker, and xgrammar's own lines never reach stdout.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { GuidedEngine, fatalReason } from '../../../src/core/guided/guidedEngine.ts';
+import { GuidedRequestError } from '../../../src/core/guided/requestGrammar.ts';
+import type { ChatRequest, ChatTool } from '../../../src/core/trace/record.ts';
+import { ABORTS_IN_ENGINE } from '../../fixtures/hostileSchemas.ts';
+import { call, section } from './fixtures.ts';
+
+const tools = (parameters: unknown): ChatTool[] => [{ type: 'function', function: { name: 'f', parameters: parameters as Record<string, never> } }];
+const GOOD = tools({ type: 'object', properties: { a: { type: 'string' } }, required: ['a'] });
+const completion = (args: string) => ({ text: section(call('f', 0, args)), tokens: [] });
+
+test('an abort costs one job: the next job runs in a fresh worker with its guided verdict', async () => {
+  const lines: string[] = [];
+  const engine = new GuidedEngine({ onLog: (l) => lines.push(l) });
+  try {
+    const before = await engine.whatIf({ tools: GOOD, tool_choice: 'auto' }, completion('{"a": "x"}'));
+    assert.equal(before.ran && before.result.accepted, true);
+    const aborted = await engine.whatIf({ tools: tools(ABORTS_IN_ENGINE), tool_choice: 'auto' }, completion('{"a": "x"}'));
+    assert.equal(aborted.ran, false);
+    if (!aborted.ran) {
+      assert.equal(aborted.unavailable, true);
+      assert.match(aborted.why, /^xgrammar aborted: Cannot find field \$defs/);
+    }
+    const after = await engine.whatIf({ tools: GOOD, tool_choice: 'auto' }, completion('{"a": 1}'));
+    assert.equal(after.ran, true);
+    if (after.ran) assert.equal(after.result.accepted, false, 'the fresh worker still blocks a wrong type');
+    assert.equal(engine.stats.starts, 2);
+    assert.ok(!lines.some((l) => l.includes('Aborted')), 'the abort is said in the finding, not logged');
+  } finally {
+    await engine.close();
+  }
+});
+
+test('jobs queued behind an abort are answered by the next worker', async () => {
+  const engine = new GuidedEngine({ onLog: () => undefined });
+  try {
+    const runs = await Promise.all([tools(ABORTS_IN_ENGINE), GOOD, GOOD].map((t) => engine.whatIf({ tools: t, tool_choice: 'auto' }, completion('{"a": "x"}'))));
+    assert.deepEqual(runs.map((r) => r.ran), [false, true, true]);
+    assert.equal(engine.stats.starts, 2);
+  } finally {
+    await engine.close();
+  }
+});
+
+test('a job over its time budget is stopped and said so; the worker is replaced', async () => {
+  const engine = new GuidedEngine({ onLog: () => undefined, timeoutMs: 1 });
+  try {
+    const run = await engine.whatIf({ tools: GOOD, tool_choice: 'required' }, completion('{"a": "x"}'));
+    assert.equal(run.ran, false);
+    if (!run.ran) assert.match(run.why, /longer than 0\.001 s .*time budget/);
+    assert.equal(engine.stats.failures, 1);
+  } finally {
+    await engine.close();
+  }
+});
+
+test('constrain: a grammar that aborts the engine is a GuidedRequestError (HTTP 400), the next request is shaped', async () => {
+  const engine = new GuidedEngine({ onLog: () => undefined });
+  try {
+    const bad: ChatRequest = { messages: [], structured_outputs: { structural_tag: { type: 'structural_tag', format: { type: 'regex', pattern: 'a{2,1}' } } } } as ChatRequest;
+    await assert.rejects(engine.constrain(bad, 'aa'), (err: unknown) => err instanceof GuidedRequestError && /xgrammar aborted: .*Lower bound is larger than upper bound/.test(err.message));
+    const strict: ChatRequest = { messages: [], tools: GOOD.map((t) => ({ ...t, function: { ...t.function, strict: true } })), tool_choice: 'required' };
+    const text = await engine.constrain(strict, section(call('f', 0, '{"a": 1}')));
+    assert.match(text, /functions\.f:0<\|tool_call_argument_begin\|>\{"a": "/);
+  } finally {
+    await engine.close();
+  }
+});
+
+test('fatalReason: the gist of xgrammar\'s [FATAL] line', () => {
+  assert.equal(fatalReason(['[FATAL] /x/json_schema_converter.cc:961: Check failed: (a) is false: Cannot find field $defs in {}', 'Aborted()']), 'Cannot find field $defs in {}');
+  assert.equal(fatalReason(['[WARNING] something']), undefined);
+});
