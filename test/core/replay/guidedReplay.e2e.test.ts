@@ -95,3 +95,24 @@ test('replay records a request that cannot be built instead of losing the run', 
   assert.match(record.error ?? '', /no_such_tool/);
   assert.equal(record.meta?.replayOf, 'named-missing');
 });
+
+test('a tool schema xgrammar cannot compile, or that aborts it, is answered 400 with the reason; the next guided request is decoded', async () => {
+  const ask = (parameters: unknown) =>
+    fetch(`${server.url}/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ messages: [{ role: 'user', content: 'hi' }], tools: [{ type: 'function', function: { name: 'f', strict: true, parameters } }], tool_choice: 'required' }),
+    });
+  const dangling = await ask({ type: 'object', properties: { a: { $ref: '#/$defs/missing' } } });
+  assert.equal(dangling.status, 400);
+  assert.match(((await dangling.json()) as { error: { message: string } }).error.message, /^guided decoding: xgrammar cannot compile the parameters of tool f: the \$ref `#\/\$defs\/missing` points to nothing/);
+  const aborting = await ask({ type: 'object', properties: { a: { $id: 'x.json', $ref: '#/$defs/nothing' } } });
+  assert.equal(aborting.status, 400);
+  assert.match(((await aborting.json()) as { error: { message: string } }).error.message, /^guided decoding: xgrammar aborted: Cannot find field \$defs/);
+  const fine = await ask({ type: 'object', properties: { a: { type: 'integer' } }, required: ['a'] });
+  assert.equal(fine.status, 200);
+  const body = (await fine.json()) as { choices: Array<{ message: { tool_calls?: Array<{ function: { name: string; arguments: string } }> } }> };
+  const call = body.choices[0]?.message.tool_calls?.[0];
+  assert.equal(call?.function.name, 'f');
+  assert.equal(typeof (JSON.parse(call?.function.arguments ?? '{}') as { a: unknown }).a, 'number');
+});
