@@ -57,3 +57,35 @@ test('without the plugin esbuild makes web-xgrammar an empty module (why the plu
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('bundled: the grammar engine starts guidedWorker.js beside the bundle, survives an abort, keeps stdout clean', async () => {
+  const buildScript = pathToFileURL(join(ROOT, 'scripts/build.mjs')).href;
+  const { umdAsCommonJs } = (await import(buildScript)) as { umdAsCommonJs: Plugin };
+  const dir = mkdtempSync(join(tmpdir(), 'toolscope-guided-worker-'));
+  try {
+    const entry = join(dir, 'entry.ts');
+    writeFileSync(
+      entry,
+      `import { GuidedEngine } from ${JSON.stringify(join(ROOT, 'src/core/guided/guidedEngine.ts'))};
+const tools = (parameters: unknown) => [{ type: 'function' as const, function: { name: 'f', parameters: parameters as Record<string, never> } }];
+const text = '<|tool_calls_section_begin|><|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{"a": "x"}<|tool_call_end|><|tool_calls_section_end|>';
+async function main() {
+  const engine = new GuidedEngine();
+  const out = [];
+  for (const p of [{ type: 'object', properties: { a: { $id: 'x.json', $ref: '#/$defs/nothing' } } }, { type: 'object', properties: { a: { type: 'string' } } }]) {
+    const r = await engine.whatIf({ tools: tools(p), tool_choice: 'auto' }, { text, tokens: [] });
+    out.push(r.ran ? r.result.accepted : r.why.slice(0, 16));
+  }
+  process.stdout.write(JSON.stringify({ out, starts: engine.stats.starts }));
+}
+main().catch((e) => { process.stderr.write(String(e)); process.exitCode = 1; });
+`,
+    );
+    await bundle(entry, join(dir, 'bundle.js'), [umdAsCommonJs]);
+    await bundle(join(ROOT, 'src/core/guided/engineWorker.ts'), join(dir, 'guidedWorker.js'), [umdAsCommonJs]);
+    const stdout = execFileSync(process.execPath, [join(dir, 'bundle.js')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    assert.deepStrictEqual(JSON.parse(stdout), { out: ['xgrammar aborted', true], starts: 2 });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
