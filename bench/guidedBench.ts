@@ -2,8 +2,11 @@
  * Grammar what-if (DESIGN §9: < 100 ms for a 4k-token completion with a compiled grammar): compile time of the
  * Kimi structural tag (first compile includes WASM start-up), cached look-up, and what-if time at 1k/4k/16k tokens.
  */
+import { join } from 'node:path';
 import { generateCompletion } from './parserBench.ts';
 import { compileKimiGrammar, whatIf } from '../src/core/guided/index.ts';
+import { GuidedEngine } from '../src/core/guided/guidedEngine.ts';
+import { suiteSchemas } from '../test/fixtures/hostileSchemas.ts';
 import { KimiSplitter } from '../src/core/tokens/index.ts';
 import type { ChatTool } from '../src/core/trace/record.ts';
 
@@ -80,4 +83,49 @@ export async function benchGuided(log: (line: string) => void): Promise<void> {
     offset = r.accepted ? -1 : r.charOffset;
   });
   log(`  ${String(tokens.length).padStart(7)} tokens, rejected at char ${offset} of ${text.length}: ${ms.toFixed(2)} ms`);
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+
+/**
+ * The grammar engine in its worker (guidedEngine.ts): start-up (thread + WASM module + compiler), one record's
+ * what-if as one round trip next to the in-process time, and the whole JSON-Schema-Test-Suite as tool schemas.
+ */
+export async function benchGuidedWorker(log: (line: string) => void): Promise<void> {
+  log('Grammar engine worker (xgrammar isolated in a worker thread)');
+  let lines = 0;
+  const engine = new GuidedEngine({ onLog: () => lines++ });
+  try {
+    const t0 = performance.now();
+    const first = await engine.whatIf({ tools: TOOLS, tool_choice: 'auto' }, { text: 'hi', tokens: [] });
+    log(`  start-up: ${engine.stats.startMs[0]?.toFixed(0)} ms (thread, WASM module, compiler); first record ${(performance.now() - t0).toFixed(0)} ms, compile ${first.ran ? first.compileMs.toFixed(1) : '-'} ms`);
+    const text = generateCompletion(4_000);
+    const tokens = new KimiSplitter().tokenize(text);
+    const viaWorker = await timeAsync(() => engine.whatIf({ tools: TOOLS, tool_choice: 'auto' }, { text, tokens, finishReason: 'stop' }));
+    const auto = await compileKimiGrammar(TOOLS, 'auto');
+    const inProcess = await timeAsync(() => whatIf(auto, { text, tokens, finishReason: 'stop' }));
+    log(`  ${tokens.length}-token what-if: ${viaWorker.toFixed(2)} ms per record through the worker (one round trip), ${inProcess.toFixed(2)} ms in-process`);
+
+    const suite = suiteSchemas(join(process.cwd(), 'test', 'fixtures', 'json-schema-test-suite'));
+    const call = '<|tool_calls_section_begin|><|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{"a": "x"}<|tool_call_end|><|tool_calls_section_end|>';
+    const startsBefore = engine.stats.starts;
+    const compileMs: number[] = [];
+    let refused = 0;
+    let aborted = 0;
+    const t1 = performance.now();
+    for (const { schema } of suite) {
+      const r = await engine.whatIf({ tools: [{ type: 'function', function: { name: 'f', parameters: schema as Record<string, never> } }], tool_choice: 'auto' }, { text: call, tokens: [] });
+      if (r.ran) compileMs.push(r.compileMs);
+      else if (/^xgrammar cannot compile|does not support/.test(r.why)) refused++;
+      else aborted++;
+    }
+    const total = performance.now() - t1;
+    log(
+      `  JSON-Schema-Test-Suite, ${suite.length} schemas as tool parameters: ${total.toFixed(0)} ms (${(total / suite.length).toFixed(1)} ms each); ` +
+        `${compileMs.length} compiled (median ${median(compileMs).toFixed(1)} ms, max ${Math.max(...compileMs).toFixed(0)} ms), ${refused} refused by the pre-check, ` +
+        `${aborted} failed in the engine, ${engine.stats.starts - startsBefore} worker restarts, ${lines} xgrammar lines to stderr`,
+    );
+  } finally {
+    await engine.close();
+  }
 }

@@ -3,7 +3,7 @@ import { benchParser } from './parserBench.ts';
 import { benchTraceIndex } from './traceIndexBench.ts';
 import { benchReplay } from './replayBench.ts';
 import { benchProxy } from './proxyBench.ts';
-import { benchGuided } from './guidedBench.ts';
+import { benchGuided, benchGuidedWorker } from './guidedBench.ts';
 import { benchVllmProfiles } from './vllmProfilesBench.ts';
 import { benchTokenizers } from './tokenizerBench.ts';
 import { benchFaults } from './faultsBench.ts';
@@ -21,6 +21,7 @@ async function main(): Promise<void> {
   await benchProxy(log);
   log('');
   await benchGuided(log);
+  await benchGuidedWorker(log);
   log('');
   benchVllmProfiles(log);
   log('');
