@@ -103,6 +103,7 @@ export async function replayCommand(trace: string, options: ReplayCommandOptions
           retries: options.retries,
           ...(options.maxAnswerMb ? { maxAnswerBytes: Math.floor(options.maxAnswerMb * 1024 * 1024) } : {}),
           onRetry: (n, delay, e) => process.stderr.write(`toolscope: ${e.message}; retry ${n} in ${(delay / 1000).toFixed(1)} s\n`),
+          onGuidedProblem: (reason) => process.stderr.write(`toolscope: guided replay of ${original.record.id}: ${reason}; the server will likely refuse it\n`),
         });
         if (error) failures++;
         written.push(record);

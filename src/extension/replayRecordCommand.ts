@@ -92,6 +92,7 @@ export class ReplayRecordCommand {
               onEvent: () => {
                 if (++events % 20 === 0) progress.report({ message: `guided ${on ? 'on' : 'off'}: ${events} chunks` });
               },
+              onGuidedProblem: (reason) => void vscode.window.showWarningMessage(`Toolscope: guided replay: ${reason}. The server will likely refuse it; the request is sent all the same.`),
             });
             out.push(replay);
             if (error?.kind === 'aborted') break;

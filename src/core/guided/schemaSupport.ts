@@ -7,7 +7,7 @@
  * is not held against the schema. Whatever this misses is caught by the worker (guidedEngine.ts).
  */
 import { CALL_BEGIN } from '../formats/kimiK2/kimiK2Markers.ts';
-import { unsupportedRegexFeature } from './regexSupport.ts';
+import { assertRegexesSupported, unsupportedRegexFeature } from './regexSupport.ts';
 import { walkFormats, type StructuralTag } from './structuralTagFormat.ts';
 
 export class UnsupportedSchemaError extends Error {
@@ -234,5 +234,16 @@ export function assertSchemasSupported(tag: StructuralTag): void {
     if (f.type !== 'json_schema') continue;
     const problem = schemaProblem(f.json_schema);
     if (problem) throw new UnsupportedSchemaError(`xgrammar cannot compile a json_schema of the tag: ${problem}`);
+  }
+}
+
+/** Why xgrammar cannot compile a tag (a regex or a schema in it), in words; undefined when it can, as far as is known. */
+export function tagProblem(tag: StructuralTag): string | undefined {
+  try {
+    assertRegexesSupported(tag);
+    assertSchemasSupported(tag);
+    return undefined;
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err);
   }
 }

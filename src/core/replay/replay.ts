@@ -10,6 +10,8 @@ import { tokensFromLogprobs } from '../trace/importers/completionsImporter.ts';
 import type { ChatCompletion, ChatCompletionChunk, ChatRequest, RecordedToken, TraceRecord } from '../trace/record.ts';
 import { endpointLabel, type Endpoint } from './endpoint.ts';
 import { defaultTagBuilder, guidedRequest, type StructuralTagBuilder } from './guidedRequest.ts';
+import { tagProblem } from '../guided/schemaSupport.ts';
+import type { StructuralTag } from '../guided/structuralTagFormat.ts';
 import { ReplayError } from './replayError.ts';
 import { withRetries } from './retry.ts';
 import { capture, type Capture, type CapturedEvent } from './sseCapture.ts';
@@ -33,6 +35,11 @@ export interface ReplayOptions {
   signal?: AbortSignal;
   onEvent?: (event: CapturedEvent) => void;
   onRetry?: (attempt: number, delayMs: number, error: ReplayError) => void;
+  /**
+   * Guided on, and the request's grammar holds something xgrammar cannot compile (schemaSupport.ts): said before
+   * the request goes out, which is sent all the same (the server's answer, often a 400, is the replay's result).
+   */
+  onGuidedProblem?: (reason: string) => void;
   /** For tests: scale retry delays. */
   retryDelayScale?: number;
 }
@@ -91,10 +98,24 @@ function parseEvents(events: CapturedEvent[]): unknown[] {
   });
 }
 
+/** Tells `onGuidedProblem` what xgrammar would refuse in the grammar a guided replay asks for. */
+function checkGuidedGrammar(request: ChatRequest, options: ReplayOptions): void {
+  if (!options.guided || !request.tools?.length || !options.onGuidedProblem) return;
+  let tag: StructuralTag;
+  try {
+    tag = (options.buildTag ?? defaultTagBuilder)(request) as unknown as StructuralTag;
+  } catch {
+    return; // no tag for this request: the request itself says why (replayRecord records it)
+  }
+  const problem = tagProblem(tag);
+  if (problem) options.onGuidedProblem(problem);
+}
+
 export async function replayRecord(original: TraceRecord, options: ReplayOptions): Promise<ReplayResult> {
   if (!original.request || !Array.isArray(original.request.messages)) {
     throw new ReplayError('http', `record ${original.id} has no chat request to replay`);
   }
+  checkGuidedGrammar(original.request, options);
   try {
     return await (options.mode === 'chat' ? replayChat(original, original.request, options) : replayCompletions(original, original.request, options));
   } catch (err) {

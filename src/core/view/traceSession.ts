@@ -2,6 +2,7 @@
  * The host side of the trace editor without VS Code: an indexed trace file, its record list analysed in the
  * background in batches, record views built on demand, and following a file that grows.
  */
+import { guidedEngine } from '../guided/guidedEngine.ts';
 import { Analyzer, type AnalysisOptions } from '../analysis.ts';
 import { TraceIndex } from '../trace/jsonlIndex.ts';
 import type { LoadedRecord } from '../trace/record.ts';
@@ -38,6 +39,8 @@ export class TraceSession {
   }
 
   static async open(path: string, fileName: string, options: AnalysisOptions = {}): Promise<TraceSession> {
+    // xgrammar's worker loads its WASM module while the file is indexed.
+    if (options.guided !== false) guidedEngine().warmUp();
     const session = new TraceSession(await TraceIndex.open(path), fileName, options, path);
     session.evalPanel = await evalPanelFor(path);
     return session;
