@@ -385,6 +385,24 @@ function rawCompletions(): Json[] {
     }),
   );
 
+  // guided-unavailable: a draft-7 tuple `items` (what older zod-to-json-schema emits for z.tuple) that xgrammar
+  // cannot compile; the what-if says so and the record keeps its other findings.
+  add(
+    native('schema-xgrammar-cannot-compile', 'A tool whose schema xgrammar cannot compile (a draft-7 tuple "items" list): guided decoding on would be refused for this request; the what-if says why instead of a verdict.', {
+      request: request('Plot a route to 38.72, -9.14.', [
+        {
+          type: 'function',
+          function: {
+            name: 'plot_route',
+            description: 'Plot a route to a point.',
+            parameters: { type: 'object', properties: { to: { type: 'array', items: [{ type: 'number' }, { type: 'number' }], description: 'Latitude, longitude.' } }, required: ['to'] },
+          },
+        },
+      ]),
+      completion: { text: section(call('functions.plot_route:0', { to: [38.72, -9.14] })), finish_reason: 'tool_calls' },
+    }),
+  );
+
   // bad-call-id
   add(
     native('bad-call-id', 'The call id search_web:2 lacks the functions. prefix, a form the model learned from histories with malformed ids.', {
