@@ -307,7 +307,16 @@ export async function waitPosition(page: Page, text: string): Promise<void> {
 }
 
 export async function selectRecord(page: Page, id: string): Promise<void> {
-  await page.locator('.rec-row', { has: page.locator('.rec-id', { hasText: new RegExp(`^${id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }) }).click();
+  const row = page.locator('.rec-row', { has: page.locator('.rec-id', { hasText: new RegExp(`^${id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }) });
+  // The list is virtualised: a row scrolled out of view is not in the DOM, so scroll from the top until it is.
+  if ((await row.count()) === 0) {
+    await page.evaluate('document.querySelector(".list-scroller").scrollTop = 0');
+    for (let i = 0; i < 100 && (await row.count()) === 0; i++) {
+      await page.evaluate('{ const el = document.querySelector(".list-scroller"); el.scrollTop += el.clientHeight / 2; }');
+      await page.waitForTimeout(20);
+    }
+  }
+  await row.click();
   await page.locator('.record-title', { hasText: id }).waitFor();
 }
 
