@@ -59,6 +59,8 @@ export const DIAGNOSTIC_KINDS = {
   'vllm-divergence': { code: 'TS026', severity: 'warning', title: 'A vLLM generation would have sent something else' },
   'stream-error': { code: 'TS031', severity: 'error', title: 'Stream ended with an error event' },
   'guided-unavailable': { code: 'TS027', severity: 'info', title: 'The guided-decoding what-if could not run on this request' },
+  'call-in-reasoning': { code: 'TS032', severity: 'error', title: 'Tool call left in the reasoning' },
+  'unknown-markup-in-content': { code: 'TS033', severity: 'warning', title: 'Special-token markup of no known format in content' },
 } as const satisfies Record<string, { code: string; severity: Severity; title: string }>;
 
 export type DiagnosticKind = keyof typeof DIAGNOSTIC_KINDS;
