@@ -1225,6 +1225,53 @@ function pythonPrintouts(): string {
     prompt_logprobs: null,
   });
   return `${leak.map(pyRepr).join('\n')}\n\n${pyRepr(completion)}\n`;
+// ---------------------------------------------------------------------------------------------------------------
+// real-failures.jsonl: the shapes public failure reports show (test/fixtures/real/ holds the reports themselves),
+// written for this operations assistant: what a client received, without a raw completion.
+
+function realFailures(): Json[] {
+  const tools = [TOOLS.weather, TOOLS.search];
+  const record = (id: string, note: string, model: string, user: string, response: unknown, extra: Json = {}): Json => ({
+    toolscope: 1,
+    id,
+    request: { model, messages: [{ role: 'system', content: SYSTEM }, { role: 'user', content: user }], tools, ...extra },
+    response,
+    meta: { source: 'proxy-capture', model, created: `2025-10-22T10:${String(minute++).padStart(2, '0')}:00Z`, note },
+  });
+  const message = (fields: Json, finish: string) => ({
+    id: `chatcmpl-${hex(JSON.stringify(fields), 12)}`,
+    object: 'chat.completion',
+    created: 1_761_127_200,
+    choices: [{ index: 0, message: { role: 'assistant', ...fields }, finish_reason: finish }],
+  });
+  const streamOf = (model: string, seed: string, deltas: Json[], finish: string) => stream(seed, deltas, finish, 1_761_127_200).map((c) => ({ ...(c as Record<string, Json>), model }));
+  return [
+    record(
+      'calls-in-reasoning-content',
+      'Kimi K2 Thinking wrote its tool-call section before closing its reasoning; the server kept the section in reasoning_content, so the client ran nothing.',
+      'moonshotai/Kimi-K2-Thinking',
+      'What is the weather in Lisbon, and any news about the Lisbon tram strike?',
+      message(
+        {
+          content: null,
+          reasoning_content: `The user wants the weather and news. I'll call both tools. ${S}${call('functions.get_weather:0', { city: 'Lisbon' })}${call('functions.search_web:1', { query: 'Lisbon tram strike' })}${E}`,
+        },
+        'stop',
+      ),
+    ),
+    record(
+      'calls-in-streamed-reasoning',
+      'DeepSeek-V3.1 in thinking mode: the call streamed as `reasoning` deltas and never became a tool call.',
+      'deepseek-ai/DeepSeek-V3.1',
+      'Weather in Porto tomorrow?',
+      streamOf(
+        'deepseek-ai/DeepSeek-V3.1',
+        'calls-in-streamed-reasoning',
+        [{ role: 'assistant', reasoning: 'The user asks for the weather in Porto.' }, { reasoning: '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>' }, { reasoning: '{"city": "Porto", "days": 2}' }, { reasoning: '<｜tool▁call▁end｜><｜tool▁calls▁end｜>' }],
+        'stop',
+      ),
+    ),
+  ];
 }
 
 const jsonl = (rows: unknown[]) => rows.map((r) => JSON.stringify(r)).join('\n') + '\n';
@@ -1247,6 +1294,7 @@ export function generateSamples(): Record<string, string> {
     'ollama-chat-stream.ndjson': ollamaNdjson(),
     'llama-cpp-server.log': llamaCppLog(),
     'python-sdk-printouts.txt': pythonPrintouts(),
+    'real-failures.jsonl': jsonl(realFailures()),
   };
 }
 

@@ -111,6 +111,10 @@ test('every diagnostic kind fires on some sample; the clean samples are clean', 
   assert.deepEqual((records.get('ollama-chat-stream.ndjson') ?? []).map((r) => [r.line, r.lastLine, r.calls.length]), [[1, 5, 2], [6, 6, 2]]);
   assert.deepEqual(kindsOf('llama-cpp-server.log'), [['dropped-call'], [], ['dropped-call', 'stream-error']]);
   assert.deepEqual(kindsOf('python-sdk-printouts.txt'), [['content-leak'], ['finish-reason-mismatch']]);
+  const real = (id: string) => (records.get('real-failures.jsonl') ?? []).find((r) => r.id === id)?.diagnostics ?? [];
+  for (const [id, format] of [['calls-in-reasoning-content', 'kimi_k2'], ['calls-in-streamed-reasoning', 'deepseek_v31']]) {
+    assert.deepEqual(real(id).filter((d) => d.kind === 'call-in-reasoning').map((d) => [d.where, d.detail, d.severity]), [['reasoning', format, 'error']], id);
+  }
   const sse = records.get('vllm-stream.sse.jsonl') ?? [];
   assert.deepEqual(sse.map((r) => r.diagnostics.some((d) => d.kind === 'content-leak')), [false, true], 'two streams, the second leaks');
 });
@@ -170,9 +174,9 @@ test('analyze --json over samples/: every line follows the contract', async () =
       assert.match(String(d.code), /^TS\d{3}$/);
       assert.ok(String(d.kind) in DIAGNOSTIC_KINDS);
       assert.ok(['error', 'warning', 'info'].includes(String(d.severity)));
-      assert.ok(['completion', 'response', 'request'].includes(String(d.where)));
+      assert.ok(['completion', 'response', 'reasoning', 'request'].includes(String(d.where)));
       for (const k of ['tokenStart', 'tokenEnd', 'charStart', 'charEnd']) assert.ok(d[k] === null || typeof d[k] === 'number', `${k} = ${String(d[k])}`);
-      const extra = Object.keys(d).filter((k) => !['code', 'kind', 'severity', 'message', 'hint', 'where', 'tokenStart', 'tokenEnd', 'charStart', 'charEnd', 'callIndex', 'path'].includes(k));
+      const extra = Object.keys(d).filter((k) => !['code', 'kind', 'severity', 'message', 'hint', 'where', 'tokenStart', 'tokenEnd', 'charStart', 'charEnd', 'callIndex', 'path', 'detail'].includes(k));
       assert.deepEqual(extra, []);
     }
   }

@@ -4,10 +4,11 @@
  * capitals: tool names and roles must show as written).
  */
 import '@vscode-elements/elements/dist/vscode-button/index.js';
+import type { Diagnostic, DiagnosticWhere } from '../src/core/diagnostics/diagnostic.ts';
 import type { ChatMessage, ChatTool } from '../src/core/trace/record.ts';
 import type { RecordView } from '../src/shared/protocol.ts';
 import { clip, formatBytes, h, type Child, replace } from './dom.ts';
-import { jsonBlock } from './inspector.ts';
+import { diagnosticItem, jsonBlock } from './inspector.ts';
 
 const FIRST_CHARS = 20000;
 
@@ -21,6 +22,29 @@ export function longText(text: string, cls = 'text-block'): HTMLElement {
     more.remove();
   });
   return h('div', { class: 'long-text' }, pre, more);
+}
+
+/**
+ * Response text with the findings anchored in it (`where` naming that text) marked, and the findings listed under
+ * it: the reader sees leaked markup or calls left in the reasoning where they are. Overlapping spans keep the first.
+ */
+function findingsText(text: string, diagnostics: readonly Diagnostic[], where: DiagnosticWhere, cls: string): Child[] {
+  const anchored = diagnostics
+    // vllm-divergence says `response` about a profile's answer, its positions in the completion: not this text.
+    .filter((d) => d.where === where && d.kind !== 'vllm-divergence' && d.charStart !== null && d.charEnd !== null && d.charStart <= text.length)
+    .sort((a, b) => (a.charStart as number) - (b.charStart as number));
+  if (!anchored.length || text.length > FIRST_CHARS * 5) return [longText(text, cls)];
+  const pieces: Child[] = [];
+  let at = 0;
+  for (const d of anchored) {
+    const start = d.charStart as number;
+    const end = Math.min(text.length, Math.max(start, d.charEnd as number));
+    if (start < at) continue;
+    pieces.push(text.slice(at, start), h('mark', { class: `finding sev-${d.severity}`, title: `${d.code} ${d.message}` }, text.slice(start, end)));
+    at = end;
+  }
+  pieces.push(text.slice(at));
+  return [h('pre', { class: cls }, pieces), h('ul', { class: 'diag-list response-findings' }, anchored.map((d) => diagnosticItem(d, null)))];
 }
 
 function contentText(content: ChatMessage['content']): string | null {
@@ -146,9 +170,9 @@ export function responseView(view: RecordView): HTMLElement {
       h('dd', null, r.streamed ? `streamed in ${r.chunks} chunk${r.chunks === 1 ? '' : 's'}` : 'one chat.completion'),
     ),
     h('h3', null, 'Content'),
-    r.content === null ? h('p', { class: 'muted' }, 'null') : longText(r.content),
+    ...(r.content === null ? [h('p', { class: 'muted' }, 'null')] : findingsText(r.content, view.diagnostics, 'response', 'text-block')),
   );
-  if (r.reasoning !== null) parts.push(h('h3', null, 'Reasoning'), longText(r.reasoning, 'text-block reasoning'));
+  if (r.reasoning !== null) parts.push(h('h3', null, 'Reasoning'), ...findingsText(r.reasoning, view.diagnostics, 'reasoning', 'text-block reasoning'));
   parts.push(h('h3', null, `Tool calls (${r.calls.length})`));
   if (!r.calls.length) parts.push(h('p', { class: 'muted' }, 'None.'));
   r.calls.forEach((c, i) =>

@@ -2,6 +2,7 @@
 import type { Check } from './context.ts';
 import { argumentsMismatch } from './checks/argumentsMismatch.ts';
 import { badCallId } from './checks/badCallId.ts';
+import { callInReasoning } from './checks/callInReasoning.ts';
 import { callInThink } from './checks/callInThink.ts';
 import { contentLeak } from './checks/contentLeak.ts';
 import { droppedCall } from './checks/droppedCall.ts';
@@ -34,6 +35,7 @@ export const CHECKS: readonly Check[] = [
   missingSectionMarker,
   markerSplit,
   callInThink,
+  callInReasoning,
   rawFallbackFormat,
   unterminatedCall,
   markerWhitespace,

@@ -59,6 +59,8 @@ export interface DiagnosticInit {
   charEnd?: number | null;
   callIndex?: number;
   path?: string;
+  /** Which variant of the kind (e.g. the format of leaked markup). */
+  detail?: string;
 }
 
 /** Token range covering a char range; a zero-width range anchors to the token before it. */
@@ -104,6 +106,7 @@ export function makeDiagnostic(ctx: CheckContext, kind: DiagnosticKind, init: Di
   };
   if (init.callIndex !== undefined) d.callIndex = init.callIndex;
   if (init.path !== undefined) d.path = init.path;
+  if (init.detail !== undefined) d.detail = init.detail;
   return d;
 }
 

@@ -5,8 +5,11 @@
 
 export type Severity = 'error' | 'warning' | 'info';
 
-/** Which text `charStart`/`charEnd` index: the raw completion, the response content, or the request. */
-export type DiagnosticWhere = 'completion' | 'response' | 'request';
+/**
+ * Which text `charStart`/`charEnd` index: the raw completion, the response content, the response's reasoning
+ * (`reasoning_content` / `reasoning` as the client accumulated it), or the request.
+ */
+export type DiagnosticWhere = 'completion' | 'response' | 'reasoning' | 'request';
 
 export interface Diagnostic {
   code: string;
