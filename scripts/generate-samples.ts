@@ -470,9 +470,9 @@ function rawCompletions(): Json[] {
 
   // call-in-think: "Thinking block tool calls" in the parser-fixes known issues.
   add(
-    native('call-inside-think', 'The call was written inside the <think> block: the reasoning parser swallowed it, so the agent only said it would search.', {
+    native('call-inside-think', 'Kimi K2 Thinking wrote its tool-call section before closing <think>: current vLLM, SGLang and llama.cpp end the reasoning at the section and run the search; vLLM\'s kimi_k2 reasoning parser before PR 33646 (</think> only) kept it as reasoning and the agent ran nothing.', {
       request: request('Search the web for Kimi K2 benchmark results.'),
-      completion: { text: `<think>The user wants benchmarks, so I search. ${section(call('functions.search_web:0', { query: 'Kimi K2 benchmark results' }))}</think>Let me search for that.`, finish_reason: 'stop' },
+      completion: { text: `<think>The user wants benchmarks, so I search. ${section(call('functions.search_web:0', { query: 'Kimi K2 benchmark results' }))}`, finish_reason: 'tool_calls' },
     }),
   );
 

@@ -112,7 +112,7 @@ test('every diagnostic kind fires on some sample; the clean samples are clean', 
   assert.deepEqual(kindsOf('llama-cpp-server.log'), [['dropped-call'], [], ['dropped-call', 'stream-error']]);
   assert.deepEqual(kindsOf('python-sdk-printouts.txt'), [['content-leak'], ['finish-reason-mismatch']]);
   const real = (id: string) => (records.get('real-failures.jsonl') ?? []).find((r) => r.id === id)?.diagnostics ?? [];
-  for (const [id, format] of [['calls-in-reasoning-content', 'kimi_k2'], ['calls-in-streamed-reasoning', 'deepseek_v31']]) {
+  for (const [id, format] of [['calls-in-reasoning-content', 'kimi_k2'], ['calls-in-streamed-reasoning', 'deepseek_v31']] as const) {
     assert.deepEqual(real(id).filter((d) => d.kind === 'call-in-reasoning').map((d) => [d.where, d.detail, d.severity]), [['reasoning', format, 'error']], id);
   }
   const sse = records.get('vllm-stream.sse.jsonl') ?? [];

@@ -27,6 +27,16 @@ function parseDeltaTokens(value: string): number | 'recorded' {
   return n;
 }
 
+/** `--vllm-reasoning-parser on|off`: whether the profile's server runs `--reasoning-parser kimi_k2`. */
+const vllmReasoningParserOption = () =>
+  new Option('--vllm-reasoning-parser <on|off>', 'with --vllm-profile: the server runs the kimi_k2 reasoning parser of that generation (on, the default) or none (off: the think text reaches content)').choices(['on', 'off']);
+
+function reasoningParserFlag(value: string | undefined, profile: VllmGeneration | undefined): boolean | undefined {
+  if (value === undefined) return undefined;
+  if (!profile) throw new InputError('--vllm-reasoning-parser needs --vllm-profile');
+  return value === 'on';
+}
+
 const vllmProfileOption = () => new Option('--vllm-profile <generation>', "also show what this vLLM generation's Kimi K2 tool parser would have streamed (vllm-divergence findings)").choices([...VLLM_GENERATIONS]);
 
 /** A chat template named on the command line, read once. */
@@ -79,7 +89,8 @@ export function buildProgram(): Command {
     .addOption(vllmProfileOption())
     .option('--delta-tokens <n>', 'with --vllm-profile: tokens per delta (default 1), or "recorded" for the grouping the record shows')
     .option('--tokenizer <path>', TOKENIZER_HELP)
-    .action(async (paths: string[], opts: { json?: boolean; failOn?: 'error' | 'warning'; format?: string; thinkOpen?: boolean; recoverRawFallback?: boolean; verbose?: boolean; guided: boolean; template?: string; vllmProfile?: VllmGeneration; deltaTokens?: string; tokenizer?: string }) => {
+    .addOption(vllmReasoningParserOption())
+    .action(async (paths: string[], opts: { json?: boolean; failOn?: 'error' | 'warning'; format?: string; thinkOpen?: boolean; recoverRawFallback?: boolean; verbose?: boolean; guided: boolean; template?: string; vllmProfile?: VllmGeneration; deltaTokens?: string; vllmReasoningParser?: string; tokenizer?: string }) => {
       const template = await readTemplate(opts.template);
       if (opts.deltaTokens !== undefined && !opts.vllmProfile) throw new InputError('--delta-tokens needs --vllm-profile');
       process.exitCode = await analyzeCommand(
@@ -96,6 +107,7 @@ export function buildProgram(): Command {
           vllmProfile: opts.vllmProfile,
           deltaTokens: opts.deltaTokens === undefined ? undefined : parseDeltaTokens(opts.deltaTokens),
           tokenizers: tokenizerPaths(opts.tokenizer),
+          vllmReasoningParser: reasoningParserFlag(opts.vllmReasoningParser, opts.vllmProfile),
         },
         process.stdout,
       );
@@ -123,10 +135,11 @@ export function buildProgram(): Command {
     .option('--delta-tokens <n>', 'with --vllm-profile: tokens per delta (default 1), or "recorded" for the grouping the record shows')
     .option('--tokenizer <path>', TOKENIZER_HELP)
     .option('--no-guided', "skip the guided-decoding what-if (xgrammar over each Kimi completion)")
-    .action(async (paths: string[], opts: { out: string; open?: boolean; thinkOpen?: boolean; format?: string; template?: string; vllmProfile?: VllmGeneration; deltaTokens?: string; tokenizer?: string; guided: boolean }) => {
+    .addOption(vllmReasoningParserOption())
+    .action(async (paths: string[], opts: { out: string; open?: boolean; thinkOpen?: boolean; format?: string; template?: string; vllmProfile?: VllmGeneration; deltaTokens?: string; vllmReasoningParser?: string; tokenizer?: string; guided: boolean }) => {
       if (opts.deltaTokens !== undefined && !opts.vllmProfile) throw new InputError('--delta-tokens needs --vllm-profile');
       const deltaTokens = opts.deltaTokens === undefined ? undefined : parseDeltaTokens(opts.deltaTokens);
-      const { records, bytes } = await writeReport(paths, opts.out, { startInReasoning: opts.thinkOpen, format: opts.format, template: await readTemplate(opts.template), vllmProfile: opts.vllmProfile, deltaTokens, tokenizers: tokenizerPaths(opts.tokenizer), guided: opts.guided });
+      const { records, bytes } = await writeReport(paths, opts.out, { startInReasoning: opts.thinkOpen, format: opts.format, template: await readTemplate(opts.template), vllmProfile: opts.vllmProfile, deltaTokens, vllmReasoningParser: reasoningParserFlag(opts.vllmReasoningParser, opts.vllmProfile), tokenizers: tokenizerPaths(opts.tokenizer), guided: opts.guided });
       const where = resolve(opts.out);
       process.stdout.write(`Report: ${where} (${records} records, ${(bytes / 1024).toFixed(0)} KB)\n`);
       if (opts.open && openInBrowser(where)) process.stdout.write('Opened in your browser.\n');

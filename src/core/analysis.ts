@@ -47,6 +47,11 @@ export interface AnalysisOptions {
   tokenizers?: TokenizerPaths;
   /** `false`: `analyzeWithGuided` skips the guided-decoding what-if (`--no-guided`). */
   guided?: boolean;
+  /**
+   * The profile's server runs a reasoning parser (`--reasoning-parser kimi_k2`, the default); false models a server
+   * started without one: the think text reaches the tool parser and the content.
+   */
+  vllmReasoningParser?: boolean;
 }
 
 /** The prompt behind a record: as recorded, or rendered from its request with a template. */
@@ -199,6 +204,7 @@ export class Analyzer {
       grouping,
       recorded: recordedGrouping(record, completion.text),
       startInReasoning: this.options.startInReasoning,
+      reasoningParser: this.options.vllmReasoningParser,
     });
   }
 }

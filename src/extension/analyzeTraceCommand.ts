@@ -12,7 +12,7 @@ import { terminalStyle } from '../cli/terminalStyle.ts';
 import { formatSettingFor } from './formatSetting.ts';
 import { templateSettingFor } from './templateSetting.ts';
 import { tokenizerSettingFor } from './tokenizerSetting.ts';
-import { vllmProfileSettingFor } from './vllmProfileSetting.ts';
+import { vllmProfileSettingFor, vllmReasoningParserSettingFor } from './vllmProfileSetting.ts';
 
 const SEVERITY: Record<Severity, vscode.DiagnosticSeverity> = {
   error: vscode.DiagnosticSeverity.Error,
@@ -61,7 +61,7 @@ export class AnalyzeTraceCommand {
       return null;
     }
     try {
-      const analyzer = new Analyzer({ format: formatSettingFor(uri), template: await templateSettingFor(uri), vllmProfile: vllmProfileSettingFor(uri), tokenizers: tokenizerSettingFor(uri) });
+      const analyzer = new Analyzer({ format: formatSettingFor(uri), template: await templateSettingFor(uri), vllmProfile: vllmProfileSettingFor(uri), tokenizers: tokenizerSettingFor(uri), vllmReasoningParser: vllmReasoningParserSettingFor(uri) });
       this.output.clear();
       const report = new HumanReport((line) => this.output.appendLine(line), terminalStyle({ isTTY: false }), false);
       report.file(vscode.workspace.asRelativePath(uri));

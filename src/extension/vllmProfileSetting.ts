@@ -4,6 +4,7 @@ import { vllmProfileFromSetting } from '../core/formats/kimiK2/vllm/vllmProfiles
 import type { VllmGeneration } from '../core/formats/kimiK2/vllm/vllmProfile.ts';
 
 export const VLLM_PROFILE_SETTING = 'toolscope.vllmProfile';
+export const VLLM_REASONING_PARSER_SETTING = 'toolscope.vllmReasoningParser';
 
 const warned = new Set<string>();
 
@@ -15,4 +16,10 @@ export function vllmProfileSettingFor(uri: vscode.Uri): VllmGeneration | undefin
     void vscode.window.showWarningMessage(`Toolscope: the setting ${VLLM_PROFILE_SETTING} is "${invalid}", which is not a vLLM profile (off, A, B or C). No vLLM profile is shown.`);
   }
   return profile;
+}
+
+/** `toolscope.vllmReasoningParser`: false models a server started without `--reasoning-parser` (undefined: on). */
+export function vllmReasoningParserSettingFor(uri: vscode.Uri): boolean | undefined {
+  const value = vscode.workspace.getConfiguration('toolscope', uri).get<unknown>('vllmReasoningParser');
+  return typeof value === 'boolean' ? value : undefined;
 }

@@ -107,6 +107,19 @@ test('--vllm-profile / --delta-tokens usage errors exit 2', async () => {
     const alone = run(['analyze', path, '--delta-tokens', '2']);
     assert.equal(alone.status, 2);
     assert.match(alone.stderr, /--delta-tokens needs --vllm-profile/);
+    const parserAlone = run(['analyze', path, '--vllm-reasoning-parser', 'off']);
+    assert.equal(parserAlone.status, 2);
+    assert.match(parserAlone.stderr, /--vllm-reasoning-parser needs --vllm-profile/);
+  });
+});
+
+test('analyze --vllm-profile C --vllm-reasoning-parser off --json: the think text reaches the profile\'s content', async () => {
+  const thinking: TraceRecord = { ...record, id: 'think', completion: { text: `<think>Paris, so weather.</think>${record.completion?.text ?? ''}` } };
+  await withTrace([thinking], (path) => {
+    const on = JSON.parse(run(['analyze', path, '--json', '--no-guided', '--vllm-profile', 'C']).stdout) as { vllm: { content: string | null } };
+    const off = JSON.parse(run(['analyze', path, '--json', '--no-guided', '--vllm-profile', 'C', '--vllm-reasoning-parser', 'off']).stdout) as { vllm: { content: string | null } };
+    assert.equal(on.vllm.content, 'Checking. ');
+    assert.match(off.vllm.content ?? '', /^Paris, so weather\.|<think>Paris, so weather\./u);
   });
 });
 

@@ -43,7 +43,7 @@ export const DIAGNOSTIC_KINDS = {
   'duplicate-call-index': { code: 'TS007', severity: 'warning', title: 'Duplicate or out-of-order call index' },
   'missing-section-marker': { code: 'TS008', severity: 'warning', title: 'Calls without a section begin or end' },
   'marker-split': { code: 'TS009', severity: 'warning', title: 'Marker split across tokens' },
-  'call-in-think': { code: 'TS010', severity: 'error', title: 'Tool call inside a think block' },
+  'call-in-think': { code: 'TS010', severity: 'warning', title: 'Tool call inside a think block' },
   'raw-fallback-format': { code: 'TS011', severity: 'error', title: 'Call written without special tokens' },
   'unterminated-call': { code: 'TS012', severity: 'error', title: 'Call never terminated' },
   'marker-whitespace': { code: 'TS013', severity: 'info', title: 'Whitespace around markers' },

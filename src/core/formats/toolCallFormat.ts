@@ -59,6 +59,8 @@ export type StructureNoteKind =
   | 'missing-section-begin'
   | 'missing-section-end'
   | 'call-in-think'
+  /** A tool-call section began inside an unclosed think block and ended the reasoning (detail `unclosed`, or `closed-later` when a `</think>` followed the section). */
+  | 'think-ended-by-section'
   | 'raw-fallback'
   | 'unterminated-call'
   | 'unterminated-section'
@@ -148,6 +150,12 @@ export interface ToolCallFormat {
    * when a record has no markup to detect the format from (a response without a raw completion).
    */
   readonly models?: RegExp;
+  /**
+   * What the serving engines do with this format's tool-call markup inside reasoning, in a sentence each, for the
+   * findings' messages (sources in docs/formats/): `callInThink` for markup that stays reasoning, `sectionEndsThink`
+   * for a section that ended the reasoning (Kimi K2).
+   */
+  readonly engineNotes?: { readonly callInThink?: string; readonly sectionEndsThink?: string; readonly closedLater?: string };
   /** The names vLLM's and SGLang's `--tool-call-parser` give this format, as a record's `meta.parser` may carry them. */
   readonly parserNames?: readonly string[];
   /** Where this format's token boundaries and ids come from when the record has none. */

@@ -28,7 +28,7 @@ export class VllmServerParser {
   ) {
     const texts = new Map(tokens.map((t) => [t.id, t.text] as const));
     this.stream = vllmProfile(generation).createStreamParser({ decodeToken: (id) => texts.get(id) });
-    this.reasoningEnd = reasoningEnd(tokens, text.length);
+    this.reasoningEnd = reasoningEnd(tokens, text.length, false, vllmProfile(generation).reasoningParser.endsAtSection);
   }
 
   /** The chunk delta for token `i`, or null when vLLM would have sent nothing for it. */

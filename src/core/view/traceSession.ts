@@ -59,6 +59,8 @@ export class TraceSession {
     const next = { ...this.options, ...options };
     const same =
       (['format', 'startInReasoning', 'recoverRawFallback', 'vllmProfile', 'deltaTokens'] as const).every((k) => (next[k] || undefined) === (this.options[k] || undefined)) &&
+      // Unset means on: only `false` turns the profile's reasoning parser off.
+      (next.vllmReasoningParser !== false) === (this.options.vllmReasoningParser !== false) &&
       next.template?.source === this.options.template?.source &&
       JSON.stringify(next.tokenizers ?? null) === JSON.stringify(this.options.tokenizers ?? null);
     if (same) return false;

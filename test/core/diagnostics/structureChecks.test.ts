@@ -27,13 +27,35 @@ test('unterminated-call: mentions finish_reason length and anchors to the call',
   assert.equal(r.completion?.tokens[d[0]?.tokenStart ?? -1]?.text, B);
 });
 
-test('call-in-think: markup inside the think block', () => {
-  const text = `<think>I should call ${section(call('functions.search:0', '{"query":"a"}'))}</think>Searching now.`;
+test('call-in-think: a section in an unclosed think ends the reasoning; a warning says which engines deliver the calls', () => {
+  const text = `<think>I should call ${section(call('functions.search:0', '{"query":"a"}'))}`;
   const r = analyze(record({ completion: { text } }));
   const d = ofKind(r, 'call-in-think');
   assert.equal(d.length, 1);
-  assert.equal(r.calls.length, 0);
+  assert.equal(d[0]?.severity, 'warning');
+  assert.equal(d[0]?.detail, 'section-ends-reasoning');
+  assert.match(d[0]?.message ?? '', /current vLLM .*SGLang .*llama\.cpp .*deliver the calls; vLLM's earlier kimi_k2 reasoning parser .*the client got no call/u);
+  assert.deepEqual(r.calls.map((c) => c.name), ['search']);
+  assert.equal(r.reasoning, 'I should call ');
   assert.equal(r.completion?.tokens[d[0]?.tokenStart ?? -1]?.text, S);
+  // With </think> after the section: the calls still count, and the finding says non-streaming parsers split there.
+  const closed = analyze(record({ completion: { text: `${text}</think>Searching now.` } }));
+  const [c] = ofKind(closed, 'call-in-think');
+  assert.equal(c?.detail, 'section-ends-reasoning-closed-later');
+  assert.match(c?.message ?? '', /non-streaming parsers split at that <\/think>/u);
+  assert.equal(closed.content, 'Searching now.');
+  assert.deepEqual(ofKind(closed, 'stray-marker'), []);
+});
+
+test('call-in-think: a bare call begin inside think stays reasoning, a warning names the engines', () => {
+  const r = analyze(record({ completion: { text: `<think>I should call ${call('functions.search:0', '{"query":"a"}')}</think>Searching now.` } }));
+  const d = ofKind(r, 'call-in-think');
+  assert.equal(d.length, 1);
+  assert.equal(d[0]?.severity, 'warning');
+  assert.equal(d[0]?.detail, 'stays-reasoning');
+  assert.match(d[0]?.message ?? '', /llama\.cpp's Kimi K2 parser ends the reasoning at it/u);
+  assert.equal(r.calls.length, 0);
+  assert.equal(r.completion?.tokens[d[0]?.tokenStart ?? -1]?.text, B);
 });
 
 test('raw-fallback-format: in the completion and in response content', () => {

@@ -162,6 +162,30 @@ test('a leading think block goes to the reasoning parser: no divergence for the 
   assert.deepEqual(divergences(opened, { vllmProfile: 'A', startInReasoning: true }).found, []);
 });
 
+test('a section in an unclosed think: A (</think>-only reasoning parser) loses the call, B and C hand over at the section begin', () => {
+  const text = `<think>Paris, so weather. ${section(call('functions.get_weather:0', '{"city": "Paris"}'))}`;
+  const a = divergences(text, { vllmProfile: 'A' });
+  assert.equal(a.a.vllm?.reasoningEnd, text.length);
+  assert.deepEqual(a.a.vllm?.calls, []);
+  assert.deepEqual(a.found.map((d) => [d.detail, d.severity]), [['call-dropped', 'error']]);
+  for (const gen of ['B', 'C'] as const) {
+    const { a: run, found } = divergences(text, { vllmProfile: gen });
+    assert.equal(run.vllm?.reasoningEnd, text.indexOf(S), gen);
+    assert.deepEqual(run.vllm?.calls.map((c) => c.name), ['get_weather'], gen);
+    assert.deepEqual(found, [], gen);
+  }
+});
+
+test('--vllm-reasoning-parser off: the tool parser sees the think block, its text reaches content', () => {
+  const text = `<think>Paris, so weather.</think>${clean}`;
+  for (const gen of ['A', 'B', 'C'] as const) {
+    const { a, found } = divergences(text, { vllmProfile: gen, vllmReasoningParser: false });
+    assert.equal(a.vllm?.reasoningEnd, 0, gen);
+    assert.match(a.vllm?.content ?? '', /Paris, so weather\./u, gen);
+    assert.ok(found.some((d) => d.detail === 'content-leaked'), `${gen}: ${found.map((d) => d.detail).join(', ')}`);
+  }
+});
+
 test('a section begin spelled as text: C streams everything after it as content (content-leaked, error) and drops the call', () => {
   const text = `Q <|tool_calls_sec${'tion_begin|>'}${B}functions.f:0${A}{"a": 1}${C}${E}`;
   const tokens: RecordedToken[] = [

@@ -25,7 +25,9 @@ const SAMPLES = fileURLToPath(new URL('../../../samples/kimi-k2-raw-completions.
 const analyse = (record: TraceRecord, options: ConstructorParameters<typeof Analyzer>[0]) => new Analyzer(options).analyze({ record, line: 1, lastLine: 1, source: 'native' });
 
 test('rows: content, each reference call with its counterpart, a call only vLLM sees; findings beside each', () => {
-  const text = `Sure. ${S}${B}functions.web.search:0${A}{"q": "a\nb"}${C}${E}<think>x ${S}${B}functions.f:1${A}{}${C}${E}</think>`;
+  // A bare call begin inside a think block after the content stays reasoning in the reference parse (a section begin
+  // there would end the reasoning: the engines' consensus), while A's tool parser, past its reasoning parser, sees it.
+  const text = `Sure. ${S}${B}functions.web.search:0${A}{"q": "a\nb"}${C}${E}<think>x ${B}functions.f:1${A}{}${C}</think>`;
   const a = analyse({ toolscope: 1, id: 'r', completion: { text } }, { vllmProfile: 'A' });
   const view = vllmView(a);
   assert.ok(view);

@@ -46,7 +46,7 @@ function isSubsequence(part: string, whole: string): boolean {
   return j === part.length;
 }
 
-const CALL_ADDED = 'vLLM would have sent a call the reference parse does not count as one: e.g. markup inside a `<think>` block after the content, which the reference keeps as reasoning (call-in-think).';
+const CALL_ADDED = 'vLLM would have sent a call the reference parse does not count as one: e.g. a bare `<|tool_call_begin|>` inside a `<think>` block after the content, which the reference keeps as reasoning (call-in-think).';
 
 /** What each generation is known to do, for the hints (docs/formats/kimi-k2.md lists them all). */
 const HINTS: Record<VllmDivergenceDetail, Record<'A' | 'B' | 'C' | 'any', string>> = {

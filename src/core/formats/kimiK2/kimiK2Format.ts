@@ -22,6 +22,15 @@ export const kimiK2Format: ToolCallFormat = {
   // Kimi K2 and later Kimi models, and Moonshot's API names for them (`moonshot`, as in K2-Vendor-Verifier's requests).
   models: /kimi|moonshot/iu,
   parserNames: ['kimi_k2'],
+  // Sources (file and commit) in docs/formats/kimi-k2.md, "Engines disagree".
+  engineNotes: {
+    callInThink:
+      "vLLM's kimi_k2 reasoning parser and SGLang's Kimi K2 detector end reasoning only at </think> or the section begin, so a bare <|tool_call_begin|> stays reasoning and the client gets no call; llama.cpp's Kimi K2 parser ends the reasoning at it and returns the call",
+    sectionEndsThink:
+      "current vLLM (kimi_k2 reasoning parser, PR 33646), SGLang (Kimi K2 reasoning detector) and llama.cpp (Kimi K2 parser) do the same and deliver the calls; vLLM's earlier kimi_k2 reasoning parser (DeepSeek-R1's, </think> only) kept them in reasoning_content and the client got no call",
+    closedLater:
+      'A </think> follows the section: streaming vLLM and SGLang still end the reasoning at the section, but their non-streaming parsers split at that </think> and keep the calls as reasoning.',
+  },
   // Kimi's tokenizer is tiktoken BPE (tiktoken.model + tokenizer_config.json) with its own pre-tokenizer pattern.
   tokenizer: {
     approximate: () => new KimiSplitter(),

@@ -5,6 +5,10 @@
  * noted; ids are kept as written; text between or after sections stays content; calls without a section
  * begin still parse; undeclared names and invalid JSON are kept as they are.
  *
+ * Inside `<think>`, a section begin ends the reasoning and its calls are calls: current vLLM's `kimi_k2` reasoning
+ * parser, SGLang's Kimi K2 reasoning detector and llama.cpp's Kimi K2 parser all do so (docs/formats/kimi-k2.md).
+ * A bare `<|tool_call_begin|>` stays reasoning (vLLM and SGLang keep it there; llama.cpp alone ends at it).
+ *
  * Streaming is the only mode: the one-shot form feeds the whole text at once. Text is scanned once; the only
  * text held back between pushes is a possible marker prefix (< 30 chars), a whitespace run whose role depends
  * on what follows, and (with raw-fallback recovery) a candidate `functions.name:0 {…}` call.
@@ -116,6 +120,8 @@ export class KimiK2Parser implements StreamingParser {
   private open: OpenCall | null = null;
   private thinkOpenedAt: number | null = null;
   private thinkCallNoted = false;
+  /** The note of a section that ended the reasoning, until a `</think>` closes that think block after it. */
+  private sectionEndedThink: StructureNote | null = null;
   private readonly fallback: RawFallbackScanner | null;
   private finished = false;
 
@@ -366,6 +372,17 @@ export class KimiK2Parser implements StreamingParser {
         this.st = 'reasoning';
         this.thinkOpenedAt = span.start;
         this.thinkCallNoted = false;
+        this.sectionEndedThink = null;
+        return;
+      case 'think-end':
+        if (this.sectionEndedThink) {
+          // The think block a section interrupted closes after it: not stray, but the engines' non-streaming
+          // parsers split at this `</think>` and keep the section as reasoning.
+          this.sectionEndedThink.detail = 'closed-later';
+          this.sectionEndedThink = null;
+          return;
+        }
+        this.note('stray-marker', span.start, span.end, `${m.text} outside a tool-call section`);
         return;
       case 'end-of-turn':
         return;
@@ -378,6 +395,15 @@ export class KimiK2Parser implements StreamingParser {
     if (m.name === 'think-end') {
       this.st = 'content';
       this.thinkOpenedAt = null;
+      return;
+    }
+    if (m.name === 'section-begin') {
+      // The engines' consensus: the section ends the reasoning and its calls reach the client.
+      this.note('think-ended-by-section', span.start, span.end, 'unclosed');
+      this.sectionEndedThink = this.notes[this.notes.length - 1] as StructureNote;
+      this.thinkOpenedAt = null;
+      this.st = 'section';
+      this.sectionExplicit = true;
       return;
     }
     // Tool markup inside a think block: the reasoning parser swallows it, so the call never reaches the client.

@@ -2,7 +2,9 @@
  * One completion through one vLLM-behaviour profile, the way a vLLM server would have fed it: its tokens grouped
  * into deltas (each token one delta, N tokens per delta, or the grouping the record shows), token ids where they
  * were recorded (special tokens always get Kimi's real ids). A leading `<think>` block goes to vLLM's reasoning
- * parser first, as in a server started with `--reasoning-parser`: the tool parser sees what follows `</think>`.
+ * parser first, as in a server started with `--reasoning-parser`: the tool parser sees what follows `</think>` —
+ * or, from the generation whose reasoning parser ends there (B and C), what follows from a section begin inside the
+ * think block. Without a reasoning parser (`reasoningParser: false`) the tool parser sees the whole completion.
  * The result is what the client would have received: every DeltaMessage (or null), and content and calls
  * rebuilt from them the way a client accumulates a stream, plus the non-streaming answer.
  */
@@ -12,6 +14,7 @@ import { planDeltas, pseudoTokenize, type DeltaGrouping, type DeltaToken } from 
 import type { VllmDeltaMessage, VllmGeneration } from './vllmProfile.ts';
 import { vllmProfile } from './vllmProfiles.ts';
 import type { RecordedGrouping } from './recordedGrouping.ts';
+import { SECTION_BEGIN } from '../kimiK2Markers.ts';
 
 /** What the user asks for: N tokens per delta, or the grouping the record shows. */
 export type VllmGroupingChoice = { kind: 'tokens'; perDelta: number } | { kind: 'recorded' };
@@ -39,6 +42,8 @@ export interface VllmRunInput {
   recorded: RecordedGrouping | null;
   /** The template opened `<think>`: the completion starts inside reasoning. */
   startInReasoning?: boolean;
+  /** The server runs a reasoning parser (`--reasoning-parser kimi_k2`); default true. */
+  reasoningParser?: boolean;
 }
 
 export interface VllmRun {
@@ -62,8 +67,11 @@ export interface VllmRun {
   nonstream: { content: string | null; calls: VllmCall[] };
 }
 
-/** Where the reasoning parser hands over: after the first `</think>` of a completion that starts inside one. */
-export function reasoningEnd(tokens: readonly Token[], textLength: number, startInReasoning = false): number {
+/**
+ * Where the reasoning parser hands over: after the first `</think>` of a completion that starts inside one, or
+ * with `endsAtSection` at a `<|tool_calls_section_begin|>` token before it (which goes to the tool parser).
+ */
+export function reasoningEnd(tokens: readonly Token[], textLength: number, startInReasoning = false, endsAtSection = false): number {
   let i = 0;
   if (!startInReasoning) {
     while (i < tokens.length && (tokens[i] as Token).text.trim() === '') i++;
@@ -73,6 +81,7 @@ export function reasoningEnd(tokens: readonly Token[], textLength: number, start
   for (; i < tokens.length; i++) {
     const t = tokens[i] as Token;
     if (t.text === '</think>') return t.charEnd;
+    if (endsAtSection && t.text === SECTION_BEGIN) return t.charStart;
   }
   return textLength;
 }
@@ -114,7 +123,7 @@ export function groupingLabel(g: VllmGroupingUsed): string {
 export function runVllmProfile(input: VllmRunInput): VllmRun {
   const profile = vllmProfile(input.generation);
   const { text } = input;
-  const from = reasoningEnd(input.tokens, text.length, input.startInReasoning);
+  const from = input.reasoningParser === false ? 0 : reasoningEnd(input.tokens, text.length, input.startInReasoning, profile.reasoningParser.endsAtSection);
   const tokens = deltaTokens(text, input.tokens, from);
   let grouping: VllmGroupingUsed;
   let plan: DeltaGrouping;

@@ -320,6 +320,8 @@ export const vllmGenA: VllmProfile = {
   generation: 'A',
   commit: 'f1816fb',
   description: 'vLLM Mar 2026 (Dec 2025 – PR 38579): token-id counting, non-DOTALL regexes, section buffer',
+  // The era began with kimi_k2 mapped to DeepSeek-R1's reasoning parser (PR 28128, Nov 2025): </think> only.
+  reasoningParser: { endsAtSection: false, source: "DeepSeekR1ReasoningParser as kimi_k2 (vLLM PR 28128): ends only at </think>" },
   hasFinish: false,
   createStreamParser: () => new GenAStreamParser(),
   extract: extractWithCallRegex,

@@ -258,6 +258,7 @@ export const vllmGenC: VllmProfile = {
   generation: 'C',
   commit: 'b8fb56d',
   description: 'vLLM Jul 2026 (current): declarative parser engine, markers recognised by token id',
+  reasoningParser: { endsAtSection: true, source: 'KimiK2ReasoningParser (vLLM PR 33646, Feb 2026): ends at </think> or <|tool_calls_section_begin|>' },
   hasFinish: true,
   createStreamParser: (options) => new GenCStreamParser(options),
   extract: extractC,

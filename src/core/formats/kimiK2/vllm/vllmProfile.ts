@@ -43,6 +43,12 @@ export interface VllmProfile {
   /** vLLM commit the behaviour was recorded at. */
   readonly commit: string;
   readonly description: string;
+  /**
+   * The `kimi_k2` reasoning parser of the generation's era, as a server started with `--reasoning-parser kimi_k2`
+   * runs it: whether a `<|tool_calls_section_begin|>` inside the think block ends the reasoning (and where that is
+   * known from; see docs/formats/kimi-k2.md, "Engines disagree").
+   */
+  readonly reasoningParser: { readonly endsAtSection: boolean; readonly source: string };
   /** True when the generation has an end-of-stream flush (`finish_streaming`). */
   readonly hasFinish: boolean;
   createStreamParser(options?: VllmStreamOptions): VllmStreamParser;
