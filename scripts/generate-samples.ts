@@ -1271,6 +1271,44 @@ function realFailures(): Json[] {
         'stop',
       ),
     ),
+    record(
+      'reserved-token-spelling-in-content',
+      "An Ollama GGUF build of Kimi K2 decoded the tool-call markers by id (<|reserved_token_163595|> …): no parser recognised them, the call reached the client as text.",
+      'kimi-k2:1t-cloud',
+      'Weather in Faro?',
+      message(
+        {
+          content: `<|reserved_token_163595|><|reserved_token_163597|>functions.get_weather:0<|reserved_token_163598|>{"city": "Faro"}<|reserved_token_163599|><|reserved_token_163596|>`,
+        },
+        'stop',
+      ),
+    ),
+    record(
+      'leaked-call-bad-id',
+      'Kimi K2.5 wrote ids without "functions." and ":" (functionsget_weather0, after a client sanitised the history ids); the server\'s parser refused them and streamed the section as content.',
+      'moonshotai/Kimi-K2.5',
+      'Weather in Braga and Coimbra?',
+      message(
+        {
+          content: `${S}${call('functionsget_weather0', { city: 'Braga' })}${call('functionsget_weather1', { city: 'Coimbra', unit: 'kelvin' })}${E}`,
+        },
+        'stop',
+      ),
+    ),
+    record(
+      'bare-json-call-in-content',
+      'Qwen2.5 behind a server without a tool parser answered with the call as bare JSON: the client printed it instead of running it.',
+      'Qwen/Qwen2.5-7B-Instruct',
+      'Search the web for the Lisbon tram strike.',
+      message({ content: '{"name": "search_web", "arguments": {"query": "Lisbon tram strike"}}' }, 'stop'),
+    ),
+    record(
+      'dsml-markup-in-content',
+      "DeepSeek V3.2's DSML tool-call markup reached the content: a format Toolscope has no parser for, reported as unknown markup.",
+      'deepseek-ai/DeepSeek-V3.2',
+      'Weather in Évora?',
+      message({ content: '<｜DSML｜function_calls>\n<｜DSML｜invoke name="get_weather">\n<｜DSML｜parameter name="city" string="true">Évora</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜function_calls>' }, 'stop'),
+    ),
   ];
 }
 

@@ -115,6 +115,11 @@ test('every diagnostic kind fires on some sample; the clean samples are clean', 
   for (const [id, format] of [['calls-in-reasoning-content', 'kimi_k2'], ['calls-in-streamed-reasoning', 'deepseek_v31']] as const) {
     assert.deepEqual(real(id).filter((d) => d.kind === 'call-in-reasoning').map((d) => [d.where, d.detail, d.severity]), [['reasoning', format, 'error']], id);
   }
+  const found = (id: string) => real(id).map((d) => (d.detail ? `${d.kind}@${d.detail}` : d.kind));
+  assert.ok(found('reserved-token-spelling-in-content').includes('content-leak@kimi_k2'));
+  assert.ok(found('leaked-call-bad-id').includes('bad-call-id@leaked') && found('leaked-call-bad-id').includes('unknown-tool@leaked'));
+  assert.ok(found('bare-json-call-in-content').includes('raw-fallback-format@bare-json'));
+  assert.ok(found('dsml-markup-in-content').includes('unknown-markup-in-content'));
   const sse = records.get('vllm-stream.sse.jsonl') ?? [];
   assert.deepEqual(sse.map((r) => r.diagnostics.some((d) => d.kind === 'content-leak')), [false, true], 'two streams, the second leaks');
 });

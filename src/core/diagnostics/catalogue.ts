@@ -22,10 +22,14 @@ import { toolCallWhenNone } from './checks/toolCallWhenNone.ts';
 import { toolDescribedNotCalled } from './checks/toolDescribedNotCalled.ts';
 import { unknownTool } from './checks/unknownTool.ts';
 import { unterminatedCall } from './checks/unterminatedCall.ts';
+import { unknownMarkupInContent } from './checks/unknownMarkupInContent.ts';
+import { leakedCalls } from './checks/leakedCalls.ts';
 import { templateBadHistoryId, templateEmptyContentList, templateGenerationPromptMissing } from './checks/templateChecks.ts';
 
 export const CHECKS: readonly Check[] = [
   contentLeak,
+  unknownMarkupInContent,
+  leakedCalls,
   emptyContentDelta,
   unknownTool,
   invalidArgumentsJson,

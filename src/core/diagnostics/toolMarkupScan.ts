@@ -1,11 +1,14 @@
 /**
  * Tool-call markup of any registered format in a piece of text a client reads as prose (a response's content or
  * reasoning), whatever format the record was detected as. Each format is asked through the registry for its leak
- * fragments and its parser; nothing here knows a format by name. The calls a format's parser finds in the text are
- * the calls that were written but never delivered.
+ * fragments, its other marker spellings (Kimi's `<|reserved_token_N|>`) and its parser; nothing here knows a format
+ * by name. The calls a format's parser finds in the text are the calls that were written but never delivered.
+ * Special-token shapes of no registered format (`<|…|>`, `<｜…｜>`, `▁` inside angle brackets) are found too.
  */
 import { formatNames, getFormat } from '../formats/registry.ts';
 import type { ToolCallFormat } from '../formats/toolCallFormat.ts';
+
+type Tools = ReadonlyArray<{ function: { name: string; parameters?: unknown } }>;
 
 export interface MarkupCall {
   index: number;
@@ -14,6 +17,7 @@ export interface MarkupCall {
   name: string;
   arguments: string;
   terminated: boolean;
+  /** Offsets in the scanned text (as written, other spellings included). */
   start: number;
   end: number;
   argumentsStart: number | null;
@@ -22,26 +26,58 @@ export interface MarkupCall {
 
 export interface FormatMarkup {
   format: ToolCallFormat;
-  /** The format's first leak fragment in the text. */
-  first: { start: number; end: number; text: string };
+  /** The format's first leak fragment (or marker spelling) in the text; `marker` when it is another spelling. */
+  first: { start: number; end: number; text: string; marker?: string };
   /** The calls the format's own parser finds in the text (markup calls only). */
   calls: MarkupCall[];
 }
 
-/** The earliest leak fragment of `format` in `text`, or null. */
+/** The earliest leak fragment of `format` in `text`, or another spelling of one of its markers, or null. */
 export function firstLeakFragment(format: ToolCallFormat, text: string): FormatMarkup['first'] | null {
   let first: FormatMarkup['first'] | null = null;
-  for (const f of format.leakFragments) {
+  const consider = (f: string, marker?: string): void => {
     const at = text.indexOf(f);
-    if (at >= 0 && (!first || at < first.start || (at === first.start && f.length > first.text.length))) first = { start: at, end: at + f.length, text: f };
-  }
+    if (at >= 0 && (!first || at < first.start || (at === first.start && f.length > first.text.length))) first = { start: at, end: at + f.length, text: f, ...(marker ? { marker } : {}) };
+  };
+  for (const f of format.leakFragments) consider(f);
+  for (const s of format.markerSpellings ?? []) consider(s.spelling, s.marker);
   return first;
 }
 
-/** The calls `format`'s parser finds in `text` read as a whole completion. */
-export function parseMarkupCalls(format: ToolCallFormat, text: string, tools?: ReadonlyArray<{ function: { name: string; parameters?: unknown } }>): MarkupCall[] {
+/** The text with the format's other marker spellings written as its markers, and a map back to the original offsets. */
+function canonical(format: ToolCallFormat, text: string): { text: string; original: (at: number) => number } {
+  const spellings = (format.markerSpellings ?? []).filter((s) => text.includes(s.spelling));
+  if (!spellings.length) return { text, original: (at) => at };
+  const pattern = new RegExp(spellings.map((s) => s.spelling.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&')).join('|'), 'gu');
+  const byText = new Map(spellings.map((s) => [s.spelling, s.marker]));
+  const swaps: Array<{ from: number; to: number; origFrom: number; origTo: number }> = [];
+  let out = '';
+  let last = 0;
+  for (const m of text.matchAll(pattern)) {
+    const marker = byText.get(m[0]) as string;
+    out += text.slice(last, m.index);
+    swaps.push({ from: out.length, to: out.length + marker.length, origFrom: m.index, origTo: m.index + m[0].length });
+    out += marker;
+    last = m.index + m[0].length;
+  }
+  out += text.slice(last);
+  const original = (at: number): number => {
+    let shift = 0;
+    for (const s of swaps) {
+      if (at < s.from) break;
+      if (at < s.to) return s.origFrom;
+      shift = s.origTo - s.to;
+    }
+    return at + shift;
+  };
+  return { text: out, original };
+}
+
+/** The calls `format`'s parser finds in `text` read as a whole completion (other marker spellings included). */
+export function parseMarkupCalls(format: ToolCallFormat, text: string, tools?: Tools): MarkupCall[] {
+  const { text: readable, original } = canonical(format, text);
   const parser = format.createParser(tools ? { tools } : {});
-  parser.push(text);
+  parser.push(readable);
   parser.finish();
   return parser
     .result()
@@ -52,10 +88,10 @@ export function parseMarkupCalls(format: ToolCallFormat, text: string, tools?: R
       name: c.name,
       arguments: c.arguments,
       terminated: c.terminated,
-      start: c.span.start,
-      end: c.span.end,
-      argumentsStart: c.argumentsSpan?.start ?? null,
-      argumentsEnd: c.argumentsSpan?.end ?? null,
+      start: original(c.span.start),
+      end: original(c.span.end),
+      argumentsStart: c.argumentsSpan ? original(c.argumentsSpan.start) : null,
+      argumentsEnd: c.argumentsSpan ? original(c.argumentsSpan.end) : null,
     }));
 }
 
@@ -63,7 +99,7 @@ export function parseMarkupCalls(format: ToolCallFormat, text: string, tools?: R
  * Every registered format whose markup is in `text`, earliest first, each with the calls its parser finds there.
  * Formats sharing a marker (Hermes and Qwen3-Coder both write `<tool_call>`) each appear; `bestMarkup` picks one.
  */
-export function scanToolMarkup(text: string, tools?: ReadonlyArray<{ function: { name: string; parameters?: unknown } }>): FormatMarkup[] {
+export function scanToolMarkup(text: string, tools?: Tools): FormatMarkup[] {
   const found: FormatMarkup[] = [];
   for (const format of formatNames().map(getFormat)) {
     const first = firstLeakFragment(format, text);
@@ -78,4 +114,40 @@ export function bestMarkup(found: readonly FormatMarkup[]): FormatMarkup | null 
   let best: FormatMarkup | null = null;
   for (const f of found) if (!best || f.calls.length > best.calls.length || (f.calls.length === best.calls.length && f.first.start < best.first.start)) best = f;
   return best;
+}
+
+// ---- shapes of no registered format ------------------------------------------------------------------
+
+/**
+ * Special-token shapes: `<|name|>` with ASCII bars, full-width or double bars (`<｜…｜>`, `<‖…‖>`, DeepSeek's DSML
+ * `<｜DSML｜function_calls>`, closing forms `</｜…｜…>`), and SentencePiece's `▁` inside angle brackets. Bounded
+ * lengths keep the scan linear and stop prose from matching.
+ */
+const SHAPES = /<\/?\|[A-Za-z0-9_.:=/-]{1,64}\|>|<\/?[｜‖]{1,2}[^<>\s｜‖]{1,64}[｜‖]{1,2}[^<>\s]{0,64}>?|<[^<>\s]{0,32}▁[^<>\s]{0,32}>/gu;
+
+export interface UnknownMarkup {
+  text: string;
+  start: number;
+  end: number;
+}
+
+/** Special-token shapes in `text` that are no registered format's marker, spelling or leak fragment. */
+export function findUnknownMarkup(text: string): UnknownMarkup[] {
+  const formats = formatNames().map(getFormat);
+  const known = new Set(formats.flatMap((f) => [...f.markers, ...(f.markerSpellings ?? []).map((s) => s.spelling)]));
+  // Where registered formats' fragments sit: a shape overlapping one belongs to that format.
+  const claimed: Array<[number, number]> = [];
+  for (const f of formats) {
+    for (const frag of [...f.leakFragments, ...(f.markerSpellings ?? []).map((s) => s.spelling)]) {
+      for (let at = text.indexOf(frag); at >= 0; at = text.indexOf(frag, at + frag.length)) claimed.push([at, at + frag.length]);
+    }
+  }
+  const out: UnknownMarkup[] = [];
+  for (const m of text.matchAll(SHAPES)) {
+    const start = m.index;
+    const end = start + m[0].length;
+    if (known.has(m[0]) || claimed.some(([a, b]) => a < end && start < b)) continue;
+    out.push({ text: m[0], start, end });
+  }
+  return out;
 }

@@ -139,6 +139,17 @@ export interface ToolCallFormat {
   readonly markers: readonly string[];
   /** Strings only this format's tool-call markup produces: found in a client's content, they are a leak. */
   readonly leakFragments: readonly string[];
+  /**
+   * Other spellings of the format's tool-call markers that decoders produce, each with the marker it stands for
+   * (Kimi K2 GGUF builds decode the markers by id as `<|reserved_token_163595|>` …): leak detection finds them too.
+   */
+  readonly markerSpellings?: ReadonlyArray<{ readonly spelling: string; readonly marker: string }>;
+  /**
+   * The model's own call is a bare JSON object `{"name", "parameters"}` (Llama-style): in content it is a leaked
+   * call. Otherwise a bare JSON call naming an offered tool in content is a call written without the markup
+   * (raw-fallback-format).
+   */
+  readonly nativeBareJson?: boolean;
   /** The format's call-id convention; absent when the model writes no ids (the server invents them). */
   readonly callIds?: CallIdRules;
   /** Calls written as plain text without the markup, in a piece of content. */

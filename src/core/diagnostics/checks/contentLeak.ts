@@ -1,26 +1,52 @@
-/** content-leak: tool-call markup, or a call's arguments, reached the client as `content`. */
+/**
+ * content-leak: tool-call markup, or a call's arguments, reached the client as `content`. The content is scanned
+ * for the markup of every registered format (and its other marker spellings, e.g. Kimi's `<|reserved_token_N|>`),
+ * not only the record's own: a Qwen3-Coder fragment in a record read as Hermes is still a leak. One finding per
+ * format found, `detail` naming it.
+ */
 import { makeDiagnostic, type Check } from '../context.ts';
+import type { Diagnostic } from '../diagnostic.ts';
+import { scanToolMarkup } from '../toolMarkupScan.ts';
+import { bareCallsInContent } from './rawFallbackFormat.ts';
 
 export const contentLeak: Check = (ctx) => {
   const content = ctx.response?.content;
   if (!content) return [];
-  const out = [];
-  let earliest: { at: number; text: string } | null = null;
-  // Fragments only the format's markup produces, so a hit is never a false alarm on prose.
-  for (const f of ctx.format.leakFragments) {
-    const at = content.indexOf(f);
-    if (at >= 0 && (!earliest || at < earliest.at)) earliest = { at, text: f };
-  }
-  if (earliest) {
+  const out: Diagnostic[] = [];
+  // Fragments only a format's markup produces, so a hit is never a false alarm on prose.
+  for (const { format, first, calls } of scanToolMarkup(content, ctx.record.request?.tools)) {
+    const spelled = first.marker ? ` (${first.marker} spelled by its token id)` : '';
+    const other = format.name === ctx.format.name ? '' : ` — ${format.displayName} markup, in a record read as ${ctx.format.displayName}`;
+    const named = calls.length ? `; it holds ${calls.length} call${calls.length === 1 ? '' : 's'} (${calls.slice(0, 5).map((c) => c.name || '(no name)').join(', ')}) the client never received as tool_calls` : '';
     out.push(
       makeDiagnostic(ctx, 'content-leak', {
         where: 'response',
-        charStart: earliest.at,
-        charEnd: earliest.at + earliest.text.length,
-        message: `the client received tool-call markup as content: ${JSON.stringify(earliest.text)}`,
-        hint: 'The server-side tool parser let markup through (markers split across tokens or deltas, or decoded as text). Parse by text, not by token id alone, and strip markers before emitting content.',
+        charStart: first.start,
+        charEnd: first.end,
+        detail: format.name,
+        message: `the client received tool-call markup as content: ${JSON.stringify(first.text)}${spelled}${other}${named}`,
+        hint: first.marker
+          ? 'The decoder spelled the special tokens by id (a GGUF build without their names), so no tool parser recognised them. Use a build whose vocabulary names the markers, or map the reserved spellings back before parsing.'
+          : 'The server-side tool parser let markup through (markers split across tokens or deltas, decoded as text, or another format than the parser expects). Parse by text, not by token id alone, and strip markers before emitting content.',
       }),
     );
+  }
+  // A format whose own call is a bare JSON object: that object in content is its call, leaked.
+  if (ctx.format.nativeBareJson && !ctx.parse) {
+    const delivered = new Set((ctx.response?.calls ?? []).map((c) => c.name));
+    const bare = bareCallsInContent(ctx, content).filter((c) => !delivered.has(c.name));
+    if (bare.length) {
+      out.push(
+        makeDiagnostic(ctx, 'content-leak', {
+          where: 'response',
+          charStart: bare[0]!.start,
+          charEnd: bare[bare.length - 1]!.end,
+          detail: 'bare-json',
+          message: `${ctx.format.displayName}'s own call (${bare.map((c) => c.name).slice(0, 5).join(', ')}) reached the client as content: the server ran no tool parser for it`,
+          hint: "Serve with the model's tool parser, or recover the JSON on the client when its name is an offered tool.",
+        }),
+      );
+    }
   }
   // Arguments of a real call showing up verbatim in content: the parser streamed the section as text.
   for (const call of ctx.parse?.calls ?? []) {

@@ -1,8 +1,28 @@
-/** raw-fallback-format: `functions.name:0 {json}` written as text, without the special tokens: the call is lost. */
-import { makeDiagnostic, type Check } from '../context.ts';
+/**
+ * raw-fallback-format: a call written as text, without its format's markup, so no parser turned it into a call:
+ * Kimi's `functions.name:0 {json}`, and for every format whose own call is markup, a bare JSON call
+ * `{"name", "arguments"|"parameters"}` in the content the client received (the most common Ollama / Hermes-family
+ * failure). A bare JSON call counts when it names an offered tool, or, when the request's tools are unknown, when it
+ * is the whole content. For a format whose native call *is* that JSON (Llama-style, `nativeBareJson`), it is a
+ * leaked call instead (content-leak).
+ */
+import { makeDiagnostic, type Check, type CheckContext } from '../context.ts';
+import type { Diagnostic } from '../diagnostic.ts';
+import { findBareJsonCalls, type BareJsonCall } from '../bareJsonCalls.ts';
 import { notesOf } from './structureNotes.ts';
 
 const HINT = 'The model wrote the call as plain text, so no parser turns it into tool_calls. Usually a template problem (tools not declared the way the model was trained); guided decoding forces the markup.';
+const BARE_HINT =
+  "The model answered with the call's JSON and no markup (typical when the chat template's tool instructions are missing or the server runs no tool parser for this model). Serve with the model's tool parser and template, constrain the output (guided decoding), or recover the JSON on the client when its name is an offered tool.";
+
+/** Bare JSON calls in content that stand for calls: naming an offered tool, or the whole content when tools are unknown. */
+export function bareCallsInContent(ctx: CheckContext, content: string): BareJsonCall[] {
+  if (ctx.tools) return findBareJsonCalls(content, new Set(ctx.tools.keys()));
+  const all = findBareJsonCalls(content, null);
+  // Without the request's tools, only content that is nothing but the call(s) (an array or a sequence of them).
+  const rest = all.reduceRight((text, c) => text.slice(0, c.start) + text.slice(c.end), content);
+  return all.length && /^[\s[\],]*$/u.test(rest) ? all : [];
+}
 
 export const rawFallbackFormat: Check = (ctx) => {
   if (ctx.parse) {
@@ -17,8 +37,8 @@ export const rawFallbackFormat: Check = (ctx) => {
     );
   }
   const content = ctx.response?.content;
-  if (!content || !ctx.format.findRawFallback) return [];
-  return ctx.format.findRawFallback(content).map((hit) =>
+  if (!content) return [];
+  const out: Diagnostic[] = (ctx.format.findRawFallback?.(content) ?? []).map((hit) =>
     makeDiagnostic(ctx, 'raw-fallback-format', {
       where: 'response',
       charStart: hit.start,
@@ -27,4 +47,20 @@ export const rawFallbackFormat: Check = (ctx) => {
       hint: HINT,
     }),
   );
+  const delivered = new Set((ctx.response?.calls ?? []).map((c) => c.name));
+  const bare = bareCallsInContent(ctx, content).filter((c) => !delivered.has(c.name));
+  if (bare.length && !ctx.format.nativeBareJson) {
+    const first = bare[0] as BareJsonCall;
+    out.push(
+      makeDiagnostic(ctx, 'raw-fallback-format', {
+        where: 'response',
+        charStart: first.start,
+        charEnd: bare[bare.length - 1]!.end,
+        detail: 'bare-json',
+        message: `${bare.length === 1 ? 'a call' : `${bare.length} calls`} written as bare JSON (${bare.map((c) => c.name).slice(0, 5).join(', ')}) reached the client as content, not as tool_calls: no tool parser took ${bare.length === 1 ? 'it' : 'them'}`,
+        hint: BARE_HINT,
+      }),
+    );
+  }
+  return out;
 };

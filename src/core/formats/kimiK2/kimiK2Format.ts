@@ -2,6 +2,7 @@
 import type { ParserOptions, StreamingParser, ToolCallFormat } from '../toolCallFormat.ts';
 import { CANONICAL_CALL_ID, indexFromCallId, KIMI_MARKERS, KIMI_TOOL_MARKER_TEXTS, nameFromCallId } from './kimiK2Markers.ts';
 import { findRawFallbackCalls } from './rawFallbackScanner.ts';
+import { specialTokenId } from '../../tokens/kimiSpecialTokens.ts';
 import { KimiK2Parser } from './kimiK2Parser.ts';
 import { KimiSplitter } from '../../tokens/kimiSplitter.ts';
 import { forEachPiece } from '../../tokens/kimiPretokenizer.ts';
@@ -12,6 +13,11 @@ export const kimiK2Format: ToolCallFormat = {
   markers: KIMI_MARKERS.map((m) => m.text),
   // Whole markers, and the pieces a split marker leaves behind.
   leakFragments: [...KIMI_TOOL_MARKER_TEXTS, '<|tool_call', '_section_begin|>', '_section_end|>', 'argument_begin|>'],
+  // The five markers by their real ids (163595–163599), as a GGUF decoder that names tokens by id spells them.
+  markerSpellings: KIMI_TOOL_MARKER_TEXTS.flatMap((marker) => {
+    const id = specialTokenId(marker);
+    return id === undefined ? [] : [{ spelling: `<|reserved_token_${id}|>`, marker }];
+  }),
   callIds: {
     problem: (id) => (CANONICAL_CALL_ID.test(id) ? null : `call id "${id}" is not of the form functions.<name>:<index>`),
     nameOf: nameFromCallId,
