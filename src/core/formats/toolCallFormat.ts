@@ -63,6 +63,11 @@ export type StructureNoteKind =
   | 'think-ended-by-section'
   | 'raw-fallback'
   | 'unterminated-call'
+  /**
+   * A call that runs to the end of the completion in a format whose call terminator is a stop token servers strip
+   * (Harmony's `<|call|>`): complete unless the completion was cut (`finish_reason: "length"`).
+   */
+  | 'call-at-end'
   | 'unterminated-section'
   | 'unterminated-think'
   | 'text-in-section'

@@ -356,13 +356,14 @@ export class HarmonyParser extends MarkupParser<HarmonyState, HarmonyMarkerName>
     this.announce(call);
   }
 
-  private closeCall(end: number, terminated: boolean, why: string): void {
+  private closeCall(end: number, terminated: boolean, why: string, atEnd = false): void {
     const o = this.open;
     if (!o) return;
     o.call.arguments = o.args;
     o.call.span.end = end;
     o.call.terminated = terminated;
-    if (!terminated) this.note('unterminated-call', o.call.span.start, end, why);
+    // `<|call|>` is a stop token: many servers strip it, so a call that ends the completion may well be complete.
+    if (!terminated) this.note(atEnd ? 'call-at-end' : 'unterminated-call', o.call.span.start, end, why);
     this.calls.push(o.call);
     this.open = null;
   }
@@ -378,7 +379,7 @@ export class HarmonyParser extends MarkupParser<HarmonyState, HarmonyMarkerName>
         this.headerWithoutMessage(at, 'the stream ended inside the call\'s header');
         return;
       case 'body':
-        if (this.body === 'call') this.closeCall(at, false, 'the stream ended inside the call');
+        if (this.body === 'call') this.closeCall(at, false, 'the call runs to the end of the completion without <|call|>', true);
         else if (this.body === 'reasoning') this.note('unterminated-think', this.bodyStart, at, 'the analysis message is never closed');
         return;
       case 'between':

@@ -53,3 +53,16 @@ test('harmony analysis: text between messages is reported', () => {
 test('harmony analysis: the bundled samples', async () => {
   await checkSamples('harmony');
 });
+
+test('harmony analysis: a call that ends the completion without <|call|> is complete unless finish_reason is "length"', () => {
+  const text = `${think('Need weather.')}<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{"city":"Paris"}`;
+  for (const finish of ['stop', 'tool_calls']) {
+    const r = analyze(record({ completion: { text, finish_reason: finish } }));
+    const d = r.diagnostics.filter((x) => x.kind === 'unterminated-call');
+    assert.deepEqual(d.map((x) => [x.severity, x.detail]), [['info', 'stop-token-stripped']], finish);
+    assert.match(d[0]!.message, /servers strip/u);
+    assert.deepEqual(r.calls, [{ id: '', name: 'get_weather', arguments: '{"city":"Paris"}' }]);
+  }
+  const cut = analyze(record({ completion: { text, finish_reason: 'length' } }));
+  assert.deepEqual(cut.diagnostics.filter((x) => x.kind === 'unterminated-call').map((x) => x.severity), ['error']);
+});
