@@ -5,7 +5,7 @@
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-toolbar-button/index.js';
 import type { HostEvent, RecordView, TraceInfo } from '../src/shared/protocol.ts';
-import { clip, h, isButtonLike, isFormControl, replace } from './dom.ts';
+import { clip, h, isButtonLike, isFormControl, replace, type Child } from './dom.ts';
 import { overlayOpen, showHelp } from './helpOverlay.ts';
 import type { HostConnection } from './hostConnection.ts';
 import { Inspector } from './inspector.ts';
@@ -572,6 +572,7 @@ export class App {
         h('span', { class: 'count-warning' }, `${counts.warning} warning${counts.warning === 1 ? '' : 's'}`),
         ', ',
         h('span', { class: 'count-info' }, `${counts.info} info`),
+        ...ignoredNote(view),
       ),
     );
   }
@@ -697,4 +698,12 @@ function formatLabel(view: RecordView): HTMLElement {
   };
   const suffix = view.formatBasis === 'default' ? ' (assumed)' : view.formatBasis === 'forced' ? ' (chosen)' : '';
   return h('span', { class: `rec-format basis-${view.formatBasis}`, title: `Tool-call format ${format}: ${how[view.formatBasis] ?? evidence}` }, `format ${format}${suffix}`);
+}
+
+/** The findings the user's ignore list silenced, counted in the record header (never dropped without a trace). */
+function ignoredNote(view: RecordView): Child[] {
+  const entries = Object.entries(view.ignored ?? {}).filter(([, n]) => (n ?? 0) > 0);
+  if (!entries.length) return [];
+  const total = entries.reduce((sum, [, n]) => sum + (n ?? 0), 0);
+  return [', ', h('span', { class: 'count-ignored', title: `Ignored by toolscope.ignoreFindings: ${entries.map(([k, n]) => `${n} ${k}`).join(', ')}` }, `${total} ignored`)];
 }

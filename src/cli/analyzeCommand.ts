@@ -91,7 +91,7 @@ export async function analyzeCommand(
         const analysed = await analyzer.analyzeWithGuided(item.loaded);
         for (const d of analysed.diagnostics) worst = Math.max(worst, SEVERITY_RANK[d.severity]);
         if (report) report.record(analysed);
-        else write(JSON.stringify(recordJson(file, analysed)));
+        else write(JSON.stringify(recordJson(file, analysed, Boolean(options.ignore?.length))));
       }
     } catch (err) {
       throw new InputError(`cannot read ${file === STDIN_NAME ? 'standard input' : file}: ${(err as Error).message}`);

@@ -39,6 +39,8 @@ export interface AnalyzeJsonRecord {
   >;
   /** Only with `--vllm-profile`. */
   vllm?: AnalyzeJsonVllm | null;
+  /** Only with `--ignore`: the silenced findings, counted per kind. */
+  ignored?: Record<string, number>;
 }
 
 export interface AnalyzeJsonError {
@@ -47,7 +49,7 @@ export interface AnalyzeJsonError {
   error: string;
 }
 
-export function recordJson(file: string, r: AnalyzedRecord): AnalyzeJsonRecord {
+export function recordJson(file: string, r: AnalyzedRecord, ignoring = false): AnalyzeJsonRecord {
   const out: AnalyzeJsonRecord = {
     file,
     id: r.id,
@@ -76,6 +78,7 @@ export function recordJson(file: string, r: AnalyzedRecord): AnalyzeJsonRecord {
       return out;
     }),
   };
+  if (ignoring) out.ignored = { ...r.ignored };
   if (r.vllm !== undefined) {
     out.vllm = r.vllm && { profile: r.vllm.profile, grouping: r.vllm.grouping, content: r.vllm.content, calls: r.vllm.calls, deltas: r.vllm.deltas };
   }

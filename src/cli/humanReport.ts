@@ -24,6 +24,7 @@ export class HumanReport {
   private records = 0;
   private unreadable = 0;
   private readonly bySeverity: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
+  private readonly ignored = new Map<string, number>();
 
   constructor(
     private readonly write: (line: string) => void,
@@ -69,6 +70,11 @@ export class HumanReport {
       this.write(`      ${sev} ${s.bold(d.code)} ${d.kind}${d.detail ? `/${d.detail}` : ''} ${s.dim(`(${position(d)})`)}: ${d.message}`);
       this.write(`              ${s.dim(`hint: ${d.hint}`)}`);
     }
+    const silenced = Object.entries(r.ignored);
+    if (silenced.length) {
+      for (const [kind, n] of silenced) this.ignored.set(kind, (this.ignored.get(kind) ?? 0) + (n ?? 0));
+      this.write(`      ${s.dim(`ignored ${silenced.map(([kind, n]) => `${n} ${kind}`).join(', ')} (--ignore)`)}`);
+    }
     if (infos.length) {
       const kinds = [...new Set(infos.map((d) => d.kind))].join(', ');
       this.write(`      ${s.dim(`info    ${infos.length} note${infos.length === 1 ? '' : 's'} (${kinds}); --verbose shows them`)}`);
@@ -92,5 +98,6 @@ export class HumanReport {
     );
     const rows = [...this.totals.entries()].sort((a, b) => b[1].count - a[1].count || a[0].localeCompare(b[0]));
     for (const [kind, t] of rows) this.write(`  ${String(t.count).padStart(5)}  ${kind} ${s.dim(`(${t.severity})`)}`);
+    for (const [kind, n] of [...this.ignored.entries()].sort((a, b) => b[1] - a[1])) this.write(`  ${String(n).padStart(5)}  ${kind} ${s.dim('(ignored: --ignore)')}`);
   }
 }

@@ -17,6 +17,7 @@ import { evalRunCommand } from './evalRunCommand.ts';
 import { STRUCTURAL_TAG_SHAPES, structuralTagBuilder, type StructuralTagShape } from '../core/guided/structuralTag.ts';
 import type { StructuralTagBuilder } from '../core/replay/guidedRequest.ts';
 import { VLLM_GENERATIONS } from '../core/formats/kimiK2/vllm/vllmProfiles.ts';
+import { DIAGNOSTIC_KINDS, type DiagnosticKind } from '../core/diagnostics/diagnostic.ts';
 import type { VllmGeneration } from '../core/formats/kimiK2/vllm/vllmProfile.ts';
 
 /** `--delta-tokens N|recorded`: tokens per delta for a vLLM profile, or the record's own grouping. */
@@ -25,6 +26,15 @@ function parseDeltaTokens(value: string): number | 'recorded' {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1) throw new InputError(`--delta-tokens takes a whole number of tokens per delta (1 or more) or "recorded", got "${value}"`);
   return n;
+}
+
+/** `--ignore KIND[,KIND]`: kinds whose findings are silenced (counted, not listed); an unknown kind is a usage error. */
+function parseIgnore(value: string | undefined): DiagnosticKind[] | undefined {
+  if (value === undefined) return undefined;
+  const kinds = value.split(',').map((k) => k.trim()).filter((k) => k !== '');
+  const unknown = kinds.filter((k) => !(k in DIAGNOSTIC_KINDS));
+  if (unknown.length || !kinds.length) throw new InputError(`--ignore takes diagnostic kinds separated by commas (e.g. content-leak,call-in-think); unknown: ${unknown.join(', ') || '(none given)'}`);
+  return kinds as DiagnosticKind[];
 }
 
 /** `--vllm-reasoning-parser on|off`: whether the profile's server runs `--reasoning-parser kimi_k2`. */
@@ -90,7 +100,8 @@ export function buildProgram(): Command {
     .option('--delta-tokens <n>', 'with --vllm-profile: tokens per delta (default 1), or "recorded" for the grouping the record shows')
     .option('--tokenizer <path>', TOKENIZER_HELP)
     .addOption(vllmReasoningParserOption())
-    .action(async (paths: string[], opts: { json?: boolean; failOn?: 'error' | 'warning'; format?: string; thinkOpen?: boolean; recoverRawFallback?: boolean; verbose?: boolean; guided: boolean; template?: string; vllmProfile?: VllmGeneration; deltaTokens?: string; vllmReasoningParser?: string; tokenizer?: string }) => {
+    .option('--ignore <kinds>', 'silence these diagnostic kinds (comma-separated): counted per kind, not listed')
+    .action(async (paths: string[], opts: { ignore?: string; json?: boolean; failOn?: 'error' | 'warning'; format?: string; thinkOpen?: boolean; recoverRawFallback?: boolean; verbose?: boolean; guided: boolean; template?: string; vllmProfile?: VllmGeneration; deltaTokens?: string; vllmReasoningParser?: string; tokenizer?: string }) => {
       const template = await readTemplate(opts.template);
       if (opts.deltaTokens !== undefined && !opts.vllmProfile) throw new InputError('--delta-tokens needs --vllm-profile');
       process.exitCode = await analyzeCommand(
@@ -108,6 +119,7 @@ export function buildProgram(): Command {
           deltaTokens: opts.deltaTokens === undefined ? undefined : parseDeltaTokens(opts.deltaTokens),
           tokenizers: tokenizerPaths(opts.tokenizer),
           vllmReasoningParser: reasoningParserFlag(opts.vllmReasoningParser, opts.vllmProfile),
+          ignore: parseIgnore(opts.ignore),
         },
         process.stdout,
       );
@@ -136,10 +148,11 @@ export function buildProgram(): Command {
     .option('--tokenizer <path>', TOKENIZER_HELP)
     .option('--no-guided', "skip the guided-decoding what-if (xgrammar over each Kimi completion)")
     .addOption(vllmReasoningParserOption())
-    .action(async (paths: string[], opts: { out: string; open?: boolean; thinkOpen?: boolean; format?: string; template?: string; vllmProfile?: VllmGeneration; deltaTokens?: string; vllmReasoningParser?: string; tokenizer?: string; guided: boolean }) => {
+    .option('--ignore <kinds>', 'silence these diagnostic kinds (comma-separated): counted per kind, not listed')
+    .action(async (paths: string[], opts: { ignore?: string; out: string; open?: boolean; thinkOpen?: boolean; format?: string; template?: string; vllmProfile?: VllmGeneration; deltaTokens?: string; vllmReasoningParser?: string; tokenizer?: string; guided: boolean }) => {
       if (opts.deltaTokens !== undefined && !opts.vllmProfile) throw new InputError('--delta-tokens needs --vllm-profile');
       const deltaTokens = opts.deltaTokens === undefined ? undefined : parseDeltaTokens(opts.deltaTokens);
-      const { records, bytes } = await writeReport(paths, opts.out, { startInReasoning: opts.thinkOpen, format: opts.format, template: await readTemplate(opts.template), vllmProfile: opts.vllmProfile, deltaTokens, vllmReasoningParser: reasoningParserFlag(opts.vllmReasoningParser, opts.vllmProfile), tokenizers: tokenizerPaths(opts.tokenizer), guided: opts.guided });
+      const { records, bytes } = await writeReport(paths, opts.out, { startInReasoning: opts.thinkOpen, format: opts.format, template: await readTemplate(opts.template), vllmProfile: opts.vllmProfile, deltaTokens, vllmReasoningParser: reasoningParserFlag(opts.vllmReasoningParser, opts.vllmProfile), tokenizers: tokenizerPaths(opts.tokenizer), guided: opts.guided, ignore: parseIgnore(opts.ignore) });
       const where = resolve(opts.out);
       process.stdout.write(`Report: ${where} (${records} records, ${(bytes / 1024).toFixed(0)} KB)\n`);
       if (opts.open && openInBrowser(where)) process.stdout.write('Opened in your browser.\n');

@@ -4,7 +4,7 @@
  */
 import { CHECKS } from './diagnostics/catalogue.ts';
 import type { CheckContext, CheckedCall } from './diagnostics/context.ts';
-import type { Diagnostic } from './diagnostics/diagnostic.ts';
+import type { Diagnostic, DiagnosticKind } from './diagnostics/diagnostic.ts';
 import { parseTokens, type ParseEvent } from './formats/parseTokens.ts';
 import { DEFAULT_FORMAT } from './formats/registry.ts';
 import { modelNames, resolveFormat, type FormatBasis } from './formats/resolveFormat.ts';
@@ -52,6 +52,11 @@ export interface AnalysisOptions {
    * started without one: the think text reaches the tool parser and the content.
    */
   vllmReasoningParser?: boolean;
+  /**
+   * Kinds the user expects and silences (`--ignore`, `toolscope.ignoreFindings`): their findings leave
+   * `diagnostics` and are counted per kind in `ignored`, never dropped without a trace.
+   */
+  ignore?: readonly DiagnosticKind[];
 }
 
 /** The prompt behind a record: as recorded, or rendered from its request with a template. */
@@ -81,6 +86,8 @@ export interface AnalyzedRecord {
   reasoning: string | null;
   calls: AnalyzedCall[];
   diagnostics: Diagnostic[];
+  /** Findings of the kinds the options ignore, counted per kind (empty when nothing was ignored). */
+  ignored: Partial<Record<DiagnosticKind, number>>;
   /** The request failed (HTTP error, K2VV `status: failed`): the error body as recorded. */
   error: string | null;
   /** `completion` is tool-call markup quoted in `error`, not a recorded raw completion. */
@@ -111,6 +118,7 @@ export class Analyzer {
     if (this.options.guided === false) return analysed;
     const extra = await guidedDiagnostics(analysed, loaded.record.request, { startInReasoning: this.options.startInReasoning }, loaded.record.completion?.finish_reason ?? null);
     if (extra.length) analysed.diagnostics = [...analysed.diagnostics, ...extra];
+    this.setIgnored(analysed);
     return analysed;
   }
 
@@ -167,7 +175,7 @@ export class Analyzer {
       vllm = this.runVllm(record, completion);
       diagnostics.push(...vllmDivergence({ run: vllm, reference: parse, text: completion.text, tokens: completion.tokens }));
     }
-    return {
+    const analysed: AnalyzedRecord = {
       id: record.id,
       line: loaded.line,
       lastLine: loaded.lastLine,
@@ -189,8 +197,23 @@ export class Analyzer {
       finalEmitted,
       response,
       prompt,
+      ignored: {},
       ...(this.options.vllmProfile ? { vllm } : {}),
     };
+    this.setIgnored(analysed);
+    return analysed;
+  }
+
+  /** Moves the findings of ignored kinds out of `diagnostics`, counting them. */
+  private setIgnored(analysed: AnalyzedRecord): void {
+    const ignore = this.options.ignore;
+    if (!ignore?.length) return;
+    const kept: Diagnostic[] = [];
+    for (const d of analysed.diagnostics) {
+      if (ignore.includes(d.kind)) analysed.ignored[d.kind] = (analysed.ignored[d.kind] ?? 0) + 1;
+      else kept.push(d);
+    }
+    analysed.diagnostics = kept;
   }
 
   /** The raw completion through the chosen vLLM generation, grouped into deltas as asked. */

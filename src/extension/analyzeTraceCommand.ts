@@ -12,6 +12,7 @@ import { terminalStyle } from '../cli/terminalStyle.ts';
 import { formatSettingFor } from './formatSetting.ts';
 import { templateSettingFor } from './templateSetting.ts';
 import { tokenizerSettingFor } from './tokenizerSetting.ts';
+import { ignoreSettingFor } from './ignoreSetting.ts';
 import { vllmProfileSettingFor, vllmReasoningParserSettingFor } from './vllmProfileSetting.ts';
 
 const SEVERITY: Record<Severity, vscode.DiagnosticSeverity> = {
@@ -61,7 +62,7 @@ export class AnalyzeTraceCommand {
       return null;
     }
     try {
-      const analyzer = new Analyzer({ format: formatSettingFor(uri), template: await templateSettingFor(uri), vllmProfile: vllmProfileSettingFor(uri), tokenizers: tokenizerSettingFor(uri), vllmReasoningParser: vllmReasoningParserSettingFor(uri) });
+      const analyzer = new Analyzer({ format: formatSettingFor(uri), template: await templateSettingFor(uri), vllmProfile: vllmProfileSettingFor(uri), tokenizers: tokenizerSettingFor(uri), vllmReasoningParser: vllmReasoningParserSettingFor(uri), ignore: ignoreSettingFor(uri) });
       this.output.clear();
       const report = new HumanReport((line) => this.output.appendLine(line), terminalStyle({ isTTY: false }), false);
       report.file(vscode.workspace.asRelativePath(uri));

@@ -14,6 +14,7 @@ import { FORMAT_SETTING, formatSettingFor } from './formatSetting.ts';
 import { templateSettingFor } from './templateSetting.ts';
 import { TOKENIZER_SETTING, tokenizerSettingFor } from './tokenizerSetting.ts';
 import { clearLocalTokenizers } from '../core/tokens/localTokenizer.ts';
+import { IGNORE_SETTING, ignoreSettingFor } from './ignoreSetting.ts';
 import { VLLM_PROFILE_SETTING, VLLM_REASONING_PARSER_SETTING, vllmProfileSettingFor, vllmReasoningParserSettingFor } from './vllmProfileSetting.ts';
 import type { AnalysisOptions } from '../core/analysis.ts';
 import { rawRecordUri, registerRawRecordDocuments, setRawContent } from './rawRecordDocuments.ts';
@@ -115,6 +116,11 @@ class TraceDocument implements vscode.CustomDocument {
     return this.reanalyse({ tokenizers }, 'tokenizer');
   }
 
+  /** Silences these kinds from now on (counted, not listed): the list starts over. */
+  setIgnore(ignore: AnalysisOptions['ignore']): Promise<void> {
+    return this.reanalyse({ ignore: ignore ?? [] }, 'format');
+  }
+
   /** Models the profile's server with or without its reasoning parser from now on: the list starts over. */
   setVllmReasoningParser(vllmReasoningParser: boolean | undefined): Promise<void> {
     return this.reanalyse({ vllmReasoningParser: vllmReasoningParser ?? true }, 'vllmProfile');
@@ -170,7 +176,7 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
 
   async openCustomDocument(uri: vscode.Uri): Promise<TraceDocument> {
     if (uri.scheme !== 'file') throw new Error(`Toolscope reads traces from disk by byte offset; ${uri.scheme}: files are not supported.`);
-    const session = await TraceSession.open(uri.fsPath, basename(uri.fsPath), { format: formatSettingFor(uri), template: await templateSettingFor(uri), vllmProfile: vllmProfileSettingFor(uri), tokenizers: tokenizerSettingFor(uri), vllmReasoningParser: vllmReasoningParserSettingFor(uri) });
+    const session = await TraceSession.open(uri.fsPath, basename(uri.fsPath), { format: formatSettingFor(uri), template: await templateSettingFor(uri), vllmProfile: vllmProfileSettingFor(uri), tokenizers: tokenizerSettingFor(uri), vllmReasoningParser: vllmReasoningParserSettingFor(uri), ignore: ignoreSettingFor(uri) });
     const document: TraceDocument = new TraceDocument(uri, session, () => this.documents.delete(document));
     this.documents.add(document);
     return document;
@@ -184,6 +190,7 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
       if (e.affectsConfiguration(TOKENIZER_SETTING, document.uri)) void document.setTokenizers(tokenizerSettingFor(document.uri));
       if (e.affectsConfiguration(FORMAT_SETTING, document.uri)) void document.setFormat(formatSettingFor(document.uri));
       if (e.affectsConfiguration(VLLM_PROFILE_SETTING, document.uri)) void document.setVllmProfile(vllmProfileSettingFor(document.uri));
+      if (e.affectsConfiguration(IGNORE_SETTING, document.uri)) void document.setIgnore(ignoreSettingFor(document.uri));
       if (e.affectsConfiguration(VLLM_REASONING_PARSER_SETTING, document.uri)) void document.setVllmReasoningParser(vllmReasoningParserSettingFor(document.uri));
     }
   }

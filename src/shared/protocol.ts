@@ -117,6 +117,8 @@ export interface RecordView {
   /** Flushed at the end of the stream, after the last token. */
   finalEmitted: ParserDelta | null;
   diagnostics: Diagnostic[];
+  /** Findings of kinds the user ignores (`toolscope.ignoreFindings`), counted per kind: not listed, not lost. */
+  ignored: Partial<Record<DiagnosticKind, number>>;
   calls: CallView[];
   /** Toolscope's reference parse (of the completion; of the response when there is no completion). */
   reference: MessageView;

@@ -155,6 +155,7 @@ export function recordView(key: string, a: AnalyzedRecord, record: TraceRecord):
     tokens: buildTokenViews(a),
     finalEmitted: a.finalEmitted,
     diagnostics: a.diagnostics,
+    ignored: a.ignored,
     calls: buildCalls(a, record),
     reference,
     response: a.response

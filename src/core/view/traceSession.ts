@@ -61,6 +61,7 @@ export class TraceSession {
       (['format', 'startInReasoning', 'recoverRawFallback', 'vllmProfile', 'deltaTokens'] as const).every((k) => (next[k] || undefined) === (this.options[k] || undefined)) &&
       // Unset means on: only `false` turns the profile's reasoning parser off.
       (next.vllmReasoningParser !== false) === (this.options.vllmReasoningParser !== false) &&
+      [...(next.ignore ?? [])].sort().join(',') === [...(this.options.ignore ?? [])].sort().join(',') &&
       next.template?.source === this.options.template?.source &&
       JSON.stringify(next.tokenizers ?? null) === JSON.stringify(this.options.tokenizers ?? null);
     if (same) return false;
