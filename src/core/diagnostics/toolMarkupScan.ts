@@ -30,6 +30,16 @@ export interface FormatMarkup {
   first: { start: number; end: number; text: string; marker?: string };
   /** The calls the format's own parser finds in the text (markup calls only). */
   calls: MarkupCall[];
+  /**
+   * A whole tool-call marker of the format (or another spelling of one) is in the text, or its parser found calls;
+   * false when only a piece of a marker matched (`<|tool_call`, `tool_call>`), which other markup may share.
+   */
+  complete: boolean;
+}
+
+/** The format's whole tool-call markers: its leak fragments that are markers, and their other spellings. */
+function wholeMarkers(format: ToolCallFormat): string[] {
+  return [...format.leakFragments.filter((f) => format.markers.includes(f)), ...(format.markerSpellings ?? []).map((s) => s.spelling)];
 }
 
 /** The earliest leak fragment of `format` in `text`, or another spelling of one of its markers, or null. */
@@ -104,7 +114,8 @@ export function scanToolMarkup(text: string, tools?: Tools): FormatMarkup[] {
   for (const format of formatNames().map(getFormat)) {
     const first = firstLeakFragment(format, text);
     if (!first) continue;
-    found.push({ format, first, calls: parseMarkupCalls(format, text, tools) });
+    const calls = parseMarkupCalls(format, text, tools);
+    found.push({ format, first, calls, complete: calls.length > 0 || wholeMarkers(format).some((m) => text.includes(m)) });
   }
   return found.sort((a, b) => a.first.start - b.first.start);
 }
@@ -119,11 +130,11 @@ export function bestMarkup(found: readonly FormatMarkup[]): FormatMarkup | null 
 // ---- shapes of no registered format ------------------------------------------------------------------
 
 /**
- * Special-token shapes: `<|name|>` with ASCII bars, full-width or double bars (`<｜…｜>`, `<‖…‖>`, DeepSeek's DSML
+ * Special-token shapes: `<|name|>` with ASCII bars (and the half-barred `<|name>` / `<name|>` of Gemma 4), full-width or double bars (`<｜…｜>`, `<‖…‖>`, DeepSeek's DSML
  * `<｜DSML｜function_calls>`, closing forms `</｜…｜…>`), and SentencePiece's `▁` inside angle brackets. Bounded
  * lengths keep the scan linear and stop prose from matching.
  */
-const SHAPES = /<\/?\|[A-Za-z0-9_.:=/-]{1,64}\|>|<\/?[｜‖]{1,2}[^<>\s｜‖]{1,64}[｜‖]{1,2}[^<>\s]{0,64}>?|<[^<>\s]{0,32}▁[^<>\s]{0,32}>/gu;
+const SHAPES = /<\/?\|[A-Za-z0-9_.:=/-]{1,64}\|>|<\|[A-Za-z0-9_]{1,32}>|<[A-Za-z0-9_]{1,32}\|>|<\/?[｜‖]{1,2}[^<>\s｜‖]{1,64}[｜‖]{1,2}[^<>\s]{0,64}>?|<[^<>\s]{0,32}▁[^<>\s]{0,32}>/gu;
 
 export interface UnknownMarkup {
   text: string;
@@ -135,10 +146,11 @@ export interface UnknownMarkup {
 export function findUnknownMarkup(text: string): UnknownMarkup[] {
   const formats = formatNames().map(getFormat);
   const known = new Set(formats.flatMap((f) => [...f.markers, ...(f.markerSpellings ?? []).map((s) => s.spelling)]));
-  // Where registered formats' fragments sit: a shape overlapping one belongs to that format.
+  // Where registered formats' whole markers sit: a shape overlapping one belongs to that format. (A shape that
+  // only shares a piece with a marker, like Gemma's `<|tool_call>`, is not that format's.)
   const claimed: Array<[number, number]> = [];
   for (const f of formats) {
-    for (const frag of [...f.leakFragments, ...(f.markerSpellings ?? []).map((s) => s.spelling)]) {
+    for (const frag of wholeMarkers(f)) {
       for (let at = text.indexOf(frag); at >= 0; at = text.indexOf(frag, at + frag.length)) claimed.push([at, at + frag.length]);
     }
   }

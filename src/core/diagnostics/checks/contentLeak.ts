@@ -6,7 +6,7 @@
  */
 import { makeDiagnostic, type Check } from '../context.ts';
 import type { Diagnostic } from '../diagnostic.ts';
-import { scanToolMarkup } from '../toolMarkupScan.ts';
+import { findUnknownMarkup, scanToolMarkup } from '../toolMarkupScan.ts';
 import { bareCallsInContent } from './rawFallbackFormat.ts';
 
 export const contentLeak: Check = (ctx) => {
@@ -14,7 +14,13 @@ export const contentLeak: Check = (ctx) => {
   if (!content) return [];
   const out: Diagnostic[] = [];
   // Fragments only a format's markup produces, so a hit is never a false alarm on prose.
-  for (const { format, first, calls } of scanToolMarkup(content, ctx.record.request?.tools)) {
+  const found = scanToolMarkup(content, ctx.record.request?.tools);
+  // Whole markers decide the format; a piece of a marker alone (a split marker's remains) only when nothing whole
+  // is there, and not where it is part of a special-token shape of another model (unknown-markup-in-content).
+  const whole = found.filter((f) => f.complete);
+  const unknown = findUnknownMarkup(content);
+  const partial = found.filter((f) => !f.complete && !unknown.some((u) => u.start < f.first.end && f.first.start < u.end)).slice(0, 1);
+  for (const { format, first, calls } of whole.length ? whole : partial) {
     const spelled = first.marker ? ` (${first.marker} spelled by its token id)` : '';
     const other = format.name === ctx.format.name ? '' : ` — ${format.displayName} markup, in a record read as ${ctx.format.displayName}`;
     const named = calls.length ? `; it holds ${calls.length} call${calls.length === 1 ? '' : 's'} (${calls.slice(0, 5).map((c) => c.name || '(no name)').join(', ')}) the client never received as tool_calls` : '';
