@@ -4,13 +4,15 @@
  * capitals: tool names and roles must show as written).
  */
 import '@vscode-elements/elements/dist/vscode-button/index.js';
-import type { Diagnostic, DiagnosticWhere } from '../src/core/diagnostics/diagnostic.ts';
 import type { ChatMessage, ChatTool } from '../src/core/trace/record.ts';
 import type { RecordView } from '../src/shared/protocol.ts';
 import { clip, formatBytes, h, type Child, replace } from './dom.ts';
 import { diagnosticItem, jsonBlock } from './inspector.ts';
 
 const FIRST_CHARS = 20000;
+
+type Diagnostic = RecordView['diagnostics'][number];
+type DiagnosticWhere = Diagnostic['where'];
 
 /** Long text shows its start, with a button for the rest. */
 export function longText(text: string, cls = 'text-block'): HTMLElement {
