@@ -1225,6 +1225,8 @@ function pythonPrintouts(): string {
     prompt_logprobs: null,
   });
   return `${leak.map(pyRepr).join('\n')}\n\n${pyRepr(completion)}\n`;
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // real-failures.jsonl: the shapes public failure reports show (test/fixtures/real/ holds the reports themselves),
 // written for this operations assistant: what a client received, without a raw completion.
