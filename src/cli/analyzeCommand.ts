@@ -10,15 +10,23 @@ import { errorJson, recordJson } from './analyzeJson.ts';
 import { STDIN_NAME, spoolInput, type SpooledInput } from './stdinTrace.ts';
 import { HumanReport } from './humanReport.ts';
 import { terminalStyle } from './terminalStyle.ts';
+import { AnalyzeCiOutputs } from './analyzeCiOutputs.ts';
+import { writeOutput } from './writeOutput.ts';
 
 export interface AnalyzeCommandOptions extends AnalysisOptions {
   json?: boolean;
   failOn?: Severity;
   verbose?: boolean;
+  /** `--junit FILE`: one test case per record. */
+  junit?: string;
+  /** `--sarif FILE`: SARIF 2.1.0, one result per finding. */
+  sarif?: string;
+  toolVersion?: string;
 }
 
-/** A usage or input problem: exit status 2. */
-export class InputError extends Error {}
+import { InputError } from './inputError.ts';
+
+export { InputError };
 
 /**
  * Files named on the command line, with directories expanded to their trace files (sorted, recursive);
@@ -74,9 +82,11 @@ export async function analyzeCommand(
   const analyzer = new Analyzer(options);
   const write = (line: string) => out.write(line + '\n');
   const report = options.json ? null : new HumanReport(write, terminalStyle(out), Boolean(options.verbose));
+  const ci = options.junit || options.sarif ? new AnalyzeCiOutputs(options.failOn) : null;
   let worst = 0;
   for (const file of files) {
     report?.file(file);
+    ci?.file(file);
     let items;
     let spooled: SpooledInput | null = null;
     try {
@@ -84,11 +94,13 @@ export async function analyzeCommand(
       items = readTraceItems(spooled?.path ?? file);
       for await (const item of items) {
         if (item.kind === 'error') {
+          ci?.error(item.error);
           if (report) report.error(item.error);
           else write(JSON.stringify(errorJson(file, item.error)));
           continue;
         }
         const analysed = await analyzer.analyzeWithGuided(item.loaded);
+        ci?.record(analysed);
         for (const d of analysed.diagnostics) worst = Math.max(worst, SEVERITY_RANK[d.severity]);
         if (report) report.record(analysed);
         else write(JSON.stringify(recordJson(file, analysed, Boolean(options.ignore?.length))));
@@ -100,6 +112,8 @@ export async function analyzeCommand(
     }
   }
   report?.summary();
+  if (ci && options.junit) await writeOutput(options.junit, ci.junit());
+  if (ci && options.sarif) await writeOutput(options.sarif, ci.sarif(options.toolVersion ?? '0.0.0-dev'));
   if (options.failOn && worst >= SEVERITY_RANK[options.failOn]) return 1;
   return 0;
 }

@@ -3,12 +3,20 @@
  * default), guided decoding off / on / both, with a progress bar, resumable results in K2VV's line format and
  * the blog's table at the end.
  */
+import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { SingleBar } from 'cli-progress';
-import { runBatch, doneIndices, type EvalSample } from '../core/eval/batchRun.ts';
+import { runBatch, doneKeys, type EvalSample } from '../core/eval/batchRun.ts';
 import { loadK2vvResults } from '../core/eval/loadResults.ts';
-import { summarize, triggerScores } from '../core/eval/k2vvMetrics.ts';
+import { toolCallsValid, type K2vvResult } from '../core/eval/k2vvMetrics.ts';
+import { FIGURE_NAMES, evalReport, latestPerSample, type EvalReport } from '../core/eval/evalFigures.ts';
+import { parsePassBars, type PassBar } from '../core/eval/passPolicy.ts';
+import { junitXml } from '../core/ci/junitXml.ts';
+import { ToolSchemas } from '../core/schema/toolSchemas.ts';
+import { applyPassBars, figuresTable } from './evalReportText.ts';
+import { evalJunitSuite } from './evalJunit.ts';
+import { writeOutput } from './writeOutput.ts';
 import { normalizeBaseUrl, type Endpoint, type Engine } from '../core/replay/endpoint.ts';
 import type { StructuralTagBuilder } from '../core/replay/guidedRequest.ts';
 import { startServer, type OutputConstraint, type RunningServer } from '../core/server/openAiServer.ts';
@@ -36,6 +44,16 @@ export interface EvalRunOptions {
   maxAnswerMb?: number;
   buildTag?: StructuralTagBuilder;
   constraint?: OutputConstraint;
+  /** Runs per sample (`--repeat`). */
+  repeat?: number;
+  /** Only the samples whose latest result failed or was rejected (`--rerun-failed`). */
+  rerunFailed?: boolean;
+  /** `--fail-under f1=0.8,schema=0.95`. */
+  failUnder?: string;
+  /** `--junit FILE`. */
+  junit?: string;
+  /** Written into every results line with the run's parameters. */
+  toolVersion?: string;
 }
 
 export async function loadSamples(path: string, limit?: number): Promise<EvalSample[]> {
@@ -52,6 +70,10 @@ export async function loadSamples(path: string, limit?: number): Promise<EvalSam
 
 export async function evalRunCommand(path: string, options: EvalRunOptions, out: NodeJS.WritableStream & { isTTY?: boolean }): Promise<number> {
   if (!(options.concurrency >= 1)) throw new InputError('--concurrency takes a whole number ≥ 1');
+  const repeat = options.repeat ?? 1;
+  if (!Number.isInteger(repeat) || repeat < 1) throw new InputError('--repeat takes a whole number ≥ 1');
+  if (options.rerunFailed && options.resume) throw new InputError('--rerun-failed and --resume do not go together: --rerun-failed redoes the failed samples, --resume the missing ones');
+  const bars = parseBars(options.failUnder);
   const samples = await loadSamples(path, options.limit);
   const modes = options.guided === 'both' ? [false, true] : [options.guided === 'on'];
   const fileFor = (guided: boolean) => join(options.outDir, `results.guided-${guided ? 'on' : 'off'}.jsonl`);
@@ -82,8 +104,9 @@ export async function evalRunCommand(path: string, options: EvalRunOptions, out:
   try {
     for (const guided of modes) {
       const file = fileFor(guided);
-      const skip = options.resume ? await doneIndices(file) : new Set<number>();
-      const todo = samples.filter((s) => !skip.has(s.dataIndex)).length;
+      const want = await wanted(file, options);
+      const skip = { size: samples.length * repeat - countWanted(samples, repeat, want) };
+      const todo = samples.length * repeat - skip.size;
       const label = `guided ${guided ? 'on ' : 'off'}`;
       const bar = tty ? new SingleBar({ format: `${label} [{bar}] {value}/{total} · {errors} failed · {eta_formatted} left`, hideCursor: true, stream: process.stderr }) : null;
       bar?.start(todo, 0, { errors: 0 });
@@ -101,7 +124,9 @@ export async function evalRunCommand(path: string, options: EvalRunOptions, out:
         ...(options.maxAnswerMb ? { maxAnswerBytes: Math.floor(options.maxAnswerMb * 1024 * 1024) } : {}),
         buildTag: options.buildTag,
         signal: abort.signal,
-        skip,
+        repeat,
+        want,
+        runInfo: { version: options.toolVersion ?? 'dev', samples: basename(path), endpoint: endpoint.baseUrl, model: endpoint.model, engine: endpoint.engine, guided, repeat, concurrency: options.concurrency, timeout_s: options.timeoutS, ...(options.limit ? { limit: options.limit } : {}), ...(embedded ? { hallucinate: options.hallucinate ?? 0, seed: options.seed ?? 0 } : {}) },
         onResult: (line) => {
           done++;
           if (line.status === 'failed') {
@@ -124,36 +149,59 @@ export async function evalRunCommand(path: string, options: EvalRunOptions, out:
     await embedded?.close();
   }
   const reference = options.reference ? (await loadK2vvResults(options.reference)).results : null;
-  const table = [];
+  const columns: Array<{ label: string; report: EvalReport; results: K2vvResult[]; file: string }> = [];
   for (const { mode, file } of rows) {
     const { results } = await loadK2vvResults(file);
-    const s = summarize(results);
-    const f1 = reference ? triggerScores(results, reference).f1 : null;
-    table.push({ mode, requests: results.length, ...s, f1, file });
+    columns.push({ label: mode, report: evalReport(results, reference), results, file });
+  }
+  if (options.junit) {
+    const suites = columns.map((c) => evalJunitSuite(c.label, c.results, { file: c.file, repeat: String(repeat) }));
+    await writeOutput(options.junit, junitXml(suites, 'toolscope eval'));
   }
   // Failed requests are in the results (K2VV counts them); the exit code says the run was not clean.
   const status = failedRequests ? 1 : 0;
   if (failedRequests) process.stderr.write(`toolscope: ${failedRequests} request${failedRequests === 1 ? '' : 's'} failed (their "response.error" says why); --resume retries them\n`);
   if (options.json) {
-    for (const row of table) out.write(JSON.stringify(row) + '\n');
-    return status;
+    for (const c of columns) out.write(JSON.stringify({ mode: c.label, file: c.file, model: c.report.model, runs: c.report.runs, stats: c.report.stats }) + '\n');
+  } else {
+    out.write(figuresTable(columns));
+    out.write(`Results: ${rows.map((r) => r.file).join(', ')}\n`);
   }
-  const header = ['', 'requests', 'stop', 'tool_calls', 'others', 'tool calls ok', 'schema errors', 'schema accuracy', ...(reference ? ['trigger F1'] : [])];
-  const lines = table.map((r) => [
-    r.mode,
-    String(r.requests),
-    String(r.finish_stop),
-    String(r.finish_tool_calls),
-    String(r.finish_others),
-    String(r.successful_tool_call_count),
-    String(r.schema_validation_error_count),
-    r.schema_accuracy === null ? 'n/a' : `${(r.schema_accuracy * 100).toFixed(2)}%`,
-    ...(reference ? [r.f1 === null ? 'n/a' : `${(r.f1 * 100).toFixed(2)}%`] : []),
-  ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => (l[i] ?? '').length)));
-  const fmt = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ');
-  out.write(fmt(header) + '\n');
-  for (const l of lines) out.write(fmt(l) + '\n');
-  out.write(`Results: ${rows.map((r) => r.file).join(', ')}\n`);
+  if (bars && applyPassBars(bars, columns, process.stderr).length) return 1;
   return status;
+}
+
+/** Which (run, data_index) this invocation does: all, the missing (--resume), or the failed (--rerun-failed). */
+async function wanted(file: string, options: EvalRunOptions): Promise<(run: number, index: number) => boolean> {
+  if (options.resume) {
+    const done = await doneKeys(file);
+    return (run, index) => !done.has(`${run}:${index}`);
+  }
+  if (options.rerunFailed) {
+    const failed = new Set<string>();
+    if (existsSync(file)) {
+      const schemas = new ToolSchemas();
+      for (const r of latestPerSample((await loadK2vvResults(file)).results)) {
+        const rejected = r.status !== 'success' || (r.finishReason === 'tool_calls' && !toolCallsValid(r.record, schemas));
+        if (rejected) failed.add(`${r.run}:${r.dataIndex}`);
+      }
+    }
+    return (run, index) => failed.has(`${run}:${index}`);
+  }
+  return () => true;
+}
+
+function countWanted(samples: EvalSample[], repeat: number, want: (run: number, index: number) => boolean): number {
+  let n = 0;
+  for (let run = 1; run <= repeat; run++) for (const s of samples) if (want(run, s.dataIndex)) n++;
+  return n;
+}
+
+export function parseBars(text: string | undefined): PassBar[] | null {
+  if (text === undefined) return null;
+  try {
+    return parsePassBars(text, FIGURE_NAMES);
+  } catch (err) {
+    throw new InputError(`--fail-under: ${(err as Error).message}`);
+  }
 }

@@ -13,6 +13,9 @@ import type { ReplayMode } from '../core/replay/replay.ts';
 import { serveCommand } from './serveCommand.ts';
 import { proxyCommand } from './proxyCommand.ts';
 import { evalSummarizeCommand } from './evalCommand.ts';
+import { evalRescoreCommand } from './evalRescoreCommand.ts';
+import { evalCompareCommand } from './evalCompareCommand.ts';
+import { evalVerifyCommand } from './evalVerifyCommand.ts';
 import { evalRunCommand } from './evalRunCommand.ts';
 import { STRUCTURAL_TAG_SHAPES, structuralTagBuilder, type StructuralTagShape } from '../core/guided/structuralTag.ts';
 import type { StructuralTagBuilder } from '../core/replay/guidedRequest.ts';
@@ -75,6 +78,8 @@ function tagBuilder(shape: StructuralTagShape | undefined): StructuralTagBuilder
 
 declare const TOOLSCOPE_VERSION: string | undefined;
 
+const toolVersion = () => (typeof TOOLSCOPE_VERSION === 'string' ? TOOLSCOPE_VERSION : '0.0.0-dev');
+
 export function buildProgram(): Command {
   const program = new Command();
   program
@@ -101,7 +106,9 @@ export function buildProgram(): Command {
     .option('--tokenizer <path>', TOKENIZER_HELP)
     .addOption(vllmReasoningParserOption())
     .option('--ignore <kinds>', 'silence these diagnostic kinds (comma-separated): counted per kind, not listed')
-    .action(async (paths: string[], opts: { ignore?: string; json?: boolean; failOn?: 'error' | 'warning'; format?: string; thinkOpen?: boolean; recoverRawFallback?: boolean; verbose?: boolean; guided: boolean; template?: string; vllmProfile?: VllmGeneration; deltaTokens?: string; vllmReasoningParser?: string; tokenizer?: string }) => {
+    .option('--junit <file>', 'also write JUnit XML: one test case per record, failing at the --fail-on severity (default error)')
+    .option('--sarif <file>', 'also write SARIF 2.1.0: one result per finding, at the trace file and line (GitHub code scanning)')
+    .action(async (paths: string[], opts: { ignore?: string; json?: boolean; failOn?: 'error' | 'warning'; format?: string; thinkOpen?: boolean; recoverRawFallback?: boolean; verbose?: boolean; guided: boolean; template?: string; vllmProfile?: VllmGeneration; deltaTokens?: string; vllmReasoningParser?: string; tokenizer?: string; junit?: string; sarif?: string }) => {
       const template = await readTemplate(opts.template);
       if (opts.deltaTokens !== undefined && !opts.vllmProfile) throw new InputError('--delta-tokens needs --vllm-profile');
       process.exitCode = await analyzeCommand(
@@ -120,6 +127,9 @@ export function buildProgram(): Command {
           tokenizers: tokenizerPaths(opts.tokenizer),
           vllmReasoningParser: reasoningParserFlag(opts.vllmReasoningParser, opts.vllmProfile),
           ignore: parseIgnore(opts.ignore),
+          junit: opts.junit,
+          sarif: opts.sarif,
+          toolVersion: toolVersion(),
         },
         process.stdout,
       );
@@ -205,12 +215,16 @@ export function buildProgram(): Command {
     .option('--hallucinate <rate>', 'embedded endpoint only: share of broken answers', (v) => Number(v))
     .option('--seed <n>', 'embedded endpoint only: seed for --hallucinate', (v) => Number(v), 0)
     .addOption(new Option('--tag-shape <shape>', "also send Toolscope's structural tag in this shape (vLLM: beside strict tools; SGLang and completions mode always send one)").choices([...STRUCTURAL_TAG_SHAPES]))
+    .option('--repeat <n>', 'runs per sample, interleaved (figures as mean ± sd, min–max)', (v) => Number(v), 1)
+    .option('--rerun-failed', 'only the samples whose latest result failed or had its tool calls rejected')
+    .option('--fail-under <bars>', 'exit 1 when a figure is under its bar, e.g. f1=0.8,schema=0.95 (any figure; mean across runs)')
+    .option('--junit <file>', 'also write JUnit XML: one test case per sample and run')
     .option('--json', 'print the summary rows as JSON Lines')
-    .action(async (path: string, opts: { endpoint?: string; model?: string; engine: string; apiKeyEnv: string; guided: GuidedChoice; concurrency: number; timeout: number; limit?: number; out: string; resume?: boolean; reference?: string; hallucinate?: number; seed: number; json?: boolean; maxAnswer: number; tagShape?: StructuralTagShape }) => {
+    .action(async (path: string, opts: { endpoint?: string; model?: string; engine: string; apiKeyEnv: string; guided: GuidedChoice; concurrency: number; timeout: number; limit?: number; out: string; resume?: boolean; reference?: string; hallucinate?: number; seed: number; json?: boolean; maxAnswer: number; tagShape?: StructuralTagShape; repeat: number; rerunFailed?: boolean; failUnder?: string; junit?: string }) => {
       if (!(opts.maxAnswer > 0)) throw new InputError('--max-answer takes a positive number of MB');
       process.exitCode = await evalRunCommand(
         path,
-        { endpoint: opts.endpoint, model: opts.model, engine: parseEngine(opts.engine), apiKeyEnv: opts.apiKeyEnv, guided: opts.guided, concurrency: opts.concurrency, timeoutS: opts.timeout, limit: opts.limit, outDir: opts.out, resume: Boolean(opts.resume), reference: opts.reference, json: opts.json, hallucinate: opts.hallucinate, seed: opts.seed, maxAnswerMb: opts.maxAnswer, buildTag: tagBuilder(opts.tagShape) },
+        { endpoint: opts.endpoint, model: opts.model, engine: parseEngine(opts.engine), apiKeyEnv: opts.apiKeyEnv, guided: opts.guided, concurrency: opts.concurrency, timeoutS: opts.timeout, limit: opts.limit, outDir: opts.out, resume: Boolean(opts.resume), reference: opts.reference, json: opts.json, hallucinate: opts.hallucinate, seed: opts.seed, maxAnswerMb: opts.maxAnswer, buildTag: tagBuilder(opts.tagShape), repeat: opts.repeat, rerunFailed: opts.rerunFailed, failUnder: opts.failUnder, junit: opts.junit, toolVersion: toolVersion() },
         process.stdout,
       );
     });
@@ -222,6 +236,35 @@ export function buildProgram(): Command {
     .option('--json', 'print the summary as one JSON object')
     .action(async (path: string, opts: { reference?: string; json?: boolean }) => {
       process.exitCode = await evalSummarizeCommand(path, opts, process.stdout);
+    });
+  evalCmd
+    .command('rescore')
+    .description("judge saved results again with today's checks, without a request: K2VV's figures, error classes, changed verdicts")
+    .argument('<results>', 'a K2VV results .jsonl (K2VV\'s own or toolscope eval\'s)')
+    .option('--reference <results>', 'official results for tool-call trigger precision/recall/F1')
+    .option('--fail-under <bars>', 'exit 1 when a figure is under its bar, e.g. schema=0.95')
+    .option('--junit <file>', 'also write JUnit XML: one test case per sample and run')
+    .option('--json', 'print one JSON object')
+    .action(async (path: string, opts: { reference?: string; failUnder?: string; junit?: string; json?: boolean }) => {
+      process.exitCode = await evalRescoreCommand(path, opts, process.stdout);
+    });
+  evalCmd
+    .command('compare')
+    .description('two results files side by side: figures with deltas, and per sample what changed (trigger, schema, findings)')
+    .argument('<baseline>', 'results .jsonl')
+    .argument('<candidate>', 'results .jsonl')
+    .option('--reference <results>', 'official results for tool-call trigger F1 of both')
+    .option('--json', 'print the comparison as one JSON object')
+    .action(async (baseline: string, candidate: string, opts: { reference?: string; json?: boolean }) => {
+      process.exitCode = await evalCompareCommand(baseline, candidate, opts, process.stdout);
+    });
+  evalCmd
+    .command('verify')
+    .description("check a results file's hash chain: exit 1 naming every edited, added or removed line")
+    .argument('<results>', 'a results .jsonl written by toolscope eval')
+    .option('--json', 'print the check as one JSON object')
+    .action(async (path: string, opts: { json?: boolean }) => {
+      process.exitCode = await evalVerifyCommand(path, opts, process.stdout);
     });
 
   program

@@ -4,7 +4,8 @@
  * `format` not asserted), schema accuracy, and tool-call trigger precision/recall/F1 against a reference run.
  */
 import { ToolSchemas } from '../schema/toolSchemas.ts';
-import type { ChatCompletion, ChatTool, TraceRecord } from '../trace/record.ts';
+import type { TraceRecord } from '../trace/record.ts';
+import { classifyCall, completionCalls } from './errorClasses.ts';
 import type { K2vvSummary } from './k2vvSummary.ts';
 
 /** One K2VV result, as Toolscope imports it (`record.id` is the data_index). */
@@ -12,6 +13,8 @@ export interface K2vvResult {
   dataIndex: number;
   status: 'success' | 'failed' | string;
   finishReason: string | null;
+  /** Which run of a repeated evaluation (`eval run --repeat`); 1 when the line does not say. */
+  run: number;
   record: TraceRecord;
 }
 
@@ -32,7 +35,8 @@ export function resultFromRecord(record: TraceRecord): K2vvResult | null {
   if (meta.source !== 'k2vv') return null;
   const dataIndex = Number(record.id);
   const finish = typeof meta.finish_reason === 'string' ? meta.finish_reason : responseFinish(record);
-  return { dataIndex, status: typeof meta.status === 'string' ? meta.status : record.error ? 'failed' : 'success', finishReason: finish, record };
+  const run = typeof meta.run === 'number' && Number.isInteger(meta.run) && meta.run >= 1 ? meta.run : 1;
+  return { dataIndex, status: typeof meta.status === 'string' ? meta.status : record.error ? 'failed' : 'success', finishReason: finish, run, record };
 }
 
 function responseFinish(record: TraceRecord): string | null {
@@ -43,25 +47,9 @@ function responseFinish(record: TraceRecord): string | null {
 
 /** K2VV's per-response verdict: every call names an offered tool, parses, has a schema and passes it. */
 export function toolCallsValid(record: TraceRecord, schemas: ToolSchemas): boolean {
-  const response = record.response as ChatCompletion | undefined;
-  const calls = response && !Array.isArray(response) ? (response.choices?.[0]?.message?.tool_calls ?? []) : [];
-  if (!calls || calls.length === 0) return false;
-  const tools = new Map<string, ChatTool>();
-  for (const t of record.request?.tools ?? []) if (t?.function?.name && !tools.has(t.function.name)) tools.set(t.function.name, t);
-  for (const c of calls) {
-    const tool = tools.get(c.function?.name ?? '');
-    if (!tool) return false;
-    let args: unknown;
-    try {
-      args = JSON.parse(c.function.arguments);
-    } catch {
-      return false;
-    }
-    const result = schemas.check(tool, args);
-    if (result.kind === 'no-schema' || result.kind === 'bad-schema') return false;
-    if (result.kind === 'findings' && result.findings.some((f) => f.severity === 'error')) return false;
-  }
-  return true;
+  const calls = completionCalls(record);
+  if (calls.length === 0) return false;
+  return calls.every((c) => classifyCall(c, record.request?.tools, schemas) === 'valid');
 }
 
 export function summarize(results: K2vvResult[], schemas = new ToolSchemas()): K2vvSummary {

@@ -32,7 +32,7 @@ test('the samples: a schema break counts as a schema error, the 429 as a failure
 });
 
 test('trigger scores: join on data_index, zero when a denominator is zero', () => {
-  const r = (dataIndex: number, finishReason: string): K2vvResult => ({ dataIndex, finishReason, status: 'success', record: { toolscope: 1, id: String(dataIndex) } });
+  const r = (dataIndex: number, finishReason: string): K2vvResult => ({ dataIndex, finishReason, status: 'success', run: 1, record: { toolscope: 1, id: String(dataIndex) } });
   const vendor = [r(1, 'tool_calls'), r(2, 'tool_calls'), r(3, 'stop'), r(4, 'stop'), r(9, 'tool_calls')];
   const official = [r(1, 'tool_calls'), r(2, 'stop'), r(3, 'tool_calls'), r(4, 'stop')];
   const s = triggerScores(vendor, official);

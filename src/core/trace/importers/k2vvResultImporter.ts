@@ -13,7 +13,8 @@ export function isK2vvResultShape(value: UnknownObject): boolean {
   return 'data_index' in value && 'request' in value && ('response' in value || 'status' in value);
 }
 
-const META_FIELDS = ['status', 'finish_reason', 'tool_calls_valid', 'duration_ms', 'hash', 'last_run_at'] as const;
+// `run` is Toolscope's own (eval run --repeat): which repetition the line belongs to.
+const META_FIELDS = ['status', 'finish_reason', 'tool_calls_valid', 'duration_ms', 'hash', 'last_run_at', 'run'] as const;
 
 function errorText(error: unknown): string {
   return typeof error === 'string' ? error : JSON.stringify(error);
@@ -33,6 +34,9 @@ export function importK2vvResult(value: UnknownObject, line: number): ImportResu
   const meta: RecordMeta = { source: 'k2vv', endpoint: '/v1/chat/completions' };
   for (const field of META_FIELDS) if (field in value) meta[field] = value[field];
   if (typeof value.last_run_at === 'string') meta.created = value.last_run_at;
+  // Toolscope's own lines keep the stream's timings in their native record: the latency figures read them.
+  const own = value.toolscope_record;
+  if (isObject(own) && isObject(own.meta) && isObject(own.meta.timings)) meta.timings = own.meta.timings;
 
   const record: TraceRecord = { toolscope: 1, id: String(index), request: request as ChatRequest };
   const response = value.response;

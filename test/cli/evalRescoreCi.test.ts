@@ -1,0 +1,82 @@
+/**
+ * `eval rescore` of the shipped K2VV results reproduces K2VV's own summary without a request; `analyze --sarif`
+ * and `--junit` validate (SARIF 2.1.0 JSON schema, junit-10.xsd) with one result per finding, one case per record.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Writable } from 'node:stream';
+import { analyzeCommand } from '../../src/cli/analyzeCommand.ts';
+import { evalRescoreCommand } from '../../src/cli/evalRescoreCommand.ts';
+import { junitCounts, junitErrors, sarifErrors } from './ciOutputs.ts';
+
+const shared = fileURLToPath(new URL('../../../shared/data/k2vv/', import.meta.url));
+const samplesDir = fileURLToPath(new URL('../../samples/', import.meta.url));
+
+function sink(): Writable & { text: () => string } {
+  let out = '';
+  const w = new Writable({
+    write(chunk: Buffer, _e, done) {
+      out += chunk.toString();
+      done();
+    },
+  }) as Writable & { text: () => string };
+  w.text = () => out;
+  return w;
+}
+
+test('eval rescore: the shipped K2VV results give K2VV\'s summary again, with no endpoint at all', { skip: existsSync(shared) ? false : `../shared/data/k2vv is absent` }, async () => {
+  const out = sink();
+  const dir = await mkdtemp(join(tmpdir(), 'toolscope-rescore-'));
+  try {
+    const junit = join(dir, 'junit.xml');
+    assert.equal(await evalRescoreCommand(join(shared, 'results-99.groq-2025-09.jsonl'), { json: true, junit, failUnder: 'schema=1' }, out), 0);
+    const got = JSON.parse(out.text()) as { summary: Record<string, unknown>; figures: Record<string, number>; changed_verdicts: unknown[] };
+    const expected = JSON.parse(await readFile(join(shared, 'summary-99.groq-2025-09.json'), 'utf8')) as Record<string, unknown>;
+    for (const [k, v] of Object.entries(expected)) assert.deepEqual(got.summary[k], v, k);
+    assert.deepEqual(got.changed_verdicts, []);
+    assert.deepEqual([got.figures.invalid_json, got.figures.unknown_name, got.figures.schema_mismatch], [0, 0, 0]);
+    const xml = await readFile(junit, 'utf8');
+    assert.deepEqual(await junitErrors(xml), []);
+    assert.deepEqual(junitCounts(xml), { testcases: 99, failures: 0, errors: 1 }, 'the one failed request is an error');
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('analyze --sarif / --junit: valid SARIF 2.1.0 and JUnit, one result per finding and one case per record', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'toolscope-sarif-'));
+  try {
+    const sarif = join(dir, 'out.sarif');
+    const junit = join(dir, 'junit.xml');
+    const trace = join(samplesDir, 'kimi-k2-raw-completions.jsonl');
+    const json = sink();
+    await analyzeCommand([trace], { json: true, guided: false }, json);
+    const records = json.text().trim().split('\n').map((l) => JSON.parse(l) as { line?: number; diagnostics?: Array<{ code: string; severity: string }> }).filter((r) => r.diagnostics);
+    const findings = records.flatMap((r) => r.diagnostics ?? []);
+    await analyzeCommand([trace], { guided: false, sarif, junit, toolVersion: '1.2.3' }, sink());
+    const log = JSON.parse(await readFile(sarif, 'utf8')) as { version: string; runs: Array<{ tool: { driver: { rules: Array<{ id: string; name: string }> } }; results: Array<{ ruleId: string; level: string; locations: Array<{ physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number } } }> }> }> };
+    assert.deepEqual(sarifErrors(log), []);
+    assert.ok(sarifErrors({ version: '2.1.0', runs: [{ results: [] }] }).length > 0, 'the validator rejects a run without its tool');
+    assert.ok((await junitErrors('<testsuites><testcase name="x"/></testsuites>')).length > 0, 'the XSD rejects a test case outside a suite');
+    const results = log.runs[0]?.results ?? [];
+    assert.ok(findings.length > 5);
+    assert.equal(results.length, findings.length);
+    assert.deepEqual(results.map((r) => r.ruleId).sort(), findings.map((f) => f.code).sort());
+    const rule = log.runs[0]?.tool.driver.rules.find((r) => r.id === 'TS005');
+    assert.equal(rule?.name, 'schema-violation');
+    assert.ok(results.every((r) => r.locations[0]?.physicalLocation.artifactLocation.uri.endsWith('kimi-k2-raw-completions.jsonl')));
+    assert.deepEqual([...new Set(results.map((r) => r.level))].sort(), [...new Set(findings.map((f) => ({ error: 'error', warning: 'warning', info: 'note' })[f.severity]))].sort());
+    const xml = await readFile(junit, 'utf8');
+    assert.deepEqual(await junitErrors(xml), []);
+    const counts = junitCounts(xml);
+    assert.equal(counts.testcases, records.length);
+    assert.equal(counts.failures, records.filter((r) => (r.diagnostics ?? []).some((d) => d.severity === 'error')).length);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
