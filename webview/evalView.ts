@@ -1,10 +1,10 @@
 /**
  * The eval summary of a K2-Vendor-Verifier results file: K2VV's figures per run (guided off / on side by side
  * when `toolscope eval` wrote both) and a bar chart of the findings by kind, so what guided decoding removed is
- * visible at a glance. Bars are plain elements sized through the CSSOM (the CSP allows no inline styles).
+ * visible at a glance; for a guided off / on pair, the two compared (deltas, and the samples that changed). Bars are plain elements sized through the CSSOM (the CSP allows no inline styles).
  */
 import { DIAGNOSTIC_KINDS, type DiagnosticKind } from '../src/core/diagnostics/diagnostic.ts';
-import type { EvalPanelView, EvalRunView } from '../src/shared/protocol.ts';
+import type { EvalCompareView, EvalPanelView, EvalRunView } from '../src/shared/protocol.ts';
 import { h } from './dom.ts';
 
 const pct = (x: number | null) => (x === null ? '—' : `${(x * 100).toFixed(2)} %`);
@@ -62,6 +62,67 @@ function chart(runs: readonly EvalRunView[]): HTMLElement {
   );
 }
 
+// Shares, shown as percentages and their deltas in percentage points (as `eval compare` prints them).
+const RATES = new Set(['success_rate', 'schema_accuracy', 'precision', 'recall', 'f1']);
+
+function value(name: string, v: number | null): string {
+  if (v === null) return '—';
+  if (RATES.has(name)) return pct(v);
+  if (name.endsWith('_ms')) return `${v.toFixed(1)} ms`;
+  if (name === 'output_tokens_per_s') return `${v.toFixed(1)}/s`;
+  return Number.isInteger(v) ? String(v) : v.toFixed(2);
+}
+
+function delta(name: string, d: number | null): string {
+  if (d === null) return '—';
+  if (d === 0) return '0';
+  const sign = d > 0 ? '+' : '−';
+  return RATES.has(name) ? `${sign}${(Math.abs(d) * 100).toFixed(2)} pp` : `${sign}${value(name, Math.abs(d))}`;
+}
+
+function sideText(s: EvalCompareView['samples'][number]['baseline']): string {
+  if (!s) return 'absent';
+  if (s.status !== 'success') return 'failed';
+  return s.trigger ? (s.schemaValid ? 'call ok' : 'call rejected') : 'no call';
+}
+
+function findingsText(s: EvalCompareView['samples'][number]['baseline']): string {
+  const entries = Object.entries(s?.findings ?? {}) as Array<[DiagnosticKind, number]>;
+  return entries.length ? entries.map(([k, n]) => `${DIAGNOSTIC_KINDS[k]?.code ?? '?'} ${k}${n > 1 ? ` ×${n}` : ''}`).join(', ') : '—';
+}
+
+/** The pair compared: figures with deltas, then the samples that changed (what `eval compare` prints). */
+function comparison(c: EvalCompareView): HTMLElement[] {
+  const figures = h(
+    'table',
+    { class: 'eval-cmp eval-compare' },
+    h('thead', null, h('tr', null, h('th', { scope: 'col' }, 'figure'), h('th', { scope: 'col' }, c.baseline.label), h('th', { scope: 'col' }, c.candidate.label), h('th', { scope: 'col' }, 'delta'))),
+    h(
+      'tbody',
+      null,
+      c.figures.map((f) => h('tr', null, h('th', { scope: 'row' }, f.figure), h('td', null, value(f.figure, f.baseline)), h('td', null, value(f.figure, f.candidate)), h('td', { class: f.delta ? 'eval-delta changed' : 'eval-delta' }, delta(f.figure, f.delta)))),
+    ),
+  );
+  const samples = c.samples.length
+    ? h(
+        'table',
+        { class: 'eval-cmp eval-samples' },
+        h('thead', null, h('tr', null, ['sample', 'changed', c.baseline.label, c.candidate.label, `findings (${c.baseline.label})`, `findings (${c.candidate.label})`].map((t) => h('th', { scope: 'col' }, t)))),
+        h(
+          'tbody',
+          null,
+          c.samples.map((s) => h('tr', null, h('th', { scope: 'row' }, String(s.dataIndex)), h('td', null, s.changed.join(', ')), h('td', null, sideText(s.baseline)), h('td', null, sideText(s.candidate)), h('td', null, findingsText(s.baseline)), h('td', null, findingsText(s.candidate)))),
+        ),
+      )
+    : h('p', { class: 'muted' }, 'No sample changed.');
+  return [
+    h('h3', null, `${c.baseline.label} → ${c.candidate.label}`),
+    h('div', { class: 'eval-table-wrap', tabindex: 0, role: 'region', 'aria-label': 'Figures compared' }, figures),
+    h('h3', null, `Samples that changed (${c.samples.length} of ${c.joined})`),
+    h('div', { class: 'eval-table-wrap', tabindex: 0, role: 'region', 'aria-label': 'Samples that changed' }, samples),
+  ];
+}
+
 export function evalView(panel: EvalPanelView | null | undefined): HTMLElement {
   if (!panel || panel.runs.length === 0) return h('div', { class: 'doc-view eval-view' }, h('p', { class: 'muted' }, 'This file holds no K2-Vendor-Verifier result lines.'));
   const model = panel.runs.find((r) => r.summary.model)?.summary.model;
@@ -72,5 +133,6 @@ export function evalView(panel: EvalPanelView | null | undefined): HTMLElement {
     figures(panel.runs),
     h('h3', null, 'Findings by kind (errors and warnings)'),
     chart(panel.runs),
+    panel.compare ? comparison(panel.compare) : null,
   );
 }

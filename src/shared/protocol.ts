@@ -203,9 +203,28 @@ export interface EvalRunView {
   findings: Partial<Record<DiagnosticKind, number>>;
 }
 
+/** One side of a sample in a comparison (src/core/eval/compareRuns.ts). */
+export interface EvalSampleSideView {
+  status: string;
+  trigger: boolean;
+  schemaValid: boolean | null;
+  findings: Partial<Record<DiagnosticKind, number>>;
+}
+
+/** Two runs compared: figures with deltas, and the samples where trigger, schema, outcome or findings changed. */
+export interface EvalCompareView {
+  baseline: { label: string; runs: number; requests: number };
+  candidate: { label: string; runs: number; requests: number };
+  figures: Array<{ figure: string; baseline: number | null; candidate: number | null; delta: number | null }>;
+  samples: Array<{ dataIndex: number; baseline: EvalSampleSideView | null; candidate: EvalSampleSideView | null; changed: string[] }>;
+  joined: number;
+}
+
 /** The eval summary of a K2VV results file (and its guided off/on sibling). */
 export interface EvalPanelView {
   runs: EvalRunView[];
+  /** For a guided off / on pair: off as the baseline, on as the candidate. */
+  compare?: EvalCompareView | null;
 }
 
 /** One side of a replay comparison: a recording or one replay of it, as the client got it. */

@@ -67,6 +67,12 @@ describe('eval summary panel in chromium', () => {
       const widths = await js<string[]>(page, `[...document.querySelectorAll('.eval-kind')].filter((k) => k.textContent.includes('schema-violation')).flatMap((k) => [...k.querySelectorAll('.eval-bar')].map((b) => getComputedStyle(b).width))`);
       assert.equal(widths.length, 2);
       assert.ok(parseFloat(widths[0] ?? '0') > 0 && parseFloat(widths[1] ?? '1') === 0, JSON.stringify(widths));
+      // The pair compared: schema accuracy's delta in percentage points, and the samples whose verdict changed.
+      const schemaRow = await page.locator('.eval-compare tbody tr', { hasText: 'schema_accuracy' }).textContent();
+      assert.match(schemaRow ?? '', /100\.00 %\+\d+\.\d\d pp$/);
+      const changed = await page.locator('.eval-samples tbody tr').allTextContents();
+      assert.equal(changed.length, data.info.eval?.compare?.samples.length);
+      assert.ok(changed.length > 0 && changed.every((r) => /schema/.test(r) && /call rejected/.test(r)), JSON.stringify(changed));
       // No WCAG 2 A/AA violation in any theme kind (axe-core).
       assert.deepEqual(await axeViolations(page), [], kind);
       await shot(page, `eval-summary-${kind}`);

@@ -1,7 +1,8 @@
 /**
  * The trace editor's eval summary for a K2-Vendor-Verifier results file: K2VV's figures for it and, for a
  * `results.guided-off.jsonl` / `results.guided-on.jsonl` pair written by `toolscope eval`, for both side by side,
- * with the error kinds Toolscope finds in each run (what the bar chart shows).
+ * with the error kinds Toolscope finds in each run (what the bar chart shows) and the pair compared (figures with
+ * deltas, the samples that changed).
  */
 import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
@@ -10,11 +11,12 @@ import type { EvalPanelView, EvalRunView } from '../../shared/protocol.ts';
 import { ToolSchemas } from '../schema/toolSchemas.ts';
 import { readTraceItems } from '../trace/jsonlIndex.ts';
 import { resultFromRecord, summarize, type K2vvResult } from './k2vvMetrics.ts';
+import { compareRuns } from './compareRuns.ts';
 
 
 const PAIR = /^results\.guided-(off|on)\.jsonl$/;
 
-async function run(path: string, label: string): Promise<EvalRunView | null> {
+async function run(path: string, label: string): Promise<(EvalRunView & { results: K2vvResult[] }) | null> {
   const results: K2vvResult[] = [];
   const findings: EvalRunView['findings'] = {};
   const analyzer = new Analyzer();
@@ -30,7 +32,7 @@ async function run(path: string, label: string): Promise<EvalRunView | null> {
     }
   }
   if (results.length === 0) return null;
-  return { label, fileName: basename(path), summary: summarize(results, new ToolSchemas()), findings };
+  return { label, fileName: basename(path), summary: summarize(results, new ToolSchemas()), findings, results };
 }
 
 /** The panel for a trace file, or null when it holds no K2VV result lines. */
@@ -38,14 +40,22 @@ export async function evalPanelFor(path: string): Promise<EvalPanelView | null> 
   const name = basename(path);
   if (!PAIR.test(name)) {
     const one = await run(path, name);
-    return one ? { runs: [one] } : null;
+    return one ? { runs: [view(one)] } : null;
   }
-  const runs: EvalRunView[] = [];
+  const runs: Array<EvalRunView & { results: K2vvResult[] }> = [];
   for (const mode of ['off', 'on'] as const) {
     const file = join(dirname(path), `results.guided-${mode}.jsonl`);
     if (file !== path && !existsSync(file)) continue;
     const r = await run(file, `guided ${mode}`);
     if (r) runs.push(r);
   }
-  return runs.length ? { runs } : null;
+  if (!runs.length) return null;
+  const [off, on] = runs;
+  const compare = off && on ? compareRuns({ label: off.label, results: off.results }, { label: on.label, results: on.results }) : null;
+  return { runs: runs.map(view), compare };
+}
+
+/** The run without its results (the webview gets figures, not records). */
+function view({ results: _results, ...run }: EvalRunView & { results: K2vvResult[] }): EvalRunView {
+  return run;
 }

@@ -45,6 +45,11 @@ test('results.guided-on.jsonl brings its guided-off sibling, off first; a lone f
     const pair = await evalPanelFor(join(dir, 'results.guided-on.jsonl'));
     assert.deepEqual(pair?.runs.map((r) => r.label), ['guided off', 'guided on']);
     assert.deepEqual(pair?.runs.map((r) => r.fileName), ['results.guided-off.jsonl', 'results.guided-on.jsonl']);
+    // The same results on both sides: compared, every delta 0 and no sample changed.
+    assert.equal(pair?.compare?.joined, 5);
+    assert.deepEqual(pair?.compare?.samples, []);
+    assert.ok(pair?.compare?.figures.every((f) => f.delta === 0 || f.delta === null));
+    assert.equal(alone?.compare ?? null, null);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
