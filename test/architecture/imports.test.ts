@@ -23,7 +23,7 @@ const LAYERS: { name: string; prefixes: string[] }[] = [
   { name: 'diagnostics', prefixes: ['src/core/diagnostics/'] },
   { name: 'guided', prefixes: ['src/core/guided/'] },
   { name: 'analysis', prefixes: ['src/core/analysis.ts'] },
-  { name: 'host', prefixes: ['src/core/eval/', 'src/core/view/'] },
+  { name: 'host', prefixes: ['src/core/eval/', 'src/core/view/', 'src/core/ci/'] },
   { name: 'net', prefixes: ['src/core/replay/', 'src/core/capture/', 'src/core/server/'] },
   { name: 'roots', prefixes: ['src/cli/', 'src/extension/'] },
 ];
