@@ -17,6 +17,7 @@ import { importSseBlock } from './importers/sseImporter.ts';
 import { importOllamaLines } from './importers/ollamaImporter.ts';
 import { importPrintedChunks } from './importers/printedChunks.ts';
 import { LINE_HEAD_LENGTH, SHORT_HEAD, classifyHead, classifyText, isLeadingSpace, isOllamaStart, type LineKind } from './lineKind.ts';
+import { readInspectLogFile } from './importers/inspectLogImporter.ts';
 import { decodeUtf8Line } from './utf8.ts';
 
 export interface TraceIndexOptions {
@@ -409,6 +410,8 @@ function importEntryBytes(bytes: Uint8Array, entry: TraceEntry): ReadResult {
 
 /** Every record and error of a file in file order (the CLI's streaming pass); the file is closed at the end. */
 export async function* readTraceItems(path: string, options?: TraceIndexOptions): AsyncGenerator<TraceItem> {
+  const inspect = await readInspectLogFile(path);
+  if (inspect) return yield* itemsInLineOrder(inspect);
   const index = await TraceIndex.open(path, options);
   try {
     yield* index.items();

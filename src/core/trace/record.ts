@@ -141,7 +141,8 @@ export type RecordSource =
   | 'openai-responses-stream'
   | 'ollama'
   | 'llama.cpp'
-  | 'llama.cpp-stream';
+  | 'llama.cpp-stream'
+  | 'inspect-log';
 
 /** A record as loaded from a file: where it came from and what it became. */
 export interface LoadedRecord {

@@ -1,0 +1,142 @@
+/**
+ * Inspect AI logs (`.json`, and `.eval`: a zip of `header.json` and `samples/*.json`): every model event that kept
+ * its raw exchange (`call.request`, `call.response` — the OpenAI-compatible body Inspect sent and the completion
+ * it got) becomes a record, so a verifier's published logs open like any trace. Inspect stores long strings once,
+ * as `attachment://<hash>` into the sample's `attachments`: they are resolved before the record is built. A model
+ * event without a raw exchange, or one that is not chat-completions shaped, becomes a numbered error instead.
+ * "Line" numbers are the model events' ordinals in the log (a log is one JSON document, not lines).
+ */
+import { readFile } from 'node:fs/promises';
+import { unzipSync, strFromU8 } from 'fflate';
+import type { ChatCompletion, ChatRequest, LineError, LoadedRecord, TraceRecord } from '../record.ts';
+import { chatCompletionProblem, isChatCompletionShape } from './chatCompletionImporter.ts';
+import { messagesProblem } from './chatRequestImporter.ts';
+import { isObject, type UnknownObject } from './jsonGuards.ts';
+
+export interface InspectLogRead {
+  records: LoadedRecord[];
+  errors: LineError[];
+}
+
+/** A parsed JSON document that looks like an Inspect log (`eval` spec plus `samples` or `version`). */
+export function isInspectLog(value: unknown): value is UnknownObject {
+  return isObject(value) && isObject(value.eval) && ('samples' in value || 'version' in value) && typeof (value.eval as UnknownObject).task === 'string';
+}
+
+const ATTACHMENT = 'attachment://';
+
+/** Replaces attachment references by their text, anywhere in a JSON value (bounded by the value's size). */
+function resolveAttachments(value: unknown, attachments: UnknownObject): unknown {
+  if (typeof value === 'string') {
+    if (!value.startsWith(ATTACHMENT)) return value;
+    const text = attachments[value.slice(ATTACHMENT.length)];
+    return typeof text === 'string' ? text : value;
+  }
+  if (Array.isArray(value)) return value.map((v) => resolveAttachments(v, attachments));
+  if (isObject(value)) {
+    const out: UnknownObject = {};
+    for (const [k, v] of Object.entries(value)) out[k] = resolveAttachments(v, attachments);
+    return out;
+  }
+  return value;
+}
+
+/** The records of one Inspect sample; `ordinal` numbers model events across the whole log. */
+function sampleRecords(sample: UnknownObject, ordinal: { n: number }, out: InspectLogRead): void {
+  const attachments = isObject(sample.attachments) ? sample.attachments : {};
+  const events = Array.isArray(sample.events) ? sample.events : [];
+  let call = 0;
+  for (const event of events) {
+    if (!isObject(event) || event.event !== 'model') continue;
+    const line = ++ordinal.n;
+    call++;
+    const where = `sample ${String(sample.id)} epoch ${String(sample.epoch ?? 1)}, model call ${call}`;
+    const raw = isObject(event.call) ? event.call : null;
+    if (!raw || !isObject(raw.request)) {
+      out.errors.push({ line, message: `Inspect log: ${where} kept no raw request (call.request)` });
+      continue;
+    }
+    const request = resolveAttachments(raw.request, attachments) as UnknownObject;
+    if (!Array.isArray(request.messages)) {
+      out.errors.push({ line, message: `Inspect log: ${where}: the raw request has no "messages" (not a chat-completions call)` });
+      continue;
+    }
+    const problem = messagesProblem(request.messages, 'call.request.messages');
+    if (problem !== null) {
+      out.errors.push({ line, message: `Inspect log: ${where}: ${problem}` });
+      continue;
+    }
+    // Inspect writes `tools: null` when none were offered; a chat request has no tools then.
+    if (request.tools === null) delete request.tools;
+    if (request.tool_choice === null) delete request.tool_choice;
+    const record: TraceRecord = {
+      toolscope: 1,
+      id: `${String(sample.id)}/${String(sample.epoch ?? 1)}/${call}`,
+      request: request as unknown as ChatRequest,
+      meta: { source: 'inspect', model: typeof event.model === 'string' ? event.model : undefined, endpoint: '/v1/chat/completions', ...(typeof event.timestamp === 'string' ? { created: event.timestamp } : {}) },
+    };
+    const response = resolveAttachments(raw.response, attachments);
+    if (isObject(response) && isChatCompletionShape(response)) {
+      const bad = chatCompletionProblem(response);
+      if (bad !== null) {
+        out.errors.push({ line, message: `Inspect log: ${where}: response: ${bad}` });
+        continue;
+      }
+      record.response = response as unknown as ChatCompletion;
+    } else if (typeof event.error === 'string') {
+      record.error = event.error;
+    } else if (response !== undefined && response !== null) {
+      record.error = `Inspect log: the raw response is not a chat completion: ${JSON.stringify(response).slice(0, 200)}`;
+    }
+    out.records.push({ record, line, lastLine: line, source: 'inspect-log' });
+  }
+}
+
+/** Records of a parsed `.json` Inspect log. */
+export function importInspectLog(log: UnknownObject): InspectLogRead {
+  const out: InspectLogRead = { records: [], errors: [] };
+  const ordinal = { n: 0 };
+  for (const sample of Array.isArray(log.samples) ? log.samples : []) if (isObject(sample)) sampleRecords(sample, ordinal, out);
+  return out;
+}
+
+/** Records of a `.eval` Inspect log (a zip): its `samples/*.json` in name order; a bad entry is an error, not fatal. */
+export function importInspectEvalZip(bytes: Uint8Array): InspectLogRead {
+  const out: InspectLogRead = { records: [], errors: [] };
+  let entries: Record<string, Uint8Array>;
+  try {
+    entries = unzipSync(bytes, { filter: (f) => f.name.startsWith('samples/') && f.name.endsWith('.json') });
+  } catch (err) {
+    out.errors.push({ line: 1, message: `Inspect .eval log: not a readable zip (${(err as Error).message})` });
+    return out;
+  }
+  const ordinal = { n: 0 };
+  for (const name of Object.keys(entries).sort()) {
+    let sample: unknown;
+    try {
+      sample = JSON.parse(strFromU8(entries[name] as Uint8Array));
+    } catch (err) {
+      out.errors.push({ line: ordinal.n + 1, message: `Inspect .eval log: ${name} is not JSON (${(err as Error).message})` });
+      continue;
+    }
+    if (isObject(sample)) sampleRecords(sample, ordinal, out);
+  }
+  return out;
+}
+
+/**
+ * A `.eval` file, or a `.json` file holding an Inspect log, read whole; null for anything else (read line by line
+ * as usual). Inspect logs are one document, so they are not indexed by byte offset.
+ */
+export async function readInspectLogFile(path: string): Promise<InspectLogRead | null> {
+  const lower = path.toLowerCase();
+  if (lower.endsWith('.eval')) return importInspectEvalZip(new Uint8Array(await readFile(path)));
+  if (!lower.endsWith('.json')) return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(await readFile(path, 'utf8'));
+  } catch {
+    return null;
+  }
+  return isInspectLog(value) ? importInspectLog(value) : null;
+}
