@@ -1,6 +1,7 @@
 /** `toolscope eval summarize <results.jsonl>`: K2-Vendor-Verifier's summary figures, plus F1 against a reference. */
 import { loadK2vvResults } from '../core/eval/loadResults.ts';
 import { summarize, triggerScores } from '../core/eval/k2vvMetrics.ts';
+import { figuresOf, latestPerSample } from '../core/eval/evalFigures.ts';
 import { InputError } from './analyzeCommand.ts';
 import { terminalStyle } from './terminalStyle.ts';
 
@@ -18,7 +19,9 @@ export async function evalSummarizeCommand(path: string, options: { reference?: 
   const { results, errors } = await load(path);
   for (const e of errors) process.stderr.write(`toolscope: ${path}: ${e.message}\n`);
   if (results.length === 0) throw new InputError(`${path} holds no K2-Vendor-Verifier result lines`);
-  const summary: Record<string, unknown> = { ...summarize(results) };
+  const { figures } = figuresOf(latestPerSample(results), null);
+  const classes = { invalid_json: figures.invalid_json, unknown_name: figures.unknown_name, schema_mismatch: figures.schema_mismatch };
+  const summary: Record<string, unknown> = { ...summarize(results), ...classes };
   if (options.reference) {
     const ref = await load(options.reference);
     const scores = triggerScores(results, ref.results);
@@ -36,6 +39,7 @@ export async function evalSummarizeCommand(path: string, options: { reference?: 
     ['finish_reason', `stop ${sum.finish_stop}, tool_calls ${sum.finish_tool_calls}, others ${sum.finish_others}${sum.finish_others ? ` (${Object.entries(sum.finish_others_detail).map(([k, v]) => `${k} ${v}`).join(', ')})` : ''}`],
     ['tool calls', `${sum.successful_tool_call_count} valid, ${sum.schema_validation_error_count} schema errors`],
     ['schema accuracy', pct(sum.schema_accuracy)],
+    ['error classes', `invalid JSON ${classes.invalid_json}, unknown name ${classes.unknown_name}, schema mismatch ${classes.schema_mismatch}`],
   ];
   if (options.reference) rows.push(['trigger F1', `${pct(summary.f1 as number)} (precision ${pct(summary.precision as number)}, recall ${pct(summary.recall as number)}, ${String(summary.compared)} requests compared)`]);
   for (const [k, v] of rows) out.write(`${s.bold(k.padEnd(16))} ${v}\n`);

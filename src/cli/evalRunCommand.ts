@@ -112,7 +112,8 @@ export async function evalRunCommand(path: string, options: EvalRunOptions, out:
       bar?.start(todo, 0, { errors: 0 });
       let done = 0;
       let failed = 0;
-      if (!tty) process.stderr.write(`${label}: ${todo} requests${skip.size ? ` (${skip.size} already done)` : ''} → ${file}\n`);
+      const why = options.rerunFailed ? ' (the failed and rejected ones again)' : skip.size ? ` (${skip.size} already done)` : '';
+      if (!tty) process.stderr.write(`${label}: ${todo} requests${why} → ${file}\n`);
       await runBatch(samples, {
         endpoint,
         apiKey: process.env[options.apiKeyEnv] || undefined,
@@ -162,7 +163,11 @@ export async function evalRunCommand(path: string, options: EvalRunOptions, out:
   const status = failedRequests ? 1 : 0;
   if (failedRequests) process.stderr.write(`toolscope: ${failedRequests} request${failedRequests === 1 ? '' : 's'} failed (their "response.error" says why); --resume retries them\n`);
   if (options.json) {
-    for (const c of columns) out.write(JSON.stringify({ mode: c.label, file: c.file, model: c.report.model, runs: c.report.runs, stats: c.report.stats }) + '\n');
+    // The first run's K2VV summary stays at the top level (as before --repeat), the runs and stats beside it.
+    for (const c of columns) {
+      const first = c.report.runs[0];
+      out.write(JSON.stringify({ mode: c.label, requests: first?.figures.requests ?? 0, ...first?.summary, f1: first?.figures.f1 ?? null, file: c.file, runs: c.report.runs, stats: c.report.stats }) + '\n');
+    }
   } else {
     out.write(figuresTable(columns));
     out.write(`Results: ${rows.map((r) => r.file).join(', ')}\n`);

@@ -80,3 +80,11 @@ test('analyze --sarif / --junit: valid SARIF 2.1.0 and JUnit, one result per fin
     await rm(dir, { recursive: true, force: true });
   }
 });
+
+test('eval summarize shows the error classes next to K2VV\'s figures', async () => {
+  const { evalSummarizeCommand } = await import('../../src/cli/evalCommand.ts');
+  const out = sink();
+  assert.equal(await evalSummarizeCommand(join(samplesDir, 'k2vv-results.jsonl'), { json: true }, out), 0);
+  const s = JSON.parse(out.text()) as Record<string, unknown>;
+  assert.deepEqual([s.schema_validation_error_count, s.invalid_json, s.unknown_name, s.schema_mismatch], [1, 0, 0, 1]);
+});

@@ -3,6 +3,8 @@
  * id, its title, the docs link), the level from its severity, the location the trace file and the record's
  * lines — so GitHub code scanning and VS Code's SARIF viewer put each finding on its line of the trace.
  */
+import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { DIAGNOSTIC_KINDS, type DiagnosticKind, type Severity } from '../diagnostics/diagnostic.ts';
 import type { CiRecord } from './findingExcerpt.ts';
 
@@ -19,9 +21,14 @@ export interface SarifInput {
   errors: Array<{ line: number; message: string }>;
 }
 
-/** A relative path as a URI reference (forward slashes, each segment percent-encoded). */
-export function fileUri(path: string): string {
-  return path.split(/[\\/]/).map((seg) => encodeURIComponent(seg)).join('/');
+/**
+ * A trace's location: relative to the working directory (the repository root in CI) as a URI reference under
+ * %SRCROOT% when it lies inside it, else an absolute file: URI.
+ */
+export function artifactLocation(path: string, cwd = process.cwd()): { uri: string; uriBaseId?: string } {
+  const rel = relative(cwd, resolve(cwd, path));
+  if (rel.startsWith('..') || isAbsolute(rel)) return { uri: pathToFileURL(resolve(cwd, path)).href };
+  return { uri: rel.split(sep).map((seg) => encodeURIComponent(seg)).join('/'), uriBaseId: '%SRCROOT%' };
 }
 
 export function sarifLog(inputs: readonly SarifInput[], toolVersion: string, docsBase?: string): Record<string, unknown> {
@@ -44,9 +51,9 @@ export function sarifLog(inputs: readonly SarifInput[], toolVersion: string, doc
   const results: unknown[] = [];
   const artifacts: unknown[] = [];
   inputs.forEach((input, artifactIndex) => {
-    const uri = fileUri(input.file);
-    artifacts.push({ location: { uri, uriBaseId: '%SRCROOT%' } });
-    const location = (startLine: number, endLine: number) => ({ physicalLocation: { artifactLocation: { uri, uriBaseId: '%SRCROOT%', index: artifactIndex }, region: { startLine, endLine } } });
+    const where = artifactLocation(input.file);
+    artifacts.push({ location: where });
+    const location = (startLine: number, endLine: number) => ({ physicalLocation: { artifactLocation: { ...where, index: artifactIndex }, region: { startLine, endLine } } });
     for (const a of input.records) {
       for (const { diagnostic: d, excerpt } of a.findings) {
         results.push({
