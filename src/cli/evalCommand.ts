@@ -39,7 +39,7 @@ export async function evalSummarizeCommand(path: string, options: { reference?: 
     ['finish_reason', `stop ${sum.finish_stop}, tool_calls ${sum.finish_tool_calls}, others ${sum.finish_others}${sum.finish_others ? ` (${Object.entries(sum.finish_others_detail).map(([k, v]) => `${k} ${v}`).join(', ')})` : ''}`],
     ['tool calls', `${sum.successful_tool_call_count} valid, ${sum.schema_validation_error_count} schema errors`],
     ['schema accuracy', pct(sum.schema_accuracy)],
-    ['error classes', `invalid JSON ${classes.invalid_json}, unknown name ${classes.unknown_name}, schema mismatch ${classes.schema_mismatch}`],
+    ['error classes', `invalid_json ${classes.invalid_json}, unknown_name ${classes.unknown_name}, schema_mismatch ${classes.schema_mismatch} (OpenRouter-style)`],
   ];
   if (options.reference) rows.push(['trigger F1', `${pct(summary.f1 as number)} (precision ${pct(summary.precision as number)}, recall ${pct(summary.recall as number)}, ${String(summary.compared)} requests compared)`]);
   for (const [k, v] of rows) out.write(`${s.bold(k.padEnd(16))} ${v}\n`);
