@@ -1,18 +1,19 @@
 /**
  * Validation of tool-call arguments against the request's tool schemas, with ajv.
- * Each schema compiles once (cached by its JSON text). Structural violations and `format` mismatches are
- * told apart: K2-Vendor-Verifier does not assert `format`, so a format miss is a warning, not an error.
+ * Each schema compiles once (cached by its JSON text) with the draft its `$schema` names (schemaDrafts.ts).
+ * Structural violations and `format` mismatches are told apart: K2-Vendor-Verifier does not assert `format`, so a
+ * format miss is a warning, not an error.
+ * Tool schemas are untrusted: a schema ajv cannot use (it does not compile, names an unknown draft, uses a pattern
+ * the linear-time engine cannot run, or recurses without end) is a `bad-schema` result with the reason, never an
+ * exception, and never a hang.
  */
-import Ajv2020Module from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
+import type AjvCore from 'ajv/dist/core.js';
 import type { ChatTool, JsonObject } from '../trace/record.ts';
+import { DEFAULT_DRAFT, SCHEMA_DRAFTS, newAjv, schemaDraft, type SchemaDraft } from './schemaDrafts.ts';
+import { schemaKey } from './schemaKey.ts';
 
-// ajv and ajv-formats are CommonJS with a `default` export; unwrap for both esbuild and tsx.
-type AjvClass = typeof import('ajv/dist/2020.js').default;
-const Ajv2020 = ((Ajv2020Module as unknown as { default?: AjvClass }).default ?? Ajv2020Module) as AjvClass;
-type AddFormats = typeof import('ajv-formats').default;
-const addFormats = ((addFormatsModule as unknown as { default?: AddFormats }).default ?? addFormatsModule) as AddFormats;
+export { schemaDraft, SCHEMA_DRAFTS, type SchemaDraft } from './schemaDrafts.ts';
 
 export interface SchemaFinding {
   /** JSON path in the arguments, `$` for the root (e.g. `$.filters.top_k`). */
@@ -29,15 +30,21 @@ export type SchemaCheck =
   | { kind: 'bad-schema'; message: string };
 
 interface Compiled {
+  draft: SchemaDraft;
   structural: ValidateFunction;
   withFormats: ValidateFunction;
 }
 
-function newAjv(validateFormats: boolean) {
-  const ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats, allowUnionTypes: true });
-  addFormats(ajv);
-  return ajv;
-}
+type CacheEntry = Compiled | { error: string };
+
+/** Matches every registered schema key; ajv keeps its meta-schemas. */
+const EVERY_SCHEMA = /(?:)/u;
+
+/** Past this many compiled schemas the cache starts over (a long eval run sees many tool sets). */
+const CACHE_LIMIT = 2000;
+
+const RECURSION =
+  'validating against this schema recursed without end: a $ref (or $dynamicRef) leads back to itself without descending into the arguments, or the arguments are nested deeper than the validator can follow';
 
 /** Turns ajv's instancePath (`/filters/0/top_k`) into `$.filters[0].top_k`. */
 export function jsonPath(instancePath: string): string {
@@ -69,43 +76,103 @@ function describe(error: ErrorObject): string {
   }
 }
 
+function messageOf(err: unknown): string {
+  if (err instanceof RangeError) return 'compiling the schema recursed too deep: it is nested deeper than the validator can follow, or its $refs recurse without end';
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** Runs a validate function; a stack overflow (a `$ref` cycle that consumes nothing) becomes null. */
+function run(validate: ValidateFunction, args: unknown): ErrorObject[] | null {
+  try {
+    return validate(args) ? [] : [...(validate.errors ?? [])];
+  } catch (err) {
+    if (err instanceof RangeError) return null;
+    throw err;
+  }
+}
+
 export class ToolSchemas {
-  private readonly structuralAjv = newAjv(false);
-  private readonly formatAjv = newAjv(true);
-  private readonly cache = new Map<string, Compiled | { error: string }>();
+  /** One ajv per draft and mode, made when first needed. */
+  private readonly ajvs = new Map<string, AjvCore>();
+  private readonly cache = new Map<string, CacheEntry>();
 
   /** Validates parsed arguments against a tool's `parameters`. */
   check(tool: ChatTool, args: unknown): SchemaCheck {
-    const schema = tool.function.parameters;
-    if (!schema || typeof schema !== 'object' || Object.keys(schema).length === 0) return { kind: 'no-schema' };
-    const compiled = this.compile(schema);
+    const schema: unknown = tool?.function?.parameters;
+    if (schema === undefined || schema === null) return { kind: 'no-schema' };
+    if (typeof schema !== 'object' || Array.isArray(schema)) {
+      return { kind: 'bad-schema', message: `"parameters" must be a JSON schema object, got ${Array.isArray(schema) ? 'an array' : typeof schema}` };
+    }
+    if (Object.keys(schema).length === 0) return { kind: 'no-schema' };
+    const compiled = this.compile(schema as JsonObject);
     if ('error' in compiled) return { kind: 'bad-schema', message: compiled.error };
     const findings: SchemaFinding[] = [];
-    if (!compiled.structural(args)) {
-      for (const e of compiled.structural.errors ?? []) {
-        findings.push({ path: jsonPath(e.instancePath), message: describe(e), keyword: e.keyword, severity: 'error' });
-      }
+    const structural = run(compiled.structural, args);
+    if (structural === null) return { kind: 'bad-schema', message: RECURSION };
+    for (const e of structural) {
+      findings.push({ path: jsonPath(e.instancePath), message: describe(e), keyword: e.keyword, severity: 'error' });
     }
-    if (!compiled.withFormats(args)) {
-      for (const e of compiled.withFormats.errors ?? []) {
-        if (e.keyword !== 'format') continue;
-        findings.push({ path: jsonPath(e.instancePath), message: describe(e), keyword: 'format', severity: 'warning' });
-      }
+    for (const e of run(compiled.withFormats, args) ?? []) {
+      if (e.keyword !== 'format') continue;
+      findings.push({ path: jsonPath(e.instancePath), message: describe(e), keyword: 'format', severity: 'warning' });
     }
     return findings.length ? { kind: 'findings', findings } : { kind: 'ok' };
   }
 
-  private compile(schema: JsonObject): Compiled | { error: string } {
-    const key = JSON.stringify(schema);
+  /** The draft a tool's schema is validated with (what `check` used), or null when it has none or cannot be used. */
+  draftOf(tool: ChatTool): SchemaDraft | null {
+    const schema: unknown = tool?.function?.parameters;
+    if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return null;
+    const compiled = this.compile(schema as JsonObject);
+    return 'error' in compiled ? null : compiled.draft;
+  }
+
+  private compile(schema: JsonObject): CacheEntry {
+    const { key, declaresIds } = schemaKey(schema);
     let entry = this.cache.get(key);
     if (!entry) {
-      try {
-        entry = { structural: this.structuralAjv.compile(schema), withFormats: this.formatAjv.compile(schema) };
-      } catch (err) {
-        entry = { error: err instanceof Error ? err.message : String(err) };
-      }
+      entry = this.compileNow(schema, declaresIds);
+      if (this.cache.size >= CACHE_LIMIT) this.cache.clear();
       this.cache.set(key, entry);
     }
     return entry;
+  }
+
+  private compileNow(schema: JsonObject, declaresIds: boolean): CacheEntry {
+    const named = schemaDraft(schema);
+    if (named === 'unknown') {
+      return { error: `"$schema" ${JSON.stringify(schema.$schema)} is not a draft Toolscope validates with (${SCHEMA_DRAFTS.join(', ')})` };
+    }
+    const first = this.compileAs(named ?? DEFAULT_DRAFT, schema, declaresIds);
+    // Without `$schema`, a schema written for draft-07 (tuple `items: […]`, `definitions`) is read as one.
+    if ('error' in first && named === null) {
+      const asDraft07 = this.compileAs('draft-07', schema, declaresIds);
+      if (!('error' in asDraft07)) return asDraft07;
+    }
+    return first;
+  }
+
+  private compileAs(draft: SchemaDraft, schema: JsonObject, declaresIds: boolean): CacheEntry {
+    const structuralAjv = this.ajv(draft, false);
+    const formatAjv = this.ajv(draft, true);
+    try {
+      return { draft, structural: structuralAjv.compile(schema), withFormats: formatAjv.compile(schema) };
+    } catch (err) {
+      return { error: messageOf(err) };
+    } finally {
+      // Compiled functions keep what they resolved. Ids stay registered in the ajv instance otherwise, and two
+      // tools declaring the same `$id` differently would collide ("already exists"); a new instance costs 100 ms.
+      for (const ajv of [structuralAjv, formatAjv]) ajv.removeSchema(declaresIds ? EVERY_SCHEMA : schema);
+    }
+  }
+
+  private ajv(draft: SchemaDraft, formats: boolean): AjvCore {
+    const key = `${draft}/${formats}`;
+    let ajv = this.ajvs.get(key);
+    if (!ajv) {
+      ajv = newAjv(draft, formats);
+      this.ajvs.set(key, ajv);
+    }
+    return ajv;
   }
 }

@@ -15,7 +15,7 @@ export const schemaViolation: Check = (ctx) =>
           severity: 'warning',
           where: 'request',
           callIndex: c.index,
-          message: `the schema of tool "${tool.function.name}" does not compile: ${result.message}`,
+          message: `the schema of tool "${tool.function.name}" cannot be used (ajv): ${result.message}`,
           hint: 'Fix the tool definition in the request; until then its arguments cannot be checked.',
         }),
       ];

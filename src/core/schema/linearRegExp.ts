@@ -1,0 +1,25 @@
+/**
+ * The regular-expression engine ajv runs `pattern` and `patternProperties` with: RE2 (re2js), whose matching time
+ * is linear in the input. A tool schema is untrusted input: with a backtracking engine `"^(a+)+$"` against 34 `a`s
+ * and a `!` runs for minutes. RE2 has no lookaround and no backreferences; a pattern that needs them (or does not
+ * parse) makes the schema fail to compile, so it is reported as a schema ajv cannot use, with the reason.
+ */
+import { RE2JS } from 're2js';
+import type { RegExpEngine } from 'ajv/dist/types/index.js';
+
+export const LINEAR_REGEXP_NOTE = 'patterns are matched in linear time (RE2): lookaround and backreferences are not supported';
+
+export const linearRegExp: RegExpEngine = Object.assign(
+  (pattern: string, flags: string) => {
+    let re: RE2JS;
+    try {
+      re = RE2JS.compile(pattern);
+    } catch (err) {
+      throw new Error(`pattern ${JSON.stringify(pattern)} cannot be used (${err instanceof Error ? err.message : String(err)}); ${LINEAR_REGEXP_NOTE}`, { cause: err });
+    }
+    // ajv caches compiled patterns by toString(): it must tell patterns apart.
+    return { test: (s: string) => re.test(s), toString: () => `/${pattern}/${flags} (re2)` };
+  },
+  // Only used by ajv's standalone code generation, which Toolscope does not use.
+  { code: 'toolscope/linearRegExp' },
+);

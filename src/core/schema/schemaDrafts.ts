@@ -1,0 +1,64 @@
+/**
+ * Which JSON Schema draft a tool schema is written in, and an ajv for it. MCP tool lists are often written by
+ * zod-to-json-schema (`"$schema": "http://json-schema.org/draft-07/schema#"`); OpenAPI-derived tools still use
+ * draft-04. Each draft has its own ajv class (draft-04: ajv-draft-04; 06/07: ajv; 2019-09 and 2020-12: their
+ * own builds), since the same keyword means different things across drafts (`items: […]`, `exclusiveMinimum`).
+ */
+import AjvDraft07Module from 'ajv';
+import Ajv2019Module from 'ajv/dist/2019.js';
+import Ajv2020Module from 'ajv/dist/2020.js';
+import AjvDraft04Module from 'ajv-draft-04';
+import type { Options } from 'ajv';
+import type AjvCore from 'ajv/dist/core.js';
+import addFormatsModule from 'ajv-formats';
+import draft06MetaSchema from 'ajv/dist/refs/json-schema-draft-06.json';
+import { linearRegExp } from './linearRegExp.ts';
+
+export const SCHEMA_DRAFTS = ['draft-04', 'draft-06', 'draft-07', '2019-09', '2020-12'] as const;
+export type SchemaDraft = (typeof SCHEMA_DRAFTS)[number];
+
+/** A schema without `$schema` is read as this draft (what OpenAI's and vLLM's docs write). */
+export const DEFAULT_DRAFT: SchemaDraft = '2020-12';
+
+// `$schema` URIs without scheme and without the empty fragment: http and https, with or without `#`, are one.
+const DRAFT_URIS: Record<string, SchemaDraft> = {
+  'json-schema.org/draft-04/schema': 'draft-04',
+  'json-schema.org/draft-06/schema': 'draft-06',
+  'json-schema.org/draft-07/schema': 'draft-07',
+  'json-schema.org/draft/2019-09/schema': '2019-09',
+  'json-schema.org/draft/2020-12/schema': '2020-12',
+};
+
+/** The draft a schema's `$schema` names; null without one; `unknown` for a URI that is not a supported draft. */
+export function schemaDraft(schema: unknown): SchemaDraft | null | 'unknown' {
+  if (typeof schema !== 'object' || schema === null || !('$schema' in schema)) return null;
+  const uri = (schema as { $schema: unknown }).$schema;
+  if (typeof uri !== 'string') return 'unknown';
+  const bare = uri.trim().replace(/^https?:\/\//u, '').replace(/#$/u, '');
+  return DRAFT_URIS[bare] ?? 'unknown';
+}
+
+// CommonJS modules with a `default` export: unwrap for both esbuild and tsx.
+type AjvClass = new (options: Options) => AjvCore;
+const unwrap = <T>(m: unknown): T => ((m as { default?: T }).default ?? m) as T;
+const CLASSES: Record<SchemaDraft, AjvClass> = {
+  'draft-04': unwrap<AjvClass>(AjvDraft04Module),
+  'draft-06': unwrap<AjvClass>(AjvDraft07Module),
+  'draft-07': unwrap<AjvClass>(AjvDraft07Module),
+  '2019-09': unwrap<AjvClass>(Ajv2019Module),
+  '2020-12': unwrap<AjvClass>(Ajv2020Module),
+};
+type AddFormats = (ajv: AjvCore) => unknown;
+const addFormats = unwrap<AddFormats>(addFormatsModule);
+
+/**
+ * A new ajv for a draft. `ownProperties`: a property is present only when the arguments object has it itself
+ * (`{}` has no `toString`, and `constructor` is an ordinary key). Patterns run on the linear-time engine.
+ */
+export function newAjv(draft: SchemaDraft, validateFormats: boolean): AjvCore {
+  const Ajv = CLASSES[draft];
+  const ajv = new Ajv({ allErrors: true, strict: false, validateFormats, allowUnionTypes: true, ownProperties: true, code: { regExp: linearRegExp } });
+  if (draft === 'draft-06') ajv.addMetaSchema(draft06MetaSchema);
+  addFormats(ajv);
+  return ajv;
+}

@@ -1,0 +1,165 @@
+/**
+ * ToolSchemas against hostile tool schemas: each schema is validated with the draft its `$schema` names, own
+ * properties only, no recursion or pattern can take analysis down, and what ajv cannot use is a bad-schema
+ * result with ajv's message, never an exception.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ToolSchemas, schemaDraft, type SchemaCheck } from '../../../src/core/schema/toolSchemas.ts';
+import type { ChatTool, JsonObject } from '../../../src/core/trace/record.ts';
+
+const tool = (parameters: unknown): ChatTool => ({ type: 'function', function: { name: 't', parameters: parameters as JsonObject } });
+
+function check(parameters: unknown, args: unknown, schemas = new ToolSchemas()): SchemaCheck {
+  return schemas.check(tool(parameters), args);
+}
+
+const paths = (r: SchemaCheck) => (r.kind === 'findings' ? r.findings.filter((f) => f.severity === 'error').map((f) => `${f.path} ${f.keyword}`).sort() : []);
+
+test('draft-07 (zod-to-json-schema output) is validated, not "does not compile"', () => {
+  const zod = {
+    type: 'object',
+    properties: { city: { type: 'string' }, days: { type: 'integer', minimum: 1 } },
+    required: ['city'],
+    additionalProperties: false,
+    $schema: 'http://json-schema.org/draft-07/schema#',
+  };
+  assert.deepEqual(check(zod, { city: 'Paris' }), { kind: 'ok' });
+  assert.deepEqual(paths(check(zod, { days: 0 })), ['$ required', '$.days minimum']);
+});
+
+test('draft-07 semantics: tuple items and additionalItems, definitions', () => {
+  const s = {
+    $schema: 'http://json-schema.org/draft-07/schema#',
+    type: 'object',
+    properties: { pair: { type: 'array', items: [{ type: 'string' }, { type: 'integer' }], additionalItems: false }, p: { $ref: '#/definitions/pos' } },
+    definitions: { pos: { type: 'integer', exclusiveMinimum: 0 } },
+  };
+  assert.deepEqual(check(s, { pair: ['a', 1], p: 3 }), { kind: 'ok' });
+  assert.deepEqual(paths(check(s, { pair: [1, 1, 2], p: 0 })), ['$.p exclusiveMinimum', '$.pair additionalItems', '$.pair[0] type']);
+});
+
+test('draft-04: boolean exclusiveMinimum and draft-04 id', () => {
+  const s = { $schema: 'http://json-schema.org/draft-04/schema#', id: 'http://example.com/t', type: 'object', properties: { n: { type: 'number', minimum: 5, exclusiveMinimum: true } } };
+  assert.deepEqual(check(s, { n: 6 }), { kind: 'ok' });
+  assert.deepEqual(paths(check(s, { n: 5 })), ['$.n minimum']);
+});
+
+test('draft-06, 2019-09 and 2020-12 each by their own rules', () => {
+  const d6 = { $schema: 'http://json-schema.org/draft-06/schema#', type: 'object', properties: { c: { const: 1 } }, propertyNames: { maxLength: 3 } };
+  assert.deepEqual(check(d6, { c: 1 }), { kind: 'ok' });
+  assert.deepEqual(paths(check(d6, { c: 2, long: 1 })), ['$ maxLength', '$ propertyNames', '$.c const']);
+  const d2019 = { $schema: 'https://json-schema.org/draft/2019-09/schema', type: 'object', properties: { a: { type: 'string' } }, unevaluatedProperties: false, $defs: {} };
+  assert.deepEqual(check(d2019, { a: 'x' }), { kind: 'ok' });
+  assert.deepEqual(paths(check(d2019, { a: 'x', b: 1 })), ['$ unevaluatedProperties']);
+  const d2020 = { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'array', prefixItems: [{ type: 'string' }], items: false };
+  assert.deepEqual(check(d2020, ['x']), { kind: 'ok' });
+  assert.deepEqual(paths(check(d2020, ['x', 1])), ['$ items']);
+});
+
+test('$schema spellings: with or without "#", http or https; an unknown one is a bad schema naming it', () => {
+  assert.equal(schemaDraft({ $schema: 'https://json-schema.org/draft-07/schema' }), 'draft-07');
+  assert.equal(schemaDraft({ $schema: 'http://json-schema.org/draft/2020-12/schema#' }), '2020-12');
+  assert.equal(schemaDraft({}), null);
+  const r = check({ $schema: 'http://json-schema.org/draft-03/schema#', type: 'object' }, {});
+  assert.equal(r.kind, 'bad-schema');
+  assert.match(r.kind === 'bad-schema' ? r.message : '', /draft-03.*draft-04, draft-06, draft-07, 2019-09, 2020-12/s);
+});
+
+test('no $schema: 2020-12, and a draft-07-only schema (tuple items) still validates as draft-07', () => {
+  const s = { type: 'object', properties: { pair: { type: 'array', items: [{ type: 'string' }, { type: 'integer' }] } } };
+  assert.deepEqual(check(s, { pair: ['a', 1] }), { kind: 'ok' });
+  assert.deepEqual(paths(check(s, { pair: [1, 'a'] })), ['$.pair[0] type', '$.pair[1] type']);
+});
+
+test('own properties only: "constructor" is an ordinary property, required "toString" is missing from {}', () => {
+  const s = { type: 'object', properties: { constructor: { type: 'string' } }, required: ['toString'] };
+  assert.deepEqual(paths(check(s, { toString: 'x', constructor: 'a' })), []);
+  assert.deepEqual(paths(check(s, {})), ['$ required']);
+  assert.deepEqual(paths(check({ type: 'object', properties: { constructor: { type: 'string' } } }, {})), []);
+});
+
+test('self-referencing schemas do not overflow: {"$ref": "#"}, allOf [$ref #], $dynamicRef', () => {
+  for (const s of [
+    { $ref: '#' },
+    { allOf: [{ $ref: '#' }] },
+    { type: 'object', anyOf: [{ $ref: '#' }] },
+    { $schema: 'https://json-schema.org/draft/2020-12/schema', $dynamicAnchor: 'a', allOf: [{ $dynamicRef: '#a' }] },
+    { $schema: 'http://json-schema.org/draft-07/schema#', definitions: { a: { $ref: '#/definitions/b' }, b: { $ref: '#/definitions/a' } }, $ref: '#/definitions/a' },
+  ]) {
+    const r = check(s, { a: 1 });
+    assert.equal(r.kind, 'bad-schema', JSON.stringify(s));
+    assert.match(r.kind === 'bad-schema' ? r.message : '', /recurs/);
+  }
+});
+
+test('a 3,000-deep schema and 3,000-deep arguments: a result, no stack overflow', () => {
+  let s: JsonObject = { type: 'string' };
+  for (let i = 0; i < 3000; i++) s = { type: 'object', properties: { a: s } };
+  let args: unknown = 'x';
+  for (let i = 0; i < 3000; i++) args = { a: args };
+  const schemas = new ToolSchemas();
+  const r = check(s, args, schemas);
+  assert.ok(['ok', 'bad-schema'].includes(r.kind), r.kind);
+  // The compiled schema (or its failure) is cached: the second call gives the same answer.
+  assert.equal(check(s, args, schemas).kind, r.kind);
+  let deep: unknown = 1;
+  for (let i = 0; i < 20000; i++) deep = [deep];
+  assert.ok(['ok', 'findings', 'bad-schema'].includes(check({ type: 'array', items: { $ref: '#' } }, deep).kind));
+});
+
+test('patterns run in linear time: "^(a+)+$" against 34 a and "!" is instant', () => {
+  const s = { type: 'object', properties: { p: { type: 'string', pattern: '^(a+)+$' } }, patternProperties: { '^(x+x+)+y$': { type: 'integer' } } };
+  const started = Date.now();
+  const evil = 'a'.repeat(34) + '!';
+  assert.deepEqual(paths(check(s, { p: evil, [`${'x'.repeat(40)}z`]: 'not checked' })), ['$.p pattern']);
+  assert.deepEqual(paths(check(s, { p: 'aaa' })), []);
+  assert.ok(Date.now() - started < 2000, `took ${Date.now() - started} ms`);
+});
+
+test('patterns: \\p{L}, \\d, anchors and unanchored search behave like ECMAScript', () => {
+  const s = { type: 'object', properties: { w: { type: 'string', pattern: '^\\p{L}+$' }, d: { type: 'string', pattern: '\\d{3}' } } };
+  assert.deepEqual(paths(check(s, { w: 'Ünïcode', d: 'ab123cd' })), []);
+  assert.deepEqual(paths(check(s, { w: 'a1', d: '12' })), ['$.d pattern', '$.w pattern']);
+});
+
+test('a pattern ajv cannot use (invalid, or lookaround) is a bad schema with the message, not an exception', () => {
+  for (const pattern of ['([', '(?=a)b', '(a)\\1']) {
+    const r = check({ type: 'object', properties: { p: { type: 'string', pattern } } }, { p: 'x' });
+    assert.equal(r.kind, 'bad-schema', pattern);
+    assert.match(r.kind === 'bad-schema' ? r.message : '', /pattern/);
+  }
+});
+
+test('hostile schemas give a result, never an exception', () => {
+  const hostile: unknown[] = [
+    { type: 'foo' },
+    { required: 'a' },
+    { additionalProperties: 5 },
+    { $ref: '#/$defs/missing' },
+    { $ref: '#/$defs/a~1b', $defs: { 'a/b': { type: 'string' } } },
+    { minimum: -1e300, maximum: 1e300 },
+    { minimum: 3, maximum: 1 },
+    { enum: [] },
+    { properties: { a: false } },
+    { $id: 'x', $ref: 'http://example.com/other.json' },
+    { type: 'object', properties: { 'a"b\nc': { type: 'string' } } },
+    { format: 'no-such-format', type: 'string' },
+    [1, 2],
+    'not a schema',
+  ];
+  for (const s of hostile) {
+    const r = check(s, { a: 'x' });
+    assert.ok(['ok', 'findings', 'bad-schema', 'no-schema'].includes(r.kind), JSON.stringify(s));
+  }
+});
+
+test('two tools declaring the same $id differently do not collide', () => {
+  const schemas = new ToolSchemas();
+  const a = { $id: 'https://example.com/tool', type: 'object', properties: { n: { $id: 'inner', type: 'integer' } } };
+  const b = { $id: 'https://example.com/tool', type: 'object', properties: { n: { $id: 'inner', type: 'string' } } };
+  assert.deepEqual(check(a, { n: 1 }, schemas), { kind: 'ok' });
+  assert.deepEqual(check(b, { n: 'x' }, schemas), { kind: 'ok' });
+  assert.deepEqual(paths(check(a, { n: 'x' }, schemas)), ['$.n type']);
+  assert.deepEqual(paths(check(b, { n: 1 }, schemas)), ['$.n type']);
+});
