@@ -758,6 +758,28 @@ function completionsLogprobs(): Json[] {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
+// token-problems.jsonl: recorded tokens that cannot be trusted as they are (the rest of each record still is)
+
+function tokenProblems(): Json[] {
+  const text1 = `Checking Quito. ${section(call('functions.get_weather:0', { city: 'Quito' }))}`;
+  const bad: unknown[] = [-1, 1.5, 'x', null];
+  const tokens1 = recordedTokens(text1).map((t, i) => (i < bad.length ? { ...t, id: bad[i] } : t));
+  const text2 = `Checking Lagos. ${section(call('functions.get_weather:0', { city: 'Lagos' }))}`;
+  // The tokens of another answer (Accra) recorded next to this text: they do not join to it.
+  const tokens2 = recordedTokens(text2.replace('Lagos', 'Accra'));
+  return [
+    native('token-ids-invalid', 'An exporter wrote token ids of -1, 1.5, "x" and null: the ids are left out, the tokens and the call still read.', {
+      request: request('Weather in Quito?', [TOOLS.weather]),
+      completion: { text: text1, tokens: tokens1, finish_reason: 'stop' },
+    }),
+    native('tokens-do-not-join', 'The tokens were recorded from another answer than the text: they do not join to it, and the token boundaries shown are approximate.', {
+      request: request('Weather in Lagos?', [TOOLS.weather]),
+      completion: { text: text2, tokens: tokens2, finish_reason: 'stop' },
+    }),
+  ];
+}
+
+// ---------------------------------------------------------------------------------------------------------------
 // Malformed lines: bad lines are reported with their numbers, the rest loads
 
 /** 1-based line numbers of the lines planted in malformed-lines.jsonl that cannot be read. */
@@ -1335,6 +1357,7 @@ export function generateSamples(): Record<string, string> {
     'llama-cpp-server.log': llamaCppLog(),
     'python-sdk-printouts.txt': pythonPrintouts(),
     'real-failures.jsonl': jsonl(realFailures()),
+    'token-problems.jsonl': jsonl(tokenProblems()),
   };
 }
 

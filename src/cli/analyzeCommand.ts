@@ -74,11 +74,13 @@ export async function analyzeCommand(
   options: AnalyzeCommandOptions,
   out: NodeJS.WritableStream & { isTTY?: boolean },
   input: NodeJS.ReadableStream = process.stdin,
+  errors: NodeJS.WritableStream = process.stderr,
 ): Promise<number> {
   const files = await expandInputs(inputs);
   if (files.filter((f) => f === STDIN_NAME).length > 1) throw new InputError('standard input (-) can be read only once');
   // xgrammar's worker loads its WASM module while the first file is read.
   if (options.guided !== false) guidedEngine().warmUp();
+  const unreadable: string[] = [];
   const analyzer = new Analyzer(options);
   const write = (line: string) => out.write(line + '\n');
   const report = options.json ? null : new HumanReport(write, terminalStyle(out), Boolean(options.verbose));
@@ -99,14 +101,22 @@ export async function analyzeCommand(
           else write(JSON.stringify(errorJson(file, item.error)));
           continue;
         }
-        const analysed = await analyzer.analyzeWithGuided(item.loaded);
+        const outcome = await analyzer.analyzeGuarded(item.loaded, options.guided !== false);
+        if (outcome.kind === 'error') {
+          if (report) report.error(outcome.error);
+          else write(JSON.stringify(errorJson(file, outcome.error)));
+          continue;
+        }
+        const analysed = outcome.analysed;
         ci?.record(analysed);
         for (const d of analysed.diagnostics) worst = Math.max(worst, SEVERITY_RANK[d.severity]);
         if (report) report.record(analysed);
         else write(JSON.stringify(recordJson(file, analysed, Boolean(options.ignore?.length))));
       }
     } catch (err) {
-      throw new InputError(`cannot read ${file === STDIN_NAME ? 'standard input' : file}: ${(err as Error).message}`);
+      // Only reading can fail here (each record's analysis is guarded): say so, and go on with the next file.
+      unreadable.push(file);
+      errors.write(`toolscope: cannot read ${file === STDIN_NAME ? 'standard input' : file}: ${(err as Error).message}\n`);
     } finally {
       await spooled?.dispose();
     }
@@ -114,6 +124,8 @@ export async function analyzeCommand(
   report?.summary();
   if (ci && options.junit) await writeOutput(options.junit, ci.junit());
   if (ci && options.sarif) await writeOutput(options.sarif, ci.sarif(options.toolVersion ?? '0.0.0-dev'));
+  // Content problems never make a usage error: 2 only for paths that could not be read.
+  if (unreadable.length > 0) return 2;
   if (options.failOn && worst >= SEVERITY_RANK[options.failOn]) return 1;
   return 0;
 }

@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { tokensCommand } from './tokensCommand.ts';
 import type { TokenizerPaths } from '../core/formats/tokenizerChoice.ts';
 import { analyzeCommand, InputError } from './analyzeCommand.ts';
+import { DEFAULT_MAX_COMPLETION_MB } from '../core/analysis.ts';
 import { openInBrowser, writeReport } from './reportCommand.ts';
 import { parseEngine, replayCommand, type GuidedChoice } from './replayCommand.ts';
 import type { ReplayMode } from '../core/replay/replay.ts';
@@ -49,6 +50,16 @@ function reasoningParserFlag(value: string | undefined, profile: VllmGeneration 
   if (!profile) throw new InputError('--vllm-reasoning-parser needs --vllm-profile');
   return value === 'on';
 }
+
+/** `--max-completion-mb N`: the size limit of a completion, in million characters (about MB). */
+function parseMaxCompletionMB(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new InputError(`--max-completion-mb takes a positive number (million characters, about MB), got "${value}"`);
+  return n;
+}
+
+const maxCompletionOption = () =>
+  new Option('--max-completion-mb <n>', `analyse longer completions without the per-token view, the what-if and the vLLM profile (a record-too-large finding; default ${DEFAULT_MAX_COMPLETION_MB})`).argParser(parseMaxCompletionMB);
 
 const vllmProfileOption = () => new Option('--vllm-profile <generation>', "also show what this vLLM generation's Kimi K2 tool parser would have streamed (vllm-divergence findings)").choices([...VLLM_GENERATIONS]);
 
@@ -108,7 +119,8 @@ export function buildProgram(): Command {
     .option('--ignore <kinds>', 'silence these diagnostic kinds (comma-separated): counted per kind, not listed')
     .option('--junit <file>', 'also write JUnit XML: one test case per record, failing at the --fail-on severity (default error)')
     .option('--sarif <file>', 'also write SARIF 2.1.0: one result per finding, at the trace file and line (GitHub code scanning)')
-    .action(async (paths: string[], opts: { ignore?: string; json?: boolean; failOn?: 'error' | 'warning'; format?: string; thinkOpen?: boolean; recoverRawFallback?: boolean; verbose?: boolean; guided: boolean; template?: string; vllmProfile?: VllmGeneration; deltaTokens?: string; vllmReasoningParser?: string; tokenizer?: string; junit?: string; sarif?: string }) => {
+    .addOption(maxCompletionOption())
+    .action(async (paths: string[], opts: { ignore?: string; json?: boolean; failOn?: 'error' | 'warning'; format?: string; thinkOpen?: boolean; recoverRawFallback?: boolean; verbose?: boolean; guided: boolean; template?: string; vllmProfile?: VllmGeneration; deltaTokens?: string; vllmReasoningParser?: string; tokenizer?: string; junit?: string; sarif?: string; maxCompletionMb?: number }) => {
       const template = await readTemplate(opts.template);
       if (opts.deltaTokens !== undefined && !opts.vllmProfile) throw new InputError('--delta-tokens needs --vllm-profile');
       process.exitCode = await analyzeCommand(
@@ -130,6 +142,7 @@ export function buildProgram(): Command {
           junit: opts.junit,
           sarif: opts.sarif,
           toolVersion: toolVersion(),
+          maxCompletionMB: opts.maxCompletionMb,
         },
         process.stdout,
       );
@@ -159,10 +172,11 @@ export function buildProgram(): Command {
     .option('--no-guided', "skip the guided-decoding what-if (xgrammar over each Kimi completion)")
     .addOption(vllmReasoningParserOption())
     .option('--ignore <kinds>', 'silence these diagnostic kinds (comma-separated): counted per kind, not listed')
-    .action(async (paths: string[], opts: { ignore?: string; out: string; open?: boolean; thinkOpen?: boolean; format?: string; template?: string; vllmProfile?: VllmGeneration; deltaTokens?: string; vllmReasoningParser?: string; tokenizer?: string; guided: boolean }) => {
+    .addOption(maxCompletionOption())
+    .action(async (paths: string[], opts: { ignore?: string; out: string; open?: boolean; thinkOpen?: boolean; format?: string; template?: string; vllmProfile?: VllmGeneration; deltaTokens?: string; vllmReasoningParser?: string; tokenizer?: string; guided: boolean; maxCompletionMb?: number }) => {
       if (opts.deltaTokens !== undefined && !opts.vllmProfile) throw new InputError('--delta-tokens needs --vllm-profile');
       const deltaTokens = opts.deltaTokens === undefined ? undefined : parseDeltaTokens(opts.deltaTokens);
-      const { records, bytes } = await writeReport(paths, opts.out, { startInReasoning: opts.thinkOpen, format: opts.format, template: await readTemplate(opts.template), vllmProfile: opts.vllmProfile, deltaTokens, vllmReasoningParser: reasoningParserFlag(opts.vllmReasoningParser, opts.vllmProfile), tokenizers: tokenizerPaths(opts.tokenizer), guided: opts.guided, ignore: parseIgnore(opts.ignore) });
+      const { records, bytes } = await writeReport(paths, opts.out, { startInReasoning: opts.thinkOpen, format: opts.format, template: await readTemplate(opts.template), vllmProfile: opts.vllmProfile, deltaTokens, vllmReasoningParser: reasoningParserFlag(opts.vllmReasoningParser, opts.vllmProfile), tokenizers: tokenizerPaths(opts.tokenizer), guided: opts.guided, ignore: parseIgnore(opts.ignore), maxCompletionMB: opts.maxCompletionMb });
       const where = resolve(opts.out);
       process.stdout.write(`Report: ${where} (${records} records, ${(bytes / 1024).toFixed(0)} KB)\n`);
       if (opts.open && openInBrowser(where)) process.stdout.write('Opened in your browser.\n');

@@ -3,7 +3,7 @@
  * bytes → record → tokens → parse events → diagnostics.
  */
 import { CHECKS } from './diagnostics/catalogue.ts';
-import type { CheckContext, CheckedCall } from './diagnostics/context.ts';
+import type { CheckContext, CheckedCall, Oversized } from './diagnostics/context.ts';
 import type { Diagnostic, DiagnosticKind } from './diagnostics/diagnostic.ts';
 import { parseTokens, type ParseEvent } from './formats/parseTokens.ts';
 import { DEFAULT_FORMAT } from './formats/registry.ts';
@@ -16,8 +16,10 @@ import { ToolSchemas } from './schema/toolSchemas.ts';
 import { guidedDiagnostics } from './guided/guidedCheck.ts';
 import { renderPrompt } from './template/renderPrompt.ts';
 import { tokenizeCompletion } from './tokens/index.ts';
+import { coarseSplit } from './tokens/coarseSplitter.ts';
+import { checkRecordedTokens } from './tokens/recordedTokenCheck.ts';
 import type { TokenizedCompletion } from './tokens/token.ts';
-import type { ChatTool, LoadedRecord, RecordSource } from './trace/record.ts';
+import type { ChatTool, LineError, LoadedRecord, RecordSource } from './trace/record.ts';
 import { responseMessage, type ResponseMessage } from './trace/responseMessage.ts';
 import { runVllmProfile, type VllmGroupingChoice, type VllmRun } from './formats/kimiK2/vllm/profileRun.ts';
 import type { VllmGeneration } from './formats/kimiK2/vllm/vllmProfile.ts';
@@ -57,7 +59,18 @@ export interface AnalysisOptions {
    * `diagnostics` and are counted per kind in `ignored`, never dropped without a trace.
    */
   ignore?: readonly DiagnosticKind[];
+  /**
+   * Completions longer than this many million characters (about MB) are analysed without the per-token view, the
+   * guided what-if and the vLLM profile (a record-too-large finding says so). Default DEFAULT_MAX_COMPLETION_MB.
+   */
+  maxCompletionMB?: number;
 }
+
+/** The default size limit of a completion, in million characters: a few hundred MB of memory at most. */
+export const DEFAULT_MAX_COMPLETION_MB = 4;
+
+/** What a completion above the limit goes without. */
+const SKIPPED_WHEN_OVERSIZED = ['the per-token view', 'the recorded tokens', 'the guided-decoding what-if', 'the vLLM profile'];
 
 /** The prompt behind a record: as recorded, or rendered from its request with a template. */
 export type PromptInfo =
@@ -101,7 +114,12 @@ export interface AnalyzedRecord {
   prompt: PromptInfo | null;
   /** With `vllmProfile`: what that vLLM generation would have sent for the raw Kimi K2 completion; else null. */
   vllm?: VllmRun | null;
+  /** The completion is above the size limit (its tokens are a coarse split); null otherwise. */
+  oversized: Oversized | null;
 }
+
+/** A record analysed, or why it could not be (an internal error, reported on its line). */
+export type AnalysisOutcome = { kind: 'record'; analysed: AnalyzedRecord } | { kind: 'error'; error: LineError };
 
 export class Analyzer {
   /** Shared across records so each tool schema compiles once per session. */
@@ -116,10 +134,25 @@ export class Analyzer {
   async analyzeWithGuided(loaded: LoadedRecord): Promise<AnalyzedRecord> {
     const analysed = this.analyze(loaded);
     if (this.options.guided === false) return analysed;
+    if (analysed.oversized) return analysed;
     const extra = await guidedDiagnostics(analysed, loaded.record.request, { startInReasoning: this.options.startInReasoning }, loaded.record.completion?.finish_reason ?? null);
     if (extra.length) analysed.diagnostics = [...analysed.diagnostics, ...extra];
     this.setIgnored(analysed);
     return analysed;
+  }
+
+  /**
+   * `analyze` (with the what-if unless `guided` is false) that cannot fail: an unexpected exception while analysing
+   * one record becomes an error naming its line, so the rest of the file (and later files) are still analysed.
+   */
+  async analyzeGuarded(loaded: LoadedRecord, guided = true): Promise<AnalysisOutcome> {
+    try {
+      return { kind: 'record', analysed: guided ? await this.analyzeWithGuided(loaded) : this.analyze(loaded) };
+    } catch (err) {
+      const reason = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+      const message = `line ${loaded.line}: record "${loaded.record.id}" could not be analysed (${reason}); this is a Toolscope bug, please report it with the record`;
+      return { kind: 'error', error: { line: loaded.line, message } };
+    }
   }
 
   analyze(loaded: LoadedRecord): AnalyzedRecord {
@@ -130,10 +163,17 @@ export class Analyzer {
     // The format: forced by the caller, else the one the record names, else detected from its markup, parser or model.
     const resolved = resolveFormat(record, response, this.options.format);
     const format = resolved.format;
+    const checkedTokens = checkRecordedTokens(record.completion?.tokens);
+    const oversized = this.oversized(record.completion?.text);
     // Without usable recorded tokens: the model's own tokenizer when there is one, else the format's splitter.
     let choice: TokenizerChoice | null = null;
     const choose = () => (choice = chooseTokenizer(format, modelNames(record), this.options.tokenizers)).tokenizer;
-    const completion = record.completion ? tokenizeCompletion(record.completion, choose) : null;
+    let completion: TokenizedCompletion | null = null;
+    if (record.completion && oversized) {
+      completion = { text: record.completion.text, tokens: coarseSplit(record.completion.text, format.markers), origin: 'splitter', source: 'approximate', tokenizer: 'coarse split (size limit)' };
+    } else if (record.completion) {
+      completion = tokenizeCompletion({ ...record.completion, tokens: checkedTokens.tokens }, choose);
+    }
     const note = (choice as TokenizerChoice | null)?.note;
     if (completion && completion.source === 'approximate' && note) completion.tokenizerNote = note;
     let parse: ParseResult | null = null;
@@ -168,10 +208,13 @@ export class Analyzer {
       calls,
       finishReason: response?.finishReason ?? record.completion?.finish_reason ?? null,
       prompt: prompt?.text ?? null,
+      tokenProblem: checkedTokens.problem,
+      tokenMismatch: completion?.warning ?? null,
+      oversized,
     };
     const diagnostics = CHECKS.flatMap((check) => check(ctx));
     let vllm: VllmRun | null = null;
-    if (this.options.vllmProfile && completion && parse && format.name === DEFAULT_FORMAT) {
+    if (this.options.vllmProfile && completion && parse && format.name === DEFAULT_FORMAT && !oversized) {
       vllm = this.runVllm(record, completion);
       diagnostics.push(...vllmDivergence({ run: vllm, reference: parse, text: completion.text, tokens: completion.tokens }));
     }
@@ -199,6 +242,7 @@ export class Analyzer {
       prompt,
       ignored: {},
       ...(this.options.vllmProfile ? { vllm } : {}),
+      oversized,
     };
     this.setIgnored(analysed);
     return analysed;
@@ -214,6 +258,13 @@ export class Analyzer {
       else kept.push(d);
     }
     analysed.diagnostics = kept;
+  }
+
+  /** The size-limit note for a completion text above the limit, else null. */
+  private oversized(text: string | undefined): Oversized | null {
+    const limit = Math.round((this.options.maxCompletionMB ?? DEFAULT_MAX_COMPLETION_MB) * 1e6);
+    if (typeof text !== 'string' || text.length <= limit) return null;
+    return { chars: text.length, limit, skipped: SKIPPED_WHEN_OVERSIZED.filter((s) => s !== 'the vLLM profile' || this.options.vllmProfile) };
   }
 
   /** The raw completion through the chosen vLLM generation, grouped into deltas as asked. */

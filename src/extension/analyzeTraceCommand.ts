@@ -14,6 +14,7 @@ import { templateSettingFor } from './templateSetting.ts';
 import { tokenizerSettingFor } from './tokenizerSetting.ts';
 import { ignoreSettingFor } from './ignoreSetting.ts';
 import { vllmProfileSettingFor, vllmReasoningParserSettingFor } from './vllmProfileSetting.ts';
+import { maxCompletionMBFor } from './sizeLimitSetting.ts';
 
 const SEVERITY: Record<Severity, vscode.DiagnosticSeverity> = {
   error: vscode.DiagnosticSeverity.Error,
@@ -62,7 +63,7 @@ export class AnalyzeTraceCommand {
       return null;
     }
     try {
-      const analyzer = new Analyzer({ format: formatSettingFor(uri), template: await templateSettingFor(uri), vllmProfile: vllmProfileSettingFor(uri), tokenizers: tokenizerSettingFor(uri), vllmReasoningParser: vllmReasoningParserSettingFor(uri), ignore: ignoreSettingFor(uri) });
+      const analyzer = new Analyzer({ format: formatSettingFor(uri), template: await templateSettingFor(uri), vllmProfile: vllmProfileSettingFor(uri), tokenizers: tokenizerSettingFor(uri), vllmReasoningParser: vllmReasoningParserSettingFor(uri), ignore: ignoreSettingFor(uri), maxCompletionMB: maxCompletionMBFor(uri) });
       this.output.clear();
       const report = new HumanReport((line) => this.output.appendLine(line), terminalStyle({ isTTY: false }), false);
       report.file(vscode.workspace.asRelativePath(uri));
@@ -86,7 +87,14 @@ export class AnalyzeTraceCommand {
         }
         for (const l of loaded) {
           records++;
-          const analysed = await analyzer.analyzeWithGuided(l);
+          const outcome = await analyzer.analyzeGuarded(l);
+          if (outcome.kind === 'error') {
+            unreadable++;
+            report.error(outcome.error);
+            problems.push(new vscode.Diagnostic(lineRange(l.line), outcome.error.message, vscode.DiagnosticSeverity.Error));
+            continue;
+          }
+          const analysed = outcome.analysed;
           report.record(analysed);
           for (const d of analysed.diagnostics) {
             if (d.severity === 'error') errors++;

@@ -24,6 +24,9 @@ import { unknownTool } from './checks/unknownTool.ts';
 import { unterminatedCall } from './checks/unterminatedCall.ts';
 import { unknownMarkupInContent } from './checks/unknownMarkupInContent.ts';
 import { leakedCalls } from './checks/leakedCalls.ts';
+import { recordTooLarge } from './checks/recordTooLarge.ts';
+import { recordedTokensInvalid } from './checks/recordedTokensInvalid.ts';
+import { tokensTextMismatch } from './checks/tokensTextMismatch.ts';
 import { templateBadHistoryId, templateEmptyContentList, templateGenerationPromptMissing } from './checks/templateChecks.ts';
 
 export const CHECKS: readonly Check[] = [
@@ -54,4 +57,7 @@ export const CHECKS: readonly Check[] = [
   templateEmptyContentList,
   templateBadHistoryId,
   streamError,
+  recordTooLarge,
+  recordedTokensInvalid,
+  tokensTextMismatch,
 ];

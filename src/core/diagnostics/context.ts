@@ -48,6 +48,19 @@ export interface CheckContext {
   prompt: string | null;
   /** The finish reason the client saw (response), else the completion's. */
   finishReason: string | null;
+  /** What was wrong with the recorded tokens (recordedTokenCheck.ts), or null. */
+  tokenProblem: string | null;
+  /** Why the recorded tokens could not be used as they are (they do not join to the text), or null. */
+  tokenMismatch: string | null;
+  /** The completion is above the size limit: what was skipped for it; null otherwise. */
+  oversized: Oversized | null;
+}
+
+/** A completion above the size limit (AnalysisOptions.maxCompletionMB): its size, the limit, what was skipped. */
+export interface Oversized {
+  chars: number;
+  limit: number;
+  skipped: string[];
 }
 
 export interface DiagnosticInit {

@@ -22,7 +22,8 @@ function toParserDelta(delta: ChatCompletionChunkDelta): ParserDelta {
   const reasoning = delta.reasoning_content ?? delta.reasoning;
   if (typeof reasoning === 'string') out.reasoning_content = reasoning;
   if (Array.isArray(delta.tool_calls)) {
-    out.tool_calls = delta.tool_calls.map((tc) => {
+    // Records from files are checked at import (chatShapes.ts); records built in memory (replay, eval) are not.
+    out.tool_calls = delta.tool_calls.filter(isObject).map((tc) => {
       const fn: { name?: string; arguments?: string } = {};
       if (typeof tc.function?.name === 'string') fn.name = tc.function.name;
       if (typeof tc.function?.arguments === 'string') fn.arguments = tc.function.arguments;
@@ -32,27 +33,36 @@ function toParserDelta(delta: ChatCompletionChunkDelta): ParserDelta {
   return out;
 }
 
+function isObject<T>(value: T): value is T & object {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The object elements of what should be an array of objects (nothing, when it is not an array). */
+function objects<T>(list: readonly T[] | undefined | null): Array<T & object> {
+  return Array.isArray(list) ? list.filter(isObject) : [];
+}
+
 export function responseMessage(response: RecordedResponse): ResponseMessage {
   if (isStreamedResponse(response)) {
     const acc = new DeltaAccumulator();
     const deltas: ChatCompletionChunkDelta[] = [];
     let finishReason: string | null = null;
     for (const chunk of response) {
-      const choice = chunk.choices?.find((c) => (c.index ?? 0) === 0);
+      const choice = objects(chunk?.choices).find((c) => (c.index ?? 0) === 0);
       if (!choice) continue;
-      const delta = choice.delta ?? {};
+      const delta = isObject(choice.delta) ? choice.delta : {};
       deltas.push(delta);
       acc.add(toParserDelta(delta));
-      if (choice.finish_reason) finishReason = choice.finish_reason;
+      if (typeof choice.finish_reason === 'string' && choice.finish_reason) finishReason = choice.finish_reason;
     }
     const msg = acc.message();
     return { streamed: true, content: msg.content, reasoning: msg.reasoning, calls: msg.calls, finishReason, deltas };
   }
-  const choice = response.choices?.[0];
-  const message = choice?.message;
+  const choice = objects(response.choices)[0];
+  const message = isObject(choice?.message) ? choice.message : undefined;
   const content = typeof message?.content === 'string' && message.content !== '' ? message.content : null;
   const reasoningRaw = message?.reasoning_content ?? (typeof message?.reasoning === 'string' ? message.reasoning : null);
-  const calls: AccumulatedCall[] = (message?.tool_calls ?? []).map((tc, i) => ({
+  const calls: AccumulatedCall[] = objects(message?.tool_calls).map((tc, i) => ({
     index: typeof tc.index === 'number' ? tc.index : i,
     id: typeof tc.id === 'string' ? tc.id : null,
     name: typeof tc.function?.name === 'string' ? tc.function.name : null,
@@ -64,7 +74,7 @@ export function responseMessage(response: RecordedResponse): ResponseMessage {
     content,
     reasoning: typeof reasoningRaw === 'string' && reasoningRaw !== '' ? reasoningRaw : null,
     calls,
-    finishReason: choice?.finish_reason ?? null,
+    finishReason: typeof choice?.finish_reason === 'string' ? choice.finish_reason : null,
     deltas: [],
   };
 }

@@ -27,8 +27,19 @@ export async function embeddedTrace(path: string, fileName: string, host: 'repor
   try {
     const { summaries, lineErrors } = await session.analyseAll();
     const records: Record<string, RecordView> = {};
-    for (const s of summaries) records[s.key] = (await session.record(s.key)).view;
-    return { info: session.info(host), summaries, lineErrors, records };
+    const shown: typeof summaries = [];
+    for (const s of summaries) {
+      // A record whose view cannot be built is listed as an error on its line; the report still gets written.
+      try {
+        records[s.key] = (await session.record(s.key)).view;
+        shown.push(s);
+      } catch (err) {
+        const message = err instanceof Error ? err.message : String(err);
+        lineErrors.push({ line: s.line, message: message.startsWith(`line ${s.line}`) ? message : `line ${s.line}: record "${s.id}" could not be shown (${message})` });
+      }
+    }
+    lineErrors.sort((a, b) => a.line - b.line);
+    return { info: session.info(host), summaries: shown, lineErrors, records };
   } finally {
     await session.close();
   }

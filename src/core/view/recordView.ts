@@ -57,7 +57,7 @@ export function buildTokenViews(a: AnalyzedRecord): TokenView[] {
 }
 
 function buildCalls(a: AnalyzedRecord, record: TraceRecord): CallView[] {
-  const tools = new Map((record.request?.tools ?? []).map((t) => [t.function?.name, t] as const));
+  const tools = new Map((Array.isArray(record.request?.tools) ? record.request.tools : []).map((t) => [t?.function?.name, t] as const));
   const tokens = a.completion?.tokens ?? [];
   // Where each call's argument fragments reached the client.
   const fragments = new Map<number, Array<{ token: number; text: string }>>();
@@ -151,7 +151,7 @@ export function recordView(key: string, a: AnalyzedRecord, record: TraceRecord):
     tokenLabel: a.completion ? tokenSourceLabel(a.completion) : null,
     approximate: (a.completion?.tokens ?? []).some((t) => t.approximate),
     rebuilt: Boolean(a.completion?.rebuilt),
-    tokenWarning: a.completion?.warning ?? null,
+    tokenWarning: a.oversized ? `above the ${(a.oversized.limit / 1e6).toFixed(1)} MB size limit: the completion is shown in pieces of about 64 KB, not token by token` : (a.completion?.warning ?? null),
     tokens: buildTokenViews(a),
     finalEmitted: a.finalEmitted,
     diagnostics: a.diagnostics,

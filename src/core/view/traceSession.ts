@@ -88,7 +88,9 @@ export class TraceSession {
       const { records, errors } = await this.index.read(entry);
       for (const [k, loaded] of records.entries()) {
         // With the guided what-if, so the list's badges and filters agree with the record view.
-        batch.summaries.push(recordSummary(`${entry}:${k}`, entry, await this.analyzer.analyzeWithGuided(loaded), loaded.record));
+        const outcome = await this.analyzer.analyzeGuarded(loaded);
+        if (outcome.kind === 'error') batch.lineErrors.push(outcome.error);
+        else batch.summaries.push(recordSummary(`${entry}:${k}`, entry, outcome.analysed, loaded.record));
       }
       batch.lineErrors.push(...errors.map((e) => ({ line: e.line, message: e.message })));
       this.analysedEntries++;
@@ -115,7 +117,9 @@ export class TraceSession {
     if (!loaded) throw new Error(errors[0] ? `line ${errors[0].line}: ${errors[0].message}` : `record ${key} is not in the file`);
     const cached = this.views.get(key);
     if (cached) return { view: cached, loaded };
-    const view = recordView(key, await this.analyzer.analyzeWithGuided(loaded), loaded.record);
+    const outcome = await this.analyzer.analyzeGuarded(loaded);
+    if (outcome.kind === 'error') throw new Error(outcome.error.message);
+    const view = recordView(key, outcome.analysed, loaded.record);
     view.comparison = await comparisonFor(this.path, loaded, this.analyzer);
     // Keep a few views: stepping back and forth between records should not re-analyse.
     this.views.set(key, view);

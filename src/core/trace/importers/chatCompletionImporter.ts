@@ -2,8 +2,9 @@
  * Non-streamed OpenAI / vLLM chat responses (`object: "chat.completion"`, or `choices[].message`).
  */
 import type { ChatCompletion } from '../record.ts';
+import { chatCompletionProblem } from './chatShapes.ts';
 import { withLlamaVerbose } from './llamaCppImporter.ts';
-import { describeJson, isNonEmptyString, isObject, type UnknownObject } from './jsonGuards.ts';
+import { isNonEmptyString, isObject, type UnknownObject } from './jsonGuards.ts';
 import { importError, importedRecord, type ImportResult } from './importResult.ts';
 
 export function isChatCompletionShape(value: UnknownObject): boolean {
@@ -11,16 +12,8 @@ export function isChatCompletionShape(value: UnknownObject): boolean {
   return Array.isArray(value.choices) && value.choices.some((c) => isObject(c) && isObject(c.message));
 }
 
-/** Why a chat.completion-looking object cannot be used as one, or null. */
-export function chatCompletionProblem(value: UnknownObject): string | null {
-  if (!Array.isArray(value.choices)) return `"choices" must be an array, got ${describeJson(value.choices)}`;
-  for (let i = 0; i < value.choices.length; i++) {
-    const choice: unknown = value.choices[i];
-    if (!isObject(choice)) return `choices[${i}] must be an object, got ${describeJson(choice)}`;
-    if (!isObject(choice.message)) return `choices[${i}].message must be an object, got ${describeJson(choice.message)}`;
-  }
-  return null;
-}
+/** Why a chat.completion-looking object cannot be used as one (its element types, chatShapes.ts), or null. */
+export { chatCompletionProblem } from './chatShapes.ts';
 
 export function importChatCompletion(value: UnknownObject, line: number): ImportResult {
   const problem = chatCompletionProblem(value);

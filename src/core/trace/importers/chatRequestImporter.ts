@@ -3,30 +3,25 @@
  * physical line number, as K2VV's `data_index`, so results join back to their requests.
  */
 import type { ChatRequest } from '../record.ts';
-import { describeJson, isObject, type UnknownObject } from './jsonGuards.ts';
+import { messagesProblem, toolsProblem } from './chatShapes.ts';
+import type { UnknownObject } from './jsonGuards.ts';
 import { importError, importedRecord, type ImportResult } from './importResult.ts';
 
 export function isChatRequestShape(value: UnknownObject): boolean {
   return Array.isArray(value.messages) && !('choices' in value);
 }
 
-/** The first message that is not `{role: string, …}`, as a message, or null. */
-export function messagesProblem(messages: unknown[], path: string): string | null {
-  for (let i = 0; i < messages.length; i++) {
-    const message = messages[i];
-    if (!isObject(message)) return `${path}[${i}] must be a message object, got ${describeJson(message)}`;
-    if (typeof message.role !== 'string') return `${path}[${i}].role must be a string, got ${describeJson(message.role)}`;
-  }
-  return null;
-}
+/** The first message that is not `{role: string, …}` with well-typed tool calls, as a message, or null. */
+export { messagesProblem } from './chatShapes.ts';
 
 export function importChatRequest(value: UnknownObject, line: number): ImportResult {
   const messages = value.messages;
   if (!Array.isArray(messages)) return importError(line, `a chat request needs a "messages" array`);
   const problem = messagesProblem(messages, 'messages');
   if (problem !== null) return importError(line, `chat request: ${problem}`);
-  if ('tools' in value && !Array.isArray(value.tools)) {
-    return importError(line, `chat request: "tools" must be an array, got ${describeJson(value.tools)}`);
+  if ('tools' in value) {
+    const tools = toolsProblem(value.tools, 'tools');
+    if (tools !== null) return importError(line, `chat request: ${tools}`);
   }
   const request = value as ChatRequest;
   return importedRecord({

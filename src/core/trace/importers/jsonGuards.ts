@@ -27,3 +27,18 @@ export function listKeys(value: UnknownObject, max = 8): string {
   const shown = keys.slice(0, max).join(', ');
   return keys.length > max ? `${shown}, … (${keys.length} keys)` : shown;
 }
+
+/** Why `value` is not an array of objects (naming the first bad element by `path[i]`), or null. */
+export function objectArrayProblem(value: unknown, path: string): string | null {
+  if (!Array.isArray(value)) return `"${path}" must be an array, got ${describeJson(value)}`;
+  for (let i = 0; i < value.length; i++) {
+    if (!isObject(value[i])) return `${path}[${i}] must be an object, got ${describeJson(value[i])}`;
+  }
+  return null;
+}
+
+/** Why an optional field is not an object: null when it is absent or an object. */
+export function optionalObjectProblem(owner: UnknownObject, key: string, path: string): string | null {
+  if (!(key in owner) || owner[key] === undefined || isObject(owner[key])) return null;
+  return `${path}.${key} must be an object, got ${describeJson(owner[key])}`;
+}

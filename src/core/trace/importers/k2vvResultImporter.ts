@@ -5,7 +5,7 @@
  */
 import type { ChatCompletion, ChatRequest, RecordMeta, TraceRecord } from '../record.ts';
 import { chatCompletionProblem, isChatCompletionShape } from './chatCompletionImporter.ts';
-import { messagesProblem } from './chatRequestImporter.ts';
+import { requestProblem } from './chatShapes.ts';
 import { describeJson, isObject, type UnknownObject } from './jsonGuards.ts';
 import { importError, importedRecord, type ImportResult } from './importResult.ts';
 
@@ -28,8 +28,8 @@ export function importK2vvResult(value: UnknownObject, line: number): ImportResu
   const request = value.request;
   if (!isObject(request)) return importError(line, `K2VV result: "request" must be an object, got ${describeJson(request)}`);
   if (!Array.isArray(request.messages)) return importError(line, `K2VV result: "request.messages" must be an array`);
-  const messagesIssue = messagesProblem(request.messages, 'request.messages');
-  if (messagesIssue !== null) return importError(line, `K2VV result: ${messagesIssue}`);
+  const requestIssue = requestProblem(request, 'request');
+  if (requestIssue !== null) return importError(line, `K2VV result: ${requestIssue}`);
 
   const meta: RecordMeta = { source: 'k2vv', endpoint: '/v1/chat/completions' };
   for (const field of META_FIELDS) if (field in value) meta[field] = value[field];

@@ -4,6 +4,7 @@
  */
 import type { TraceRecord } from '../record.ts';
 import { describeJson, isObject, type UnknownObject } from './jsonGuards.ts';
+import { requestProblem, responseProblem } from './chatShapes.ts';
 import { importError, importedRecord, type ImportResult } from './importResult.ts';
 
 export const NATIVE_VERSION = 1;
@@ -15,8 +16,9 @@ export function isNativeShape(value: UnknownObject): boolean {
 /** The first field whose JSON type is wrong, as a message, or null. */
 function fieldProblem(value: UnknownObject): string | null {
   if ('request' in value && !isObject(value.request)) return `"request" must be an object, got ${describeJson(value.request)}`;
-  if (isObject(value.request) && 'messages' in value.request && !Array.isArray(value.request.messages)) {
-    return `"request.messages" must be an array, got ${describeJson(value.request.messages)}`;
+  if (isObject(value.request)) {
+    const problem = requestProblem(value.request, 'request');
+    if (problem !== null) return problem;
   }
   if ('prompt' in value && typeof value.prompt !== 'string') return `"prompt" must be a string, got ${describeJson(value.prompt)}`;
   if ('completion' in value) {
@@ -27,8 +29,9 @@ function fieldProblem(value: UnknownObject): string | null {
       return `"completion.tokens" must be an array, got ${describeJson(completion.tokens)}`;
     }
   }
-  if ('response' in value && !isObject(value.response) && !Array.isArray(value.response)) {
-    return `"response" must be a chat.completion object or an array of chunks, got ${describeJson(value.response)}`;
+  if ('response' in value) {
+    const problem = responseProblem(value.response, 'response');
+    if (problem !== null) return problem;
   }
   if ('error' in value && typeof value.error !== 'string') return `"error" must be a string, got ${describeJson(value.error)}`;
   if ('meta' in value && !isObject(value.meta)) return `"meta" must be an object, got ${describeJson(value.meta)}`;

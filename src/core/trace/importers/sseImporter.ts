@@ -11,6 +11,7 @@
  * A bad data line is an error for that line only; the other chunks still load.
  */
 import type { ChatCompletionChunk, Completion, LineError, LoadedRecord, RecordedToken, TraceRecord } from '../record.ts';
+import { chatChunkProblem } from './chatShapes.ts';
 import { AnthropicStream, isAnthropicEvent } from './anthropicStream.ts';
 import { ResponsesStream, isResponsesEvent } from './responsesStream.ts';
 import { isLlamaCompletionShape, llamaFinishReason, llamaMeta, llamaTokens, withLlamaVerbose } from './llamaCppImporter.ts';
@@ -56,15 +57,6 @@ function chunkKind(value: UnknownObject): 'chat' | 'text' | null {
   return null;
 }
 
-function chatChunkProblem(value: UnknownObject): string | null {
-  if (!Array.isArray(value.choices)) return `"choices" must be an array, got ${describeJson(value.choices)}`;
-  for (let i = 0; i < value.choices.length; i++) {
-    const choice: unknown = value.choices[i];
-    if (!isObject(choice)) return `choices[${i}] must be an object, got ${describeJson(choice)}`;
-    if (!isObject(choice.delta)) return `choices[${i}].delta must be an object, got ${describeJson(choice.delta)}`;
-  }
-  return null;
-}
 
 /** Appends a text_completion chunk's first choice to the stream's completion, or says why it cannot. */
 function appendTextChunk(stream: Stream, value: UnknownObject): string | null {

@@ -1,0 +1,16 @@
+/** record-too-large: the completion is above the size limit; says what was skipped so the rest could run. */
+import { makeDiagnostic, type Check } from '../context.ts';
+
+const mb = (chars: number) => `${(chars / 1e6).toFixed(1)} MB`;
+
+export const recordTooLarge: Check = (ctx) => {
+  const o = ctx.oversized;
+  if (!o) return [];
+  return [
+    makeDiagnostic(ctx, 'record-too-large', {
+      where: 'completion',
+      message: `the completion is ${mb(o.chars)}, above the ${mb(o.limit)} limit: skipped ${o.skipped.join(', ')}; its calls, content and the other findings come from a coarse split of the text`,
+      hint: 'Raise the limit (`toolscope analyze --max-completion-mb N`, the toolscope.maxCompletionMB setting) to get everything; memory grows by about 80 MB per MB of completion.',
+    }),
+  ];
+};

@@ -1,0 +1,70 @@
+/**
+ * The recorded tokens of a completion, checked before they are trusted (recorded-tokens-invalid). Engines and
+ * hand-written traces produce odd token lists: ids of -1 or 1.5, `"x"` or null for an id, a null where a token
+ * belongs. A bad id, logprob or top list is left out and the token kept; a token that is not an object, or whose
+ * text is not a string, makes the list unusable (the text is split approximately instead). Either way the record
+ * says what was wrong, and nothing downstream reads an unchecked token.
+ */
+import type { RecordedToken } from '../trace/record.ts';
+
+export interface CheckedTokens {
+  /** The usable tokens (bad fields left out), or undefined when there are none or the list cannot be used. */
+  tokens: RecordedToken[] | undefined;
+  /** What was wrong, in words, or null. */
+  problem: string | null;
+}
+
+const describe = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'string' ? JSON.stringify(v.length > 20 ? `${v.slice(0, 20)}…` : v) : typeof v === 'object' ? 'an object' : String(v));
+
+const isTokenId = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+
+function topOf(v: unknown): RecordedToken['top'] | null {
+  if (!Array.isArray(v)) return null;
+  const out: NonNullable<RecordedToken['top']> = [];
+  for (const alt of v) {
+    if (typeof alt !== 'object' || alt === null || typeof alt.text !== 'string' || typeof alt.logprob !== 'number') return null;
+    out.push(isTokenId(alt.id) ? { text: alt.text, logprob: alt.logprob, id: alt.id } : { text: alt.text, logprob: alt.logprob });
+  }
+  return out;
+}
+
+export function checkRecordedTokens(tokens: unknown): CheckedTokens {
+  if (tokens === undefined) return { tokens: undefined, problem: null };
+  if (!Array.isArray(tokens)) return { tokens: undefined, problem: `completion.tokens is ${describe(tokens)}, not a list of tokens; the text is split approximately instead` };
+  const out: RecordedToken[] = [];
+  let badFields = 0;
+  let first: string | null = null;
+  for (let i = 0; i < tokens.length; i++) {
+    const t: unknown = tokens[i];
+    if (typeof t !== 'object' || t === null || Array.isArray(t)) {
+      return { tokens: undefined, problem: `token ${i} is ${describe(t)}, not a token object; the recorded tokens are not used (the text is split approximately instead)` };
+    }
+    const raw = t as Record<string, unknown>;
+    // A token without text is one the engine gave as an id only (vLLM `token_id:N`); other types are not text.
+    const text = raw.text === undefined ? '' : raw.text;
+    if (typeof text !== 'string') {
+      return { tokens: undefined, problem: `token ${i} has text ${describe(raw.text)}, not a string; the recorded tokens are not used (the text is split approximately instead)` };
+    }
+    const token: RecordedToken = { text };
+    const note = (what: string) => {
+      badFields++;
+      first ??= `token ${i} has ${what}`;
+    };
+    if (raw.id !== undefined) {
+      if (isTokenId(raw.id)) token.id = raw.id;
+      else note(`id ${describe(raw.id)} (an id is a whole number, 0 or more)`);
+    }
+    if (raw.logprob !== undefined && raw.logprob !== null) {
+      if (typeof raw.logprob === 'number' && Number.isFinite(raw.logprob)) token.logprob = raw.logprob;
+      else note(`logprob ${describe(raw.logprob)}`);
+    }
+    if (raw.top !== undefined && raw.top !== null) {
+      const top = topOf(raw.top);
+      if (top) token.top = top;
+      else note(`a "top" that is not a list of {text, logprob}`);
+    }
+    out.push(token);
+  }
+  if (badFields === 0) return { tokens: out, problem: null };
+  return { tokens: out, problem: `${badFields} recorded token field${badFields === 1 ? ' is' : 's are'} invalid and left out (first: ${first ?? "?"})` };
+}
