@@ -7,6 +7,7 @@ import { benchGuided, benchGuidedWorker } from './guidedBench.ts';
 import { benchVllmProfiles } from './vllmProfilesBench.ts';
 import { benchTokenizers } from './tokenizerBench.ts';
 import { benchFaults } from './faultsBench.ts';
+import { MEMORY_CHILD_FLAG, benchMemory, memoryChild } from './memoryBench.ts';
 
 async function main(): Promise<void> {
   const log = (line: string) => process.stdout.write(line + '\n');
@@ -28,9 +29,18 @@ async function main(): Promise<void> {
   benchTokenizers(log);
   log('');
   await benchFaults(log);
+  log('');
+  await benchMemory(log);
 }
 
-main().catch((err: unknown) => {
+/** `bench.js --memory-child FILE [LIMIT]`: one huge-completion measurement in a fresh process (memoryBench.ts). */
+async function entry(): Promise<void> {
+  const [flag, path, limit] = process.argv.slice(2);
+  if (flag === MEMORY_CHILD_FLAG && path) return memoryChild(path, limit ? Number(limit) : undefined);
+  return main();
+}
+
+entry().catch((err: unknown) => {
   process.stderr.write(`bench failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
   process.exitCode = 1;
 });

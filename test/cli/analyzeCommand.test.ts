@@ -112,3 +112,59 @@ test('analyze DIR takes every trace extension (.jsonl .json .ndjson .sse .log .t
     await rm(dir, { recursive: true, force: true });
   }
 });
+
+test('analyze: type-confused records and an unreadable file in a directory: exit 0 for content, 2 for the path, later files still analysed', async () => {
+  const { analyzeCommand } = await import('../../src/cli/analyzeCommand.ts');
+  const { symlink, mkdir } = await import('node:fs/promises');
+  const dir = await mkdtemp(join(tmpdir(), 'toolscope-cli-'));
+  try {
+    const confused = [
+      { ...good, id: 'tokens-null', completion: { ...good.completion, tokens: [null] } },
+      { ...good, id: 'tools-x', request: { tools: 'x' } },
+      { ...good, id: 'response-null', response: [null] },
+      { ...good, id: 'choices-x', response: { choices: 'x' } },
+      { ...good, id: 'ids', completion: { text: 'hi', tokens: [{ text: 'hi', id: -1 }] } },
+    ];
+    await writeFile(join(dir, 'a.jsonl'), confused.map((r) => JSON.stringify(r)).join('\n') + '\n');
+    await mkdir(join(dir, 'b'));
+    await symlink(join(dir, 'missing'), join(dir, 'b', 'dangling.jsonl'));
+    await writeFile(join(dir, 'c.jsonl'), JSON.stringify(good) + '\n');
+    const chunks: string[] = [];
+    const errors: string[] = [];
+    const sink = (into: string[]) => ({ write: (s: string) => (into.push(s), true) }) as unknown as NodeJS.WritableStream;
+    const status = await analyzeCommand([dir], { json: true, guided: false }, sink(chunks), process.stdin, sink(errors));
+    assert.equal(status, 2);
+    assert.match(errors.join(''), /cannot read .*dangling\.jsonl/);
+    const rows = chunks.join('').trim().split('\n').map((l) => JSON.parse(l) as { file: string; id?: string; line: number; error?: string; diagnostics?: Array<{ kind: string }> });
+    assert.deepEqual(rows.map((r) => [r.file.slice(dir.length + 1), r.line, r.id ?? 'error']), [
+      ['a.jsonl', 1, 'tokens-null'],
+      ['a.jsonl', 2, 'error'],
+      ['a.jsonl', 3, 'error'],
+      ['a.jsonl', 4, 'error'],
+      ['a.jsonl', 5, 'ids'],
+      ['c.jsonl', 1, 'ok'],
+    ]);
+    assert.ok(rows[0]?.diagnostics?.some((d) => d.kind === 'recorded-tokens-invalid'));
+    assert.ok(rows[4]?.diagnostics?.some((d) => d.kind === 'recorded-tokens-invalid'));
+    // Without the unreadable path, content problems alone exit 0.
+    assert.equal(await analyzeCommand([join(dir, 'a.jsonl')], { json: true, guided: false }, sink([]), process.stdin, sink([])), 0);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('an internal error while analysing one record is an error on its line; the next record is analysed', async () => {
+  const { Analyzer } = await import('../../src/core/analysis.ts');
+  const analyzer = new Analyzer();
+  const original = analyzer.analyze.bind(analyzer);
+  analyzer.analyze = (loaded) => {
+    if (loaded.record.id === 'boom') throw new TypeError('x is not a function');
+    return original(loaded);
+  };
+  const at = (id: string, line: number) => ({ record: { ...good, id } as never, line, lastLine: line, source: 'native' as const });
+  const first = await analyzer.analyzeGuarded(at('boom', 3), false);
+  assert.equal(first.kind, 'error');
+  assert.match(first.kind === 'error' ? first.error.message : '', /^line 3: record "boom" could not be analysed \(TypeError: x is not a function\)/);
+  const second = await analyzer.analyzeGuarded(at('fine', 4));
+  assert.equal(second.kind, 'record');
+});

@@ -16,9 +16,11 @@ function safeCut(text: string, at: number, markers: readonly string[]): number {
     moved = false;
     for (const m of markers) {
       if (m.length < 2) continue;
-      const s = text.indexOf(m, Math.max(0, cut - m.length + 1));
-      if (s >= 0 && s < cut && s + m.length > cut) {
-        cut = s + m.length;
+      // Only a marker starting within its length before the cut can straddle it: search that window alone.
+      const from = Math.max(0, cut - m.length + 1);
+      const s = text.slice(from, cut + m.length - 1).indexOf(m);
+      if (s >= 0 && from + s < cut) {
+        cut = from + s + m.length;
         moved = true;
       }
     }
