@@ -10,7 +10,10 @@ import type { ChatTool, JsonObject } from '../../../src/core/trace/record.ts';
 
 const tool = (parameters: unknown): ChatTool => ({ type: 'function', function: { name: 't', parameters: parameters as JsonObject } });
 
-function check(parameters: unknown, args: unknown, schemas = new ToolSchemas()): SchemaCheck {
+// One instance for most tests: each new one builds its ajv instances again.
+const SHARED = new ToolSchemas();
+
+function check(parameters: unknown, args: unknown, schemas = SHARED): SchemaCheck {
   return schemas.check(tool(parameters), args);
 }
 

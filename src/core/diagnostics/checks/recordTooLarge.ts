@@ -10,7 +10,7 @@ export const recordTooLarge: Check = (ctx) => {
     makeDiagnostic(ctx, 'record-too-large', {
       where: 'completion',
       message: `the completion is ${mb(o.chars)}, above the ${mb(o.limit)} limit: skipped ${o.skipped.join(', ')}; its calls, content and the other findings come from a coarse split of the text`,
-      hint: 'Raise the limit (`toolscope analyze --max-completion-mb N`, the toolscope.maxCompletionMB setting) to get everything; memory grows by about 80 MB per MB of completion.',
+      hint: 'Raise the limit (`toolscope analyze --max-completion-mb N`, the toolscope.maxCompletionMB setting) to get everything; memory grows by about 80–160 MB per MB of completion analysed in full.',
     }),
   ];
 };
