@@ -33,14 +33,17 @@ export async function memoryChild(path: string, maxCompletionMB: number | undefi
   const analyzer = new Analyzer(maxCompletionMB ? { maxCompletionMB } : {});
   let kinds: string[] = [];
   let tokens = 0;
+  let findings = 0;
   for await (const item of readTraceItems(path)) {
     if (item.kind !== 'record') continue;
     const a = await analyzer.analyzeWithGuided(item.loaded);
     tokens = recordView('0:0', a, item.loaded.record).tokens.length;
-    kinds = a.diagnostics.map((d) => d.kind);
+    // Distinct kinds only: 1e6 stray markers are 1e6 findings.
+    findings = a.diagnostics.length;
+    kinds = [...new Set(a.diagnostics.map((d) => d.kind))];
   }
   const maxRssMB = process.resourceUsage().maxRSS / 1024;
-  process.stdout.write(JSON.stringify({ maxRssMB, seconds: (performance.now() - started) / 1000, tokens, kinds }) + '\n');
+  process.stdout.write(JSON.stringify({ maxRssMB, seconds: (performance.now() - started) / 1000, tokens, kinds, findings }) + '\n');
 }
 
 export async function benchMemory(log: (line: string) => void): Promise<void> {
@@ -60,9 +63,9 @@ export async function benchMemory(log: (line: string) => void): Promise<void> {
         log(`${label}: FAILED (exit ${child.status ?? child.signal}) ${child.stderr.trim().split('\n').at(-1) ?? ''}`);
         continue;
       }
-      const r = JSON.parse(line) as { maxRssMB: number; seconds: number; tokens: number; kinds: string[] };
+      const r = JSON.parse(line) as { maxRssMB: number; seconds: number; tokens: number; kinds: string[]; findings: number };
       const goal = !limit && mb <= 50 ? (r.maxRssMB < 1536 ? ' (goal < 1.5 GB: ok)' : ' (goal < 1.5 GB: OVER)') : '';
-      log(`${label}: peak RSS ${r.maxRssMB.toFixed(0)} MB${goal}, ${r.seconds.toFixed(1)} s, ${r.tokens} tokens in the view${r.kinds.includes('record-too-large') ? ', record-too-large' : ''}`);
+      log(`${label}: peak RSS ${r.maxRssMB.toFixed(0)} MB${goal}, ${r.seconds.toFixed(1)} s, ${r.tokens} tokens in the view, ${r.findings} findings${r.kinds.includes('record-too-large') ? ' (record-too-large among them)' : ''}`);
       await rm(path, { force: true });
     }
   } finally {
