@@ -12,6 +12,7 @@ import type { TraceRecord } from '../trace/record.ts';
 import type { CallView, MessageView, RecordSummary, RecordView, TokenRole, TokenView } from '../../shared/protocol.ts';
 import { vllmView } from './vllmView.ts';
 import { tokenSourceLabel } from '../tokens/tokenSourceLabel.ts';
+import { VIEW_DEPTH, nestedDeeperThan, pruned } from './prunedJson.ts';
 
 /** Past this size the raw JSON is cut (the full record is one click away in a text editor). */
 export const RAW_JSON_LIMIT = 2_000_000;
@@ -129,7 +130,9 @@ function promptView(a: AnalyzedRecord, record: TraceRecord): RecordView['prompt'
   }
 }
 
-export function recordView(key: string, a: AnalyzedRecord, record: TraceRecord): RecordView {
+export function recordView(key: string, a: AnalyzedRecord, given: TraceRecord): RecordView {
+  // What the view holds is cut where it nests too deep to serialise (a hostile schema); the analysis saw it all.
+  const record = nestedDeeperThan(given, VIEW_DEPTH) ? pruned(given) : given;
   const safe = redact(record);
   const reference: MessageView = { content: a.content, reasoning: a.reasoning, calls: a.calls };
   let rawJson = JSON.stringify(safe, null, 2);

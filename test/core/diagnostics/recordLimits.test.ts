@@ -142,3 +142,18 @@ test('records built in memory with wrong types (replay, eval) are read as absent
   const b = new Analyzer().analyze(loaded(record({ response: { choices: [{ message: { role: 'assistant', tool_calls: 'x' } }] } as never })));
   assert.deepEqual(b.response?.calls, []);
 });
+
+test('a record holding a 3,000-deep tool schema is analysed and its view serialises (cut, with a note)', () => {
+  let schema: Record<string, unknown> = { type: 'string' };
+  for (let i = 0; i < 3000; i++) schema = { type: 'object', properties: { a: schema } };
+  const text = section(call('functions.deep:0', '{"a": {"a": 1}}'));
+  const r = record({ completion: { text }, request: { messages: [{ role: 'user', content: 'hi' }], tools: [{ type: 'function', function: { name: 'deep', parameters: schema as never } }] } });
+  // Without the what-if: xgrammar and deep schemas are the guided tests' (test/core/guided).
+  const a = new Analyzer().analyze(loaded(r));
+  assert.equal(a.calls.length, 1);
+  assert.ok(ofKind(a, 'schema-violation').length > 0);
+  const view = recordView('0:0', a, r);
+  const json = JSON.stringify(view);
+  assert.match(json, /nested too deep to show/);
+  assert.match(view.rawJson, /nested too deep to show/);
+});
