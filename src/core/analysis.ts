@@ -147,7 +147,14 @@ export class Analyzer {
    */
   async analyzeGuarded(loaded: LoadedRecord, guided = true): Promise<AnalysisOutcome> {
     try {
-      return { kind: 'record', analysed: guided ? await this.analyzeWithGuided(loaded) : this.analyze(loaded) };
+      if (!guided) return { kind: 'record', analysed: this.analyze(loaded) };
+      try {
+        return { kind: 'record', analysed: await this.analyzeWithGuided(loaded) };
+      } catch {
+        // The what-if failed on this record: the record is kept with everything else it has. (The grammar
+        // engine's own failures are findings of their own: guided-unavailable.)
+        return { kind: 'record', analysed: this.analyze(loaded) };
+      }
     } catch (err) {
       const reason = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
       const message = `line ${loaded.line}: record "${loaded.record.id}" could not be analysed (${reason}); this is a Toolscope bug, please report it with the record`;

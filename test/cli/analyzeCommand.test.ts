@@ -168,3 +168,12 @@ test('an internal error while analysing one record is an error on its line; the 
   const second = await analyzer.analyzeGuarded(at('fine', 4));
   assert.equal(second.kind, 'record');
 });
+
+test('when only the guided what-if fails on a record, the record is kept with its other findings', async () => {
+  const { Analyzer } = await import('../../src/core/analysis.ts');
+  const analyzer = new Analyzer();
+  analyzer.analyzeWithGuided = () => Promise.reject(new RangeError('Maximum call stack size exceeded'));
+  const outcome = await analyzer.analyzeGuarded({ record: { ...bad } as never, line: 2, lastLine: 2, source: 'native' });
+  assert.equal(outcome.kind, 'record');
+  assert.ok(outcome.kind === 'record' && outcome.analysed.diagnostics.some((d) => d.kind === 'unknown-tool'));
+});
