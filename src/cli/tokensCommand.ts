@@ -46,7 +46,14 @@ export async function tokensCommand(inputs: string[], options: { json?: boolean 
           else write(`${file}:${item.error.line}: ${item.error.message}`);
           continue;
         }
-        const analysed = analyzer.analyze(item.loaded);
+        // One record's unexpected failure is an error on its line, not the end of the file.
+        const outcome = await analyzer.analyzeGuarded(item.loaded, false);
+        if (outcome.kind === 'error') {
+          if (options.json) write(JSON.stringify({ file, line: outcome.error.line, error: outcome.error.message }));
+          else write(`${file}:${outcome.error.line}: ${outcome.error.message}`);
+          continue;
+        }
+        const analysed = outcome.analysed;
         const completion = analysed.completion;
         if (!completion) {
           if (!options.json) write(`${file}:${analysed.line} ${analysed.id}: no raw completion, no tokens`);
