@@ -89,13 +89,19 @@ export interface ParseResult {
   contentSpans: CharRange[];
 }
 
+/**
+ * Where a parser stands, in one vocabulary for every format (the view colours tokens by it): plain content, a think
+ * block, a tool-call section between calls, a call's header (id or name), a call's arguments.
+ */
+export type ParserState = 'content' | 'reasoning' | 'section' | 'call-id' | 'call-arguments';
+
 export interface StreamingParser {
   /** Feed the next piece of text; returns what the client would receive now, or null for nothing. */
   push(text: string): ParserDelta | null;
   /** End of stream: flush anything held back. */
   finish(): ParserDelta | null;
-  /** The parser's state after the last push (format-specific names, e.g. `content`, `call-arguments`). */
-  readonly state: string;
+  /** The parser's state after the last push. */
+  readonly state: ParserState;
   /** Everything parsed so far (complete after finish()). */
   result(): ParseResult;
 }

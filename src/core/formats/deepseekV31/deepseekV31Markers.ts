@@ -7,7 +7,8 @@
  * V3.1 writes the bare function name before `<｜tool▁sep｜>` (V3 wrote `function<｜tool▁sep｜>name` and a ```json
  * block). In thinking mode the chat template opens `<think>` in the prompt, so the completion holds only `</think>`.
  */
-import type { MarkerDef } from '../hermes/markupParser.ts';
+import type { MarkerDef } from '../kernel/markupParser.ts';
+import type { SectionedMarkerName } from '../kernel/sectionedCallParser.ts';
 
 export const CALLS_BEGIN = '<｜tool▁calls▁begin｜>';
 export const CALLS_END = '<｜tool▁calls▁end｜>';
@@ -18,17 +19,8 @@ export const END_OF_SENTENCE = '<｜end▁of▁sentence｜>';
 export const THINK_BEGIN = '<think>';
 export const THINK_END = '</think>';
 
-export type DeepSeekMarkerName =
-  | 'section-begin'
-  | 'section-end'
-  | 'call-begin'
-  | 'argument-begin'
-  | 'call-end'
-  | 'think-begin'
-  | 'think-end'
-  | 'end-of-turn';
-
-export const DEEPSEEK_V31_MARKERS: readonly MarkerDef<DeepSeekMarkerName>[] = [
+/** DeepSeek's markers, by the role each plays in the sectioned-call family. */
+export const DEEPSEEK_V31_MARKERS: readonly MarkerDef<SectionedMarkerName>[] = [
   { text: CALLS_BEGIN, name: 'section-begin' },
   { text: CALLS_END, name: 'section-end' },
   { text: CALL_BEGIN, name: 'call-begin' },

@@ -9,7 +9,7 @@
  * (`to=functions.NAME`) may also sit in the role part (`<|start|>assistant to=functions.NAME<|channel|>commentary json`).
  * Every marker is one special token of o200k_harmony.
  */
-import type { MarkerDef } from '../hermes/markupParser.ts';
+import type { MarkerDef } from '../kernel/markupParser.ts';
 
 export const START = '<|start|>';
 export const END = '<|end|>';

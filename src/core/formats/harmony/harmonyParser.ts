@@ -20,11 +20,10 @@
  * All markers are special tokens and always markup. Held back between pushes: a possible marker prefix (< 14
  * chars), the first header (< 64 chars), a header until its `<|message|>`, and whitespace at the end of arguments.
  */
-import { isWhitespace, leadingWhitespace, MarkupParser, newCall, type MarkerDef } from '../hermes/markupParser.ts';
+import { isWhitespace, leadingWhitespace, MarkupParser, newCall, type MarkerDef } from '../kernel/markupParser.ts';
+import { StreamedArguments } from '../kernel/streamedArguments.ts';
 import type { ParsedCall, ParseResult, ParserOptions } from '../toolCallFormat.ts';
 import { FUNCTIONS_PREFIX, HARMONY_MARKERS, type HarmonyMarkerName } from './harmonyMarkers.ts';
-
-export type HarmonyState = 'content' | 'reasoning' | 'section' | 'call-id' | 'call-arguments';
 
 type Marker = MarkerDef<HarmonyMarkerName>;
 
@@ -55,13 +54,12 @@ interface ParsedHeader {
 
 interface OpenCall {
   call: ParsedCall;
-  args: string;
-  heldWhitespace: string;
+  args: StreamedArguments;
 }
 
 const CHANNELS = new Set(['analysis', 'commentary', 'final']);
 
-export class HarmonyParser extends MarkupParser<HarmonyState, HarmonyMarkerName> {
+export class HarmonyParser extends MarkupParser<HarmonyMarkerName> {
   private phase: Phase = 'lead';
   private header: Header = { start: 0, parts: [{ kind: 'role', text: '', at: 0 }], addressed: false };
   private body: 'call' | 'reasoning' | 'content' = 'content';
@@ -83,12 +81,13 @@ export class HarmonyParser extends MarkupParser<HarmonyState, HarmonyMarkerName>
 
   protected openCall(): ParsedCall | null {
     const o = this.open;
-    return o ? { ...o.call, span: { ...o.call.span }, idSpan: { ...o.call.idSpan }, argumentsSpan: o.call.argumentsSpan ? { ...o.call.argumentsSpan } : null, arguments: o.args } : null;
+    return o ? { ...o.call, arguments: o.args.text } : null;
   }
 
   // ---- text ----------------------------------------------------------------------------------------
 
-  protected text(text: string, at: number): void {
+  /** Harmony's text follows its message phases (header, body, between messages), not the shared states. */
+  protected override text(text: string, at: number): void {
     switch (this.phase) {
       case 'lead': {
         const part = this.header.parts[0] as HeaderPart;
@@ -110,7 +109,7 @@ export class HarmonyParser extends MarkupParser<HarmonyState, HarmonyMarkerName>
         return;
       }
       case 'body':
-        if (this.body === 'call') this.argumentText(text, at);
+        if (this.body === 'call') this.callText(text, at);
         else if (this.body === 'reasoning') this.emitReasoning(text);
         else this.emitContent(text, at);
         return;
@@ -150,29 +149,14 @@ export class HarmonyParser extends MarkupParser<HarmonyState, HarmonyMarkerName>
     this.looseWhitespaceAt = at + j;
   }
 
-  private argumentText(text: string, at: number): void {
+  protected endInCall(at: number): void {
+    this.closeCall(at, false, 'the call runs to the end of the completion without <|call|>', true);
+  }
+
+  /** A call's body: its arguments. */
+  protected callText(text: string, at: number): void {
     const o = this.open;
-    if (!o) return;
-    let piece = text;
-    let pieceAt = at;
-    if (o.args === '') {
-      const i = leadingWhitespace(piece);
-      piece = piece.slice(i);
-      pieceAt += i;
-      if (!piece) return;
-    }
-    let j = piece.length;
-    while (j > 0 && isWhitespace(piece[j - 1] as string)) j--;
-    if (j === 0) {
-      o.heldWhitespace += piece;
-      return;
-    }
-    const fragment = (o.args === '' ? '' : o.heldWhitespace) + piece.slice(0, j);
-    if (o.args === '') o.call.argumentsSpan = { start: pieceAt, end: pieceAt + j };
-    o.heldWhitespace = piece.slice(j);
-    o.args += fragment;
-    if (o.call.argumentsSpan) o.call.argumentsSpan.end = pieceAt + j;
-    this.out.addArguments(o.call.index, fragment);
+    if (o) this.out.addArguments(o.call.index, o.args.add(o.call, text, at));
   }
 
   // ---- markers -------------------------------------------------------------------------------------
@@ -352,23 +336,20 @@ export class HarmonyParser extends MarkupParser<HarmonyState, HarmonyMarkerName>
     const call = newCall(this.calls.length, this.header.start, bodyAt);
     call.name = name;
     call.idSpan = { start: nameAt, end: nameAt + name.length };
-    this.open = { call, args: '', heldWhitespace: '' };
+    this.open = { call, args: new StreamedArguments() };
     this.announce(call);
   }
 
   private closeCall(end: number, terminated: boolean, why: string, atEnd = false): void {
     const o = this.open;
     if (!o) return;
-    o.call.arguments = o.args;
-    o.call.span.end = end;
-    o.call.terminated = terminated;
     // `<|call|>` is a stop token: many servers strip it, so a call that ends the completion may well be complete.
-    if (!terminated) this.note(atEnd ? 'call-at-end' : 'unterminated-call', o.call.span.start, end, why);
-    this.calls.push(o.call);
+    this.settleCall(o.call, o.args.text, end, terminated, why, atEnd ? 'call-at-end' : 'unterminated-call');
     this.open = null;
   }
 
-  protected end(at: number): void {
+  /** Harmony's stream ends in one of its message phases, not in the shared states. */
+  protected override end(at: number): void {
     switch (this.phase) {
       case 'lead': {
         const part = this.header.parts[0] as HeaderPart;
@@ -379,7 +360,7 @@ export class HarmonyParser extends MarkupParser<HarmonyState, HarmonyMarkerName>
         this.headerWithoutMessage(at, 'the stream ended inside the call\'s header');
         return;
       case 'body':
-        if (this.body === 'call') this.closeCall(at, false, 'the call runs to the end of the completion without <|call|>', true);
+        if (this.body === 'call') this.endInCall(at);
         else if (this.body === 'reasoning') this.note('unterminated-think', this.bodyStart, at, 'the analysis message is never closed');
         return;
       case 'between':

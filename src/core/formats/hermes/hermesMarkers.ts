@@ -4,7 +4,7 @@
  * inside the tags. Qwen3 models think in `<think>…</think>` first. All of these are single special tokens in the
  * Qwen and Hermes vocabularies.
  */
-import type { MarkerDef } from './markupParser.ts';
+import type { MarkerDef } from '../kernel/markupParser.ts';
 
 export const TOOL_CALL_BEGIN = '<tool_call>';
 export const TOOL_CALL_END = '</tool_call>';

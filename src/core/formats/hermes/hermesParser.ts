@@ -22,9 +22,7 @@
  */
 import type { ParsedCall, ParseResult, ParserOptions } from '../toolCallFormat.ts';
 import { ARGUMENT_KEYS, HERMES_MARKERS, type HermesMarkerName } from './hermesMarkers.ts';
-import { isWhitespace, leadingWhitespace, MarkupParser, newCall, type MarkerDef } from './markupParser.ts';
-
-export type HermesState = 'content' | 'reasoning' | 'call-id' | 'call-arguments' | 'section';
+import { isWhitespace, MarkupParser, newCall, type MarkerDef } from '../kernel/markupParser.ts';
 
 /** Where the scan of the call's JSON body stands. */
 type BodyStage =
@@ -68,16 +66,11 @@ interface OpenCall {
   junkNote: number;
 }
 
-export class HermesParser extends MarkupParser<HermesState, HermesMarkerName> {
+export class HermesParser extends MarkupParser<HermesMarkerName> {
   private open: OpenCall | null = null;
-  private thinkOpenedAt: number | null = null;
-  private thinkCallNoted = false;
-  /** Whitespace right after a closing marker is layout: dropped until the first other character. */
-  private skipWhitespace = false;
 
   constructor(options: ParserOptions = {}) {
     super(HERMES_MARKERS, options.startInReasoning ? 'reasoning' : 'content', 'HermesParser');
-    if (options.startInReasoning) this.thinkOpenedAt = 0;
   }
 
   protected recognised(m: MarkerDef<HermesMarkerName>): boolean {
@@ -95,34 +88,12 @@ export class HermesParser extends MarkupParser<HermesState, HermesMarkerName> {
 
   protected openCall(): ParsedCall | null {
     const open = this.open;
-    return open ? { ...open.call, span: { ...open.call.span }, idSpan: { ...open.call.idSpan }, argumentsSpan: open.call.argumentsSpan ? { ...open.call.argumentsSpan } : null, arguments: open.args } : null;
+    return open ? { ...open.call, arguments: open.args } : null;
   }
 
   // ---- text ----------------------------------------------------------------------------------------
 
-  protected text(text: string, at: number): void {
-    switch (this.st) {
-      case 'content':
-        return this.contentText(text, at);
-      case 'reasoning':
-        return this.emitReasoning(text);
-      default:
-        return this.callText(text, at);
-    }
-  }
-
-  private contentText(text: string, at: number): void {
-    if (this.skipWhitespace) {
-      const i = leadingWhitespace(text);
-      if (i === text.length) return;
-      this.skipWhitespace = false;
-      this.emitContent(text.slice(i), at + i);
-      return;
-    }
-    this.emitContent(text, at);
-  }
-
-  private callText(text: string, at: number): void {
+  protected callText(text: string, at: number): void {
     const c = this.open;
     if (!c) return;
     for (let i = 0; i < text.length; i++) {
@@ -316,18 +287,10 @@ export class HermesParser extends MarkupParser<HermesState, HermesMarkerName> {
   }
 
   private markerInContent(m: MarkerDef<HermesMarkerName>, start: number, end: number): void {
+    if (this.thinkMarkerInContent(m, start, end)) return;
     switch (m.name) {
       case 'call-begin':
         this.startCall(start, end);
-        return;
-      case 'think-begin':
-        this.st = 'reasoning';
-        this.thinkOpenedAt = start;
-        this.thinkCallNoted = false;
-        return;
-      case 'think-end':
-        this.note('stray-marker', start, end, '</think> without <think>');
-        this.skipWhitespace = true;
         return;
       case 'call-end':
         this.note('stray-marker', start, end, '</tool_call> without <tool_call>');
@@ -338,18 +301,8 @@ export class HermesParser extends MarkupParser<HermesState, HermesMarkerName> {
   }
 
   private markerInReasoning(m: MarkerDef<HermesMarkerName>, start: number, end: number): void {
-    if (m.name === 'think-end') {
-      this.st = 'content';
-      this.thinkOpenedAt = null;
-      this.skipWhitespace = true;
-      return;
-    }
-    // A call inside the think block: the reasoning parser swallows it, so it never reaches the client.
-    this.emitReasoning(m.text);
-    if (!this.thinkCallNoted) {
-      this.note('call-in-think', start, end, 'tool-call markup inside a <think> block');
-      this.thinkCallNoted = true;
-    }
+    // Whitespace right after `</think>` is layout.
+    if (this.markerInThink(m, start, end, m.name === 'think-end')) this.skipLayout = true;
   }
 
   private markerInCall(m: MarkerDef<HermesMarkerName>, start: number, end: number): void {
@@ -357,7 +310,7 @@ export class HermesParser extends MarkupParser<HermesState, HermesMarkerName> {
       case 'call-end':
         this.closeCall(end, true, '');
         this.st = 'content';
-        this.skipWhitespace = true;
+        this.skipLayout = true;
         return;
       case 'call-begin':
         this.closeCall(start, false, 'a new <tool_call> begins before this one ended');
@@ -410,25 +363,13 @@ export class HermesParser extends MarkupParser<HermesState, HermesMarkerName> {
     const c = this.open;
     if (!c) return;
     this.announceCall(c);
-    c.call.arguments = c.args;
-    c.call.span.end = end;
-    c.call.terminated = terminated;
-    if (!terminated) this.note('unterminated-call', c.call.span.start, end, why);
-    this.calls.push(c.call);
+    this.settleCall(c.call, c.args, end, terminated, why);
     this.open = null;
   }
 
-  protected end(at: number): void {
-    switch (this.st) {
-      case 'reasoning':
-        if (this.thinkOpenedAt !== null) this.note('unterminated-think', this.thinkOpenedAt, at, 'the think block is never closed');
-        return;
-      case 'content':
-        return;
-      default:
-        this.closeCall(at, false, 'the stream ended inside the call');
-        this.st = 'content';
-    }
+  protected endInCall(at: number): void {
+    this.closeCall(at, false, 'the stream ended inside the call');
+    this.st = 'content';
   }
 }
 

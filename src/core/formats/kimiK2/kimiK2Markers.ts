@@ -1,4 +1,6 @@
 /** The markup of Kimi K2 completions, by role. Spellings from Moonshot's tool-call guide and the chat templates. */
+import type { MarkerDef } from '../kernel/markupParser.ts';
+import type { SectionedMarkerName } from '../kernel/sectionedCallParser.ts';
 
 export const SECTION_BEGIN = '<|tool_calls_section_begin|>';
 export const SECTION_END = '<|tool_calls_section_end|>';
@@ -12,20 +14,8 @@ export const THINK_BEGIN = '<think>';
 export const THINK_END = '</think>';
 export const IM_END = '<|im_end|>';
 
-export type KimiMarkerName =
-  | 'section-begin'
-  | 'section-end'
-  | 'call-begin'
-  | 'argument-begin'
-  | 'call-end'
-  | 'think-begin'
-  | 'think-end'
-  | 'end-of-turn';
-
-export interface KimiMarker {
-  text: string;
-  name: KimiMarkerName;
-}
+/** A Kimi marker, by the role it plays in the sectioned-call family. */
+export type KimiMarker = MarkerDef<SectionedMarkerName>;
 
 /** Longest first is not needed (no marker is a prefix of another), but keep a stable order for tests. */
 export const KIMI_MARKERS: readonly KimiMarker[] = [

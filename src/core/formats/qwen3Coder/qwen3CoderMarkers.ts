@@ -13,7 +13,7 @@
  * The tags inside are ordinary text tokens (`<`, `function`, `=` …), so only the special tokens are markers of
  * the format (timeline chips, marker-split checks); the parser still recognises the tags.
  */
-import type { MarkerDef } from '../hermes/markupParser.ts';
+import type { MarkerDef } from '../kernel/markupParser.ts';
 
 export const TOOL_CALL_BEGIN = '<tool_call>';
 export const TOOL_CALL_END = '</tool_call>';

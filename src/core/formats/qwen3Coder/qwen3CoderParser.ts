@@ -18,12 +18,10 @@
  * - a truncated call keeps its arguments as they stood (no closing quote or brace), so the JSON check reports it.
  * - the name is kept as written (trimmed), even when it is not an identifier (`{{ tool.name }}`).
  */
-import { isWhitespace, leadingWhitespace, MarkupParser, newCall, type MarkerDef } from '../hermes/markupParser.ts';
+import { isWhitespace, leadingWhitespace, MarkupParser, newCall, type MarkerDef } from '../kernel/markupParser.ts';
 import type { ParsedCall, ParseResult, ParserOptions } from '../toolCallFormat.ts';
 import { ParameterTypes, stringValueJson, typedValueJson, type ParameterType } from './parameterTypes.ts';
 import { QWEN3_CODER_SCAN_TABLE, QWEN3_CODER_TOKEN_MARKERS, type Qwen3CoderMarkerName } from './qwen3CoderMarkers.ts';
-
-export type Qwen3CoderState = 'content' | 'reasoning' | 'section' | 'call-id' | 'call-arguments';
 
 type Marker = MarkerDef<Qwen3CoderMarkerName>;
 
@@ -73,23 +71,19 @@ interface OpenFunction {
   junkNote: number;
 }
 
-export class Qwen3CoderParser extends MarkupParser<Qwen3CoderState, Qwen3CoderMarkerName> {
+export class Qwen3CoderParser extends MarkupParser<Qwen3CoderMarkerName> {
   private readonly types: ParameterTypes;
   private fn: OpenFunction | null = null;
   /** Inside `<tool_call>`: where it began, and whether a function completed in it. */
   private wrapStart: number | null = null;
   private wrapHasFunction = false;
   private wrapFunctionDone = false;
-  private thinkOpenedAt: number | null = null;
-  private thinkCallNoted = false;
-  private skipWhitespace = false;
   private sectionWhitespace = '';
   private sectionWhitespaceAt = 0;
   private sectionNote = -1;
 
   constructor(options: ParserOptions = {}) {
     super(QWEN3_CODER_SCAN_TABLE, options.startInReasoning ? 'reasoning' : 'content', 'Qwen3CoderParser');
-    if (options.startInReasoning) this.thinkOpenedAt = 0;
     this.types = new ParameterTypes(options.tools);
   }
 
@@ -121,36 +115,17 @@ export class Qwen3CoderParser extends MarkupParser<Qwen3CoderState, Qwen3CoderMa
 
   protected openCall(): ParsedCall | null {
     const f = this.fn;
-    return f ? { ...f.call, span: { ...f.call.span }, idSpan: { ...f.call.idSpan }, argumentsSpan: f.call.argumentsSpan ? { ...f.call.argumentsSpan } : null, arguments: f.args } : null;
+    return f ? { ...f.call, arguments: f.args } : null;
   }
 
   // ---- text ----------------------------------------------------------------------------------------
 
-  protected text(text: string, at: number): void {
-    switch (this.st) {
-      case 'content':
-        if (this.skipWhitespace) {
-          const i = leadingWhitespace(text);
-          if (i === text.length) return;
-          this.skipWhitespace = false;
-          this.emitContent(text.slice(i), at + i);
-          return;
-        }
-        this.emitContent(text, at);
-        return;
-      case 'reasoning':
-        this.emitReasoning(text);
-        return;
-      case 'section':
-        this.sectionText(text, at);
-        return;
-      default:
-        this.functionText(text, at);
-    }
+  protected callText(text: string, at: number): void {
+    this.functionText(text, at);
   }
 
   /** Text inside `<tool_call>` outside a function: content, noted; whitespace there is layout. */
-  private sectionText(text: string, at: number): void {
+  protected override sectionText(text: string, at: number): void {
     const i = leadingWhitespace(text);
     if (this.sectionWhitespace === '' && i > 0) this.sectionWhitespaceAt = at;
     this.sectionWhitespace += text.slice(0, i);
@@ -293,6 +268,7 @@ export class Qwen3CoderParser extends MarkupParser<Qwen3CoderState, Qwen3CoderMa
   }
 
   private markerInContent(m: Marker, start: number, end: number): void {
+    if (this.thinkMarkerInContent(m, start, end)) return;
     switch (m.name) {
       case 'call-begin':
         this.openWrap(start);
@@ -300,15 +276,6 @@ export class Qwen3CoderParser extends MarkupParser<Qwen3CoderState, Qwen3CoderMa
       case 'function-begin':
         this.note('missing-section-begin', start, end, '<function=…> without <tool_call>');
         this.openFunction(start, end);
-        return;
-      case 'think-begin':
-        this.st = 'reasoning';
-        this.thinkOpenedAt = start;
-        this.thinkCallNoted = false;
-        return;
-      case 'think-end':
-        this.note('stray-marker', start, end, '</think> without <think>');
-        this.skipWhitespace = true;
         return;
       case 'call-end':
         this.note('stray-marker', start, end, '</tool_call> without <tool_call>');
@@ -319,17 +286,8 @@ export class Qwen3CoderParser extends MarkupParser<Qwen3CoderState, Qwen3CoderMa
   }
 
   private markerInReasoning(m: Marker, start: number, end: number): void {
-    if (m.name === 'think-end') {
-      this.st = 'content';
-      this.thinkOpenedAt = null;
-      this.skipWhitespace = true;
-      return;
-    }
-    this.emitReasoning(m.text);
-    if (!this.thinkCallNoted) {
-      this.note('call-in-think', start, end, 'tool-call markup inside a <think> block');
-      this.thinkCallNoted = true;
-    }
+    // Whitespace right after `</think>` is layout.
+    if (this.markerInThink(m, start, end, m.name === 'think-end')) this.skipLayout = true;
   }
 
   private markerInSection(m: Marker, start: number, end: number): void {
@@ -493,7 +451,7 @@ export class Qwen3CoderParser extends MarkupParser<Qwen3CoderState, Qwen3CoderMa
     if (this.wrapFunctionDone && last) last.span.end = end;
     this.wrapStart = null;
     this.st = 'content';
-    this.skipWhitespace = true;
+    this.skipLayout = true;
   }
 
   private missingWrapEnd(at: number): void {
@@ -610,38 +568,30 @@ export class Qwen3CoderParser extends MarkupParser<Qwen3CoderState, Qwen3CoderMa
       this.st = 'section';
     } else {
       this.st = 'content';
-      this.skipWhitespace = true;
+      this.skipLayout = true;
     }
   }
 
-  protected end(at: number): void {
-    switch (this.st) {
-      case 'reasoning':
-        if (this.thinkOpenedAt !== null) this.note('unterminated-think', this.thinkOpenedAt, at, 'the think block is never closed');
-        return;
-      case 'content':
-        return;
-      case 'section':
-        if (this.wrapFunctionDone) this.missingWrapEnd(at);
-        else if (!this.wrapHasFunction) this.note('unterminated-call', this.wrapStart ?? at, at, 'the stream ended inside <tool_call> before any function');
-        this.wrapStart = null;
-        this.st = 'content';
-        return;
-      default: {
-        const f = this.fn as OpenFunction;
-        if (f.stage === 'closing') {
-          this.confirmCloserAtEnd(f);
-          if (!this.fn) {
-            // The end confirmed a closing tag that ended the function; close what is around it.
-            this.end(at);
-            return;
-          }
-        }
-        this.closeFunction(at, false, 'the stream ended inside the call');
-        this.afterFunction(false);
+  protected endInCall(at: number): void {
+    if (this.st === 'section') {
+      if (this.wrapFunctionDone) this.missingWrapEnd(at);
+      else if (!this.wrapHasFunction) this.note('unterminated-call', this.wrapStart ?? at, at, 'the stream ended inside <tool_call> before any function');
+      this.wrapStart = null;
+      this.st = 'content';
+      return;
+    }
+    const f = this.fn as OpenFunction;
+    if (f.stage === 'closing') {
+      this.confirmCloserAtEnd(f);
+      if (!this.fn) {
+        // The end confirmed a closing tag that ended the function; close what is around it.
         this.end(at);
+        return;
       }
     }
+    this.closeFunction(at, false, 'the stream ended inside the call');
+    this.afterFunction(false);
+    this.end(at);
   }
 }
 

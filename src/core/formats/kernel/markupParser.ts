@@ -1,10 +1,9 @@
 /**
- * What the Hermes, Qwen3-Coder, DeepSeek-V3.1 and Harmony reference parsers share: the streaming scan loop with a
- * bounded hold-back of a possible marker prefix (the Kimi K2 parser's design, generalised over a marker table),
- * the delta builder, and the bookkeeping of a `ParseResult`.
+ * The parser kernel every format's reference parser stands on: the streaming scan loop with a bounded hold-back of
+ * a possible marker prefix, the delta builder, and the bookkeeping of a `ParseResult`.
  *
- * Every marker of these formats starts with `<`. Text is scanned once: between pushes the loop keeps back only a
- * tail that could still become a marker (shorter than the longest marker); everything else goes to the format's
+ * Every marker of the known formats starts with `<`. Text is scanned once: between pushes the loop keeps back only
+ * a tail that could still become a marker (shorter than the longest marker); everything else goes to the format's
  * `text()` and `marker()` handlers, which see the same calls whatever the cut of the input (split invariance).
  */
 import type {
@@ -17,6 +16,7 @@ import type {
   StructureNote,
   StructureNoteKind,
   ToolCallDelta,
+  ParserState,
 } from '../toolCallFormat.ts';
 
 export interface MarkerDef<N extends string = string> {
@@ -80,12 +80,17 @@ export function newCall(index: number, start: number, end: number): ParsedCall {
   };
 }
 
+/** A copy that shares no mutable span with the parser's own call. */
+function copyCall(c: ParsedCall): ParsedCall {
+  return { ...c, span: { ...c.span }, idSpan: { ...c.idSpan }, argumentsSpan: c.argumentsSpan ? { ...c.argumentsSpan } : null };
+}
+
 /**
  * The scan loop and result bookkeeping. Subclasses say which markers count in the current state and what text and
  * markers do there; `end()` closes whatever is open when the stream ends.
  */
-export abstract class MarkupParser<S extends string, N extends string> implements StreamingParser {
-  protected st: S;
+export abstract class MarkupParser<N extends string> implements StreamingParser {
+  protected st: ParserState;
   /** Text not yet consumed: a possible marker prefix at the end of the last push. */
   private hold = '';
   /** Absolute offset of `hold[0]` in the whole text. */
@@ -100,17 +105,24 @@ export abstract class MarkupParser<S extends string, N extends string> implement
   protected readonly notes: StructureNote[] = [];
   protected readonly contentSpans: CharRange[] = [];
   protected finished = false;
+  /** Whitespace right after a closing marker is layout: dropped from content until the first other character. */
+  protected skipLayout = false;
+  /** Where the open think block began (0: the template opened it in the prompt); null outside one. */
+  private thinkOpenedAt: number | null = null;
+  /** Tool markup inside the open think block is noted once per block. */
+  private thinkCallNoted = false;
 
   protected constructor(
     private readonly table: readonly MarkerDef<N>[],
-    initial: S,
+    initial: ParserState,
     private readonly label: string,
   ) {
     this.st = initial;
+    if (initial === 'reasoning') this.thinkOpenedAt = 0;
     this.maxMarkerLength = Math.max(...table.map((m) => m.text.length));
   }
 
-  get state(): S {
+  get state(): ParserState {
     return this.st;
   }
 
@@ -163,10 +175,10 @@ export abstract class MarkupParser<S extends string, N extends string> implement
   }
 
   result(): ParseResult {
-    const calls = this.calls.map((c) => ({ ...c, span: { ...c.span }, idSpan: { ...c.idSpan }, argumentsSpan: c.argumentsSpan ? { ...c.argumentsSpan } : null }));
+    const calls = this.calls.map(copyCall);
     // A call still open mid-stream is reported as it stands.
     const open = this.finished ? null : this.openCall();
-    if (open) calls.push(open);
+    if (open) calls.push(copyCall(open));
     return {
       content: this.content === '' ? null : this.content,
       reasoning: this.reasoning === '' ? null : this.reasoning,
@@ -179,11 +191,43 @@ export abstract class MarkupParser<S extends string, N extends string> implement
 
   /** Is `m` a marker in the current state? Elsewhere its text is just text. */
   protected abstract recognised(m: MarkerDef<N>): boolean;
-  protected abstract text(text: string, at: number): void;
+  /** Text in the current state: reasoning text belongs to the think block; the rest goes to the format. */
+  protected text(text: string, at: number): void {
+    switch (this.st) {
+      case 'content':
+        return this.contentText(text, at);
+      case 'reasoning':
+        return this.emitReasoning(text);
+      case 'section':
+        return this.sectionText(text, at);
+      case 'call-id':
+      case 'call-arguments':
+        return this.callText(text, at);
+    }
+  }
+
+  /** Content text (its leading whitespace is layout after a closing marker that set `skipLayout`). */
+  protected contentText(text: string, at: number): void {
+    this.emitContentAfterLayout(text, at);
+  }
+
+  /** Text between the calls of a section; by default, like text inside a call. */
+  protected sectionText(text: string, at: number): void {
+    this.callText(text, at);
+  }
+
+  /** Text inside a call: its header or its arguments. */
+  protected abstract callText(text: string, at: number): void;
   protected abstract marker(m: MarkerDef<N>, at: number): void;
-  /** The stream ended at `at`. */
-  protected abstract end(at: number): void;
-  /** The call being read, as it stands (for `result()` mid-stream). */
+  /** The stream ended at `at`: a think block left open is noted; a section or call left open is the format's. */
+  protected end(at: number): void {
+    if (this.st === 'reasoning') this.endInThink(at);
+    else if (this.st !== 'content') this.endInCall(at);
+  }
+
+  /** The stream ended inside a section or a call. */
+  protected abstract endInCall(at: number): void;
+  /** The call being read, as it stands (for `result()` mid-stream; the kernel copies it). */
   protected abstract openCall(): ParsedCall | null;
 
   private markerAt(buf: string, at: number): MarkerDef<N> | 'partial' | null {
@@ -218,14 +262,86 @@ export abstract class MarkupParser<S extends string, N extends string> implement
     else this.contentSpans.push({ start: at, end: at + text.length });
   }
 
+  /** Content that may follow a closing marker: its leading whitespace is layout while `skipLayout` is set. */
+  protected emitContentAfterLayout(text: string, at: number): void {
+    if (this.skipLayout) {
+      const i = leadingWhitespace(text);
+      if (i === text.length) return;
+      this.skipLayout = false;
+      this.emitContent(text.slice(i), at + i);
+      return;
+    }
+    this.emitContent(text, at);
+  }
+
   protected emitReasoning(text: string): void {
     if (!text) return;
     this.reasoning += text;
     this.out.reasoning += text;
   }
 
+  // ---- the think block ---------------------------------------------------------------------------
+
+  protected openThink(at: number): void {
+    this.st = 'reasoning';
+    this.thinkOpenedAt = at;
+    this.thinkCallNoted = false;
+  }
+
+  /**
+   * A marker inside the think block. `</think>` ends it (true). Any other marker is reasoning text; tool markup
+   * there is noted once, as the reasoning parser swallows it and the call never reaches the client.
+   */
+  protected markerInThink(m: MarkerDef<N>, start: number, end: number, isThinkEnd: boolean): boolean {
+    if (isThinkEnd) {
+      this.st = 'content';
+      this.thinkOpenedAt = null;
+      return true;
+    }
+    this.emitReasoning(m.text);
+    if (!this.thinkCallNoted) {
+      this.note('call-in-think', start, end, 'tool-call markup inside a <think> block');
+      this.thinkCallNoted = true;
+    }
+    return false;
+  }
+
+  /** In content: `<think>` opens the think block, `</think>` with none open is stray. True when `m` was either. */
+  protected thinkMarkerInContent(m: MarkerDef<N>, start: number, end: number): boolean {
+    if (m.name === 'think-begin') this.openThink(start);
+    else if (m.name === 'think-end') this.strayThinkEnd(start, end);
+    else return false;
+    return true;
+  }
+
+  /** `</think>` with no think block open (the whitespace after it is layout). */
+  protected strayThinkEnd(start: number, end: number): void {
+    this.note('stray-marker', start, end, '</think> without <think>');
+    this.skipLayout = true;
+  }
+
+  /** Something other than `</think>` ended the think block (Kimi K2: a section begin); the parser moves to `state`. */
+  protected leaveThink(state: ParserState): void {
+    this.st = state;
+    this.thinkOpenedAt = null;
+  }
+
+  /** The stream ended inside the think block. */
+  protected endInThink(at: number): void {
+    if (this.thinkOpenedAt !== null) this.note('unterminated-think', this.thinkOpenedAt, at, 'the think block is never closed');
+  }
+
   protected note(kind: StructureNoteKind, start: number, end: number, detail: string): void {
     this.notes.push({ kind, span: { start, end }, detail });
+  }
+
+  /** A call is over at `end`: its arguments as read, whether its closing marker came (else why not), kept. */
+  protected settleCall(call: ParsedCall, args: string, end: number, terminated: boolean, why: string, unterminated: StructureNoteKind = 'unterminated-call'): void {
+    call.arguments = args;
+    call.span.end = end;
+    call.terminated = terminated;
+    if (!terminated) this.note(unterminated, call.span.start, end, why);
+    this.calls.push(call);
   }
 
   /** Announces a call to the client: name (and type) once, before any argument fragment. */
