@@ -30,10 +30,10 @@ export function importText(text: string, fileLabel = '<text>'): LoadResult {
     out.errors.push(...result.errors);
     block = [];
   };
-  const lines = body.split('\n');
+  // LF, CRLF or a lone CR end a line, as in the index.
+  const lines = body.split(/\r\n|\r|\n/u);
   for (let i = 0; i < lines.length; i++) {
-    const raw = lines[i] ?? '';
-    const lineText = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    const lineText = lines[i] ?? '';
     const kind = classifyText(lineText);
     if (kind === 'blank') continue; // blank lines separate SSE events; they do not end a block
     // The same rules as the index: SSE lines extend an SSE block, Ollama lines an Ollama run, continuation lines a record.

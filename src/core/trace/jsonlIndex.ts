@@ -1,6 +1,7 @@
 /**
  * A byte-offset index over a trace file (`.jsonl`, SSE dumps, or both mixed). Opening scans bytes only — lines
- * are found with `indexOf(\n)` in a reused chunk buffer and classified from their first bytes — so a file of
+ * are found with `indexOf` in a reused chunk buffer (LF, CRLF and a lone CR each end a line, as old Mac exports and
+ * some Windows tools write them) and classified from their first bytes — so a file of
  * hundreds of MB opens without parsing a single record; each entry is decoded and imported when read.
  * An entry is one record's lines — a JSON line, or a line that starts a record followed by its continuation lines
  * (indented, or opening with `}` `]` `)`: pretty-printed JSON, multi-line Python printouts) — or one block of
@@ -68,6 +69,8 @@ export class TraceIndex {
   /** Start of the first line not yet complete (everything before it is indexed for good). */
   private scanned = 0;
   private nextLine = 1;
+  /** The last scan ended right after a CR: an LF that comes next belongs to that line break (CRLF across reads). */
+  private afterCR = false;
   /** The entry the next SSE line (if it is an SSE block) or continuation line (if not) would extend, or -1. */
   private openEntry = -1;
   private bomChecked = false;
@@ -240,6 +243,7 @@ export class TraceIndex {
     this.table.clear();
     this.scanned = 0;
     this.nextLine = 1;
+    this.afterCR = false;
     this.openEntry = -1;
     this.bomChecked = false;
     this.indexedSize = 0;
@@ -286,43 +290,56 @@ export class TraceIndex {
     const head = new Uint8Array(LINE_HEAD_LENGTH);
     let headLen = 0;
     let indented = false;
-    let prevByte = -1;
     const buf = Buffer.allocUnsafe(Math.max(1, Math.min(this.chunkSize, size - pos)));
     while (pos < size) {
       const { bytesRead: n } = await this.handle.read(buf, 0, Math.min(buf.length, size - pos), pos);
       if (n === 0) break; // the file shrank while we read; the next refresh will notice
       const chunk = n === buf.length ? buf : buf.subarray(0, n);
       let i = 0;
+      // The LF of a CRLF whose CR ended the last read.
+      if (this.afterCR && chunk[0] === 10) {
+        i = 1;
+        lineStart = pos + 1;
+      }
+      this.afterCR = false;
+      // Found once per chunk and again only when passed, so a file without CRs is not searched per line.
+      let cr = chunk.indexOf(13, i);
+      let lf = chunk.indexOf(10, i);
       while (i < n) {
         // Six bytes decide every kind but an Ollama chunk's; only a line starting `{"mode` is read further.
         while (i < n && (headLen < SHORT_HEAD || (headLen < LINE_HEAD_LENGTH && isOllamaStart(head)))) {
           const b = chunk[i] ?? 10;
-          if (b === 10) break;
+          if (b === 10 || b === 13) break;
           i++;
           if (headLen === 0 && isLeadingSpace(b)) {
-            if (b !== 13) indented = true;
+            indented = true;
             continue;
           }
           head[headLen++] = b;
         }
-        const nl = chunk.indexOf(10, i);
-        if (nl < 0) break;
-        const lineEnd = pos + nl;
-        const before = nl > 0 ? chunk[nl - 1] : prevByte;
-        this.addLine(classifyHead(head, headLen, indented), lineStart, before === 13 && lineEnd > lineStart ? lineEnd - 1 : lineEnd, line);
+        if (cr >= 0 && cr < i) cr = chunk.indexOf(13, i);
+        if (lf >= 0 && lf < i) lf = chunk.indexOf(10, i);
+        const end = cr >= 0 && (lf < 0 || cr < lf) ? cr : lf;
+        if (end < 0) break;
+        this.addLine(classifyHead(head, headLen, indented), lineStart, pos + end, line);
         line++;
-        lineStart = lineEnd + 1;
+        // CRLF is one break; a CR at the end of the read may be the first half of one.
+        let next = end + 1;
+        if (end === cr) {
+          if (next < n && chunk[next] === 10) next++;
+          else if (next === n) this.afterCR = true;
+        }
+        lineStart = pos + next;
         headLen = 0;
         indented = false;
-        i = nl + 1;
+        i = next;
       }
-      prevByte = chunk[n - 1] ?? -1;
       pos += n;
     }
     this.scanned = lineStart;
     this.nextLine = line;
     this.indexedSize = pos;
-    if (headLen > 0 && pos > lineStart) this.addTail(classifyHead(head, headLen, indented), lineStart, prevByte === 13 ? pos - 1 : pos, line);
+    if (headLen > 0 && pos > lineStart) this.addTail(classifyHead(head, headLen, indented), lineStart, pos, line);
   }
 
   /** The open entry a line of this kind would extend, or -1. */
@@ -384,14 +401,14 @@ function importEntryBytes(bytes: Uint8Array, entry: TraceEntry): ReadResult {
   const lines: TextLine[] = [];
   const errors: LineError[] = [];
   for (let s = 0, ln = line; ; ln++) {
-    const nl = bytes.indexOf(10, s);
-    let e = nl < 0 ? bytes.length : nl;
-    if (e > s && bytes[e - 1] === 13) e--;
+    // LF, CRLF or a lone CR, as the index counted them.
+    let e = s;
+    while (e < bytes.length && bytes[e] !== 10 && bytes[e] !== 13) e++;
     const decoded = decodeUtf8Line(bytes.subarray(s, e), ln, start + s);
     if ('error' in decoded) errors.push(incomplete && ln === lastLine ? incompleteLineError(ln) : { line: ln, message: decoded.error });
     else if (classifyText(decoded.text) !== 'blank') lines.push({ line: ln, text: decoded.text });
-    if (nl < 0) break;
-    s = nl + 1;
+    if (e >= bytes.length) break;
+    s = bytes[e] === 13 && bytes[e + 1] === 10 ? e + 2 : e + 1;
   }
   const incompleteLine = incomplete ? lastLine : undefined;
   const result = sse

@@ -45,8 +45,8 @@ const MIXED = [
   ...NATIVE_RECORDS.map((r) => JSON.stringify(r)),
 ].join('\n');
 
-test('the index gives what importText gives, at any chunk size, with LF or CRLF, BOM or not', async () => {
-  for (const eol of ['\n', '\r\n']) {
+test('the index gives what importText gives, at any chunk size, with LF, CRLF or a lone CR, BOM or not', async () => {
+  for (const eol of ['\n', '\r\n', '\r']) {
     for (const bom of ['', '\uFEFF']) {
       const text = bom + MIXED.split('\n').join(eol) + eol;
       const expected = importText(text, 'mixed');
@@ -181,6 +181,23 @@ test('a truncated last line: incomplete error, then read properly after refresh 
     await appendFile(path, '\n');
     assert.deepEqual(await index.refresh(), { firstChanged: 2, count: 3, reset: false });
     assert.equal(index.entry(2).incomplete, false);
+  } finally {
+    await index.close();
+  }
+});
+
+test('a CRLF cut between two appends is one line break, not two', async () => {
+  const path = await file(`${native('a')}\r`);
+  const index = await TraceIndex.open(path);
+  try {
+    assert.equal(index.count, 1);
+    await appendFile(path, `\n${native('b')}\r\n${native('c')}\r`);
+    await index.refresh();
+    assert.equal(index.count, 3);
+    assert.deepEqual([index.line(0), index.line(1), index.line(2)], [1, 2, 3]);
+    const ids: string[] = [];
+    for await (const item of index) if (item.kind === 'record') ids.push(item.loaded.record.id);
+    assert.deepEqual(ids, ['a', 'b', 'c']);
   } finally {
     await index.close();
   }
