@@ -309,11 +309,13 @@ export async function waitPosition(page: Page, text: string): Promise<void> {
 export async function selectRecord(page: Page, id: string): Promise<void> {
   const row = page.locator('.rec-row', { has: page.locator('.rec-id', { hasText: new RegExp(`^${id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }) });
   // The list is virtualised: a row scrolled out of view is not in the DOM, so scroll from the top until it is.
+  // Each scroll is given time to render before the next look, or a row near the top is scrolled past unseen.
   if ((await row.count()) === 0) {
     await page.evaluate('document.querySelector(".list-scroller").scrollTop = 0');
-    for (let i = 0; i < 100 && (await row.count()) === 0; i++) {
+    for (let i = 0; i < 100; i++) {
+      await page.waitForTimeout(30);
+      if ((await row.count()) > 0) break;
       await page.evaluate('{ const el = document.querySelector(".list-scroller"); el.scrollTop += el.clientHeight / 2; }');
-      await page.waitForTimeout(20);
     }
   }
   await row.click();
