@@ -12,7 +12,7 @@ import { open, stat, type FileHandle } from 'node:fs/promises';
 import type { LineError } from './record.ts';
 import { ENTRY_INCOMPLETE, ENTRY_OLLAMA, ENTRY_PYCHUNK, ENTRY_SSE, EntryTable } from './entryTable.ts';
 import { incompleteLineError, itemsInLineOrder, type ReadResult, type TraceItem } from './importers/importResult.ts';
-import { importLineText } from './importers/importLineText.ts';
+import { readLineText } from './importers/importLineText.ts';
 import { importLineGroup, type TextLine } from './importers/importGroup.ts';
 import { importSseBlock } from './importers/sseImporter.ts';
 import { importOllamaLines } from './importers/ollamaImporter.ts';
@@ -395,8 +395,7 @@ function importEntryBytes(bytes: Uint8Array, entry: TraceEntry): ReadResult {
     if ('error' in decoded) {
       return { records: [], errors: [incomplete ? incompleteLineError(line) : { line, message: decoded.error }] };
     }
-    const result = importLineText(decoded.text, line, incomplete);
-    return result.kind === 'record' ? { records: [result.loaded], errors: [] } : { records: [], errors: [result.error] };
+    return readLineText(decoded.text, line, incomplete);
   }
   const lines: TextLine[] = [];
   const errors: LineError[] = [];

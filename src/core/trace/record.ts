@@ -142,7 +142,8 @@ export type RecordSource =
   | 'ollama'
   | 'llama.cpp'
   | 'llama.cpp-stream'
-  | 'inspect-log';
+  | 'inspect-log'
+  | 'otel';
 
 /** A record as loaded from a file: where it came from and what it became. */
 export interface LoadedRecord {

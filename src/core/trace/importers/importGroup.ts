@@ -8,7 +8,8 @@
  */
 import type { LineError, LoadedRecord } from '../record.ts';
 import { importLine } from './importLine.ts';
-import { importLineText } from './importLineText.ts';
+import { readLineText } from './importLineText.ts';
+import { importOtlpExport, isOtlpExportShape } from './otlpSpans.ts';
 import { importPrintout } from './pythonPrintout.ts';
 import { looksLikePythonLiteral, mayBePythonLiteral } from './pythonLiteral.ts';
 import { incompleteLineError, type ImportResult, type ReadResult, type TextLine } from './importResult.ts';
@@ -27,7 +28,7 @@ function spanning(loaded: LoadedRecord, lastLine: number): LoadedRecord {
 export function importLineGroup(lines: readonly TextLine[], incompleteLine?: number): ReadResult {
   const first = lines[0];
   if (first === undefined) return { records: [], errors: [] };
-  if (lines.length === 1) return asRead(importLineText(first.text, first.line, first.line === incompleteLine));
+  if (lines.length === 1) return readLineText(first.text, first.line, first.line === incompleteLine);
   const last = lines[lines.length - 1] ?? first;
 
   if (!parses(first.text)) {
@@ -40,6 +41,8 @@ export function importLineGroup(lines: readonly TextLine[], incompleteLine?: num
       parsed = false;
     }
     if (parsed) {
+      // An OTLP export holds many spans: one record per LLM span, all starting on the export's first line.
+      if (isOtlpExportShape(value)) return importOtlpExport(value, first.line, last.line);
       const result = importLine(value, first.line);
       return result.kind === 'record' ? { records: [spanning(result.loaded, last.line)], errors: [] } : asRead(result);
     }
@@ -53,7 +56,7 @@ export function importLineGroup(lines: readonly TextLine[], incompleteLine?: num
 
   const out: ReadResult = { records: [], errors: [] };
   for (const l of lines) {
-    const r = asRead(importLineText(l.text, l.line, l.line === incompleteLine));
+    const r = readLineText(l.text, l.line, l.line === incompleteLine);
     out.records.push(...r.records);
     out.errors.push(...r.errors);
   }

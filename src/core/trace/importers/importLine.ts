@@ -23,6 +23,7 @@ const EXPECTED =
   'an Anthropic message {"type": "message", "content": […]}, an OpenAI Responses object {"object": "response", "output": […]}, ' +
   'an Ollama /api/chat or /api/generate response {"model", "created_at", "message" or "response", "done"}, ' +
   'a llama.cpp /completion response {"content", "stop_type" or "completion_probabilities", …}, ' +
+  'an OpenTelemetry OTLP JSON export {"resourceSpans": […]} with GenAI spans, ' +
   'a Python printout of any of these (ChatCompletion(…), {\'role\': …}), ' +
   'or SSE lines "data: {…}" (OpenAI chunks, Anthropic or Responses events, llama.cpp /completion chunks)';
 

@@ -4,7 +4,8 @@
  * reader itself calls once it has a value.
  */
 import { importLine } from './importLine.ts';
-import { importError, incompleteLineError, type ImportResult } from './importResult.ts';
+import { importError, incompleteLineError, type ImportResult, type ReadResult } from './importResult.ts';
+import { importOtlpExport, isOtlpExportShape } from './otlpSpans.ts';
 import { importPrintout } from './pythonPrintout.ts';
 import { looksLikePythonLiteral, mayBePythonLiteral } from './pythonLiteral.ts';
 
@@ -23,4 +24,19 @@ export function importLineText(text: string, line: number, incomplete: boolean):
     return importError(line, `invalid JSON (${err instanceof Error ? err.message : String(err)})`);
   }
   return importLine(value, line);
+}
+
+/** Like importLineText, for a shape that holds several records in one value (an OTLP export: one per LLM span). */
+export function readLineText(text: string, line: number, incomplete: boolean): ReadResult {
+  if (text.includes('"resourceSpans"')) {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      value = undefined;
+    }
+    if (isOtlpExportShape(value)) return importOtlpExport(value, line, line);
+  }
+  const result = importLineText(text, line, incomplete);
+  return result.kind === 'record' ? { records: [result.loaded], errors: [] } : { records: [], errors: [result.error] };
 }
