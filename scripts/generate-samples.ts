@@ -1336,6 +1336,77 @@ function realFailures(): Json[] {
   ];
 }
 
+// ---- OpenTelemetry GenAI spans: an agent's OTLP JSON export (OpenLLMetry / Langfuse / Phoenix pipelines) ----
+
+const kv = (key: string, value: unknown): Json => ({
+  key,
+  value: typeof value === 'number' ? { intValue: String(value) } : { stringValue: typeof value === 'string' ? value : JSON.stringify(value) },
+});
+
+function otelSpan(seed: string, name: string, attributes: Json[], start: number, ms: number): Json {
+  const startNs = BigInt(start) * 1_000_000_000n;
+  return { traceId: hex('otel-trace', 32), spanId: hex(seed, 16), name, kind: 3, startTimeUnixNano: String(startNs), endTimeUnixNano: String(startNs + BigInt(ms) * 1_000_000n), attributes, status: {} };
+}
+
+const otelExport = (service: string, scope: string, spans: Json[]): Json => ({
+  resourceSpans: [{ resource: { attributes: [kv('service.name', service)] }, scopeSpans: [{ scope: { name: scope }, spans }] }],
+});
+
+/** A pretty-printed export (current conventions: messages as JSON strings with parts) and a one-line export (OpenLLMetry's flattened attributes). */
+function otelSpans(): string {
+  const user = (text: string) => ({ role: 'user', parts: [{ type: 'text', content: text }] });
+  const toolDefinitions = [TOOLS.weather, TOOLS.search].map((t) => ({ type: 'function', name: t.function.name, description: t.function.description, parameters: t.function.parameters }));
+  const callId = `functions.get_weather:0`;
+  const current = otelExport('acme-ops-agent', 'opentelemetry.instrumentation.openai_v2', [
+    otelSpan('otel-agent', 'invoke_agent ops', [kv('gen_ai.operation.name', 'invoke_agent'), kv('gen_ai.agent.name', 'ops')], 1_761_040_300, 4200),
+    otelSpan(
+      'otel-chat-clean',
+      `chat ${MODEL}`,
+      [
+        kv('gen_ai.operation.name', 'chat'),
+        kv('gen_ai.provider.name', 'openai'),
+        kv('gen_ai.request.model', MODEL),
+        kv('gen_ai.response.id', `chatcmpl-${hex('otel-chat-clean', 32)}`),
+        kv('gen_ai.usage.input_tokens', 884),
+        kv('gen_ai.usage.output_tokens', 23),
+        kv('gen_ai.system_instructions', [{ type: 'text', content: SYSTEM }]),
+        kv('gen_ai.input.messages', [user('What is the weather in Lisbon?')]),
+        kv('gen_ai.output.messages', [{ role: 'assistant', parts: [{ type: 'tool_call', id: callId, name: 'get_weather', arguments: { city: 'Lisbon' } }], finish_reason: 'tool_call' }]),
+        kv('gen_ai.tool.definitions', toolDefinitions),
+      ],
+      1_761_040_300,
+      900,
+    ),
+    otelSpan('otel-tool', 'execute_tool get_weather', [kv('gen_ai.operation.name', 'execute_tool'), kv('gen_ai.tool.name', 'get_weather'), kv('gen_ai.tool.call.id', callId)], 1_761_040_301, 120),
+  ]);
+  // OpenLLMetry's flattened attributes; the endpoint's parser missed the call, so the Kimi markup is the content.
+  const leaked = `Searching now.${section(call('functions.search_web:0', { query: 'acme outage status', max_results: 5 }))}`;
+  const legacy = otelExport('acme-ops-agent', 'opentelemetry.instrumentation.openai.v1', [
+    otelSpan(
+      'otel-chat-leak',
+      'openai.chat',
+      [
+        kv('llm.request.type', 'chat'),
+        kv('gen_ai.system', 'OpenAI'),
+        kv('gen_ai.request.model', MODEL),
+        ...[TOOLS.weather, TOOLS.search].flatMap((t, i) => [kv(`llm.request.functions.${i}.name`, t.function.name), kv(`llm.request.functions.${i}.description`, t.function.description), kv(`llm.request.functions.${i}.parameters`, t.function.parameters)]),
+        kv('gen_ai.prompt.0.role', 'system'),
+        kv('gen_ai.prompt.0.content', SYSTEM),
+        kv('gen_ai.prompt.1.role', 'user'),
+        kv('gen_ai.prompt.1.content', 'Is there an outage at Acme right now?'),
+        kv('gen_ai.usage.prompt_tokens', 902),
+        kv('gen_ai.usage.completion_tokens', 41),
+        kv('gen_ai.completion.0.role', 'assistant'),
+        kv('gen_ai.completion.0.finish_reason', 'stop'),
+        kv('gen_ai.completion.0.content', leaked),
+      ],
+      1_761_040_400,
+      1300,
+    ),
+  ]);
+  return `${JSON.stringify(current, null, 2)}\n${JSON.stringify(legacy)}\n`;
+}
+
 const jsonl = (rows: unknown[]) => rows.map((r) => JSON.stringify(r)).join('\n') + '\n';
 
 /** Every sample file: name → exact content. */
@@ -1358,6 +1429,7 @@ export function generateSamples(): Record<string, string> {
     'python-sdk-printouts.txt': pythonPrintouts(),
     'real-failures.jsonl': jsonl(realFailures()),
     'token-problems.jsonl': jsonl(tokenProblems()),
+    'otel-genai-spans.json': otelSpans(),
   };
 }
 

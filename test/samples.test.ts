@@ -112,6 +112,9 @@ test('every diagnostic kind fires on some sample; the clean samples are clean', 
   assert.deepEqual((records.get('ollama-chat-stream.ndjson') ?? []).map((r) => [r.line, r.lastLine, r.calls.length]), [[1, 5, 2], [6, 6, 2]]);
   assert.deepEqual(kindsOf('llama-cpp-server.log'), [['dropped-call'], [], ['dropped-call', 'stream-error']]);
   assert.deepEqual(kindsOf('python-sdk-printouts.txt'), [['content-leak'], ['finish-reason-mismatch']]);
+  // One record per LLM span: the pretty-printed export's chat span (its agent and tool spans are no LLM spans), then the one-line export's.
+  assert.deepEqual(kindsOf('otel-genai-spans.json'), [[], ['content-leak']]);
+  assert.deepEqual((records.get('otel-genai-spans.json') ?? []).map((r) => [r.line, r.calls.length]), [[1, 1], [149, 0]]);
   const real = (id: string) => (records.get('real-failures.jsonl') ?? []).find((r) => r.id === id)?.diagnostics ?? [];
   for (const [id, format] of [['calls-in-reasoning-content', 'kimi_k2'], ['calls-in-streamed-reasoning', 'deepseek_v31']] as const) {
     assert.deepEqual(real(id).filter((d) => d.kind === 'call-in-reasoning').map((d) => [d.where, d.detail, d.severity]), [['reasoning', format, 'error']], id);
@@ -150,7 +153,7 @@ test('only malformed-lines.jsonl has unreadable lines, exactly the planted ones;
   assert.match(messages[1] ?? '', /^line 3: not a recognised trace line/);
   assert.match(messages[2] ?? '', /^line 5 is incomplete/);
   const sources = new Set([...records.values()].flat().map((r) => r.source));
-  assert.deepEqual([...sources].sort(), ['anthropic', 'anthropic-stream', 'chat-completion', 'chat-request', 'completions', 'k2vv-result', 'llama.cpp', 'native', 'ollama', 'openai-responses', 'openai-responses-stream', 'sse']);
+  assert.deepEqual([...sources].sort(), ['anthropic', 'anthropic-stream', 'chat-completion', 'chat-request', 'completions', 'k2vv-result', 'llama.cpp', 'native', 'ollama', 'openai-responses', 'openai-responses-stream', 'otel', 'sse']);
   const ids = (records.get('completions-logprobs.jsonl') ?? []).map((r) => r.completion?.origin);
   assert.deepEqual(ids, ['recorded', 'recorded'], 'logprob tokens (text and token_id:N) anchor to the text');
 });
