@@ -6,8 +6,9 @@
  * stop reason, stop sequence and usage are kept in `meta`. An API error body (`{"type": "error", "error": …}`)
  * becomes a record whose `error` is the message.
  */
+import { assistantCompletion } from './assistantCompletion.ts';
 import { canonicalJson } from '../../canonicalJson.ts';
-import type { ChatCompletion, ChatToolCall, RecordMeta } from '../record.ts';
+import type { ChatToolCall, RecordMeta } from '../record.ts';
 import { describeJson, isNonEmptyString, isObject, type UnknownObject } from './jsonGuards.ts';
 import { importError, importedRecord, type ImportResult } from './importResult.ts';
 
@@ -89,24 +90,7 @@ export function importAnthropicMessage(value: UnknownObject, line: number): Impo
     // Other blocks (redacted_thinking, server tools' results, …) carry nothing a tool-call check reads.
   }
   const id = isNonEmptyString(value.id) ? value.id : `line-${line}`;
-  const response: ChatCompletion = {
-    id,
-    object: 'chat.completion',
-    ...(typeof value.model === 'string' ? { model: value.model } : {}),
-    choices: [
-      {
-        index: 0,
-        message: {
-          role: 'assistant',
-          content: text,
-          ...(reasoning !== null ? { reasoning_content: reasoning } : {}),
-          ...(calls.length > 0 ? { tool_calls: calls } : {}),
-        },
-        finish_reason: anthropicFinishReason(value.stop_reason),
-      },
-    ],
-    ...(value.usage !== undefined ? { usage: value.usage } : {}),
-  };
+  const response = assistantCompletion({ id, model: value.model, content: text, reasoning, calls, finishReason: anthropicFinishReason(value.stop_reason), usage: value.usage });
   return importedRecord({ record: { toolscope: 1, id, response, meta: anthropicMeta(value) }, line, lastLine: line, source: 'anthropic' });
 }
 

@@ -12,8 +12,9 @@
  * The timings and counts (`total_duration`, `load_duration`, `prompt_eval_count`, `prompt_eval_duration`,
  * `eval_count`, `eval_duration`, nanoseconds) and `created_at` go to `meta`.
  */
+import { assistantCompletion } from './assistantCompletion.ts';
 import { canonicalJson } from '../../canonicalJson.ts';
-import type { ChatCompletion, ChatCompletionChunk, ChatCompletionChunkDelta, ChatToolCall, LineError, LoadedRecord, RecordMeta, TraceRecord } from '../record.ts';
+import type { ChatCompletionChunk, ChatCompletionChunkDelta, ChatToolCall, LineError, LoadedRecord, RecordMeta, TraceRecord } from '../record.ts';
 import { describeJson, isObject, type UnknownObject } from './jsonGuards.ts';
 import { incompleteLineError, type ReadResult, type TextLine } from './importResult.ts';
 
@@ -99,24 +100,15 @@ function streamRecord(stream: Stream): { loaded: LoadedRecord } | { error: LineE
     const calls = toolCalls(message, 0);
     if (typeof calls === 'string') return fail(stream.line, calls);
     if (message.content !== undefined && message.content !== null && typeof message.content !== 'string') return fail(stream.line, `message.content must be a string, got ${describeJson(message.content)}`);
-    const response: ChatCompletion = {
+    record.response = assistantCompletion({
       id,
-      object: 'chat.completion',
-      ...(typeof last.model === 'string' ? { model: last.model } : {}),
-      choices: [
-        {
-          index: 0,
-          message: {
-            role: typeof message.role === 'string' ? message.role : 'assistant',
-            content: typeof message.content === 'string' && message.content !== '' ? message.content : null,
-            ...(typeof message.thinking === 'string' && message.thinking !== '' ? { reasoning_content: message.thinking } : {}),
-            ...(calls.length > 0 ? { tool_calls: calls } : {}),
-          },
-          finish_reason: finishReason(last, calls.length > 0),
-        },
-      ],
-    };
-    record.response = response;
+      model: last.model,
+      role: typeof message.role === 'string' ? message.role : 'assistant',
+      content: typeof message.content === 'string' && message.content !== '' ? message.content : null,
+      reasoning: typeof message.thinking === 'string' && message.thinking !== '' ? message.thinking : null,
+      calls,
+      finishReason: finishReason(last, calls.length > 0),
+    });
     return { loaded: { record, line: stream.line, lastLine: stream.lastLine, source: 'ollama' } };
   }
   const chunks: ChatCompletionChunk[] = [];

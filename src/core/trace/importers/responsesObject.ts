@@ -8,7 +8,8 @@
  * flat `{type, name, parameters}` shape become the request's tools. The response's id, status, usage and times go
  * to `meta`.
  */
-import type { ChatCompletion, ChatRequest, ChatTool, ChatToolCall, JsonObject, RecordMeta, ToolChoice, TraceRecord } from '../record.ts';
+import { assistantCompletion } from './assistantCompletion.ts';
+import type { ChatRequest, ChatTool, ChatToolCall, JsonObject, RecordMeta, ToolChoice, TraceRecord } from '../record.ts';
 import { describeJson, isNonEmptyString, isObject, type UnknownObject } from './jsonGuards.ts';
 import { importError, importedRecord, type ImportResult } from './importResult.ts';
 
@@ -106,24 +107,7 @@ export function importResponsesObject(value: UnknownObject, line: number): Impor
     }
   }
   const id = isNonEmptyString(value.id) ? value.id : `line-${line}`;
-  const response: ChatCompletion = {
-    id,
-    object: 'chat.completion',
-    ...(typeof value.model === 'string' ? { model: value.model } : {}),
-    choices: [
-      {
-        index: 0,
-        message: {
-          role: 'assistant',
-          content: text,
-          ...(reasoning !== null ? { reasoning_content: reasoning } : {}),
-          ...(calls.length > 0 ? { tool_calls: calls } : {}),
-        },
-        finish_reason: responsesFinishReason(value, calls.length > 0),
-      },
-    ],
-    ...(value.usage !== undefined && value.usage !== null ? { usage: value.usage } : {}),
-  };
+  const response = assistantCompletion({ id, model: value.model, content: text, reasoning, calls, finishReason: responsesFinishReason(value, calls.length > 0), usage: value.usage ?? undefined });
   const record: TraceRecord = { toolscope: 1, id, response, meta: responsesMeta(value) };
   const request = responsesRequest(value);
   if (request !== undefined) record.request = request;
