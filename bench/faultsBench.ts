@@ -9,8 +9,8 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createGzip } from 'node:zlib';
-import { replayRecord } from '../src/core/replay/replay.ts';
-import { DEFAULT_MAX_ANSWER_BYTES } from '../src/core/replay/sseCapture.ts';
+import { replayRecord } from '../src/net/replay/replay.ts';
+import { DEFAULT_MAX_ANSWER_BYTES } from '../src/net/replay/sseCapture.ts';
 import { appendRecords } from '../src/core/trace/traceWriter.ts';
 import type { TraceRecord } from '../src/core/trace/record.ts';
 

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Analyzer } from '../src/core/analysis.ts';
 import { readTraceItems } from '../src/core/trace/jsonlIndex.ts';
-import { recordView } from '../src/core/view/recordView.ts';
+import { recordView } from '../src/host/view/recordView.ts';
 
 export const MEMORY_CHILD_FLAG = '--memory-child';
 

@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import v8 from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { startServer } from '../src/core/server/openAiServer.ts';
-import { startRecordingProxy, type RunningProxy } from '../src/core/capture/recordingProxy.ts';
+import { startServer } from '../src/net/server/openAiServer.ts';
+import { startRecordingProxy, type RunningProxy } from '../src/net/capture/recordingProxy.ts';
 
 function quantile(xs: number[], q: number): number {
   const s = [...xs].sort((a, b) => a - b);

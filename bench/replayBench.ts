@@ -2,8 +2,8 @@
  * Replay client overhead against the loopback endpoint: a streamed chat request through Toolscope's capture
  * (SSE parsing, timing, verbatim chunks) next to a bare fetch that only drains the same stream.
  */
-import { startServer } from '../src/core/server/openAiServer.ts';
-import { capture } from '../src/core/replay/sseCapture.ts';
+import { startServer } from '../src/net/server/openAiServer.ts';
+import { capture } from '../src/net/replay/sseCapture.ts';
 
 const body = {
   model: 'sim',

@@ -8,7 +8,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { k2vvRequestHash } from '../src/core/eval/pythonJson.ts';
+import { k2vvRequestHash } from '../src/host/eval/pythonJson.ts';
 
 type Json = Record<string, unknown>;
 

@@ -26,7 +26,7 @@ declare global {
   var acquireVsCodeApi: (() => VsCodeApi) | undefined;
 }
 
-/** What a report embeds in `#toolscope-data` (src/core/view/pageHtml.ts, `EmbeddedTrace`). */
+/** What a report embeds in `#toolscope-data` (src/host/view/pageHtml.ts, `EmbeddedTrace`). */
 export interface EmbeddedData {
   info: TraceInfo;
   summaries: RecordSummary[];

@@ -5,7 +5,7 @@
 import type { Diagnostic } from '../src/core/diagnostics/diagnostic.ts';
 import type { ParserDelta } from '../src/core/formats/toolCallFormat.ts';
 import type { CallView, RecordView, TokenView } from '../src/shared/protocol.ts';
-import { canonicalJson } from '../src/core/canonicalJson.ts';
+import { canonicalJson } from '../src/core/util/canonicalJson.ts';
 
 export function isMarker(t: TokenView): boolean {
   return t.special || t.role === 'marker' || t.role === 'think-marker' || t.role === 'special';

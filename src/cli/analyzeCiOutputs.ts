@@ -3,9 +3,9 @@
  * when it has a finding at the `--fail-on` severity or worse, error by default; unreadable lines are errors).
  * SARIF 2.1.0: one result per finding (sarifLog.ts).
  */
-import { junitXml, type JunitCase } from '../core/ci/junitXml.ts';
-import { ciRecord, type CiRecord } from '../core/ci/findingExcerpt.ts';
-import { sarifLog } from '../core/ci/sarifLog.ts';
+import { junitXml, type JunitCase } from '../host/ci/junitXml.ts';
+import { ciRecord, type CiRecord } from '../host/ci/findingExcerpt.ts';
+import { sarifLog } from '../host/ci/sarifLog.ts';
 import type { AnalyzedRecord } from '../core/analysis.ts';
 import { SEVERITY_RANK, type Severity } from '../core/diagnostics/diagnostic.ts';
 import type { LineError } from '../core/trace/record.ts';

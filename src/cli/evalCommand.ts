@@ -1,7 +1,7 @@
 /** `toolscope eval summarize <results.jsonl>`: K2-Vendor-Verifier's summary figures, plus F1 against a reference. */
-import { loadK2vvResults } from '../core/eval/loadResults.ts';
-import { summarize, triggerScores } from '../core/eval/k2vvMetrics.ts';
-import { figuresOf, latestPerSample } from '../core/eval/evalFigures.ts';
+import { loadK2vvResults } from '../host/eval/loadResults.ts';
+import { summarize, triggerScores } from '../host/eval/k2vvMetrics.ts';
+import { figuresOf, latestPerSample } from '../host/eval/evalFigures.ts';
 import { InputError } from './analyzeCommand.ts';
 import { terminalStyle } from './terminalStyle.ts';
 

@@ -1,8 +1,8 @@
 /** `toolscope eval compare BASELINE CANDIDATE`: figures side by side with deltas, and the samples that changed. */
 import { basename } from 'node:path';
 import { DIAGNOSTIC_KINDS, type DiagnosticKind } from '../core/diagnostics/diagnostic.ts';
-import { compareRuns, type SampleSide } from '../core/eval/compareRuns.ts';
-import { RATE_FIGURES } from '../core/eval/evalFigures.ts';
+import { compareRuns, type SampleSide } from '../host/eval/compareRuns.ts';
+import { RATE_FIGURES } from '../host/eval/evalFigures.ts';
 import { formatFigure, textTable } from './evalReportText.ts';
 import { loadResultsOrFail } from './evalRescoreCommand.ts';
 

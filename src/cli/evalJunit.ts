@@ -3,11 +3,11 @@
  * a tool call K2VV rejects is a failure carrying the error class, Toolscope's findings and their token excerpts.
  */
 import { Analyzer } from '../core/analysis.ts';
-import { findingText } from '../core/ci/findingExcerpt.ts';
-import type { JunitCase, JunitSuite } from '../core/ci/junitXml.ts';
-import { classifyCall, completionCalls } from '../core/eval/errorClasses.ts';
-import { latestPerSample } from '../core/eval/evalFigures.ts';
-import { toolCallsValid, type K2vvResult } from '../core/eval/k2vvMetrics.ts';
+import { findingText } from '../host/ci/findingExcerpt.ts';
+import type { JunitCase, JunitSuite } from '../host/ci/junitXml.ts';
+import { classifyCall, completionCalls } from '../host/eval/errorClasses.ts';
+import { latestPerSample } from '../host/eval/evalFigures.ts';
+import { toolCallsValid, type K2vvResult } from '../host/eval/k2vvMetrics.ts';
 import { ToolSchemas } from '../core/schema/toolSchemas.ts';
 
 export function evalJunitSuite(label: string, results: readonly K2vvResult[], properties: Record<string, string> = {}): JunitSuite {

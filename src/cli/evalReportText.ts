@@ -1,6 +1,6 @@
 /** Text for eval figures: one column per run set, mean ± sd (min–max) across repeated runs, and pass bars. */
-import { FIGURE_NAMES, RATE_FIGURES, type EvalReport } from '../core/eval/evalFigures.ts';
-import { checkPassBars, type BarResult, type PassBar } from '../core/eval/passPolicy.ts';
+import { FIGURE_NAMES, RATE_FIGURES, type EvalReport } from '../host/eval/evalFigures.ts';
+import { checkPassBars, type BarResult, type PassBar } from '../host/eval/passPolicy.ts';
 
 export function formatFigure(name: string, v: number | null | undefined): string {
   if (v === null || v === undefined || !Number.isFinite(v)) return 'n/a';

@@ -3,10 +3,10 @@
  * and no request sent — K2VV's summary, the error classes, and how many of the file's own verdicts
  * (`tool_calls_valid`) today's checks see differently.
  */
-import { evalReport } from '../core/eval/evalFigures.ts';
-import { loadK2vvResults } from '../core/eval/loadResults.ts';
-import { toolCallsValid, type K2vvResult } from '../core/eval/k2vvMetrics.ts';
-import { junitXml } from '../core/ci/junitXml.ts';
+import { evalReport } from '../host/eval/evalFigures.ts';
+import { loadK2vvResults } from '../host/eval/loadResults.ts';
+import { toolCallsValid, type K2vvResult } from '../host/eval/k2vvMetrics.ts';
+import { junitXml } from '../host/ci/junitXml.ts';
 import { ToolSchemas } from '../core/schema/toolSchemas.ts';
 import { InputError } from './analyzeCommand.ts';
 import { evalJunitSuite } from './evalJunit.ts';

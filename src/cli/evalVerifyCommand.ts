@@ -1,6 +1,6 @@
 /** `toolscope eval verify <results.jsonl>`: checks the file's hash chain; exit 1 naming each edited, added or removed line. */
 import { readFile } from 'node:fs/promises';
-import { verifyChain } from '../core/eval/resultsChain.ts';
+import { verifyChain } from '../host/eval/resultsChain.ts';
 import { InputError } from './analyzeCommand.ts';
 
 export async function evalVerifyCommand(path: string, options: { json?: boolean }, out: NodeJS.WritableStream): Promise<number> {

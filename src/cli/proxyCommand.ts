@@ -1,7 +1,7 @@
 /** `toolscope proxy`: the recording proxy as a process. Ctrl+C finishes the exchanges in flight, then stops. */
 import { resolve } from 'node:path';
-import { ENGINES, normalizeBaseUrl, type Engine } from '../core/replay/endpoint.ts';
-import { startRecordingProxy, type ExchangeSummary } from '../core/capture/recordingProxy.ts';
+import { ENGINES, normalizeBaseUrl, type Engine } from '../net/replay/endpoint.ts';
+import { startRecordingProxy, type ExchangeSummary } from '../net/capture/recordingProxy.ts';
 import { InputError } from './analyzeCommand.ts';
 
 export interface ProxyOptions {

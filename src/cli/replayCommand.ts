@@ -6,10 +6,10 @@
 import { readFile } from 'node:fs/promises';
 import { Analyzer, type AnalyzedRecord } from '../core/analysis.ts';
 import { worstSeverity } from '../core/diagnostics/diagnostic.ts';
-import { ENGINES, normalizeBaseUrl, type Endpoint, type Engine } from '../core/replay/endpoint.ts';
-import type { StructuralTagBuilder } from '../core/replay/guidedRequest.ts';
-import { replayRecord, type ReplayMode } from '../core/replay/replay.ts';
-import { startServer, type OutputConstraint, type RunningServer } from '../core/server/openAiServer.ts';
+import { ENGINES, normalizeBaseUrl, type Endpoint, type Engine } from '../net/replay/endpoint.ts';
+import type { StructuralTagBuilder } from '../net/replay/guidedRequest.ts';
+import { replayRecord, type ReplayMode } from '../net/replay/replay.ts';
+import { startServer, type OutputConstraint, type RunningServer } from '../net/server/openAiServer.ts';
 import { loadAll } from '../core/trace/loadTrace.ts';
 import type { LoadedRecord, TraceRecord } from '../core/trace/record.ts';
 import { appendProblem, appendRecords, siblingReplaysPath } from '../core/trace/traceWriter.ts';

@@ -1,6 +1,6 @@
 /** `toolscope serve`: the embedded OpenAI-compatible endpoint, as a process (a simulator, not a model). */
 import { loadAll } from '../core/trace/loadTrace.ts';
-import { startServer } from '../core/server/openAiServer.ts';
+import { startServer } from '../net/server/openAiServer.ts';
 import type { TraceRecord } from '../core/trace/record.ts';
 import { InputError } from './analyzeCommand.ts';
 import type { VllmGeneration } from '../core/formats/kimiK2/vllm/vllmProfile.ts';

@@ -3,7 +3,7 @@
  * redirect replays) and their API keys from SecretStorage (never settings, traces or logs).
  */
 import * as vscode from 'vscode';
-import { ENGINES, normalizeBaseUrl, type Endpoint, type Engine } from '../core/replay/endpoint.ts';
+import { ENGINES, normalizeBaseUrl, type Endpoint, type Engine } from '../net/replay/endpoint.ts';
 
 export const EMBEDDED_ENDPOINT = 'embedded';
 

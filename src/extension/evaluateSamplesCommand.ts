@@ -7,12 +7,12 @@
 import * as vscode from 'vscode';
 import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { doneIndices, runBatch } from '../core/eval/batchRun.ts';
-import { loadSamples } from '../core/eval/loadSamples.ts';
-import { summarize } from '../core/eval/k2vvMetrics.ts';
-import { loadK2vvResults } from '../core/eval/loadResults.ts';
-import type { Endpoint } from '../core/replay/endpoint.ts';
-import { startServer, type RunningServer } from '../core/server/openAiServer.ts';
+import { doneIndices, runBatch } from '../host/eval/batchRun.ts';
+import { loadSamples } from '../host/eval/loadSamples.ts';
+import { summarize } from '../host/eval/k2vvMetrics.ts';
+import { loadK2vvResults } from '../host/eval/loadResults.ts';
+import type { Endpoint } from '../net/replay/endpoint.ts';
+import { startServer, type RunningServer } from '../net/server/openAiServer.ts';
 import { ApiKeys, EMBEDDED_ENDPOINT } from './endpoints.ts';
 import { activeTrace, pickEndpoint } from './replayRecordCommand.ts';
 import { TRACE_VIEW_TYPE } from './traceEditorProvider.ts';

@@ -6,9 +6,9 @@
  */
 import * as vscode from 'vscode';
 import { homedir } from 'node:os';
-import { startRecordingProxy, type ExchangeSummary, type RunningProxy } from '../core/capture/recordingProxy.ts';
-import type { Endpoint } from '../core/replay/endpoint.ts';
-import { startServer, type RunningServer } from '../core/server/openAiServer.ts';
+import { startRecordingProxy, type ExchangeSummary, type RunningProxy } from '../net/capture/recordingProxy.ts';
+import type { Endpoint } from '../net/replay/endpoint.ts';
+import { startServer, type RunningServer } from '../net/server/openAiServer.ts';
 import { ApiKeys, configuredEndpoints, EMBEDDED_ENDPOINT } from './endpoints.ts';
 import { TRACE_VIEW_TYPE } from './traceEditorProvider.ts';
 

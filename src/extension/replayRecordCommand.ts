@@ -5,9 +5,9 @@
 import * as vscode from 'vscode';
 import { basename } from 'node:path';
 import { Analyzer } from '../core/analysis.ts';
-import { replayRecord } from '../core/replay/replay.ts';
-import type { Endpoint } from '../core/replay/endpoint.ts';
-import { startServer, type RunningServer } from '../core/server/openAiServer.ts';
+import { replayRecord } from '../net/replay/replay.ts';
+import type { Endpoint } from '../net/replay/endpoint.ts';
+import { startServer, type RunningServer } from '../net/server/openAiServer.ts';
 import { loadAll } from '../core/trace/loadTrace.ts';
 import type { TraceRecord } from '../core/trace/record.ts';
 import { isTraceFileName } from '../core/trace/traceFileNames.ts';

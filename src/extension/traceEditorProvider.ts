@@ -8,8 +8,8 @@
 import * as vscode from 'vscode';
 import { basename } from 'node:path';
 import { HostRpc, type HostEvent, type HostReply, type WebviewRequest } from '../shared/protocol.ts';
-import { makeNonce, webviewPageHtml } from '../core/view/pageHtml.ts';
-import { TraceSession } from '../core/view/traceSession.ts';
+import { makeNonce, webviewPageHtml } from '../host/view/pageHtml.ts';
+import { TraceSession } from '../host/view/traceSession.ts';
 import { FORMAT_SETTING, formatSettingFor } from './formatSetting.ts';
 import { templateSettingFor } from './templateSetting.ts';
 import { TOKENIZER_SETTING, tokenizerSettingFor } from './tokenizerSetting.ts';

@@ -11,7 +11,7 @@ import type { VllmDeltaMessage, VllmGeneration } from '../core/formats/kimiK2/vl
 import type { VllmGroupingChoice, VllmGroupingUsed } from '../core/formats/kimiK2/vllm/profileRun.ts';
 
 export type { VllmGroupingChoice, VllmGroupingUsed };
-import type { K2vvSummary } from '../core/eval/k2vvSummary.ts';
+import type { K2vvSummary } from '../host/eval/k2vvSummary.ts';
 
 // ---- view models -------------------------------------------------------------------------------------
 
@@ -191,7 +191,7 @@ export interface VllmView {
   diagnostics: Diagnostic[];
 }
 
-/** K2-Vendor-Verifier's summary fields for one run (src/core/eval/k2vvMetrics.ts computes them). */
+/** K2-Vendor-Verifier's summary fields for one run (src/host/eval/k2vvMetrics.ts computes them). */
 export type EvalSummaryView = K2vvSummary;
 
 export interface EvalRunView {
@@ -203,7 +203,7 @@ export interface EvalRunView {
   findings: Partial<Record<DiagnosticKind, number>>;
 }
 
-/** One side of a sample in a comparison (src/core/eval/compareRuns.ts). */
+/** One side of a sample in a comparison (src/host/eval/compareRuns.ts). */
 export interface EvalSampleSideView {
   status: string;
   trigger: boolean;

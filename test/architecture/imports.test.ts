@@ -15,7 +15,7 @@ const ROOT = resolve(import.meta.dirname, '../..');
 /** Lowest first. A file belongs to the first layer whose prefix it starts with. */
 const LAYERS: { name: string; prefixes: string[] }[] = [
   { name: 'protocol', prefixes: ['src/shared/'] },
-  { name: 'util', prefixes: ['src/core/canonicalJson.ts', 'src/core/redact.ts', 'src/core/jsonDepth.ts'] },
+  { name: 'util', prefixes: ['src/core/util/'] },
   { name: 'trace', prefixes: ['src/core/trace/'] },
   { name: 'tokens', prefixes: ['src/core/tokens/'] },
   { name: 'formats', prefixes: ['src/core/formats/'] },
@@ -23,8 +23,8 @@ const LAYERS: { name: string; prefixes: string[] }[] = [
   { name: 'diagnostics', prefixes: ['src/core/diagnostics/'] },
   { name: 'guided', prefixes: ['src/core/guided/'] },
   { name: 'analysis', prefixes: ['src/core/analysis.ts'] },
-  { name: 'host', prefixes: ['src/core/eval/', 'src/core/view/', 'src/core/ci/'] },
-  { name: 'net', prefixes: ['src/core/replay/', 'src/core/capture/', 'src/core/server/'] },
+  { name: 'host', prefixes: ['src/host/'] },
+  { name: 'net', prefixes: ['src/net/'] },
   { name: 'roots', prefixes: ['src/cli/', 'src/extension/'] },
 ];
 

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { embeddedTraces } from '../../src/core/view/embeddedTrace.ts';
+import { embeddedTraces } from '../../src/host/view/embeddedTrace.ts';
 import { ToolSchemas } from '../../src/core/schema/toolSchemas.ts';
 import { ABORTING_CLASSES, ABORTS_IN_ENGINE, everyNth, recordWithSchema, suiteSchemas, traceText } from '../fixtures/hostileSchemas.ts';
 

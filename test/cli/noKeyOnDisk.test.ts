@@ -8,11 +8,11 @@ import assert from 'node:assert/strict';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { startRecordingProxy } from '../../src/core/capture/recordingProxy.ts';
+import { startRecordingProxy } from '../../src/net/capture/recordingProxy.ts';
 import { replayCommand } from '../../src/cli/replayCommand.ts';
-import { embeddedTraces } from '../../src/core/view/embeddedTrace.ts';
-import { reportPageHtml } from '../../src/core/view/pageHtml.ts';
-import { post, testUpstream, withTempDir } from '../core/capture/httpKit.ts';
+import { embeddedTraces } from '../../src/host/view/embeddedTrace.ts';
+import { reportPageHtml } from '../../src/host/view/pageHtml.ts';
+import { post, testUpstream, withTempDir } from '../net/capture/httpKit.ts';
 
 // Made up, in the shape of an OpenAI project key.
 const KEY = 'sk-proj-Kx7Lm2Np9Qr4St6Uv8Wx1Yz3Ab5Cd7Ef';

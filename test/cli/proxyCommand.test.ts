@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { startServer } from '../../src/core/server/openAiServer.ts';
+import { startServer } from '../../src/net/server/openAiServer.ts';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 const cli = join(repo, 'src/cli/main.ts');

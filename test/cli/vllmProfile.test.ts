@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { startServer } from '../../src/core/server/openAiServer.ts';
+import { startServer } from '../../src/net/server/openAiServer.ts';
 import { accumulate } from '../../src/core/formats/deltaAccumulator.ts';
 import type { ParserDelta } from '../../src/core/formats/toolCallFormat.ts';
 import type { TraceRecord } from '../../src/core/trace/record.ts';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { redact, redactString, REDACTED } from '../../src/core/redact.ts';
+import { redact, redactString, REDACTED } from '../../src/core/util/redact.ts';
 
 // Made-up keys in each provider's shape (prefix and length), never real ones.
 const KEYS = {

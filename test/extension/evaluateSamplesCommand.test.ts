@@ -14,8 +14,8 @@ import { fileURLToPath } from 'node:url';
 import { fake, Uri } from './fakeVscode.ts';
 import { EvaluateSamplesCommand } from '../../src/extension/evaluateSamplesCommand.ts';
 import { ApiKeys } from '../../src/extension/endpoints.ts';
-import { summarize } from '../../src/core/eval/k2vvMetrics.ts';
-import { loadK2vvResults } from '../../src/core/eval/loadResults.ts';
+import { summarize } from '../../src/host/eval/k2vvMetrics.ts';
+import { loadK2vvResults } from '../../src/host/eval/loadResults.ts';
 
 const SAMPLES = fileURLToPath(new URL('../../samples/k2vv-requests.jsonl', import.meta.url));
 const byLabel = (prefix: string) => (items: Array<{ label: string }>) => items.find((i) => i.label.startsWith(prefix));

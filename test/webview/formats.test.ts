@@ -9,7 +9,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import type { EmbeddedTrace } from '../../src/core/view/pageHtml.ts';
+import type { EmbeddedTrace } from '../../src/host/view/pageHtml.ts';
 import type { RecordView } from '../../src/shared/protocol.ts';
 import { addReport, browserMissing, DARK_VSCODE_THEME, ensureBuilt, js, launch, openVsCodePage, PageServer, reportData, ROOT, selectRecord, openPage, shot } from './harness.ts';
 

@@ -12,10 +12,10 @@ import type { AddressInfo } from 'node:net';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { embeddedTraces } from '../../src/core/view/embeddedTrace.ts';
+import { embeddedTraces } from '../../src/host/view/embeddedTrace.ts';
 import type { AnalysisOptions } from '../../src/core/analysis.ts';
-import { makeNonce, reportPageHtml, webviewPageHtml, type EmbeddedTrace } from '../../src/core/view/pageHtml.ts';
-import { TraceSession } from '../../src/core/view/traceSession.ts';
+import { makeNonce, reportPageHtml, webviewPageHtml, type EmbeddedTrace } from '../../src/host/view/pageHtml.ts';
+import { TraceSession } from '../../src/host/view/traceSession.ts';
 import { HostRpc, type Envelope, type HostReply, type WebviewRequest } from '../../src/shared/protocol.ts';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));

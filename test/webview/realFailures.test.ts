@@ -7,7 +7,7 @@ import { after, before, describe, test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
-import type { EmbeddedTrace } from '../../src/core/view/pageHtml.ts';
+import type { EmbeddedTrace } from '../../src/host/view/pageHtml.ts';
 import { addReport, browserMissing, ensureBuilt, launch, openPage, PageServer, reportData, ROOT, selectRecord, shot } from './harness.ts';
 
 const missing = browserMissing();

@@ -8,7 +8,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
-import type { EmbeddedTrace } from '../../src/core/view/pageHtml.ts';
+import type { EmbeddedTrace } from '../../src/host/view/pageHtml.ts';
 import { addReport, browserMissing, ensureBuilt, launch, openPage, PageServer, reportData, selectRecord } from './harness.ts';
 import { FIRST_SPECIAL, writeKimiFolder } from '../core/tokens/tokenizerFiles.ts';
 

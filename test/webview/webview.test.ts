@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import type { EmbeddedTrace } from '../../src/core/view/pageHtml.ts';
+import type { EmbeddedTrace } from '../../src/host/view/pageHtml.ts';
 import type { RecordView } from '../../src/shared/protocol.ts';
 import { anchoredDiagnostics } from '../../webview/navigation.ts';
 import {

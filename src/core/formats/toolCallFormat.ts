@@ -4,6 +4,8 @@
  * parser fed the whole text, so "streaming equals non-streaming" is a property of the design, checked by tests.
  */
 import type { PieceSplitter, Tokenizer } from '../tokens/token.ts';
+import type { ChatTool, ToolChoice } from '../trace/record.ts';
+import type { StructuralTag } from './structuralTag/structuralTagFormat.ts';
 
 export interface CharRange {
   /** Inclusive start offset in the parsed text (UTF-16 code units). */
@@ -143,6 +145,28 @@ export interface FormatTokenizer {
   gguf?: Readonly<Record<string, PieceSplitter>>;
 }
 
+/** Options of a format's structural tag. */
+export interface GuidedTagOptions {
+  /** One of the format's `shapes` (the first when absent). */
+  shape?: string;
+  /** The model reasons first (xgrammar's `reasoning=True`): the tag lets a think block through before the calls. */
+  reasoning?: boolean;
+}
+
+/**
+ * The structural tag the serving engines send for this format under strict tool calling (vLLM
+ * `structured_outputs.structural_tag`, SGLang): the same shape as xgrammar's built-in tag of `builtinStyle`.
+ * Guided decoding (the what-if, guided replay, the embedded endpoint's constrained answers) is built on it.
+ */
+export interface FormatGuidedGrammar {
+  /** The `model=` of xgrammar's `get_builtin_structural_tag` this tag mirrors. */
+  readonly builtinStyle: 'kimi' | 'qwen' | 'qwen_coder' | 'deepseek_r1' | 'harmony' | 'llama';
+  /** The shapes the format offers, the default first (Kimi K2: `xgrammar-kimi`, `pr36891`). */
+  readonly shapes: readonly string[];
+  /** Throws StructuralTagError (structuralTag/toolChoice.ts) where xgrammar raises for the same request. */
+  structuralTag(tools: readonly ChatTool[] | undefined, toolChoice: ToolChoice | undefined | null, options?: GuidedTagOptions): StructuralTag;
+}
+
 export interface ToolCallFormat {
   readonly name: string;
   readonly displayName: string;
@@ -182,5 +206,7 @@ export interface ToolCallFormat {
   readonly parserNames?: readonly string[];
   /** Where this format's token boundaries and ids come from when the record has none. */
   readonly tokenizer: FormatTokenizer;
+  /** Guided decoding for this format; absent when Toolscope has no structural tag for it. */
+  readonly guided?: FormatGuidedGrammar;
   createParser(options?: ParserOptions): StreamingParser;
 }

@@ -4,7 +4,7 @@
  * costs one round trip however many tokens it has. Everything here is structured-clone data.
  */
 import type { ChatRequest, ChatTool, ToolChoice } from '../trace/record.ts';
-import type { StructuralTagShape } from './structuralTag.ts';
+import type { StructuralTagShape } from '../formats/kimiK2/kimiK2StructuralTag.ts';
 import type { WhatIfOptions, WhatIfResult } from './whatIf.ts';
 
 export type EngineJob =

@@ -11,6 +11,7 @@ import { DIAGNOSTIC_KINDS } from '../diagnostics/diagnostic.ts';
 import { tokenRange } from '../diagnostics/context.ts';
 import type { ChatRequest, ChatTool } from '../trace/record.ts';
 import { ToolSchemas } from '../schema/toolSchemas.ts';
+import { findFormat } from '../formats/registry.ts';
 import { schemaKeywordGaps, type KeywordGapEffect } from './unenforcedKeywords.ts';
 import type { WhatIfRejected } from './whatIf.ts';
 import { guidedEngine, type GuidedEngine } from './guidedEngine.ts';
@@ -138,11 +139,11 @@ function unavailable(why: string): Diagnostic {
 }
 
 /**
- * The what-if diagnostics for an analysed Kimi K2 record with a raw completion and a request offering tools;
- * none for other records (no tag to build, nothing recorded to feed).
+ * The what-if diagnostics for an analysed record whose format has a structural tag (`ToolCallFormat.guided`), with a
+ * raw completion and a request offering tools; none for other records (no tag to build, nothing recorded to feed).
  */
 export async function guidedDiagnostics(a: AnalyzedRecord, request: ChatRequest | undefined, options: GuidedCheckOptions = {}, finishReason: string | null = null): Promise<Diagnostic[]> {
-  if (a.format !== 'kimi_k2' || !a.completion || !request?.tools?.length) return [];
+  if (!findFormat(a.format)?.guided || !a.completion || !request?.tools?.length) return [];
   if (request.tool_choice === 'none') return [];
   const text = options.startInReasoning && !a.completion.text.trimStart().startsWith('<think>') ? `<think>${a.completion.text}` : a.completion.text;
   const shift = text.length - a.completion.text.length;

@@ -4,7 +4,7 @@
  * (guidedEngine.ts). A grammar xgrammar cannot compile, or one that aborts it, is a GuidedRequestError: the
  * server answers 400 with the reason, as vLLM does, and the next request gets a fresh engine.
  */
-import type { OutputConstraint } from '../server/openAiServer.ts';
+import type { OutputConstraint } from '../../net/server/openAiServer.ts';
 import { guidedEngine } from './guidedEngine.ts';
 import { buildsKimiTag, requestedTag } from './requestGrammar.ts';
 

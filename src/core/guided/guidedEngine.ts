@@ -13,7 +13,7 @@ import { dirname, join } from 'node:path';
 import type { ChatRequest } from '../trace/record.ts';
 import type { Token } from '../tokens/token.ts';
 import type { EngineAnswer, EngineJob, EngineValue, WhatIfOutcome } from './engineProtocol.ts';
-import type { StructuralTagShape } from './structuralTag.ts';
+import type { StructuralTagShape } from '../formats/kimiK2/kimiK2StructuralTag.ts';
 import type { WhatIfOptions } from './whatIf.ts';
 import { tokenAt } from './tokenAt.ts';
 import { GuidedRequestError } from './requestGrammar.ts';

@@ -6,16 +6,16 @@ export type {
   TriggeredTagsFormat,
   TagsWithSeparatorFormat,
   JsonSchemaFormat,
-} from './structuralTagFormat.ts';
+} from '../formats/structuralTag/structuralTagFormat.ts';
 export {
   buildKimiStructuralTag,
   structuralTagBuilder,
-  StructuralTagError,
   STRUCTURAL_TAG_SHAPES,
   toolTagBegin,
   type StructuralTagOptions,
   type StructuralTagShape,
-} from './structuralTag.ts';
+} from '../formats/kimiK2/kimiK2StructuralTag.ts';
+export { StructuralTagError } from '../formats/structuralTag/toolChoice.ts';
 export {
   compileKimiGrammar,
   compileStructuralTag,

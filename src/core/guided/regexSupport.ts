@@ -3,7 +3,7 @@
  * `[FATAL]`), so Toolscope checks patterns first and explains instead. The engine would reject such a request.
  */
 import type { JsonValue } from '../trace/record.ts';
-import { walkFormats, type StructuralTag } from './structuralTagFormat.ts';
+import { walkFormats, type StructuralTag } from '../formats/structuralTag/structuralTagFormat.ts';
 
 export class UnsupportedRegexError extends Error {
   constructor(

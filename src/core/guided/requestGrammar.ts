@@ -5,7 +5,7 @@
  * `strict: true` / `tool_choice` required or named, for which the server builds xgrammar's Kimi tag itself.
  */
 import type { ChatRequest } from '../trace/record.ts';
-import type { StructuralTag } from './structuralTagFormat.ts';
+import type { StructuralTag } from '../formats/structuralTag/structuralTagFormat.ts';
 import { compileKimiGrammar, compileTag, type CompiledKimiGrammar } from './xgrammar.ts';
 
 /** A structural tag the client sent with the request, or null; throws on one that is not a tag. */

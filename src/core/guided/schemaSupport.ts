@@ -8,7 +8,7 @@
  */
 import { CALL_BEGIN } from '../formats/kimiK2/kimiK2Markers.ts';
 import { assertRegexesSupported, unsupportedRegexFeature } from './regexSupport.ts';
-import { walkFormats, type StructuralTag } from './structuralTagFormat.ts';
+import { walkFormats, type StructuralTag } from '../formats/structuralTag/structuralTagFormat.ts';
 
 export class UnsupportedSchemaError extends Error {
   constructor(readonly reason: string) {

@@ -1,7 +1,7 @@
 /** What a built Kimi tag allows, read back from the tag itself: tool names with their schemas, and excludes. */
 import type { JsonObject } from '../trace/record.ts';
 import { CALL_BEGIN } from '../formats/kimiK2/kimiK2Markers.ts';
-import { walkFormats, type StructuralTag } from './structuralTagFormat.ts';
+import { walkFormats, type StructuralTag } from '../formats/structuralTag/structuralTagFormat.ts';
 
 export interface TagTool {
   name: string;

@@ -8,7 +8,7 @@
  * - property names JSON escapes (`a\b`, `a"b`) are taken as EBNF escapes there: pre-escape them
  *   (propertyNameEscapes.ts).
  */
-import type { StructuralTag, StructuralTagFormat, TagFormat } from './structuralTagFormat.ts';
+import type { StructuralTag, StructuralTagFormat, TagFormat } from '../formats/structuralTag/structuralTagFormat.ts';
 import { escapePropertyNames } from './propertyNameEscapes.ts';
 
 /** Stands in for the empty separator; control characters keep it out of any real tool name or text. */

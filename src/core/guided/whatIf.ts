@@ -17,9 +17,10 @@ import { describeAllowed, nothingAllowed, readBitmask, type AllowedNext } from '
 import { jsonPrefixContext } from './jsonPrefixContext.ts';
 import { schemaHintAt } from './schemaHint.ts';
 import { tagExcludes, tagTools } from './tagTools.ts';
-import { walkFormats } from './structuralTagFormat.ts';
+import { walkFormats } from '../formats/structuralTag/structuralTagFormat.ts';
 import { compileKimiGrammar, newMatcher, type CompiledKimiGrammar } from './xgrammar.ts';
-import { StructuralTagError, type StructuralTagShape } from './structuralTag.ts';
+import type { StructuralTagShape } from '../formats/kimiK2/kimiK2StructuralTag.ts';
+import { StructuralTagError } from '../formats/structuralTag/toolChoice.ts';
 import { XgrammarError, type XgMatcher } from './xgrammarModule.ts';
 import { UnsupportedSchemaError } from './schemaSupport.ts';
 import { UnsupportedRegexError } from './regexSupport.ts';

@@ -9,14 +9,14 @@
  */
 import { createHash } from 'node:crypto';
 import type { ChatTool, ToolChoice } from '../trace/record.ts';
-import { buildKimiStructuralTag, type StructuralTagShape } from './structuralTag.ts';
-import type { StructuralTag } from './structuralTagFormat.ts';
+import { buildKimiStructuralTag, type StructuralTagShape } from '../formats/kimiK2/kimiK2StructuralTag.ts';
+import type { StructuralTag } from '../formats/structuralTag/structuralTagFormat.ts';
 import { lowerForWebXgrammar } from './webXgrammarLowering.ts';
 import { addExcludes, findRootRule, parseRules, printRules, removeSentinel } from './ebnfRules.ts';
 import { BYTE_VOCABULARY, type ByteVocabulary } from './byteVocabulary.ts';
 import { assertRegexesSupported } from './regexSupport.ts';
 import { assertSchemasSupported } from './schemaSupport.ts';
-import { canonicalJson } from '../canonicalJson.ts';
+import { canonicalJson } from '../util/canonicalJson.ts';
 import {
   createCompiler,
   createMatcher,

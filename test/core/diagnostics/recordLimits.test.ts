@@ -10,7 +10,7 @@ import { KIMI_MARKERS } from '../../../src/core/formats/kimiK2/kimiK2Markers.ts'
 import { importLine } from '../../../src/core/trace/importers/importLine.ts';
 import { importText } from '../../../src/core/trace/importText.ts';
 import { recordJson } from '../../../src/cli/analyzeJson.ts';
-import { recordView } from '../../../src/core/view/recordView.ts';
+import { recordView } from '../../../src/host/view/recordView.ts';
 import type { LoadedRecord, TraceRecord } from '../../../src/core/trace/record.ts';
 import { call, ofKind, record, section } from './analyze.helpers.ts';
 

@@ -41,7 +41,7 @@ test('template-bad-history-id: old-style ids in the history, once per record', (
 
 test('requests recorded without a prompt are rendered with the user template and checked; the view shows the prompt', async () => {
   const { Analyzer } = await import('../../../src/core/analysis.ts');
-  const { recordView } = await import('../../../src/core/view/recordView.ts');
+  const { recordView } = await import('../../../src/host/view/recordView.ts');
   const record = {
     toolscope: 1 as const,
     id: 'req-only',

@@ -1,8 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildKimiStructuralTag, StructuralTagError, structuralTagBuilder } from '../../../src/core/guided/structuralTag.ts';
-import type { TagFormat } from '../../../src/core/guided/structuralTagFormat.ts';
-import type { StructuralTagBuilder } from '../../../src/core/replay/guidedRequest.ts';
+import { buildKimiStructuralTag, structuralTagBuilder } from '../../../src/core/formats/kimiK2/kimiK2StructuralTag.ts';
+import { StructuralTagError } from '../../../src/core/formats/structuralTag/toolChoice.ts';
+import type { TagFormat } from '../../../src/core/formats/structuralTag/structuralTagFormat.ts';
+import type { StructuralTagBuilder } from '../../../src/net/replay/guidedRequest.ts';
 import { DOC_TOOLS, parseShapeDocument, sharedFile, TOOLS } from './fixtures.ts';
 
 // Written out by hand from xgrammar 0.2.3's get_kimi_structural_tag (reasoning=False), so CI without ../shared

@@ -8,7 +8,7 @@ import {
   structuralTagToEbnf,
   type CompiledKimiGrammar,
 } from '../../../src/core/guided/xgrammar.ts';
-import { buildKimiStructuralTag } from '../../../src/core/guided/structuralTag.ts';
+import { buildKimiStructuralTag } from '../../../src/core/formats/kimiK2/kimiK2StructuralTag.ts';
 import { findRootRule, parseRules, referencedNames } from '../../../src/core/guided/ebnfRules.ts';
 import { UnsupportedRegexError } from '../../../src/core/guided/regexSupport.ts';
 import type { ToolChoice } from '../../../src/core/trace/record.ts';

@@ -11,7 +11,7 @@ import { getFormat } from '../../../src/core/formats/registry.ts';
 import { chooseTokenizer, pathFor } from '../../../src/core/formats/tokenizerChoice.ts';
 import { clearLocalTokenizers, loadLocalTokenizer } from '../../../src/core/tokens/localTokenizer.ts';
 import { TokenizerJson } from '../../../src/core/tokens/tokenizerJson.ts';
-import { recordView } from '../../../src/core/view/recordView.ts';
+import { recordView } from '../../../src/host/view/recordView.ts';
 import type { Token } from '../../../src/core/tokens/token.ts';
 import type { TraceRecord } from '../../../src/core/trace/record.ts';
 import { ADDED, FIRST_SPECIAL, tempDir, writeGguf, writeKimiFolder, writeTokenizerJson } from './tokenizerFiles.ts';

@@ -10,7 +10,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Analyzer } from '../../../src/core/analysis.ts';
 import { importText } from '../../../src/core/trace/importText.ts';
-import { recordSummary, recordView } from '../../../src/core/view/recordView.ts';
+import { recordSummary, recordView } from '../../../src/host/view/recordView.ts';
 
 const SAMPLES = join(import.meta.dirname, '..', '..', '..', 'samples');
 const REPLACEMENTS: unknown[] = [null, -1.5, 'x', [null, 5], { text: null, id: 'x' }];

@@ -11,9 +11,9 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { copyFile, readFile } from 'node:fs/promises';
 import { createServer, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
-import { startServer } from '../../../src/core/server/openAiServer.ts';
-import { summarize } from '../../../src/core/eval/k2vvMetrics.ts';
-import { loadK2vvResults } from '../../../src/core/eval/loadResults.ts';
+import { startServer } from '../../../src/net/server/openAiServer.ts';
+import { summarize } from '../../../src/host/eval/k2vvMetrics.ts';
+import { loadK2vvResults } from '../../../src/host/eval/loadResults.ts';
 import { loadAll } from '../../../src/core/trace/loadTrace.ts';
 import { config, expectPrompts, figures, promptsAnswered, runAll, test, waitFor } from './runner.ts';
 

@@ -4,6 +4,7 @@ import { CANONICAL_CALL_ID, indexFromCallId, KIMI_MARKERS, KIMI_TOOL_MARKER_TEXT
 import { findRawFallbackCalls } from './rawFallbackScanner.ts';
 import { specialTokenId } from '../../tokens/kimiSpecialTokens.ts';
 import { KimiK2Parser } from './kimiK2Parser.ts';
+import { buildKimiStructuralTag, STRUCTURAL_TAG_SHAPES, type StructuralTagShape } from './kimiK2StructuralTag.ts';
 import { KimiSplitter } from '../../tokens/kimiSplitter.ts';
 import { forEachPiece } from '../../tokens/kimiPretokenizer.ts';
 
@@ -42,6 +43,11 @@ export const kimiK2Format: ToolCallFormat = {
     approximate: () => new KimiSplitter(),
     tiktoken: forEachPiece,
     gguf: { 'kimi-k2': forEachPiece },
+  },
+  guided: {
+    builtinStyle: 'kimi',
+    shapes: STRUCTURAL_TAG_SHAPES,
+    structuralTag: (tools, toolChoice, options) => buildKimiStructuralTag(tools, toolChoice, { shape: options?.shape as StructuralTagShape | undefined }),
   },
   detect(text: string): boolean {
     return /<\|tool_calls?_section_begin\|>|<\|tool_call_begin\|>|(?<![A-Za-z0-9_.])functions\.[A-Za-z0-9_.-]+:\d+/u.test(text);

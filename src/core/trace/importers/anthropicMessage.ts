@@ -7,7 +7,7 @@
  * becomes a record whose `error` is the message.
  */
 import { assistantCompletion } from './assistantCompletion.ts';
-import { canonicalJson } from '../../canonicalJson.ts';
+import { canonicalJson } from '../../util/canonicalJson.ts';
 import type { ChatToolCall, RecordMeta } from '../record.ts';
 import { describeJson, isNonEmptyString, isObject, type UnknownObject } from './jsonGuards.ts';
 import { importError, importedRecord, type ImportResult } from './importResult.ts';

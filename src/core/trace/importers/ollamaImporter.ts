@@ -13,7 +13,7 @@
  * `eval_count`, `eval_duration`, nanoseconds) and `created_at` go to `meta`.
  */
 import { assistantCompletion } from './assistantCompletion.ts';
-import { canonicalJson } from '../../canonicalJson.ts';
+import { canonicalJson } from '../../util/canonicalJson.ts';
 import type { ChatCompletionChunk, ChatCompletionChunkDelta, ChatToolCall, LineError, LoadedRecord, RecordMeta, TraceRecord } from '../record.ts';
 import { describeJson, isObject, type UnknownObject } from './jsonGuards.ts';
 import { incompleteLineError, type ReadResult, type TextLine } from './importResult.ts';

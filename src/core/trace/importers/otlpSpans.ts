@@ -9,7 +9,7 @@
  * objects; text is kept exactly as recorded, object arguments are serialised canonically. A span that cannot be
  * read is an error on the export's line; the other spans still load.
  */
-import { canonicalJson } from '../../canonicalJson.ts';
+import { canonicalJson } from '../../util/canonicalJson.ts';
 import type { ChatCompletion, ChatMessage, ChatTool, ChatToolCall, JsonObject, LineError, LoadedRecord, RecordMeta, TraceRecord } from '../record.ts';
 import { isObject, type UnknownObject } from './jsonGuards.ts';
 import type { ReadResult } from './importResult.ts';

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { analyze, assertClean, assertMarkerChips, checkSamples, kinds, record } from '../hermes/analysisKit.ts';
-import { buildTokenViews } from '../../../../src/core/view/recordView.ts';
+import { buildTokenViews } from '../../../../src/host/view/recordView.ts';
 
 const think = (text: string) => `<|channel|>analysis<|message|>${text}<|end|><|start|>assistant`;
 const call = (name: string, args: string) => `<|channel|>commentary to=functions.${name} <|constrain|>json<|message|>${args}<|call|>`;

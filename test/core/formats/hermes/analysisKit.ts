@@ -8,7 +8,7 @@ import { Analyzer, type AnalysisOptions, type AnalyzedRecord } from '../../../..
 import type { DiagnosticKind } from '../../../../src/core/diagnostics/diagnostic.ts';
 import { readTraceItems } from '../../../../src/core/trace/jsonlIndex.ts';
 import type { ChatTool, TraceRecord } from '../../../../src/core/trace/record.ts';
-import { buildTokenViews } from '../../../../src/core/view/recordView.ts';
+import { buildTokenViews } from '../../../../src/host/view/recordView.ts';
 
 export const TOOLS: ChatTool[] = [
   {

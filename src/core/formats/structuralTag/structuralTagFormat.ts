@@ -1,0 +1,92 @@
+/**
+ * The structural-tag JSON, field for field as xgrammar 0.2.x serialises it (pydantic dump order), which is what
+ * vLLM builds and what engines accept in `structured_outputs.structural_tag` / `response_format`.
+ */
+import type { JsonObject } from '../../trace/record.ts';
+
+export interface ConstStringFormat {
+  type: 'const_string';
+  value: string;
+}
+
+export interface RegexFormat {
+  type: 'regex';
+  pattern: string;
+}
+
+export interface JsonSchemaFormat {
+  type: 'json_schema';
+  /** `true` = any JSON value (xgrammar's choice for tools without parameters or with `strict: false`). */
+  json_schema: JsonObject | boolean;
+  style?: 'json';
+  any_order?: boolean;
+}
+
+export interface AnyTextFormat {
+  type: 'any_text';
+  excludes?: string[];
+}
+
+export interface SequenceFormat {
+  type: 'sequence';
+  elements: StructuralTagFormat[];
+}
+
+export interface TagFormat {
+  type: 'tag';
+  begin: string;
+  content: StructuralTagFormat;
+  end: string;
+}
+
+export interface TriggeredTagsFormat {
+  type: 'triggered_tags';
+  triggers: string[];
+  tags: TagFormat[];
+  at_least_one?: boolean;
+  stop_after_first?: boolean;
+  /** Strings the free text around the tags may not contain (xgrammar ≥ 0.2). */
+  excludes?: string[];
+}
+
+export interface TagsWithSeparatorFormat {
+  type: 'tags_with_separator';
+  tags: TagFormat[];
+  separator: string;
+  at_least_one?: boolean;
+  stop_after_first?: boolean;
+}
+
+export type StructuralTagFormat =
+  | ConstStringFormat
+  | RegexFormat
+  | JsonSchemaFormat
+  | AnyTextFormat
+  | SequenceFormat
+  | TagFormat
+  | TriggeredTagsFormat
+  | TagsWithSeparatorFormat;
+
+export interface StructuralTag {
+  type: 'structural_tag';
+  format: StructuralTagFormat;
+}
+
+/** Every format in the tree, parents before children. */
+export function* walkFormats(format: StructuralTagFormat): Generator<StructuralTagFormat> {
+  yield format;
+  switch (format.type) {
+    case 'sequence':
+      for (const e of format.elements) yield* walkFormats(e);
+      break;
+    case 'tag':
+      yield* walkFormats(format.content);
+      break;
+    case 'triggered_tags':
+    case 'tags_with_separator':
+      for (const t of format.tags) yield* walkFormats(t);
+      break;
+    default:
+      break;
+  }
+}

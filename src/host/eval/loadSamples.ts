@@ -1,0 +1,20 @@
+/** K2-Vendor-Verifier samples: the chat requests of a file, keyed by K2VV's data_index (the 1-based line). */
+import { readTraceItems } from '../../core/trace/jsonlIndex.ts';
+import type { LineError } from '../../core/trace/record.ts';
+import type { EvalSample } from './batchRun.ts';
+
+export async function loadSamples(path: string, limit?: number): Promise<{ samples: EvalSample[]; errors: LineError[] }> {
+  const samples: EvalSample[] = [];
+  const errors: LineError[] = [];
+  for await (const item of readTraceItems(path)) {
+    if (item.kind === 'error') {
+      errors.push(item.error);
+      continue;
+    }
+    const request = item.loaded.record.request;
+    if (!request || !Array.isArray(request.messages)) continue;
+    samples.push({ dataIndex: item.loaded.line, request });
+    if (limit !== undefined && samples.length >= limit) break;
+  }
+  return { samples, errors };
+}

@@ -1,0 +1,97 @@
+/**
+ * Replay comparison for the trace editor: for a replay record (`meta.replayOf`), the recorded original next to
+ * every replay of it in the same file (guided off / on, chat / completions), each with its calls, finish reason
+ * and findings, and a word diff of what the client got in the first two that differ (guided off vs on, or the
+ * recording vs its replay). The original is looked up in the trace the replays file sits beside.
+ */
+import { existsSync } from 'node:fs';
+import { basename } from 'node:path';
+import { diffWordsWithSpace } from 'diff';
+import type { Analyzer, AnalyzedRecord } from '../../core/analysis.ts';
+import { readTraceItems } from '../../core/trace/jsonlIndex.ts';
+import type { LoadedRecord } from '../../core/trace/record.ts';
+import type { ComparisonColumn, ComparisonView } from '../../shared/protocol.ts';
+
+/** The text a client got: content, then each call as `name(arguments)`, one a line. */
+export function clientText(a: AnalyzedRecord): string {
+  const lines: string[] = [];
+  if (a.content) lines.push(a.content);
+  for (const c of a.calls) lines.push(`${c.name}(${c.arguments})`);
+  return lines.join('\n');
+}
+
+function column(label: string, a: AnalyzedRecord): ComparisonColumn {
+  return {
+    label,
+    recordId: a.id,
+    finishReason: a.response?.finishReason ?? null,
+    content: a.content,
+    calls: a.calls.map((c) => ({ name: c.name, arguments: c.arguments })),
+    findings: a.diagnostics.filter((d) => d.severity !== 'info').map((d) => ({ code: d.code, kind: d.kind, severity: d.severity, message: d.message })),
+    error: a.error,
+  };
+}
+
+function replayLabel(loaded: LoadedRecord): string {
+  const meta = loaded.record.meta ?? {};
+  const guided = meta.guided === true ? 'guided on' : meta.guided === false ? 'guided off' : 'replay';
+  return typeof meta.mode === 'string' && meta.mode !== 'chat' ? `${guided} (${meta.mode})` : guided;
+}
+
+/** The trace a `<name>.replays.jsonl` file was written beside. */
+export function originalTracePath(replaysPath: string): string | null {
+  return /\.replays\.jsonl$/u.test(replaysPath) ? replaysPath.replace(/\.replays\.jsonl$/u, '.jsonl') : null;
+}
+
+const MAX_REPLAYS = 4;
+const MAX_DIFF_TEXT = 200_000;
+
+export async function comparisonFor(path: string, loaded: LoadedRecord, analyzer: Analyzer): Promise<ComparisonView | null> {
+  const replayOf = loaded.record.meta?.replayOf;
+  if (typeof replayOf !== 'string') return null;
+  // Every replay of the same original in this file, oldest first; the most recent few.
+  const replays: LoadedRecord[] = [];
+  for await (const item of readTraceItems(path)) {
+    if (item.kind === 'record' && item.loaded.record.meta?.replayOf === replayOf) replays.push(item.loaded);
+  }
+  const shown = replays.slice(-MAX_REPLAYS);
+  if (!shown.some((r) => r.record.id === loaded.record.id)) shown.push(loaded);
+  const columns: ComparisonColumn[] = [];
+  const texts: string[] = [];
+  let originalNote: string | null = null;
+  const originalPath = originalTracePath(path);
+  if (originalPath && existsSync(originalPath)) {
+    let original: LoadedRecord | null = null;
+    for await (const item of readTraceItems(originalPath)) {
+      if (item.kind === 'record' && item.loaded.record.id === replayOf) {
+        original = item.loaded;
+        break;
+      }
+    }
+    if (original) {
+      const a = analyzer.analyze(original);
+      columns.push(column('recorded', a));
+      texts.push(clientText(a));
+    } else originalNote = `record ${replayOf} is not in ${basename(originalPath)}`;
+  } else originalNote = originalPath ? `${basename(originalPath)} is not beside this file` : 'this file is not a <trace>.replays.jsonl: the original is not looked up';
+  for (const r of shown) {
+    const a = analyzer.analyze(r);
+    columns.push(column(replayLabel(r), a));
+    texts.push(clientText(a));
+  }
+  // Diff the two replays (off vs on) when there are two, else the recording against its replay.
+  const replayStart = columns.length - shown.length;
+  const pair: [number, number] | null = shown.length >= 2 ? [columns.length - 2, columns.length - 1] : replayStart > 0 ? [0, replayStart] : null;
+  let diff: ComparisonView['diff'] = null;
+  if (pair) {
+    const [l, r] = pair;
+    const left = (texts[l] ?? '').slice(0, MAX_DIFF_TEXT);
+    const right = (texts[r] ?? '').slice(0, MAX_DIFF_TEXT);
+    diff = {
+      left: columns[l]?.label ?? '',
+      right: columns[r]?.label ?? '',
+      parts: diffWordsWithSpace(left, right).map((c) => ({ op: c.added ? 'added' : c.removed ? 'removed' : 'same', text: c.value })),
+    };
+  }
+  return { replayOf, columns, diff, originalNote };
+}

@@ -1,0 +1,46 @@
+/** Everything the trace editor can show for one file, analysed up front: the data of a standalone report. */
+import type { AnalysisOptions } from '../../core/analysis.ts';
+import type { RecordView } from '../../shared/protocol.ts';
+import type { EmbeddedTrace } from './pageHtml.ts';
+import { TraceSession } from './traceSession.ts';
+
+/** Several files in one view: keys get the file's position as a prefix, rows name their file. */
+export async function embeddedTraces(paths: Array<{ path: string; label: string }>, title: string, host: 'report' | 'harness', options: AnalysisOptions = {}): Promise<EmbeddedTrace> {
+  if (paths.length === 1 && paths[0]) return embeddedTrace(paths[0].path, paths[0].label, host, options);
+  const out: EmbeddedTrace = { info: { fileName: title, entries: 0, analysing: false, host, format: options.format || null }, summaries: [], lineErrors: [], records: {} };
+  for (const [i, p] of paths.entries()) {
+    const one = await embeddedTrace(p.path, p.label, host, options);
+    out.info.entries += one.info.entries;
+    for (const s of one.summaries) {
+      const key = `${i}/${s.key}`;
+      out.summaries.push({ ...s, key, file: p.label });
+      const view = one.records[s.key];
+      if (view) out.records[key] = { ...view, key };
+    }
+    out.lineErrors.push(...one.lineErrors.map((e) => ({ ...e, file: p.label })));
+  }
+  return out;
+}
+
+export async function embeddedTrace(path: string, fileName: string, host: 'report' | 'harness', options: AnalysisOptions = {}): Promise<EmbeddedTrace> {
+  const session = await TraceSession.open(path, fileName, options);
+  try {
+    const { summaries, lineErrors } = await session.analyseAll();
+    const records: Record<string, RecordView> = {};
+    const shown: typeof summaries = [];
+    for (const s of summaries) {
+      // A record whose view cannot be built is listed as an error on its line; the report still gets written.
+      try {
+        records[s.key] = (await session.record(s.key)).view;
+        shown.push(s);
+      } catch (err) {
+        const message = err instanceof Error ? err.message : String(err);
+        lineErrors.push({ line: s.line, message: message.startsWith(`line ${s.line}`) ? message : `line ${s.line}: record "${s.id}" could not be shown (${message})` });
+      }
+    }
+    lineErrors.sort((a, b) => a.line - b.line);
+    return { info: session.info(host), summaries: shown, lineErrors, records };
+  } finally {
+    await session.close();
+  }
+}
