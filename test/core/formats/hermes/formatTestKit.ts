@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { accumulate } from '../../../../src/core/formats/deltaAccumulator.ts';
 import type { ParserDelta, ParserOptions, ParseResult, StreamingParser } from '../../../../src/core/formats/toolCallFormat.ts';
 import { mulberry32, randomCuts } from '../../../fixtures/randomCuts.ts';
+import { countWork } from '../workCounter.ts';
 
 export interface ExpectedCall {
   name: string;
@@ -150,22 +151,15 @@ export function checkAllCuts(make: ParserFactory, text: string, options: ParserO
 
 /** Parsing is linear: doubling the input roughly doubles the time, for text fed in small deltas. */
 export function checkLinear(make: ParserFactory, unit: string, options?: ParserOptions): void {
-  const time = (copies: number): number => {
+  const work = (copies: number): number => {
     const text = unit.repeat(copies);
-    const t0 = process.hrtime.bigint();
-    const p = make(options);
-    for (let i = 0; i < text.length; i += 3) p.push(text.slice(i, i + 3));
-    p.finish();
-    return Number(process.hrtime.bigint() - t0);
+    return countWork(() => {
+      const p = make(options);
+      for (let i = 0; i < text.length; i += 3) p.push(text.slice(i, i + 3));
+      p.finish();
+    });
   };
-  time(200); // warm up the JIT
-  // Quadratic would be ~16x; allow generous noise (GC, JIT) above linear's 4x. A busy machine can spoil one
-  // measurement, so it is taken again (up to three times) before the parser is blamed.
-  let ratio = Infinity;
-  for (let attempt = 0; attempt < 3 && ratio >= 10; attempt++) {
-    const small = Math.min(time(1000), time(1000), time(1000));
-    const large = Math.min(time(4000), time(4000), time(4000));
-    ratio = large / small;
-  }
-  assert.ok(ratio < 10, `4x the input took ${ratio.toFixed(1)}x the time`);
+  // Counted, not timed (a busy machine cannot spoil it): linear work is ~4x for 4x the input, quadratic ~16x.
+  const ratio = work(4000) / work(1000);
+  assert.ok(ratio < 5, `4x the input took ${ratio.toFixed(1)}x the work`);
 }

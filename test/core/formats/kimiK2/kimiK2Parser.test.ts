@@ -2,8 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { KimiK2Parser, parseKimiK2 } from '../../../../src/core/formats/kimiK2/kimiK2Parser.ts';
 import { accumulate } from '../../../../src/core/formats/deltaAccumulator.ts';
-import type { ParserDelta } from '../../../../src/core/formats/toolCallFormat.ts';
+import type { ParserDelta, ParserOptions } from '../../../../src/core/formats/toolCallFormat.ts';
 import { KIMI_FIXTURES } from '../../../fixtures/kimiK2Completions.ts';
+import { checkLinear } from '../hermes/formatTestKit.ts';
 
 for (const fx of KIMI_FIXTURES) {
   test(`one-shot parse: ${fx.name}`, () => {
@@ -94,4 +95,13 @@ test('streaming deltas accumulate like a client would', () => {
   assert.equal(msg.content, 'Let me look that up. ');
   assert.equal(msg.calls[0]?.id, 'functions.get_weather:0');
   assert.equal(msg.calls[0]?.name, 'get_weather');
+});
+
+test('kimi_k2: linear work in the size of the input (sections, calls, think blocks, raw fallback)', () => {
+  const make = (options?: ParserOptions) => new KimiK2Parser(options);
+  checkLinear(
+    make,
+    '<think>weighing < and |> </think>Text <|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>{"city": "Paris", "x": "a <| b"}<|tool_call_end|><|tool_calls_section_end|> more ',
+  );
+  checkLinear(make, 'functions.search:1 {"q": "x"} and prose <|tool_call ', { recoverRawFallback: true });
 });
