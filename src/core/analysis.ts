@@ -6,7 +6,7 @@ import { CHECKS } from './diagnostics/catalogue.ts';
 import type { CheckContext, CheckedCall, Oversized } from './diagnostics/context.ts';
 import type { Diagnostic, DiagnosticKind } from './diagnostics/diagnostic.ts';
 import { parseTokens, type ParseEvent } from './formats/parseTokens.ts';
-import { DEFAULT_FORMAT } from './formats/registry.ts';
+import { findFormat } from './formats/registry.ts';
 import { modelNames, resolveFormat, type FormatBasis } from './formats/resolveFormat.ts';
 import { chooseTokenizer, type TokenizerChoice, type TokenizerPaths } from './formats/tokenizerChoice.ts';
 import { completionQuotedInError } from './formats/quotedMarkup.ts';
@@ -21,9 +21,9 @@ import { checkRecordedTokens } from './tokens/recordedTokenCheck.ts';
 import type { TokenizedCompletion } from './tokens/token.ts';
 import type { ChatTool, LineError, LoadedRecord, RecordSource } from './trace/record.ts';
 import { responseMessage, type ResponseMessage } from './trace/responseMessage.ts';
-import { runVllmProfile, type VllmGroupingChoice, type VllmRun } from './formats/kimiK2/vllm/profileRun.ts';
-import type { VllmGeneration } from './formats/kimiK2/vllm/vllmProfile.ts';
-import { recordedGrouping } from './formats/kimiK2/vllm/recordedGrouping.ts';
+import type { VllmGeneration, VllmGroupingChoice, VllmRun } from './formats/engineRun.ts';
+import type { FormatEngineProfiles } from './formats/toolCallFormat.ts';
+import { recordedGrouping } from './formats/recordedGrouping.ts';
 import { vllmDivergence } from './diagnostics/checks/vllmDivergence.ts';
 
 export interface AnalysisOptions {
@@ -221,8 +221,8 @@ export class Analyzer {
     };
     const diagnostics = CHECKS.flatMap((check) => check(ctx));
     let vllm: VllmRun | null = null;
-    if (this.options.vllmProfile && completion && parse && format.name === DEFAULT_FORMAT && !oversized) {
-      vllm = this.runVllm(record, completion);
+    if (this.options.vllmProfile && completion && parse && format.engineProfiles && !oversized) {
+      vllm = this.runVllm(format.engineProfiles, record, completion);
       diagnostics.push(...vllmDivergence({ run: vllm, reference: parse, text: completion.text, tokens: completion.tokens }));
     }
     const analysed: AnalyzedRecord = {
@@ -275,10 +275,10 @@ export class Analyzer {
   }
 
   /** The raw completion through the chosen vLLM generation, grouped into deltas as asked. */
-  private runVllm(record: LoadedRecord['record'], completion: TokenizedCompletion): VllmRun {
+  private runVllm(profiles: FormatEngineProfiles, record: LoadedRecord['record'], completion: TokenizedCompletion): VllmRun {
     const { deltaTokens } = this.options;
     const grouping: VllmGroupingChoice = deltaTokens === 'recorded' ? { kind: 'recorded' } : { kind: 'tokens', perDelta: deltaTokens ?? 1 };
-    return runVllmProfile({
+    return profiles.run({
       generation: this.options.vllmProfile as VllmGeneration,
       text: completion.text,
       tokens: completion.tokens,
@@ -290,10 +290,10 @@ export class Analyzer {
   }
 }
 
-/** Kimi requests without a recorded prompt are rendered with the user's template, when one is given. */
+/** Requests without a recorded prompt are rendered with the user's template, when one is given and the format takes one. */
 function promptOf(record: LoadedRecord['record'], format: string, template: AnalysisOptions['template']): PromptInfo | null {
   if (typeof record.prompt === 'string') return { text: record.prompt, origin: 'recorded' };
-  if (!template || format !== DEFAULT_FORMAT || !Array.isArray(record.request?.messages)) return null;
+  if (!template || !findFormat(format)?.chatTemplate?.userTemplates || !Array.isArray(record.request?.messages)) return null;
   try {
     return { text: renderPrompt(record.request, template.source), origin: 'rendered', template: template.label };
   } catch (err) {

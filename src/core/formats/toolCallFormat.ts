@@ -6,6 +6,10 @@
 import type { PieceSplitter, Tokenizer } from '../tokens/token.ts';
 import type { ChatTool, ToolChoice } from '../trace/record.ts';
 import type { StructuralTag } from './structuralTag/structuralTagFormat.ts';
+import type { VllmRun, VllmRunInput } from './engineRun.ts';
+import type { ParserDelta } from './parserDelta.ts';
+
+export type { ParserDelta, ToolCallDelta } from './parserDelta.ts';
 
 export interface CharRange {
   /** Inclusive start offset in the parsed text (UTF-16 code units). */
@@ -14,19 +18,6 @@ export interface CharRange {
   end: number;
 }
 
-export interface ToolCallDelta {
-  index: number;
-  id?: string;
-  type?: 'function';
-  function: { name?: string; arguments?: string };
-}
-
-/** What a client receives for one delta, in OpenAI's field names. Fields are absent, never empty strings. */
-export interface ParserDelta {
-  content?: string;
-  reasoning_content?: string;
-  tool_calls?: ToolCallDelta[];
-}
 
 export interface ParsedCall {
   index: number;
@@ -167,6 +158,21 @@ export interface FormatGuidedGrammar {
   structuralTag(tools: readonly ChatTool[] | undefined, toolChoice: ToolChoice | undefined | null, options?: GuidedTagOptions): StructuralTag;
 }
 
+/** The chat template Toolscope renders a request with when the record has no prompt and the user gave none. */
+export interface FormatChatTemplate {
+  /** Where the template comes from, in words (shown beside a rendered prompt). */
+  readonly label: string;
+  /** Jinja source, rendered with @huggingface/jinja as transformers' apply_chat_template does. */
+  readonly source: string;
+  /** A user's own template (`--template`) may stand in for it: the template checks know this format's prompt shape. */
+  readonly userTemplates: boolean;
+}
+
+/** Replays of a serving engine's own parser generations over this format's completions (`--vllm-profile`). */
+export interface FormatEngineProfiles {
+  run(input: VllmRunInput): VllmRun;
+}
+
 export interface ToolCallFormat {
   readonly name: string;
   readonly displayName: string;
@@ -208,5 +214,9 @@ export interface ToolCallFormat {
   readonly tokenizer: FormatTokenizer;
   /** Guided decoding for this format; absent when Toolscope has no structural tag for it. */
   readonly guided?: FormatGuidedGrammar;
+  /** The format's default chat template; absent when Toolscope renders no prompts for it. */
+  readonly chatTemplate?: FormatChatTemplate;
+  /** vLLM parser generations replayed over the completion; absent when Toolscope has none for this format. */
+  readonly engineProfiles?: FormatEngineProfiles;
   createParser(options?: ParserOptions): StreamingParser;
 }

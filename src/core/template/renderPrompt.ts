@@ -1,7 +1,7 @@
 /** Renders a chat request into a raw prompt with a chat template, as transformers' apply_chat_template does. */
 import { Template } from '@huggingface/jinja';
 import type { ChatRequest } from '../trace/record.ts';
-import { KIMI_K2_DEFAULT_TEMPLATE } from './kimiK2DefaultTemplate.ts';
+import { KIMI_K2_DEFAULT_TEMPLATE } from '../formats/kimiK2/kimiK2DefaultTemplate.ts';
 
 const compiled = new Map<string, Template>();
 

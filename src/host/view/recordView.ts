@@ -5,7 +5,7 @@
 import type { AnalyzedRecord } from '../../core/analysis.ts';
 import { tokenRange } from '../../core/diagnostics/context.ts';
 import { worstSeverity } from '../../core/diagnostics/diagnostic.ts';
-import { DEFAULT_FORMAT, getFormat } from '../../core/formats/registry.ts';
+import { findFormat, getFormat } from '../../core/formats/registry.ts';
 import { renderPrompt } from '../../core/template/renderPrompt.ts';
 import { redact, redactString } from '../../core/util/redact.ts';
 import type { TraceRecord } from '../../core/trace/record.ts';
@@ -116,17 +116,16 @@ function firstLine(s: string, max = 200): string {
   return line.length > max ? line.slice(0, max - 1) + '…' : line;
 }
 
-const DEFAULT_TEMPLATE_LABEL = "Toolscope's Kimi K2 template (written from the documented format; your model's own template may differ)";
-
 /** The prompt to show: recorded or rendered by the analysis, else the request rendered with the default template. */
 function promptView(a: AnalyzedRecord, record: TraceRecord): RecordView['prompt'] {
   if (a.prompt?.origin === 'recorded') return { text: a.prompt.text, origin: 'recorded', template: null, error: null };
   if (a.prompt) return { text: a.prompt.text, origin: 'rendered', template: a.prompt.template, error: 'error' in a.prompt ? a.prompt.error : null };
-  if (a.format !== DEFAULT_FORMAT || !Array.isArray(record.request?.messages)) return null;
+  const template = findFormat(a.format)?.chatTemplate;
+  if (!template || !Array.isArray(record.request?.messages)) return null;
   try {
-    return { text: renderPrompt(record.request), origin: 'rendered', template: DEFAULT_TEMPLATE_LABEL, error: null };
+    return { text: renderPrompt(record.request, template.source), origin: 'rendered', template: template.label, error: null };
   } catch (err) {
-    return { text: null, origin: 'rendered', template: DEFAULT_TEMPLATE_LABEL, error: err instanceof Error ? err.message : String(err) };
+    return { text: null, origin: 'rendered', template: template.label, error: err instanceof Error ? err.message : String(err) };
   }
 }
 

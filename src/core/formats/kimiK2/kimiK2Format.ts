@@ -4,6 +4,8 @@ import { CANONICAL_CALL_ID, indexFromCallId, KIMI_MARKERS, KIMI_TOOL_MARKER_TEXT
 import { findRawFallbackCalls } from './rawFallbackScanner.ts';
 import { specialTokenId } from '../../tokens/kimiSpecialTokens.ts';
 import { KimiK2Parser } from './kimiK2Parser.ts';
+import { KIMI_K2_DEFAULT_TEMPLATE } from './kimiK2DefaultTemplate.ts';
+import { runVllmProfile } from './vllm/profileRun.ts';
 import { buildKimiStructuralTag, STRUCTURAL_TAG_SHAPES, type StructuralTagShape } from './kimiK2StructuralTag.ts';
 import { KimiSplitter } from '../../tokens/kimiSplitter.ts';
 import { forEachPiece } from '../../tokens/kimiPretokenizer.ts';
@@ -44,6 +46,12 @@ export const kimiK2Format: ToolCallFormat = {
     tiktoken: forEachPiece,
     gguf: { 'kimi-k2': forEachPiece },
   },
+  chatTemplate: {
+    label: "Toolscope's Kimi K2 template (written from the documented format; your model's own template may differ)",
+    source: KIMI_K2_DEFAULT_TEMPLATE,
+    userTemplates: true,
+  },
+  engineProfiles: { run: runVllmProfile },
   guided: {
     builtinStyle: 'kimi',
     shapes: STRUCTURAL_TAG_SHAPES,

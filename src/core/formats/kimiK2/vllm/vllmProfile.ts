@@ -3,18 +3,11 @@
  * a raw Kimi K2 completion, delta by delta and non-streaming, bugs included. Profiles re-implement observable
  * behaviour (checked against outputs recorded from vLLM itself); they are not the reference parser.
  */
-import type { ToolCallDelta } from '../../toolCallFormat.ts';
+import type { VllmDeltaMessage, VllmGeneration } from '../../engineRun.ts';
 
-export type VllmGeneration = 'A' | 'B' | 'C';
+export type { VllmDeltaMessage, VllmGeneration } from '../../engineRun.ts';
 
-/**
- * One DeltaMessage as vLLM returned it, with only the fields it set. Unlike `ParserDelta`, an empty
- * `content: ""` is meaningful here: generation A returns it where it swallows text.
- */
-export interface VllmDeltaMessage {
-  content?: string;
-  tool_calls?: ToolCallDelta[];
-}
+
 
 /** `ExtractedToolCallInformation`, flattened to what a client sees. */
 export interface VllmExtraction {

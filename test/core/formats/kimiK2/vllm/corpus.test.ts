@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { KimiK2Parser, parseKimiK2 } from '../../../../../src/core/formats/kimiK2/kimiK2Parser.ts';
 import { accumulate } from '../../../../../src/core/formats/deltaAccumulator.ts';
 import { runVllmProfile, type VllmGroupingChoice, type VllmRun } from '../../../../../src/core/formats/kimiK2/vllm/profileRun.ts';
-import type { RecordedGrouping } from '../../../../../src/core/formats/kimiK2/vllm/recordedGrouping.ts';
+import type { RecordedGrouping } from '../../../../../src/core/formats/recordedGrouping.ts';
 import { planDeltas, type DeltaGrouping } from '../../../../../src/core/formats/kimiK2/vllm/vllmDeltas.ts';
 import type { VllmGeneration } from '../../../../../src/core/formats/kimiK2/vllm/vllmProfile.ts';
 import { VLLM_GENERATIONS, vllmProfile } from '../../../../../src/core/formats/kimiK2/vllm/vllmProfiles.ts';

@@ -5,14 +5,11 @@
  * several tokens per chunk under speculative decoding). Null when the record holds neither, or when the chunks
  * do not spell the completion exactly (then they are not evidence of its grouping).
  */
-import type { TraceRecord } from '../../../trace/record.ts';
+import type { TraceRecord } from '../trace/record.ts';
+import type { RecordedGrouping } from './engineRun.ts';
 
-export interface RecordedGrouping {
-  /** The delta texts, in order; they spell the completion. */
-  texts: string[];
-  /** Where they come from, in words. */
-  source: string;
-}
+export type { RecordedGrouping } from './engineRun.ts';
+
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);

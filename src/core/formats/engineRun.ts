@@ -1,0 +1,77 @@
+/**
+ * What a replay of a serving engine's own parser over a completion takes and gives (`--vllm-profile`): the
+ * contract of `ToolCallFormat.engineProfiles`. vLLM's streaming shapes, kept apart from any one format's profiles.
+ */
+import type { Token } from '../tokens/token.ts';
+import type { ToolCallDelta } from './parserDelta.ts';
+
+/** A vLLM generation Toolscope reproduces (docs/formats/kimi-k2.md lists the commits). */
+export type VllmGeneration = 'A' | 'B' | 'C';
+
+/**
+ * One DeltaMessage as vLLM returned it, with only the fields it set. Unlike `ParserDelta`, an empty
+ * `content: ""` is meaningful here: generation A returns it where it swallows text.
+ */
+export interface VllmDeltaMessage {
+  content?: string;
+  tool_calls?: ToolCallDelta[];
+}
+
+/** A delta grouping a record shows (its recorded stream chunks). */
+export interface RecordedGrouping {
+  /** The delta texts, in order; they spell the completion. */
+  texts: string[];
+  /** Where they come from, in words. */
+  source: string;
+}
+
+/** What the user asks for: N tokens per delta, or the grouping the record shows. */
+export type VllmGroupingChoice = { kind: 'tokens'; perDelta: number } | { kind: 'recorded' };
+
+/** The grouping a run used. */
+export type VllmGroupingUsed = { kind: 'tokens'; perDelta: number } | { kind: 'recorded'; source: string };
+
+export interface VllmCall {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+/** One entry per input delta as vLLM returned it (set fields only, or null); C adds `{__finish__}` at the end. */
+export type VllmDeltaEntry = VllmDeltaMessage | { __finish__: VllmDeltaMessage | null } | null;
+
+export interface VllmRunInput {
+  generation: VllmGeneration;
+  /** The completion text (special tokens included). */
+  text: string;
+  /** Its tokens, recorded or split, tiling the text. */
+  tokens: readonly Token[];
+  grouping: VllmGroupingChoice;
+  /** The record's own delta grouping, when it has one. */
+  recorded: RecordedGrouping | null;
+  /** The template opened `<think>`: the completion starts inside reasoning. */
+  startInReasoning?: boolean;
+  /** The server runs a reasoning parser (`--reasoning-parser kimi_k2`); default true. */
+  reasoningParser?: boolean;
+}
+
+export interface VllmRun {
+  profile: VllmGeneration;
+  /** The vLLM commit the profile reproduces. */
+  commit: string;
+  grouping: VllmGroupingUsed;
+  /** Why the grouping asked for was not used (no recorded grouping), or null. */
+  groupingNote: string | null;
+  /** Where the record's own grouping comes from, when it has one (the editor offers it). */
+  recordedSource: string | null;
+  /** Characters taken by the reasoning parser (a leading think block) before the tool parser's input. */
+  reasoningEnd: number;
+  /** What the client would have accumulated from the stream. */
+  content: string | null;
+  calls: VllmCall[];
+  deltas: VllmDeltaEntry[];
+  /** The completion characters of each input delta (parallel to the input deltas, not to `__finish__`). */
+  spans: Array<{ start: number; end: number }>;
+  /** The non-streaming answer (`extract_tool_calls`) for the same text. */
+  nonstream: { content: string | null; calls: VllmCall[] };
+}
