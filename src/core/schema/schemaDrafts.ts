@@ -54,10 +54,12 @@ const addFormats = unwrap<AddFormats>(addFormatsModule);
 /**
  * A new ajv for a draft. `ownProperties`: a property is present only when the arguments object has it itself
  * (`{}` has no `toString`, and `constructor` is an ordinary key). Patterns run on the linear-time engine.
+ * `validateSchema: false` skips checking the schema against its draft's meta-schema (compiling that meta-schema
+ * is most of a first compile's time): only for a schema another ajv has already checked.
  */
-export function newAjv(draft: SchemaDraft, validateFormats: boolean): AjvCore {
+export function newAjv(draft: SchemaDraft, validateFormats: boolean, validateSchema = true): AjvCore {
   const Ajv = CLASSES[draft];
-  const ajv = new Ajv({ allErrors: true, strict: false, validateFormats, allowUnionTypes: true, ownProperties: true, code: { regExp: linearRegExp } });
+  const ajv = new Ajv({ allErrors: true, strict: false, validateFormats, validateSchema, allowUnionTypes: true, ownProperties: true, code: { regExp: linearRegExp } });
   if (draft === 'draft-06') ajv.addMetaSchema(draft06MetaSchema);
   addFormats(ajv);
   return ajv;

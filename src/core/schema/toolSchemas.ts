@@ -170,7 +170,9 @@ export class ToolSchemas {
     const key = `${draft}/${formats}`;
     let ajv = this.ajvs.get(key);
     if (!ajv) {
-      ajv = newAjv(draft, formats);
+      // The format pass compiles a schema the structural pass has just checked against its meta-schema (compileAs
+      // compiles the structural one first): checking it again would only compile the meta-schema a second time.
+      ajv = newAjv(draft, formats, !formats);
       this.ajvs.set(key, ajv);
     }
     return ajv;
