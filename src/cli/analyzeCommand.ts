@@ -12,6 +12,7 @@ import { HumanReport } from './humanReport.ts';
 import { terminalStyle } from './terminalStyle.ts';
 import { AnalyzeCiOutputs } from './analyzeCiOutputs.ts';
 import { writeOutput } from './writeOutput.ts';
+import { startupMark } from '../core/util/startupMarks.ts';
 
 export interface AnalyzeCommandOptions extends AnalysisOptions {
   json?: boolean;
@@ -86,6 +87,7 @@ export async function analyzeCommand(
   const report = options.json ? null : new HumanReport(write, terminalStyle(out), Boolean(options.verbose));
   const ci = options.junit || options.sarif ? new AnalyzeCiOutputs(options.failOn) : null;
   let worst = 0;
+  let firstShown = false;
   for (const file of files) {
     report?.file(file);
     ci?.file(file);
@@ -101,6 +103,7 @@ export async function analyzeCommand(
           else write(JSON.stringify(errorJson(file, item.error)));
           continue;
         }
+        if (!firstShown) startupMark('first-record-read');
         const outcome = await analyzer.analyzeGuarded(item.loaded, options.guided !== false);
         if (outcome.kind === 'error') {
           if (report) report.error(outcome.error);
@@ -112,6 +115,8 @@ export async function analyzeCommand(
         for (const d of analysed.diagnostics) worst = Math.max(worst, SEVERITY_RANK[d.severity]);
         if (report) report.record(analysed);
         else write(JSON.stringify(recordJson(file, analysed, Boolean(options.ignore?.length))));
+        if (!firstShown) startupMark('first-record-shown');
+        firstShown = true;
       }
     } catch (err) {
       // Only reading can fail here (each record's analysis is guarded): say so, and go on with the next file.
@@ -121,6 +126,7 @@ export async function analyzeCommand(
       await spooled?.dispose();
     }
   }
+  startupMark('files-done');
   report?.summary();
   if (ci && options.junit) await writeOutput(options.junit, ci.junit());
   if (ci && options.sarif) await writeOutput(options.sarif, ci.sarif(options.toolVersion ?? '0.0.0-dev'));

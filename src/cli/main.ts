@@ -4,20 +4,12 @@ import { formatNames } from '../core/formats/registry.ts';
 import { basename, resolve } from 'node:path';
 import { readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
-import { tokensCommand } from './tokensCommand.ts';
 import type { TokenizerPaths } from '../core/formats/tokenizerChoice.ts';
-import { analyzeCommand, InputError } from './analyzeCommand.ts';
+import { InputError } from './inputError.ts';
+import { startupMark } from '../core/util/startupMarks.ts';
 import { DEFAULT_MAX_COMPLETION_MB } from '../core/analysis.ts';
-import { openInBrowser, writeReport } from './reportCommand.ts';
-import { parseEngine, replayCommand, type GuidedChoice } from './replayCommand.ts';
+import type { GuidedChoice } from './replayCommand.ts';
 import type { ReplayMode } from '../net/replay/replay.ts';
-import { serveCommand } from './serveCommand.ts';
-import { proxyCommand } from './proxyCommand.ts';
-import { evalSummarizeCommand } from './evalCommand.ts';
-import { evalRescoreCommand } from './evalRescoreCommand.ts';
-import { evalCompareCommand } from './evalCompareCommand.ts';
-import { evalVerifyCommand } from './evalVerifyCommand.ts';
-import { evalRunCommand } from './evalRunCommand.ts';
 import { STRUCTURAL_TAG_SHAPES, structuralTagBuilder, type StructuralTagShape } from '../core/formats/kimiK2/kimiK2StructuralTag.ts';
 import type { StructuralTagBuilder } from '../net/replay/guidedRequest.ts';
 import { VLLM_GENERATIONS } from '../core/formats/kimiK2/vllm/vllmProfiles.ts';
@@ -123,6 +115,7 @@ export function buildProgram(): Command {
     .action(async (paths: string[], opts: { ignore?: string; json?: boolean; failOn?: 'error' | 'warning'; format?: string; thinkOpen?: boolean; recoverRawFallback?: boolean; verbose?: boolean; guided: boolean; template?: string; vllmProfile?: VllmGeneration; deltaTokens?: string; vllmReasoningParser?: string; tokenizer?: string; junit?: string; sarif?: string; maxCompletionMb?: number }) => {
       const template = await readTemplate(opts.template);
       if (opts.deltaTokens !== undefined && !opts.vllmProfile) throw new InputError('--delta-tokens needs --vllm-profile');
+      const { analyzeCommand } = await import('./analyzeCommand.ts');
       process.exitCode = await analyzeCommand(
         paths,
         {
@@ -155,6 +148,7 @@ export function buildProgram(): Command {
     .option('--tokenizer <path>', TOKENIZER_HELP)
     .addOption(new Option('--format <name>', 'tool-call format (default: detected per record)').choices(formatNames()))
     .action(async (paths: string[], opts: { json?: boolean; tokenizer?: string; format?: string }) => {
+      const { tokensCommand } = await import('./tokensCommand.ts');
       process.exitCode = await tokensCommand(paths, { json: opts.json, format: opts.format, tokenizers: tokenizerPaths(opts.tokenizer) }, process.stdout);
     });
   program
@@ -176,6 +170,7 @@ export function buildProgram(): Command {
     .action(async (paths: string[], opts: { ignore?: string; out: string; open?: boolean; thinkOpen?: boolean; format?: string; template?: string; vllmProfile?: VllmGeneration; deltaTokens?: string; vllmReasoningParser?: string; tokenizer?: string; guided: boolean; maxCompletionMb?: number }) => {
       if (opts.deltaTokens !== undefined && !opts.vllmProfile) throw new InputError('--delta-tokens needs --vllm-profile');
       const deltaTokens = opts.deltaTokens === undefined ? undefined : parseDeltaTokens(opts.deltaTokens);
+      const { openInBrowser, writeReport } = await import('./reportCommand.ts');
       const { records, bytes } = await writeReport(paths, opts.out, { startInReasoning: opts.thinkOpen, format: opts.format, template: await readTemplate(opts.template), vllmProfile: opts.vllmProfile, deltaTokens, vllmReasoningParser: reasoningParserFlag(opts.vllmReasoningParser, opts.vllmProfile), tokenizers: tokenizerPaths(opts.tokenizer), guided: opts.guided, ignore: parseIgnore(opts.ignore), maxCompletionMB: opts.maxCompletionMb });
       const where = resolve(opts.out);
       process.stdout.write(`Report: ${where} (${records} records, ${(bytes / 1024).toFixed(0)} KB)\n`);
@@ -202,6 +197,7 @@ export function buildProgram(): Command {
     .action(async (trace: string, opts: { record?: string[]; endpoint?: string; model?: string; engine: string; apiKeyEnv: string; guided: GuidedChoice; mode: ReplayMode; template?: string; out?: string; json?: boolean; timeout: number; retries: number; maxAnswer: number; tagShape?: StructuralTagShape }) => {
       if (!(opts.timeout > 0)) throw new InputError('--timeout takes a positive number of seconds');
       if (!(opts.maxAnswer > 0)) throw new InputError('--max-answer takes a positive number of MB');
+      const { parseEngine, replayCommand } = await import('./replayCommand.ts');
       process.exitCode = await replayCommand(
         trace,
         { records: opts.record, endpoint: opts.endpoint, model: opts.model, engine: parseEngine(opts.engine), apiKeyEnv: opts.apiKeyEnv, guided: opts.guided, mode: opts.mode, template: opts.template, out: opts.out, json: opts.json, timeoutS: opts.timeout, retries: opts.retries, maxAnswerMb: opts.maxAnswer, buildTag: tagBuilder(opts.tagShape) },
@@ -236,6 +232,8 @@ export function buildProgram(): Command {
     .option('--json', 'print the summary rows as JSON Lines')
     .action(async (path: string, opts: { endpoint?: string; model?: string; engine: string; apiKeyEnv: string; guided: GuidedChoice; concurrency: number; timeout: number; limit?: number; out: string; resume?: boolean; reference?: string; hallucinate?: number; seed: number; json?: boolean; maxAnswer: number; tagShape?: StructuralTagShape; repeat: number; rerunFailed?: boolean; failUnder?: string; junit?: string }) => {
       if (!(opts.maxAnswer > 0)) throw new InputError('--max-answer takes a positive number of MB');
+      const { parseEngine } = await import('./replayCommand.ts');
+      const { evalRunCommand } = await import('./evalRunCommand.ts');
       process.exitCode = await evalRunCommand(
         path,
         { endpoint: opts.endpoint, model: opts.model, engine: parseEngine(opts.engine), apiKeyEnv: opts.apiKeyEnv, guided: opts.guided, concurrency: opts.concurrency, timeoutS: opts.timeout, limit: opts.limit, outDir: opts.out, resume: Boolean(opts.resume), reference: opts.reference, json: opts.json, hallucinate: opts.hallucinate, seed: opts.seed, maxAnswerMb: opts.maxAnswer, buildTag: tagBuilder(opts.tagShape), repeat: opts.repeat, rerunFailed: opts.rerunFailed, failUnder: opts.failUnder, junit: opts.junit, toolVersion: toolVersion() },
@@ -249,6 +247,7 @@ export function buildProgram(): Command {
     .option('--reference <results>', 'the official results to compute tool-call trigger precision/recall/F1 against')
     .option('--json', 'print the summary as one JSON object')
     .action(async (path: string, opts: { reference?: string; json?: boolean }) => {
+      const { evalSummarizeCommand } = await import('./evalCommand.ts');
       process.exitCode = await evalSummarizeCommand(path, opts, process.stdout);
     });
   evalCmd
@@ -260,6 +259,7 @@ export function buildProgram(): Command {
     .option('--junit <file>', 'also write JUnit XML: one test case per sample and run')
     .option('--json', 'print one JSON object')
     .action(async (path: string, opts: { reference?: string; failUnder?: string; junit?: string; json?: boolean }) => {
+      const { evalRescoreCommand } = await import('./evalRescoreCommand.ts');
       process.exitCode = await evalRescoreCommand(path, opts, process.stdout);
     });
   evalCmd
@@ -270,6 +270,7 @@ export function buildProgram(): Command {
     .option('--reference <results>', 'official results for tool-call trigger F1 of both')
     .option('--json', 'print the comparison as one JSON object')
     .action(async (baseline: string, candidate: string, opts: { reference?: string; json?: boolean }) => {
+      const { evalCompareCommand } = await import('./evalCompareCommand.ts');
       process.exitCode = await evalCompareCommand(baseline, candidate, opts, process.stdout);
     });
   evalCmd
@@ -278,6 +279,7 @@ export function buildProgram(): Command {
     .argument('<results>', 'a results .jsonl written by toolscope eval')
     .option('--json', 'print the check as one JSON object')
     .action(async (path: string, opts: { json?: boolean }) => {
+      const { evalVerifyCommand } = await import('./evalVerifyCommand.ts');
       process.exitCode = await evalVerifyCommand(path, opts, process.stdout);
     });
 
@@ -293,6 +295,7 @@ export function buildProgram(): Command {
     .option('--token-delay <ms>', 'delay between streamed tokens', (v) => Number(v), 0)
     .addOption(new Option('--vllm-profile <generation>', "parse tool calls the way this vLLM generation's Kimi K2 parser does (its bugs included) instead of Toolscope's reference parser").choices([...VLLM_GENERATIONS]))
     .action(async (opts: { port: number; host: string; script?: string; hallucinate?: number; seed: number; model?: string; tokenDelay: number; vllmProfile?: VllmGeneration }) => {
+      const { serveCommand } = await import('./serveCommand.ts');
       await serveCommand({ port: opts.port, host: opts.host, script: opts.script, hallucinate: opts.hallucinate, seed: opts.seed, model: opts.model, tokenDelayMs: opts.tokenDelay, vllmProfile: opts.vllmProfile }, process.stdout);
     });
   program
@@ -309,6 +312,7 @@ export function buildProgram(): Command {
     .option('--api-key-env <var>', "send this variable's key upstream instead of the client's credentials")
     .option('-q, --quiet', 'no line per exchange')
     .action(async (opts: { upstream: string; port: number; host: string; out: string; captureTokens?: boolean; engine: string; maxSize?: number; timeout: number; apiKeyEnv?: string; quiet?: boolean }) => {
+      const { proxyCommand } = await import('./proxyCommand.ts');
       process.exitCode = await proxyCommand({ upstream: opts.upstream, port: opts.port, host: opts.host, out: opts.out, captureTokens: opts.captureTokens, engine: opts.engine, maxSize: opts.maxSize, timeoutS: opts.timeout, apiKeyEnv: opts.apiKeyEnv, quiet: opts.quiet }, process.stdout);
     });
   return program;
@@ -332,9 +336,11 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-if (require.main === module) {
+/** Runs the command line of this process and sets its exit code (launcher.ts calls it; so does running this file). */
+export function runCli(): void {
   main(process.argv).then(
     (code) => {
+      startupMark('main-done');
       process.exitCode = code;
     },
     (err: unknown) => {
@@ -343,3 +349,5 @@ if (require.main === module) {
     },
   );
 }
+
+if (require.main === module) runCli();

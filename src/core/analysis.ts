@@ -13,18 +13,19 @@ import { completionQuotedInError } from './formats/quotedMarkup.ts';
 import { apiIssuesCallIds } from './trace/apiCallIds.ts';
 import type { ParseResult, ParserDelta } from './formats/toolCallFormat.ts';
 import { ToolSchemas } from './schema/toolSchemas.ts';
-import { guidedDiagnostics } from './guided/guidedCheck.ts';
+import { guidedFindings, startWhatIf, type StartedWhatIf } from './guided/guidedCheck.ts';
 import { renderPrompt } from './template/renderPrompt.ts';
 import { tokenizeCompletion } from './tokens/index.ts';
 import { coarseSplit } from './tokens/coarseSplitter.ts';
 import { checkRecordedTokens } from './tokens/recordedTokenCheck.ts';
 import type { TokenizedCompletion } from './tokens/token.ts';
-import type { ChatTool, LineError, LoadedRecord, RecordSource } from './trace/record.ts';
+import type { ChatRequest, ChatTool, LineError, LoadedRecord, RecordSource } from './trace/record.ts';
 import { responseMessage, type ResponseMessage } from './trace/responseMessage.ts';
 import type { VllmGeneration, VllmGroupingChoice, VllmRun } from './formats/engineRun.ts';
 import type { FormatEngineProfiles } from './formats/toolCallFormat.ts';
 import { recordedGrouping } from './formats/recordedGrouping.ts';
 import { vllmDivergence } from './diagnostics/checks/vllmDivergence.ts';
+import { startupMark } from './util/startupMarks.ts';
 
 export interface AnalysisOptions {
   /** Force a tool-call format instead of detecting it (a registered name; unset or empty: per record). */
@@ -118,6 +119,15 @@ export interface AnalyzedRecord {
   oversized: Oversized | null;
 }
 
+/** What is known of a record before its tokens are split and parsed (what the what-if needs to start). */
+interface ResolvedRecord {
+  format: string;
+  /** The completion text the analysis reads (quoted markup in an error included); null without one. */
+  text: string | null;
+  response: ResponseMessage | null;
+  oversized: boolean;
+}
+
 /** A record analysed, or why it could not be (an internal error, reported on its line). */
 export type AnalysisOutcome = { kind: 'record'; analysed: AnalyzedRecord } | { kind: 'error'; error: LineError };
 
@@ -132,10 +142,17 @@ export class Analyzer {
    * compiles the request's grammar with web-xgrammar (cached per tool set).
    */
   async analyzeWithGuided(loaded: LoadedRecord): Promise<AnalyzedRecord> {
-    const analysed = this.analyze(loaded);
-    if (this.options.guided === false) return analysed;
-    if (analysed.oversized) return analysed;
-    const extra = await guidedDiagnostics(analysed, loaded.record.request, { startInReasoning: this.options.startInReasoning }, loaded.record.completion?.finish_reason ?? null);
+    if (this.options.guided === false) return this.analyze(loaded);
+    // The what-if is sent to the grammar engine as soon as the format is known: it compiles and matches on its
+    // thread while this one tokenizes, parses and checks the record.
+    let started: StartedWhatIf | null = null;
+    const analysed = this.analyzeRecord(loaded, ({ format, text, response, oversized }) => {
+      if (oversized) return;
+      const finishReason = response?.finishReason ?? loaded.record.completion?.finish_reason ?? null;
+      started = startWhatIf(format, text, loaded.record.request, finishReason, { startInReasoning: this.options.startInReasoning });
+    });
+    if (!started) return analysed;
+    const extra = await guidedFindings(analysed, loaded.record.request as ChatRequest, started);
     if (extra.length) analysed.diagnostics = [...analysed.diagnostics, ...extra];
     this.setIgnored(analysed);
     return analysed;
@@ -163,6 +180,11 @@ export class Analyzer {
   }
 
   analyze(loaded: LoadedRecord): AnalyzedRecord {
+    return this.analyzeRecord(loaded, null);
+  }
+
+  /** `analyze`, telling `onResolved` the format and completion text before the tokens are split and parsed. */
+  private analyzeRecord(loaded: LoadedRecord, onResolved: ((resolved: ResolvedRecord) => void) | null): AnalyzedRecord {
     // Markup quoted in an error message is the completion the client never got as calls (quotedMarkup.ts).
     const quoted = completionQuotedInError(loaded.record);
     const record = quoted ? { ...loaded.record, completion: quoted } : loaded.record;
@@ -172,6 +194,7 @@ export class Analyzer {
     const format = resolved.format;
     const checkedTokens = checkRecordedTokens(record.completion?.tokens);
     const oversized = this.oversized(record.completion?.text);
+    onResolved?.({ format: format.name, text: typeof record.completion?.text === 'string' ? record.completion.text : null, response, oversized: oversized !== null });
     // Without usable recorded tokens: the model's own tokenizer when there is one, else the format's splitter.
     let choice: TokenizerChoice | null = null;
     const choose = () => (choice = chooseTokenizer(format, modelNames(record), this.options.tokenizers)).tokenizer;
@@ -196,6 +219,7 @@ export class Analyzer {
       events = run.events;
       finalEmitted = run.finalEmitted;
     }
+    startupMark('parsed');
     const tools = toolMap(record.request?.tools);
     const calls = checkedCalls(parse, response);
     const prompt = promptOf(record, format.name, this.options.template);
@@ -220,6 +244,7 @@ export class Analyzer {
       oversized,
     };
     const diagnostics = CHECKS.flatMap((check) => check(ctx));
+    startupMark('checked');
     let vllm: VllmRun | null = null;
     if (this.options.vllmProfile && completion && parse && format.engineProfiles && !oversized) {
       vllm = this.runVllm(format.engineProfiles, record, completion);

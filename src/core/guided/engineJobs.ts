@@ -5,8 +5,17 @@
 import type { EngineJob, EngineValue, WhatIfOutcome } from './engineProtocol.ts';
 import { whatIfForRequest } from './whatIf.ts';
 import { constrainCompletion } from './constrainedDecoding.ts';
-import { grammarForRequest } from './requestGrammar.ts';
-import { warmUpCompiler } from './xgrammar.ts';
+import { buildsKimiTag, requestedTag } from './requestGrammar.ts';
+import { compileKimiGrammar, compileTag, warmUpCompiler, type CompiledKimiGrammar } from './xgrammar.ts';
+import type { ChatRequest } from '../trace/record.ts';
+
+/** The grammar a guided request is decoded under, or null for an unguided one. */
+export async function grammarForRequest(request: ChatRequest): Promise<CompiledKimiGrammar | null> {
+  const tag = requestedTag(request);
+  if (tag) return compileTag(tag);
+  if (buildsKimiTag(request)) return compileKimiGrammar(request.tools, request.tool_choice);
+  return null;
+}
 
 export async function runJob(job: EngineJob): Promise<EngineValue> {
   switch (job.kind) {

@@ -12,6 +12,7 @@ import { parentPort } from 'node:worker_threads';
 import { format } from 'node:util';
 import type { EngineAnswer, EngineRequest } from './engineProtocol.ts';
 import { runJob } from './engineJobs.ts';
+import { warmUpCompiler } from './xgrammar.ts';
 
 let log: string[] = [];
 const capture = (...args: unknown[]) => {
@@ -30,11 +31,21 @@ for (const stream of [process.stdout, process.stderr]) {
   }) as typeof stream.write;
 }
 
+// The WASM module and the compiler start now, not when the first job arrives: the thread that started this worker
+// is still loading or reading its traces. The warm-up job waits for this same start (warmUpCompiler is memoised).
+warmUpCompiler().catch(() => undefined);
+
 function isAbort(err: unknown): boolean {
   return err instanceof Error && (err.name === 'RuntimeError' || /Aborted\(/.test(err.message));
 }
 
-parentPort?.on('message', async ({ id, job }: EngineRequest) => {
+// One job at a time, in the order sent: the engine may send the first job right behind the warm-up.
+let jobs: Promise<void> = Promise.resolve();
+parentPort?.on('message', (request: EngineRequest) => {
+  jobs = jobs.then(() => runAndAnswer(request));
+});
+
+async function runAndAnswer({ id, job }: EngineRequest): Promise<void> {
   log = [];
   let answer: EngineAnswer;
   let aborted = false;
@@ -47,4 +58,4 @@ parentPort?.on('message', async ({ id, job }: EngineRequest) => {
   }
   parentPort?.postMessage(answer);
   if (aborted) process.exit(0);
-});
+}

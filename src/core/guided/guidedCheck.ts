@@ -14,6 +14,7 @@ import { ToolSchemas } from '../schema/toolSchemas.ts';
 import { findFormat } from '../formats/registry.ts';
 import { schemaKeywordGaps, type KeywordGapEffect } from './unenforcedKeywords.ts';
 import type { WhatIfRejected } from './whatIf.ts';
+import type { WhatIfOutcome } from './engineProtocol.ts';
 import { guidedEngine, type GuidedEngine } from './guidedEngine.ts';
 
 export interface GuidedCheckOptions {
@@ -143,12 +144,38 @@ function unavailable(why: string): Diagnostic {
  * raw completion and a request offering tools; none for other records (no tag to build, nothing recorded to feed).
  */
 export async function guidedDiagnostics(a: AnalyzedRecord, request: ChatRequest | undefined, options: GuidedCheckOptions = {}, finishReason: string | null = null): Promise<Diagnostic[]> {
-  if (!findFormat(a.format)?.guided || !a.completion || !request?.tools?.length) return [];
-  if (request.tool_choice === 'none') return [];
-  const text = options.startInReasoning && !a.completion.text.trimStart().startsWith('<think>') ? `<think>${a.completion.text}` : a.completion.text;
-  const shift = text.length - a.completion.text.length;
+  const started = startWhatIf(a.format, a.completion?.text ?? null, request, a.response?.finishReason ?? finishReason ?? null, options);
+  return started ? guidedFindings(a, request as ChatRequest, started) : [];
+}
+
+/** A what-if under way, started before the record's own analysis (analysis.ts): its findings come after. */
+export interface StartedWhatIf {
+  run: Promise<WhatIfOutcome>;
+  /** Length of the synthetic `<think>` put in front of the text (startInReasoning), taken off the offsets again. */
+  shift: number;
+}
+
+/**
+ * Sends the record's completion to the grammar engine now, when its format has a structural tag, it has a raw
+ * completion and its request offers tools; else null (no tag to build, nothing recorded to feed). Needs only the
+ * format and the text, so the engine compiles and matches while the caller parses and checks the record.
+ */
+export function startWhatIf(format: string, completionText: string | null, request: ChatRequest | undefined, finishReason: string | null, options: GuidedCheckOptions = {}): StartedWhatIf | null {
+  if (!findFormat(format)?.guided || completionText === null || !request?.tools?.length) return null;
+  if (request.tool_choice === 'none') return null;
+  const text = options.startInReasoning && !completionText.trimStart().startsWith('<think>') ? `<think>${completionText}` : completionText;
   const engine = options.engine ?? guidedEngine();
-  const run = await engine.whatIf(request, { text, tokens: shift ? [] : a.completion.tokens, finishReason: a.response?.finishReason ?? finishReason ?? null });
+  // No tokens: the findings place the blocking character on the record's tokens themselves (blocked()).
+  const run = engine.whatIf(request, { text, tokens: [], finishReason });
+  // Nobody may come for the answer (the record's own analysis can still fail): that is no unhandled rejection.
+  run.catch(() => undefined);
+  return { run, shift: text.length - completionText.length };
+}
+
+/** The what-if's findings for the analysed record (startWhatIf ran on the same record). */
+export async function guidedFindings(a: AnalyzedRecord, request: ChatRequest, started: StartedWhatIf): Promise<Diagnostic[]> {
+  const { shift } = started;
+  const run = await started.run;
   // A grammar xgrammar cannot compile (or that aborted, overran or exhausted it): said, and the other findings stand.
   if (!run.ran) return run.unavailable ? [unavailable(run.why)] : [];
   const { result } = run;

@@ -8,7 +8,7 @@
  * Schemas xgrammar is known not to compile never reach it (schemaSupport.ts, checked in the worker before the
  * compile); the worker is the net for the ones nobody has found yet.
  */
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { dirname, join } from 'node:path';
 import type { ChatRequest } from '../trace/record.ts';
 import type { Token } from '../tokens/token.ts';
@@ -16,7 +16,9 @@ import type { EngineAnswer, EngineJob, EngineValue, WhatIfOutcome } from './engi
 import type { StructuralTagShape } from '../formats/kimiK2/kimiK2StructuralTag.ts';
 import type { WhatIfOptions } from './whatIf.ts';
 import { tokenAt } from './tokenAt.ts';
-import { GuidedRequestError } from './requestGrammar.ts';
+import { GuidedRequestError } from './guidedRequestError.ts';
+import { DEFAULT_WORKER_MEMORY_MB, startGuidedWorker } from './guidedWorkerStart.ts';
+import { startupMark } from '../util/startupMarks.ts';
 
 /** xgrammar could not be used for this job; `reason` says why in words. */
 export class GuidedUnavailableError extends Error {
@@ -59,7 +61,7 @@ interface Pending {
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_START_TIMEOUT_MS = 60_000;
-const DEFAULT_MEMORY_MB = 1024;
+const DEFAULT_MEMORY_MB = DEFAULT_WORKER_MEMORY_MB;
 
 /** Bundled (dist/cli.js, extension.js, bench.js): guidedWorker.js sits beside; from source (tsx): the .ts entry. */
 function defaultWorkerFile(): string {
@@ -93,6 +95,8 @@ export class GuidedEngine {
   private ready: Promise<void> | null = null;
   private readonly queue: Pending[] = [];
   private current: { pending: Pending; id: number; timer: NodeJS.Timeout } | null = null;
+  /** A job already sent to a starting worker behind its warm-up (pump). */
+  private pipelined: { pending: Pending; id: number } | null = null;
   private nextId = 1;
   private closed = false;
   readonly stats: GuidedEngineStats = { starts: 0, startMs: [], jobs: 0, failures: 0 };
@@ -140,6 +144,7 @@ export class GuidedEngine {
       if (err instanceof GuidedUnavailableError) return { ran: false, why: err.reason, unavailable: true };
       throw err;
     }
+    startupMark('guided-answer', outcome.ran ? { compileMs: outcome.compileMs } : undefined);
     // Tokens stay on this thread: the worker matched text, the token is looked up here.
     if (outcome.ran && !outcome.result.accepted) {
       const { text } = completion;
@@ -177,11 +182,8 @@ export class GuidedEngine {
 
   private start(): void {
     const started = performance.now();
-    const limits = { resourceLimits: { maxOldGenerationSizeMb: this.memoryMb } };
-    // From source (tests, scripts under tsx) the worker needs tsx's CommonJS hooks: workers get no loader hooks.
-    const worker = this.workerFile.endsWith('.ts')
-      ? new Worker(`require('tsx/cjs'); require(${JSON.stringify(this.workerFile)});`, { ...limits, eval: true })
-      : new Worker(this.workerFile, limits);
+    // The launcher may have started it already (guidedWorkerStart.ts).
+    const worker = startGuidedWorker(this.workerFile, this.memoryMb);
     this.worker = worker;
     this.stats.starts++;
     worker.on('message', (answer: EngineAnswer) => this.answered(worker, answer));
@@ -200,6 +202,7 @@ export class GuidedEngine {
         timeoutMs: this.startTimeoutMs,
         resolve: () => {
           this.stats.startMs.push(performance.now() - started);
+          startupMark('guided-ready');
           resolve();
         },
         reject,
@@ -210,6 +213,16 @@ export class GuidedEngine {
   }
 
   private pump(): void {
+    if (this.current?.pending.job.kind === 'warm-up' && !this.pipelined && this.queue.length > 0 && this.worker) {
+      // While the worker starts, the first job goes along behind the warm-up (the worker takes its messages in
+      // order): it runs as soon as the compiler is ready, not when this thread next gets to its messages. Its time
+      // budget starts when the warm-up is answered.
+      const pending = this.queue.shift() as Pending;
+      const id = this.nextId++;
+      this.pipelined = { pending, id };
+      this.worker.postMessage({ id, job: pending.job });
+      return;
+    }
     if (this.current || this.queue.length === 0) {
       if (!this.current) this.worker?.unref();
       return;
@@ -220,14 +233,16 @@ export class GuidedEngine {
     }
     const pending = this.queue.shift() as Pending;
     const id = this.nextId++;
-    const worker = this.worker;
-    const timer = setTimeout(() => {
+    this.current = { pending, id, timer: this.budget(this.worker, pending) };
+    this.worker.ref();
+    this.worker.postMessage({ id, job: pending.job });
+  }
+
+  private budget(worker: Worker, pending: Pending): NodeJS.Timeout {
+    return setTimeout(() => {
       const seconds = pending.timeoutMs / 1000;
       this.failed(worker, `xgrammar took longer than ${seconds} s on this grammar (the time budget); it was stopped`);
     }, pending.timeoutMs);
-    this.current = { pending, id, timer };
-    worker.ref();
-    worker.postMessage({ id, job: pending.job });
   }
 
   private answered(worker: Worker, answer: EngineAnswer): void {
@@ -250,6 +265,12 @@ export class GuidedEngine {
       const { name, message } = answer.failure;
       pending.reject(name === 'GuidedRequestError' ? new GuidedRequestError(message) : new GuidedUnavailableError(message));
     }
+    if (this.pipelined && this.worker === worker) {
+      // The job sent behind the warm-up is now the one in flight (the worker already has it).
+      const next = this.pipelined;
+      this.pipelined = null;
+      this.current = { ...next, timer: this.budget(worker, next.pending) };
+    }
     this.pump();
   }
 
@@ -264,6 +285,11 @@ export class GuidedEngine {
     const worker = this.worker;
     this.worker = null;
     this.ready = null;
+    // A job sent along behind the warm-up goes back to the queue: the next worker runs it (or it fails with the queue).
+    if (this.pipelined) {
+      this.queue.unshift(this.pipelined.pending);
+      this.pipelined = null;
+    }
     if (this.current) {
       clearTimeout(this.current.timer);
       const { pending } = this.current;

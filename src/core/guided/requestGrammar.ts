@@ -6,7 +6,9 @@
  */
 import type { ChatRequest } from '../trace/record.ts';
 import type { StructuralTag } from '../formats/structuralTag/structuralTagFormat.ts';
-import { compileKimiGrammar, compileTag, type CompiledKimiGrammar } from './xgrammar.ts';
+import { GuidedRequestError } from './guidedRequestError.ts';
+
+export { GuidedRequestError };
 
 /** A structural tag the client sent with the request, or null; throws on one that is not a tag. */
 export function requestedTag(request: ChatRequest): StructuralTag | null {
@@ -33,14 +35,6 @@ export function requestedTag(request: ChatRequest): StructuralTag | null {
   return { type: 'structural_tag', format: tag.format } as StructuralTag;
 }
 
-/** The request is not a valid guided request (the server answers 400, as vLLM does). */
-export class GuidedRequestError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'GuidedRequestError';
-  }
-}
-
 export function buildsKimiTag(request: ChatRequest): boolean {
   if (!request.tools?.length) return false;
   const choice = request.tool_choice;
@@ -48,12 +42,3 @@ export function buildsKimiTag(request: ChatRequest): boolean {
   if (choice === 'none') return false;
   return request.tools.some((t) => t.function?.strict === true);
 }
-
-/** The grammar a guided request is decoded under, or null for an unguided one. */
-export async function grammarForRequest(request: ChatRequest): Promise<CompiledKimiGrammar | null> {
-  const tag = requestedTag(request);
-  if (tag) return compileTag(tag);
-  if (buildsKimiTag(request)) return compileKimiGrammar(request.tools, request.tool_choice);
-  return null;
-}
-
