@@ -1,29 +1,21 @@
 /** `toolscope analyze <file|dir>…`: analyse traces and print a summary, or JSON Lines with --json. */
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Analyzer, type AnalysisOptions } from '../core/analysis.ts';
+import { Analyzer } from '../core/analysis.ts';
 import { guidedEngine } from '../core/guided/guidedEngine.ts';
-import { SEVERITY_RANK, type Severity } from '../core/diagnostics/diagnostic.ts';
-import { readTraceItems } from '../core/trace/jsonlIndex.ts';
+import { SEVERITY_RANK } from '../core/diagnostics/diagnostic.ts';
 import { TRACE_EXTENSIONS, isTraceFileName } from '../core/trace/traceFileNames.ts';
-import { errorJson, recordJson } from './analyzeJson.ts';
-import { STDIN_NAME, spoolInput, type SpooledInput } from './stdinTrace.ts';
+import { STDIN_NAME } from './stdinTrace.ts';
 import { HumanReport } from './humanReport.ts';
 import { terminalStyle } from './terminalStyle.ts';
 import { AnalyzeCiOutputs } from './analyzeCiOutputs.ts';
 import { writeOutput } from './writeOutput.ts';
 import { startupMark } from '../core/util/startupMarks.ts';
+import { analyzeInParallel, fileSize, parallelThreads } from './parallelAnalyze.ts';
+import { analyzeFile, type AnalyzeCommandOptions } from './analyzeFile.ts';
+import { AnalyzeProgress } from './analyzeProgress.ts';
 
-export interface AnalyzeCommandOptions extends AnalysisOptions {
-  json?: boolean;
-  failOn?: Severity;
-  verbose?: boolean;
-  /** `--junit FILE`: one test case per record. */
-  junit?: string;
-  /** `--sarif FILE`: SARIF 2.1.0, one result per finding. */
-  sarif?: string;
-  toolVersion?: string;
-}
+export type { AnalyzeCommandOptions };
 
 import { InputError } from './inputError.ts';
 
@@ -75,63 +67,46 @@ export async function analyzeCommand(
   options: AnalyzeCommandOptions,
   out: NodeJS.WritableStream & { isTTY?: boolean },
   input: NodeJS.ReadableStream = process.stdin,
-  errors: NodeJS.WritableStream = process.stderr,
+  errors: NodeJS.WritableStream & { isTTY?: boolean } = process.stderr,
 ): Promise<number> {
   const files = await expandInputs(inputs);
   if (files.filter((f) => f === STDIN_NAME).length > 1) throw new InputError('standard input (-) can be read only once');
-  // xgrammar's worker loads its WASM module while the first file is read.
-  if (options.guided !== false) guidedEngine().warmUp();
-  const unreadable: string[] = [];
-  const analyzer = new Analyzer(options);
   const write = (line: string) => out.write(line + '\n');
-  const report = options.json ? null : new HumanReport(write, terminalStyle(out), Boolean(options.verbose));
+  const color = terminalStyle(out);
+  const report = options.json ? null : new HumanReport(write, color, Boolean(options.verbose));
   const ci = options.junit || options.sarif ? new AnalyzeCiOutputs(options.failOn) : null;
+  const progress = await AnalyzeProgress.forRun(files, errors);
   let worst = 0;
-  let firstShown = false;
-  for (const file of files) {
-    report?.file(file);
-    ci?.file(file);
-    let items;
-    let spooled: SpooledInput | null = null;
-    try {
-      if (file === STDIN_NAME) spooled = await spoolInput(input);
-      items = readTraceItems(spooled?.path ?? file);
-      for await (const item of items) {
-        if (item.kind === 'error') {
-          ci?.error(item.error);
-          if (report) report.error(item.error);
-          else write(JSON.stringify(errorJson(file, item.error)));
-          continue;
-        }
-        if (!firstShown) startupMark('first-record-read');
-        const outcome = await analyzer.analyzeGuarded(item.loaded, options.guided !== false);
-        if (outcome.kind === 'error') {
-          if (report) report.error(outcome.error);
-          else write(JSON.stringify(errorJson(file, outcome.error)));
-          continue;
-        }
-        const analysed = outcome.analysed;
-        ci?.record(analysed);
-        for (const d of analysed.diagnostics) worst = Math.max(worst, SEVERITY_RANK[d.severity]);
-        if (report) report.record(analysed);
-        else write(JSON.stringify(recordJson(file, analysed, Boolean(options.ignore?.length))));
-        if (!firstShown) startupMark('first-record-shown');
-        firstShown = true;
-      }
-    } catch (err) {
-      // Only reading can fail here (each record's analysis is guarded): say so, and go on with the next file.
-      unreadable.push(file);
-      errors.write(`toolscope: cannot read ${file === STDIN_NAME ? 'standard input' : file}: ${(err as Error).message}\n`);
-    } finally {
-      await spooled?.dispose();
+  let unreadable = 0;
+  const threads = ci ? 1 : await parallelThreads(files, options.jobs);
+  if (threads > 1) {
+    // Whole files to worker threads; results are written in file order, exactly as one thread writes them.
+    await analyzeInParallel(files, options, threads, Boolean(out.isTTY), (r) => {
+      for (const line of r.lines) write(line);
+      for (const text of r.stderr) errors.write(text);
+      if (report && r.report) report.merge(r.report);
+      worst = Math.max(worst, r.worst);
+      if (r.unreadable) unreadable++;
+      progress?.fileDone(r.bytes, r.records);
+    });
+  } else {
+    // xgrammar's worker loads its WASM module while the first file is read.
+    if (options.guided !== false) guidedEngine().warmUp();
+    const analyzer = new Analyzer(options);
+    for (const file of files) {
+      const r = await analyzeFile(file, analyzer, options, { write, report, ci, errors, onRecord: () => progress?.record() }, input);
+      worst = Math.max(worst, r.worst);
+      if (r.unreadable) unreadable++;
+      if (progress) progress.fileDone(await fileSize(file), 0);
     }
   }
+  progress?.end();
   startupMark('files-done');
   report?.summary();
   if (ci && options.junit) await writeOutput(options.junit, ci.junit());
   if (ci && options.sarif) await writeOutput(options.sarif, ci.sarif(options.toolVersion ?? '0.0.0-dev'));
   // Content problems never make a usage error: 2 only for paths that could not be read.
-  if (unreadable.length > 0) return 2;
+  if (unreadable > 0) return 2;
   if (options.failOn && worst >= SEVERITY_RANK[options.failOn]) return 1;
   return 0;
 }

@@ -19,12 +19,39 @@ function position(d: Diagnostic): string {
   return d.where;
 }
 
+/** A report's totals, plain data (it crosses threads). */
+export interface HumanReportState {
+  totals: [string, { severity: Severity; count: number }][];
+  records: number;
+  unreadable: number;
+  bySeverity: Record<Severity, number>;
+  ignored: [string, number][];
+}
+
 export class HumanReport {
   private readonly totals = new Map<string, { severity: Severity; count: number }>();
   private records = 0;
   private unreadable = 0;
   private readonly bySeverity: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
   private readonly ignored = new Map<string, number>();
+
+  /** The totals so far, to be merged into another report (a worker thread's report of its files: parallelAnalyze.ts). */
+  state(): HumanReportState {
+    return { totals: [...this.totals], records: this.records, unreadable: this.unreadable, bySeverity: { ...this.bySeverity }, ignored: [...this.ignored] };
+  }
+
+  /** Adds another report's totals, as if its records had been reported here (in the same order). */
+  merge(other: HumanReportState): void {
+    for (const [kind, t] of other.totals) {
+      const mine = this.totals.get(kind) ?? { severity: t.severity, count: 0 };
+      mine.count += t.count;
+      this.totals.set(kind, mine);
+    }
+    this.records += other.records;
+    this.unreadable += other.unreadable;
+    for (const sev of Object.keys(this.bySeverity) as Severity[]) this.bySeverity[sev] += other.bySeverity[sev];
+    for (const [kind, n] of other.ignored) this.ignored.set(kind, (this.ignored.get(kind) ?? 0) + n);
+  }
 
   constructor(
     private readonly write: (line: string) => void,

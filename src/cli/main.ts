@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import type { TokenizerPaths } from '../core/formats/tokenizerChoice.ts';
 import { InputError } from './inputError.ts';
 import { startupMark } from '../core/util/startupMarks.ts';
+import { isAnalyzeWorker, runAnalyzeWorker } from './analyzeWorker.ts';
 import { DEFAULT_MAX_COMPLETION_MB } from '../core/analysis.ts';
 import type { GuidedChoice } from './replayCommand.ts';
 import type { ReplayMode } from '../net/replay/replay.ts';
@@ -41,6 +42,13 @@ function reasoningParserFlag(value: string | undefined, profile: VllmGeneration 
   if (value === undefined) return undefined;
   if (!profile) throw new InputError('--vllm-reasoning-parser needs --vllm-profile');
   return value === 'on';
+}
+
+/** `--jobs N`: worker threads for `analyze` over several files. */
+function parseJobs(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InputError(`--jobs takes a whole number of threads (1 or more), got "${value}"`);
+  return n;
 }
 
 /** `--max-completion-mb N`: the size limit of a completion, in million characters (about MB). */
@@ -112,7 +120,8 @@ export function buildProgram(): Command {
     .option('--junit <file>', 'also write JUnit XML: one test case per record, failing at the --fail-on severity (default error)')
     .option('--sarif <file>', 'also write SARIF 2.1.0: one result per finding, at the trace file and line (GitHub code scanning)')
     .addOption(maxCompletionOption())
-    .action(async (paths: string[], opts: { ignore?: string; json?: boolean; failOn?: 'error' | 'warning'; format?: string; thinkOpen?: boolean; recoverRawFallback?: boolean; verbose?: boolean; guided: boolean; template?: string; vllmProfile?: VllmGeneration; deltaTokens?: string; vllmReasoningParser?: string; tokenizer?: string; junit?: string; sarif?: string; maxCompletionMb?: number }) => {
+    .option('--jobs <n>', 'worker threads for many files (default: one per core for 8 MB or more; 1: one thread)', parseJobs)
+    .action(async (paths: string[], opts: { jobs?: number; ignore?: string; json?: boolean; failOn?: 'error' | 'warning'; format?: string; thinkOpen?: boolean; recoverRawFallback?: boolean; verbose?: boolean; guided: boolean; template?: string; vllmProfile?: VllmGeneration; deltaTokens?: string; vllmReasoningParser?: string; tokenizer?: string; junit?: string; sarif?: string; maxCompletionMb?: number }) => {
       const template = await readTemplate(opts.template);
       if (opts.deltaTokens !== undefined && !opts.vllmProfile) throw new InputError('--delta-tokens needs --vllm-profile');
       const { analyzeCommand } = await import('./analyzeCommand.ts');
@@ -136,6 +145,7 @@ export function buildProgram(): Command {
           sarif: opts.sarif,
           toolVersion: toolVersion(),
           maxCompletionMB: opts.maxCompletionMb,
+          jobs: opts.jobs,
         },
         process.stdout,
       );
@@ -167,7 +177,8 @@ export function buildProgram(): Command {
     .addOption(vllmReasoningParserOption())
     .option('--ignore <kinds>', 'silence these diagnostic kinds (comma-separated): counted per kind, not listed')
     .addOption(maxCompletionOption())
-    .action(async (paths: string[], opts: { ignore?: string; out: string; open?: boolean; thinkOpen?: boolean; format?: string; template?: string; vllmProfile?: VllmGeneration; deltaTokens?: string; vllmReasoningParser?: string; tokenizer?: string; guided: boolean; maxCompletionMb?: number }) => {
+    .option('--jobs <n>', 'worker threads for many files (default: one per core for 8 MB or more; 1: one thread)', parseJobs)
+    .action(async (paths: string[], opts: { jobs?: number; ignore?: string; out: string; open?: boolean; thinkOpen?: boolean; format?: string; template?: string; vllmProfile?: VllmGeneration; deltaTokens?: string; vllmReasoningParser?: string; tokenizer?: string; guided: boolean; maxCompletionMb?: number }) => {
       if (opts.deltaTokens !== undefined && !opts.vllmProfile) throw new InputError('--delta-tokens needs --vllm-profile');
       const deltaTokens = opts.deltaTokens === undefined ? undefined : parseDeltaTokens(opts.deltaTokens);
       const { openInBrowser, writeReport } = await import('./reportCommand.ts');
@@ -350,4 +361,5 @@ export function runCli(): void {
   );
 }
 
-if (require.main === module) runCli();
+if (isAnalyzeWorker()) runAnalyzeWorker();
+else if (require.main === module) runCli();

@@ -1,0 +1,87 @@
+/**
+ * One trace file (or standard input) through the analysis, record by record as it is read, into sinks: the output
+ * lines (JSON Lines or the readable report), the CI outputs and the error stream. `analyze` calls it for each file on
+ * its own thread, or in worker threads for many files (parallelAnalyze.ts); both write the same bytes.
+ */
+import type { Analyzer } from '../core/analysis.ts';
+import { SEVERITY_RANK } from '../core/diagnostics/diagnostic.ts';
+import { readTraceItems } from '../core/trace/jsonlIndex.ts';
+import { startupMark } from '../core/util/startupMarks.ts';
+import { errorJson, recordJson } from './analyzeJson.ts';
+import { STDIN_NAME, spoolInput, type SpooledInput } from './stdinTrace.ts';
+import type { HumanReport } from './humanReport.ts';
+import type { AnalyzeCiOutputs } from './analyzeCiOutputs.ts';
+import type { AnalysisOptions } from '../core/analysis.ts';
+import type { Severity } from '../core/diagnostics/diagnostic.ts';
+
+export interface AnalyzeCommandOptions extends AnalysisOptions {
+  json?: boolean;
+  failOn?: Severity;
+  verbose?: boolean;
+  /** `--junit FILE`: one test case per record. */
+  junit?: string;
+  /** `--sarif FILE`: SARIF 2.1.0, one result per finding. */
+  sarif?: string;
+  toolVersion?: string;
+  /** `--jobs N`: worker threads for several files (default: one per core; 1: this thread only). */
+  jobs?: number;
+}
+
+/** Where one file's results go: the output lines, the readable report, the CI outputs, the error stream. */
+export interface FileSinks {
+  write: (line: string) => void;
+  report: HumanReport | null;
+  ci: AnalyzeCiOutputs | null;
+  errors: { write(text: string): unknown };
+  /** Called after each record (progress). */
+  onRecord?: () => void;
+}
+
+/** What one file gave the exit status: its worst severity (SEVERITY_RANK) and whether it could be read at all. */
+export interface FileResult {
+  worst: number;
+  unreadable: boolean;
+  records: number;
+}
+
+/** Analyses one file (or standard input) into `sinks`, record by record as they are read. */
+export async function analyzeFile(file: string, analyzer: Analyzer, options: AnalyzeCommandOptions, sinks: FileSinks, input: NodeJS.ReadableStream): Promise<FileResult> {
+  const { write, report, ci } = sinks;
+  const result: FileResult = { worst: 0, unreadable: false, records: 0 };
+  report?.file(file);
+  ci?.file(file);
+  let spooled: SpooledInput | null = null;
+  try {
+    if (file === STDIN_NAME) spooled = await spoolInput(input);
+    for await (const item of readTraceItems(spooled?.path ?? file)) {
+      if (item.kind === 'error') {
+        ci?.error(item.error);
+        if (report) report.error(item.error);
+        else write(JSON.stringify(errorJson(file, item.error)));
+        continue;
+      }
+      startupMark('first-record-read');
+      const outcome = await analyzer.analyzeGuarded(item.loaded, options.guided !== false);
+      result.records++;
+      sinks.onRecord?.();
+      if (outcome.kind === 'error') {
+        if (report) report.error(outcome.error);
+        else write(JSON.stringify(errorJson(file, outcome.error)));
+        continue;
+      }
+      const analysed = outcome.analysed;
+      ci?.record(analysed);
+      for (const d of analysed.diagnostics) result.worst = Math.max(result.worst, SEVERITY_RANK[d.severity]);
+      if (report) report.record(analysed);
+      else write(JSON.stringify(recordJson(file, analysed, Boolean(options.ignore?.length))));
+      startupMark('first-record-shown');
+    }
+  } catch (err) {
+    // Only reading can fail here (each record's analysis is guarded): say so, and go on with the next file.
+    result.unreadable = true;
+    sinks.errors.write(`toolscope: cannot read ${file === STDIN_NAME ? 'standard input' : file}: ${(err as Error).message}\n`);
+  } finally {
+    await spooled?.dispose();
+  }
+  return result;
+}
