@@ -8,10 +8,13 @@ import { benchVllmProfiles } from './vllmProfilesBench.ts';
 import { benchTokenizers } from './tokenizerBench.ts';
 import { benchFaults } from './faultsBench.ts';
 import { MEMORY_CHILD_FLAG, benchMemory, memoryChild } from './memoryBench.ts';
+import { benchProcess } from './processBench.ts';
 
 async function main(): Promise<void> {
   const log = (line: string) => process.stdout.write(line + '\n');
   log(`toolscope bench — node ${process.version}, ${new Date().toISOString()}`);
+  log('');
+  await benchProcess(log);
   log('');
   benchParser(log);
   log('');
@@ -37,6 +40,8 @@ async function main(): Promise<void> {
 async function entry(): Promise<void> {
   const [flag, path, limit] = process.argv.slice(2);
   if (flag === MEMORY_CHILD_FLAG && path) return memoryChild(path, limit ? Number(limit) : undefined);
+  // `bench.js --process`: only the whole-process figures (quick to re-run).
+  if (flag === '--process') return benchProcess((line) => process.stdout.write(line + '\n'));
   return main();
 }
 

@@ -67,11 +67,11 @@ function runWholeTextB(plan: ReturnType<typeof planDeltas>): void {
 const WHOLE_TEXT_BUDGET_MS = 20_000;
 
 /**
- * vLLM's own parsers on the same inputs (../shared/data/vllm-kimi/README.md): whole-process seconds, about 0.4 s
- * of them Python start-up.
+ * vLLM's own parsers on the same inputs, re-measured on this kind of machine (../shared/data/vllm-kimi/README.md,
+ * DESIGN §9): whole-process seconds, min of 3, about 0.2–0.27 s of them Python start-up and imports.
  */
-const VLLM_SECONDS: Record<number, { B: number; C: number }> = { 20: { B: 0.43, C: 0.48 }, 200: { B: 1.71, C: 0.93 }, 1000: { B: 25.3, C: 4.34 } };
-const PYTHON_STARTUP_S = 0.4;
+const VLLM_SECONDS: Record<number, { B: number; C: number }> = { 20: { B: 0.2, C: 0.24 }, 200: { B: 0.8, C: 0.41 }, 1000: { B: 13.7, C: 1.6 } };
+const PYTHON_STARTUP_S = 0.24;
 
 type Parser = 'reference' | VllmGeneration;
 

@@ -5,14 +5,39 @@
  * codeCache.ts) and reads the traces. Everything else is main.ts.
  */
 import { join } from 'node:path';
+import { statSync } from 'node:fs';
+import { setFlagsFromString } from 'node:v8';
 import { prestartGuidedWorker } from '../core/guided/guidedWorkerStart.ts';
 import { requireWithCodeCache } from './codeCache.ts';
 import { startupMark } from '../core/util/startupMarks.ts';
 
 startupMark('launcher');
 
+/** Below this much named input a run is short: WASM stays on V8's baseline compiler (see below). */
+const SHORT_RUN_BYTES = 4_000_000;
+
+/** The paths named are files of less than SHORT_RUN_BYTES together (no directory, no standard input). */
+function shortRun(paths: readonly string[]): boolean {
+  let bytes = 0;
+  for (const path of paths) {
+    if (path === '-') return false;
+    try {
+      const info = statSync(path);
+      if (info.isDirectory()) return false;
+      bytes += info.size;
+    } catch {
+      // Not a path (an option's value): nothing to read.
+    }
+  }
+  return bytes < SHORT_RUN_BYTES;
+}
+
 const args = process.argv.slice(2);
 if ((args[0] === 'analyze' || args[0] === 'report') && !args.includes('--no-guided') && !args.includes('--help') && !args.includes('-h')) {
+  // V8 moves hot WASM functions to its optimising compiler in the background, and a process cannot end before
+  // those compilations have: on a short run that costs ~100 ms after the last record for code it no longer needs.
+  // Long runs keep the optimised code (it pays back on thousands of records).
+  if (shortRun(args.slice(1).filter((a) => !a.startsWith('-')))) setFlagsFromString('--no-wasm-tier-up --no-wasm-dynamic-tiering');
   prestartGuidedWorker(join(__dirname, 'guidedWorker.js'));
 }
 const cli = requireWithCodeCache(join(__dirname, 'cli-main.js')) as { runCli(): void };

@@ -1,0 +1,145 @@
+/**
+ * Toolscope as users run it: `toolscope analyze FILE` (default options, the what-if included) as a whole process,
+ * beside vLLM's own Kimi K2 parser run the same way (DESIGN §9, ../shared/data/vllm-kimi/README.md), and
+ * `analyze DIR` over a generated corpus on one thread and on every core.
+ *
+ * Inputs: the completions vLLM was timed on (five sentences, then N search calls), recorded as a native record with
+ * one token per delta (special tokens with their ids), 20 calls (777 tokens) and 1000 calls (36,057 tokens).
+ * Each figure is the minimum of several runs (the machine is shared: the minimum is the least disturbed run);
+ * the parts come from the CLI's own timeline (TOOLSCOPE_STARTUP_MARKS=1, ms since the process started).
+ * TOOLSCOPE_BENCH_CORPUS_MB sets the corpus size (default 1000 MB; it is generated in a temp folder and deleted).
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { searchCompletion } from './vllmProfilesBench.ts';
+import { pseudoTokenize } from '../src/core/formats/kimiK2/vllm/vllmDeltas.ts';
+
+/** vLLM gen C (current), whole process, seconds (../shared/data/vllm-kimi/README.md). */
+const VLLM_C_SECONDS: Record<number, number> = { 20: 0.24, 200: 0.41, 1000: 1.6 };
+const RUNS = 7;
+const CLI = join(__dirname, 'cli.js');
+
+const SEARCH_TOOL = { type: 'function', function: { name: 'search', strict: true, parameters: { type: 'object', properties: { query: { type: 'string' }, top_k: { type: 'integer', minimum: 1, maximum: 20 } }, required: ['query'] } } };
+
+function searchRecord(calls: number): string {
+  const text = searchCompletion(calls);
+  const tokens = pseudoTokenize(text);
+  return JSON.stringify({ toolscope: 1, id: `search-${calls}`, request: { model: 'kimi-k2', messages: [{ role: 'user', content: 'Search.' }], tools: [SEARCH_TOOL] }, completion: { text, tokens, finish_reason: 'tool_calls' } }) + '\n';
+}
+
+type Marks = Record<string, number>;
+
+function runCli(args: string[], env: Record<string, string> = {}): { ms: number; marks: Marks; code: number | null; stdout: string; peakMb: number | null } {
+  // Under GNU time when there is one: the process's peak RSS (all its threads) comes with the run itself.
+  const time = existsSync('/usr/bin/time') ? ['/usr/bin/time', '-f', 'toolscope-peak-kb %M'] : [];
+  const started = performance.now();
+  const r = spawnSync(time[0] ?? process.execPath, [...time.slice(1), ...(time.length ? [process.execPath] : []), CLI, ...args], { encoding: 'utf8', env: { ...process.env, TOOLSCOPE_STARTUP_MARKS: '1', ...env }, maxBuffer: 1 << 30 });
+  const ms = performance.now() - started;
+  const lines = r.stderr.split('\n');
+  const line = lines.find((l) => l.startsWith('toolscope-startup-marks '));
+  const peak = lines.find((l) => l.startsWith('toolscope-peak-kb '));
+  return { ms, marks: line ? (JSON.parse(line.slice('toolscope-startup-marks '.length)) as Marks) : {}, code: r.status, stdout: r.stdout, peakMb: peak ? Number(peak.split(' ')[1]) / 1000 : null };
+}
+
+const min = (xs: number[]) => Math.min(...xs.filter((x) => Number.isFinite(x)));
+const f0 = (ms: number) => `${ms.toFixed(0)} ms`;
+
+function nodeStartMs(): number {
+  const times: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const t = performance.now();
+    spawnSync(process.execPath, ['-e', '0']);
+    times.push(performance.now() - t);
+  }
+  return min(times);
+}
+
+async function benchWholeProcess(log: (line: string) => void, dir: string): Promise<void> {
+  log(`Whole process: toolscope analyze FILE (default options, what-if included), min of ${RUNS} runs; vLLM gen C whole process beside it`);
+  log(`  node -e 0 on this machine: ${f0(nodeStartMs())}`);
+  log('  calls  tokens   to first record  to exit   budget   vLLM C   × faster | node start  bundle load  read  parse  checks  WASM ready  compile  what-if answer');
+  for (const calls of [20, 1000]) {
+    const file = join(dir, `search-${calls}.jsonl`);
+    await writeFile(file, searchRecord(calls));
+    runCli(['analyze', file]); // writes the code cache
+    const runs = Array.from({ length: RUNS }, () => runCli(['analyze', file]));
+    const m = (k: string) => min(runs.map((r) => r.marks[k] ?? NaN));
+    const part = (a: string, b: string) => min(runs.map((r) => (r.marks[b] ?? NaN) - (r.marks[a] ?? NaN)));
+    const exit = min(runs.map((r) => r.ms));
+    const peak = min(runs.map((r) => r.peakMb ?? NaN));
+    const budget = calls === 20 ? 120 : 160;
+    const vllm = (VLLM_C_SECONDS[calls] as number) * 1000;
+    const tokens = pseudoTokenize(searchCompletion(calls)).length;
+    log(
+      `  ${String(calls).padStart(5)} ${String(tokens).padStart(7)}   ${f0(m('first-record-shown')).padStart(15)} ${f0(exit).padStart(8)}  ${(exit <= budget ? `≤${budget} ok` : `>${budget} OVER`).padStart(8)} ${f0(vllm).padStart(8)} ${`${(vllm / exit).toFixed(1)}×`.padStart(8)} |` +
+        ` ${f0(m('launcher')).padStart(10)} ${f0(part('launcher', 'bundle-loaded')).padStart(12)} ${f0(part('bundle-loaded', 'first-record-read')).padStart(5)} ${f0(part('first-record-read', 'parsed')).padStart(6)} ${f0(part('parsed', 'checked')).padStart(7)}` +
+        ` ${f0(part('launcher', 'guided-ready')).padStart(11)} ${f0(m('guided-answer.compileMs')).padStart(8)} ${f0(part('checked', 'guided-answer')).padStart(9)} after checks`,
+    );
+    const cold = Array.from({ length: 3 }, () => runCli(['analyze', file], { TOOLSCOPE_CODE_CACHE: '0' }));
+    const noGuided = Array.from({ length: 3 }, () => runCli(['analyze', file, '--no-guided']));
+    log(`  ${''.padStart(13)} without the code cache: ${f0(min(cold.map((r) => r.ms)))} to exit; --no-guided: ${f0(min(noGuided.map((r) => r.ms)))}; peak RSS ${Number.isFinite(peak) ? `${peak.toFixed(0)} MB` : 'n/a'}`);
+  }
+  log('  (WASM ready: from the launcher starting the worker to xgrammar\'s compiler being ready; the what-if runs on that');
+  log('   thread while this one parses and checks, so "what-if answer" is how long the record then still waits for it.)');
+}
+
+/** A corpus trace: records like the samples' (a request with tools, a raw Kimi completion with 1–3 calls). */
+function corpusRecord(i: number): string {
+  const calls = (i % 3) + 1;
+  const parts = [`<think>Record ${i}: the user wants the weather and a search; I will call the tools.</think>`, 'Let me look that up. ', '<|tool_calls_section_begin|>'];
+  for (let c = 0; c < calls; c++) {
+    parts.push(c % 2 ? `<|tool_call_begin|>functions.search:${c}<|tool_call_argument_begin|>{"query": "forecast city ${i}", "top_k": ${(i % 20) + 1}}<|tool_call_end|>` : `<|tool_call_begin|>functions.get_weather:${c}<|tool_call_argument_begin|>{"city": "City ${i}"${i % 7 === 0 ? ', "unit": "kelvin"' : ''}}<|tool_call_end|>`);
+  }
+  parts.push('<|tool_calls_section_end|>');
+  const tools = [SEARCH_TOOL, { type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' }, unit: { type: 'string', enum: ['celsius', 'fahrenheit'] } }, required: ['city'] } } }];
+  return JSON.stringify({ toolscope: 1, id: `r${i}`, request: { model: 'kimi-k2', messages: [{ role: 'system', content: 'You are a helpful assistant. '.repeat(20) }, { role: 'user', content: `Weather in City ${i}, and search for its forecast.` }], tools }, completion: { text: parts.join(''), finish_reason: 'tool_calls' } });
+}
+
+async function benchCorpus(log: (line: string) => void, dir: string): Promise<void> {
+  const totalMb = Number(process.env.TOOLSCOPE_BENCH_CORPUS_MB ?? 1000);
+  const fileMb = 16;
+  const corpus = join(dir, 'corpus');
+  await rm(corpus, { recursive: true, force: true });
+  const { mkdir } = await import('node:fs/promises');
+  await mkdir(corpus);
+  let bytes = 0;
+  let records = 0;
+  for (let f = 0; bytes < totalMb * 1e6; f++) {
+    const lines: string[] = [];
+    let size = 0;
+    while (size < fileMb * 1e6 && bytes + size < totalMb * 1e6) {
+      const line = corpusRecord(records++);
+      lines.push(line);
+      size += line.length + 1;
+    }
+    await writeFile(join(corpus, `trace-${String(f).padStart(4, '0')}.jsonl`), lines.join('\n') + '\n');
+    bytes += size;
+  }
+  const cores = availableParallelism();
+  log(`analyze DIR: ${(bytes / 1e6).toFixed(0)} MB in ${Math.ceil(bytes / (fileMb * 1e6))} files, ${records.toLocaleString('en-US')} records (TOOLSCOPE_BENCH_CORPUS_MB=${totalMb}), --json to a pipe, default options`);
+  for (const guided of [true, false]) {
+    const extra = guided ? [] : ['--no-guided'];
+    const one = runCli(['analyze', corpus, '--json', '--jobs', '1', ...extra]);
+    const all = runCli(['analyze', corpus, '--json', ...extra]);
+    log(`  ${guided ? 'default (what-if on its own thread per analysing thread)' : '--no-guided'}`);
+    for (const [label, r] of [['1 thread', one], [`${cores} threads`, all]] as const) {
+      log(`    ${label.padEnd(10)} ${(r.ms / 1000).toFixed(1).padStart(6)} s  ${(bytes / 1e6 / (r.ms / 1000)).toFixed(1).padStart(6)} MB/s  ${Math.round(records / (r.ms / 1000)).toLocaleString('en-US').padStart(8)} records/s  peak RSS ${r.peakMb === null ? 'n/a' : `${r.peakMb.toFixed(0)} MB`}`);
+    }
+    log(`    speed-up on ${cores} cores: ${(one.ms / all.ms).toFixed(2)}× (goal ≥ 1.6× on 2 cores); output identical to one thread: ${one.stdout === all.stdout ? 'yes' : 'NO'}`);
+  }
+  await rm(corpus, { recursive: true, force: true });
+}
+
+export async function benchProcess(log: (line: string) => void): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'toolscope-bench-process-'));
+  try {
+    await benchWholeProcess(log, dir);
+    log('');
+    await benchCorpus(log, dir);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
