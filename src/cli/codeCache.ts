@@ -12,7 +12,7 @@
 import Module, { createRequire } from 'node:module';
 import { Script } from 'node:vm';
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 
@@ -78,6 +78,12 @@ function saveCache(script: Script, path: string): void {
     const temp = `${path}.${process.pid}.tmp`;
     writeFileSync(temp, script.createCachedData(), { mode: 0o600 });
     renameSync(temp, path);
+    // Caches of earlier builds of the same bundle (another size, time or Node) are of no more use: one is kept.
+    const folder = dirname(path);
+    const prefix = `${basename(path).slice(0, basename(path).lastIndexOf('-'))}-`;
+    for (const name of readdirSync(folder)) {
+      if (name.startsWith(prefix) && name.endsWith('.v8cache') && name !== basename(path)) rmSync(join(folder, name), { force: true });
+    }
   } catch {
     // A cache that cannot be written is only a slower next start.
   }

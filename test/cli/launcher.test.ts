@@ -56,10 +56,14 @@ test('the code cache is written, used and rewritten when bad; output and exit co
     assert.deepEqual({ code: second.code, stdout: second.stdout }, { code: plain.code, stdout: plain.stdout });
     assert.equal(statSync(file).mtimeMs, written, 'a good cache is used, not rewritten');
 
+    // A cache of an earlier build of the bundle is removed when a new one is written.
+    const stale = join(cache, 'toolscope', 'cli-main.js-0123456789abcdef01234567.v8cache');
+    writeFileSync(stale, 'an earlier build');
     writeFileSync(file, 'not a V8 code cache');
     const corrupt = run(dir, cache);
     assert.deepEqual({ code: corrupt.code, stdout: corrupt.stdout }, { code: plain.code, stdout: plain.stdout });
     assert.ok(statSync(file).size > 1000, 'a cache V8 rejects is written again');
+    assert.deepEqual(readdirSync(join(cache, 'toolscope')), files, 'the stale cache of another build is gone');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
