@@ -8,13 +8,14 @@ import type { TokenizerPaths } from '../core/formats/tokenizerChoice.ts';
 import { InputError } from './inputError.ts';
 import { startupMark } from '../core/util/startupMarks.ts';
 import { isAnalyzeWorker, runAnalyzeWorker } from './analyzeWorker.ts';
-import { DEFAULT_MAX_COMPLETION_MB } from '../core/analysis.ts';
+import { DEFAULT_MAX_COMPLETION_MB, type AnalysisOptions } from '../core/analysis.ts';
 import type { GuidedChoice } from './replayCommand.ts';
 import type { ReplayMode } from '../net/replay/replay.ts';
 import { STRUCTURAL_TAG_SHAPES, structuralTagBuilder, type StructuralTagShape } from '../core/formats/kimiK2/kimiK2StructuralTag.ts';
 import type { StructuralTagBuilder } from '../net/replay/guidedRequest.ts';
 import { VLLM_GENERATIONS } from '../core/formats/kimiK2/vllm/vllmProfiles.ts';
-import { DIAGNOSTIC_KINDS, type DiagnosticKind } from '../core/diagnostics/diagnostic.ts';
+import { DIAGNOSTIC_KINDS, SEVERITY_RANK, type DiagnosticKind, type Severity } from '../core/diagnostics/diagnostic.ts';
+import type { RecordSummary } from '../shared/protocol.ts';
 import type { VllmGeneration } from '../core/formats/kimiK2/vllm/vllmProfile.ts';
 
 /** `--delta-tokens N|recorded`: tokens per delta for a vLLM profile, or the record's own grouping. */
@@ -91,6 +92,75 @@ declare const TOOLSCOPE_VERSION: string | undefined;
 
 const toolVersion = () => (typeof TOOLSCOPE_VERSION === 'string' ? TOOLSCOPE_VERSION : '0.0.0-dev');
 
+/** The flags analyze and report (and the editor's settings) share: how records are analysed and which findings count. */
+interface AnalysisFlags {
+  format?: string;
+  thinkOpen?: boolean;
+  recoverRawFallback?: boolean;
+  verbose?: boolean;
+  guided: boolean;
+  template?: string;
+  vllmProfile?: VllmGeneration;
+  deltaTokens?: string;
+  vllmReasoningParser?: string;
+  tokenizer?: string;
+  ignore?: string;
+  failOn?: Severity;
+  maxCompletionMb?: number;
+}
+
+/** Declares the shared flags once, for every command that analyses traces. */
+function withAnalysisOptions(command: Command): Command {
+  return command
+    .addOption(new Option('--fail-on <severity>', 'exit 1 when a finding of this severity or worse exists').choices(['error', 'warning']))
+    .addOption(new Option('--format <name>', 'tool-call format (default: detected per record)').choices(formatNames()))
+    .option('--think-open', 'completions start inside <think> (the template opened it in the prompt)')
+    .option('--recover-raw-fallback', 'turn `functions.name:0 {json}` written without special tokens into calls')
+    .option('-v, --verbose', 'also list info-level findings')
+    .option('--no-guided', 'skip the guided-decoding what-if (xgrammar over each completion whose format has a structural tag)')
+    .option('--template <file>', "your model's chat template: requests recorded without a prompt are rendered with it and checked")
+    .addOption(vllmProfileOption())
+    .option('--delta-tokens <n>', 'with --vllm-profile: tokens per delta (default 1), or "recorded" for the grouping the record shows')
+    .option('--tokenizer <path>', TOKENIZER_HELP)
+    .addOption(vllmReasoningParserOption())
+    .option('--ignore <kinds>', 'silence these diagnostic kinds (comma-separated): counted per kind, not listed')
+    .addOption(maxCompletionOption());
+}
+
+/** The analysis the shared flags ask for (usage errors thrown before any work). */
+async function analysisOptionsFrom(opts: AnalysisFlags): Promise<AnalysisOptions> {
+  if (opts.deltaTokens !== undefined && !opts.vllmProfile) throw new InputError('--delta-tokens needs --vllm-profile');
+  return {
+    format: opts.format,
+    startInReasoning: opts.thinkOpen,
+    recoverRawFallback: opts.recoverRawFallback,
+    guided: opts.guided,
+    template: await readTemplate(opts.template),
+    vllmProfile: opts.vllmProfile,
+    deltaTokens: opts.deltaTokens === undefined ? undefined : parseDeltaTokens(opts.deltaTokens),
+    tokenizers: tokenizerPaths(opts.tokenizer),
+    vllmReasoningParser: reasoningParserFlag(opts.vllmReasoningParser, opts.vllmProfile),
+    ignore: parseIgnore(opts.ignore),
+    maxCompletionMB: opts.maxCompletionMb,
+  };
+}
+
+/** What a report holds, in a line: findings by severity (info only with -v), and with -v each record that has any. */
+function reportFindings(summaries: readonly RecordSummary[], verbose: boolean): string {
+  const shown: Severity[] = verbose ? ['error', 'warning', 'info'] : ['error', 'warning'];
+  const total = (s: Severity) => summaries.reduce((n, r) => n + r.counts[s], 0);
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  let out = `Findings: ${shown.map((s) => plural(total(s), s === 'info' ? 'info finding' : s)).join(', ')}\n`;
+  if (!verbose) return out;
+  for (const r of summaries) {
+    const counts = shown.filter((s) => r.counts[s] > 0).map((s) => plural(r.counts[s], s === 'info' ? 'info finding' : s));
+    if (!counts.length) continue;
+    const kinds = Object.keys(r.kinds).join(', ');
+    out += `  ${r.file ? `${r.file}:` : 'line '}${r.line} ${r.id}: ${counts.join(', ')} (${kinds})\n`;
+  }
+  return out;
+}
+
 export function buildProgram(): Command {
   const program = new Command();
   program
@@ -100,56 +170,22 @@ export function buildProgram(): Command {
     .showHelpAfterError()
     .exitOverride();
 
-  program
+  const analyze = program
     .command('analyze')
     .description('parse every record of traces (files, directories, or - for standard input) and report tool-call diagnostics')
     .argument('<paths...>', 'trace files, directories of trace files (.jsonl .json .ndjson .sse .log .txt), or - for standard input')
     .option('--json', 'print JSON Lines, one object per record (and per unreadable line)')
-    .addOption(new Option('--fail-on <severity>', 'exit 1 when a finding of this severity or worse exists').choices(['error', 'warning']))
-    .addOption(new Option('--format <name>', 'tool-call format (default: detected per record)').choices(formatNames()))
-    .option('--think-open', 'completions start inside <think> (the template opened it in the prompt)')
-    .option('--recover-raw-fallback', 'turn `functions.name:0 {json}` written without special tokens into calls')
-    .option('-v, --verbose', 'also list info-level findings')
-    .option('--no-guided', "skip the guided-decoding what-if (xgrammar over each Kimi completion)")
-    .option('--template <file>', "your model's chat template: requests recorded without a prompt are rendered with it and checked")
-    .addOption(vllmProfileOption())
-    .option('--delta-tokens <n>', 'with --vllm-profile: tokens per delta (default 1), or "recorded" for the grouping the record shows')
-    .option('--tokenizer <path>', TOKENIZER_HELP)
-    .addOption(vllmReasoningParserOption())
-    .option('--ignore <kinds>', 'silence these diagnostic kinds (comma-separated): counted per kind, not listed')
     .option('--junit <file>', 'also write JUnit XML: one test case per record, failing at the --fail-on severity (default error)')
     .option('--sarif <file>', 'also write SARIF 2.1.0: one result per finding, at the trace file and line (GitHub code scanning)')
-    .addOption(maxCompletionOption())
-    .option('--jobs <n>', 'worker threads for many files (default: one per core for 8 MB or more; 1: one thread)', parseJobs)
-    .action(async (paths: string[], opts: { jobs?: number; ignore?: string; json?: boolean; failOn?: 'error' | 'warning'; format?: string; thinkOpen?: boolean; recoverRawFallback?: boolean; verbose?: boolean; guided: boolean; template?: string; vllmProfile?: VllmGeneration; deltaTokens?: string; vllmReasoningParser?: string; tokenizer?: string; junit?: string; sarif?: string; maxCompletionMb?: number }) => {
-      const template = await readTemplate(opts.template);
-      if (opts.deltaTokens !== undefined && !opts.vllmProfile) throw new InputError('--delta-tokens needs --vllm-profile');
-      const { analyzeCommand } = await import('./analyzeCommand.ts');
-      process.exitCode = await analyzeCommand(
-        paths,
-        {
-          json: opts.json,
-          failOn: opts.failOn,
-          format: opts.format,
-          startInReasoning: opts.thinkOpen,
-          recoverRawFallback: opts.recoverRawFallback,
-          verbose: opts.verbose,
-          guided: opts.guided,
-          template,
-          vllmProfile: opts.vllmProfile,
-          deltaTokens: opts.deltaTokens === undefined ? undefined : parseDeltaTokens(opts.deltaTokens),
-          tokenizers: tokenizerPaths(opts.tokenizer),
-          vllmReasoningParser: reasoningParserFlag(opts.vllmReasoningParser, opts.vllmProfile),
-          ignore: parseIgnore(opts.ignore),
-          junit: opts.junit,
-          sarif: opts.sarif,
-          toolVersion: toolVersion(),
-          maxCompletionMB: opts.maxCompletionMb,
-          jobs: opts.jobs,
-        },
-        process.stdout,
-      );
-    });
+    .option('--jobs <n>', 'worker threads for many files (default: one per core for 8 MB or more; 1: one thread)', parseJobs);
+  withAnalysisOptions(analyze).action(async (paths: string[], opts: AnalysisFlags & { jobs?: number; json?: boolean; junit?: string; sarif?: string }) => {
+    const { analyzeCommand } = await import('./analyzeCommand.ts');
+    process.exitCode = await analyzeCommand(
+      paths,
+      { ...(await analysisOptionsFrom(opts)), json: opts.json, failOn: opts.failOn, verbose: opts.verbose, junit: opts.junit, sarif: opts.sarif, toolVersion: toolVersion(), jobs: opts.jobs },
+      process.stdout,
+    );
+  });
   program
     .command('tokens')
     .description("print each record's completion tokens with their ids, and where the ids come from (recorded, re-encoded by the model's tokenizer, approximate)")
@@ -161,32 +197,21 @@ export function buildProgram(): Command {
       const { tokensCommand } = await import('./tokensCommand.ts');
       process.exitCode = await tokensCommand(paths, { json: opts.json, format: opts.format, tokenizers: tokenizerPaths(opts.tokenizer) }, process.stdout);
     });
-  program
+  const report = program
     .command('report')
     .description('write the trace editor for traces (files or directories) as one self-contained HTML file')
     .argument('<paths...>', 'trace files, directories of trace files (.jsonl .json .ndjson .sse .log .txt), or - for standard input')
     .requiredOption('-o, --out <file>', 'where to write the HTML report')
-    .option('--open', 'open the report in the desktop browser when there is one')
-    .option('--think-open', 'completions start inside <think> (the template opened it in the prompt)')
-    .addOption(new Option('--format <name>', 'tool-call format (default: detected per record)').choices(formatNames()))
-    .option('--template <file>', "your model's chat template: requests recorded without a prompt are rendered with it and checked")
-    .addOption(vllmProfileOption())
-    .option('--delta-tokens <n>', 'with --vllm-profile: tokens per delta (default 1), or "recorded" for the grouping the record shows')
-    .option('--tokenizer <path>', TOKENIZER_HELP)
-    .option('--no-guided', "skip the guided-decoding what-if (xgrammar over each Kimi completion)")
-    .addOption(vllmReasoningParserOption())
-    .option('--ignore <kinds>', 'silence these diagnostic kinds (comma-separated): counted per kind, not listed')
-    .addOption(maxCompletionOption())
-    .option('--jobs <n>', 'worker threads for many files (default: one per core for 8 MB or more; 1: one thread)', parseJobs)
-    .action(async (paths: string[], opts: { jobs?: number; ignore?: string; out: string; open?: boolean; thinkOpen?: boolean; format?: string; template?: string; vllmProfile?: VllmGeneration; deltaTokens?: string; vllmReasoningParser?: string; tokenizer?: string; guided: boolean; maxCompletionMb?: number }) => {
-      if (opts.deltaTokens !== undefined && !opts.vllmProfile) throw new InputError('--delta-tokens needs --vllm-profile');
-      const deltaTokens = opts.deltaTokens === undefined ? undefined : parseDeltaTokens(opts.deltaTokens);
-      const { openInBrowser, writeReport } = await import('./reportCommand.ts');
-      const { records, bytes } = await writeReport(paths, opts.out, { startInReasoning: opts.thinkOpen, format: opts.format, template: await readTemplate(opts.template), vllmProfile: opts.vllmProfile, deltaTokens, vllmReasoningParser: reasoningParserFlag(opts.vllmReasoningParser, opts.vllmProfile), tokenizers: tokenizerPaths(opts.tokenizer), guided: opts.guided, ignore: parseIgnore(opts.ignore), maxCompletionMB: opts.maxCompletionMb });
-      const where = resolve(opts.out);
-      process.stdout.write(`Report: ${where} (${records} records, ${(bytes / 1024).toFixed(0)} KB)\n`);
-      if (opts.open && openInBrowser(where)) process.stdout.write('Opened in your browser.\n');
-    });
+    .option('--open', 'open the report in the desktop browser when there is one');
+  withAnalysisOptions(report).action(async (paths: string[], opts: AnalysisFlags & { out: string; open?: boolean }) => {
+    const { openInBrowser, writeReport } = await import('./reportCommand.ts');
+    const { records, bytes, summaries } = await writeReport(paths, opts.out, await analysisOptionsFrom(opts));
+    const where = resolve(opts.out);
+    process.stdout.write(`Report: ${where} (${records} records, ${(bytes / 1024).toFixed(0)} KB)\n`);
+    process.stdout.write(reportFindings(summaries, opts.verbose ?? false));
+    if (opts.open && openInBrowser(where)) process.stdout.write('Opened in your browser.\n');
+    if (opts.failOn && summaries.some((r) => r.worst !== null && SEVERITY_RANK[r.worst] >= SEVERITY_RANK[opts.failOn as Severity])) process.exitCode = 1;
+  });
   program
     .command('replay')
     .description('replay recorded requests against an endpoint (the embedded one by default), guided decoding off/on/both')

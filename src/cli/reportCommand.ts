@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { AnalysisOptions } from '../core/analysis.ts';
+import type { RecordSummary } from '../shared/protocol.ts';
 import { embeddedTraces } from '../host/view/embeddedTrace.ts';
 import { reportPageHtml } from '../host/view/pageHtml.ts';
 import { expandInputs, InputError } from './analyzeCommand.ts';
@@ -14,7 +15,7 @@ function bundleDir(): string {
   return __dirname;
 }
 
-export async function writeReport(inputs: string[], out: string, options: AnalysisOptions = {}, input: NodeJS.ReadableStream = process.stdin): Promise<{ records: number; bytes: number }> {
+export async function writeReport(inputs: string[], out: string, options: AnalysisOptions = {}, input: NodeJS.ReadableStream = process.stdin): Promise<{ records: number; bytes: number; summaries: RecordSummary[] }> {
   const files = await expandInputs(inputs);
   if (files.filter((f) => f === STDIN_NAME).length > 1) throw new InputError('standard input (-) can be read only once');
   if (options.guided !== false) guidedEngine().warmUp();
@@ -41,7 +42,7 @@ export async function writeReport(inputs: string[], out: string, options: Analys
   const html = reportPageHtml({ script, style, data, title: `Toolscope — ${title}` });
   await mkdir(dirname(out), { recursive: true });
   await writeFile(out, html, 'utf8');
-  return { records: data.summaries.length, bytes: Buffer.byteLength(html) };
+  return { records: data.summaries.length, bytes: Buffer.byteLength(html), summaries: data.summaries };
 }
 
 /** Opens a file in the desktop's browser when there is a desktop; silently does nothing otherwise. */
