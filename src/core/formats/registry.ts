@@ -8,6 +8,7 @@ import { deepseekV31Format } from './deepseekV31/deepseekV31Format.ts';
 import { harmonyFormat } from './harmony/harmonyFormat.ts';
 import { hermesFormat } from './hermes/hermesFormat.ts';
 import { qwen3CoderFormat } from './qwen3Coder/qwen3CoderFormat.ts';
+import { llamaFormat } from './llama/llamaFormat.ts';
 import type { Tokenizer } from '../tokens/token.ts';
 
 const formats = new Map<string, ToolCallFormat>();
@@ -73,6 +74,7 @@ registerFormat(harmonyFormat);
 registerFormat(deepseekV31Format);
 registerFormat(qwen3CoderFormat);
 registerFormat(hermesFormat);
+registerFormat(llamaFormat);
 
 // ---- tokens for completions recorded without them ------------------------------------------------------
 

@@ -81,6 +81,8 @@ export abstract class JsonCallParser<N extends string> extends MarkupParser<N> {
     const c = this.open;
     if (!c) return;
     for (let i = 0; i < text.length; i++) {
+      // The format closed the call when its object closed (`objectClosed`): the rest is the format's again.
+      if (this.open !== c) return this.text(text.slice(i), at + i);
       const ch = text[i] as string;
       const pos = at + i;
       switch (c.stage) {
