@@ -154,6 +154,11 @@ export interface FormatGuidedGrammar {
   readonly builtinStyle: 'kimi' | 'qwen' | 'qwen_coder' | 'deepseek_r1' | 'harmony' | 'llama';
   /** The shapes the format offers, the default first (Kimi K2: `xgrammar-kimi`, `pr36891`). */
   readonly shapes: readonly string[];
+  /**
+   * Where the model ends its turn in this format's text when the record keeps it (Llama: `<|eot_id|>`, `<|eom_id|>`):
+   * the engine stops there, so the what-if feeds nothing from there on to the grammar.
+   */
+  readonly stops?: readonly string[];
   /** Throws StructuralTagError (structuralTag/toolChoice.ts) where xgrammar raises for the same request. */
   structuralTag(tools: readonly ChatTool[] | undefined, toolChoice: ToolChoice | undefined | null, options?: GuidedTagOptions): StructuralTag;
 }

@@ -27,8 +27,8 @@ export function pieces(text: string, from: number, to: number): Piece[] {
   return out;
 }
 
-/** Where the first stop string starts at or after `from`, or -1. */
-export function stopOffset(text: string, from: number): number {
-  const stops = STOP_TEXTS.map((s) => text.indexOf(s, from)).filter((i) => i >= 0);
+/** Where the first stop string (or one of the format's `extra` stops) starts at or after `from`, or -1. */
+export function stopOffset(text: string, from: number, extra: readonly string[] = []): number {
+  const stops = [...STOP_TEXTS, ...extra].map((s) => text.indexOf(s, from)).filter((i) => i >= 0);
   return stops.length ? Math.min(...stops) : -1;
 }

@@ -23,7 +23,7 @@ export async function runJob(job: EngineJob): Promise<EngineValue> {
       const run = await whatIfForRequest(
         { tools: job.tools as NonNullable<Parameters<typeof whatIfForRequest>[0]['tools']>, tool_choice: job.toolChoice ?? undefined },
         { text: job.text, tokens: [], finishReason: job.finishReason },
-        { ...job.options, shape: job.shape },
+        { ...job.options, shape: job.shape, ...(job.format === undefined ? {} : { format: job.format }) },
       );
       const outcome: WhatIfOutcome = run.ran ? { ran: true, result: run.result, compileMs: run.grammar.compileMs } : run;
       return outcome;

@@ -13,6 +13,8 @@ export type EngineJob =
       tools: readonly ChatTool[] | undefined;
       toolChoice: ToolChoice | undefined | null;
       shape: StructuralTagShape;
+      /** The record's format, whose structural tag is compiled (Kimi K2's when absent). */
+      format?: string;
       text: string;
       finishReason: string | null;
       options: WhatIfOptions;

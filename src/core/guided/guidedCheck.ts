@@ -50,6 +50,11 @@ function diagnostic(kind: 'guided-would-block' | 'guided-accepts' | 'guided-unav
   return { code: entry.code, kind, severity: entry.severity, ...fields };
 }
 
+/** The tag the what-if compiled, in words: xgrammar's built-in of the record's format. */
+function tagName(a: AnalyzedRecord): string {
+  return `xgrammar's ${findFormat(a.format)?.guided?.builtinStyle ?? 'kimi'} tag`;
+}
+
 /** The call (by index in the parse) whose arguments hold a char offset, if any. */
 function callAt(a: AnalyzedRecord, offset: number): { index: number; name: string } | null {
   for (const c of a.parse?.calls ?? []) {
@@ -67,7 +72,7 @@ function blocked(a: AnalyzedRecord, request: ChatRequest, r: WhatIfRejected): Di
   const range = tokenRange(tokens, r.charOffset, end);
   const where = r.reason === 'cannot-end' ? 'the end of the output' : `token ${range.tokenStart ?? '?'}`;
   const wrote = r.reason === 'cannot-end' ? 'the model stopped here' : `the model wrote ${JSON.stringify(r.produced)}`;
-  let message = `guided decoding (xgrammar's kimi tag) would have stepped in at ${where}: it allowed ${r.allowed}; ${wrote}`;
+  let message = `guided decoding (${tagName(a)}) would have stepped in at ${where}: it allowed ${r.allowed}; ${wrote}`;
   const call = callAt(a, r.charOffset);
   const d = diagnostic('guided-would-block', {
     message,
@@ -96,7 +101,7 @@ function blocked(a: AnalyzedRecord, request: ChatRequest, r: WhatIfRejected): Di
 }
 
 function accepted(a: AnalyzedRecord, request: ChatRequest): Diagnostic {
-  let message = "guided decoding (xgrammar's kimi tag) would have let this completion through unchanged";
+  let message = `guided decoding (${tagName(a)}) would have let this completion through unchanged`;
   // ajv errors the grammar lets through: name the keyword xgrammar does not enforce.
   const notes: string[] = [];
   for (const c of a.parse?.calls ?? []) {
@@ -166,7 +171,7 @@ export function startWhatIf(format: string, completionText: string | null, reque
   const text = options.startInReasoning && !completionText.trimStart().startsWith('<think>') ? `<think>${completionText}` : completionText;
   const engine = options.engine ?? guidedEngine();
   // No tokens: the findings place the blocking character on the record's tokens themselves (blocked()).
-  const run = engine.whatIf(request, { text, tokens: [], finishReason });
+  const run = engine.whatIf(request, { text, tokens: [], finishReason }, { format });
   // Nobody may come for the answer (the record's own analysis can still fail): that is no unhandled rejection.
   run.catch(() => undefined);
   return { run, shift: text.length - completionText.length };

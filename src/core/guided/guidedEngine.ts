@@ -128,7 +128,7 @@ export class GuidedEngine {
     completion: { text: string; tokens: readonly Token[]; finishReason?: string | null },
     options: WhatIfOptions & { shape?: StructuralTagShape } = {},
   ): Promise<WhatIfOutcome> {
-    const { shape, ...rest } = options;
+    const { shape, format, ...rest } = options;
     let outcome: WhatIfOutcome;
     try {
       outcome = (await this.submit({
@@ -136,6 +136,7 @@ export class GuidedEngine {
         tools: request.tools,
         toolChoice: request.tool_choice ?? null,
         shape: shape ?? 'xgrammar-kimi',
+        ...(format === undefined ? {} : { format }),
         text: completion.text,
         finishReason: completion.finishReason ?? null,
         options: rest,

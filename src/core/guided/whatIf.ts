@@ -18,7 +18,8 @@ import { jsonPrefixContext } from './jsonPrefixContext.ts';
 import { schemaHintAt } from './schemaHint.ts';
 import { tagExcludes, tagTools } from './tagTools.ts';
 import { walkFormats } from '../formats/structuralTag/structuralTagFormat.ts';
-import { compileKimiGrammar, newMatcher, type CompiledKimiGrammar } from './xgrammar.ts';
+import { compileFormatGrammar, compileKimiGrammar, newMatcher, type CompiledKimiGrammar } from './xgrammar.ts';
+import { findFormat } from '../formats/registry.ts';
 import type { StructuralTagShape } from '../formats/kimiK2/kimiK2StructuralTag.ts';
 import { StructuralTagError } from '../formats/structuralTag/toolChoice.ts';
 import { XgrammarError, type XgMatcher } from './xgrammarModule.ts';
@@ -40,6 +41,11 @@ export interface WhatIfCompletion {
 export interface WhatIfOptions {
   /** `skip` (default): constrain only what follows the first `</think>`; `constrain`: from the first char. */
   reasoning?: 'skip' | 'constrain';
+  /**
+   * The registered format whose structural tag (`ToolCallFormat.guided`) is compiled; Kimi K2's tag when absent
+   * (the callers that predate the capability).
+   */
+  format?: string;
 }
 
 export interface WhatIfAccepted {
@@ -179,7 +185,7 @@ export async function whatIf(
   const start = grammarStartOf(text, options.reasoning ?? 'skip');
   if (start === null) return { accepted: true, grammarStart: text.length, endChecked: false };
   // A stop token in the text is where the model stopped; nothing after it reaches the grammar.
-  const stopAt = stopOffset(text, start);
+  const stopAt = stopOffset(text, start, grammar.stops);
   const textEnd = stopAt >= 0 ? stopAt : text.length;
   const checkEnd = stopAt >= 0 || !TRUNCATED.has(completion.finishReason ?? '');
   const excludes = tagExcludes(grammar.tag);
@@ -241,8 +247,11 @@ export async function whatIfForRequest(
   options: WhatIfOptions & { shape?: StructuralTagShape } = {},
 ): Promise<WhatIfForRequest> {
   let grammar: CompiledKimiGrammar;
+  const guided = options.format === undefined ? undefined : findFormat(options.format)?.guided;
   try {
-    grammar = await compileKimiGrammar(request.tools, request.tool_choice, { shape: options.shape ?? 'xgrammar-kimi' });
+    grammar = guided
+      ? await compileFormatGrammar(guided, request.tools, request.tool_choice, options.shape)
+      : await compileKimiGrammar(request.tools, request.tool_choice, { shape: options.shape ?? 'xgrammar-kimi' });
   } catch (err) {
     // No tag for this request in this shape; or a schema the engine would have refused outright.
     if (err instanceof StructuralTagError) return { ran: false, why: err.message, unavailable: false };

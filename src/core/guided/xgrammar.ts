@@ -11,6 +11,7 @@ import { createHash } from 'node:crypto';
 import type { ChatTool, ToolChoice } from '../trace/record.ts';
 import { buildKimiStructuralTag, type StructuralTagShape } from '../formats/kimiK2/kimiK2StructuralTag.ts';
 import type { StructuralTag } from '../formats/structuralTag/structuralTagFormat.ts';
+import type { FormatGuidedGrammar } from '../formats/toolCallFormat.ts';
 import { lowerForWebXgrammar } from './webXgrammarLowering.ts';
 import { addExcludes, findRootRule, parseRules, printRules, removeSentinel } from './ebnfRules.ts';
 import { BYTE_VOCABULARY, type ByteVocabulary } from './byteVocabulary.ts';
@@ -38,6 +39,8 @@ export interface CompiledKimiGrammar {
   /** `patched-ebnf` (sentinel / excludes route) or `direct`. */
   readonly route: 'patched-ebnf' | 'direct';
   readonly compileMs: number;
+  /** The format's end-of-turn strings (`FormatGuidedGrammar.stops`): the what-if stops feeding there. */
+  readonly stops?: readonly string[];
   readonly vocabulary: ByteVocabulary;
   readonly compiled: XgCompiledGrammar;
 }
@@ -128,6 +131,21 @@ export function compileKimiGrammar(
   const shape = options.shape ?? 'xgrammar-kimi';
   const key = guidedCacheKey(tools, toolChoice, shape);
   return cached(key, () => buildKimiStructuralTag(tools, toolChoice, { shape }));
+}
+
+/**
+ * The compiled grammar of a format's own structural tag (`ToolCallFormat.guided`) for a request, cached by the tag's
+ * content; a shape the format does not offer means its default. Throws StructuralTagError like the builder.
+ */
+export async function compileFormatGrammar(
+  guided: FormatGuidedGrammar,
+  tools: readonly ChatTool[] | undefined,
+  toolChoice: ToolChoice | undefined | null,
+  shape?: string,
+): Promise<CompiledKimiGrammar> {
+  const tag = guided.structuralTag(tools, toolChoice, { shape: shape !== undefined && guided.shapes.includes(shape) ? shape : undefined });
+  const grammar = await compileTag(tag);
+  return guided.stops ? { ...grammar, stops: guided.stops } : grammar;
 }
 
 /** The compiled grammar of a tag as received (e.g. a request's own `structural_tag`), cached by its content. */

@@ -1,7 +1,7 @@
 /** Llama 3.x / 4 JSON tool calls as a `ToolCallFormat`: markers, detection, the reference parser and its structural tag. */
 import { MarkerSplitter } from '../../tokens/markerSplitter.ts';
 import type { ParserOptions, StreamingParser, ToolCallFormat } from '../toolCallFormat.ts';
-import { EOM, EOM_ID, EOT, EOT_ID, LLAMA_MARKERS, PYTHON_TAG } from './llamaMarkers.ts';
+import { END_OF_TEXT, EOM, EOM_ID, EOT, EOT_ID, LLAMA_MARKERS, PYTHON_TAG } from './llamaMarkers.ts';
 import { LlamaParser } from './llamaParser.ts';
 import { llama3Splitter } from './llama3Pretokenizer.ts';
 import { buildLlamaStructuralTag, LLAMA_TAG_SHAPES } from './llamaStructuralTag.ts';
@@ -29,6 +29,8 @@ export const llamaFormat: ToolCallFormat = {
   guided: {
     builtinStyle: 'llama',
     shapes: LLAMA_TAG_SHAPES,
+    // The turn ends: a record that keeps them ends there for the grammar as for the engine.
+    stops: [EOT_ID, EOM_ID, EOT, EOM, END_OF_TEXT],
     // Llama has no reasoning part: the option changes nothing (xgrammar ignores it too).
     structuralTag: (tools, toolChoice) => buildLlamaStructuralTag(tools, toolChoice),
   },
