@@ -806,7 +806,7 @@ function malformed(): string {
 // ---------------------------------------------------------------------------------------------------------------
 
 // ---------------------------------------------------------------------------------------------------------------
-// other-formats.jsonl: Hermes, Qwen3-Coder, DeepSeek-V3.1 and gpt-oss Harmony records (native, `meta.format`
+// other-formats.jsonl: Hermes, Qwen3-Coder, DeepSeek-V3.1, gpt-oss Harmony and Llama records (native, `meta.format`
 // set), each format with a clean call and one record per failure: a content leak in the recorded response, an
 // unknown tool, a schema violation, invalid JSON and a call cut off by max_tokens.
 
@@ -845,6 +845,7 @@ function otherFormats(): Json[] {
     qwen3_coder: { model: 'Qwen/Qwen3-Coder-30B-A3B-Instruct', parser: 'qwen3_coder' },
     deepseek_v31: { model: 'deepseek-ai/DeepSeek-V3.1', parser: 'deepseek_v31' },
     harmony: { model: 'openai/gpt-oss-120b', parser: 'openai' },
+    llama: { model: 'meta-llama/Llama-3.3-70B-Instruct', parser: 'llama3_json' },
   };
   const record = (format: string, id: string, note: string, user: string, completion: Json, response?: Json): Json => ({
     toolscope: 1,
@@ -970,6 +971,18 @@ function otherFormats(): Json[] {
     schema: oss('get_weather', '{"city":"Oslo","unit":"kelvin","days":30}'),
     invalid: { completion: oss('create_calendar_event', '{"title":"Sync with Lena","start":"2025-10-22T10:00:00+02:00","duration_minutes":30') },
     truncated: `${think('Search for news.')}<|channel|>commentary to=functions.search_web <|constrain|>json<|message|>{"query":"acme outage`,
+  });
+
+  // Llama 3.x / 4 JSON: <|python_tag|>{"name": …, "parameters": …}<|eom_id|>, or the bare object ended by <|eot_id|>.
+  const llama = (name: string, args: string) => `{"name": "${name}", "parameters": ${args}}`;
+  scenarios('llama', {
+    clean: [`<|python_tag|>${llama('get_weather', '{"city": "Lisbon", "unit": "celsius"}')}<|eom_id|>`, 'get_weather', '{"city": "Lisbon", "unit": "celsius"}', {}],
+    // No tool parser on the server: the bare call came back as content.
+    leak: [`${llama('search_web', '{"query": "acme status page incident"}')}<|eot_id|>`, llama('search_web', '{"query": "acme status page incident"}')],
+    unknown: `${llama('get_stock_price', '{"ticker": "ACME"}')}<|eot_id|>`,
+    schema: `<|python_tag|>${llama('get_weather', '{"city": "Oslo", "unit": "kelvin", "days": 30}')}<|eom_id|>`,
+    invalid: { completion: `${llama('create_calendar_event', '{"title": "Sync with Lena", "start": "2025-10-22T10:00:00+02:00", "duration_minutes": 30,}')}<|eot_id|>` },
+    truncated: `<|python_tag|>{"name": "search_web", "parameters": {"query": "acme outage`,
   });
   return rows;
 }

@@ -1,5 +1,5 @@
 /**
- * The four added tool-call formats in the trace editor, in chromium: samples/other-formats.jsonl in the report
+ * The five added tool-call formats in the trace editor, in chromium: samples/other-formats.jsonl in the report
  * page shows each format's markers as marker chips and says which format each record was read in and why; in the
  * VS Code page, choosing a format (the `toolscope.format` setting) re-reads the trace in it.
  */
@@ -26,6 +26,7 @@ const FORMATS: Array<{ format: string; record: string; markers: string[] }> = [
     markers: ['<｜tool▁calls▁begin｜>', '<｜tool▁call▁begin｜>', '<｜tool▁sep｜>', '<｜tool▁call▁end｜>', '<｜tool▁calls▁end｜>'],
   },
   { format: 'harmony', record: 'harmony-clean-call', markers: ['<|channel|>', '<|message|>', '<|constrain|>', '<|call|>'] },
+  { format: 'llama', record: 'llama-clean-call', markers: ['<|python_tag|>', '<|eom_id|>'] },
 ];
 
 let browser: Browser;
@@ -119,7 +120,7 @@ describe('other tool-call formats in the trace editor (chromium)', () => {
     }
     // The list says the format too (filterable by it).
     await page.locator('.filter-text input').fill('deepseek_v31');
-    assert.match((await page.locator('.list-count').textContent()) ?? '', /^6 of 24 records/);
+    assert.match((await page.locator('.list-count').textContent()) ?? '', /^6 of 30 records/);
     await done();
   });
 
@@ -149,7 +150,7 @@ describe('other tool-call formats in the trace editor (chromium)', () => {
     const { page, done } = await openPage(browser, null, { theme: 'dark' });
     await page.addInitScript(DARK_VSCODE_THEME);
     const host = await openVsCodePage(page, server, SAMPLE, '/vscode-formats.html');
-    await page.locator('.list-count', { hasText: /^24 records$/ }).waitFor();
+    await page.locator('.list-count', { hasText: /^30 records$/ }).waitFor();
     await host.idle();
     await selectRecord(page, 'harmony-clean-call');
     assert.equal((await formatLabel(page)).text, 'format harmony');

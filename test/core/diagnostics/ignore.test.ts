@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { analyzeCommand } from '../../../src/cli/analyzeCommand.ts';
 import { analyze, completionResponse, ofKind, record } from './analyze.helpers.ts';
 
-const leaky = () => record({ response: completionResponse('I will check. <|tool_call_begin|> functions.get_weather:0 <|eot_id|>', [], 'stop') });
+const leaky = () => record({ response: completionResponse('I will check. <|tool_call_begin|> functions.get_weather:0 <|END_OF_TURN_TOKEN|>', [], 'stop') });
 
 test('ignore: the kinds are counted in `ignored`, the rest stays', () => {
   const all = analyze(leaky());

@@ -17,7 +17,7 @@ import type { TraceRecord } from '../../../src/core/trace/record.ts';
 import { analyzeCommand } from '../../../src/cli/analyzeCommand.ts';
 
 const SAMPLES = fileURLToPath(new URL('../../../samples/other-formats.jsonl', import.meta.url));
-const FORMATS = ['hermes', 'qwen3_coder', 'deepseek_v31', 'harmony'];
+const FORMATS = ['hermes', 'qwen3_coder', 'deepseek_v31', 'harmony', 'llama'];
 
 function sampleRecords(): TraceRecord[] {
   return readFileSync(SAMPLES, 'utf8')
@@ -54,7 +54,7 @@ const summary = (a: AnalyzedRecord) => ({ format: a.format, content: a.content, 
 
 test('detection: every record of other-formats.jsonl is detected without meta.format / meta.parser, and analysed as if named', () => {
   const records = sampleRecords();
-  assert.equal(records.length, 24);
+  assert.equal(records.length, 30);
   const seen = new Map<string, number>();
   for (const r of records) {
     const expected = formatOfId(r.id);
@@ -108,6 +108,9 @@ test('detection: meta.parser names the format when there is no markup (vLLM and 
     ['openai', 'harmony'],
     ['deepseek_v31', 'deepseek_v31'],
     ['kimi_k2', 'kimi_k2'],
+    ['llama3_json', 'llama'],
+    ['llama4_json', 'llama'],
+    ['llama3', 'llama'],
   ]) {
     const a = analyze({ ...r, meta: { ...r.meta, parser } });
     assert.equal(a.format, format, parser);
@@ -133,6 +136,18 @@ test('detection: model names map to the formats those models write', () => {
     ['deepseek-ai/DeepSeek-V3.1-Terminus', 'deepseek_v31'],
     ['openai/gpt-oss-120b', 'harmony'],
     ['gpt-oss:20b', 'harmony'],
+    ['meta-llama/Llama-3.1-8B-Instruct', 'llama'],
+    ['meta-llama/Meta-Llama-3.1-70B-Instruct', 'llama'],
+    ['meta-llama/Llama-3.2-3B-Instruct', 'llama'],
+    ['meta-llama/Llama-3.3-70B-Instruct', 'llama'],
+    ['meta-llama/Llama-4-Scout-17B-16E-Instruct', 'llama'],
+    ['meta-llama/Llama-4-Maverick-17B-128E-Instruct-FP8', 'llama'],
+    ['llama3.1:8b', 'llama'],
+    ['llama3.2', 'llama'],
+    ['nvidia/Llama-3.1-Nemotron-70B-Instruct-HF', undefined],
+    ['deepseek-ai/DeepSeek-R1-Distill-Llama-70B', undefined],
+    ['meta-llama/Meta-Llama-3-8B-Instruct', undefined],
+    ['codellama/CodeLlama-7b-Instruct-hf', undefined],
     ['deepseek-ai/DeepSeek-V3', undefined],
     ['gpt-4o', undefined],
     ['m', undefined],
@@ -210,7 +225,7 @@ test('analyze --json: the format field per record, detected without meta.format'
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l) as { id: string; format: string; diagnostics: Array<{ kind: string }> });
-    assert.equal(lines.length, 24);
+    assert.equal(lines.length, 30);
     for (const l of lines) {
       assert.deepEqual(Object.keys(l), ['file', 'id', 'line', 'lastLine', 'format', 'content', 'reasoning', 'calls', 'diagnostics']);
       assert.equal(l.format, formatOfId(l.id), l.id);

@@ -4,14 +4,14 @@ import assert from 'node:assert/strict';
 import { DEFAULT_FORMAT, detectFormat, findFormat, formatNames, getFormat, MarkerSplitter, tokenizerFor } from '../../../../src/core/formats/registry.ts';
 import { KimiSplitter } from '../../../../src/core/tokens/index.ts';
 
-test('registry: Kimi K2 stays first and the default; the four formats are registered', () => {
-  assert.deepEqual(formatNames(), ['kimi_k2', 'harmony', 'deepseek_v31', 'qwen3_coder', 'hermes']);
+test('registry: Kimi K2 stays first and the default; the five other formats are registered', () => {
+  assert.deepEqual(formatNames(), ['kimi_k2', 'harmony', 'deepseek_v31', 'qwen3_coder', 'hermes', 'llama']);
   assert.equal(DEFAULT_FORMAT, 'kimi_k2');
   assert.equal(detectFormat('').name, 'kimi_k2');
   assert.equal(findFormat('harmony'), getFormat('harmony'));
   assert.equal(findFormat('nope'), undefined);
   assert.equal(findFormat(42), undefined);
-  assert.throws(() => getFormat('nope'), /known: kimi_k2, harmony, deepseek_v31, qwen3_coder, hermes/);
+  assert.throws(() => getFormat('nope'), /known: kimi_k2, harmony, deepseek_v31, qwen3_coder, hermes, llama/);
 });
 
 test('registry: the format whose markup comes first wins when another format is quoted inside it', () => {
@@ -43,7 +43,7 @@ test('MarkerSplitter: markers are single special tokens, the rest pre-tokenized,
 
 test('tokenizerFor: the Kimi splitter for Kimi K2, a marker splitter for the others, one each', () => {
   assert.ok(tokenizerFor(getFormat('kimi_k2')) instanceof KimiSplitter);
-  for (const name of ['hermes', 'qwen3_coder', 'deepseek_v31', 'harmony']) {
+  for (const name of ['hermes', 'qwen3_coder', 'deepseek_v31', 'harmony', 'llama']) {
     const t = tokenizerFor(getFormat(name));
     assert.ok(t instanceof MarkerSplitter, name);
     assert.equal(t, tokenizerFor(getFormat(name)));
