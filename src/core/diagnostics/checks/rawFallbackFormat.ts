@@ -10,10 +10,45 @@ import { makeDiagnostic, type Check, type CheckContext } from '../context.ts';
 import type { Diagnostic } from '../diagnostic.ts';
 import { findBareJsonCalls, type BareJsonCall } from '../bareJsonCalls.ts';
 import { notesOf } from './structureNotes.ts';
+import type { ParseResult } from '../../formats/toolCallFormat.ts';
 
 const HINT = 'The model wrote the call as plain text, so no parser turns it into tool_calls. Usually a template problem (tools not declared the way the model was trained); guided decoding forces the markup.';
 const BARE_HINT =
   "The model answered with the call's JSON and no markup (typical when the chat template's tool instructions are missing or the server runs no tool parser for this model). Serve with the model's tool parser and template, constrain the output (guided decoding), or recover the JSON on the client when its name is an offered tool.";
+
+/**
+ * A format whose call is the bare object (Llama) reads it only where a call may start (the start of the answer, after
+ * `<|python_tag|>`); one written after other text is content in the reference parse, as for vLLM's streaming parser
+ * and llama.cpp, though vLLM's non-streaming parser takes it as a call. Said once, over the calls found.
+ */
+function bareCallsAfterText(ctx: CheckContext, parse: ParseResult): Diagnostic[] {
+  if (!parse.content) return [];
+  const bare = bareCallsInContent(ctx, parse.content);
+  if (!bare.length) return [];
+  const first = bare[0] as BareJsonCall;
+  const last = bare[bare.length - 1] as BareJsonCall;
+  return [
+    makeDiagnostic(ctx, 'raw-fallback-format', {
+      where: 'completion',
+      charStart: completionOffset(parse, first.start),
+      charEnd: completionOffset(parse, last.end - 1) + 1,
+      detail: 'bare-json',
+      message: `${bare.length === 1 ? 'a call' : `${bare.length} calls`} written as bare JSON after other text (${bare.map((c) => c.name).slice(0, 5).join(', ')}) ${bare.length === 1 ? 'is' : 'are'} content, not a call: ${ctx.format.displayName} parsers read a call only where one may start (vLLM's non-streaming parser takes it; its streaming parser and llama.cpp do not)`,
+      hint: "Have the model start its answer with the call (the chat template's tool instructions), or constrain the output with guided decoding; a client can recover the JSON when its name is an offered tool.",
+    }),
+  ];
+}
+
+/** The completion offset of an offset in the parse's content (its content spans, in order). */
+function completionOffset(parse: ParseResult, at: number): number {
+  let seen = 0;
+  for (const span of parse.contentSpans) {
+    const length = span.end - span.start;
+    if (at < seen + length) return span.start + (at - seen);
+    seen += length;
+  }
+  return parse.contentSpans[parse.contentSpans.length - 1]?.end ?? 0;
+}
 
 /** Bare JSON calls in content that stand for calls: naming an offered tool, or the whole content when tools are unknown. */
 export function bareCallsInContent(ctx: CheckContext, content: string): BareJsonCall[] {
@@ -26,7 +61,7 @@ export function bareCallsInContent(ctx: CheckContext, content: string): BareJson
 
 export const rawFallbackFormat: Check = (ctx) => {
   if (ctx.parse) {
-    return notesOf(ctx, 'raw-fallback').map((n) =>
+    const out = notesOf(ctx, 'raw-fallback').map((n) =>
       makeDiagnostic(ctx, 'raw-fallback-format', {
         where: 'completion',
         charStart: n.span.start,
@@ -35,6 +70,7 @@ export const rawFallbackFormat: Check = (ctx) => {
         hint: HINT,
       }),
     );
+    return ctx.format.nativeBareJson ? [...out, ...bareCallsAfterText(ctx, ctx.parse)] : out;
   }
   const content = ctx.response?.content;
   if (!content) return [];

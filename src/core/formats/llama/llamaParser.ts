@@ -14,7 +14,7 @@
  * - text after the calls (or after `<|python_tag|>` that is not a JSON object, e.g. a built-in tool's
  *   `brave_search.call(…)`): content, noted `text-in-section` (vLLM's llama3_json drops it or never returns it).
  * - a `{"name": …}` object after prose without `<|python_tag|>` stays content, as vLLM's streaming parser and
- *   llama.cpp leave it (vLLM's non-streaming parser takes it; the content checks report it).
+ *   llama.cpp leave it (vLLM's non-streaming parser takes it; raw-fallback-format reports it).
  * - the turn's end (`<|eot_id|>`, `<|eom_id|>`, `<|eot|>`, `<|eom|>`) inside an object, or the end of the text:
  *   the call is unterminated. Llama has no reasoning block: `startInReasoning` is ignored.
  *

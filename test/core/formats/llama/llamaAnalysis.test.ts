@@ -88,3 +88,21 @@ test('llama detection steals nothing: Hermes and Qwen3-Coder records, and bare J
 test('llama analysis: the bundled samples', async () => {
   await checkSamples('llama');
 });
+
+test('llama analysis: a call written after prose without <|python_tag|> stays content, and is said so on its JSON', () => {
+  const prose = 'Here is the result: ';
+  const json = call('search', '{"query": "incidents"}');
+  const text = `${prose}${json} Would you like to know more?<|eot_id|>`;
+  const r = analyze(record({ completion: { text } }));
+  assert.equal(r.format, 'llama');
+  assert.deepEqual(r.calls, []);
+  const d = r.diagnostics.find((x) => x.kind === 'raw-fallback-format');
+  assert.ok(d, r.diagnostics.map((x) => x.kind).join(', '));
+  assert.equal(d.detail, 'bare-json');
+  assert.equal(text.slice(d.charStart ?? 0, d.charEnd ?? 0), json);
+  assert.match(d.message, /a call written as bare JSON after other text \(search\) is content/u);
+  // JSON that names no offered tool is prose.
+  assert.ok(!kinds(analyze(record({ completion: { text: `${prose}{"name": "Ada", "parameters": {}}<|eot_id|>` } }))).includes('raw-fallback-format'));
+  // A call at the start is a call, not a raw fallback.
+  assert.ok(!kinds(analyze(record({ completion: { text: `${json}<|eot_id|>` } }))).includes('raw-fallback-format'));
+});
