@@ -24,10 +24,19 @@ test('qwen2: single digits, contractions, a space joined to the next word', () =
   assert.equal(getFormat('qwen3_coder').tokenizer.gguf?.qwen2, split);
 });
 
+test('llama-bpe (Llama 3, cl100k pattern): digits in threes, contractions, punctuation with its line breaks', () => {
+  const split = getFormat('llama').tokenizer.gguf?.['llama-bpe'];
+  assert.deepEqual(pieces(split, "I'M at 1234567 Main St.\n\n"), ['I', "'M", ' at', ' ', '123', '456', '7', ' Main', ' St', '.\n\n']);
+  assert.deepEqual(pieces(split, '<|python_tag|>{"name": "f"}'), ['<|', 'python', '_tag', '|>{"', 'name', '":', ' "', 'f', '"}']);
+  // The same pattern reads Llama 3's tiktoken.model (original/tokenizer.model holds ranks only).
+  assert.equal(getFormat('llama').tokenizer.tiktoken, split);
+});
+
 test('GGUF pre-tokenizer names per format: each format declares its own', () => {
   assert.deepEqual(Object.keys(getFormat('kimi_k2').tokenizer.gguf ?? {}), ['kimi-k2']);
   assert.deepEqual(Object.keys(getFormat('harmony').tokenizer.gguf ?? {}), ['gpt-4o']);
   assert.deepEqual(Object.keys(getFormat('deepseek_v31').tokenizer.gguf ?? {}), ['deepseek-v3']);
+  assert.deepEqual(Object.keys(getFormat('llama').tokenizer.gguf ?? {}), ['llama-bpe']);
   assert.equal(typeof getFormat('kimi_k2').tokenizer.tiktoken, 'function');
   assert.equal(getFormat('hermes').tokenizer.tiktoken, undefined);
 });
