@@ -1,5 +1,5 @@
 /**
- * Format detection without `meta.format`: the bundled samples of the four added formats are recognised from their
+ * Format detection without `meta.format`: the bundled samples of the five added formats are recognised from their
  * markup (or, with no raw completion, from the model name), and a format that was only assumed does not hold
  * the record's ids to Kimi's convention.
  */

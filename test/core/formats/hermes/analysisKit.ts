@@ -1,5 +1,5 @@
 /**
- * End-to-end checks shared by the four formats' analysis tests: the real `Analyzer` on native records, with no
+ * End-to-end checks shared by the added formats' analysis tests: the real `Analyzer` on native records, with no
  * `--format`, and on the bundled samples/other-formats.jsonl.
  */
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
 /**
- * Shared by the Hermes, Qwen3-Coder, DeepSeek-V3.1 and Harmony parser tests: the fixture shape, the one-shot
+ * Shared by the Hermes, Qwen3-Coder, DeepSeek-V3.1, Harmony and Llama parser tests: the fixture shape, the one-shot
  * checks, and the split property (every 2-cut, 1 char per delta, seeded random cuts) the Kimi K2 tests established.
  */
 import assert from 'node:assert/strict';

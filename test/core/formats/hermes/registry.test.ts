@@ -1,4 +1,4 @@
-/** The registry with the four added formats: names, detection order, and tokenizers that follow each format. */
+/** The registry with the five added formats: names, detection order, and tokenizers that follow each format. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DEFAULT_FORMAT, detectFormat, findFormat, formatNames, getFormat, MarkerSplitter, tokenizerFor } from '../../../../src/core/formats/registry.ts';
