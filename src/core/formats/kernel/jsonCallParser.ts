@@ -78,11 +78,20 @@ export abstract class JsonCallParser<N extends string> extends MarkupParser<N> {
   // ---- text ----------------------------------------------------------------------------------------
 
   protected callText(text: string, at: number): void {
+    const stop = this.scanCall(text, 0, at);
+    if (stop < text.length) this.text(text.slice(stop), at + stop);
+  }
+
+  /**
+   * Reads `text` from index `from` (`at`: the offset of `text[0]`) into the open call; returns where it stopped: the
+   * end of the text, or the character after the object when the format closed the call there (`objectClosed`), so a
+   * format that reads calls back to back loops instead of recursing once per call.
+   */
+  protected scanCall(text: string, from: number, at: number): number {
     const c = this.open;
-    if (!c) return;
-    for (let i = 0; i < text.length; i++) {
-      // The format closed the call when its object closed (`objectClosed`): the rest is the format's again.
-      if (this.open !== c) return this.text(text.slice(i), at + i);
+    if (!c) return text.length;
+    for (let i = from; i < text.length; i++) {
+      if (this.open !== c) return i;
       const ch = text[i] as string;
       const pos = at + i;
       switch (c.stage) {
@@ -142,6 +151,7 @@ export abstract class JsonCallParser<N extends string> extends MarkupParser<N> {
           break;
       }
     }
+    return text.length;
   }
 
   private startValue(c: OpenJsonCall, ch: string, pos: number): void {

@@ -49,34 +49,47 @@ export class LlamaParser extends JsonCallParser<LlamaMarkerName> {
 
   // ---- text ----------------------------------------------------------------------------------------
 
-  protected override contentText(text: string, at: number): void {
+  /**
+   * Text in any state, read in one loop: a call closes at its own brace and the next may open right after it, so
+   * each state's reader returns where it stopped and the loop goes on (no recursion per call).
+   */
+  protected override text(text: string, at: number): void {
+    let i = 0;
+    while (i < text.length) {
+      if (this.st === 'content') i = this.contentFrom(text, i, at);
+      else if (this.st === 'section' && !this.open) i = this.sectionFrom(text, i, at);
+      // In a call, or an object that broke (text inside it): the scanner keeps it until the turn ends.
+      else i = this.scanCall(text, i, at);
+    }
+  }
+
+  /** Content from `from`: all of it, unless the answer opens with `{` (a bare call), where it stops. */
+  private contentFrom(text: string, from: number, at: number): number {
     if (this.atStart) {
-      let i = 0;
+      let i = from;
       while (i < text.length && isWhitespace(text[i] as string)) i++;
       if (i === text.length) {
-        if (this.lead === '') this.leadAt = at;
-        this.lead += text;
-        return;
+        if (this.lead === '') this.leadAt = at + from;
+        this.lead += text.slice(from);
+        return i;
       }
       this.atStart = false;
       if (text[i] === '{') {
         // The bare form: the blanks before it are layout.
         this.lead = '';
         this.openSection();
-        this.text(text.slice(i), at + i);
-        return;
+        return i;
       }
       this.flushLead();
     }
     if (this.trailingNote >= 0) (this.notes[this.trailingNote] as { span: { end: number } }).span.end = at + text.length;
-    this.emitContentAfterLayout(text, at);
+    this.emitContentAfterLayout(from === 0 ? text : text.slice(from), at + from);
+    return text.length;
   }
 
   /** Between calls: blanks and one `;` separate them, `{` opens the next; anything else ends the section. */
-  protected override sectionText(text: string, at: number): void {
-    // An object that broke (text inside it): the scanner keeps it as stray text until the turn ends.
-    if (this.open) return this.callText(text, at);
-    for (let i = 0; i < text.length; i++) {
+  private sectionFrom(text: string, from: number, at: number): number {
+    for (let i = from; i < text.length; i++) {
       const ch = text[i] as string;
       if (isWhitespace(ch)) continue;
       if (ch === CALL_SEPARATOR && this.afterCall && !this.separated) {
@@ -85,7 +98,7 @@ export class LlamaParser extends JsonCallParser<LlamaMarkerName> {
       }
       if (ch === '{') {
         this.startCall(at + i, at + i);
-        return this.text(text.slice(i), at + i);
+        return i;
       }
       this.st = 'content';
       this.trailingNote = this.notes.length;
@@ -95,8 +108,9 @@ export class LlamaParser extends JsonCallParser<LlamaMarkerName> {
         at + i + 1,
         this.afterCall ? "text after the calls' JSON (vLLM's llama3_json parser drops it)" : `text after ${PYTHON_TAG} that is not a call's JSON object`,
       );
-      return this.text(text.slice(i), at + i);
+      return i;
     }
+    return text.length;
   }
 
   protected override objectClosed(_c: OpenJsonCall, pos: number): void {

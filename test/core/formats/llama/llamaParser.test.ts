@@ -72,6 +72,14 @@ test('llama: parsing is linear in the input', () => {
   checkLinear(make, '{"name": "f", "parameters": {"x": "' + 'y'.repeat(50) + '"}} ');
 });
 
+test('llama: thousands of calls in one push are read in a loop, not one stack frame per call', () => {
+  const calls = Array.from({ length: 10_000 }, (_, i) => `{"name": "f", "parameters": {"i": ${i}}}`);
+  const r = parseLlama(`<|python_tag|>${calls.join('; ')}<|eom_id|>`);
+  assert.equal(r.calls.length, 10_000);
+  assert.equal(r.calls[9_999]?.arguments, '{"i": 9999}');
+  assert.ok(r.calls.every((c) => c.terminated));
+});
+
 test('llama: push after finish is an error', () => {
   const p = new LlamaParser();
   p.finish();
