@@ -77,6 +77,10 @@ test('raw-fallback-format: a bare JSON call naming an offered tool in content; u
   };
   assert.equal(bare('[{ "name": "get_weather", "parameters": { "city": "Berlin" } }]'), 1);
   assert.equal(bare('Example: {"name": "get_weather", "parameters": {"city": "Berlin"}}'), 0);
+  // Nothing but the call in one Markdown code fence (Ollama's llama3.2 answers, ollama/ollama#13519) counts too;
+  // a fence with prose around it does not.
+  assert.equal(bare('```json\n{"name": "query_web_search", "parameters": {"query": "install ollama models"}}\n```'), 1);
+  assert.equal(bare('Try this:\n```json\n{"name": "get_weather", "parameters": {"city": "Berlin"}}\n```'), 0);
   // A call the client also received as tool_calls is not lost.
   const both = analyze(record({ response: completionResponse('{"name": "search", "arguments": {"query": "q"}}', [{ id: 'c1', name: 'search', arguments: '{"query": "q"}' }], 'tool_calls') }));
   assert.deepEqual(ofKind(both, 'raw-fallback-format'), []);

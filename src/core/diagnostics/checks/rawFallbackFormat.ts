@@ -54,9 +54,10 @@ function completionOffset(parse: ParseResult, at: number): number {
 export function bareCallsInContent(ctx: CheckContext, content: string): BareJsonCall[] {
   if (ctx.tools) return findBareJsonCalls(content, new Set(ctx.tools.keys()));
   const all = findBareJsonCalls(content, null);
-  // Without the request's tools, only content that is nothing but the call(s) (an array or a sequence of them).
+  // Without the request's tools, only content that is nothing but the call(s) (an array or a sequence of them),
+  // bare or in one Markdown code fence (```json … ```, as Ollama's Llama 3.2 answers show).
   const rest = all.reduceRight((text, c) => text.slice(0, c.start) + text.slice(c.end), content);
-  return all.length && /^[\s[\],]*$/u.test(rest) ? all : [];
+  return all.length && /^\s*(?:```[A-Za-z]*)?[\s[\],]*(?:```)?\s*$/u.test(rest) ? all : [];
 }
 
 export const rawFallbackFormat: Check = (ctx) => {
