@@ -151,7 +151,7 @@ export interface GuidedTagOptions {
  */
 export interface FormatGuidedGrammar {
   /** The `model=` of xgrammar's `get_builtin_structural_tag` this tag mirrors. */
-  readonly builtinStyle: 'kimi' | 'qwen' | 'qwen_coder' | 'deepseek_r1' | 'harmony' | 'llama';
+  readonly builtinStyle: 'kimi' | 'qwen_3' | 'qwen_3_coder' | 'deepseek_v3_1' | 'harmony' | 'llama';
   /** The shapes the format offers, the default first (Kimi K2: `xgrammar-kimi`, `pr36891`). */
   readonly shapes: readonly string[];
   /**

@@ -4,6 +4,7 @@ import { deepseekV3Splitter } from './deepseekPretokenizer.ts';
 import type { ParserOptions, StreamingParser, ToolCallFormat } from '../toolCallFormat.ts';
 import { DEEPSEEK_TOOL_MARKER_TEXTS, DEEPSEEK_V31_MARKERS, END_OF_SENTENCE } from './deepseekV31Markers.ts';
 import { DeepSeekV31Parser } from './deepseekV31Parser.ts';
+import { buildDeepseekV31StructuralTag, DEEPSEEK_V31_TAG_SHAPES } from './deepseekV31StructuralTag.ts';
 
 export const deepseekV31Format: ToolCallFormat = {
   name: 'deepseek_v31',
@@ -19,6 +20,7 @@ export const deepseekV31Format: ToolCallFormat = {
     approximate: () => new MarkerSplitter(deepseekV31Format),
     gguf: { 'deepseek-v3': deepseekV3Splitter },
   },
+  guided: { builtinStyle: 'deepseek_v3_1', shapes: DEEPSEEK_V31_TAG_SHAPES, structuralTag: buildDeepseekV31StructuralTag },
   detect(text: string): boolean {
     return DEEPSEEK_TOOL_MARKER_TEXTS.some((m) => text.includes(m)) || text.includes(END_OF_SENTENCE);
   },

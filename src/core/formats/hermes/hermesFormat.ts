@@ -4,6 +4,7 @@ import { qwen2Splitter } from './qwenPretokenizer.ts';
 import type { ParserOptions, StreamingParser, ToolCallFormat } from '../toolCallFormat.ts';
 import { HERMES_MARKERS, TOOL_CALL_BEGIN, TOOL_CALL_END } from './hermesMarkers.ts';
 import { HermesParser } from './hermesParser.ts';
+import { buildHermesStructuralTag, HERMES_TAG_SHAPES } from './hermesStructuralTag.ts';
 
 export const hermesFormat: ToolCallFormat = {
   name: 'hermes',
@@ -21,6 +22,7 @@ export const hermesFormat: ToolCallFormat = {
     approximate: () => new MarkerSplitter(hermesFormat),
     gguf: { qwen2: qwen2Splitter },
   },
+  guided: { builtinStyle: 'qwen_3', shapes: HERMES_TAG_SHAPES, structuralTag: buildHermesStructuralTag },
   detect(text: string): boolean {
     return text.includes(TOOL_CALL_BEGIN) || text.includes(TOOL_CALL_END);
   },

@@ -1,0 +1,56 @@
+/**
+ * The Hermes / Qwen3 structural tag: what xgrammar 0.2.3's built-in `qwen_3` tag (python/xgrammar/
+ * builtin_structural_tag.py, get_qwen_3_structural_tag) builds. A call is
+ * `<tool_call>\n{"name": "<tool>", "arguments": <arguments>}\n</tool_call>` — that exact spelling: the name first,
+ * one space after each colon and comma, a newline on each side of the object.
+ * - auto: free text; `<tool_call>` triggers a call of a declared tool (think tags excluded from the text);
+ * - required: one or more calls separated by a newline, nothing else;
+ * - a named tool: exactly one call of it.
+ * With `reasoning`, a think block ending in `</think>` and a blank line comes first (xgrammar's prefix tag).
+ */
+import type { ChatTool, ToolChoice } from '../../trace/record.ts';
+import { normalizeToolChoice, xgrammarParameters } from '../structuralTag/toolChoice.ts';
+import type { StructuralTag, StructuralTagFormat, TagFormat } from '../structuralTag/structuralTagFormat.ts';
+import type { GuidedTagOptions } from '../toolCallFormat.ts';
+
+export const HERMES_TAG_SHAPES: readonly string[] = ['xgrammar-qwen_3'];
+
+const CALL_BEGIN_PREFIX = '<tool_call>\n{"name": "';
+const ARGUMENTS_PREFIX = '", "arguments": ';
+const CALL_END = '}\n</tool_call>';
+const CALL_TRIGGER = '<tool_call>';
+/** xgrammar's `THINK_EXCLUDE_TOKENS` (`exclude_special_tokens`, on by default in vLLM). */
+const THINK_EXCLUDES = ['<think>', '</think>'];
+
+function callTag(tool: ChatTool): TagFormat {
+  return {
+    type: 'tag',
+    begin: `${CALL_BEGIN_PREFIX}${tool.function.name}${ARGUMENTS_PREFIX}`,
+    content: { type: 'json_schema', json_schema: xgrammarParameters(tool), style: 'json', any_order: false },
+    end: CALL_END,
+  };
+}
+
+/** xgrammar's reasoning prefix of the Qwen tags: any text up to `</think>`, then a blank line. */
+export function qwenReasoningPrefix(): StructuralTagFormat {
+  return {
+    type: 'sequence',
+    elements: [
+      { type: 'tag', begin: '', content: { type: 'any_text', excludes: [] }, end: '</think>' },
+      { type: 'const_string', value: '\n\n' },
+    ],
+  };
+}
+
+/** The Hermes / Qwen3 tag for a request's tools and tool_choice; throws StructuralTagError where xgrammar raises. */
+export function buildHermesStructuralTag(tools: readonly ChatTool[] | undefined, toolChoice: ToolChoice | undefined | null, options: GuidedTagOptions = {}): StructuralTag {
+  const { fns, choice } = normalizeToolChoice(tools, toolChoice);
+  const tags = fns.map(callTag);
+  let format: StructuralTagFormat;
+  if (choice === 'forced') format = tags[0] as TagFormat;
+  else if (choice === 'required') format = { type: 'tags_with_separator', tags, separator: '\n', at_least_one: true, stop_after_first: false };
+  else if (tags.length === 0) format = { type: 'any_text', excludes: [...THINK_EXCLUDES] };
+  else format = { type: 'triggered_tags', triggers: [CALL_TRIGGER], tags, at_least_one: false, stop_after_first: false, excludes: [...THINK_EXCLUDES] };
+  if (options.reasoning) format = { type: 'sequence', elements: [qwenReasoningPrefix(), format] };
+  return { type: 'structural_tag', format };
+}
