@@ -25,7 +25,11 @@ function withStrict(tools: ChatTool[] | undefined, strict: boolean): ChatTool[] 
   });
 }
 
-export function guidedRequest(request: ChatRequest, engine: Engine, on: boolean, buildTag?: StructuralTagBuilder): ChatRequest {
+/**
+ * `buildTag`: the tag the user chose (`--tag-shape`), also sent to vLLM beside strict tools; `recordTag`: the record's
+ * format's own tag, sent where the engine needs one (SGLang) and none was chosen.
+ */
+export function guidedRequest(request: ChatRequest, engine: Engine, on: boolean, buildTag?: StructuralTagBuilder, recordTag?: StructuralTagBuilder): ChatRequest {
   const out: ChatRequest = { ...request };
   delete out.structured_outputs;
   if ((out.response_format as { type?: string } | undefined)?.type === 'structural_tag') delete out.response_format;
@@ -34,7 +38,7 @@ export function guidedRequest(request: ChatRequest, engine: Engine, on: boolean,
   if (!on || !request.tools?.length) return out;
   if (engine === 'vllm' && buildTag) out.structured_outputs = { structural_tag: JSON.stringify(buildTag(request)) };
   if (engine === 'sglang') {
-    out.response_format = { type: 'structural_tag', ...(buildTag ?? defaultTagBuilder)(request) };
+    out.response_format = { type: 'structural_tag', ...(buildTag ?? recordTag ?? defaultTagBuilder)(request) };
   }
   return out;
 }

@@ -9,7 +9,9 @@ import { renderPrompt } from '../../core/template/renderPrompt.ts';
 import { tokensFromLogprobs } from '../../core/trace/importers/completionsImporter.ts';
 import type { ChatCompletion, ChatCompletionChunk, ChatRequest, RecordedToken, TraceRecord } from '../../core/trace/record.ts';
 import { endpointLabel, type Endpoint } from './endpoint.ts';
-import { defaultTagBuilder, guidedRequest, type StructuralTagBuilder } from './guidedRequest.ts';
+import { guidedRequest, type StructuralTagBuilder } from './guidedRequest.ts';
+import { resolveFormat } from '../../core/formats/resolveFormat.ts';
+import { StructuralTagError } from '../../core/formats/structuralTag/toolChoice.ts';
 import { tagProblem } from '../../core/guided/schemaSupport.ts';
 import type { StructuralTag } from '../../core/formats/structuralTag/structuralTagFormat.ts';
 import { ReplayError } from './replayError.ts';
@@ -98,12 +100,24 @@ function parseEvents(events: CapturedEvent[]): unknown[] {
   });
 }
 
+/**
+ * The tag of the record's own format (`ToolCallFormat.guided`): what an engine builds for that model's parser under
+ * strict tool calling, so SGLang and completions mode are sent the same grammar the model's markup needs.
+ */
+function recordTagBuilder(original: TraceRecord): StructuralTagBuilder {
+  const { format } = resolveFormat(original, null);
+  return (request) => {
+    if (!format.guided) throw new StructuralTagError(`Toolscope has no structural tag for the ${format.displayName} format (${format.name})`);
+    return { ...format.guided.structuralTag(request.tools, request.tool_choice) };
+  };
+}
+
 /** Tells `onGuidedProblem` what xgrammar would refuse in the grammar a guided replay asks for. */
-function checkGuidedGrammar(request: ChatRequest, options: ReplayOptions): void {
+function checkGuidedGrammar(request: ChatRequest, options: ReplayOptions, tagFor: StructuralTagBuilder): void {
   if (!options.guided || !request.tools?.length || !options.onGuidedProblem) return;
   let tag: StructuralTag;
   try {
-    tag = (options.buildTag ?? defaultTagBuilder)(request) as unknown as StructuralTag;
+    tag = tagFor(request) as unknown as StructuralTag;
   } catch {
     return; // no tag for this request: the request itself says why (replayRecord records it)
   }
@@ -115,9 +129,11 @@ export async function replayRecord(original: TraceRecord, options: ReplayOptions
   if (!original.request || !Array.isArray(original.request.messages)) {
     throw new ReplayError('http', `record ${original.id} has no chat request to replay`);
   }
-  checkGuidedGrammar(original.request, options);
+  // An explicit tag shape (--tag-shape) wins; otherwise the record's format's own tag.
+  const tagFor = options.buildTag ?? recordTagBuilder(original);
+  checkGuidedGrammar(original.request, options, tagFor);
   try {
-    return await (options.mode === 'chat' ? replayChat(original, original.request, options) : replayCompletions(original, original.request, options));
+    return await (options.mode === 'chat' ? replayChat(original, original.request, options, tagFor) : replayCompletions(original, original.request, options, tagFor));
   } catch (err) {
     if (err instanceof ReplayError) throw err;
     // The request could not be built or the answer not read: a record that says so, so nothing else is lost.
@@ -135,8 +151,8 @@ async function run(url: string, body: unknown, options: ReplayOptions) {
   );
 }
 
-async function replayChat(original: TraceRecord, request: ChatRequest, options: ReplayOptions): Promise<ReplayResult> {
-  const guided = guidedRequest(request, options.endpoint.engine, options.guided, options.buildTag);
+async function replayChat(original: TraceRecord, request: ChatRequest, options: ReplayOptions, tagFor: StructuralTagBuilder): Promise<ReplayResult> {
+  const guided = guidedRequest(request, options.endpoint.engine, options.guided, options.buildTag, tagFor);
   const body: Record<string, unknown> = { ...guided, model: options.endpoint.model, stream: true };
   delete body.stream_options;
   // Token logprobs where the engine offers them: the timeline can then shade tokens.
@@ -157,13 +173,13 @@ async function replayChat(original: TraceRecord, request: ChatRequest, options: 
   return { record, error: c.error };
 }
 
-async function replayCompletions(original: TraceRecord, request: ChatRequest, options: ReplayOptions): Promise<ReplayResult> {
+async function replayCompletions(original: TraceRecord, request: ChatRequest, options: ReplayOptions, tagFor: StructuralTagBuilder): Promise<ReplayResult> {
   const prompt = renderPrompt(request, options.template?.source);
   const body: Record<string, unknown> = { model: options.endpoint.model, prompt, stream: true, logprobs: 1, skip_special_tokens: false };
   for (const key of SAMPLING) if (request[key] !== undefined) body[key] = request[key];
   if (options.endpoint.engine === 'vllm') body.return_tokens_as_token_ids = true;
   if (options.guided && request.tools?.length) {
-    const tag = (options.buildTag ?? defaultTagBuilder)(request);
+    const tag = tagFor(request);
     if (options.endpoint.engine === 'sglang') body.response_format = { type: 'structural_tag', ...tag };
     else body.structured_outputs = { structural_tag: JSON.stringify(tag) };
   }

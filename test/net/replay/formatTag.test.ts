@@ -1,0 +1,68 @@
+/**
+ * Guided replay sends the record's own format's structural tag where the engine takes one from the client (SGLang's
+ * response_format, completions mode's structured_outputs), and a record whose format has no tag is recorded with the
+ * reason rather than sent Kimi K2's. Loopback (127.0.0.1): a server that keeps each request body.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { replayRecord, type ReplayOptions } from '../../../src/net/replay/replay.ts';
+import type { TraceRecord } from '../../../src/core/trace/record.ts';
+import type { Engine } from '../../../src/net/replay/endpoint.ts';
+
+const bodies: Array<Record<string, unknown>> = [];
+let server: Server;
+let url = '';
+
+before(async () => {
+  server = createServer((req, res) => {
+    let text = '';
+    req.on('data', (c: Buffer) => (text += c.toString()));
+    req.on('end', () => {
+      bodies.push(JSON.parse(text) as Record<string, unknown>);
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ id: 'x', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }] }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+});
+after(() => server.close());
+
+const tools = [{ type: 'function' as const, function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } }];
+const record = (id: string, completion: string): TraceRecord => ({ toolscope: 1, id, request: { messages: [{ role: 'user', content: 'Weather in Paris?' }], tools }, completion: { text: completion } });
+const opts = (engine: Engine): ReplayOptions => ({ endpoint: { name: 'test', baseUrl: url, model: 'm', engine }, mode: 'chat', guided: true, retries: 0 });
+
+test('sglang: a Hermes record is sent the qwen_3 tag, a DeepSeek-V3.1 record the deepseek_v3_1 tag, a Kimi record the kimi tag', async () => {
+  const cases: Array<[TraceRecord, string]> = [
+    [record('hermes', '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>'), '<tool_call>'],
+    [record('deepseek', '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>{"city": "Paris"}<｜tool▁call▁end｜><｜tool▁calls▁end｜>'), '<｜tool▁calls▁begin｜>'],
+    [record('kimi', '<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>{"city": "Paris"}<|tool_call_end|><|tool_calls_section_end|>'), '<|tool_calls_section_begin|>'],
+  ];
+  for (const [r, trigger] of cases) {
+    bodies.length = 0;
+    const { error } = await replayRecord(r, opts('sglang'));
+    assert.equal(error, null, error?.message);
+    const sent = bodies[0]?.response_format as { type: string; format: { triggers: string[] } };
+    assert.equal(sent.type, 'structural_tag');
+    assert.deepEqual(sent.format.triggers, [trigger], r.id);
+  }
+});
+
+test('vllm chat: strict tools only, no tag of ours unless a shape is chosen (the server builds its own)', async () => {
+  bodies.length = 0;
+  const { error } = await replayRecord(record('hermes', '<tool_call>\n{"name": "get_weather", "arguments": {}}\n</tool_call>'), opts('vllm'));
+  assert.equal(error, null);
+  assert.equal(bodies[0]?.structured_outputs, undefined);
+  assert.equal((bodies[0]?.tools as Array<{ function: { strict?: boolean } }>)[0]?.function.strict, true);
+});
+
+test('a record whose format has no structural tag: the replay is recorded with the reason, nothing Kimi-shaped is sent', async () => {
+  bodies.length = 0;
+  const harmony = record('harmony', '<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{"city": "Paris"}<|call|>');
+  const { record: out, error } = await replayRecord(harmony, opts('sglang'));
+  assert.equal(error?.kind, 'request');
+  assert.match(out.error ?? '', /no structural tag for the .*harmony/i);
+  assert.equal(bodies.length, 0);
+});
