@@ -6,6 +6,9 @@
 import { join } from 'node:path';
 import { generateCompletion } from './parserBench.ts';
 import { compileKimiGrammar, whatIf } from '../src/core/guided/index.ts';
+import { compileFormatGrammar } from '../src/core/guided/xgrammar.ts';
+import { formatNames, getFormat } from '../src/core/formats/registry.ts';
+import { GUIDED_CASES } from '../test/fixtures/guided/index.ts';
 import { GuidedEngine } from '../src/core/guided/guidedEngine.ts';
 import { suiteSchemas } from '../test/fixtures/hostileSchemas.ts';
 import { KimiSplitter } from '../src/core/tokens/index.ts';
@@ -134,5 +137,40 @@ export async function benchGuidedWorker(log: (line: string) => void): Promise<vo
     );
   } finally {
     await engine.close();
+  }
+}
+
+/**
+ * Per format with a structural tag (`ToolCallFormat.guided`): compile time of its tag for the every-format case's tool,
+ * and the what-if over a completion of that format — prose, then the case's clean call — of about 4k and 36k
+ * characters, per 1k characters.
+ */
+export async function benchGuidedFormats(log: (line: string) => void): Promise<void> {
+  log('Guided decoding per format (the tag of each format that declares one; the every-format case of test/fixtures/guided)');
+  log('  format          tag             compile      what-if 4k chars   36k chars    per 1k chars at 36k');
+  for (const name of formatNames()) {
+    const guided = getFormat(name).guided;
+    const c = GUIDED_CASES[name];
+    if (!guided || !c) continue;
+    // A tool set of its own per format so the compile is not a cache hit of another format's run.
+    const tools: ChatTool[] = c.tools.map((t) => ({ ...t, function: { ...t.function, description: `bench ${name}` } }));
+    let start = performance.now();
+    const grammar = await compileFormatGrammar(guided, tools, 'auto');
+    const compileMs = performance.now() - start;
+    const sized = (chars: number) => {
+      const prose = 'The forecast depends on the city and on how many days ahead you ask about. ';
+      return `${prose.repeat(Math.max(1, Math.round((chars - c.clean.length) / prose.length)))}${c.clean}`;
+    };
+    const times: number[] = [];
+    let verdict = '';
+    for (const chars of [4_000, 36_000]) {
+      const text = sized(chars);
+      start = performance.now();
+      const r = await whatIf(grammar, { text, tokens: [], finishReason: 'stop' }, { format: name });
+      times.push(performance.now() - start);
+      verdict = r.accepted ? 'accepted' : `rejected at ${r.charOffset}`;
+    }
+    const perK = ((times[1] ?? 0) / (sized(36_000).length / 1000)).toFixed(3);
+    log(`  ${name.padEnd(15)} ${guided.builtinStyle.padEnd(15)} ${compileMs.toFixed(1).padStart(7)} ms  ${(times[0] ?? 0).toFixed(1).padStart(10)} ms  ${(times[1] ?? 0).toFixed(1).padStart(9)} ms  ${perK.padStart(9)} ms   ${verdict}`);
   }
 }

@@ -3,7 +3,7 @@ import { benchParser } from './parserBench.ts';
 import { benchTraceIndex } from './traceIndexBench.ts';
 import { benchReplay } from './replayBench.ts';
 import { benchProxy } from './proxyBench.ts';
-import { benchGuided, benchGuidedWorker } from './guidedBench.ts';
+import { benchGuided, benchGuidedFormats, benchGuidedWorker } from './guidedBench.ts';
 import { benchVllmProfiles } from './vllmProfilesBench.ts';
 import { benchTokenizers } from './tokenizerBench.ts';
 import { benchFaults } from './faultsBench.ts';
@@ -27,6 +27,8 @@ async function main(): Promise<void> {
   await benchGuided(log);
   await benchGuidedWorker(log);
   log('');
+  await benchGuidedFormats(log);
+  log('');
   benchVllmProfiles(log);
   log('');
   benchTokenizers(log);
@@ -42,6 +44,8 @@ async function entry(): Promise<void> {
   if (flag === MEMORY_CHILD_FLAG && path) return memoryChild(path, limit ? Number(limit) : undefined);
   // `bench.js --process`: only the whole-process figures (quick to re-run).
   if (flag === '--process') return benchProcess((line) => process.stdout.write(line + '\n'));
+  // `bench.js --guided-formats`: only the per-format guided figures.
+  if (flag === '--guided-formats') return benchGuidedFormats((line) => process.stdout.write(line + '\n'));
   return main();
 }
 
