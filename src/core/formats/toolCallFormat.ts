@@ -159,6 +159,17 @@ export interface FormatGuidedGrammar {
    * the engine stops there, so the what-if feeds nothing from there on to the grammar.
    */
   readonly stops?: readonly string[];
+  /**
+   * The format's reasoning is a message the tag itself describes (Harmony's analysis channel), not a block the
+   * engine's reasoning parser strips first: the what-if compiles the tag with `reasoning` and feeds the completion
+   * from its start.
+   */
+  readonly reasoningInTag?: boolean;
+  /**
+   * End-of-turn tokens servers strip from the text they return (Harmony's `<|return|>`, `<|call|>`), in the order to
+   * try: a completion that ends without one may end where one of them would have been.
+   */
+  readonly strippedEnds?: readonly string[];
   /** Throws StructuralTagError (structuralTag/toolChoice.ts) where xgrammar raises for the same request. */
   structuralTag(tools: readonly ChatTool[] | undefined, toolChoice: ToolChoice | undefined | null, options?: GuidedTagOptions): StructuralTag;
 }

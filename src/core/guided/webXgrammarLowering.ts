@@ -5,6 +5,7 @@
  * - an unlimited element (tags_with_separator, triggered_tags, any_text) may only end a sequence there: fold
  *   `[unlimited, const_string]` into a tag with an empty begin and that string as its end (same language);
  * - `excludes` is ignored on triggered_tags and throws on any_text there: strip it, re-add it in the EBNF;
+ * - a tag with several ends is not known there: in a list of tags it becomes one tag per end (the same language);
  * - property names JSON escapes (`a\b`, `a"b`) are taken as EBNF escapes there: pre-escape them
  *   (propertyNameEscapes.ts).
  */
@@ -46,7 +47,12 @@ export function lowerForWebXgrammar(tag: StructuralTag): LoweredTag {
     return next;
   };
 
-  const lowerTag = (t: TagFormat): TagFormat => ({ type: 'tag', begin: t.begin, content: lower(t.content), end: t.end });
+  const lowerTag = (t: TagFormat): TagFormat => {
+    if (Array.isArray(t.end)) throw new LoweringError('a tag with several ends outside a list of tags is not supported');
+    return { type: 'tag', begin: t.begin, content: lower(t.content), end: t.end };
+  };
+  const lowerTags = (tags: TagFormat[]): TagFormat[] =>
+    tags.flatMap((t) => (Array.isArray(t.end) ? t.end.map((end) => lowerTag({ ...t, end })) : [lowerTag(t)]));
 
   const lower = (f: StructuralTagFormat): StructuralTagFormat => {
     switch (f.type) {
@@ -56,12 +62,12 @@ export function lowerForWebXgrammar(tag: StructuralTag): LoweredTag {
           separator = SEPARATOR_SENTINEL;
           state.sentinels++;
         }
-        return { ...f, tags: f.tags.map(lowerTag), separator };
+        return { ...f, tags: lowerTags(f.tags), separator };
       }
       case 'triggered_tags': {
         const { excludes, ...rest } = f;
         state.dispatch = sameList(state.dispatch, excludes ?? [], 'triggered_tags');
-        return { ...rest, tags: f.tags.map(lowerTag) };
+        return { ...rest, tags: lowerTags(f.tags) };
       }
       case 'any_text': {
         if (f.excludes && f.excludes.length > 0) {

@@ -167,6 +167,17 @@ function excludedHint(grammar: CompiledKimiGrammar, excludes: ReadonlySet<string
   return triggers.size ? `${text}; tool calls start with ${list(triggers)}` : text;
 }
 
+/**
+ * The output may end here once a stripped end-of-turn token is put back (a server returns Harmony text without its
+ * final `<|return|>` or `<|call|>`). A refused string changes nothing, so they are tried in turn.
+ */
+function endsAtStrippedEnd(matcher: XgMatcher, grammar: CompiledKimiGrammar): boolean {
+  for (const end of grammar.strippedEnds ?? []) {
+    if (matcher.acceptString(end)) return matcher.acceptToken(grammar.vocabulary.stopIds[0] as number);
+  }
+  return false;
+}
+
 /** Where the grammar starts, or null when the whole completion is unfinished reasoning. */
 export function grammarStartOf(text: string, reasoning: 'skip' | 'constrain'): number | null {
   if (reasoning === 'constrain') return 0;
@@ -182,7 +193,7 @@ export async function whatIf(
   options: WhatIfOptions = {},
 ): Promise<WhatIfResult> {
   const { text, tokens } = completion;
-  const start = grammarStartOf(text, options.reasoning ?? 'skip');
+  const start = grammar.reasoningInTag ? 0 : grammarStartOf(text, options.reasoning ?? 'skip');
   if (start === null) return { accepted: true, grammarStart: text.length, endChecked: false };
   // A stop token in the text is where the model stopped; nothing after it reaches the grammar.
   const stopAt = stopOffset(text, start, grammar.stops);
@@ -207,7 +218,7 @@ export async function whatIf(
         at = fresh;
       }
     } else {
-      if (!checkEnd || matcher.acceptToken(grammar.vocabulary.stopIds[0] as number)) {
+      if (!checkEnd || matcher.acceptToken(grammar.vocabulary.stopIds[0] as number) || endsAtStrippedEnd(matcher, grammar)) {
         return { accepted: true, grammarStart: start, endChecked: checkEnd };
       }
       offset = textEnd;

@@ -41,6 +41,10 @@ export interface CompiledKimiGrammar {
   readonly compileMs: number;
   /** The format's end-of-turn strings (`FormatGuidedGrammar.stops`): the what-if stops feeding there. */
   readonly stops?: readonly string[];
+  /** Compiled with the format's reasoning in the tag (`FormatGuidedGrammar.reasoningInTag`): fed from the start. */
+  readonly reasoningInTag?: boolean;
+  /** `FormatGuidedGrammar.strippedEnds`: the end of the text may stand for one of them. */
+  readonly strippedEnds?: readonly string[];
   readonly vocabulary: ByteVocabulary;
   readonly compiled: XgCompiledGrammar;
 }
@@ -143,9 +147,9 @@ export async function compileFormatGrammar(
   toolChoice: ToolChoice | undefined | null,
   shape?: string,
 ): Promise<CompiledKimiGrammar> {
-  const tag = guided.structuralTag(tools, toolChoice, { shape: shape !== undefined && guided.shapes.includes(shape) ? shape : undefined });
+  const tag = guided.structuralTag(tools, toolChoice, { shape: shape !== undefined && guided.shapes.includes(shape) ? shape : undefined, ...(guided.reasoningInTag ? { reasoning: true } : {}) });
   const grammar = await compileTag(tag);
-  return guided.stops ? { ...grammar, stops: guided.stops } : grammar;
+  return { ...grammar, ...(guided.stops ? { stops: guided.stops } : {}), ...(guided.reasoningInTag ? { reasoningInTag: true } : {}), ...(guided.strippedEnds ? { strippedEnds: guided.strippedEnds } : {}) };
 }
 
 /** The compiled grammar of a tag as received (e.g. a request's own `structural_tag`), cached by its content. */

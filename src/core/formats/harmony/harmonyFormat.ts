@@ -1,9 +1,10 @@
 /** gpt-oss Harmony messages as a `ToolCallFormat`: markers, detection and the reference parser. */
 import type { ParserOptions, StreamingParser, ToolCallFormat } from '../toolCallFormat.ts';
-import { HARMONY_MARKERS } from './harmonyMarkers.ts';
+import { CALL, HARMONY_MARKERS, RETURN } from './harmonyMarkers.ts';
 import { HarmonyParser } from './harmonyParser.ts';
 import { MarkerSplitter } from '../../tokens/markerSplitter.ts';
 import { regexSplitter } from '../../tokens/bytePairEncoder.ts';
+import { buildHarmonyStructuralTag, HARMONY_TAG_SHAPES } from './harmonyStructuralTag.ts';
 import { O200K_PATTERN, o200kHarmony } from './o200kHarmony.ts';
 
 export const harmonyFormat: ToolCallFormat = {
@@ -22,6 +23,8 @@ export const harmonyFormat: ToolCallFormat = {
     builtin: o200kHarmony,
     gguf: { 'gpt-4o': regexSplitter(new RegExp(O200K_PATTERN, 'gu')) },
   },
+  // The turn ends at <|call|> or <|return|>, which servers strip; the analysis channel is a message of the tag.
+  guided: { builtinStyle: 'harmony', shapes: HARMONY_TAG_SHAPES, structuralTag: buildHarmonyStructuralTag, reasoningInTag: true, strippedEnds: [RETURN, CALL] },
   detect(text: string): boolean {
     return /<\|(?:channel|message|constrain|call)\|>|<\|start\|>assistant/u.test(text);
   },

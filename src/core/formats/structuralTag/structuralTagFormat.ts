@@ -36,7 +36,8 @@ export interface TagFormat {
   type: 'tag';
   begin: string;
   content: StructuralTagFormat;
-  end: string;
+  /** Several strings: the tag may end with any of them (xgrammar ≥ 0.2; Harmony's final message). */
+  end: string | string[];
 }
 
 export interface TriggeredTagsFormat {
