@@ -41,9 +41,18 @@ export default tseslint.config(
       ],
       'no-restricted-syntax': [
         'error',
-        { selector: "MemberExpression[computed=true][property.value=/^(innerHTML|outerHTML|insertAdjacentHTML)$/]", message: 'Trace text is hostile: build DOM with h() / textContent (webview/dom.ts).' },
-        { selector: "AssignmentExpression > MemberExpression.left[property.name=/^on[a-z]+$/]", message: 'No inline event handlers: use addEventListener.' },
-        { selector: "CallExpression[callee.property.name='setAttribute'][arguments.0.value=/^(on|href$|src$|srcdoc$|style$)/i]", message: 'No event-handler, URL or style attributes (use setAttr in webview/dom.ts).' },
+        {
+          selector: 'MemberExpression[computed=true][property.value=/^(innerHTML|outerHTML|insertAdjacentHTML)$/]',
+          message: 'Trace text is hostile: build DOM with h() / textContent (webview/dom.ts).',
+        },
+        {
+          selector: 'AssignmentExpression > MemberExpression.left[property.name=/^on[a-z]+$/]',
+          message: 'No inline event handlers: use addEventListener.',
+        },
+        {
+          selector: "CallExpression[callee.property.name='setAttribute'][arguments.0.value=/^(on|href$|src$|srcdoc$|style$)/i]",
+          message: 'No event-handler, URL or style attributes (use setAttr in webview/dom.ts).',
+        },
       ],
       'no-eval': 'error',
       'no-implied-eval': 'error',

@@ -22,10 +22,11 @@ async function serve(handler: Parameters<typeof createServer>[1]) {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -57,11 +58,14 @@ async function peakRss<T>(fn: () => Promise<T>): Promise<{ value: T; peakMb: num
 
 export async function benchFaults(log: (line: string) => void): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'toolscope-faults-bench-'));
-  const chunk = Buffer.from(`data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content: 'x'.repeat(8000) }, finish_reason: null }] })}\n\n`);
+  const chunk = Buffer.from(
+    `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content: 'x'.repeat(8000) }, finish_reason: null }] })}\n\n`,
+  );
   const streamed = await serve(async (req, res) => {
     req.resume();
     res.writeHead(200, { 'content-type': 'text/event-stream' });
-    for (let sent = 0; sent < 250 * MB && !res.destroyed; sent += chunk.length) if (!res.write(chunk)) await new Promise((r) => res.once('drain', r));
+    for (let sent = 0; sent < 250 * MB && !res.destroyed; sent += chunk.length)
+      if (!res.write(chunk)) await new Promise((r) => res.once('drain', r));
     res.end('data: [DONE]\n\n');
   });
   const bomb = await gzipBomb(1024);
@@ -71,16 +75,29 @@ export async function benchFaults(log: (line: string) => void): Promise<void> {
     res.end(bomb);
   });
   try {
-    log(`Replay past the answer limit (default ${DEFAULT_MAX_ANSWER_BYTES / MB} MiB), loopback; RSS before: ${(process.memoryUsage().rss / MB).toFixed(0)} MB`);
-    for (const [label, url] of [['250 MB streamed answer', streamed.url], [`gzip bomb (${(bomb.length / MB).toFixed(1)} MB → 1 GB)`, gzipped.url]] as const) {
+    log(
+      `Replay past the answer limit (default ${DEFAULT_MAX_ANSWER_BYTES / MB} MiB), loopback; RSS before: ${(process.memoryUsage().rss / MB).toFixed(0)} MB`,
+    );
+    for (const [label, url] of [
+      ['250 MB streamed answer', streamed.url],
+      [`gzip bomb (${(bomb.length / MB).toFixed(1)} MB → 1 GB)`, gzipped.url],
+    ] as const) {
       const out = join(dir, `${label.split(' ')[0]}.jsonl`);
       const { value, peakMb, ms } = await peakRss(async () => {
-        const r = await replayRecord(original, { endpoint: { name: 'b', baseUrl: url, model: 'm', engine: 'openai' }, mode: 'chat', guided: false, retries: 0, timeoutMs: 120_000 });
+        const r = await replayRecord(original, {
+          endpoint: { name: 'b', baseUrl: url, model: 'm', engine: 'openai' },
+          mode: 'chat',
+          guided: false,
+          retries: 0,
+          timeoutMs: 120_000,
+        });
         await appendRecords(out, [r.record]);
         return r;
       });
       const size = (await stat(out)).size;
-      log(`  ${label.padEnd(34)} ${value.error?.kind ?? 'ok'} in ${(ms / 1000).toFixed(2)} s · peak RSS ${peakMb.toFixed(0)} MB · record ${(size / MB).toFixed(1)} MB written`);
+      log(
+        `  ${label.padEnd(34)} ${value.error?.kind ?? 'ok'} in ${(ms / 1000).toFixed(2)} s · peak RSS ${peakMb.toFixed(0)} MB · record ${(size / MB).toFixed(1)} MB written`,
+      );
     }
   } finally {
     await streamed.close();

@@ -78,7 +78,16 @@ export async function benchGuided(log: (line: string) => void): Promise<void> {
     });
     const k = (ms / tokens.length) * 1000;
     perK.push(k);
-    const budget = n === 4_000 ? (ms < 100 ? '  (budget 100 ms: ok)' : '  (budget 100 ms: OVER)') : n === 36_000 ? (k <= 0.2 ? '  (goal 0.2 ms/1k: ok)' : '  (goal 0.2 ms/1k: OVER)') : '';
+    const budget =
+      n === 4_000
+        ? ms < 100
+          ? '  (budget 100 ms: ok)'
+          : '  (budget 100 ms: OVER)'
+        : n === 36_000
+          ? k <= 0.2
+            ? '  (goal 0.2 ms/1k: ok)'
+            : '  (goal 0.2 ms/1k: OVER)'
+          : '';
     log(
       `  ${String(tokens.length).padStart(7)}  ${(Buffer.byteLength(text) / 1000).toFixed(0).padStart(5)} KB  ${ms.toFixed(2).padStart(8)} ms  ${((ms / tokens.length) * 1000).toFixed(2).padStart(8)} ms    ${accepted ? 'accepted' : 'rejected'}${budget}`,
     );
@@ -108,23 +117,31 @@ export async function benchGuidedWorker(log: (line: string) => void): Promise<vo
   try {
     const t0 = performance.now();
     const first = await engine.whatIf({ tools: TOOLS, tool_choice: 'auto' }, { text: 'hi', tokens: [] });
-    log(`  start-up: ${engine.stats.startMs[0]?.toFixed(0)} ms (thread, WASM module, compiler); first record ${(performance.now() - t0).toFixed(0)} ms, compile ${first.ran ? first.compileMs.toFixed(1) : '-'} ms`);
+    log(
+      `  start-up: ${engine.stats.startMs[0]?.toFixed(0)} ms (thread, WASM module, compiler); first record ${(performance.now() - t0).toFixed(0)} ms, compile ${first.ran ? first.compileMs.toFixed(1) : '-'} ms`,
+    );
     const text = generateCompletion(4_000);
     const tokens = new KimiSplitter().tokenize(text);
     const viaWorker = await timeAsync(() => engine.whatIf({ tools: TOOLS, tool_choice: 'auto' }, { text, tokens, finishReason: 'stop' }));
     const auto = await compileKimiGrammar(TOOLS, 'auto');
     const inProcess = await timeAsync(() => whatIf(auto, { text, tokens, finishReason: 'stop' }));
-    log(`  ${tokens.length}-token what-if: ${viaWorker.toFixed(2)} ms per record through the worker (one round trip), ${inProcess.toFixed(2)} ms in-process`);
+    log(
+      `  ${tokens.length}-token what-if: ${viaWorker.toFixed(2)} ms per record through the worker (one round trip), ${inProcess.toFixed(2)} ms in-process`,
+    );
 
     const suite = suiteSchemas(join(process.cwd(), 'test', 'fixtures', 'json-schema-test-suite'));
-    const call = '<|tool_calls_section_begin|><|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{"a": "x"}<|tool_call_end|><|tool_calls_section_end|>';
+    const call =
+      '<|tool_calls_section_begin|><|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{"a": "x"}<|tool_call_end|><|tool_calls_section_end|>';
     const startsBefore = engine.stats.starts;
     const compileMs: number[] = [];
     let refused = 0;
     let aborted = 0;
     const t1 = performance.now();
     for (const { schema } of suite) {
-      const r = await engine.whatIf({ tools: [{ type: 'function', function: { name: 'f', parameters: schema as Record<string, never> } }], tool_choice: 'auto' }, { text: call, tokens: [] });
+      const r = await engine.whatIf(
+        { tools: [{ type: 'function', function: { name: 'f', parameters: schema as Record<string, never> } }], tool_choice: 'auto' },
+        { text: call, tokens: [] },
+      );
       if (r.ran) compileMs.push(r.compileMs);
       else if (/^xgrammar cannot compile|does not support/.test(r.why)) refused++;
       else aborted++;
@@ -171,6 +188,8 @@ export async function benchGuidedFormats(log: (line: string) => void): Promise<v
       verdict = r.accepted ? 'accepted' : `rejected at ${r.charOffset}`;
     }
     const perK = ((times[1] ?? 0) / (sized(36_000).length / 1000)).toFixed(3);
-    log(`  ${name.padEnd(15)} ${guided.builtinStyle.padEnd(15)} ${compileMs.toFixed(1).padStart(7)} ms  ${(times[0] ?? 0).toFixed(1).padStart(10)} ms  ${(times[1] ?? 0).toFixed(1).padStart(9)} ms  ${perK.padStart(9)} ms   ${verdict}`);
+    log(
+      `  ${name.padEnd(15)} ${guided.builtinStyle.padEnd(15)} ${compileMs.toFixed(1).padStart(7)} ms  ${(times[0] ?? 0).toFixed(1).padStart(10)} ms  ${(times[1] ?? 0).toFixed(1).padStart(9)} ms  ${perK.padStart(9)} ms   ${verdict}`,
+    );
   }
 }

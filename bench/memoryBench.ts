@@ -18,13 +18,26 @@ export const MEMORY_CHILD_FLAG = '--memory-child';
 
 const PROSE = 'The forecast for Paris: light rain in the morning, 14 °C, clearing by noon; "umbrella" advised.\n';
 
-const CALL = '<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>{"city": "Paris"}<|tool_call_end|><|tool_calls_section_end|>';
+const CALL =
+  '<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>{"city": "Paris"}<|tool_call_end|><|tool_calls_section_end|>';
 
 /** `mb` MB of prose ending in a call; with `specials`, that many special tokens instead (28 bytes each). */
 function hugeRecord(mb: number, specials = 0): string {
   const text = specials ? '<|tool_calls_section_begin|>'.repeat(specials) : `${PROSE.repeat(Math.ceil((mb * 1e6) / PROSE.length))}${CALL}`;
-  const tools = [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } } }];
-  return JSON.stringify({ toolscope: 1, id: `huge-${mb}mb`, request: { model: 'kimi-k2', messages: [{ role: 'user', content: 'Weather?' }], tools }, completion: { text, finish_reason: 'tool_calls' } }) + '\n';
+  const tools = [
+    {
+      type: 'function',
+      function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } },
+    },
+  ];
+  return (
+    JSON.stringify({
+      toolscope: 1,
+      id: `huge-${mb}mb`,
+      request: { model: 'kimi-k2', messages: [{ role: 'user', content: 'Weather?' }], tools },
+      completion: { text, finish_reason: 'tool_calls' },
+    }) + '\n'
+  );
 }
 
 /** The child: analyse every record of the file, build its view, print the figures as one JSON line. */
@@ -50,7 +63,14 @@ export async function benchMemory(log: (line: string) => void): Promise<void> {
   log('huge completions (each in a child process: read, analyse with the what-if, build the record view)');
   const dir = await mkdtemp(join(tmpdir(), 'toolscope-bench-mem-'));
   try {
-    const cases: Array<{ mb: number; limit?: number; specials?: number }> = [{ mb: 10 }, { mb: 25 }, { mb: 50 }, { mb: 200 }, { mb: 28, specials: 1e6 }, { mb: 10, limit: 100 }];
+    const cases: Array<{ mb: number; limit?: number; specials?: number }> = [
+      { mb: 10 },
+      { mb: 25 },
+      { mb: 50 },
+      { mb: 200 },
+      { mb: 28, specials: 1e6 },
+      { mb: 10, limit: 100 },
+    ];
     for (const { mb, limit, specials } of cases) {
       const path = join(dir, `huge-${mb}.jsonl`);
       await writeFile(path, hugeRecord(mb, specials));
@@ -65,7 +85,9 @@ export async function benchMemory(log: (line: string) => void): Promise<void> {
       }
       const r = JSON.parse(line) as { maxRssMB: number; seconds: number; tokens: number; kinds: string[]; findings: number };
       const goal = !limit && mb <= 50 ? (r.maxRssMB < 1536 ? ' (goal < 1.5 GB: ok)' : ' (goal < 1.5 GB: OVER)') : '';
-      log(`${label}: peak RSS ${r.maxRssMB.toFixed(0)} MB${goal}, ${r.seconds.toFixed(1)} s, ${r.tokens} tokens in the view, ${r.findings} findings${r.kinds.includes('record-too-large') ? ' (record-too-large among them)' : ''}`);
+      log(
+        `${label}: peak RSS ${r.maxRssMB.toFixed(0)} MB${goal}, ${r.seconds.toFixed(1)} s, ${r.tokens} tokens in the view, ${r.findings} findings${r.kinds.includes('record-too-large') ? ' (record-too-large among them)' : ''}`,
+      );
       await rm(path, { force: true });
     }
   } finally {

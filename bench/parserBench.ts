@@ -14,9 +14,12 @@ export function generateCompletion(tokens: number): string {
   let length = parts.join('').length;
   // About 4 characters per splitter token on this text; stop when the budget is reached.
   while (length / 4 < tokens) {
-    length += parts[parts.push(
-      `<|tool_call_begin|>functions.search:${i}<|tool_call_argument_begin|>{"query": "topic number ${i} with some words", "filters": {"lang": "en", "since": "2025-0${(i % 9) + 1}-01"}, "top_k": ${(i % 20) + 1}}<|tool_call_end|>`,
-    ) - 1]?.length ?? 0;
+    length +=
+      parts[
+        parts.push(
+          `<|tool_call_begin|>functions.search:${i}<|tool_call_argument_begin|>{"query": "topic number ${i} with some words", "filters": {"lang": "en", "since": "2025-0${(i % 9) + 1}-01"}, "top_k": ${(i % 20) + 1}}<|tool_call_end|>`,
+        ) - 1
+      ]?.length ?? 0;
     i++;
   }
   parts.push('<|tool_calls_section_end|>');

@@ -22,26 +22,57 @@ const VLLM_C_SECONDS: Record<number, number> = { 20: 0.24, 200: 0.41, 1000: 1.6 
 const RUNS = 7;
 const CLI = join(__dirname, 'cli.js');
 
-const SEARCH_TOOL = { type: 'function', function: { name: 'search', strict: true, parameters: { type: 'object', properties: { query: { type: 'string' }, top_k: { type: 'integer', minimum: 1, maximum: 20 } }, required: ['query'] } } };
+const SEARCH_TOOL = {
+  type: 'function',
+  function: {
+    name: 'search',
+    strict: true,
+    parameters: {
+      type: 'object',
+      properties: { query: { type: 'string' }, top_k: { type: 'integer', minimum: 1, maximum: 20 } },
+      required: ['query'],
+    },
+  },
+};
 
 function searchRecord(calls: number): string {
   const text = searchCompletion(calls);
   const tokens = pseudoTokenize(text);
-  return JSON.stringify({ toolscope: 1, id: `search-${calls}`, request: { model: 'kimi-k2', messages: [{ role: 'user', content: 'Search.' }], tools: [SEARCH_TOOL] }, completion: { text, tokens, finish_reason: 'tool_calls' } }) + '\n';
+  return (
+    JSON.stringify({
+      toolscope: 1,
+      id: `search-${calls}`,
+      request: { model: 'kimi-k2', messages: [{ role: 'user', content: 'Search.' }], tools: [SEARCH_TOOL] },
+      completion: { text, tokens, finish_reason: 'tool_calls' },
+    }) + '\n'
+  );
 }
 
 type Marks = Record<string, number>;
 
-function runCli(args: string[], env: Record<string, string> = {}): { ms: number; marks: Marks; code: number | null; stdout: string; peakMb: number | null } {
+function runCli(
+  args: string[],
+  env: Record<string, string> = {},
+): { ms: number; marks: Marks; code: number | null; stdout: string; peakMb: number | null } {
   // Under GNU time when there is one: the process's peak RSS (all its threads) comes with the run itself.
   const time = existsSync('/usr/bin/time') ? ['/usr/bin/time', '-f', 'toolscope-peak-kb %M'] : [];
   const started = performance.now();
-  const r = spawnSync(time[0] ?? process.execPath, [...time.slice(1), ...(time.length ? [process.execPath] : []), CLI, ...args], { encoding: 'utf8', env: { ...process.env, TOOLSCOPE_STARTUP_MARKS: '1', ...env }, maxBuffer: 1 << 30 });
+  const r = spawnSync(time[0] ?? process.execPath, [...time.slice(1), ...(time.length ? [process.execPath] : []), CLI, ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, TOOLSCOPE_STARTUP_MARKS: '1', ...env },
+    maxBuffer: 1 << 30,
+  });
   const ms = performance.now() - started;
   const lines = r.stderr.split('\n');
   const line = lines.find((l) => l.startsWith('toolscope-startup-marks '));
   const peak = lines.find((l) => l.startsWith('toolscope-peak-kb '));
-  return { ms, marks: line ? (JSON.parse(line.slice('toolscope-startup-marks '.length)) as Marks) : {}, code: r.status, stdout: r.stdout, peakMb: peak ? Number(peak.split(' ')[1]) / 1000 : null };
+  return {
+    ms,
+    marks: line ? (JSON.parse(line.slice('toolscope-startup-marks '.length)) as Marks) : {},
+    code: r.status,
+    stdout: r.stdout,
+    peakMb: peak ? Number(peak.split(' ')[1]) / 1000 : null,
+  };
 }
 
 const min = (xs: number[]) => Math.min(...xs.filter((x) => Number.isFinite(x)));
@@ -60,7 +91,9 @@ function nodeStartMs(): number {
 async function benchWholeProcess(log: (line: string) => void, dir: string): Promise<void> {
   log(`Whole process: toolscope analyze FILE (default options, what-if included), min of ${RUNS} runs; vLLM gen C whole process beside it`);
   log(`  node -e 0 on this machine: ${f0(nodeStartMs())}`);
-  log('  calls  tokens   to first record  to exit   budget   vLLM C   × faster | node start  bundle load  read  parse  checks  WASM ready  compile  what-if answer');
+  log(
+    '  calls  tokens   to first record  to exit   budget   vLLM C   × faster | node start  bundle load  read  parse  checks  WASM ready  compile  what-if answer',
+  );
   for (const calls of [20, 1000]) {
     const file = join(dir, `search-${calls}.jsonl`);
     await writeFile(file, searchRecord(calls));
@@ -80,22 +113,57 @@ async function benchWholeProcess(log: (line: string) => void, dir: string): Prom
     );
     const cold = Array.from({ length: 3 }, () => runCli(['analyze', file], { TOOLSCOPE_CODE_CACHE: '0' }));
     const noGuided = Array.from({ length: 3 }, () => runCli(['analyze', file, '--no-guided']));
-    log(`  ${''.padStart(13)} without the code cache: ${f0(min(cold.map((r) => r.ms)))} to exit; --no-guided: ${f0(min(noGuided.map((r) => r.ms)))}; peak RSS ${Number.isFinite(peak) ? `${peak.toFixed(0)} MB` : 'n/a'}`);
+    log(
+      `  ${''.padStart(13)} without the code cache: ${f0(min(cold.map((r) => r.ms)))} to exit; --no-guided: ${f0(min(noGuided.map((r) => r.ms)))}; peak RSS ${Number.isFinite(peak) ? `${peak.toFixed(0)} MB` : 'n/a'}`,
+    );
   }
-  log('  (WASM ready: from the launcher starting the worker to xgrammar\'s compiler being ready; the what-if runs on that');
+  log("  (WASM ready: from the launcher starting the worker to xgrammar's compiler being ready; the what-if runs on that");
   log('   thread while this one parses and checks, so "what-if answer" is how long the record then still waits for it.)');
 }
 
 /** A corpus trace: records like the samples' (a request with tools, a raw Kimi completion with 1–3 calls). */
 function corpusRecord(i: number): string {
   const calls = (i % 3) + 1;
-  const parts = [`<think>Record ${i}: the user wants the weather and a search; I will call the tools.</think>`, 'Let me look that up. ', '<|tool_calls_section_begin|>'];
+  const parts = [
+    `<think>Record ${i}: the user wants the weather and a search; I will call the tools.</think>`,
+    'Let me look that up. ',
+    '<|tool_calls_section_begin|>',
+  ];
   for (let c = 0; c < calls; c++) {
-    parts.push(c % 2 ? `<|tool_call_begin|>functions.search:${c}<|tool_call_argument_begin|>{"query": "forecast city ${i}", "top_k": ${(i % 20) + 1}}<|tool_call_end|>` : `<|tool_call_begin|>functions.get_weather:${c}<|tool_call_argument_begin|>{"city": "City ${i}"${i % 7 === 0 ? ', "unit": "kelvin"' : ''}}<|tool_call_end|>`);
+    parts.push(
+      c % 2
+        ? `<|tool_call_begin|>functions.search:${c}<|tool_call_argument_begin|>{"query": "forecast city ${i}", "top_k": ${(i % 20) + 1}}<|tool_call_end|>`
+        : `<|tool_call_begin|>functions.get_weather:${c}<|tool_call_argument_begin|>{"city": "City ${i}"${i % 7 === 0 ? ', "unit": "kelvin"' : ''}}<|tool_call_end|>`,
+    );
   }
   parts.push('<|tool_calls_section_end|>');
-  const tools = [SEARCH_TOOL, { type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' }, unit: { type: 'string', enum: ['celsius', 'fahrenheit'] } }, required: ['city'] } } }];
-  return JSON.stringify({ toolscope: 1, id: `r${i}`, request: { model: 'kimi-k2', messages: [{ role: 'system', content: 'You are a helpful assistant. '.repeat(20) }, { role: 'user', content: `Weather in City ${i}, and search for its forecast.` }], tools }, completion: { text: parts.join(''), finish_reason: 'tool_calls' } });
+  const tools = [
+    SEARCH_TOOL,
+    {
+      type: 'function',
+      function: {
+        name: 'get_weather',
+        parameters: {
+          type: 'object',
+          properties: { city: { type: 'string' }, unit: { type: 'string', enum: ['celsius', 'fahrenheit'] } },
+          required: ['city'],
+        },
+      },
+    },
+  ];
+  return JSON.stringify({
+    toolscope: 1,
+    id: `r${i}`,
+    request: {
+      model: 'kimi-k2',
+      messages: [
+        { role: 'system', content: 'You are a helpful assistant. '.repeat(20) },
+        { role: 'user', content: `Weather in City ${i}, and search for its forecast.` },
+      ],
+      tools,
+    },
+    completion: { text: parts.join(''), finish_reason: 'tool_calls' },
+  });
 }
 
 async function benchCorpus(log: (line: string) => void, dir: string): Promise<void> {
@@ -119,16 +187,29 @@ async function benchCorpus(log: (line: string) => void, dir: string): Promise<vo
     bytes += size;
   }
   const cores = availableParallelism();
-  log(`analyze DIR: ${(bytes / 1e6).toFixed(0)} MB in ${Math.ceil(bytes / (fileMb * 1e6))} files, ${records.toLocaleString('en-US')} records (TOOLSCOPE_BENCH_CORPUS_MB=${totalMb}), --json to a pipe, default options`);
+  log(
+    `analyze DIR: ${(bytes / 1e6).toFixed(0)} MB in ${Math.ceil(bytes / (fileMb * 1e6))} files, ${records.toLocaleString('en-US')} records (TOOLSCOPE_BENCH_CORPUS_MB=${totalMb}), --json to a pipe, default options`,
+  );
   for (const guided of [true, false]) {
     const extra = guided ? [] : ['--no-guided'];
     const one = runCli(['analyze', corpus, '--json', '--jobs', '1', ...extra]);
     const all = runCli(['analyze', corpus, '--json', ...extra]);
     log(`  ${guided ? 'default (what-if on its own thread per analysing thread)' : '--no-guided'}`);
-    for (const [label, r] of [['1 thread', one], [`${cores} threads`, all]] as const) {
-      log(`    ${label.padEnd(10)} ${(r.ms / 1000).toFixed(1).padStart(6)} s  ${(bytes / 1e6 / (r.ms / 1000)).toFixed(1).padStart(6)} MB/s  ${Math.round(records / (r.ms / 1000)).toLocaleString('en-US').padStart(8)} records/s  peak RSS ${r.peakMb === null ? 'n/a' : `${r.peakMb.toFixed(0)} MB`}`);
+    for (const [label, r] of [
+      ['1 thread', one],
+      [`${cores} threads`, all],
+    ] as const) {
+      log(
+        `    ${label.padEnd(10)} ${(r.ms / 1000).toFixed(1).padStart(6)} s  ${(bytes / 1e6 / (r.ms / 1000)).toFixed(1).padStart(6)} MB/s  ${Math.round(
+          records / (r.ms / 1000),
+        )
+          .toLocaleString('en-US')
+          .padStart(8)} records/s  peak RSS ${r.peakMb === null ? 'n/a' : `${r.peakMb.toFixed(0)} MB`}`,
+      );
     }
-    log(`    speed-up on ${cores} cores: ${(one.ms / all.ms).toFixed(2)}× (goal ≥ 1.6× on 2 cores); output identical to one thread: ${one.stdout === all.stdout ? 'yes' : 'NO'}`);
+    log(
+      `    speed-up on ${cores} cores: ${(one.ms / all.ms).toFixed(2)}× (goal ≥ 1.6× on 2 cores); output identical to one thread: ${one.stdout === all.stdout ? 'yes' : 'NO'}`,
+    );
   }
   await rm(corpus, { recursive: true, force: true });
 }

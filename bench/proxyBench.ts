@@ -31,7 +31,9 @@ async function timestampUpstream(): Promise<{ url: string; close(): Promise<void
     req.on('end', async () => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       for (let i = 0; i < count && !res.destroyed; i++) {
-        res.write(`data: ${JSON.stringify({ id: 'b', object: 'chat.completion.chunk', t: performance.now(), choices: [{ index: 0, delta: { content: pad }, finish_reason: null }] })}\n\n`);
+        res.write(
+          `data: ${JSON.stringify({ id: 'b', object: 'chat.completion.chunk', t: performance.now(), choices: [{ index: 0, delta: { content: pad }, finish_reason: null }] })}\n\n`,
+        );
         if (gapMs) await sleep(gapMs);
       }
       res.end('data: [DONE]\n\n');
@@ -98,14 +100,28 @@ export async function benchProxy(log: (line: string) => void): Promise<void> {
     log(`Recording proxy on loopback — per chunk (${direct.length} chunks of ~250 B each way, 2 ms apart)`);
     log(`  direct         median ${fmt(quantile(direct, 0.5))}  p99 ${fmt(quantile(direct, 0.99))}`);
     log(`  through proxy  median ${fmt(quantile(proxied, 0.5))}  p99 ${fmt(quantile(proxied, 0.99))}`);
-    log(`  added          median ${fmt(quantile(proxied, 0.5) - quantile(direct, 0.5))}  p99 ${fmt(quantile(proxied, 0.99) - quantile(direct, 0.99))}`);
+    log(
+      `  added          median ${fmt(quantile(proxied, 0.5) - quantile(direct, 0.5))}  p99 ${fmt(quantile(proxied, 0.99) - quantile(direct, 0.99))}`,
+    );
 
     // Per request: the embedded endpoint's streamed tool call, complete request to last byte.
     const chat = {
       model: 'bench',
       stream: true,
       messages: [{ role: 'user', content: 'Weather in Paris?' }],
-      tools: [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' }, unit: { type: 'string', enum: ['celsius', 'fahrenheit'] } }, required: ['city', 'unit'] } } }],
+      tools: [
+        {
+          type: 'function',
+          function: {
+            name: 'get_weather',
+            parameters: {
+              type: 'object',
+              properties: { city: { type: 'string' }, unit: { type: 'string', enum: ['celsius', 'fahrenheit'] } },
+              required: ['city', 'unit'],
+            },
+          },
+        },
+      ],
     };
     const timeRequest = async (url: string) => (await streamLatencies(`${url}/chat/completions`, chat)).totalMs;
     for (let i = 0; i < 20; i++) {
@@ -123,8 +139,12 @@ export async function benchProxy(log: (line: string) => void): Promise<void> {
     }
     log(`Recording proxy — per request (${rd.length} streamed tool calls from the embedded endpoint, ~25 chunks each)`);
     log(`  direct            median ${fmt(quantile(rd, 0.5))}  p99 ${fmt(quantile(rd, 0.99))}`);
-    log(`  through proxy     median ${fmt(quantile(rp, 0.5))}  p99 ${fmt(quantile(rp, 0.99))}  (added: median ${fmt(quantile(rp, 0.5) - quantile(rd, 0.5))}, p99 ${fmt(quantile(rp, 0.99) - quantile(rd, 0.99))})`);
-    log(`  --capture-tokens  median ${fmt(quantile(rt, 0.5))}  p99 ${fmt(quantile(rt, 0.99))}  (the endpoint also streams a logprob chunk per token)`);
+    log(
+      `  through proxy     median ${fmt(quantile(rp, 0.5))}  p99 ${fmt(quantile(rp, 0.99))}  (added: median ${fmt(quantile(rp, 0.5) - quantile(rd, 0.5))}, p99 ${fmt(quantile(rp, 0.99) - quantile(rd, 0.99))})`,
+    );
+    log(
+      `  --capture-tokens  median ${fmt(quantile(rt, 0.5))}  p99 ${fmt(quantile(rt, 0.99))}  (the endpoint also streams a logprob chunk per token)`,
+    );
 
     // Memory: 50 concurrent streams of 400 chunks (~100 KB each, 2 s), direct, then through the proxy. The heap is
     // measured after a full GC while the streams are in flight (what is held, not garbage not yet collected).
@@ -138,7 +158,9 @@ export async function benchProxy(log: (line: string) => void): Promise<void> {
       const rssTimer = setInterval(() => (rss = Math.max(rss, process.memoryUsage().rss)), 10);
       const started = performance.now();
       const cpu = process.cpuUsage();
-      const streams = Promise.all(Array.from({ length: 50 }, () => streamLatencies(`${url}/chat/completions?count=400&gap=5&size=200`, body)));
+      const streams = Promise.all(
+        Array.from({ length: 50 }, () => streamLatencies(`${url}/chat/completions?count=400&gap=5&size=200`, body)),
+      );
       for (const at of [500, 1000, 1500]) {
         await sleep(at - (performance.now() - started));
         gc();
@@ -156,7 +178,9 @@ export async function benchProxy(log: (line: string) => void): Promise<void> {
     log(`Recording proxy — memory with 50 concurrent streams (400 chunks, ~100 KB each; client, proxy and upstream in one process)`);
     log(`  direct         heap held +${mb(d.heap)}  peak RSS +${mb(d.rss)}  CPU ${d.cpuMs.toFixed(0)} ms  (${d.ms.toFixed(0)} ms)`);
     log(`  through proxy  heap held +${mb(p.heap)}  peak RSS +${mb(p.rss)}  CPU ${p.cpuMs.toFixed(0)} ms  (${p.ms.toFixed(0)} ms)`);
-    log(`  → the proxy holds ~${(Math.max(0, p.heap - d.heap) / 50 / 1024).toFixed(0)} KB per stream in flight and spends ~${(((p.cpuMs - d.cpuMs) * 1000) / 20_000).toFixed(0)} µs of CPU per chunk`);
+    log(
+      `  → the proxy holds ~${(Math.max(0, p.heap - d.heap) / 50 / 1024).toFixed(0)} KB per stream in flight and spends ~${(((p.cpuMs - d.cpuMs) * 1000) / 20_000).toFixed(0)} µs of CPU per chunk`,
+    );
     log(`  trace written  ${mb(written)} for ${proxy.recorded} exchanges`);
   } finally {
     await proxy?.close({ graceMs: 0 });

@@ -9,7 +9,19 @@ const body = {
   model: 'sim',
   stream: true,
   messages: [{ role: 'user', content: 'Weather in Paris?' }],
-  tools: [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' }, unit: { type: 'string', enum: ['celsius', 'fahrenheit'] } }, required: ['city', 'unit'] } } }],
+  tools: [
+    {
+      type: 'function',
+      function: {
+        name: 'get_weather',
+        parameters: {
+          type: 'object',
+          properties: { city: { type: 'string' }, unit: { type: 'string', enum: ['celsius', 'fahrenheit'] } },
+          required: ['city', 'unit'],
+        },
+      },
+    },
+  ],
 };
 
 function median(xs: number[]): number {

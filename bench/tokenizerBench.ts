@@ -66,25 +66,54 @@ function writeFiles(dir: string): { tiktoken: string; json: string; gguf: string
   const json = join(dir, 'json');
   for (const d of [tiktoken, json]) mkdirSync(d);
   writeFileSync(join(tiktoken, 'tiktoken.model'), byRank.map(([b, r]) => `${Buffer.from(b, 'latin1').toString('base64')} ${r}`).join('\n'));
-  writeFileSync(join(tiktoken, 'tokenizer_config.json'), JSON.stringify({ added_tokens_decoder: { [String(byRank.length)]: { content: '<|tool_calls_section_begin|>', special: true } } }));
+  writeFileSync(
+    join(tiktoken, 'tokenizer_config.json'),
+    JSON.stringify({ added_tokens_decoder: { [String(byRank.length)]: { content: '<|tool_calls_section_begin|>', special: true } } }),
+  );
   const merges = recoverMerges(ranks);
   const vocab: Record<string, number> = {};
   for (const [b, r] of byRank) vocab[spell(b)] = r;
-  const rustPattern = O200K_PATTERN.replaceAll(String.raw`\p{White_Space}`, String.raw`\s`).replaceAll(String.raw`\P{White_Space}`, String.raw`\S`);
+  const rustPattern = O200K_PATTERN.replaceAll(String.raw`\p{White_Space}`, String.raw`\s`).replaceAll(
+    String.raw`\P{White_Space}`,
+    String.raw`\S`,
+  );
   writeFileSync(
     join(json, 'tokenizer.json'),
     JSON.stringify({
       version: '1.0',
       added_tokens: [],
       normalizer: null,
-      pre_tokenizer: { type: 'Sequence', pretokenizers: [{ type: 'Split', pattern: { Regex: rustPattern }, behavior: 'Isolated', invert: false }, { type: 'ByteLevel', add_prefix_space: false, trim_offsets: false, use_regex: false }] },
+      pre_tokenizer: {
+        type: 'Sequence',
+        pretokenizers: [
+          { type: 'Split', pattern: { Regex: rustPattern }, behavior: 'Isolated', invert: false },
+          { type: 'ByteLevel', add_prefix_space: false, trim_offsets: false, use_regex: false },
+        ],
+      },
       post_processor: null,
       decoder: { type: 'ByteLevel', add_prefix_space: false, trim_offsets: false, use_regex: false },
-      model: { type: 'BPE', dropout: null, unk_token: null, continuing_subword_prefix: '', end_of_word_suffix: '', fuse_unk: false, byte_fallback: false, ignore_merges: true, vocab, merges: merges.map(([l, r]) => `${spell(l)} ${spell(r)}`) },
+      model: {
+        type: 'BPE',
+        dropout: null,
+        unk_token: null,
+        continuing_subword_prefix: '',
+        end_of_word_suffix: '',
+        fuse_unk: false,
+        byte_fallback: false,
+        ignore_merges: true,
+        vocab,
+        merges: merges.map(([l, r]) => `${spell(l)} ${spell(r)}`),
+      },
     }),
   );
   const gguf = join(dir, 'o200k.gguf');
-  writeFileSync(gguf, ggufBytes(byRank.map(([b]) => spell(b)), merges.map(([l, r]) => `${spell(l)} ${spell(r)}`)));
+  writeFileSync(
+    gguf,
+    ggufBytes(
+      byRank.map(([b]) => spell(b)),
+      merges.map(([l, r]) => `${spell(l)} ${spell(r)}`),
+    ),
+  );
   return { tiktoken, json, gguf };
 }
 
@@ -104,7 +133,20 @@ function ggufBytes(tokens: string[], merges: string[]): Buffer {
     return Buffer.concat([u64(b.length), b]);
   };
   const strings = (key: string, list: string[]) => [str(key), u32(9), u32(8), u64(list.length), ...list.map(str)];
-  return Buffer.concat([Buffer.from('GGUF'), u32(3), u64(0), u64(4), str('tokenizer.ggml.model'), u32(8), str('gpt2'), str('tokenizer.ggml.pre'), u32(8), str('gpt-4o'), ...strings('tokenizer.ggml.tokens', tokens), ...strings('tokenizer.ggml.merges', merges)]);
+  return Buffer.concat([
+    Buffer.from('GGUF'),
+    u32(3),
+    u64(0),
+    u64(4),
+    str('tokenizer.ggml.model'),
+    u32(8),
+    str('gpt2'),
+    str('tokenizer.ggml.pre'),
+    u32(8),
+    str('gpt-4o'),
+    ...strings('tokenizer.ggml.tokens', tokens),
+    ...strings('tokenizer.ggml.merges', merges),
+  ]);
 }
 
 function rate(name: string, tokenizer: () => Tokenizer, text: string, log: (line: string) => void): void {
@@ -120,7 +162,9 @@ function rate(name: string, tokenizer: () => Tokenizer, text: string, log: (line
     runs++;
   } while (performance.now() - start < 500);
   const ms = (performance.now() - start) / runs;
-  log(`  ${name.padEnd(34)} ${String(count).padStart(7)} tokens  load ${loadMs.toFixed(0).padStart(5)} ms  ${ms.toFixed(0).padStart(6)} ms  ${((count / ms) * 1000).toFixed(0).padStart(9)} tokens/s`);
+  log(
+    `  ${name.padEnd(34)} ${String(count).padStart(7)} tokens  load ${loadMs.toFixed(0).padStart(5)} ms  ${ms.toFixed(0).padStart(6)} ms  ${((count / ms) * 1000).toFixed(0).padStart(9)} tokens/s`,
+  );
 }
 
 export function benchTokenizers(log: (line: string) => void): void {
@@ -132,7 +176,9 @@ export function benchTokenizers(log: (line: string) => void): void {
     rate('o200k_harmony (built in)', o200kHarmony, text, log);
     const t0 = performance.now();
     const files = writeFiles(dir);
-    log(`  (writing the o200k vocabulary as tiktoken.model, tokenizer.json and GGUF: ${((performance.now() - t0) / 1000).toFixed(1)} s, not counted)`);
+    log(
+      `  (writing the o200k vocabulary as tiktoken.model, tokenizer.json and GGUF: ${((performance.now() - t0) / 1000).toFixed(1)} s, not counted)`,
+    );
     clearLocalTokenizers();
     rate('tiktoken.model (o200k ranks)', () => loadLocalTokenizer(files.tiktoken, 'kimi_k2', getFormat('kimi_k2').tokenizer), text, log);
     rate('tokenizer.json (o200k as BPE)', () => loadLocalTokenizer(files.json, 'harmony', getFormat('harmony').tokenizer), text, log);

@@ -25,7 +25,15 @@ function template(turns: number, completionTokens: number, seed: number): string
   const tokens: RecordedToken[] = [];
   for (let i = 0; i < completionTokens; i++) {
     const text = ` ${WORDS[(i + seed) % WORDS.length] ?? 'x'}`;
-    tokens.push({ id: 1000 + ((i * 31 + seed) % 160000), text, logprob: -((i % 17) / 10), top: [{ text, logprob: -0.1 }, { text: ' a', logprob: -2.3 }] });
+    tokens.push({
+      id: 1000 + ((i * 31 + seed) % 160000),
+      text,
+      logprob: -((i % 17) / 10),
+      top: [
+        { text, logprob: -0.1 },
+        { text: ' a', logprob: -2.3 },
+      ],
+    });
   }
   const messages: Array<{ role: string; content: string }> = [{ role: 'system', content: words(60, seed) }];
   for (let t = 0; t < turns; t++) {
@@ -110,7 +118,9 @@ export async function benchTraceIndex(log: (line: string) => void): Promise<void
     const after = process.memoryUsage();
     try {
       log(`trace index: indexed ${index.count} entries in ${seconds.toFixed(2)} s (${(bytes / (1024 * 1024) / seconds).toFixed(0)} MB/s)`);
-      log(`trace index: memory delta rss ${mb(after.rss - before.rss)} MB, heap ${mb(after.heapUsed - before.heapUsed)} MB, external ${mb(after.external - before.external)} MB`);
+      log(
+        `trace index: memory delta rss ${mb(after.rss - before.rss)} MB, heap ${mb(after.heapUsed - before.heapUsed)} MB, external ${mb(after.external - before.external)} MB`,
+      );
 
       t = performance.now();
       const first = await index.read(0);

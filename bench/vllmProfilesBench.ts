@@ -14,7 +14,9 @@ import { VLLM_GENERATIONS, vllmProfile } from '../src/core/formats/kimiK2/vllm/v
 export function searchCompletion(calls: number): string {
   const parts = ['I will run several searches. '.repeat(5), '<|tool_calls_section_begin|>'];
   for (let i = 0; i < calls; i++) {
-    parts.push(`<|tool_call_begin|>functions.search:${i}<|tool_call_argument_begin|>{"query": "topic number ${i} with some words", "top_k": ${(i % 20) + 1}}<|tool_call_end|>`);
+    parts.push(
+      `<|tool_call_begin|>functions.search:${i}<|tool_call_argument_begin|>{"query": "topic number ${i} with some words", "top_k": ${(i % 20) + 1}}<|tool_call_end|>`,
+    );
   }
   parts.push('<|tool_calls_section_end|>');
   return parts.join('');
@@ -70,7 +72,11 @@ const WHOLE_TEXT_BUDGET_MS = 20_000;
  * vLLM's own parsers on the same inputs, re-measured on this kind of machine (../shared/data/vllm-kimi/README.md,
  * DESIGN §9): whole-process seconds, min of 3, about 0.2–0.27 s of them Python start-up and imports.
  */
-const VLLM_SECONDS: Record<number, { B: number; C: number }> = { 20: { B: 0.2, C: 0.24 }, 200: { B: 0.8, C: 0.41 }, 1000: { B: 13.7, C: 1.6 } };
+const VLLM_SECONDS: Record<number, { B: number; C: number }> = {
+  20: { B: 0.2, C: 0.24 },
+  200: { B: 0.8, C: 0.41 },
+  1000: { B: 13.7, C: 1.6 },
+};
 const PYTHON_STARTUP_S = 0.24;
 
 type Parser = 'reference' | VllmGeneration;
@@ -116,33 +122,48 @@ export function benchVllmProfiles(log: (line: string) => void): void {
   }
 
   log('vLLM-behaviour profiles vs the reference parser (identical one-token delta sequences: 5 sentences + N search calls)');
-  log('   calls   deltas     size   reference          A          B          C    A/ref  B/ref  C/ref   B re-reading the whole text per delta (cost model)');
+  log(
+    '   calls   deltas     size   reference          A          B          C    A/ref  B/ref  C/ref   B re-reading the whole text per delta (cost model)',
+  );
   const cell = (v: number) => `${v.toFixed(v < 10 ? 2 : 0)} ms`.padStart(10);
   for (const r of rows) {
     const ratio = (v: number) => `${(v / r.ms.reference).toFixed(1)}×`.padStart(6);
-    const whole = r.whole === null ? `skipped: predicted over ${WHOLE_TEXT_BUDGET_MS / 1000} s` : `${r.whole.toFixed(0)} ms (${(r.whole / r.ms.B).toFixed(0)}× the B profile)`;
-    log(`  ${String(r.calls).padStart(6)} ${String(r.deltas).padStart(8)} ${r.kb.toFixed(0).padStart(6)} KB ${cell(r.ms.reference)} ${cell(r.ms.A)} ${cell(r.ms.B)} ${cell(r.ms.C)}  ${ratio(r.ms.A)} ${ratio(r.ms.B)} ${ratio(r.ms.C)}   ${whole}`);
+    const whole =
+      r.whole === null
+        ? `skipped: predicted over ${WHOLE_TEXT_BUDGET_MS / 1000} s`
+        : `${r.whole.toFixed(0)} ms (${(r.whole / r.ms.B).toFixed(0)}× the B profile)`;
+    log(
+      `  ${String(r.calls).padStart(6)} ${String(r.deltas).padStart(8)} ${r.kb.toFixed(0).padStart(6)} KB ${cell(r.ms.reference)} ${cell(r.ms.A)} ${cell(r.ms.B)} ${cell(r.ms.C)}  ${ratio(r.ms.A)} ${ratio(r.ms.B)} ${ratio(r.ms.C)}   ${whole}`,
+    );
     const vllm = VLLM_SECONDS[r.calls];
     if (vllm && r.calls >= 200) {
       const b = (vllm.B - PYTHON_STARTUP_S) * 1000;
       const c = (vllm.C - PYTHON_STARTUP_S) * 1000;
-      log(`  ${''.padStart(25)} vLLM itself (Python, start-up taken off): B ≈ ${b.toFixed(0)} ms (${(b / r.ms.B).toFixed(0)}× the B profile), C ≈ ${c.toFixed(0)} ms (${(c / r.ms.C).toFixed(0)}× the C profile)`);
+      log(
+        `  ${''.padStart(25)} vLLM itself (Python, start-up taken off): B ≈ ${b.toFixed(0)} ms (${(b / r.ms.B).toFixed(0)}× the B profile), C ≈ ${c.toFixed(0)} ms (${(c / r.ms.C).toFixed(0)}× the C profile)`,
+      );
     }
   }
   const first = rows[0] as Row;
   const last = rows[rows.length - 1] as Row;
   const growth = (k: Parser) => `${(last.ms[k] / last.deltas / (first.ms[k] / first.deltas)).toFixed(1)}×`;
-  log(`  cost per delta at ${last.deltas} vs ${first.deltas} deltas (1.0 = linear): reference ${growth('reference')}, A ${growth('A')}, B ${growth('B')}, C ${growth('C')}`);
+  log(
+    `  cost per delta at ${last.deltas} vs ${first.deltas} deltas (1.0 = linear): reference ${growth('reference')}, A ${growth('A')}, B ${growth('B')}, C ${growth('C')}`,
+  );
   const modelled = rows.filter((r) => r.whole !== null);
   const m0 = modelled[0];
   const m1 = modelled.at(-1);
   if (m0 && m1 && m1 !== m0 && m0.whole !== null && m1.whole !== null) {
-    log(`  B re-reading the whole text per delta (cost model), cost per delta at ${m1.deltas} vs ${m0.deltas} deltas: ${(m1.whole / m1.deltas / (m0.whole / m0.deltas)).toFixed(1)}× (quadratic)`);
+    log(
+      `  B re-reading the whole text per delta (cost model), cost per delta at ${m1.deltas} vs ${m0.deltas} deltas: ${(m1.whole / m1.deltas / (m0.whole / m0.deltas)).toFixed(1)}× (quadratic)`,
+    );
   }
   const [r7, r36] = [rows[1] as Row, rows[2] as Row];
   const v7 = VLLM_SECONDS[r7.calls] as { B: number; C: number };
   const v36 = VLLM_SECONDS[r36.calls] as { B: number; C: number };
   const vGrowth = (a: number, b: number) => ((b - PYTHON_STARTUP_S) / r36.deltas / ((a - PYTHON_STARTUP_S) / r7.deltas)).toFixed(1);
-  log(`  vLLM itself, cost per delta at ${r36.deltas} vs ${r7.deltas} deltas: B ${vGrowth(v7.B, v36.B)}× (quadratic: it re-parses the whole text on every delta), C ${vGrowth(v7.C, v36.C)}×`);
+  log(
+    `  vLLM itself, cost per delta at ${r36.deltas} vs ${r7.deltas} deltas: B ${vGrowth(v7.B, v36.B)}× (quadratic: it re-parses the whole text on every delta), C ${vGrowth(v7.C, v36.C)}×`,
+  );
   log("  (The B profile reproduces B's answers, not its algorithm: it reads each part of the text once, so it stays linear.)");
 }

@@ -62,7 +62,13 @@ export function buildBundles({ outdir = 'dist', shippedOnly = false, production:
   return Promise.all([
     build({ ...opts, entryPoints: ['src/extension/extension.ts'], outfile: `${outdir}/extension.js`, external: ['vscode'] }),
     // The ranks themselves, required by the bundles above on first use.
-    build({ ...opts, plugins: [], sourcemap: false, entryPoints: [createRequire(import.meta.url).resolve(O200K_RANKS)], outfile: `${outdir}/o200k_base.js` }),
+    build({
+      ...opts,
+      plugins: [],
+      sourcemap: false,
+      entryPoints: [createRequire(import.meta.url).resolve(O200K_RANKS)],
+      outfile: `${outdir}/o200k_base.js`,
+    }),
     build({ ...opts, entryPoints: ['src/core/guided/engineWorker.ts'], outfile: `${outdir}/guidedWorker.js` }),
     ...(shippedOnly
       ? []

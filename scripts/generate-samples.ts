@@ -85,7 +85,7 @@ const TOOLS = {
     },
     required: ['query'],
   }),
-  calendar: tool('create_calendar_event', 'Create an event in the user\'s calendar.', {
+  calendar: tool('create_calendar_event', "Create an event in the user's calendar.", {
     type: 'object',
     properties: {
       title: { type: 'string', minLength: 1 },
@@ -96,7 +96,7 @@ const TOOLS = {
     required: ['title', 'start', 'duration_minutes'],
     additionalProperties: false,
   }),
-  email: tool('send_email', 'Send an email from the user\'s account.', {
+  email: tool('send_email', "Send an email from the user's account.", {
     type: 'object',
     properties: {
       to: { type: 'string', format: 'email' },
@@ -150,7 +150,12 @@ const SPECIAL_IDS: Record<string, number> = {
   '<think>': 163606,
   '</think>': 163607,
 };
-const SPECIAL = new RegExp(Object.keys(SPECIAL_IDS).map((t) => t.replace(/[|]/g, '\\|')).join('|'), 'g');
+const SPECIAL = new RegExp(
+  Object.keys(SPECIAL_IDS)
+    .map((t) => t.replace(/[|]/g, '\\|'))
+    .join('|'),
+  'g',
+);
 const PIECE = /'(?:s|t|re|ve|m|ll|d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+/gu;
 
 function split(text: string): Array<{ text: string; id?: number }> {
@@ -175,7 +180,8 @@ const ALTERNATIVES = ['I', ' the', '{"', 'functions', ' Let', ',', ' to', '"', '
 function recordedTokens(text: string, withTop = false): SampleToken[] {
   return split(text).map((t, i) => {
     const h = fnv(`${t.text}@${i}`);
-    const logprob = t.id !== undefined ? -round4((h % 10) / 10_000) : h % 11 === 0 ? -round4(0.6 + (h % 180) / 100) : -round4((h % 300) / 1000);
+    const logprob =
+      t.id !== undefined ? -round4((h % 10) / 10_000) : h % 11 === 0 ? -round4(0.6 + (h % 180) / 100) : -round4((h % 300) / 1000);
     const token: SampleToken = { id: t.id ?? textId(t.text), text: t.text, logprob };
     if (withTop) {
       const alt = ALTERNATIVES.filter((a) => a !== t.text)[h % (ALTERNATIVES.length - 1)] as string;
@@ -209,13 +215,15 @@ const request = (content: string, tools: unknown[] = ALL_TOOLS, extra: Json = {}
 
 type Call = [id: string, name: string, arguments: string];
 
-const chunkOf = (streamId: string, created: number) => (delta: Json, finish: string | null = null) => ({
-  id: streamId,
-  object: 'chat.completion.chunk',
-  created,
-  model: MODEL,
-  choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
-});
+const chunkOf =
+  (streamId: string, created: number) =>
+  (delta: Json, finish: string | null = null) => ({
+    id: streamId,
+    object: 'chat.completion.chunk',
+    created,
+    model: MODEL,
+    choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
+  });
 
 /** A stream as vLLM sends it: a role chunk with content "", the deltas, and a last chunk with the finish reason. */
 function stream(seed: string, deltas: Json[], finish: string, created = 1_761_040_000): Json[] {
@@ -224,7 +232,9 @@ function stream(seed: string, deltas: Json[], finish: string, created = 1_761_04
 }
 
 const content = (text: string) => ({ content: text });
-const tcStart = (index: number, id: string, name: string, argumentsText = '') => ({ tool_calls: [{ index, id, type: 'function', function: { name, arguments: argumentsText } }] });
+const tcStart = (index: number, id: string, name: string, argumentsText = '') => ({
+  tool_calls: [{ index, id, type: 'function', function: { name, arguments: argumentsText } }],
+});
 const tcArgs = (index: number, argumentsText: string) => ({ tool_calls: [{ index, function: { arguments: argumentsText } }] });
 
 function chatCompletion(seed: string, text: string | null, calls: Call[], finish: string, created = 1_761_040_000): Json {
@@ -241,7 +251,9 @@ function chatCompletion(seed: string, text: string | null, calls: Call[], finish
         message: {
           role: 'assistant',
           content: text,
-          ...(calls.length ? { tool_calls: calls.map(([id, name, a]) => ({ id, type: 'function', function: { name, arguments: a } })) } : {}),
+          ...(calls.length
+            ? { tool_calls: calls.map(([id, name, a]) => ({ id, type: 'function', function: { name, arguments: a } })) }
+            : {}),
         },
         logprobs: null,
         finish_reason: finish,
@@ -255,9 +267,15 @@ function chatCompletion(seed: string, text: string | null, calls: Call[], finish
 // Native records (kimi-k2-raw-completions.jsonl)
 
 let minute = 0;
-function native(id: string, note: string, fields: { request?: Json; prompt?: string; completion?: Json; response?: unknown }, metaExtra: Json = {}): Json {
+function native(
+  id: string,
+  note: string,
+  fields: { request?: Json; prompt?: string; completion?: Json; response?: unknown },
+  metaExtra: Json = {},
+): Json {
   const created = `2025-10-21T09:${String(minute++).padStart(2, '0')}:00Z`;
-  const req = fields.request && fields.response !== undefined ? { ...fields.request, stream: Array.isArray(fields.response) } : fields.request;
+  const req =
+    fields.request && fields.response !== undefined ? { ...fields.request, stream: Array.isArray(fields.response) } : fields.request;
   return {
     toolscope: 1,
     id,
@@ -281,16 +299,24 @@ function rawCompletions(): Json[] {
   {
     const text = `I'll check the current weather in Lisbon. ${section(call('functions.get_weather:0', '{"city": "Lisbon", "unit": "celsius"}'))}`;
     add(
-      native('clean-single-call', 'A clean single call: the raw completion with recorded tokens, logprobs and alternatives, and the stream the client received.', {
-        request: request('What is the weather in Lisbon right now?'),
-        completion: { text, tokens: recordedTokens(text, true), finish_reason: 'stop' },
-        response: stream('clean-single-call', [
-          content("I'll check the current weather in Lisbon. "),
-          tcStart(0, 'functions.get_weather:0', 'get_weather'),
-          tcArgs(0, '{"city": "Lisbon", '),
-          tcArgs(0, '"unit": "celsius"}'),
-        ], 'tool_calls'),
-      }),
+      native(
+        'clean-single-call',
+        'A clean single call: the raw completion with recorded tokens, logprobs and alternatives, and the stream the client received.',
+        {
+          request: request('What is the weather in Lisbon right now?'),
+          completion: { text, tokens: recordedTokens(text, true), finish_reason: 'stop' },
+          response: stream(
+            'clean-single-call',
+            [
+              content("I'll check the current weather in Lisbon. "),
+              tcStart(0, 'functions.get_weather:0', 'get_weather'),
+              tcArgs(0, '{"city": "Lisbon", '),
+              tcArgs(0, '"unit": "celsius"}'),
+            ],
+            'tool_calls',
+          ),
+        },
+      ),
     );
   }
 
@@ -298,16 +324,35 @@ function rawCompletions(): Json[] {
   {
     const calls: Call[] = [
       ['functions.get_weather:0', 'get_weather', args({ city: 'Berlin' })],
-      ['functions.search_web:1', 'search_web', args({ query: 'Berlin U-Bahn strike schedule November 2025', max_results: 5, filters: { site: 'bvg.de', since: '2025-10-01' } })],
-      ['functions.create_calendar_event:2', 'create_calendar_event', args({ title: 'Berlin site visit', start: '2025-11-03T09:00:00+01:00', duration_minutes: 90, attendees: ['lena@acme.example', 'omar@acme.example'] })],
+      [
+        'functions.search_web:1',
+        'search_web',
+        args({ query: 'Berlin U-Bahn strike schedule November 2025', max_results: 5, filters: { site: 'bvg.de', since: '2025-10-01' } }),
+      ],
+      [
+        'functions.create_calendar_event:2',
+        'create_calendar_event',
+        args({
+          title: 'Berlin site visit',
+          start: '2025-11-03T09:00:00+01:00',
+          duration_minutes: 90,
+          attendees: ['lena@acme.example', 'omar@acme.example'],
+        }),
+      ],
     ];
     const text = `Let me gather all three at once. ${section(...calls.map(([id, , a]) => call(id, a)))}`;
     add(
-      native('clean-parallel-calls', 'Three parallel calls (weather, search with nested filters, calendar with attendees), all valid, delivered whole.', {
-        request: request('Plan my Berlin visit next Monday: the weather, any transit strikes, and a 90 minute site visit at 9am with Lena and Omar.'),
-        completion: { text, tokens: recordedTokens(text), finish_reason: 'stop' },
-        response: chatCompletion('clean-parallel-calls', 'Let me gather all three at once. ', calls, 'tool_calls'),
-      }),
+      native(
+        'clean-parallel-calls',
+        'Three parallel calls (weather, search with nested filters, calendar with attendees), all valid, delivered whole.',
+        {
+          request: request(
+            'Plan my Berlin visit next Monday: the weather, any transit strikes, and a 90 minute site visit at 9am with Lena and Omar.',
+          ),
+          completion: { text, tokens: recordedTokens(text), finish_reason: 'stop' },
+          response: chatCompletion('clean-parallel-calls', 'Let me gather all three at once. ', calls, 'tool_calls'),
+        },
+      ),
     );
   }
 
@@ -316,28 +361,47 @@ function rawCompletions(): Json[] {
     const a = '{"query": "acme status page incident 2025-10-14"}';
     const text = `I'll search for the incident report. ${section(call('functions.search_web:0', a))}`;
     add(
-      native('leak-marker-in-content', 'Text and the section marker arrived in one delta: the parser streamed the call markup and arguments as content, and the call never reached the client.', {
-        request: request('Find the incident report from October 14th.'),
-        completion: { text, tokens: recordedTokens(text), finish_reason: 'stop' },
-        response: stream('leak-marker-in-content', [content("I'll search for the incident report. "), content(`${B}functions.search_web:0${A}`), content(a)], 'stop'),
-      }),
+      native(
+        'leak-marker-in-content',
+        'Text and the section marker arrived in one delta: the parser streamed the call markup and arguments as content, and the call never reached the client.',
+        {
+          request: request('Find the incident report from October 14th.'),
+          completion: { text, tokens: recordedTokens(text), finish_reason: 'stop' },
+          response: stream(
+            'leak-marker-in-content',
+            [content("I'll search for the incident report. "), content(`${B}functions.search_web:0${A}`), content(a)],
+            'stop',
+          ),
+        },
+      ),
     );
   }
 
   // empty-content-delta: parser-fixes issue 2, DeltaMessage(content="") between section begin and the first call.
   add(
-    native('empty-content-deltas', 'Between the section begin and the first call the server sent DeltaMessage(content=""); some clients render it as "(no content)".', {
-      request: request('Weather in Reykjavik?'),
-      completion: { text: section(call('functions.get_weather:0', { city: 'Reykjavik' })), finish_reason: 'stop' },
-      response: stream('empty-content-deltas', [content(''), content(''), tcStart(0, 'functions.get_weather:0', 'get_weather', '{"city": "Reykjavik"}')], 'tool_calls'),
-    }),
+    native(
+      'empty-content-deltas',
+      'Between the section begin and the first call the server sent DeltaMessage(content=""); some clients render it as "(no content)".',
+      {
+        request: request('Weather in Reykjavik?'),
+        completion: { text: section(call('functions.get_weather:0', { city: 'Reykjavik' })), finish_reason: 'stop' },
+        response: stream(
+          'empty-content-deltas',
+          [content(''), content(''), tcStart(0, 'functions.get_weather:0', 'get_weather', '{"city": "Reykjavik"}')],
+          'tool_calls',
+        ),
+      },
+    ),
   );
 
   // unknown-tool
   add(
     native('hallucinated-tool', 'The model called get_stock_price, a tool the request never offered.', {
       request: request('How is ACME stock doing today?'),
-      completion: { text: `Let me pull the latest price. ${section(call('functions.get_stock_price:0', { ticker: 'ACME' }))}`, finish_reason: 'stop' },
+      completion: {
+        text: `Let me pull the latest price. ${section(call('functions.get_stock_price:0', { ticker: 'ACME' }))}`,
+        finish_reason: 'stop',
+      },
     }),
   );
 
@@ -345,22 +409,33 @@ function rawCompletions(): Json[] {
   add(
     native('truncated-json-arguments', 'The arguments lack their closing brace, so they are not JSON; vLLM passes them on unvalidated.', {
       request: request('Search for the latest vLLM release notes.'),
-      completion: { text: section(call('functions.search_web:0', '{"query": "vLLM release notes", "max_results": 5')), finish_reason: 'stop' },
+      completion: {
+        text: section(call('functions.search_web:0', '{"query": "vLLM release notes", "max_results": 5')),
+        finish_reason: 'stop',
+      },
     }),
   );
 
   // schema-violation: structural errors, and a format failure (a warning).
   add(
-    native('schema-violations', 'The calendar call lacks a title, asks for 600 minutes (maximum 240) and adds a location the schema forbids; the email goes to an address that is not an email (a format warning).', {
-      request: request('Book a four hour design review tomorrow at 2pm and email the agenda to Alice.'),
-      completion: {
-        text: `Booking it and sending the agenda. ${section(
-          call('functions.create_calendar_event:0', { start: '2025-10-22T14:00:00Z', duration_minutes: 600, location: 'Room 4' }),
-          call('functions.send_email:1', { to: 'alice-at-acme', subject: 'Design review agenda', body: '1. Goals\n2. Open questions\n3. Next steps' }),
-        )}`,
-        finish_reason: 'stop',
+    native(
+      'schema-violations',
+      'The calendar call lacks a title, asks for 600 minutes (maximum 240) and adds a location the schema forbids; the email goes to an address that is not an email (a format warning).',
+      {
+        request: request('Book a four hour design review tomorrow at 2pm and email the agenda to Alice.'),
+        completion: {
+          text: `Booking it and sending the agenda. ${section(
+            call('functions.create_calendar_event:0', { start: '2025-10-22T14:00:00Z', duration_minutes: 600, location: 'Room 4' }),
+            call('functions.send_email:1', {
+              to: 'alice-at-acme',
+              subject: 'Design review agenda',
+              body: '1. Goals\n2. Open questions\n3. Next steps',
+            }),
+          )}`,
+          finish_reason: 'stop',
+        },
       },
-    }),
+    ),
   );
 
   // Where xgrammar and JSON Schema disagree (src/core/guided/unenforcedKeywords.ts): the what-if names the keyword.
@@ -369,62 +444,97 @@ function rawCompletions(): Json[] {
     function: {
       name: 'set_timer',
       description: 'Start a kitchen timer.',
-      parameters: { type: 'object', properties: { minutes: { type: 'integer', minimum: 5, multipleOf: 5 } }, required: ['minutes'], additionalProperties: false },
+      parameters: {
+        type: 'object',
+        properties: { minutes: { type: 'integer', minimum: 5, multipleOf: 5 } },
+        required: ['minutes'],
+        additionalProperties: false,
+      },
     },
   };
   add(
-    native('schema-gap-grammar-lets-through', 'minutes: 7 breaks multipleOf 5; xgrammar does not enforce multipleOf, so guided decoding would have let it through (guided-accepts names the keyword).', {
-      request: request('Set a timer for seven minutes.', [timer]),
-      completion: { text: `Starting it. ${section(call('functions.set_timer:0', { minutes: 7 }))}`, finish_reason: 'stop' },
-    }),
+    native(
+      'schema-gap-grammar-lets-through',
+      'minutes: 7 breaks multipleOf 5; xgrammar does not enforce multipleOf, so guided decoding would have let it through (guided-accepts names the keyword).',
+      {
+        request: request('Set a timer for seven minutes.', [timer]),
+        completion: { text: `Starting it. ${section(call('functions.set_timer:0', { minutes: 7 }))}`, finish_reason: 'stop' },
+      },
+    ),
   );
   add(
-    native('schema-gap-grammar-stricter', 'Valid arguments in another order than the schema declares: JSON Schema accepts them, xgrammar wants the declared order (guided-would-block names the keyword).', {
-      request: request('Weather in Oslo, in celsius.'),
-      completion: { text: section(call('functions.get_weather:0', { unit: 'celsius', city: 'Oslo' })), finish_reason: 'stop' },
-    }),
+    native(
+      'schema-gap-grammar-stricter',
+      'Valid arguments in another order than the schema declares: JSON Schema accepts them, xgrammar wants the declared order (guided-would-block names the keyword).',
+      {
+        request: request('Weather in Oslo, in celsius.'),
+        completion: { text: section(call('functions.get_weather:0', { unit: 'celsius', city: 'Oslo' })), finish_reason: 'stop' },
+      },
+    ),
   );
 
   // guided-unavailable: a draft-7 tuple `items` (what older zod-to-json-schema emits for z.tuple) that xgrammar
   // cannot compile; the what-if says so and the record keeps its other findings.
   add(
-    native('schema-xgrammar-cannot-compile', 'A tool whose schema xgrammar cannot compile (a draft-7 tuple "items" list): guided decoding on would be refused for this request; the what-if says why instead of a verdict.', {
-      request: request('Plot a route to 38.72, -9.14.', [
-        {
-          type: 'function',
-          function: {
-            name: 'plot_route',
-            description: 'Plot a route to a point.',
-            parameters: { type: 'object', properties: { to: { type: 'array', items: [{ type: 'number' }, { type: 'number' }], description: 'Latitude, longitude.' } }, required: ['to'] },
+    native(
+      'schema-xgrammar-cannot-compile',
+      'A tool whose schema xgrammar cannot compile (a draft-7 tuple "items" list): guided decoding on would be refused for this request; the what-if says why instead of a verdict.',
+      {
+        request: request('Plot a route to 38.72, -9.14.', [
+          {
+            type: 'function',
+            function: {
+              name: 'plot_route',
+              description: 'Plot a route to a point.',
+              parameters: {
+                type: 'object',
+                properties: { to: { type: 'array', items: [{ type: 'number' }, { type: 'number' }], description: 'Latitude, longitude.' } },
+                required: ['to'],
+              },
+            },
           },
-        },
-      ]),
-      completion: { text: section(call('functions.plot_route:0', { to: [38.72, -9.14] })), finish_reason: 'tool_calls' },
-    }),
+        ]),
+        completion: { text: section(call('functions.plot_route:0', { to: [38.72, -9.14] })), finish_reason: 'tool_calls' },
+      },
+    ),
   );
 
   // bad-call-id
   add(
-    native('bad-call-id', 'The call id search_web:2 lacks the functions. prefix, a form the model learned from histories with malformed ids.', {
-      request: request('Search for open vLLM Kimi K2 tool parser issues.'),
-      completion: { text: section(call('search_web:2', { query: 'vLLM kimi_k2 tool parser issue', filters: { site: 'github.com' } })), finish_reason: 'stop' },
-    }),
+    native(
+      'bad-call-id',
+      'The call id search_web:2 lacks the functions. prefix, a form the model learned from histories with malformed ids.',
+      {
+        request: request('Search for open vLLM Kimi K2 tool parser issues.'),
+        completion: {
+          text: section(call('search_web:2', { query: 'vLLM kimi_k2 tool parser issue', filters: { site: 'github.com' } })),
+          finish_reason: 'stop',
+        },
+      },
+    ),
   );
 
   // duplicate-call-index
   add(
     native('duplicate-call-index', 'Two calls share index 1, so their results cannot be told apart.', {
       request: request('Weather in Rome and in Milan?'),
-      completion: { text: section(call('functions.get_weather:1', { city: 'Rome' }), call('functions.get_weather:1', { city: 'Milan' })), finish_reason: 'stop' },
+      completion: {
+        text: section(call('functions.get_weather:1', { city: 'Rome' }), call('functions.get_weather:1', { city: 'Milan' })),
+        finish_reason: 'stop',
+      },
     }),
   );
 
   // missing-section-marker
   add(
-    native('missing-section-markers', 'A call with no section begin or end around it: llama.cpp still parses it, vLLM returns it as plain text.', {
-      request: request('What is the weather in Athens?'),
-      completion: { text: `Sure. ${call('functions.get_weather:0', { city: 'Athens' })} I will report back.`, finish_reason: 'stop' },
-    }),
+    native(
+      'missing-section-markers',
+      'A call with no section begin or end around it: llama.cpp still parses it, vLLM returns it as plain text.',
+      {
+        request: request('What is the weather in Athens?'),
+        completion: { text: `Sure. ${call('functions.get_weather:0', { city: 'Athens' })} I will report back.`, finish_reason: 'stop' },
+      },
+    ),
   );
 
   // marker-split: the section begin recorded as three text tokens.
@@ -461,37 +571,56 @@ function rawCompletions(): Json[] {
       { id: 163596, text: E, logprob: -0.0002 },
     ];
     add(
-      native('marker-split-across-tokens', 'The section begin marker was generated as three text tokens (a serving/tokenizer bug): a parser matching the marker\'s token id misses it and leaks it as content.', {
-        request: request('Show me the vLLM deploy config.'),
-        completion: { text: tokens.map((t) => t.text).join(''), tokens, finish_reason: 'stop' },
-      }),
+      native(
+        'marker-split-across-tokens',
+        "The section begin marker was generated as three text tokens (a serving/tokenizer bug): a parser matching the marker's token id misses it and leaks it as content.",
+        {
+          request: request('Show me the vLLM deploy config.'),
+          completion: { text: tokens.map((t) => t.text).join(''), tokens, finish_reason: 'stop' },
+        },
+      ),
     );
   }
 
   // call-in-think: "Thinking block tool calls" in the parser-fixes known issues.
   add(
-    native('call-inside-think', 'Kimi K2 Thinking wrote its tool-call section before closing <think>: current vLLM, SGLang and llama.cpp end the reasoning at the section and run the search; vLLM\'s kimi_k2 reasoning parser before PR 33646 (</think> only) kept it as reasoning and the agent ran nothing.', {
-      request: request('Search the web for Kimi K2 benchmark results.'),
-      completion: { text: `<think>The user wants benchmarks, so I search. ${section(call('functions.search_web:0', { query: 'Kimi K2 benchmark results' }))}`, finish_reason: 'tool_calls' },
-    }),
+    native(
+      'call-inside-think',
+      "Kimi K2 Thinking wrote its tool-call section before closing <think>: current vLLM, SGLang and llama.cpp end the reasoning at the section and run the search; vLLM's kimi_k2 reasoning parser before PR 33646 (</think> only) kept it as reasoning and the agent ran nothing.",
+      {
+        request: request('Search the web for Kimi K2 benchmark results.'),
+        completion: {
+          text: `<think>The user wants benchmarks, so I search. ${section(call('functions.search_web:0', { query: 'Kimi K2 benchmark results' }))}`,
+          finish_reason: 'tool_calls',
+        },
+      },
+    ),
   );
 
   // raw-fallback-format: parser-fixes issue 10.
   add(
-    native('raw-fallback-call', 'The model wrote the call as plain text without special tokens (functions.read_file:0 {...}); the client got it as content.', {
-      request: request('Open deploy/notes.md'),
-      completion: { text: `I'll read the file. functions.read_file:0  {"path": "deploy/notes.md"}`, finish_reason: 'stop' },
-    }),
+    native(
+      'raw-fallback-call',
+      'The model wrote the call as plain text without special tokens (functions.read_file:0 {...}); the client got it as content.',
+      {
+        request: request('Open deploy/notes.md'),
+        completion: { text: `I'll read the file. functions.read_file:0  {"path": "deploy/notes.md"}`, finish_reason: 'stop' },
+      },
+    ),
   );
 
   // unterminated-call: max_tokens ran out inside the arguments.
   {
     const text = `${S}${B}functions.send_email:0${A}{"to": "finance@acme.example", "subject": "Q3 summary", "body": "Hi team,\\n\\nRevenue for Q3 came in at`;
     add(
-      native('unterminated-call-length', 'max_tokens ran out inside the arguments (finish_reason "length"): the call has no end marker and its JSON is cut off.', {
-        request: request('Email the Q3 summary to finance.', ALL_TOOLS, { max_tokens: 48 }),
-        completion: { text, tokens: recordedTokens(text), finish_reason: 'length' },
-      }),
+      native(
+        'unterminated-call-length',
+        'max_tokens ran out inside the arguments (finish_reason "length"): the call has no end marker and its JSON is cut off.',
+        {
+          request: request('Email the Q3 summary to finance.', ALL_TOOLS, { max_tokens: 48 }),
+          completion: { text, tokens: recordedTokens(text), finish_reason: 'length' },
+        },
+      ),
     );
   }
 
@@ -499,10 +628,14 @@ function rawCompletions(): Json[] {
   {
     const text = `Checking. ${S}\n${B}\nfunctions.get_weather:0 ${A} {"city": "Tallinn"} ${C}\n${E}`;
     add(
-      native('newline-after-call-begin', 'Newlines and spaces around the markers; with a newline right after <|tool_call_begin|> vLLM\'s Dec 2025 – Apr 2026 parser streamed no call at all.', {
-        request: request('Weather in Tallinn?'),
-        completion: { text, tokens: recordedTokens(text), finish_reason: 'stop' },
-      }),
+      native(
+        'newline-after-call-begin',
+        "Newlines and spaces around the markers; with a newline right after <|tool_call_begin|> vLLM's Dec 2025 – Apr 2026 parser streamed no call at all.",
+        {
+          request: request('Weather in Tallinn?'),
+          completion: { text, tokens: recordedTokens(text), finish_reason: 'stop' },
+        },
+      ),
     );
   }
 
@@ -510,33 +643,59 @@ function rawCompletions(): Json[] {
   {
     const text = `Checking both cities. ${section(call('functions.get_weather:0', { city: 'Oslo' }), call('functions.get_weather:1', { city: 'Bergen' }))}`;
     add(
-      native('dropped-call', 'The second call began and ended within one delta and vLLM dropped it: the completion has two calls, the stream delivered one.', {
-        request: request('Weather in Oslo and Bergen?'),
-        completion: { text, tokens: recordedTokens(text), finish_reason: 'stop' },
-        response: stream('dropped-call', [content('Checking both cities. '), tcStart(0, 'functions.get_weather:0', 'get_weather'), tcArgs(0, '{"city": "Oslo"}')], 'tool_calls'),
-      }),
+      native(
+        'dropped-call',
+        'The second call began and ended within one delta and vLLM dropped it: the completion has two calls, the stream delivered one.',
+        {
+          request: request('Weather in Oslo and Bergen?'),
+          completion: { text, tokens: recordedTokens(text), finish_reason: 'stop' },
+          response: stream(
+            'dropped-call',
+            [content('Checking both cities. '), tcStart(0, 'functions.get_weather:0', 'get_weather'), tcArgs(0, '{"city": "Oslo"}')],
+            'tool_calls',
+          ),
+        },
+      ),
     );
   }
 
   // arguments-mismatch: streamed arguments stop at the first newline.
   {
-    const a = '{\n  "sql": "SELECT region, SUM(amount) AS revenue FROM invoices WHERE paid_at >= \'2025-07-01\' GROUP BY region",\n  "database": "billing"\n}';
+    const a =
+      '{\n  "sql": "SELECT region, SUM(amount) AS revenue FROM invoices WHERE paid_at >= \'2025-07-01\' GROUP BY region",\n  "database": "billing"\n}';
     const text = `Running the revenue query. ${section(call('functions.query_database:0', a))}`;
     add(
-      native('arguments-cut-at-newline', 'The model wrote pretty-printed JSON and the streamed arguments stopped at its first newline: the client received "{".', {
-        request: request('Revenue by region since July, from billing please.'),
-        completion: { text, tokens: recordedTokens(text), finish_reason: 'stop' },
-        response: stream('arguments-cut-at-newline', [content('Running the revenue query. '), tcStart(0, 'functions.query_database:0', 'query_database'), tcArgs(0, '{')], 'tool_calls'),
-      }),
+      native(
+        'arguments-cut-at-newline',
+        'The model wrote pretty-printed JSON and the streamed arguments stopped at its first newline: the client received "{".',
+        {
+          request: request('Revenue by region since July, from billing please.'),
+          completion: { text, tokens: recordedTokens(text), finish_reason: 'stop' },
+          response: stream(
+            'arguments-cut-at-newline',
+            [content('Running the revenue query. '), tcStart(0, 'functions.query_database:0', 'query_database'), tcArgs(0, '{')],
+            'tool_calls',
+          ),
+        },
+      ),
     );
   }
 
   // finish-reason-mismatch
   add(
-    native('finish-reason-stop-with-calls', 'A call was delivered with finish_reason "stop", so an agent loop that keys on "tool_calls" never ran it.', {
-      request: request('Weather in Madrid?'),
-      response: chatCompletion('finish-reason-stop-with-calls', null, [['functions.get_weather:0', 'get_weather', '{"city": "Madrid"}']], 'stop'),
-    }),
+    native(
+      'finish-reason-stop-with-calls',
+      'A call was delivered with finish_reason "stop", so an agent loop that keys on "tool_calls" never ran it.',
+      {
+        request: request('Weather in Madrid?'),
+        response: chatCompletion(
+          'finish-reason-stop-with-calls',
+          null,
+          [['functions.get_weather:0', 'get_weather', '{"city": "Madrid"}']],
+          'stop',
+        ),
+      },
+    ),
   );
 
   // tool-call-when-none
@@ -551,7 +710,12 @@ function rawCompletions(): Json[] {
   add(
     native('described-not-called', 'The agent said it would search, then stopped without a call: the "agent stops mid-task" report.', {
       request: request('Find out whether the Hamburg office is open on Friday.'),
-      response: chatCompletion('described-not-called', "I'll search the web for the Hamburg office holiday schedule and let you know.", [], 'stop'),
+      response: chatCompletion(
+        'described-not-called',
+        "I'll search the web for the Hamburg office holiday schedule and let you know.",
+        [],
+        'stop',
+      ),
     }),
   );
   add(
@@ -563,43 +727,74 @@ function rawCompletions(): Json[] {
 
   // text-in-section
   add(
-    native('text-inside-section', 'The model wrote " and then " between two calls inside the section; vLLM drops it, SGLang streams it as content.', {
-      request: request('Weather in Prague and Brno?'),
-      completion: { text: `${S}${call('functions.get_weather:0', { city: 'Prague' })} and then ${call('functions.get_weather:1', { city: 'Brno' })}${E}`, finish_reason: 'stop' },
-    }),
+    native(
+      'text-inside-section',
+      'The model wrote " and then " between two calls inside the section; vLLM drops it, SGLang streams it as content.',
+      {
+        request: request('Weather in Prague and Brno?'),
+        completion: {
+          text: `${S}${call('functions.get_weather:0', { city: 'Prague' })} and then ${call('functions.get_weather:1', { city: 'Brno' })}${E}`,
+          finish_reason: 'stop',
+        },
+      },
+    ),
   );
 
   // stray-marker: a repeated call end, and a </think> the prompt opened.
   add(
-    native('repeated-call-end-marker', 'The model repeated <|tool_call_end|> after the call: a marker out of place that some parsers leak as content.', {
-      request: request('Weather in Copenhagen?'),
-      completion: { text: `${S}${call('functions.get_weather:0', { city: 'Copenhagen' })}${C}${E}`, finish_reason: 'stop' },
-    }),
+    native(
+      'repeated-call-end-marker',
+      'The model repeated <|tool_call_end|> after the call: a marker out of place that some parsers leak as content.',
+      {
+        request: request('Weather in Copenhagen?'),
+        completion: { text: `${S}${call('functions.get_weather:0', { city: 'Copenhagen' })}${C}${E}`, finish_reason: 'stop' },
+      },
+    ),
   );
   add(
-    native('think-opened-by-template', 'A K2.6-style template put <think> into the prompt, so the completion starts inside reasoning and has a bare </think>.', {
-      request: request('Weather in Zurich?'),
-      completion: { text: `The user asks for the weather in Zurich; one call is enough.</think>On it. ${section(call('functions.get_weather:0', { city: 'Zurich' }))}`, finish_reason: 'stop' },
-    }),
+    native(
+      'think-opened-by-template',
+      'A K2.6-style template put <think> into the prompt, so the completion starts inside reasoning and has a bare </think>.',
+      {
+        request: request('Weather in Zurich?'),
+        completion: {
+          text: `The user asks for the weather in Zurich; one call is enough.</think>On it. ${section(call('functions.get_weather:0', { city: 'Zurich' }))}`,
+          finish_reason: 'stop',
+        },
+      },
+    ),
   );
 
   // Template problems: no generation prompt, empty content rendered as a Python list literal.
   add(
-    native('prompt-without-generation-prompt', 'Rendered by the pre-fix 0905 template without add_generation_prompt: the prompt ends after the assistant turn (whose empty content became a Python list literal) and the model writes another user turn.', {
-      request: request('Weather in Lyon?'),
-      prompt: `<|im_system|>system<|im_middle|>${SYSTEM}<|im_end|><|im_user|>user<|im_middle|>Weather in Lyon?<|im_end|><|im_assistant|>assistant<|im_middle|>[{'type': 'text', 'text': ''}]<|im_end|>`,
-      completion: { text: '<|im_user|>user<|im_middle|>And in Paris?', finish_reason: 'stop' },
-    }),
+    native(
+      'prompt-without-generation-prompt',
+      'Rendered by the pre-fix 0905 template without add_generation_prompt: the prompt ends after the assistant turn (whose empty content became a Python list literal) and the model writes another user turn.',
+      {
+        request: request('Weather in Lyon?'),
+        prompt: `<|im_system|>system<|im_middle|>${SYSTEM}<|im_end|><|im_user|>user<|im_middle|>Weather in Lyon?<|im_end|><|im_assistant|>assistant<|im_middle|>[{'type': 'text', 'text': ''}]<|im_end|>`,
+        completion: { text: '<|im_user|>user<|im_middle|>And in Paris?', finish_reason: 'stop' },
+      },
+    ),
   );
 
   // stream-error: an error event instead of the next chunk, recorded by the proxy (meta.streamErrors).
   {
-    const cut = stream('error-event-mid-stream', [content('Checking the forecast for Oslo. '), tcStart(0, 'functions.get_weather:0', 'get_weather', '{"city": "Oslo"}')], 'tool_calls');
+    const cut = stream(
+      'error-event-mid-stream',
+      [content('Checking the forecast for Oslo. '), tcStart(0, 'functions.get_weather:0', 'get_weather', '{"city": "Oslo"}')],
+      'tool_calls',
+    );
     add({
-      ...native('error-event-mid-stream', 'The engine ran out of KV-cache memory and sent an error event instead of the finishing chunk; the status line had already said 200, so the client saw a call that never finished.', {
-        request: request('Weather in Oslo?'),
-        response: cut.slice(0, -1),
-      }, { partial: true, streamErrors: ['CUDA out of memory. Tried to allocate 2.00 GiB'] }),
+      ...native(
+        'error-event-mid-stream',
+        'The engine ran out of KV-cache memory and sent an error event instead of the finishing chunk; the status line had already said 200, so the client saw a call that never finished.',
+        {
+          request: request('Weather in Oslo?'),
+          response: cut.slice(0, -1),
+        },
+        { partial: true, streamErrors: ['CUDA out of memory. Tried to allocate 2.00 GiB'] },
+      ),
       error: 'error event in the stream: CUDA out of memory. Tried to allocate 2.00 GiB',
     });
   }
@@ -611,7 +806,14 @@ function rawCompletions(): Json[] {
 // K2-Vendor-Verifier samples and results
 
 function k2vvRequests(): Json[] {
-  const k2 = (messages: Json[], tools: unknown[], maxTokens = 4096) => ({ model: 'kimi-k2-0905', messages, max_tokens: maxTokens, temperature: 0.6, stream: true, tools });
+  const k2 = (messages: Json[], tools: unknown[], maxTokens = 4096) => ({
+    model: 'kimi-k2-0905',
+    messages,
+    max_tokens: maxTokens,
+    temperature: 0.6,
+    stream: true,
+    tools,
+  });
   return [
     k2([{ role: 'user', content: 'What is the weather in Chengdu right now? Should I take an umbrella?' }], [TOOLS.weather]),
     k2(
@@ -624,12 +826,32 @@ function k2vvRequests(): Json[] {
     k2(
       [
         { role: 'user', content: 'Find cheap flights from Frankfurt to Tokyo in March.' },
-        { role: 'assistant', content: '', tool_calls: [{ id: 'search_web:0', type: 'function', function: { name: 'search_web', arguments: '{"query": "cheap flights Frankfurt Tokyo March"}' } }] },
-        { role: 'tool', tool_call_id: 'search_web:0', name: 'search_web', content: '[{"title": "FRA-HND from 612 EUR", "url": "https://flights.example/fra-hnd"}, {"title": "FRA-NRT from 655 EUR", "url": "https://flights.example/fra-nrt"}]' },
+        {
+          role: 'assistant',
+          content: '',
+          tool_calls: [
+            {
+              id: 'search_web:0',
+              type: 'function',
+              function: { name: 'search_web', arguments: '{"query": "cheap flights Frankfurt Tokyo March"}' },
+            },
+          ],
+        },
+        {
+          role: 'tool',
+          tool_call_id: 'search_web:0',
+          name: 'search_web',
+          content:
+            '[{"title": "FRA-HND from 612 EUR", "url": "https://flights.example/fra-hnd"}, {"title": "FRA-NRT from 655 EUR", "url": "https://flights.example/fra-nrt"}]',
+        },
       ],
       [TOOLS.search],
     ),
-    k2([{ role: 'user', content: '写一份给新值班工程师的入职指南（on-call onboarding guide），越详细越好。' }], [TOOLS.search, TOOLS.readFile], 300),
+    k2(
+      [{ role: 'user', content: '写一份给新值班工程师的入职指南（on-call onboarding guide），越详细越好。' }],
+      [TOOLS.search, TOOLS.readFile],
+      300,
+    ),
   ];
 }
 
@@ -648,7 +870,17 @@ function k2vvResponse(seed: string, created: number, text: string, calls: Call[]
     object: 'chat.completion',
     created,
     model: 'moonshotai/kimi-k2-0905',
-    choices: [{ index: 0, message: { role: 'assistant', content: text, tool_calls: calls.length ? calls.map(([id, name, a]) => ({ id, type: 'function', function: { name, arguments: a } })) : null }, finish_reason: finish }],
+    choices: [
+      {
+        index: 0,
+        message: {
+          role: 'assistant',
+          content: text,
+          tool_calls: calls.length ? calls.map(([id, name, a]) => ({ id, type: 'function', function: { name, arguments: a } })) : null,
+        },
+        finish_reason: finish,
+      },
+    ],
     usage: null,
   };
 }
@@ -687,11 +919,54 @@ function k2vvResults(): Json[] {
     hash: k2vvRequestHash(requests[i]),
   });
   return [
-    result(0, k2vvResponse('r1', base, '', [['functions.get_weather:0', 'get_weather', '{"city":"Chengdu"}']], 'tool_calls'), 'success', 'tool_calls', true, 1184),
-    result(1, k2vvResponse('r2', base + 2, '', [['functions.search_web:0', 'search_web', '{"query":"vLLM 最新版本说明 release notes","max_results":50}']], 'tool_calls'), 'success', 'tool_calls', false, 1421),
-    result(2, k2vvResponse('r3', base + 3, 'The cheapest option I found is Frankfurt to Tokyo Haneda from 612 EUR (flights.example); Narita starts at 655 EUR.', [], 'stop'), 'success', 'stop', null, 2307),
+    result(
+      0,
+      k2vvResponse('r1', base, '', [['functions.get_weather:0', 'get_weather', '{"city":"Chengdu"}']], 'tool_calls'),
+      'success',
+      'tool_calls',
+      true,
+      1184,
+    ),
+    result(
+      1,
+      k2vvResponse(
+        'r2',
+        base + 2,
+        '',
+        [['functions.search_web:0', 'search_web', '{"query":"vLLM 最新版本说明 release notes","max_results":50}']],
+        'tool_calls',
+      ),
+      'success',
+      'tool_calls',
+      false,
+      1421,
+    ),
+    result(
+      2,
+      k2vvResponse(
+        'r3',
+        base + 3,
+        'The cheapest option I found is Frankfurt to Tokyo Haneda from 612 EUR (flights.example); Narita starts at 655 EUR.',
+        [],
+        'stop',
+      ),
+      'success',
+      'stop',
+      null,
+      2307,
+    ),
     result(3, k2vvResponse('r4', base + 5, ONBOARDING, [], 'length'), 'success', 'length', null, 9876),
-    result(4, { error: "Error code: 429 - {'error': {'message': 'Provider returned error', 'code': 429, 'metadata': {'raw': 'kimi-k2-0905 is temporarily rate-limited upstream. Please retry shortly.', 'provider_name': 'ExampleCloud'}}}" }, 'failed', null, null, 7012),
+    result(
+      4,
+      {
+        error:
+          "Error code: 429 - {'error': {'message': 'Provider returned error', 'code': 429, 'metadata': {'raw': 'kimi-k2-0905 is temporarily rate-limited upstream. Please retry shortly.', 'provider_name': 'ExampleCloud'}}}",
+      },
+      'failed',
+      null,
+      null,
+      7012,
+    ),
   ];
 }
 
@@ -700,7 +975,13 @@ function k2vvResults(): Json[] {
 
 function openAiCompletions(): Json[] {
   return [
-    chatCompletion('oa-1', null, [[`chatcmpl-tool-${hex('oa-1-call', 32)}`, 'get_weather', '{"city": "Seoul"}']], 'tool_calls', 1_761_042_000),
+    chatCompletion(
+      'oa-1',
+      null,
+      [[`chatcmpl-tool-${hex('oa-1-call', 32)}`, 'get_weather', '{"city": "Seoul"}']],
+      'tool_calls',
+      1_761_042_000,
+    ),
     chatCompletion('oa-2', 'Seoul is 12°C and clear this afternoon; no umbrella needed.', [], 'stop', 1_761_042_004),
     chatCompletion('oa-3', null, [['functions.web.search:0', 'search', '{"query": "kimi k2 tool calling"}']], 'tool_calls', 1_761_042_009),
   ];
@@ -710,8 +991,28 @@ function openAiCompletions(): Json[] {
 // SSE dump: two concurrent streams logged by a proxy, interleaved
 
 function sseDump(): string {
-  const a = stream('sse-a', [content('Let me check the forecast. '), tcStart(0, 'functions.get_weather:0', 'get_weather'), tcArgs(0, '{"city":'), tcArgs(0, ' "Nairobi"}')], 'tool_calls', 1_761_043_000);
-  const b = stream('sse-b', [content('Looking it up. '), content(S), content(`${B}functions.search_web:0`), content(`${A}{"query": "Nairobi matatu strike"}${C}${E}`)], 'stop', 1_761_043_001);
+  const a = stream(
+    'sse-a',
+    [
+      content('Let me check the forecast. '),
+      tcStart(0, 'functions.get_weather:0', 'get_weather'),
+      tcArgs(0, '{"city":'),
+      tcArgs(0, ' "Nairobi"}'),
+    ],
+    'tool_calls',
+    1_761_043_000,
+  );
+  const b = stream(
+    'sse-b',
+    [
+      content('Looking it up. '),
+      content(S),
+      content(`${B}functions.search_web:0`),
+      content(`${A}{"query": "Nairobi matatu strike"}${C}${E}`),
+    ],
+    'stop',
+    1_761_043_001,
+  );
   const lines: string[] = [': captured by the staging proxy'];
   for (let i = 0; i < Math.max(a.length, b.length); i++) {
     for (const chunks of [a, b]) {
@@ -749,7 +1050,11 @@ function completionsLogprobs(): Json[] {
     created,
     model: MODEL,
     choices: [{ index: 0, text, logprobs: lp, finish_reason: 'stop', stop_reason: null, prompt_logprobs: null }],
-    usage: { prompt_tokens: 1012, completion_tokens: (lp.tokens as unknown[]).length, total_tokens: 1012 + (lp.tokens as unknown[]).length },
+    usage: {
+      prompt_tokens: 1012,
+      completion_tokens: (lp.tokens as unknown[]).length,
+      total_tokens: 1012 + (lp.tokens as unknown[]).length,
+    },
   });
   return [
     response(`cmpl-${hex('cmpl-1', 32)}`, 1_761_044_000, text1, logprobs(recordedTokens(text1, true), false)),
@@ -768,14 +1073,22 @@ function tokenProblems(): Json[] {
   // The tokens of another answer (Accra) recorded next to this text: they do not join to it.
   const tokens2 = recordedTokens(text2.replace('Lagos', 'Accra'));
   return [
-    native('token-ids-invalid', 'An exporter wrote token ids of -1, 1.5, "x" and null: the ids are left out, the tokens and the call still read.', {
-      request: request('Weather in Quito?', [TOOLS.weather]),
-      completion: { text: text1, tokens: tokens1, finish_reason: 'stop' },
-    }),
-    native('tokens-do-not-join', 'The tokens were recorded from another answer than the text: they do not join to it, and the token boundaries shown are approximate.', {
-      request: request('Weather in Lagos?', [TOOLS.weather]),
-      completion: { text: text2, tokens: tokens2, finish_reason: 'stop' },
-    }),
+    native(
+      'token-ids-invalid',
+      'An exporter wrote token ids of -1, 1.5, "x" and null: the ids are left out, the tokens and the call still read.',
+      {
+        request: request('Weather in Quito?', [TOOLS.weather]),
+        completion: { text: text1, tokens: tokens1, finish_reason: 'stop' },
+      },
+    ),
+    native(
+      'tokens-do-not-join',
+      'The tokens were recorded from another answer than the text: they do not join to it, and the token boundaries shown are approximate.',
+      {
+        request: request('Weather in Lagos?', [TOOLS.weather]),
+        completion: { text: text2, tokens: tokens2, finish_reason: 'stop' },
+      },
+    ),
   ];
 }
 
@@ -903,26 +1216,87 @@ function otherFormats(): Json[] {
     },
   ) => {
     const [cleanText, cleanName, cleanArgs, said] = calls.clean;
-    rows.push(record(format, 'clean-call', 'a well-formed call, delivered as it was written', 'What is the weather in Lisbon?', { text: cleanText, finish_reason: 'tool_calls' }, answered(format, cleanName, cleanArgs, said)));
-    rows.push(record(format, 'leak-markup-in-content', 'the server returned the raw call markup as content and no tool_calls', 'Search the web for the Acme status page incident.', { text: calls.leak[0], finish_reason: 'tool_calls' }, leaked(format, calls.leak[1])));
-    rows.push(record(format, 'unknown-tool', 'the model called get_stock_price, which the request does not offer', 'How is ACME stock doing?', { text: calls.unknown, finish_reason: 'tool_calls' }));
-    rows.push(record(format, 'schema-violation', 'days 30 is above the maximum of 14 and unit "kelvin" is not in the enum', 'Give me a month of weather for Oslo in kelvin.', { text: calls.schema, finish_reason: 'tool_calls' }));
+    rows.push(
+      record(
+        format,
+        'clean-call',
+        'a well-formed call, delivered as it was written',
+        'What is the weather in Lisbon?',
+        { text: cleanText, finish_reason: 'tool_calls' },
+        answered(format, cleanName, cleanArgs, said),
+      ),
+    );
+    rows.push(
+      record(
+        format,
+        'leak-markup-in-content',
+        'the server returned the raw call markup as content and no tool_calls',
+        'Search the web for the Acme status page incident.',
+        { text: calls.leak[0], finish_reason: 'tool_calls' },
+        leaked(format, calls.leak[1]),
+      ),
+    );
+    rows.push(
+      record(format, 'unknown-tool', 'the model called get_stock_price, which the request does not offer', 'How is ACME stock doing?', {
+        text: calls.unknown,
+        finish_reason: 'tool_calls',
+      }),
+    );
+    rows.push(
+      record(
+        format,
+        'schema-violation',
+        'days 30 is above the maximum of 14 and unit "kelvin" is not in the enum',
+        'Give me a month of weather for Oslo in kelvin.',
+        { text: calls.schema, finish_reason: 'tool_calls' },
+      ),
+    );
     if (calls.invalid.completion !== undefined) {
-      rows.push(record(format, 'invalid-json-arguments', 'the arguments are not valid JSON', 'Book a 30 minute sync with Lena tomorrow at 10.', { text: calls.invalid.completion, finish_reason: 'tool_calls' }));
+      rows.push(
+        record(format, 'invalid-json-arguments', 'the arguments are not valid JSON', 'Book a 30 minute sync with Lena tomorrow at 10.', {
+          text: calls.invalid.completion,
+          finish_reason: 'tool_calls',
+        }),
+      );
     } else {
-      rows.push({ ...record(format, 'invalid-json-arguments', 'the streaming parser sent arguments without their closing brace (no raw completion recorded)', 'Book a 30 minute sync with Lena tomorrow at 10.', {}), completion: undefined, response: calls.invalid.response });
+      rows.push({
+        ...record(
+          format,
+          'invalid-json-arguments',
+          'the streaming parser sent arguments without their closing brace (no raw completion recorded)',
+          'Book a 30 minute sync with Lena tomorrow at 10.',
+          {},
+        ),
+        completion: undefined,
+        response: calls.invalid.response,
+      });
     }
-    rows.push(record(format, 'unterminated-call-length', 'max_tokens cut the completion inside the call', 'Find recent news on the Acme outage.', { text: calls.truncated, finish_reason: 'length' }));
+    rows.push(
+      record(format, 'unterminated-call-length', 'max_tokens cut the completion inside the call', 'Find recent news on the Acme outage.', {
+        text: calls.truncated,
+        finish_reason: 'length',
+      }),
+    );
   };
 
   // Hermes / Qwen2.5: <tool_call>{"name": …, "arguments": …}</tool_call>
   const hermes = (name: string, args: string) => `<tool_call>\n{"name": "${name}", "arguments": ${args}}\n</tool_call>`;
   scenarios('hermes', {
-    clean: [`I'll check the current weather in Lisbon.\n${hermes('get_weather', '{"city": "Lisbon", "unit": "celsius"}')}`, 'get_weather', '{"city": "Lisbon", "unit": "celsius"}', { content: "I'll check the current weather in Lisbon.\n" }],
+    clean: [
+      `I'll check the current weather in Lisbon.\n${hermes('get_weather', '{"city": "Lisbon", "unit": "celsius"}')}`,
+      'get_weather',
+      '{"city": "Lisbon", "unit": "celsius"}',
+      { content: "I'll check the current weather in Lisbon.\n" },
+    ],
     leak: [hermes('search_web', '{"query": "acme status page incident"}'), hermes('search_web', '{"query": "acme status page incident"}')],
     unknown: hermes('get_stock_price', '{"ticker": "ACME"}'),
     schema: hermes('get_weather', '{"city": "Oslo", "unit": "kelvin", "days": 30}'),
-    invalid: { completion: hermes('create_calendar_event', '{"title": "Sync with Lena", "start": "2025-10-22T10:00:00+02:00", "duration_minutes": 30,}') },
+    invalid: {
+      completion: hermes(
+        'create_calendar_event',
+        '{"title": "Sync with Lena", "start": "2025-10-22T10:00:00+02:00", "duration_minutes": 30,}',
+      ),
+    },
     truncated: `<tool_call>\n{"name": "search_web", "arguments": {"query": "acme outage`,
   });
 
@@ -930,8 +1304,16 @@ function otherFormats(): Json[] {
   const param = (name: string, value: string) => `<parameter=${name}>\n${value}\n</parameter>\n`;
   const coder = (name: string, ...params: string[]) => `<tool_call>\n<function=${name}>\n${params.join('')}</function>\n</tool_call>`;
   scenarios('qwen3_coder', {
-    clean: [`I'll check the current weather in Lisbon.\n${coder('get_weather', param('city', 'Lisbon'), param('unit', 'celsius'))}`, 'get_weather', '{"city": "Lisbon", "unit": "celsius"}', { content: "I'll check the current weather in Lisbon.\n" }],
-    leak: [coder('search_web', param('query', 'acme status page incident')), coder('search_web', param('query', 'acme status page incident'))],
+    clean: [
+      `I'll check the current weather in Lisbon.\n${coder('get_weather', param('city', 'Lisbon'), param('unit', 'celsius'))}`,
+      'get_weather',
+      '{"city": "Lisbon", "unit": "celsius"}',
+      { content: "I'll check the current weather in Lisbon.\n" },
+    ],
+    leak: [
+      coder('search_web', param('query', 'acme status page incident')),
+      coder('search_web', param('query', 'acme status page incident')),
+    ],
     unknown: coder('get_stock_price', param('ticker', 'ACME')),
     schema: coder('get_weather', param('city', 'Oslo'), param('unit', 'kelvin'), param('days', '30')),
     invalid: {
@@ -940,28 +1322,61 @@ function otherFormats(): Json[] {
         object: 'chat.completion',
         created: 1_761_050_200,
         model: models.qwen3_coder?.model,
-        choices: [{ index: 0, message: { role: 'assistant', content: null, tool_calls: [{ id: 'chatcmpl-tool-q1', type: 'function', function: { name: 'create_calendar_event', arguments: '{"title": "Sync with Lena", "start": "2025-10-22T10:00:00+02:00", "duration_minutes": 30' } }] }, finish_reason: 'tool_calls' }],
+        choices: [
+          {
+            index: 0,
+            message: {
+              role: 'assistant',
+              content: null,
+              tool_calls: [
+                {
+                  id: 'chatcmpl-tool-q1',
+                  type: 'function',
+                  function: {
+                    name: 'create_calendar_event',
+                    arguments: '{"title": "Sync with Lena", "start": "2025-10-22T10:00:00+02:00", "duration_minutes": 30',
+                  },
+                },
+              ],
+            },
+            finish_reason: 'tool_calls',
+          },
+        ],
       },
     },
     truncated: `<tool_call>\n<function=search_web>\n<parameter=query>\nacme outage`,
   });
 
   // DeepSeek-V3.1: <｜tool▁calls▁begin｜><｜tool▁call▁begin｜>name<｜tool▁sep｜>{json}<｜tool▁call▁end｜><｜tool▁calls▁end｜>
-  const ds = (name: string, argsText: string) => `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>${name}<｜tool▁sep｜>${argsText}<｜tool▁call▁end｜><｜tool▁calls▁end｜>`;
+  const ds = (name: string, argsText: string) =>
+    `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>${name}<｜tool▁sep｜>${argsText}<｜tool▁call▁end｜><｜tool▁calls▁end｜>`;
   scenarios('deepseek_v31', {
-    clean: [`I'll check the current weather in Lisbon.${ds('get_weather', '{"city": "Lisbon", "unit": "celsius"}')}`, 'get_weather', '{"city": "Lisbon", "unit": "celsius"}', { content: "I'll check the current weather in Lisbon." }],
+    clean: [
+      `I'll check the current weather in Lisbon.${ds('get_weather', '{"city": "Lisbon", "unit": "celsius"}')}`,
+      'get_weather',
+      '{"city": "Lisbon", "unit": "celsius"}',
+      { content: "I'll check the current weather in Lisbon." },
+    ],
     leak: [ds('search_web', '{"query": "acme status page incident"}'), ds('search_web', '{"query": "acme status page incident"}')],
     unknown: ds('get_stock_price', '{"ticker": "ACME"}'),
     schema: ds('get_weather', '{"city": "Oslo", "unit": "kelvin", "days": 30}'),
-    invalid: { completion: ds('create_calendar_event', "{'title': 'Sync with Lena', 'start': '2025-10-22T10:00:00+02:00', 'duration_minutes': 30}") },
+    invalid: {
+      completion: ds('create_calendar_event', "{'title': 'Sync with Lena', 'start': '2025-10-22T10:00:00+02:00', 'duration_minutes': 30}"),
+    },
     truncated: `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>search_web<｜tool▁sep｜>{"query": "acme outage`,
   });
 
   // gpt-oss Harmony: the completion starts after the prompt's <|start|>assistant.
   const think = (text: string) => `<|channel|>analysis<|message|>${text}<|end|><|start|>assistant`;
-  const oss = (name: string, argsText: string) => `<|channel|>commentary to=functions.${name} <|constrain|>json<|message|>${argsText}<|call|>`;
+  const oss = (name: string, argsText: string) =>
+    `<|channel|>commentary to=functions.${name} <|constrain|>json<|message|>${argsText}<|call|>`;
   scenarios('harmony', {
-    clean: [`${think('User wants Lisbon weather. Call get_weather.')}${oss('get_weather', '{"city":"Lisbon","unit":"celsius"}')}`, 'get_weather', '{"city":"Lisbon","unit":"celsius"}', { reasoning: 'User wants Lisbon weather. Call get_weather.' }],
+    clean: [
+      `${think('User wants Lisbon weather. Call get_weather.')}${oss('get_weather', '{"city":"Lisbon","unit":"celsius"}')}`,
+      'get_weather',
+      '{"city":"Lisbon","unit":"celsius"}',
+      { reasoning: 'User wants Lisbon weather. Call get_weather.' },
+    ],
     leak: [
       `${think('Need to search.')}${oss('search_web', '{"query":"acme status page incident"}')}`,
       // Decoded with skip_special_tokens: the header words run into the text.
@@ -969,24 +1384,35 @@ function otherFormats(): Json[] {
     ],
     unknown: `${think('Stock price needed.')}${oss('get_stock_price', '{"ticker":"ACME"}')}`,
     schema: oss('get_weather', '{"city":"Oslo","unit":"kelvin","days":30}'),
-    invalid: { completion: oss('create_calendar_event', '{"title":"Sync with Lena","start":"2025-10-22T10:00:00+02:00","duration_minutes":30') },
+    invalid: {
+      completion: oss('create_calendar_event', '{"title":"Sync with Lena","start":"2025-10-22T10:00:00+02:00","duration_minutes":30'),
+    },
     truncated: `${think('Search for news.')}<|channel|>commentary to=functions.search_web <|constrain|>json<|message|>{"query":"acme outage`,
   });
 
   // Llama 3.x / 4 JSON: <|python_tag|>{"name": …, "parameters": …}<|eom_id|>, or the bare object ended by <|eot_id|>.
   const llama = (name: string, args: string) => `{"name": "${name}", "parameters": ${args}}`;
   scenarios('llama', {
-    clean: [`<|python_tag|>${llama('get_weather', '{"city": "Lisbon", "unit": "celsius"}')}<|eom_id|>`, 'get_weather', '{"city": "Lisbon", "unit": "celsius"}', {}],
+    clean: [
+      `<|python_tag|>${llama('get_weather', '{"city": "Lisbon", "unit": "celsius"}')}<|eom_id|>`,
+      'get_weather',
+      '{"city": "Lisbon", "unit": "celsius"}',
+      {},
+    ],
     // No tool parser on the server: the bare call came back as content.
-    leak: [`${llama('search_web', '{"query": "acme status page incident"}')}<|eot_id|>`, llama('search_web', '{"query": "acme status page incident"}')],
+    leak: [
+      `${llama('search_web', '{"query": "acme status page incident"}')}<|eot_id|>`,
+      llama('search_web', '{"query": "acme status page incident"}'),
+    ],
     unknown: `${llama('get_stock_price', '{"ticker": "ACME"}')}<|eot_id|>`,
     schema: `<|python_tag|>${llama('get_weather', '{"city": "Oslo", "unit": "kelvin", "days": 30}')}<|eom_id|>`,
-    invalid: { completion: `${llama('create_calendar_event', '{"title": "Sync with Lena", "start": "2025-10-22T10:00:00+02:00", "duration_minutes": 30,}')}<|eot_id|>` },
+    invalid: {
+      completion: `${llama('create_calendar_event', '{"title": "Sync with Lena", "start": "2025-10-22T10:00:00+02:00", "duration_minutes": 30,}')}<|eot_id|>`,
+    },
     truncated: `<|python_tag|>{"name": "search_web", "parameters": {"query": "acme outage`,
   });
   return rows;
 }
-
 
 // ---- Anthropic Messages API: Kimi K2 behind an Anthropic-compatible endpoint (what Claude Code users run) ----
 
@@ -995,12 +1421,25 @@ const toolu = (seed: string) => `toolu_${alnum(seed, 24)}`;
 const msgId = (seed: string) => `msg_${alnum(seed, 24)}`;
 
 function anthropicMessages(): Json[] {
-  const message = (seed: string, content: Json[], stopReason: string, usage: Json) => ({ id: msgId(seed), type: 'message', role: 'assistant', model: ANTHROPIC_MODEL, content, stop_reason: stopReason, stop_sequence: null, usage });
+  const message = (seed: string, content: Json[], stopReason: string, usage: Json) => ({
+    id: msgId(seed),
+    type: 'message',
+    role: 'assistant',
+    model: ANTHROPIC_MODEL,
+    content,
+    stop_reason: stopReason,
+    stop_sequence: null,
+    usage,
+  });
   return [
     message(
       'anthropic-clean',
       [
-        { type: 'thinking', thinking: 'The user wants the Berlin forecast for three days; get_weather takes city and days.', signature: '' },
+        {
+          type: 'thinking',
+          thinking: 'The user wants the Berlin forecast for three days; get_weather takes city and days.',
+          signature: '',
+        },
         { type: 'text', text: 'Checking the forecast.' },
         { type: 'tool_use', id: toolu('anthropic-clean'), name: 'get_weather', input: { city: 'Berlin', days: 3, unit: 'celsius' } },
       ],
@@ -1010,7 +1449,12 @@ function anthropicMessages(): Json[] {
     // The endpoint's parser missed the call: the raw Kimi markup arrives as text and the turn ends.
     message(
       'anthropic-leak',
-      [{ type: 'text', text: `I'll search for that.${section(call('functions.search_web:0', { query: 'acme outage status', max_results: 5 }))}` }],
+      [
+        {
+          type: 'text',
+          text: `I'll search for that.${section(call('functions.search_web:0', { query: 'acme outage status', max_results: 5 }))}`,
+        },
+      ],
       'end_turn',
       { input_tokens: 905, output_tokens: 48 },
     ),
@@ -1024,7 +1468,19 @@ function anthropicSse(events: Json[]): string {
 }
 
 function anthropicStream(): string {
-  const start = (seed: string) => ({ type: 'message_start', message: { id: msgId(seed), type: 'message', role: 'assistant', model: ANTHROPIC_MODEL, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 930, output_tokens: 1 } } });
+  const start = (seed: string) => ({
+    type: 'message_start',
+    message: {
+      id: msgId(seed),
+      type: 'message',
+      role: 'assistant',
+      model: ANTHROPIC_MODEL,
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: { input_tokens: 930, output_tokens: 1 },
+    },
+  });
   const blockStart = (index: number, block: Json) => ({ type: 'content_block_start', index, content_block: block });
   const delta = (index: number, d: Json) => ({ type: 'content_block_delta', index, delta: d });
   const stop = (index: number) => ({ type: 'content_block_stop', index });
@@ -1060,59 +1516,185 @@ function anthropicStream(): string {
 
 const OSS_MODEL = 'openai/gpt-oss-120b';
 /** The flat tool shape the Responses API declares: {type, name, description, parameters}. */
-const flatTools = (...tools: Array<{ function: { name: string; description: string; parameters: Json } }>) => tools.map((t) => ({ type: 'function', name: t.function.name, description: t.function.description, parameters: t.function.parameters, strict: false }));
+const flatTools = (...tools: Array<{ function: { name: string; description: string; parameters: Json } }>) =>
+  tools.map((t) => ({
+    type: 'function',
+    name: t.function.name,
+    description: t.function.description,
+    parameters: t.function.parameters,
+    strict: false,
+  }));
 const RESPONSES_TOOLS = flatTools(TOOLS.weather, TOOLS.search);
 
 function responsesObject(seed: string, output: Json[], created: number, usage: Json): Json {
-  return { id: `resp_${hex(seed, 32)}`, object: 'response', created_at: created, status: 'completed', error: null, incomplete_details: null, model: OSS_MODEL, output, tool_choice: 'auto', tools: RESPONSES_TOOLS, usage };
+  return {
+    id: `resp_${hex(seed, 32)}`,
+    object: 'response',
+    created_at: created,
+    status: 'completed',
+    error: null,
+    incomplete_details: null,
+    model: OSS_MODEL,
+    output,
+    tool_choice: 'auto',
+    tools: RESPONSES_TOOLS,
+    usage,
+  };
 }
 
 function openAiResponses(): Json[] {
-  const reasoning = (seed: string, text: string) => ({ id: `rs_${hex(seed, 32)}`, type: 'reasoning', summary: [], content: [{ type: 'reasoning_text', text }] });
-  const fc = (seed: string, name: string, argumentsText: string) => ({ id: `fc_${hex(seed, 32)}`, type: 'function_call', status: 'completed', call_id: `call_${alnum(seed, 24)}`, name, arguments: argumentsText });
+  const reasoning = (seed: string, text: string) => ({
+    id: `rs_${hex(seed, 32)}`,
+    type: 'reasoning',
+    summary: [],
+    content: [{ type: 'reasoning_text', text }],
+  });
+  const fc = (seed: string, name: string, argumentsText: string) => ({
+    id: `fc_${hex(seed, 32)}`,
+    type: 'function_call',
+    status: 'completed',
+    call_id: `call_${alnum(seed, 24)}`,
+    name,
+    arguments: argumentsText,
+  });
   return [
-    responsesObject('responses-clean', [reasoning('responses-clean', 'The user wants the weather in Lisbon. Call get_weather.'), fc('responses-clean', 'get_weather', '{"city":"Lisbon","unit":"celsius"}')], 1_761_040_400, { input_tokens: 402, output_tokens: 38, total_tokens: 440 }),
+    responsesObject(
+      'responses-clean',
+      [
+        reasoning('responses-clean', 'The user wants the weather in Lisbon. Call get_weather.'),
+        fc('responses-clean', 'get_weather', '{"city":"Lisbon","unit":"celsius"}'),
+      ],
+      1_761_040_400,
+      { input_tokens: 402, output_tokens: 38, total_tokens: 440 },
+    ),
     // max_results 50 breaks the schema's maximum of 20.
-    responsesObject('responses-schema', [reasoning('responses-schema', 'Search broadly: ask for many results.'), fc('responses-schema', 'search_web', '{"query":"acme outage postmortem","max_results":50}')], 1_761_040_460, { input_tokens: 410, output_tokens: 44, total_tokens: 454 }),
+    responsesObject(
+      'responses-schema',
+      [
+        reasoning('responses-schema', 'Search broadly: ask for many results.'),
+        fc('responses-schema', 'search_web', '{"query":"acme outage postmortem","max_results":50}'),
+      ],
+      1_761_040_460,
+      { input_tokens: 410, output_tokens: 44, total_tokens: 454 },
+    ),
   ];
 }
 
 function openAiResponsesStream(): string {
   const seq = (events: Json[]): Json[] => events.map((e, i) => ({ ...e, sequence_number: i }));
-  const created = (seed: string, at: number) => ({ type: 'response.created', response: { id: `resp_${hex(seed, 32)}`, object: 'response', created_at: at, status: 'in_progress', model: OSS_MODEL, output: [], tool_choice: 'auto', tools: RESPONSES_TOOLS, usage: null } });
-  const completed = (seed: string, at: number, output: Json[], usage: Json) => ({ type: 'response.completed', response: { ...created(seed, at).response, status: 'completed', output, usage } });
+  const created = (seed: string, at: number) => ({
+    type: 'response.created',
+    response: {
+      id: `resp_${hex(seed, 32)}`,
+      object: 'response',
+      created_at: at,
+      status: 'in_progress',
+      model: OSS_MODEL,
+      output: [],
+      tool_choice: 'auto',
+      tools: RESPONSES_TOOLS,
+      usage: null,
+    },
+  });
+  const completed = (seed: string, at: number, output: Json[], usage: Json) => ({
+    type: 'response.completed',
+    response: { ...created(seed, at).response, status: 'completed', output, usage },
+  });
   // 1. The server's parser missed the call: the Harmony markup streams out as output_text (with event: lines).
-  const leakText = ['Let me search. ', '<|channel|>commentary to=functions.search_web <|constrain|>json<|message|>', '{"query":"acme outage"}', '<|call|>'];
-  const leakMsg = { id: `msg_${hex('responses-leak', 32)}`, type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: leakText.join(''), annotations: [] }] };
+  const leakText = [
+    'Let me search. ',
+    '<|channel|>commentary to=functions.search_web <|constrain|>json<|message|>',
+    '{"query":"acme outage"}',
+    '<|call|>',
+  ];
+  const leakMsg = {
+    id: `msg_${hex('responses-leak', 32)}`,
+    type: 'message',
+    role: 'assistant',
+    status: 'completed',
+    content: [{ type: 'output_text', text: leakText.join(''), annotations: [] }],
+  };
   const leak = seq([
     created('responses-leak', 1_761_040_520),
-    { type: 'response.output_item.added', output_index: 0, item: { id: `rs_${hex('responses-leak', 32)}`, type: 'reasoning', summary: [] } },
-    { type: 'response.reasoning_text.delta', item_id: `rs_${hex('responses-leak', 32)}`, output_index: 0, content_index: 0, delta: 'Search the web' },
-    { type: 'response.reasoning_text.delta', item_id: `rs_${hex('responses-leak', 32)}`, output_index: 0, content_index: 0, delta: ' for the outage.' },
+    {
+      type: 'response.output_item.added',
+      output_index: 0,
+      item: { id: `rs_${hex('responses-leak', 32)}`, type: 'reasoning', summary: [] },
+    },
+    {
+      type: 'response.reasoning_text.delta',
+      item_id: `rs_${hex('responses-leak', 32)}`,
+      output_index: 0,
+      content_index: 0,
+      delta: 'Search the web',
+    },
+    {
+      type: 'response.reasoning_text.delta',
+      item_id: `rs_${hex('responses-leak', 32)}`,
+      output_index: 0,
+      content_index: 0,
+      delta: ' for the outage.',
+    },
     { type: 'response.output_item.added', output_index: 1, item: { ...leakMsg, status: 'in_progress', content: [] } },
-    ...leakText.map((delta) => ({ type: 'response.output_text.delta', item_id: leakMsg.id, output_index: 1, content_index: 0, delta, logprobs: [] })),
+    ...leakText.map((delta) => ({
+      type: 'response.output_text.delta',
+      item_id: leakMsg.id,
+      output_index: 1,
+      content_index: 0,
+      delta,
+      logprobs: [],
+    })),
     { type: 'response.output_item.done', output_index: 1, item: leakMsg },
     completed('responses-leak', 1_761_040_520, [leakMsg], { input_tokens: 398, output_tokens: 41, total_tokens: 439 }),
   ]);
   // 2. A clean call, its arguments in fragments (data: lines alone, as some proxies log them).
-  const call = { id: `fc_${hex('responses-stream-call', 32)}`, type: 'function_call', status: 'completed', call_id: `call_${alnum('responses-stream-call', 24)}`, name: 'get_weather', arguments: '{"city":"Oslo"}' };
+  const call = {
+    id: `fc_${hex('responses-stream-call', 32)}`,
+    type: 'function_call',
+    status: 'completed',
+    call_id: `call_${alnum('responses-stream-call', 24)}`,
+    name: 'get_weather',
+    arguments: '{"city":"Oslo"}',
+  };
   const clean = seq([
     created('responses-stream-call', 1_761_040_580),
     { type: 'response.output_item.added', output_index: 0, item: { ...call, status: 'in_progress', arguments: '' } },
-    ...['{"ci', 'ty":"', 'Oslo"}'].map((delta) => ({ type: 'response.function_call_arguments.delta', item_id: call.id, output_index: 0, delta })),
+    ...['{"ci', 'ty":"', 'Oslo"}'].map((delta) => ({
+      type: 'response.function_call_arguments.delta',
+      item_id: call.id,
+      output_index: 0,
+      delta,
+    })),
     { type: 'response.function_call_arguments.done', item_id: call.id, output_index: 0, arguments: call.arguments },
     { type: 'response.output_item.done', output_index: 0, item: call },
     completed('responses-stream-call', 1_761_040_580, [call], { input_tokens: 395, output_tokens: 19, total_tokens: 414 }),
   ]);
-  return leak.map((e) => `event: ${String(e.type)}\ndata: ${JSON.stringify(e)}\n\n`).join('') + clean.map((e) => `data: ${JSON.stringify(e)}\n\n`).join('');
+  return (
+    leak.map((e) => `event: ${String(e.type)}\ndata: ${JSON.stringify(e)}\n\n`).join('') +
+    clean.map((e) => `data: ${JSON.stringify(e)}\n\n`).join('')
+  );
 }
 
 // ---- Ollama: Qwen3 on a laptop, /api/chat streamed as NDJSON and /api/generate in raw mode ----
 
 function ollamaNdjson(): string {
-  const at = (s: number) => `2025-10-21T09:${String(10 + Math.floor(s / 60)).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}.${hex(`t${s}`, 6).replace(/[a-f]/g, '7')}Z`;
-  const chat = (s: number, message: Json, done = false, extra: Json = {}) => ({ model: 'qwen3:8b', created_at: at(s), message: { role: 'assistant', content: '', ...message }, done, ...extra });
-  const timings = (n: number) => ({ total_duration: 2_113_000_000 + n, load_duration: 31_250_000, prompt_eval_count: 412, prompt_eval_duration: 180_400_000, eval_count: 38 + n, eval_duration: 1_702_000_000 });
+  const at = (s: number) =>
+    `2025-10-21T09:${String(10 + Math.floor(s / 60)).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}.${hex(`t${s}`, 6).replace(/[a-f]/g, '7')}Z`;
+  const chat = (s: number, message: Json, done = false, extra: Json = {}) => ({
+    model: 'qwen3:8b',
+    created_at: at(s),
+    message: { role: 'assistant', content: '', ...message },
+    done,
+    ...extra,
+  });
+  const timings = (n: number) => ({
+    total_duration: 2_113_000_000 + n,
+    load_duration: 31_250_000,
+    prompt_eval_count: 412,
+    prompt_eval_duration: 180_400_000,
+    eval_count: 38 + n,
+    eval_duration: 1_702_000_000,
+  });
   // 1. Two streamed calls after a thinking block, arguments as objects.
   const stream = [
     chat(0, { thinking: 'Two cities: call get_weather' }),
@@ -1125,7 +1707,8 @@ function ollamaNdjson(): string {
   const raw = {
     model: 'qwen3:8b',
     created_at: at(9),
-    response: '<tool_call>\n{"name": "search_web", "arguments": {"query": "acme outage"}}\n</tool_call>\n<tool_call>\n{"name": "search_web", "arguments": {"query": "acme stat',
+    response:
+      '<tool_call>\n{"name": "search_web", "arguments": {"query": "acme outage"}}\n</tool_call>\n<tool_call>\n{"name": "search_web", "arguments": {"query": "acme stat',
     done: true,
     done_reason: 'length',
     ...timings(7),
@@ -1136,19 +1719,54 @@ function ollamaNdjson(): string {
 // ---- llama.cpp server: Kimi K2 GGUF behind llama-server (--jinja --verbose) ----
 
 function llamaCppLog(): string {
-  const timings = (promptN: number, predictedN: number) => ({ prompt_n: promptN, prompt_ms: round4(promptN * 1.17), prompt_per_token_ms: 1.17, prompt_per_second: 854.7, predicted_n: predictedN, predicted_ms: round4(predictedN * 21.4), predicted_per_token_ms: 21.4, predicted_per_second: 46.73 });
+  const timings = (promptN: number, predictedN: number) => ({
+    prompt_n: promptN,
+    prompt_ms: round4(promptN * 1.17),
+    prompt_per_token_ms: 1.17,
+    prompt_per_second: 854.7,
+    predicted_n: predictedN,
+    predicted_ms: round4(predictedN * 21.4),
+    predicted_per_token_ms: 21.4,
+    predicted_per_second: 46.73,
+  });
   const GGUF = 'Kimi-K2-Instruct-0905-UD-Q2_K_XL.gguf';
   // 1. /v1/chat/completions with __verbose: the raw completion has two calls, the parsed message one.
   const twoCalls = section(call('functions.get_weather:0', { city: 'Oslo' }), call('functions.get_weather:1', { city: 'Bergen' }));
   const verboseChat = {
-    choices: [{ finish_reason: 'tool_calls', index: 0, message: { role: 'assistant', content: null, tool_calls: [{ type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo"}' }, id: 'functions.get_weather:0' }] } }],
+    choices: [
+      {
+        finish_reason: 'tool_calls',
+        index: 0,
+        message: {
+          role: 'assistant',
+          content: null,
+          tool_calls: [
+            { type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo"}' }, id: 'functions.get_weather:0' },
+          ],
+        },
+      },
+    ],
     created: 1_761_041_000,
     model: GGUF,
     system_fingerprint: 'b6912-3c1f5a2e',
     object: 'chat.completion',
     usage: { completion_tokens: 31, prompt_tokens: 388, total_tokens: 419 },
     id: `chatcmpl-${alnum('llama-verbose', 32)}`,
-    __verbose: { index: 0, content: twoCalls, tokens: [], id_slot: 0, stop: true, model: GGUF, tokens_predicted: 31, tokens_evaluated: 388, stop_type: 'eos', stopping_word: '', tokens_cached: 418, timings: timings(388, 31), truncated: false },
+    __verbose: {
+      index: 0,
+      content: twoCalls,
+      tokens: [],
+      id_slot: 0,
+      stop: true,
+      model: GGUF,
+      tokens_predicted: 31,
+      tokens_evaluated: 388,
+      stop_type: 'eos',
+      stopping_word: '',
+      tokens_cached: 418,
+      timings: timings(388, 31),
+      truncated: false,
+    },
     timings: timings(388, 31),
   };
   // 2. /completion with n_probs: a clean call, every token with its logprob and one alternative.
@@ -1168,12 +1786,26 @@ function llamaCppLog(): string {
     tokens_cached: 402 + tokens.length,
     timings: timings(402, tokens.length),
     truncated: false,
-    completion_probabilities: tokens.map((t) => ({ id: t.id, token: t.text, logprob: t.logprob, top_logprobs: (t.top ?? []).map((a) => ({ id: a.id, token: a.text, logprob: a.logprob })) })),
+    completion_probabilities: tokens.map((t) => ({
+      id: t.id,
+      token: t.text,
+      logprob: t.logprob,
+      top_logprobs: (t.top ?? []).map((a) => ({ id: a.id, token: a.text, logprob: a.logprob })),
+    })),
   };
   // 3. A streamed chat whose parser gave up: the error quotes the markup the client never got as calls.
-  const chunk = (delta: Json) => ({ choices: [{ finish_reason: null, index: 0, delta }], created: 1_761_041_060, id: `chatcmpl-${alnum('llama-parse-error', 32)}`, model: GGUF, system_fingerprint: 'b6912-3c1f5a2e', object: 'chat.completion.chunk' });
+  const chunk = (delta: Json) => ({
+    choices: [{ finish_reason: null, index: 0, delta }],
+    created: 1_761_041_060,
+    id: `chatcmpl-${alnum('llama-parse-error', 32)}`,
+    model: GGUF,
+    system_fingerprint: 'b6912-3c1f5a2e',
+    object: 'chat.completion.chunk',
+  });
   const failed = `Failed to parse input at pos 0: ${section(call('functions.create_calendar_event:0', { title: 'Outage review', start: '2025-10-22T10:00:00Z' }))}`;
-  const sse = [chunk({ role: 'assistant', content: null }), { error: { code: 500, message: failed, type: 'server_error' } }].map((v) => `data: ${JSON.stringify(v)}\n\n`).join('');
+  const sse = [chunk({ role: 'assistant', content: null }), { error: { code: 500, message: failed, type: 'server_error' } }]
+    .map((v) => `data: ${JSON.stringify(v)}\n\n`)
+    .join('');
   return `${JSON.stringify(verboseChat)}\n${JSON.stringify(completion)}\n${sse}`;
 }
 
@@ -1211,7 +1843,9 @@ function pyRepr(value: unknown): string {
   if (typeof value === 'number') return String(value);
   if (typeof value === 'string') return pyStr(value);
   if (Array.isArray(value)) return `[${value.map(pyRepr).join(', ')}]`;
-  return `{${Object.entries(value as Record<string, unknown>).map(([k, v]) => `${pyStr(k)}: ${pyRepr(v)}`).join(', ')}}`;
+  return `{${Object.entries(value as Record<string, unknown>)
+    .map(([k, v]) => `${pyStr(k)}: ${pyRepr(v)}`)
+    .join(', ')}}`;
 }
 
 function pythonPrintouts(): string {
@@ -1221,7 +1855,14 @@ function pythonPrintouts(): string {
   const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
     py('ChatCompletionChunk', {
       id,
-      choices: [py('Choice', { delta: py('ChoiceDelta', { content: null, function_call: null, refusal: null, role: null, tool_calls: null, ...delta }), finish_reason: finish, index: 0, logprobs: null })],
+      choices: [
+        py('Choice', {
+          delta: py('ChoiceDelta', { content: null, function_call: null, refusal: null, role: null, tool_calls: null, ...delta }),
+          finish_reason: finish,
+          index: 0,
+          logprobs: null,
+        }),
+      ],
       created,
       model: MODEL,
       object: 'chat.completion.chunk',
@@ -1229,7 +1870,14 @@ function pythonPrintouts(): string {
       system_fingerprint: null,
       usage: null,
     });
-  const leak = [chunk({ role: 'assistant', content: '' }), chunk({ content: 'Let me check. ' }), chunk({ content: S }), chunk({ content: `${B}functions.get_weather:0${A}{"city": "Lyon"}${C}` }), chunk({ content: E }), chunk({}, 'stop')];
+  const leak = [
+    chunk({ role: 'assistant', content: '' }),
+    chunk({ content: 'Let me check. ' }),
+    chunk({ content: S }),
+    chunk({ content: `${B}functions.get_weather:0${A}{"city": "Lyon"}${C}` }),
+    chunk({ content: E }),
+    chunk({}, 'stop'),
+  ];
   // 2. print(completion): calls, but finish_reason "stop" (the server's finish reason ignored the calls).
   const completion = py('ChatCompletion', {
     id: `chatcmpl-${hex('python-finish', 32)}`,
@@ -1245,7 +1893,13 @@ function pythonPrintouts(): string {
           annotations: null,
           audio: null,
           function_call: null,
-          tool_calls: [py('ChatCompletionMessageToolCall', { id: 'functions.search_web:0', function: py('Function', { arguments: '{"query": "acme outage"}', name: 'search_web' }), type: 'function' })],
+          tool_calls: [
+            py('ChatCompletionMessageToolCall', {
+              id: 'functions.search_web:0',
+              function: py('Function', { arguments: '{"query": "acme outage"}', name: 'search_web' }),
+              type: 'function',
+            }),
+          ],
           reasoning_content: null,
         }),
         stop_reason: 163586,
@@ -1256,7 +1910,13 @@ function pythonPrintouts(): string {
     object: 'chat.completion',
     service_tier: null,
     system_fingerprint: null,
-    usage: py('CompletionUsage', { completion_tokens: 22, prompt_tokens: 401, total_tokens: 423, completion_tokens_details: null, prompt_tokens_details: null }),
+    usage: py('CompletionUsage', {
+      completion_tokens: 22,
+      prompt_tokens: 401,
+      total_tokens: 423,
+      completion_tokens_details: null,
+      prompt_tokens_details: null,
+    }),
     prompt_logprobs: null,
   });
   return `${leak.map(pyRepr).join('\n')}\n\n${pyRepr(completion)}\n`;
@@ -1271,7 +1931,15 @@ function realFailures(): Json[] {
   const record = (id: string, note: string, model: string, user: string, response: unknown, extra: Json = {}): Json => ({
     toolscope: 1,
     id,
-    request: { model, messages: [{ role: 'system', content: SYSTEM }, { role: 'user', content: user }], tools, ...extra },
+    request: {
+      model,
+      messages: [
+        { role: 'system', content: SYSTEM },
+        { role: 'user', content: user },
+      ],
+      tools,
+      ...extra,
+    },
     response,
     meta: { source: 'proxy-capture', model, created: `2025-10-22T10:${String(minute++).padStart(2, '0')}:00Z`, note },
   });
@@ -1281,7 +1949,8 @@ function realFailures(): Json[] {
     created: 1_761_127_200,
     choices: [{ index: 0, message: { role: 'assistant', ...fields }, finish_reason: finish }],
   });
-  const streamOf = (model: string, seed: string, deltas: Json[], finish: string) => stream(seed, deltas, finish, 1_761_127_200).map((c) => ({ ...(c as Record<string, Json>), model }));
+  const streamOf = (model: string, seed: string, deltas: Json[], finish: string) =>
+    stream(seed, deltas, finish, 1_761_127_200).map((c) => ({ ...(c as Record<string, Json>), model }));
   return [
     record(
       'calls-in-reasoning-content',
@@ -1304,13 +1973,18 @@ function realFailures(): Json[] {
       streamOf(
         'deepseek-ai/DeepSeek-V3.1',
         'calls-in-streamed-reasoning',
-        [{ role: 'assistant', reasoning: 'The user asks for the weather in Porto.' }, { reasoning: '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>' }, { reasoning: '{"city": "Porto", "days": 2}' }, { reasoning: '<｜tool▁call▁end｜><｜tool▁calls▁end｜>' }],
+        [
+          { role: 'assistant', reasoning: 'The user asks for the weather in Porto.' },
+          { reasoning: '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>' },
+          { reasoning: '{"city": "Porto", "days": 2}' },
+          { reasoning: '<｜tool▁call▁end｜><｜tool▁calls▁end｜>' },
+        ],
         'stop',
       ),
     ),
     record(
       'reserved-token-spelling-in-content',
-      "An Ollama GGUF build of Kimi K2 decoded the tool-call markers by id (<|reserved_token_163595|> …): no parser recognised them, the call reached the client as text.",
+      'An Ollama GGUF build of Kimi K2 decoded the tool-call markers by id (<|reserved_token_163595|> …): no parser recognised them, the call reached the client as text.',
       'kimi-k2:1t-cloud',
       'Weather in Faro?',
       message(
@@ -1344,7 +2018,13 @@ function realFailures(): Json[] {
       "DeepSeek V3.2's DSML tool-call markup reached the content: a format Toolscope has no parser for, reported as unknown markup.",
       'deepseek-ai/DeepSeek-V3.2',
       'Weather in Évora?',
-      message({ content: '<｜DSML｜function_calls>\n<｜DSML｜invoke name="get_weather">\n<｜DSML｜parameter name="city" string="true">Évora</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜function_calls>' }, 'stop'),
+      message(
+        {
+          content:
+            '<｜DSML｜function_calls>\n<｜DSML｜invoke name="get_weather">\n<｜DSML｜parameter name="city" string="true">Évora</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜function_calls>',
+        },
+        'stop',
+      ),
     ),
   ];
 }
@@ -1353,12 +2033,22 @@ function realFailures(): Json[] {
 
 const kv = (key: string, value: unknown): Json => ({
   key,
-  value: typeof value === 'number' ? { intValue: String(value) } : { stringValue: typeof value === 'string' ? value : JSON.stringify(value) },
+  value:
+    typeof value === 'number' ? { intValue: String(value) } : { stringValue: typeof value === 'string' ? value : JSON.stringify(value) },
 });
 
 function otelSpan(seed: string, name: string, attributes: Json[], start: number, ms: number): Json {
   const startNs = BigInt(start) * 1_000_000_000n;
-  return { traceId: hex('otel-trace', 32), spanId: hex(seed, 16), name, kind: 3, startTimeUnixNano: String(startNs), endTimeUnixNano: String(startNs + BigInt(ms) * 1_000_000n), attributes, status: {} };
+  return {
+    traceId: hex('otel-trace', 32),
+    spanId: hex(seed, 16),
+    name,
+    kind: 3,
+    startTimeUnixNano: String(startNs),
+    endTimeUnixNano: String(startNs + BigInt(ms) * 1_000_000n),
+    attributes,
+    status: {},
+  };
 }
 
 const otelExport = (service: string, scope: string, spans: Json[]): Json => ({
@@ -1368,10 +2058,21 @@ const otelExport = (service: string, scope: string, spans: Json[]): Json => ({
 /** A pretty-printed export (current conventions: messages as JSON strings with parts) and a one-line export (OpenLLMetry's flattened attributes). */
 function otelSpans(): string {
   const user = (text: string) => ({ role: 'user', parts: [{ type: 'text', content: text }] });
-  const toolDefinitions = [TOOLS.weather, TOOLS.search].map((t) => ({ type: 'function', name: t.function.name, description: t.function.description, parameters: t.function.parameters }));
+  const toolDefinitions = [TOOLS.weather, TOOLS.search].map((t) => ({
+    type: 'function',
+    name: t.function.name,
+    description: t.function.description,
+    parameters: t.function.parameters,
+  }));
   const callId = `functions.get_weather:0`;
   const current = otelExport('acme-ops-agent', 'opentelemetry.instrumentation.openai_v2', [
-    otelSpan('otel-agent', 'invoke_agent ops', [kv('gen_ai.operation.name', 'invoke_agent'), kv('gen_ai.agent.name', 'ops')], 1_761_040_300, 4200),
+    otelSpan(
+      'otel-agent',
+      'invoke_agent ops',
+      [kv('gen_ai.operation.name', 'invoke_agent'), kv('gen_ai.agent.name', 'ops')],
+      1_761_040_300,
+      4200,
+    ),
     otelSpan(
       'otel-chat-clean',
       `chat ${MODEL}`,
@@ -1384,13 +2085,25 @@ function otelSpans(): string {
         kv('gen_ai.usage.output_tokens', 23),
         kv('gen_ai.system_instructions', [{ type: 'text', content: SYSTEM }]),
         kv('gen_ai.input.messages', [user('What is the weather in Lisbon?')]),
-        kv('gen_ai.output.messages', [{ role: 'assistant', parts: [{ type: 'tool_call', id: callId, name: 'get_weather', arguments: { city: 'Lisbon' } }], finish_reason: 'tool_call' }]),
+        kv('gen_ai.output.messages', [
+          {
+            role: 'assistant',
+            parts: [{ type: 'tool_call', id: callId, name: 'get_weather', arguments: { city: 'Lisbon' } }],
+            finish_reason: 'tool_call',
+          },
+        ]),
         kv('gen_ai.tool.definitions', toolDefinitions),
       ],
       1_761_040_300,
       900,
     ),
-    otelSpan('otel-tool', 'execute_tool get_weather', [kv('gen_ai.operation.name', 'execute_tool'), kv('gen_ai.tool.name', 'get_weather'), kv('gen_ai.tool.call.id', callId)], 1_761_040_301, 120),
+    otelSpan(
+      'otel-tool',
+      'execute_tool get_weather',
+      [kv('gen_ai.operation.name', 'execute_tool'), kv('gen_ai.tool.name', 'get_weather'), kv('gen_ai.tool.call.id', callId)],
+      1_761_040_301,
+      120,
+    ),
   ]);
   // OpenLLMetry's flattened attributes; the endpoint's parser missed the call, so the Kimi markup is the content.
   const leaked = `Searching now.${section(call('functions.search_web:0', { query: 'acme outage status', max_results: 5 }))}`;
@@ -1402,7 +2115,11 @@ function otelSpans(): string {
         kv('llm.request.type', 'chat'),
         kv('gen_ai.system', 'OpenAI'),
         kv('gen_ai.request.model', MODEL),
-        ...[TOOLS.weather, TOOLS.search].flatMap((t, i) => [kv(`llm.request.functions.${i}.name`, t.function.name), kv(`llm.request.functions.${i}.description`, t.function.description), kv(`llm.request.functions.${i}.parameters`, t.function.parameters)]),
+        ...[TOOLS.weather, TOOLS.search].flatMap((t, i) => [
+          kv(`llm.request.functions.${i}.name`, t.function.name),
+          kv(`llm.request.functions.${i}.description`, t.function.description),
+          kv(`llm.request.functions.${i}.parameters`, t.function.parameters),
+        ]),
         kv('gen_ai.prompt.0.role', 'system'),
         kv('gen_ai.prompt.0.content', SYSTEM),
         kv('gen_ai.prompt.1.role', 'user'),

@@ -30,7 +30,20 @@ try {
   // --no-dependencies: everything is bundled; vsce neither runs npm nor packs node_modules. The project has no
   // public repository yet, so none is named (no made-up URL): the README's images ship in the package and its
   // relative links stay relative, which is how VS Code shows an installed extension's README.
-  const r = spawnSync(process.execPath, [vsce, 'package', '--no-dependencies', '--no-update-package-json', '--allow-missing-repository', '--no-rewrite-relative-links', '--out', out], { cwd: stage, stdio: 'inherit' });
+  const r = spawnSync(
+    process.execPath,
+    [
+      vsce,
+      'package',
+      '--no-dependencies',
+      '--no-update-package-json',
+      '--allow-missing-repository',
+      '--no-rewrite-relative-links',
+      '--out',
+      out,
+    ],
+    { cwd: stage, stdio: 'inherit' },
+  );
   if (r.status !== 0) {
     console.error('vsce package failed');
     process.exit(r.status ?? 1);

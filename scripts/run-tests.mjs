@@ -15,7 +15,9 @@ function find(path) {
 }
 
 function run(files, extra = []) {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...extra, ...files.sort()], { stdio: 'inherit' });
+  const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...extra, ...files.sort()], {
+    stdio: 'inherit',
+  });
   return result.status ?? 1;
 }
 

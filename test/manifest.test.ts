@@ -25,7 +25,10 @@ interface Manifest {
     commands: Array<{ command: string; title: string; category: string; enablement?: string }>;
     menus: Record<string, Array<{ command: string; when?: string }>>;
     keybindings: Array<{ command: string; key: string; when: string }>;
-    walkthroughs: Array<{ id: string; steps: Array<{ id: string; description: string; media: { markdown?: string; image?: string }; completionEvents?: string[] }> }>;
+    walkthroughs: Array<{
+      id: string;
+      steps: Array<{ id: string; description: string; media: { markdown?: string; image?: string }; completionEvents?: string[] }>;
+    }>;
     configuration: { properties: Record<string, { description?: string; markdownDescription?: string }> };
     customEditors: Array<{ viewType: string; selector: Array<{ filenamePattern: string }>; priority: string }>;
   };
@@ -59,10 +62,16 @@ test('manifest: every command has a title and the Toolscope category; settings a
 
 test('manifest: menus, keybindings and walkthrough steps name contributed commands', () => {
   const used = [
-    ...Object.values(pkg.contributes.menus).flat().map((m) => m.command),
+    ...Object.values(pkg.contributes.menus)
+      .flat()
+      .map((m) => m.command),
     ...pkg.contributes.keybindings.map((k) => k.command),
-    ...pkg.contributes.walkthroughs.flatMap((w) => w.steps.flatMap((s) => [...s.description.matchAll(/\(command:([\w.]+)/g)].map((m) => m[1] as string))),
-    ...pkg.contributes.walkthroughs.flatMap((w) => w.steps.flatMap((s) => (s.completionEvents ?? []).map((e) => e.replace(/^onCommand:/, '')))),
+    ...pkg.contributes.walkthroughs.flatMap((w) =>
+      w.steps.flatMap((s) => [...s.description.matchAll(/\(command:([\w.]+)/g)].map((m) => m[1] as string)),
+    ),
+    ...pkg.contributes.walkthroughs.flatMap((w) =>
+      w.steps.flatMap((s) => (s.completionEvents ?? []).map((e) => e.replace(/^onCommand:/, ''))),
+    ),
   ];
   const unknown = used.filter((c) => !commands.has(c));
   assert.deepEqual(unknown, []);
@@ -96,8 +105,19 @@ test('keybindings: only in the trace editor, on keys the webview ignores, one pe
     const parts = b.key.split('+');
     const name = parts.pop() as string;
     // A KeyboardEvent's key: F10, ArrowRight…, or the character typed (capital with Shift).
-    const key = name.length === 1 ? (parts.includes('shift') ? name.toUpperCase() : name) : name.replace(/^f(\d+)$/, 'F$1').replace(/^(right|left|up|down)$/, (d) => `Arrow${d[0]?.toUpperCase()}${d.slice(1)}`);
-    const e = { key, ctrlKey: parts.includes('ctrl'), metaKey: parts.includes('cmd') || parts.includes('meta'), altKey: parts.includes('alt'), shiftKey: parts.includes('shift') };
+    const key =
+      name.length === 1
+        ? parts.includes('shift')
+          ? name.toUpperCase()
+          : name
+        : name.replace(/^f(\d+)$/, 'F$1').replace(/^(right|left|up|down)$/, (d) => `Arrow${d[0]?.toUpperCase()}${d.slice(1)}`);
+    const e = {
+      key,
+      ctrlKey: parts.includes('ctrl'),
+      metaKey: parts.includes('cmd') || parts.includes('meta'),
+      altKey: parts.includes('alt'),
+      shiftKey: parts.includes('shift'),
+    };
     assert.equal(actionForKey(e), null, `${b.key} is handled by the webview too`);
   }
   // The debugger keeps F10 while it is stopped.
@@ -108,7 +128,10 @@ test('the trace editor is offered (never imposed) for every trace extension the 
   const [editor] = pkg.contributes.customEditors;
   assert.equal(editor?.viewType, 'toolscope.trace');
   assert.equal(editor?.priority, 'option');
-  assert.deepEqual(editor?.selector.map((s) => s.filenamePattern), TRACE_EXTENSIONS.map((e) => `*${e}`));
+  assert.deepEqual(
+    editor?.selector.map((s) => s.filenamePattern),
+    TRACE_EXTENSIONS.map((e) => `*${e}`),
+  );
   const openTrace = pkg.contributes.menus['explorer/context']?.find((m) => m.command === 'toolscope.openTrace');
   for (const ext of TRACE_EXTENSIONS) assert.ok(openTrace?.when?.includes(ext.slice(1)), `explorer menu for ${ext}`);
 });

@@ -44,7 +44,8 @@ test('every real case is complete: source, engine, format, diagnosis, cut, a tra
   assert.ok(cases.length > 0, 'no cases under test/fixtures/real/cases');
   for (const c of cases) {
     assert.match(c.source, /^https:\/\/github\.com\/[^/]+\/[^/]+\/(issues|pull|discussions)\/\d+/u, `${c.id}: source`);
-    for (const field of ['engine', 'format', 'diagnosis', 'cut'] as const) assert.ok(typeof c[field] === 'string' && c[field].trim() !== '', `${c.id}: ${field}`);
+    for (const field of ['engine', 'format', 'diagnosis', 'cut'] as const)
+      assert.ok(typeof c[field] === 'string' && c[field].trim() !== '', `${c.id}: ${field}`);
     assert.ok(Array.isArray(c.trace) && c.trace.length > 0, `${c.id}: trace`);
     assert.ok(c.expect.must.length + c.expect.mustNot.length > 0, `${c.id}: an expectation`);
     for (const want of [...c.expect.must.flatMap((m) => m.split('|')), ...c.expect.mustNot]) {
@@ -54,15 +55,21 @@ test('every real case is complete: source, engine, format, diagnosis, cut, a tra
     const { errors } = run(c);
     assert.deepEqual(errors, [], `${c.id}: the trace does not load`);
   }
-  for (const id of Object.keys(knownMisses)) assert.ok(cases.some((c) => c.id === id), `known-misses.json names no case ${id}`);
+  for (const id of Object.keys(knownMisses))
+    assert.ok(
+      cases.some((c) => c.id === id),
+      `known-misses.json names no case ${id}`,
+    );
 });
 
-test('real failure reports: agreement with the threads\' own diagnoses', () => {
+test("real failure reports: agreement with the threads' own diagnoses", () => {
   const rows = cases.map((c) => ({ c, ...run(c) }));
   const agreed = rows.filter((r) => r.verdict.agrees).length;
   const lines = rows.map(({ c, verdict }) => {
     const mark = verdict.agrees ? 'agrees' : knownMisses[c.id] ? 'known miss' : 'MISS';
-    const why = verdict.agrees ? '' : ` — missing ${JSON.stringify(verdict.missing)}, unwanted ${JSON.stringify(verdict.unwanted)}, found ${JSON.stringify(verdict.found)}`;
+    const why = verdict.agrees
+      ? ''
+      : ` — missing ${JSON.stringify(verdict.missing)}, unwanted ${JSON.stringify(verdict.unwanted)}, found ${JSON.stringify(verdict.found)}`;
     return `  ${mark.padEnd(10)} ${c.id}${why}`;
   });
   console.log(`Toolscope agrees with ${agreed} of ${cases.length} public failure reports\n${lines.join('\n')}`);

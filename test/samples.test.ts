@@ -36,7 +36,8 @@ test('samples/ is what scripts/generate-samples.ts writes (run it after changing
 
 test('samples/README.md has a row for every sample file', () => {
   const readme = readFileSync(join(dir, 'README.md'), 'utf8');
-  for (const name of readdirSync(dir).filter(isTraceFileName)) assert.ok(readme.includes(`| \`${name}\` |`), `samples/README.md does not list ${name}`);
+  for (const name of readdirSync(dir).filter(isTraceFileName))
+    assert.ok(readme.includes(`| \`${name}\` |`), `samples/README.md does not list ${name}`);
 });
 
 test('every diagnostic kind fires on some sample; the clean samples are clean', async () => {
@@ -45,12 +46,18 @@ test('every diagnostic kind fires on some sample; the clean samples are clean', 
   const seen = new Set(all.flatMap((r) => r.diagnostics.map((d) => d.kind)));
   // vllm-divergence needs --vllm-profile: the next test; record-too-large a completion above the size limit
   // (test/core/diagnostics/recordLimits.test.ts).
-  for (const kind of Object.keys(DIAGNOSTIC_KINDS)) if (kind !== 'vllm-divergence' && kind !== 'record-too-large') assert.ok(seen.has(kind as keyof typeof DIAGNOSTIC_KINDS), `no sample triggers ${kind}`);
+  for (const kind of Object.keys(DIAGNOSTIC_KINDS))
+    if (kind !== 'vllm-divergence' && kind !== 'record-too-large')
+      assert.ok(seen.has(kind as keyof typeof DIAGNOSTIC_KINDS), `no sample triggers ${kind}`);
   assert.deepEqual(CLEAN_RECORD_IDS, ['clean-single-call', 'clean-parallel-calls']);
   for (const id of CLEAN_RECORD_IDS) {
     const r = all.find((x) => x.id === id);
     assert.ok(r, id);
-    assert.deepEqual(r.diagnostics.filter((d) => d.severity !== 'info'), [], id);
+    assert.deepEqual(
+      r.diagnostics.filter((d) => d.severity !== 'info'),
+      [],
+      id,
+    );
   }
   // Each scenario record in the raw-completions file fires the kind its id promises.
   const raw = records.get('kimi-k2-raw-completions.jsonl') ?? [];
@@ -84,40 +91,83 @@ test('every diagnostic kind fires on some sample; the clean samples are clean', 
   for (const [id, kind] of Object.entries(expect)) {
     const r = raw.find((x) => x.id === id);
     assert.ok(r, `sample ${id} missing`);
-    assert.ok(r.diagnostics.some((d) => d.kind === kind), `${id} should fire ${kind}; got ${r.diagnostics.map((d) => d.kind).join(', ')}`);
+    assert.ok(
+      r.diagnostics.some((d) => d.kind === kind),
+      `${id} should fire ${kind}; got ${r.diagnostics.map((d) => d.kind).join(', ')}`,
+    );
   }
-  const severities = (id: string, kind: string) => raw.find((x) => x.id === id)?.diagnostics.filter((d) => d.kind === kind).map((d) => d.severity) ?? [];
+  const severities = (id: string, kind: string) =>
+    raw
+      .find((x) => x.id === id)
+      ?.diagnostics.filter((d) => d.kind === kind)
+      .map((d) => d.severity) ?? [];
   assert.deepEqual(severities('described-not-called', 'tool-described-not-called'), ['warning']);
   assert.deepEqual(severities('required-but-not-called', 'tool-described-not-called'), ['error']);
   // Structural schema errors are errors; a failed `format` is a warning.
   assert.ok(severities('schema-violations', 'schema-violation').includes('error'));
   assert.ok(severities('schema-violations', 'schema-violation').includes('warning'));
-  assert.ok(raw.find((x) => x.id === 'newline-after-call-begin')?.diagnostics.some((d) => d.kind === 'marker-whitespace' && /newline after <\|tool_call_begin\|>/.test(d.message)));
+  assert.ok(
+    raw
+      .find((x) => x.id === 'newline-after-call-begin')
+      ?.diagnostics.some((d) => d.kind === 'marker-whitespace' && /newline after <\|tool_call_begin\|>/.test(d.message)),
+  );
   // The split marker is anchored to the three text tokens that make it up.
   const split = raw.find((x) => x.id === 'marker-split-across-tokens')?.diagnostics.find((d) => d.kind === 'marker-split');
   assert.equal((split?.tokenEnd ?? 0) - (split?.tokenStart ?? 0), 3);
   // Records of other shapes find what their scenario is about too.
-  const kindsIn = (file: string, id: string) => (records.get(file) ?? []).filter((r) => r.id === id).flatMap((r) => r.diagnostics.map((d) => d.kind));
+  const kindsIn = (file: string, id: string) =>
+    (records.get(file) ?? []).filter((r) => r.id === id).flatMap((r) => r.diagnostics.map((d) => d.kind));
   assert.ok(kindsIn('k2vv-results.jsonl', '2').includes('schema-violation'), 'K2VV result 2 breaks the schema');
   assert.ok(kindsIn('k2vv-requests.jsonl', '3').includes('template-bad-history-id'), 'K2VV request 3 carries search_web:0');
   // The shapes read from other APIs: Anthropic's markup leak and its broken stream.
   const anthropic = records.get('anthropic-messages.jsonl') ?? [];
-  assert.deepEqual(anthropic.map((r) => r.diagnostics.filter((d) => d.severity !== 'info').map((d) => d.kind)), [[], ['content-leak'], []]);
+  assert.deepEqual(
+    anthropic.map((r) => r.diagnostics.filter((d) => d.severity !== 'info').map((d) => d.kind)),
+    [[], ['content-leak'], []],
+  );
   const anthropicStream = records.get('anthropic-stream.sse') ?? [];
-  assert.deepEqual(anthropicStream.map((r) => [r.calls.length, r.diagnostics.map((d) => d.kind)]), [[2, []], [0, ['stream-error']]]);
-  const kindsOf = (file: string) => (records.get(file) ?? []).map((r) => r.diagnostics.filter((d) => d.severity !== 'info').map((d) => d.kind));
+  assert.deepEqual(
+    anthropicStream.map((r) => [r.calls.length, r.diagnostics.map((d) => d.kind)]),
+    [
+      [2, []],
+      [0, ['stream-error']],
+    ],
+  );
+  const kindsOf = (file: string) =>
+    (records.get(file) ?? []).map((r) => r.diagnostics.filter((d) => d.severity !== 'info').map((d) => d.kind));
   assert.deepEqual(kindsOf('openai-responses.jsonl'), [[], ['schema-violation']]);
   assert.deepEqual(kindsOf('openai-responses-stream.sse'), [['content-leak', 'tool-described-not-called'], []]);
   assert.deepEqual(kindsOf('ollama-chat-stream.ndjson'), [[], ['invalid-arguments-json', 'unterminated-call']]);
-  assert.deepEqual((records.get('ollama-chat-stream.ndjson') ?? []).map((r) => [r.line, r.lastLine, r.calls.length]), [[1, 5, 2], [6, 6, 2]]);
+  assert.deepEqual(
+    (records.get('ollama-chat-stream.ndjson') ?? []).map((r) => [r.line, r.lastLine, r.calls.length]),
+    [
+      [1, 5, 2],
+      [6, 6, 2],
+    ],
+  );
   assert.deepEqual(kindsOf('llama-cpp-server.log'), [['dropped-call'], [], ['dropped-call', 'stream-error']]);
   assert.deepEqual(kindsOf('python-sdk-printouts.txt'), [['content-leak'], ['finish-reason-mismatch']]);
   // One record per LLM span: the pretty-printed export's chat span (its agent and tool spans are no LLM spans), then the one-line export's.
   assert.deepEqual(kindsOf('otel-genai-spans.json'), [[], ['content-leak']]);
-  assert.deepEqual((records.get('otel-genai-spans.json') ?? []).map((r) => [r.line, r.calls.length]), [[1, 1], [149, 0]]);
+  assert.deepEqual(
+    (records.get('otel-genai-spans.json') ?? []).map((r) => [r.line, r.calls.length]),
+    [
+      [1, 1],
+      [149, 0],
+    ],
+  );
   const real = (id: string) => (records.get('real-failures.jsonl') ?? []).find((r) => r.id === id)?.diagnostics ?? [];
-  for (const [id, format] of [['calls-in-reasoning-content', 'kimi_k2'], ['calls-in-streamed-reasoning', 'deepseek_v31']] as const) {
-    assert.deepEqual(real(id).filter((d) => d.kind === 'call-in-reasoning').map((d) => [d.where, d.detail, d.severity]), [['reasoning', format, 'error']], id);
+  for (const [id, format] of [
+    ['calls-in-reasoning-content', 'kimi_k2'],
+    ['calls-in-streamed-reasoning', 'deepseek_v31'],
+  ] as const) {
+    assert.deepEqual(
+      real(id)
+        .filter((d) => d.kind === 'call-in-reasoning')
+        .map((d) => [d.where, d.detail, d.severity]),
+      [['reasoning', format, 'error']],
+      id,
+    );
   }
   const found = (id: string) => real(id).map((d) => (d.detail ? `${d.kind}@${d.detail}` : d.kind));
   assert.ok(found('reserved-token-spelling-in-content').includes('content-leak@kimi_k2'));
@@ -125,14 +175,22 @@ test('every diagnostic kind fires on some sample; the clean samples are clean', 
   assert.ok(found('bare-json-call-in-content').includes('raw-fallback-format@bare-json'));
   assert.ok(found('dsml-markup-in-content').includes('unknown-markup-in-content'));
   const sse = records.get('vllm-stream.sse.jsonl') ?? [];
-  assert.deepEqual(sse.map((r) => r.diagnostics.some((d) => d.kind === 'content-leak')), [false, true], 'two streams, the second leaks');
+  assert.deepEqual(
+    sse.map((r) => r.diagnostics.some((d) => d.kind === 'content-leak')),
+    [false, true],
+    'two streams, the second leaks',
+  );
 });
 
 test('with a vLLM profile, the samples whose story is a vLLM bug fire vllm-divergence', async () => {
   const details = async (generation: 'A' | 'B' | 'C', id: string) => {
     const analyzer = new Analyzer({ vllmProfile: generation });
     for await (const item of readTraceItems(join(dir, 'kimi-k2-raw-completions.jsonl'))) {
-      if (item.kind === 'record' && item.loaded.record.id === id) return analyzer.analyze(item.loaded).diagnostics.filter((d) => d.kind === 'vllm-divergence').map((d) => d.detail);
+      if (item.kind === 'record' && item.loaded.record.id === id)
+        return analyzer
+          .analyze(item.loaded)
+          .diagnostics.filter((d) => d.kind === 'vllm-divergence')
+          .map((d) => d.detail);
     }
     throw new Error(`sample ${id} missing`);
   };
@@ -146,14 +204,31 @@ test('only malformed-lines.jsonl has unreadable lines, exactly the planted ones;
   const { records, errors } = await analyseSamples();
   assert.deepEqual(MALFORMED_LINES, [2, 3, 5]);
   assert.deepEqual([...errors.entries()], [['malformed-lines.jsonl', MALFORMED_LINES]]);
-  assert.deepEqual((records.get('malformed-lines.jsonl') ?? []).map((r) => r.id), ['good-before-bad-lines', 'good-after-bad-lines']);
+  assert.deepEqual(
+    (records.get('malformed-lines.jsonl') ?? []).map((r) => r.id),
+    ['good-before-bad-lines', 'good-after-bad-lines'],
+  );
   const messages: string[] = [];
   for await (const item of readTraceItems(join(dir, 'malformed-lines.jsonl'))) if (item.kind === 'error') messages.push(item.error.message);
   assert.match(messages[0] ?? '', /^line 2: invalid JSON/);
   assert.match(messages[1] ?? '', /^line 3: not a recognised trace line/);
   assert.match(messages[2] ?? '', /^line 5 is incomplete/);
   const sources = new Set([...records.values()].flat().map((r) => r.source));
-  assert.deepEqual([...sources].sort(), ['anthropic', 'anthropic-stream', 'chat-completion', 'chat-request', 'completions', 'k2vv-result', 'llama.cpp', 'native', 'ollama', 'openai-responses', 'openai-responses-stream', 'otel', 'sse']);
+  assert.deepEqual([...sources].sort(), [
+    'anthropic',
+    'anthropic-stream',
+    'chat-completion',
+    'chat-request',
+    'completions',
+    'k2vv-result',
+    'llama.cpp',
+    'native',
+    'ollama',
+    'openai-responses',
+    'openai-responses-stream',
+    'otel',
+    'sse',
+  ]);
   const ids = (records.get('completions-logprobs.jsonl') ?? []).map((r) => r.completion?.origin);
   assert.deepEqual(ids, ['recorded', 'recorded'], 'logprob tokens (text and token_id:N) anchor to the text');
 });
@@ -168,7 +243,10 @@ test('analyze --json over samples/: every line follows the contract', async () =
   });
   const status = await analyzeCommand([dir], { json: true }, sink);
   assert.equal(status, 0);
-  const lines = out.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+  const lines = out
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
   assert.ok(lines.length > 30);
   for (const l of lines) {
     if ('error' in l) {
@@ -184,8 +262,26 @@ test('analyze --json over samples/: every line follows the contract', async () =
       assert.ok(String(d.kind) in DIAGNOSTIC_KINDS);
       assert.ok(['error', 'warning', 'info'].includes(String(d.severity)));
       assert.ok(['completion', 'response', 'reasoning', 'request'].includes(String(d.where)));
-      for (const k of ['tokenStart', 'tokenEnd', 'charStart', 'charEnd']) assert.ok(d[k] === null || typeof d[k] === 'number', `${k} = ${String(d[k])}`);
-      const extra = Object.keys(d).filter((k) => !['code', 'kind', 'severity', 'message', 'hint', 'where', 'tokenStart', 'tokenEnd', 'charStart', 'charEnd', 'callIndex', 'path', 'detail'].includes(k));
+      for (const k of ['tokenStart', 'tokenEnd', 'charStart', 'charEnd'])
+        assert.ok(d[k] === null || typeof d[k] === 'number', `${k} = ${String(d[k])}`);
+      const extra = Object.keys(d).filter(
+        (k) =>
+          ![
+            'code',
+            'kind',
+            'severity',
+            'message',
+            'hint',
+            'where',
+            'tokenStart',
+            'tokenEnd',
+            'charStart',
+            'charEnd',
+            'callIndex',
+            'path',
+            'detail',
+          ].includes(k),
+      );
       assert.deepEqual(extra, []);
     }
   }
@@ -206,19 +302,36 @@ test('guided what-if on the samples: failing Kimi completions are blocked where 
     assert.ok(block.tokenStart !== null && block.tokenEnd === block.tokenStart + 1, `${id}: one token`);
     const completion = byId.get(id)?.completion;
     const token = completion?.tokens[block.tokenStart];
-    assert.ok(token && block.charStart !== null && token.charStart <= block.charStart && block.charStart < token.charEnd, `${id}: the token holds the refused character`);
+    assert.ok(
+      token && block.charStart !== null && token.charStart <= block.charStart && block.charStart < token.charEnd,
+      `${id}: the token holds the refused character`,
+    );
     assert.ok(block.message.includes(wrote), `${id}: ${block.message}`);
   }
-  assert.match(byId.get('hallucinated-tool')?.diagnostics.find((d) => d.kind === 'guided-would-block')?.message ?? '', /a tool name: one of get_weather, search_web/);
+  assert.match(
+    byId.get('hallucinated-tool')?.diagnostics.find((d) => d.kind === 'guided-would-block')?.message ?? '',
+    /a tool name: one of get_weather, search_web/,
+  );
   // The clean records pass the grammar.
-  for (const id of ['clean-single-call', 'clean-parallel-calls']) assert.ok(byId.get(id)?.diagnostics.some((d) => d.kind === 'guided-accepts'), id);
+  for (const id of ['clean-single-call', 'clean-parallel-calls'])
+    assert.ok(
+      byId.get(id)?.diagnostics.some((d) => d.kind === 'guided-accepts'),
+      id,
+    );
   // Both directions of disagreement occur in the samples, each named by its keyword.
-  assert.match(byId.get('schema-gap-grammar-lets-through')?.diagnostics.find((d) => d.kind === 'guided-accepts')?.message ?? '', /does not enforce: multipleOf/);
-  assert.match(byId.get('schema-gap-grammar-stricter')?.diagnostics.find((d) => d.kind === 'guided-would-block')?.message ?? '', /ajv accepts these arguments: the grammar is stricter on properties/);
+  assert.match(
+    byId.get('schema-gap-grammar-lets-through')?.diagnostics.find((d) => d.kind === 'guided-accepts')?.message ?? '',
+    /does not enforce: multipleOf/,
+  );
+  assert.match(
+    byId.get('schema-gap-grammar-stricter')?.diagnostics.find((d) => d.kind === 'guided-would-block')?.message ?? '',
+    /ajv accepts these arguments: the grammar is stricter on properties/,
+  );
   // No unexplained disagreement between ajv and the grammar anywhere in the samples.
   for (const r of [...records.values()].flat()) {
     for (const d of r.diagnostics) {
-      if (d.kind === 'guided-would-block' || d.kind === 'guided-accepts') assert.ok(!d.message.includes('unexplained'), `${r.id}: ${d.message}`);
+      if (d.kind === 'guided-would-block' || d.kind === 'guided-accepts')
+        assert.ok(!d.message.includes('unexplained'), `${r.id}: ${d.message}`);
     }
   }
 });

@@ -126,7 +126,11 @@ export class App {
       onBoundary: (action) => this.flash(boundaryMessage(action)),
     });
 
-    this.playButton = h('vscode-toolbar-button', { toggleable: true, label: 'Play (Space)', title: 'Play / pause (Space)', class: 'play' }, '▶ Play') as ToolbarButton;
+    this.playButton = h(
+      'vscode-toolbar-button',
+      { toggleable: true, label: 'Play (Space)', title: 'Play / pause (Space)', class: 'play' },
+      '▶ Play',
+    ) as ToolbarButton;
     this.playButton.addEventListener('click', () => {
       this.stepper.togglePlay();
       // The button toggles itself; the stepper is the truth.
@@ -150,9 +154,17 @@ export class App {
       this.positionEl,
     );
 
-    const toggleList = h('vscode-toolbar-button', { toggleable: true, label: 'Show the record list', title: 'Record list', class: 'toggle-list' }, '☰ Records') as ToolbarButton;
+    const toggleList = h(
+      'vscode-toolbar-button',
+      { toggleable: true, label: 'Show the record list', title: 'Record list', class: 'toggle-list' },
+      '☰ Records',
+    ) as ToolbarButton;
     toggleList.addEventListener('change', () => this.showPanel('list', toggleList.checked));
-    const toggleInspector = h('vscode-toolbar-button', { toggleable: true, label: 'Show the inspector', title: 'Inspector', class: 'toggle-inspector' }, 'Inspector ☰') as ToolbarButton;
+    const toggleInspector = h(
+      'vscode-toolbar-button',
+      { toggleable: true, label: 'Show the inspector', title: 'Inspector', class: 'toggle-inspector' },
+      'Inspector ☰',
+    ) as ToolbarButton;
     toggleInspector.addEventListener('change', () => this.showPanel('inspector', toggleInspector.checked));
     this.toggles = { list: toggleList, inspector: toggleInspector };
 
@@ -208,7 +220,18 @@ export class App {
 
     replace(
       root,
-      h('header', { class: 'topbar' }, toggleList, h('span', { class: 'brand' }, 'Toolscope'), this.titleEl, this.statusEl, this.messageEl, h('span', { class: 'spacer' }), toggleInspector, this.helpButton()),
+      h(
+        'header',
+        { class: 'topbar' },
+        toggleList,
+        h('span', { class: 'brand' }, 'Toolscope'),
+        this.titleEl,
+        this.statusEl,
+        this.messageEl,
+        h('span', { class: 'spacer' }),
+        toggleInspector,
+        this.helpButton(),
+      ),
       this.mainEl,
       this.announcer.el,
     );
@@ -238,7 +261,11 @@ export class App {
     // Arrow keys move between the tabs that are shown (Eval only for K2-Vendor-Verifier results).
     const shown = () => names.filter(([n]) => !this.tabs.get(n)?.tab.hidden);
     for (const [name, label] of names) {
-      const tab = h('button', { type: 'button', class: 'tab', role: 'tab', id: `tab-${name}`, 'aria-controls': `panel-${name}`, 'data-tab': name }, label);
+      const tab = h(
+        'button',
+        { type: 'button', class: 'tab', role: 'tab', id: `tab-${name}`, 'aria-controls': `panel-${name}`, 'data-tab': name },
+        label,
+      );
       tab.addEventListener('click', () => this.showTab(name));
       tab.addEventListener('keydown', (e) => {
         const visible = shown();
@@ -267,7 +294,17 @@ export class App {
   }
 
   private tabPanel(name: CentreTab, content: HTMLElement | null): HTMLElement {
-    const panel = h('div', { class: `tabpanel tabpanel-${name}`, role: 'tabpanel', id: `panel-${name}`, 'aria-labelledby': `tab-${name}`, tabindex: name === 'timeline' ? -1 : 0 }, content);
+    const panel = h(
+      'div',
+      {
+        class: `tabpanel tabpanel-${name}`,
+        role: 'tabpanel',
+        id: `panel-${name}`,
+        'aria-labelledby': `tab-${name}`,
+        tabindex: name === 'timeline' ? -1 : 0,
+      },
+      content,
+    );
     const t = this.tabs.get(name);
     if (t) t.panel = panel;
     return panel;
@@ -275,7 +312,10 @@ export class App {
 
   private showTab(wanted: CentreTab): void {
     // The Eval tab exists only for K2-Vendor-Verifier results; a saved choice of it falls back to the timeline.
-    const name: CentreTab = (wanted === 'eval' && !this.info?.eval) || (wanted === 'compare' && !this.view?.comparison) || (wanted === 'vllm' && !this.view?.vllm) ? 'timeline' : wanted;
+    const name: CentreTab =
+      (wanted === 'eval' && !this.info?.eval) || (wanted === 'compare' && !this.view?.comparison) || (wanted === 'vllm' && !this.view?.vllm)
+        ? 'timeline'
+        : wanted;
     for (const [n, t] of this.tabs) {
       const on = n === name;
       t.tab.setAttribute('aria-selected', on ? 'true' : 'false');
@@ -285,7 +325,15 @@ export class App {
         if (n === 'eval') replace(t.panel, evalView(this.info?.eval));
         else if (n === 'compare') replace(t.panel, comparisonView(this.view?.comparison ?? null));
         else if (n === 'vllm') this.vllmTab.render(t.panel, this.view);
-        else replace(t.panel, this.view ? (n === 'request' ? requestView(this.view) : responseView(this.view)) : h('p', { class: 'muted' }, 'No record open.'));
+        else
+          replace(
+            t.panel,
+            this.view
+              ? n === 'request'
+                ? requestView(this.view)
+                : responseView(this.view)
+              : h('p', { class: 'muted' }, 'No record open.'),
+          );
         t.dirty = false;
       }
     }
@@ -297,7 +345,10 @@ export class App {
   private showPanel(panel: SidePanel, shown: boolean): void {
     this.panelModes.show(panel, shown);
     if (shown && this.panelModes.overlay(panel)) {
-      const target = panel === 'list' ? this.list.el.querySelector<HTMLElement>('[tabindex="0"], input') : this.inspector.el.querySelector<HTMLElement>('summary, button');
+      const target =
+        panel === 'list'
+          ? this.list.el.querySelector<HTMLElement>('[tabindex="0"], input')
+          : this.inspector.el.querySelector<HTMLElement>('summary, button');
       target?.focus();
     }
     if (panel === 'inspector') this.timeline.relayout();
@@ -351,7 +402,11 @@ export class App {
     }
     const first = this.list.firstVisibleKey();
     if (first !== null) this.select(first, 'restore');
-    else this.showRecordHead(null, this.list.size ? 'No record matches the filters.' : this.info?.analysing ? 'Analysing the trace…' : 'This trace has no records.');
+    else
+      this.showRecordHead(
+        null,
+        this.list.size ? 'No record matches the filters.' : this.info?.analysing ? 'Analysing the trace…' : 'This trace has no records.',
+      );
   }
 
   private onEvent(e: HostEvent): void {
@@ -372,7 +427,16 @@ export class App {
       this.cache.clear();
       this.pendingKey = this.store.state.selectedKey;
       this.setView(null);
-      this.showRecordHead(null, e.reason === 'format' ? 'The format changed: analysing again…' : e.reason === 'vllmProfile' ? 'The vLLM profile changed: analysing again…' : e.reason === 'tokenizer' ? 'The tokenizer setting changed: analysing again…' : 'The file changed: reading it again…');
+      this.showRecordHead(
+        null,
+        e.reason === 'format'
+          ? 'The format changed: analysing again…'
+          : e.reason === 'vllmProfile'
+            ? 'The vLLM profile changed: analysing again…'
+            : e.reason === 'tokenizer'
+              ? 'The tokenizer setting changed: analysing again…'
+              : 'The file changed: reading it again…',
+      );
       return;
     }
     this.setInfo(e.info);
@@ -595,7 +659,13 @@ export class App {
               : 'token boundaries are approximate where chips are dashed: some recorded tokens could not be placed exactly',
           )
         : null,
-      view.rebuilt ? h('div', { class: 'banner info' }, 'The engine skipped special tokens when decoding: the text was rebuilt from the recorded token ids.') : null,
+      view.rebuilt
+        ? h(
+            'div',
+            { class: 'banner info' },
+            'The engine skipped special tokens when decoding: the text was rebuilt from the recorded token ids.',
+          )
+        : null,
       view.tokenWarning ? h('div', { class: 'banner warn' }, clip(view.tokenWarning, 1000)) : null,
     );
   }
@@ -689,7 +759,7 @@ function formatLabel(view: RecordView): HTMLElement {
   const evidence = clip(view.formatEvidence, 300);
   const how: Record<RecordView['formatBasis'], string> = {
     forced: 'chosen by you (the toolscope.format setting, or --format)',
-    named: "named by the record (meta.format)",
+    named: 'named by the record (meta.format)',
     markup: `detected from ${evidence}`,
     parser: `detected from ${evidence}`,
     model: `detected from the ${evidence}`,
@@ -697,7 +767,11 @@ function formatLabel(view: RecordView): HTMLElement {
     default: `${evidence}; choose one with the toolscope.format setting (or --format)`,
   };
   const suffix = view.formatBasis === 'default' ? ' (assumed)' : view.formatBasis === 'forced' ? ' (chosen)' : '';
-  return h('span', { class: `rec-format basis-${view.formatBasis}`, title: `Tool-call format ${format}: ${how[view.formatBasis] ?? evidence}` }, `format ${format}${suffix}`);
+  return h(
+    'span',
+    { class: `rec-format basis-${view.formatBasis}`, title: `Tool-call format ${format}: ${how[view.formatBasis] ?? evidence}` },
+    `format ${format}${suffix}`,
+  );
 }
 
 /** The findings the user's ignore list silenced, counted in the record header (never dropped without a trace). */
@@ -705,5 +779,12 @@ function ignoredNote(view: RecordView): Child[] {
   const entries = Object.entries(view.ignored ?? {}).filter(([, n]) => (n ?? 0) > 0);
   if (!entries.length) return [];
   const total = entries.reduce((sum, [, n]) => sum + (n ?? 0), 0);
-  return [', ', h('span', { class: 'count-ignored', title: `Ignored by toolscope.ignoreFindings: ${entries.map(([k, n]) => `${n} ${k}`).join(', ')}` }, `${total} ignored`)];
+  return [
+    ', ',
+    h(
+      'span',
+      { class: 'count-ignored', title: `Ignored by toolscope.ignoreFindings: ${entries.map(([k, n]) => `${n} ${k}`).join(', ')}` },
+      `${total} ignored`,
+    ),
+  ];
 }

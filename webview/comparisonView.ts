@@ -13,8 +13,10 @@ function cell(c: ComparisonColumn, row: 'finish' | 'calls' | 'findings'): HTMLEl
     body.push(h('span', { class: 'code' }, c.finishReason ?? '—'));
     if (c.error) body.push(h('p', { class: 'error-banner' }, clip(c.error, 600)));
   } else if (row === 'calls') {
-    if (!c.calls.length) body.push(h('p', { class: 'muted' }, c.content ? `no calls · content ${JSON.stringify(clip(c.content, 120))}` : 'no calls'));
-    for (const call of c.calls) body.push(h('div', { class: 'cmp-call' }, h('div', { class: 'acc-name' }, clip(call.name, 200)), jsonBlock(call.arguments)));
+    if (!c.calls.length)
+      body.push(h('p', { class: 'muted' }, c.content ? `no calls · content ${JSON.stringify(clip(c.content, 120))}` : 'no calls'));
+    for (const call of c.calls)
+      body.push(h('div', { class: 'cmp-call' }, h('div', { class: 'acc-name' }, clip(call.name, 200)), jsonBlock(call.arguments)));
   } else {
     if (!c.findings.length) body.push(h('span', { class: 'cmp-clean' }, '✓ no errors or warnings'));
     // One line per kind and severity, its messages on hover.
@@ -51,8 +53,28 @@ export function comparisonView(view: ComparisonView | null): HTMLElement {
   const table = h(
     'table',
     { class: 'cmp-table' },
-    h('thead', null, h('tr', null, h('th', { scope: 'col' }, ''), cols.map((c) => h('th', { scope: 'col', title: c.recordId }, c.label)))),
-    h('tbody', null, rows.map(([key, label]) => h('tr', null, h('th', { scope: 'row' }, label), cols.map((c) => cell(c, key))))),
+    h(
+      'thead',
+      null,
+      h(
+        'tr',
+        null,
+        h('th', { scope: 'col' }, ''),
+        cols.map((c) => h('th', { scope: 'col', title: c.recordId }, c.label)),
+      ),
+    ),
+    h(
+      'tbody',
+      null,
+      rows.map(([key, label]) =>
+        h(
+          'tr',
+          null,
+          h('th', { scope: 'row' }, label),
+          cols.map((c) => cell(c, key)),
+        ),
+      ),
+    ),
   );
   const parts: Child[] = [
     h('h3', null, `Replays of ${clip(view.replayOf, 200)}`),

@@ -25,7 +25,13 @@ export function speakableToken(text: string): string {
 }
 
 /** The sentence for a cursor: token, role, and the first finding covering it (the one jumped to first). */
-export function cursorSentence(cursor: number, n: number, token: TokenView, active: AnchoredDiagnostic | null, anchored: readonly AnchoredDiagnostic[]): string {
+export function cursorSentence(
+  cursor: number,
+  n: number,
+  token: TokenView,
+  active: AnchoredDiagnostic | null,
+  anchored: readonly AnchoredDiagnostic[],
+): string {
   const role = token.role + (token.special ? ', special token' : '');
   const here = active ?? anchored.find((d) => d.start <= cursor && cursor < d.end) ?? null;
   const cut = (s: string) => (s.length > MESSAGE_CHARS ? `${s.slice(0, MESSAGE_CHARS)}…` : s);

@@ -11,8 +11,10 @@ export type AttrValue = string | number | boolean | null | undefined;
 export type Attrs = Readonly<Record<string, AttrValue>>;
 
 /** Attributes that run code, load something, or carry styles: never set from here. */
-const FORBIDDEN_ATTRIBUTE = /^(on|href$|src$|srcset$|srcdoc$|action$|formaction$|data$|style$|xlink:href$|poster$|background$|ping$|codebase$)/i;
-const FORBIDDEN_TAG = /^(script|iframe|frame|object|embed|link|style|base|meta|form|img|svg|math|template|a|area|video|audio|source|portal)$/i;
+const FORBIDDEN_ATTRIBUTE =
+  /^(on|href$|src$|srcset$|srcdoc$|action$|formaction$|data$|style$|xlink:href$|poster$|background$|ping$|codebase$)/i;
+const FORBIDDEN_TAG =
+  /^(script|iframe|frame|object|embed|link|style|base|meta|form|img|svg|math|template|a|area|video|audio|source|portal)$/i;
 
 export function isSafeAttribute(name: string): boolean {
   return /^[a-z][a-z0-9-]*$/i.test(name) && !FORBIDDEN_ATTRIBUTE.test(name);
@@ -78,12 +80,18 @@ export function byId<T extends HTMLElement = HTMLElement>(id: string): T | null 
 /** Focusable elements the user types into or activates: their keys are theirs. */
 export function isFormControl(target: EventTarget | null): boolean {
   if (!(target instanceof Element)) return false;
-  return Boolean(target.closest('input, textarea, select, vscode-textfield, vscode-textarea, vscode-single-select, vscode-multi-select, vscode-checkbox'));
+  return Boolean(
+    target.closest(
+      'input, textarea, select, vscode-textfield, vscode-textarea, vscode-single-select, vscode-multi-select, vscode-checkbox',
+    ),
+  );
 }
 
 export function isButtonLike(target: EventTarget | null): boolean {
   if (!(target instanceof Element)) return false;
-  return Boolean(target.closest('button, vscode-button, vscode-toolbar-button, vscode-collapsible, [role="tab"], [role="separator"], summary'));
+  return Boolean(
+    target.closest('button, vscode-button, vscode-toolbar-button, vscode-collapsible, [role="tab"], [role="separator"], summary'),
+  );
 }
 
 export function formatBytes(n: number): string {

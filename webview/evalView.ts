@@ -15,7 +15,16 @@ function figures(runs: readonly EvalRunView[]): HTMLElement {
     ['failed', (r) => String(r.summary.failure_count)],
     ['stop', (r) => String(r.summary.finish_stop)],
     ['tool_calls', (r) => String(r.summary.finish_tool_calls)],
-    ['others', (r) => String(r.summary.finish_others) + (Object.keys(r.summary.finish_others_detail).length ? ` (${Object.entries(r.summary.finish_others_detail).map(([k, v]) => `${k} ${v}`).join(', ')})` : '')],
+    [
+      'others',
+      (r) =>
+        String(r.summary.finish_others) +
+        (Object.keys(r.summary.finish_others_detail).length
+          ? ` (${Object.entries(r.summary.finish_others_detail)
+              .map(([k, v]) => `${k} ${v}`)
+              .join(', ')})`
+          : ''),
+    ],
     ['tool calls ok', (r) => String(r.summary.successful_tool_call_count)],
     ['schema errors', (r) => String(r.summary.schema_validation_error_count)],
     ['schema accuracy', (r) => pct(r.summary.schema_accuracy)],
@@ -23,11 +32,27 @@ function figures(runs: readonly EvalRunView[]): HTMLElement {
   const table = h(
     'table',
     { class: 'eval-table' },
-    h('thead', null, h('tr', null, h('th', { scope: 'col' }, 'run'), cols.map(([c]) => h('th', { scope: 'col' }, c)))),
+    h(
+      'thead',
+      null,
+      h(
+        'tr',
+        null,
+        h('th', { scope: 'col' }, 'run'),
+        cols.map(([c]) => h('th', { scope: 'col' }, c)),
+      ),
+    ),
     h(
       'tbody',
       null,
-      runs.map((r) => h('tr', null, h('th', { scope: 'row', title: r.fileName }, r.label), cols.map(([, f]) => h('td', null, f(r))))),
+      runs.map((r) =>
+        h(
+          'tr',
+          null,
+          h('th', { scope: 'row', title: r.fileName }, r.label),
+          cols.map(([, f]) => h('td', null, f(r))),
+        ),
+      ),
     ),
   );
   return h('div', { class: 'eval-table-wrap', tabindex: 0, role: 'region', 'aria-label': 'K2-Vendor-Verifier figures' }, table);
@@ -37,7 +62,9 @@ function chart(runs: readonly EvalRunView[]): HTMLElement {
   const kinds = [...new Set(runs.flatMap((r) => Object.keys(r.findings)))] as DiagnosticKind[];
   if (kinds.length === 0) return h('p', { class: 'muted' }, 'No errors or warnings in these runs.');
   const max = Math.max(...runs.flatMap((r) => kinds.map((k) => r.findings[k] ?? 0)), 1);
-  kinds.sort((a, b) => Math.max(...runs.map((r) => r.findings[b] ?? 0)) - Math.max(...runs.map((r) => r.findings[a] ?? 0)) || a.localeCompare(b));
+  kinds.sort(
+    (a, b) => Math.max(...runs.map((r) => r.findings[b] ?? 0)) - Math.max(...runs.map((r) => r.findings[a] ?? 0)) || a.localeCompare(b),
+  );
   return h(
     'div',
     { class: 'eval-chart', role: 'table', 'aria-label': 'Findings by kind and run' },
@@ -54,7 +81,13 @@ function chart(runs: readonly EvalRunView[]): HTMLElement {
             const n = r.findings[k] ?? 0;
             const bar = h('span', { class: `eval-bar run-${i}`, title: `${r.label}: ${n}` });
             bar.style.setProperty('--w', `${(n / max) * 100}%`);
-            return h('span', { class: 'eval-bar-row' }, h('span', { class: 'eval-bar-label' }, r.label), h('span', { class: 'eval-bar-track' }, bar), h('span', { class: 'eval-bar-n' }, String(n)));
+            return h(
+              'span',
+              { class: 'eval-bar-row' },
+              h('span', { class: 'eval-bar-label' }, r.label),
+              h('span', { class: 'eval-bar-track' }, bar),
+              h('span', { class: 'eval-bar-n' }, String(n)),
+            );
           }),
         ),
       );
@@ -96,22 +129,68 @@ function comparison(c: EvalCompareView): HTMLElement[] {
   const figures = h(
     'table',
     { class: 'eval-cmp eval-compare' },
-    h('thead', null, h('tr', null, h('th', { scope: 'col' }, 'figure'), h('th', { scope: 'col' }, c.baseline.label), h('th', { scope: 'col' }, c.candidate.label), h('th', { scope: 'col' }, 'delta'))),
+    h(
+      'thead',
+      null,
+      h(
+        'tr',
+        null,
+        h('th', { scope: 'col' }, 'figure'),
+        h('th', { scope: 'col' }, c.baseline.label),
+        h('th', { scope: 'col' }, c.candidate.label),
+        h('th', { scope: 'col' }, 'delta'),
+      ),
+    ),
     h(
       'tbody',
       null,
-      c.figures.map((f) => h('tr', null, h('th', { scope: 'row' }, f.figure), h('td', null, value(f.figure, f.baseline)), h('td', null, value(f.figure, f.candidate)), h('td', { class: f.delta ? 'eval-delta changed' : 'eval-delta' }, delta(f.figure, f.delta)))),
+      c.figures.map((f) =>
+        h(
+          'tr',
+          null,
+          h('th', { scope: 'row' }, f.figure),
+          h('td', null, value(f.figure, f.baseline)),
+          h('td', null, value(f.figure, f.candidate)),
+          h('td', { class: f.delta ? 'eval-delta changed' : 'eval-delta' }, delta(f.figure, f.delta)),
+        ),
+      ),
     ),
   );
   const samples = c.samples.length
     ? h(
         'table',
         { class: 'eval-cmp eval-samples' },
-        h('thead', null, h('tr', null, ['sample', 'changed', c.baseline.label, c.candidate.label, `findings (${c.baseline.label})`, `findings (${c.candidate.label})`].map((t) => h('th', { scope: 'col' }, t)))),
+        h(
+          'thead',
+          null,
+          h(
+            'tr',
+            null,
+            [
+              'sample',
+              'changed',
+              c.baseline.label,
+              c.candidate.label,
+              `findings (${c.baseline.label})`,
+              `findings (${c.candidate.label})`,
+            ].map((t) => h('th', { scope: 'col' }, t)),
+          ),
+        ),
         h(
           'tbody',
           null,
-          c.samples.map((s) => h('tr', null, h('th', { scope: 'row' }, String(s.dataIndex)), h('td', null, s.changed.join(', ')), h('td', null, sideText(s.baseline)), h('td', null, sideText(s.candidate)), h('td', null, findingsText(s.baseline)), h('td', null, findingsText(s.candidate)))),
+          c.samples.map((s) =>
+            h(
+              'tr',
+              null,
+              h('th', { scope: 'row' }, String(s.dataIndex)),
+              h('td', null, s.changed.join(', ')),
+              h('td', null, sideText(s.baseline)),
+              h('td', null, sideText(s.candidate)),
+              h('td', null, findingsText(s.baseline)),
+              h('td', null, findingsText(s.candidate)),
+            ),
+          ),
         ),
       )
     : h('p', { class: 'muted' }, 'No sample changed.');
@@ -124,7 +203,8 @@ function comparison(c: EvalCompareView): HTMLElement[] {
 }
 
 export function evalView(panel: EvalPanelView | null | undefined): HTMLElement {
-  if (!panel || panel.runs.length === 0) return h('div', { class: 'doc-view eval-view' }, h('p', { class: 'muted' }, 'This file holds no K2-Vendor-Verifier result lines.'));
+  if (!panel || panel.runs.length === 0)
+    return h('div', { class: 'doc-view eval-view' }, h('p', { class: 'muted' }, 'This file holds no K2-Vendor-Verifier result lines.'));
   const model = panel.runs.find((r) => r.summary.model)?.summary.model;
   return h(
     'div',

@@ -94,10 +94,25 @@ export function showHelp(): () => void {
         h(
           'tbody',
           null,
-          KEY_HELP.map((k) => h('tr', null, h('td', { class: 'key-cell' }, k.keys.map((key) => h('kbd', null, key))), h('td', null, k.action))),
+          KEY_HELP.map((k) =>
+            h(
+              'tr',
+              null,
+              h(
+                'td',
+                { class: 'key-cell' },
+                k.keys.map((key) => h('kbd', null, key)),
+              ),
+              h('td', null, k.action),
+            ),
+          ),
         ),
       ),
-      h('p', { class: 'muted' }, 'Keys act on the timeline wherever the focus is, except in the filter fields; the record list keeps ↑ ↓ Home End Enter for itself.'),
+      h(
+        'p',
+        { class: 'muted' },
+        'Keys act on the timeline wherever the focus is, except in the filter fields; the record list keeps ↑ ↓ Home End Enter for itself.',
+      ),
       h('h3', null, 'In the timeline'),
       h(
         'table',
@@ -105,7 +120,9 @@ export function showHelp(): () => void {
         h(
           'tbody',
           null,
-          LEGEND.map(([cls, text, meaning]) => h('tr', null, h('td', { class: 'key-cell' }, h('span', { class: `chip ${cls}` }, text)), h('td', null, meaning))),
+          LEGEND.map(([cls, text, meaning]) =>
+            h('tr', null, h('td', { class: 'key-cell' }, h('span', { class: `chip ${cls}` }, text)), h('td', null, meaning)),
+          ),
         ),
       ),
     ],

@@ -103,7 +103,11 @@ class EmbeddedConnection implements HostConnection {
       }
       case 'vllmRun':
         // Nothing runs in a report: it holds the grouping it was written with.
-        return { type: 'error', message: 'a report shows the delta grouping it was written with (toolscope report --delta-tokens N|recorded); open the trace in VS Code to switch' };
+        return {
+          type: 'error',
+          message:
+            'a report shows the delta grouping it was written with (toolscope report --delta-tokens N|recorded); open the trace in VS Code to switch',
+        };
       case 'openRaw': {
         const view = Object.hasOwn(this.data.records, body.key) ? this.data.records[body.key] : undefined;
         if (!view) return { type: 'error', message: `record ${body.key} is not in this report` };
@@ -134,7 +138,14 @@ class EmbeddedConnection implements HostConnection {
 function isEmbeddedData(value: unknown): value is EmbeddedData {
   if (typeof value !== 'object' || value === null) return false;
   const v = value as Partial<EmbeddedData>;
-  return typeof v.info === 'object' && v.info !== null && Array.isArray(v.summaries) && Array.isArray(v.lineErrors) && typeof v.records === 'object' && v.records !== null;
+  return (
+    typeof v.info === 'object' &&
+    v.info !== null &&
+    Array.isArray(v.summaries) &&
+    Array.isArray(v.lineErrors) &&
+    typeof v.records === 'object' &&
+    v.records !== null
+  );
 }
 
 /** The VS Code connection when running in a webview, else the in-page one over `#toolscope-data`. */

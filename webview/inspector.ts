@@ -9,7 +9,18 @@ import type { ParserDelta } from '../src/core/formats/toolCallFormat.ts';
 import type { CallView, MessageView, RecordView, TokenView } from '../src/shared/protocol.ts';
 import { clip, h, prettyJson, replace, type Child } from './dom.ts';
 import { displayRuns } from './layout.ts';
-import { accumulatedCalls, callAt, compareArguments, diagnosticsAt, hasCallDelta, hasDelta, indicesWhere, isMarker, nextAfter, type AnchoredDiagnostic } from './navigation.ts';
+import {
+  accumulatedCalls,
+  callAt,
+  compareArguments,
+  diagnosticsAt,
+  hasCallDelta,
+  hasDelta,
+  indicesWhere,
+  isMarker,
+  nextAfter,
+  type AnchoredDiagnostic,
+} from './navigation.ts';
 import { severityIcon } from './recordList.ts';
 
 const MAX_SHOWN = 4000;
@@ -55,7 +66,11 @@ export function diagnosticItem(d: Diagnostic, index: number | null): HTMLElement
       h('span', { class: 'diag-kind' }, title),
       d.path ? h('span', { class: 'diag-path' }, clip(d.path, 120)) : null,
       index !== null && d.tokenStart !== null && d.where === 'completion'
-        ? h('button', { type: 'button', class: 'link', 'data-token': d.tokenStart, 'data-diag': index, title: 'Move the cursor to these tokens' }, `token ${d.tokenStart + 1}`)
+        ? h(
+            'button',
+            { type: 'button', class: 'link', 'data-token': d.tokenStart, 'data-diag': index, title: 'Move the cursor to these tokens' },
+            `token ${d.tokenStart + 1}`,
+          )
         : d.where !== 'completion'
           ? h('span', { class: 'diag-where' }, `in the ${d.where}`)
           : null,
@@ -128,7 +143,15 @@ function schemaErrors(call: CallView): HTMLElement {
   return h(
     'ul',
     { class: 'schema-errors' },
-    call.schemaErrors.map((e) => h('li', { class: `sev-${e.severity}` }, severityIcon(e.severity), h('span', { class: 'path' }, `${clip(e.path, 200)} →`), h('span', null, clip(e.message, 1000)))),
+    call.schemaErrors.map((e) =>
+      h(
+        'li',
+        { class: `sev-${e.severity}` },
+        severityIcon(e.severity),
+        h('span', { class: 'path' }, `${clip(e.path, 200)} →`),
+        h('span', null, clip(e.message, 1000)),
+      ),
+    ),
   );
 }
 
@@ -151,7 +174,13 @@ function compareRows(response: MessageView, reference: MessageView, writesCallId
     const a = response.calls[i];
     const b = reference.calls[i];
     rows.push(
-      { field: `call ${i} id`, response: a?.id ?? null, reference: b?.id ?? null, json: false, serverId: !writesCallIds && a !== undefined && b !== undefined && b.id === '' },
+      {
+        field: `call ${i} id`,
+        response: a?.id ?? null,
+        reference: b?.id ?? null,
+        json: false,
+        serverId: !writesCallIds && a !== undefined && b !== undefined && b.id === '',
+      },
       { field: `call ${i} name`, response: a?.name ?? null, reference: b?.name ?? null, json: false },
       { field: `call ${i} arguments`, response: a?.arguments ?? null, reference: b?.arguments ?? null, json: true },
     );
@@ -188,7 +217,13 @@ export function comparison(view: RecordView): HTMLElement {
     return h(
       'tr',
       { class: state === 'different' ? 'diff' : state === 'same-json' ? 'diff-format' : '' },
-      h('th', { scope: 'row' }, r.field, state === 'same-json' ? h('div', { class: 'muted small' }, 'same JSON, different text') : null, state === 'different' ? h('div', { class: 'small diff-label' }, 'differs') : null),
+      h(
+        'th',
+        { scope: 'row' },
+        r.field,
+        state === 'same-json' ? h('div', { class: 'muted small' }, 'same JSON, different text') : null,
+        state === 'different' ? h('div', { class: 'small diff-label' }, 'differs') : null,
+      ),
       cell(r.response, r.json),
       cell(r.reference, r.json),
     );
@@ -199,10 +234,27 @@ export function comparison(view: RecordView): HTMLElement {
     h(
       'p',
       { class: differing ? 'warn' : 'muted ok' },
-      differing ? `${differing} field${differing === 1 ? '' : 's'} differ between what the client received and the reference parse.` : 'The client received what the reference parse gives.',
+      differing
+        ? `${differing} field${differing === 1 ? '' : 's'} differ between what the client received and the reference parse.`
+        : 'The client received what the reference parse gives.',
       ` finish_reason: ${response.finishReason ?? '—'} · ${response.streamed ? `streamed, ${response.chunks} chunk${response.chunks === 1 ? '' : 's'}` : 'not streamed'}`,
     ),
-    h('table', { class: 'compare-table' }, h('thead', null, h('tr', null, h('th', { scope: 'col' }, 'field'), h('th', { scope: 'col' }, 'client received'), h('th', { scope: 'col' }, 'reference parse'))), h('tbody', null, body)),
+    h(
+      'table',
+      { class: 'compare-table' },
+      h(
+        'thead',
+        null,
+        h(
+          'tr',
+          null,
+          h('th', { scope: 'col' }, 'field'),
+          h('th', { scope: 'col' }, 'client received'),
+          h('th', { scope: 'col' }, 'reference parse'),
+        ),
+      ),
+      h('tbody', null, body),
+    ),
   );
 }
 
@@ -273,7 +325,8 @@ export class Inspector {
         : h('p', { class: 'muted ok' }, 'No findings.'),
     );
     if (view.tokens.length === 0) {
-      const why = view.tokenOrigin === 'none' ? 'This record holds no raw completion, so there is no token to inspect.' : 'The completion is empty.';
+      const why =
+        view.tokenOrigin === 'none' ? 'This record holds no raw completion, so there is no token to inspect.' : 'The completion is empty.';
       replace(this.body('cursor'), h('p', { class: 'muted' }, why));
       for (const name of ['delta', 'calls', 'here']) {
         replace(this.body(name), h('p', { class: 'muted' }, '—'));
@@ -283,7 +336,15 @@ export class Inspector {
       replace(
         this.body('call'),
         view.calls.length
-          ? view.calls.map((c) => h('div', { class: 'call-block' }, h('h4', null, `call ${c.index}: ${clip(c.name, 200)}`), schemaErrors(c), toolDefinition(c, view)))
+          ? view.calls.map((c) =>
+              h(
+                'div',
+                { class: 'call-block' },
+                h('h4', null, `call ${c.index}: ${clip(c.name, 200)}`),
+                schemaErrors(c),
+                toolDefinition(c, view),
+              ),
+            )
           : h('p', { class: 'muted' }, 'No tool calls.'),
       );
     }
@@ -310,7 +371,9 @@ export class Inspector {
         h('dd', { class: 'parser-state' }, t.state),
         t.id !== undefined ? [h('dt', null, 'token id'), h('dd', null, String(t.id))] : null,
         t.bytes !== undefined ? [h('dt', null, 'bytes'), h('dd', null, `${t.bytes} (part of a character)`)] : null,
-        t.logprob !== undefined ? [h('dt', null, 'logprob'), h('dd', null, `${t.logprob.toFixed(4)} (p = ${Math.exp(t.logprob).toFixed(3)})`)] : null,
+        t.logprob !== undefined
+          ? [h('dt', null, 'logprob'), h('dd', null, `${t.logprob.toFixed(4)} (p = ${Math.exp(t.logprob).toFixed(3)})`)]
+          : null,
         t.approximate ? [h('dt', null, 'boundary'), h('dd', { class: 'warn' }, 'approximate (no recorded tokens)')] : null,
       ),
     );
@@ -323,8 +386,20 @@ export class Inspector {
       parts.push(h('p', { class: 'nothing' }, marker ? 'nothing (markup is not sent to the client)' : 'nothing (held back)'));
       const next = nextAfter(this.deltaTokens, cursor);
       const lead = marker ? "The client's next delta is at " : 'Held-back text is flushed with a later delta: the next one is at ';
-      if (next !== null) parts.push(h('p', { class: 'muted' }, lead, h('button', { type: 'button', class: 'link', 'data-token': next }, `token ${next + 1}`), '.'));
-      else if (view.finalEmitted) parts.push(h('p', { class: 'muted' }, marker ? 'The rest is flushed when the stream ends (see below).' : 'Held-back text is flushed when the stream ends (see below).'));
+      if (next !== null)
+        parts.push(
+          h('p', { class: 'muted' }, lead, h('button', { type: 'button', class: 'link', 'data-token': next }, `token ${next + 1}`), '.'),
+        );
+      else if (view.finalEmitted)
+        parts.push(
+          h(
+            'p',
+            { class: 'muted' },
+            marker
+              ? 'The rest is flushed when the stream ends (see below).'
+              : 'Held-back text is flushed when the stream ends (see below).',
+          ),
+        );
       else if (!marker) parts.push(h('p', { class: 'muted' }, 'Nothing follows: this text never reached the client.'));
     }
     if (cursor === n - 1 && view.finalEmitted) parts.push(h('h4', null, 'Flushed at the end of the stream'), deltaView(view.finalEmitted));
@@ -366,7 +441,9 @@ export class Inspector {
           'dl',
           { class: 'kv' },
           h('dt', null, 'id'),
-          current.id === '' && !view.writesCallIds ? h('dd', { class: 'muted' }, `none: ${view.format} calls carry no id (the server makes one)`) : h('dd', null, visibleText(current.id, 400)),
+          current.id === '' && !view.writesCallIds
+            ? h('dd', { class: 'muted' }, `none: ${view.format} calls carry no id (the server makes one)`)
+            : h('dd', null, visibleText(current.id, 400)),
           h('dt', null, 'tokens'),
           h('dd', null, `${current.tokenStart + 1} – ${current.tokenEnd}${current.terminated ? '' : ' (never terminated)'}`),
         ),

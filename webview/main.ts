@@ -5,7 +5,15 @@ import { showRaw } from './helpOverlay.ts';
 import { connect } from './hostConnection.ts';
 
 function fail(root: HTMLElement, err: unknown): void {
-  replace(root, h('div', { class: 'fatal', role: 'alert' }, h('h2', null, 'Toolscope could not start'), h('pre', null, err instanceof Error ? err.message : String(err))));
+  replace(
+    root,
+    h(
+      'div',
+      { class: 'fatal', role: 'alert' },
+      h('h2', null, 'Toolscope could not start'),
+      h('pre', null, err instanceof Error ? err.message : String(err)),
+    ),
+  );
 }
 
 function main(): void {

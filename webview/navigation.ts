@@ -117,7 +117,11 @@ function addCallDeltas(acc: Map<number, AccumulatedCall>, delta: ParserDelta | n
  * The tool calls as the client has them after the delta of token `cursor` (and the final flush at the end).
  * `callTokens` (from `indicesWhere(tokens, hasCallDelta)`) saves scanning every token of a long record.
  */
-export function accumulatedCalls(view: Pick<RecordView, 'tokens' | 'finalEmitted'>, cursor: number, callTokens?: readonly number[]): AccumulatedCall[] {
+export function accumulatedCalls(
+  view: Pick<RecordView, 'tokens' | 'finalEmitted'>,
+  cursor: number,
+  callTokens?: readonly number[],
+): AccumulatedCall[] {
   const acc = new Map<number, AccumulatedCall>();
   const last = Math.min(cursor, view.tokens.length - 1);
   if (callTokens) {

@@ -13,7 +13,13 @@ export interface SplitterOptions {
 }
 
 export function splitter(opts: SplitterOptions): HTMLElement {
-  const el = h('div', { class: `splitter splitter-${opts.side}`, role: 'separator', 'aria-orientation': 'vertical', 'aria-label': opts.label, tabindex: 0 });
+  const el = h('div', {
+    class: `splitter splitter-${opts.side}`,
+    role: 'separator',
+    'aria-orientation': 'vertical',
+    'aria-label': opts.label,
+    tabindex: 0,
+  });
   // The width shown while dragging: what the drag commits (the saved width changes only on commit).
   let shown = opts.get();
   const update = (w: number) => {

@@ -63,7 +63,9 @@ export function matchesFilters(s: RecordSummary, f: Filters, needle: string): bo
       break;
   }
   if (needle) {
-    const hay = [s.id, s.model ?? '', s.preview, s.file ?? '', s.failed ?? '', s.format, s.source, `line ${s.line}`].join('\n').toLowerCase();
+    const hay = [s.id, s.model ?? '', s.preview, s.file ?? '', s.failed ?? '', s.format, s.source, `line ${s.line}`]
+      .join('\n')
+      .toLowerCase();
     if (!hay.includes(needle)) return false;
   }
   return true;
@@ -93,11 +95,19 @@ export class RecordList {
 
   constructor(private readonly opts: RecordListOptions) {
     this.filters = { ...opts.filters };
-    const text = h('vscode-textfield', { placeholder: 'Filter: id, model, text', 'aria-label': 'Filter records by text', class: 'filter-text' }) as TextField;
+    const text = h('vscode-textfield', {
+      placeholder: 'Filter: id, model, text',
+      'aria-label': 'Filter records by text',
+      class: 'filter-text',
+    }) as TextField;
     text.value = this.filters.text;
     text.addEventListener('input', () => this.setFilters({ ...this.filters, text: text.value }));
 
-    this.kindSelect = h('vscode-single-select', { 'aria-label': 'Filter by diagnostic kind', label: 'Filter by diagnostic kind', class: 'filter-kind' }) as Select;
+    this.kindSelect = h('vscode-single-select', {
+      'aria-label': 'Filter by diagnostic kind',
+      label: 'Filter by diagnostic kind',
+      class: 'filter-kind',
+    }) as Select;
     this.kindSelect.addEventListener('change', () => this.setFilters({ ...this.filters, kind: this.kindSelect.value }));
     this.rebuildKindOptions();
 
@@ -139,7 +149,13 @@ export class RecordList {
     this.el = h(
       'section',
       { class: 'list-panel', 'aria-label': 'Records' },
-      h('div', { class: 'list-filters' }, text, h('div', { class: 'filter-row' }, this.kindSelect, severity), h('div', { class: 'filter-row' }, errorsOnly, this.countEl)),
+      h(
+        'div',
+        { class: 'list-filters' },
+        text,
+        h('div', { class: 'filter-row' }, this.kindSelect, severity),
+        h('div', { class: 'filter-row' }, errorsOnly, this.countEl),
+      ),
       this.scroller,
       this.lineErrorsEl,
     );
@@ -227,7 +243,8 @@ export class RecordList {
 
   /** The key of the last record with this id (replays are appended: the newest wins). */
   keyOfId(id: string): string | null {
-    for (let i = this.summaries.length - 1; i >= 0; i--) if ((this.summaries[i] as RecordSummary).id === id) return (this.summaries[i] as RecordSummary).key;
+    for (let i = this.summaries.length - 1; i >= 0; i--)
+      if ((this.summaries[i] as RecordSummary).id === id) return (this.summaries[i] as RecordSummary).key;
     return null;
   }
 
@@ -292,7 +309,8 @@ export class RecordList {
     let text = shown === total ? `${total} record${total === 1 ? '' : 's'}` : `${shown} of ${total} records`;
     if (this.analysing) text += ' · analysing…';
     this.countEl.textContent = text;
-    this.spacer.dataset.empty = total === 0 ? (this.analysing ? 'Analysing…' : 'No records in this trace') : shown === 0 ? 'No records match the filters' : '';
+    this.spacer.dataset.empty =
+      total === 0 ? (this.analysing ? 'Analysing…' : 'No records in this trace') : shown === 0 ? 'No records match the filters' : '';
   }
 
   private renderLineErrors(): void {
@@ -382,7 +400,10 @@ export class RecordList {
         'aria-posinset': pos + 1,
         'aria-setsize': this.filtered.length,
         'data-pos': pos,
-        title: clip(`${s.id}${s.model ? ` · ${s.model}` : ''} · line ${s.line}${s.file ? ` · ${s.file}` : ''}${s.failed ? `\nfailed: ${s.failed}` : ''}${s.preview ? `\n${s.preview}` : ''}`, 600),
+        title: clip(
+          `${s.id}${s.model ? ` · ${s.model}` : ''} · line ${s.line}${s.file ? ` · ${s.file}` : ''}${s.failed ? `\nfailed: ${s.failed}` : ''}${s.preview ? `\n${s.preview}` : ''}`,
+          600,
+        ),
       },
       h(
         'div',
@@ -390,7 +411,11 @@ export class RecordList {
         severityIcon(s.worst),
         h('span', { class: 'rec-id' }, clip(s.id, 160)),
         s.failed ? h('span', { class: 'rec-failed', title: clip(s.failed, 400) }, 'failed') : null,
-        h('span', { class: 'rec-calls', title: `${s.calls} tool call${s.calls === 1 ? '' : 's'}` }, `${s.calls} call${s.calls === 1 ? '' : 's'}`),
+        h(
+          'span',
+          { class: 'rec-calls', title: `${s.calls} tool call${s.calls === 1 ? '' : 's'}` },
+          `${s.calls} call${s.calls === 1 ? '' : 's'}`,
+        ),
       ),
       h(
         'div',
@@ -401,7 +426,11 @@ export class RecordList {
           'span',
           { class: 'rec-badges' },
           badges.map((b) =>
-            h('span', { class: `kind-badge sev-${b.info?.severity ?? 'info'}`, title: `${b.info?.title ?? b.kind} (${b.kind}) × ${b.count}` }, `${b.info?.code ?? b.kind}${b.count > 1 ? `×${b.count}` : ''}`),
+            h(
+              'span',
+              { class: `kind-badge sev-${b.info?.severity ?? 'info'}`, title: `${b.info?.title ?? b.kind} (${b.kind}) × ${b.count}` },
+              `${b.info?.code ?? b.kind}${b.count > 1 ? `×${b.count}` : ''}`,
+            ),
           ),
         ),
       ),

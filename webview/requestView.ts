@@ -33,7 +33,9 @@ export function longText(text: string, cls = 'text-block'): HTMLElement {
 function findingsText(text: string, diagnostics: readonly Diagnostic[], where: DiagnosticWhere, cls: string): Child[] {
   const anchored = diagnostics
     // vllm-divergence says `response` about a profile's answer, its positions in the completion: not this text.
-    .filter((d) => d.where === where && d.kind !== 'vllm-divergence' && d.charStart !== null && d.charEnd !== null && d.charStart <= text.length)
+    .filter(
+      (d) => d.where === where && d.kind !== 'vllm-divergence' && d.charStart !== null && d.charEnd !== null && d.charStart <= text.length,
+    )
     .sort((a, b) => (a.charStart as number) - (b.charStart as number));
   if (!anchored.length || text.length > FIRST_CHARS * 5) return [longText(text, cls)];
   const pieces: Child[] = [];
@@ -42,11 +44,21 @@ function findingsText(text: string, diagnostics: readonly Diagnostic[], where: D
     const start = d.charStart as number;
     const end = Math.min(text.length, Math.max(start, d.charEnd as number));
     if (start < at) continue;
-    pieces.push(text.slice(at, start), h('mark', { class: `finding sev-${d.severity}`, title: `${d.code} ${d.message}` }, text.slice(start, end)));
+    pieces.push(
+      text.slice(at, start),
+      h('mark', { class: `finding sev-${d.severity}`, title: `${d.code} ${d.message}` }, text.slice(start, end)),
+    );
     at = end;
   }
   pieces.push(text.slice(at));
-  return [h('pre', { class: cls }, pieces), h('ul', { class: 'diag-list response-findings' }, anchored.map((d) => diagnosticItem(d, null)))];
+  return [
+    h('pre', { class: cls }, pieces),
+    h(
+      'ul',
+      { class: 'diag-list response-findings' },
+      anchored.map((d) => diagnosticItem(d, null)),
+    ),
+  ];
 }
 
 function contentText(content: ChatMessage['content']): string | null {
@@ -71,13 +83,19 @@ function messageItem(m: ChatMessage, i: number, open: boolean): HTMLElement {
   const body: Child[] = [];
   if (content !== null) body.push(longText(content, 'text-block msg-content'));
   else if (!calls.length) body.push(h('p', { class: 'muted' }, 'No content.'));
-  if (typeof m.reasoning_content === 'string' && m.reasoning_content) body.push(h('h4', null, 'reasoning_content'), longText(m.reasoning_content, 'text-block reasoning'));
+  if (typeof m.reasoning_content === 'string' && m.reasoning_content)
+    body.push(h('h4', null, 'reasoning_content'), longText(m.reasoning_content, 'text-block reasoning'));
   for (const c of calls) {
     body.push(
       h(
         'div',
         { class: 'msg-call' },
-        h('div', { class: 'acc-head' }, h('span', { class: 'acc-name' }, clip(String(c.function?.name ?? ''), 200)), h('span', { class: 'acc-id muted' }, clip(String(c.id ?? ''), 200))),
+        h(
+          'div',
+          { class: 'acc-head' },
+          h('span', { class: 'acc-name' }, clip(String(c.function?.name ?? ''), 200)),
+          h('span', { class: 'acc-id muted' }, clip(String(c.id ?? ''), 200)),
+        ),
         jsonBlock(String(c.function?.arguments ?? '')),
       ),
     );
@@ -104,13 +122,27 @@ function toolItem(t: ChatTool): HTMLElement {
   return h(
     'details',
     { class: 'tool' },
-    h('summary', null, h('span', { class: 'tool-name' }, clip(String(f.name), 120)), h('span', { class: 'msg-preview' }, preview(f.description ?? null, 100))),
-    h('div', { class: 'section-body' }, f.description ? h('p', { class: 'tool-desc' }, clip(f.description, 8000)) : null, f.parameters ? jsonBlock(JSON.stringify(f.parameters)) : h('p', { class: 'muted' }, 'No parameter schema.')),
+    h(
+      'summary',
+      null,
+      h('span', { class: 'tool-name' }, clip(String(f.name), 120)),
+      h('span', { class: 'msg-preview' }, preview(f.description ?? null, 100)),
+    ),
+    h(
+      'div',
+      { class: 'section-body' },
+      f.description ? h('p', { class: 'tool-desc' }, clip(f.description, 8000)) : null,
+      f.parameters ? jsonBlock(JSON.stringify(f.parameters)) : h('p', { class: 'muted' }, 'No parameter schema.'),
+    ),
   );
 }
 
 export function rawButton(onRaw: () => void): HTMLElement {
-  const b = h('vscode-button', { secondary: true, class: 'raw-button', title: 'Show the record as JSON (credentials redacted)' }, 'Raw JSON');
+  const b = h(
+    'vscode-button',
+    { secondary: true, class: 'raw-button', title: 'Show the record as JSON (credentials redacted)' },
+    'Raw JSON',
+  );
   b.addEventListener('click', onRaw);
   return b;
 }
@@ -118,7 +150,12 @@ export function rawButton(onRaw: () => void): HTMLElement {
 export function requestView(view: RecordView): HTMLElement {
   const req = view.request;
   if (!req) return h('div', { class: 'doc-view request-view' }, h('p', { class: 'muted' }, 'No request was recorded for this record.'));
-  const choice = req.toolChoice === null ? 'auto (default)' : typeof req.toolChoice === 'string' ? req.toolChoice : `function ${req.toolChoice.function?.name ?? '?'}`;
+  const choice =
+    req.toolChoice === null
+      ? 'auto (default)'
+      : typeof req.toolChoice === 'string'
+        ? req.toolChoice
+        : `function ${req.toolChoice.function?.name ?? '?'}`;
   const n = req.messages.length;
   return h(
     'div',
@@ -150,7 +187,17 @@ function promptItem(prompt: RecordView['prompt']): HTMLElement | null {
     'div',
     { class: 'prompt-section' },
     h('h3', null, 'Prompt'),
-    h('details', { class: 'prompt' }, h('summary', null, h('span', { class: 'msg-role' }, prompt.origin === 'recorded' ? 'recorded prompt' : 'rendered prompt'), h('span', { class: 'msg-preview' }, `${where}${prompt.text !== null ? ` · ${formatBytes(prompt.text.length)}` : ''}`)), h('div', { class: 'section-body' }, body)),
+    h(
+      'details',
+      { class: 'prompt' },
+      h(
+        'summary',
+        null,
+        h('span', { class: 'msg-role' }, prompt.origin === 'recorded' ? 'recorded prompt' : 'rendered prompt'),
+        h('span', { class: 'msg-preview' }, `${where}${prompt.text !== null ? ` · ${formatBytes(prompt.text.length)}` : ''}`),
+      ),
+      h('div', { class: 'section-body' }, body),
+    ),
   );
 }
 
@@ -174,7 +221,8 @@ export function responseView(view: RecordView): HTMLElement {
     h('h3', null, 'Content'),
     ...(r.content === null ? [h('p', { class: 'muted' }, 'null')] : findingsText(r.content, view.diagnostics, 'response', 'text-block')),
   );
-  if (r.reasoning !== null) parts.push(h('h3', null, 'Reasoning'), ...findingsText(r.reasoning, view.diagnostics, 'reasoning', 'text-block reasoning'));
+  if (r.reasoning !== null)
+    parts.push(h('h3', null, 'Reasoning'), ...findingsText(r.reasoning, view.diagnostics, 'reasoning', 'text-block reasoning'));
   parts.push(h('h3', null, `Tool calls (${r.calls.length})`));
   if (!r.calls.length) parts.push(h('p', { class: 'muted' }, 'None.'));
   r.calls.forEach((c, i) =>
@@ -182,7 +230,13 @@ export function responseView(view: RecordView): HTMLElement {
       h(
         'div',
         { class: 'msg-call' },
-        h('div', { class: 'acc-head' }, h('span', { class: 'acc-index' }, `#${i}`), h('span', { class: 'acc-name' }, clip(c.name, 200)), h('span', { class: 'acc-id muted' }, clip(c.id, 200))),
+        h(
+          'div',
+          { class: 'acc-head' },
+          h('span', { class: 'acc-index' }, `#${i}`),
+          h('span', { class: 'acc-name' }, clip(c.name, 200)),
+          h('span', { class: 'acc-id muted' }, clip(c.id, 200)),
+        ),
         jsonBlock(c.arguments),
       ),
     ),

@@ -49,7 +49,8 @@ export function defaultState(): UiState {
   };
 }
 
-const num = (v: unknown, min: number, max: number, d: number) => (typeof v === 'number' && Number.isFinite(v) ? Math.min(max, Math.max(min, v)) : d);
+const num = (v: unknown, min: number, max: number, d: number) =>
+  typeof v === 'number' && Number.isFinite(v) ? Math.min(max, Math.max(min, v)) : d;
 const bool = (v: unknown, d: boolean) => (typeof v === 'boolean' ? v : d);
 const str = (v: unknown, d: string, max = 1000) => (typeof v === 'string' ? v.slice(0, max) : d);
 
@@ -76,7 +77,10 @@ export function restoreState(saved: unknown): UiState {
   s.inspectorWidth = num(o.inspectorWidth, 200, 1400, s.inspectorWidth);
   s.listCollapsed = bool(o.listCollapsed, false);
   s.inspectorCollapsed = bool(o.inspectorCollapsed, false);
-  s.centreTab = o.centreTab === 'response' || o.centreTab === 'request' || o.centreTab === 'compare' || o.centreTab === 'eval' || o.centreTab === 'vllm' ? o.centreTab : 'timeline';
+  s.centreTab =
+    o.centreTab === 'response' || o.centreTab === 'request' || o.centreTab === 'compare' || o.centreTab === 'eval' || o.centreTab === 'vllm'
+      ? o.centreTab
+      : 'timeline';
   if (typeof o.sections === 'object' && o.sections !== null) {
     for (const [k, v] of Object.entries(o.sections as Record<string, unknown>)) if (typeof v === 'boolean') s.sections[k] = v;
   }

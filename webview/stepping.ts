@@ -3,21 +3,18 @@
  * and auto-play. The webview owns these keys while it has focus, except where a control needs them.
  */
 import type { RecordView } from '../src/shared/protocol.ts';
-import { anchoredDiagnostics, indicesWhere, isMarker, nextAfter, prevBefore, stepDiagnostic, type AnchoredDiagnostic } from './navigation.ts';
+import {
+  anchoredDiagnostics,
+  indicesWhere,
+  isMarker,
+  nextAfter,
+  prevBefore,
+  stepDiagnostic,
+  type AnchoredDiagnostic,
+} from './navigation.ts';
 
 export type StepAction =
-  | 'prev'
-  | 'next'
-  | 'prevMarker'
-  | 'nextMarker'
-  | 'prevCall'
-  | 'nextCall'
-  | 'prevDiag'
-  | 'nextDiag'
-  | 'first'
-  | 'last'
-  | 'play'
-  | 'help';
+  'prev' | 'next' | 'prevMarker' | 'nextMarker' | 'prevCall' | 'nextCall' | 'prevDiag' | 'nextDiag' | 'first' | 'last' | 'play' | 'help';
 
 /** Tokens per second while playing. */
 export const PLAY_RATE = 20;
@@ -112,7 +109,9 @@ export class Stepper {
     this.view = view;
     const tokens = view?.tokens ?? [];
     this.markers = indicesWhere(tokens, isMarker);
-    this.callStarts = [...new Set((view?.calls ?? []).filter((c) => c.tokenEnd > c.tokenStart).map((c) => c.tokenStart))].sort((a, b) => a - b);
+    this.callStarts = [...new Set((view?.calls ?? []).filter((c) => c.tokenEnd > c.tokenStart).map((c) => c.tokenStart))].sort(
+      (a, b) => a - b,
+    );
     this.diags = view ? anchoredDiagnostics(view) : [];
     this.active = null;
     this.cursor = Math.max(0, Math.min(cursor, tokens.length - 1));

@@ -65,7 +65,14 @@ export class Timeline {
     this.measure = h('span', { class: 'chip chip-measure', 'aria-hidden': 'true' }, 'x'.repeat(64));
     this.el = h(
       'div',
-      { class: 'timeline', role: 'listbox', tabindex: 0, 'aria-label': 'Completion tokens', 'aria-roledescription': 'token timeline', 'aria-orientation': 'horizontal' },
+      {
+        class: 'timeline',
+        role: 'listbox',
+        tabindex: 0,
+        'aria-label': 'Completion tokens',
+        'aria-roledescription': 'token timeline',
+        'aria-orientation': 'horizontal',
+      },
       this.measure,
       this.spacer,
     );

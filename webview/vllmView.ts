@@ -35,14 +35,28 @@ function callBlock(c: { id: string; name: string; arguments: string }): HTMLElem
   return h(
     'div',
     { class: 'vllm-call' },
-    h('div', { class: 'acc-head' }, h('span', { class: 'acc-name' }, clip(c.name || '(no name)', 200)), h('span', { class: 'acc-id muted' }, clip(c.id || '(no id)', 200))),
-    c.arguments === '' ? h('span', { class: 'muted' }, 'no arguments') : h('div', { class: 'vllm-text vllm-args' }, visibleText(c.arguments, 4000)),
+    h(
+      'div',
+      { class: 'acc-head' },
+      h('span', { class: 'acc-name' }, clip(c.name || '(no name)', 200)),
+      h('span', { class: 'acc-id muted' }, clip(c.id || '(no id)', 200)),
+    ),
+    c.arguments === ''
+      ? h('span', { class: 'muted' }, 'no arguments')
+      : h('div', { class: 'vllm-text vllm-args' }, visibleText(c.arguments, 4000)),
   );
 }
 
 function sideCell(side: Side, empty: string): HTMLElement {
   if (side === null) return h('td', { class: 'vllm-missing' }, h('span', { class: 'muted' }, empty));
-  if ('content' in side) return h('td', null, side.content === null ? h('span', { class: 'muted' }, 'no content') : h('div', { class: 'vllm-text' }, visibleText(side.content, 4000)));
+  if ('content' in side)
+    return h(
+      'td',
+      null,
+      side.content === null
+        ? h('span', { class: 'muted' }, 'no content')
+        : h('div', { class: 'vllm-text' }, visibleText(side.content, 4000)),
+    );
   return h('td', null, callBlock(side));
 }
 
@@ -77,7 +91,9 @@ function messageText(m: VllmDeltaMessage | null | undefined): string {
 }
 
 function sameGrouping(a: VllmGroupingChoice, view: VllmView): boolean {
-  return a.kind === 'recorded' ? view.grouping.kind === 'recorded' : view.grouping.kind === 'tokens' && view.grouping.perDelta === a.perDelta;
+  return a.kind === 'recorded'
+    ? view.grouping.kind === 'recorded'
+    : view.grouping.kind === 'tokens' && view.grouping.perDelta === a.perDelta;
 }
 
 /** The grouping the control shows: per-token, N per delta, or recorded. */
@@ -89,7 +105,11 @@ function groupingControl(view: VllmView, opts: VllmTabOptions): HTMLElement {
     { 'aria-label': 'Delta grouping', label: 'Delta grouping', class: 'vllm-grouping-kind', disabled: !opts.canRerun },
     h('vscode-option', { value: 'one' }, '1 token per delta'),
     h('vscode-option', { value: 'n' }, 'N tokens per delta'),
-    h('vscode-option', { value: 'recorded', disabled: view.recordedSource === null }, view.recordedSource === null ? 'As recorded (this record has no grouping)' : 'As recorded'),
+    h(
+      'vscode-option',
+      { value: 'recorded', disabled: view.recordedSource === null },
+      view.recordedSource === null ? 'As recorded (this record has no grouping)' : 'As recorded',
+    ),
   ) as Select;
   select.value = mode;
   const perDelta = h('vscode-textfield', {
@@ -135,7 +155,8 @@ function groupingControl(view: VllmView, opts: VllmTabOptions): HTMLElement {
 
 function deltasTable(view: VllmView): HTMLElement {
   // Deltas whose tokens a finding points at are marked.
-  const marked = (start: number, end: number) => view.diagnostics.some((d) => d.tokenStart !== null && d.tokenEnd !== null && d.tokenStart < end && start < d.tokenEnd);
+  const marked = (start: number, end: number) =>
+    view.diagnostics.some((d) => d.tokenStart !== null && d.tokenEnd !== null && d.tokenStart < end && start < d.tokenEnd);
   const rows: Child[] = view.deltas.map((d, i) =>
     h(
       'tr',
@@ -147,7 +168,16 @@ function deltasTable(view: VllmView): HTMLElement {
     ),
   );
   if (view.finish !== undefined) {
-    rows.push(h('tr', { class: `vllm-finish${view.finish === null ? ' vllm-null' : ''}` }, h('td', { class: 'num' }, '—'), h('td', { class: 'muted' }, 'end'), h('td', { class: 'muted' }, 'finish_streaming()'), h('td', null, h('code', { class: 'vllm-message' }, clip(messageText(view.finish), 600)))));
+    rows.push(
+      h(
+        'tr',
+        { class: `vllm-finish${view.finish === null ? ' vllm-null' : ''}` },
+        h('td', { class: 'num' }, '—'),
+        h('td', { class: 'muted' }, 'end'),
+        h('td', { class: 'muted' }, 'finish_streaming()'),
+        h('td', null, h('code', { class: 'vllm-message' }, clip(messageText(view.finish), 600))),
+      ),
+    );
   }
   return h(
     'details',
@@ -157,7 +187,23 @@ function deltasTable(view: VllmView): HTMLElement {
     h(
       'div',
       { class: 'cmp-wrap' },
-      h('table', { class: 'vllm-delta-table' }, h('thead', null, h('tr', null, h('th', { scope: 'col' }, '#'), h('th', { scope: 'col' }, 'tokens'), h('th', { scope: 'col' }, 'delta text'), h('th', { scope: 'col' }, 'DeltaMessage (null: nothing sent)'))), h('tbody', null, rows)),
+      h(
+        'table',
+        { class: 'vllm-delta-table' },
+        h(
+          'thead',
+          null,
+          h(
+            'tr',
+            null,
+            h('th', { scope: 'col' }, '#'),
+            h('th', { scope: 'col' }, 'tokens'),
+            h('th', { scope: 'col' }, 'delta text'),
+            h('th', { scope: 'col' }, 'DeltaMessage (null: nothing sent)'),
+          ),
+        ),
+        h('tbody', null, rows),
+      ),
     ),
   );
 }
@@ -168,7 +214,12 @@ function nonstream(view: VllmView): HTMLElement {
     'details',
     { class: 'vllm-nonstream' },
     h('summary', null, `Non-streaming (extract_tool_calls): ${m.calls.length} call${m.calls.length === 1 ? '' : 's'}`),
-    h('div', { class: 'section-body' }, h('p', null, 'content: ', m.content === null ? h('span', { class: 'muted' }, 'null') : visibleText(m.content, 4000)), m.calls.map(callBlock)),
+    h(
+      'div',
+      { class: 'section-body' },
+      h('p', null, 'content: ', m.content === null ? h('span', { class: 'muted' }, 'null') : visibleText(m.content, 4000)),
+      m.calls.map(callBlock),
+    ),
   );
 }
 
@@ -220,13 +271,32 @@ export class VllmTab {
 
 export function vllmView(view: VllmView | null | undefined, opts: VllmTabOptions): HTMLElement {
   if (!view) {
-    return h('div', { class: 'doc-view vllm-view' }, h('p', { class: 'muted' }, 'Choose a vLLM profile (the toolscope.vllmProfile setting) to see what vLLM would have sent for a raw Kimi K2 completion.'));
+    return h(
+      'div',
+      { class: 'doc-view vllm-view' },
+      h(
+        'p',
+        { class: 'muted' },
+        'Choose a vLLM profile (the toolscope.vllmProfile setting) to see what vLLM would have sent for a raw Kimi K2 completion.',
+      ),
+    );
   }
   let callNumber = 0;
   const table = h(
     'table',
     { class: 'cmp-table vllm-table' },
-    h('thead', null, h('tr', null, h('th', { scope: 'col' }, ''), h('th', { scope: 'col' }, 'Reference parse (Toolscope)'), h('th', { scope: 'col' }, `vLLM ${view.profile}, streamed`), h('th', { scope: 'col' }, 'Findings'))),
+    h(
+      'thead',
+      null,
+      h(
+        'tr',
+        null,
+        h('th', { scope: 'col' }, ''),
+        h('th', { scope: 'col' }, 'Reference parse (Toolscope)'),
+        h('th', { scope: 'col' }, `vLLM ${view.profile}, streamed`),
+        h('th', { scope: 'col' }, 'Findings'),
+      ),
+    ),
     h(
       'tbody',
       null,
@@ -251,9 +321,19 @@ export function vllmView(view: VllmView | null | undefined, opts: VllmTabOptions
     h('p', { class: 'muted vllm-about' }, `${view.description} · vLLM ${view.commit}`),
     groupingControl(view, opts),
     view.groupingNote ? h('p', { class: 'banner warn' }, clip(view.groupingNote, 400)) : null,
-    opts.canRerun ? null : h('p', { class: 'muted' }, 'This report shows the grouping it was written with (toolscope report --vllm-profile … --delta-tokens N|recorded); open the trace in VS Code to switch.'),
+    opts.canRerun
+      ? null
+      : h(
+          'p',
+          { class: 'muted' },
+          'This report shows the grouping it was written with (toolscope report --vllm-profile … --delta-tokens N|recorded); open the trace in VS Code to switch.',
+        ),
     view.diagnostics.length
-      ? h('p', { class: 'vllm-summary' }, `${view.diagnostics.length} difference${view.diagnostics.length === 1 ? '' : 's'} from the reference parse${errors ? ` (${errors} error${errors === 1 ? '' : 's'})` : ''}.`)
+      ? h(
+          'p',
+          { class: 'vllm-summary' },
+          `${view.diagnostics.length} difference${view.diagnostics.length === 1 ? '' : 's'} from the reference parse${errors ? ` (${errors} error${errors === 1 ? '' : 's'})` : ''}.`,
+        )
       : h('p', { class: 'cmp-clean vllm-summary' }, '✓ The client would have received what the reference parse says.'),
     h('div', { class: 'cmp-wrap', tabindex: 0, role: 'region', 'aria-label': 'Reference parse and vLLM side by side' }, table),
     nonstream(view),

@@ -38,9 +38,22 @@ export class AnalyzeCiOutputs {
             const name = `record ${r.id} (line ${r.line})`;
             const first = failing[0]?.diagnostic;
             if (!first) return { name, classname: file };
-            return { name, classname: file, failure: { kind: 'failure', type: first.kind, message: `${failing.length} finding(s): ${failing.map((f) => f.diagnostic.code).join(', ')} — ${first.message}`, body: failing.map((f) => f.text).join('\n\n') } };
+            return {
+              name,
+              classname: file,
+              failure: {
+                kind: 'failure',
+                type: first.kind,
+                message: `${failing.length} finding(s): ${failing.map((f) => f.diagnostic.code).join(', ')} — ${first.message}`,
+                body: failing.map((f) => f.text).join('\n\n'),
+              },
+            };
           }),
-          ...errors.map((e): JunitCase => ({ name: `line ${e.line}`, classname: file, failure: { kind: 'error', type: 'unreadable-line', message: e.message, body: e.message } })),
+          ...errors.map((e): JunitCase => ({
+            name: `line ${e.line}`,
+            classname: file,
+            failure: { kind: 'error', type: 'unreadable-line', message: e.message, body: e.message },
+          })),
         ],
       })),
       'toolscope analyze',

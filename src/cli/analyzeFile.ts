@@ -45,7 +45,13 @@ export interface FileResult {
 }
 
 /** Analyses one file (or standard input) into `sinks`, record by record as they are read. */
-export async function analyzeFile(file: string, analyzer: Analyzer, options: AnalyzeCommandOptions, sinks: FileSinks, input: NodeJS.ReadableStream): Promise<FileResult> {
+export async function analyzeFile(
+  file: string,
+  analyzer: Analyzer,
+  options: AnalyzeCommandOptions,
+  sinks: FileSinks,
+  input: NodeJS.ReadableStream,
+): Promise<FileResult> {
   const { write, report, ci } = sinks;
   const result: FileResult = { worst: 0, unreadable: false, records: 0 };
   report?.file(file);

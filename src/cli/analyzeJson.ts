@@ -80,7 +80,13 @@ export function recordJson(file: string, r: AnalyzedRecord, ignoring = false): A
   };
   if (ignoring) out.ignored = { ...r.ignored };
   if (r.vllm !== undefined) {
-    out.vllm = r.vllm && { profile: r.vllm.profile, grouping: r.vllm.grouping, content: r.vllm.content, calls: r.vllm.calls, deltas: r.vllm.deltas };
+    out.vllm = r.vllm && {
+      profile: r.vllm.profile,
+      grouping: r.vllm.grouping,
+      content: r.vllm.content,
+      calls: r.vllm.calls,
+      deltas: r.vllm.deltas,
+    };
   }
   return out;
 }

@@ -26,10 +26,17 @@ export class AnalyzeProgress {
   }
 
   /** A progress line for this run, or null when there is no terminal to show it on or only one file. */
-  static async forRun(files: readonly string[], errors: { isTTY?: boolean; write(text: string): unknown }): Promise<AnalyzeProgress | null> {
+  static async forRun(
+    files: readonly string[],
+    errors: { isTTY?: boolean; write(text: string): unknown },
+  ): Promise<AnalyzeProgress | null> {
     if (!errors.isTTY || files.length < 2) return null;
     const sizes = await Promise.all(files.map(fileSize));
-    return new AnalyzeProgress(files.length, sizes.reduce((a, b) => a + b, 0), errors);
+    return new AnalyzeProgress(
+      files.length,
+      sizes.reduce((a, b) => a + b, 0),
+      errors,
+    );
   }
 
   /** One more record analysed (on this thread). */
@@ -59,6 +66,8 @@ export class AnalyzeProgress {
     this.shown = true;
     const mb = (n: number) => (n / 1e6).toFixed(n < 1e7 ? 1 : 0);
     const rate = this.bytes / 1e6 / ((t - this.started) / 1000);
-    this.out.write(`\r\u001b[Ktoolscope: ${this.files}/${this.totalFiles} files, ${mb(this.bytes)}/${mb(this.totalBytes)} MB, ${this.records.toLocaleString('en-US')} records, ${rate.toFixed(1)} MB/s`);
+    this.out.write(
+      `\r\u001b[Ktoolscope: ${this.files}/${this.totalFiles} files, ${mb(this.bytes)}/${mb(this.totalBytes)} MB, ${this.records.toLocaleString('en-US')} records, ${rate.toFixed(1)} MB/s`,
+    );
   }
 }

@@ -25,8 +25,22 @@ export function runAnalyzeWorker(): void {
       const stderr: string[] = [];
       const write = (line: string) => lines.push(line);
       const report = options.json ? null : new HumanReport(write, style, Boolean(options.verbose));
-      const r = await analyzeFile(file, analyzer, options, { write, report, ci: null, errors: { write: (text: string) => stderr.push(text) } }, process.stdin);
-      const answer: AnalyzeWorkerResult = { index, lines, stderr, report: report?.state() ?? null, worst: r.worst, unreadable: r.unreadable, records: r.records };
+      const r = await analyzeFile(
+        file,
+        analyzer,
+        options,
+        { write, report, ci: null, errors: { write: (text: string) => stderr.push(text) } },
+        process.stdin,
+      );
+      const answer: AnalyzeWorkerResult = {
+        index,
+        lines,
+        stderr,
+        report: report?.state() ?? null,
+        worst: r.worst,
+        unreadable: r.unreadable,
+        records: r.records,
+      };
       parentPort?.postMessage(answer);
     });
   });

@@ -59,7 +59,13 @@ export function requireWithCodeCache(file: string): unknown {
     }
   }
   const script = new Script(Module.wrap(source), { filename: file, cachedData });
-  const wrapper = script.runInThisContext() as (exports: unknown, require: NodeJS.Require, module: CommonJsModule, filename: string, dirname: string) => void;
+  const wrapper = script.runInThisContext() as (
+    exports: unknown,
+    require: NodeJS.Require,
+    module: CommonJsModule,
+    filename: string,
+    dirname: string,
+  ) => void;
   const mod = new Module(file) as unknown as CommonJsModule;
   mod.filename = file;
   mod.paths = (Module as unknown as { _nodeModulePaths(dir: string): string[] })._nodeModulePaths(dirname(file));

@@ -15,7 +15,11 @@ async function load(path: string) {
 
 const pct = (x: number | null) => (x === null ? 'n/a' : `${(x * 100).toFixed(2)}%`);
 
-export async function evalSummarizeCommand(path: string, options: { reference?: string; json?: boolean }, out: NodeJS.WritableStream & { isTTY?: boolean }): Promise<number> {
+export async function evalSummarizeCommand(
+  path: string,
+  options: { reference?: string; json?: boolean },
+  out: NodeJS.WritableStream & { isTTY?: boolean },
+): Promise<number> {
   const { results, errors } = await load(path);
   for (const e of errors) process.stderr.write(`toolscope: ${path}: ${e.message}\n`);
   if (results.length === 0) throw new InputError(`${path} holds no K2-Vendor-Verifier result lines`);
@@ -25,7 +29,15 @@ export async function evalSummarizeCommand(path: string, options: { reference?: 
   if (options.reference) {
     const ref = await load(options.reference);
     const scores = triggerScores(results, ref.results);
-    Object.assign(summary, { precision: scores.precision, recall: scores.recall, f1: scores.f1, tp: scores.tp, fp: scores.fp, fn: scores.fn, compared: scores.compared });
+    Object.assign(summary, {
+      precision: scores.precision,
+      recall: scores.recall,
+      f1: scores.f1,
+      tp: scores.tp,
+      fp: scores.fp,
+      fn: scores.fn,
+      compared: scores.compared,
+    });
   }
   if (options.json) {
     out.write(JSON.stringify(summary) + '\n');
@@ -36,12 +48,28 @@ export async function evalSummarizeCommand(path: string, options: { reference?: 
   const rows: Array<[string, string]> = [
     ['model', String(sum.model)],
     ['requests', `${results.length} (${sum.success_count} succeeded, ${sum.failure_count} failed)`],
-    ['finish_reason', `stop ${sum.finish_stop}, tool_calls ${sum.finish_tool_calls}, others ${sum.finish_others}${sum.finish_others ? ` (${Object.entries(sum.finish_others_detail).map(([k, v]) => `${k} ${v}`).join(', ')})` : ''}`],
+    [
+      'finish_reason',
+      `stop ${sum.finish_stop}, tool_calls ${sum.finish_tool_calls}, others ${sum.finish_others}${
+        sum.finish_others
+          ? ` (${Object.entries(sum.finish_others_detail)
+              .map(([k, v]) => `${k} ${v}`)
+              .join(', ')})`
+          : ''
+      }`,
+    ],
     ['tool calls', `${sum.successful_tool_call_count} valid, ${sum.schema_validation_error_count} schema errors`],
     ['schema accuracy', pct(sum.schema_accuracy)],
-    ['error classes', `invalid_json ${classes.invalid_json}, unknown_name ${classes.unknown_name}, schema_mismatch ${classes.schema_mismatch} (OpenRouter-style)`],
+    [
+      'error classes',
+      `invalid_json ${classes.invalid_json}, unknown_name ${classes.unknown_name}, schema_mismatch ${classes.schema_mismatch} (OpenRouter-style)`,
+    ],
   ];
-  if (options.reference) rows.push(['trigger F1', `${pct(summary.f1 as number)} (precision ${pct(summary.precision as number)}, recall ${pct(summary.recall as number)}, ${String(summary.compared)} requests compared)`]);
+  if (options.reference)
+    rows.push([
+      'trigger F1',
+      `${pct(summary.f1 as number)} (precision ${pct(summary.precision as number)}, recall ${pct(summary.recall as number)}, ${String(summary.compared)} requests compared)`,
+    ]);
   for (const [k, v] of rows) out.write(`${s.bold(k.padEnd(16))} ${v}\n`);
   return 0;
 }

@@ -25,23 +25,50 @@ function findingsText(s: SampleSide | null): string {
   return entries.length ? entries.map(([k, n]) => `${DIAGNOSTIC_KINDS[k]?.code ?? '?'} ${k}${n > 1 ? ` ×${n}` : ''}`).join(', ') : '—';
 }
 
-export async function evalCompareCommand(baselinePath: string, candidatePath: string, options: { json?: boolean; reference?: string }, out: NodeJS.WritableStream): Promise<number> {
+export async function evalCompareCommand(
+  baselinePath: string,
+  candidatePath: string,
+  options: { json?: boolean; reference?: string },
+  out: NodeJS.WritableStream,
+): Promise<number> {
   const baseline = await loadResultsOrFail(baselinePath);
   const candidate = await loadResultsOrFail(candidatePath);
   const reference = options.reference ? await loadResultsOrFail(options.reference) : null;
-  const c = compareRuns({ label: basename(baselinePath), results: baseline }, { label: basename(candidatePath), results: candidate }, reference);
+  const c = compareRuns(
+    { label: basename(baselinePath), results: baseline },
+    { label: basename(candidatePath), results: candidate },
+    reference,
+  );
   if (options.json) {
     out.write(JSON.stringify(c) + '\n');
     return 0;
   }
-  out.write(`baseline  ${baselinePath} (${c.baseline.runs} run(s), ${c.baseline.requests} requests)\ncandidate ${candidatePath} (${c.candidate.runs} run(s), ${c.candidate.requests} requests)\n\n`);
-  out.write(textTable(['figure', 'baseline', 'candidate', 'delta'], c.figures.map((f) => [f.figure, formatFigure(f.figure, f.baseline), formatFigure(f.figure, f.candidate), delta(f.figure, f.delta)])));
-  out.write(`\n${c.samples.length} of ${c.joined} joined samples changed${c.baseline.runs > 1 || c.candidate.runs > 1 ? ' (first run of each)' : ''}\n`);
+  out.write(
+    `baseline  ${baselinePath} (${c.baseline.runs} run(s), ${c.baseline.requests} requests)\ncandidate ${candidatePath} (${c.candidate.runs} run(s), ${c.candidate.requests} requests)\n\n`,
+  );
+  out.write(
+    textTable(
+      ['figure', 'baseline', 'candidate', 'delta'],
+      c.figures.map((f) => [f.figure, formatFigure(f.figure, f.baseline), formatFigure(f.figure, f.candidate), delta(f.figure, f.delta)]),
+    ),
+  );
+  out.write(
+    `\n${c.samples.length} of ${c.joined} joined samples changed${c.baseline.runs > 1 || c.candidate.runs > 1 ? ' (first run of each)' : ''}\n`,
+  );
   if (c.samples.length) {
-    out.write(textTable(
-      ['sample', 'changed', 'baseline', 'candidate', 'findings before', 'findings after'],
-      c.samples.map((s) => [String(s.dataIndex), s.changed.join(','), sideText(s.baseline), sideText(s.candidate), findingsText(s.baseline), findingsText(s.candidate)]),
-    ));
+    out.write(
+      textTable(
+        ['sample', 'changed', 'baseline', 'candidate', 'findings before', 'findings after'],
+        c.samples.map((s) => [
+          String(s.dataIndex),
+          s.changed.join(','),
+          sideText(s.baseline),
+          sideText(s.candidate),
+          findingsText(s.baseline),
+          findingsText(s.candidate),
+        ]),
+      ),
+    );
   }
   return 0;
 }

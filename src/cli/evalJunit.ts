@@ -25,12 +25,20 @@ export function evalJunitSuite(label: string, results: readonly K2vvResult[], pr
         return { name, classname, timeS, failure: { kind: 'error', type: 'request-failed', message: error.slice(0, 500), body: error } };
       }
       if (r.finishReason !== 'tool_calls' || toolCallsValid(r.record, schemas)) return { name, classname, timeS };
-      const classes = [...new Set(completionCalls(r.record).map((c) => classifyCall(c, r.record.request?.tools, schemas)).filter((c) => c !== 'valid'))];
+      const classes = [
+        ...new Set(
+          completionCalls(r.record)
+            .map((c) => classifyCall(c, r.record.request?.tools, schemas))
+            .filter((c) => c !== 'valid'),
+        ),
+      ];
       const analysed = analyzer.analyze({ record: r.record, line: r.dataIndex, lastLine: r.dataIndex, source: 'k2vv-result' });
       const errors = analysed.diagnostics.filter((d) => d.severity === 'error');
       const first = errors[0];
       const message = `${classes.join(', ') || 'no tool calls'}${first ? `: ${first.code} ${first.kind}: ${first.message}` : ''}`;
-      const body = errors.length ? errors.map((d) => findingText(analysed, d)).join('\n\n') : 'K2VV rejects the tool calls (no Toolscope finding explains it).';
+      const body = errors.length
+        ? errors.map((d) => findingText(analysed, d)).join('\n\n')
+        : 'K2VV rejects the tool calls (no Toolscope finding explains it).';
       return { name, classname, timeS, failure: { kind: 'failure', type: classes[0] ?? 'schema', message: message.slice(0, 500), body } };
     });
   return { name: label, cases, properties };

@@ -21,25 +21,41 @@ export function statCell(report: EvalReport, name: string): string {
 
 export function textTable(header: string[], rows: string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const fmt = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ').trimEnd();
+  const fmt = (cells: string[]) =>
+    cells
+      .map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0)))
+      .join('  ')
+      .trimEnd();
   return [fmt(header), ...rows.map(fmt)].join('\n') + '\n';
 }
 
 /** Figures down, runs across. */
 export function figuresTable(columns: ReadonlyArray<{ label: string; report: EvalReport }>): string {
   const names = FIGURE_NAMES.filter((n) => columns.some((c) => c.report.stats[n]));
-  return textTable(['figure', ...columns.map((c) => c.label)], names.map((n) => [n, ...columns.map((c) => statCell(c.report, n))]));
+  return textTable(
+    ['figure', ...columns.map((c) => c.label)],
+    names.map((n) => [n, ...columns.map((c) => statCell(c.report, n))]),
+  );
 }
 
 /** Checks the bars against every column (the mean across runs); writes a line per failing bar. */
-export function applyPassBars(bars: readonly PassBar[], columns: ReadonlyArray<{ label: string; report: EvalReport }>, err: NodeJS.WritableStream): BarResult[] {
+export function applyPassBars(
+  bars: readonly PassBar[],
+  columns: ReadonlyArray<{ label: string; report: EvalReport }>,
+  err: NodeJS.WritableStream,
+): BarResult[] {
   const failed: BarResult[] = [];
   for (const c of columns) {
     for (const r of checkPassBars(bars, (f) => c.report.stats[f]?.mean ?? null)) {
       if (r.passed) continue;
       failed.push(r);
-      const value = r.value === null ? `not available${r.figure === 'f1' || r.figure === 'precision' || r.figure === 'recall' ? ' (needs --reference)' : ''}` : formatFigure(r.figure, r.value);
-      err.write(`toolscope: FAIL ${c.label}: ${r.figure} ${value} is under ${formatFigure(r.figure, r.min)} (--fail-under ${r.name}=${r.min})\n`);
+      const value =
+        r.value === null
+          ? `not available${r.figure === 'f1' || r.figure === 'precision' || r.figure === 'recall' ? ' (needs --reference)' : ''}`
+          : formatFigure(r.figure, r.value);
+      err.write(
+        `toolscope: FAIL ${c.label}: ${r.figure} ${value} is under ${formatFigure(r.figure, r.min)} (--fail-under ${r.name}=${r.min})\n`,
+      );
     }
   }
   return failed;

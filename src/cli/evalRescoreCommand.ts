@@ -34,7 +34,9 @@ export async function loadResultsOrFail(path: string): Promise<K2vvResult[]> {
 }
 
 /** Lines whose recorded verdict differs from today's (K2VV's `tool_calls_valid`, for finish `tool_calls`). */
-export function changedVerdicts(results: readonly K2vvResult[]): Array<{ dataIndex: number; run: number; recorded: boolean; today: boolean }> {
+export function changedVerdicts(
+  results: readonly K2vvResult[],
+): Array<{ dataIndex: number; run: number; recorded: boolean; today: boolean }> {
   const schemas = new ToolSchemas();
   const changed = [];
   for (const r of results) {
@@ -52,13 +54,27 @@ export async function evalRescoreCommand(path: string, options: RescoreOptions, 
   const reference = options.reference ? await loadResultsOrFail(options.reference) : null;
   const report = evalReport(results, reference);
   const changed = changedVerdicts(results);
-  if (options.junit) await writeOutput(options.junit, junitXml([evalJunitSuite('rescore', results, { file: path })], 'toolscope eval rescore'));
+  if (options.junit)
+    await writeOutput(options.junit, junitXml([evalJunitSuite('rescore', results, { file: path })], 'toolscope eval rescore'));
   if (options.json) {
     const first = report.runs[0];
-    out.write(JSON.stringify({ file: path, summary: first?.summary ?? null, figures: first?.figures ?? null, runs: report.runs.length, stats: report.stats, changed_verdicts: changed }) + '\n');
+    out.write(
+      JSON.stringify({
+        file: path,
+        summary: first?.summary ?? null,
+        figures: first?.figures ?? null,
+        runs: report.runs.length,
+        stats: report.stats,
+        changed_verdicts: changed,
+      }) + '\n',
+    );
   } else {
     out.write(figuresTable([{ label: 'rescored', report }]));
-    out.write(changed.length ? `${changed.length} verdict(s) differ from the file's tool_calls_valid: ${changed.map((c) => `sample ${c.dataIndex}${c.run > 1 ? ` run ${c.run}` : ''} ${c.recorded} → ${c.today}`).join(', ')}\n` : "Every tool_calls_valid verdict in the file agrees with today's checks.\n");
+    out.write(
+      changed.length
+        ? `${changed.length} verdict(s) differ from the file's tool_calls_valid: ${changed.map((c) => `sample ${c.dataIndex}${c.run > 1 ? ` run ${c.run}` : ''} ${c.recorded} → ${c.today}`).join(', ')}\n`
+        : "Every tool_calls_valid verdict in the file agrees with today's checks.\n",
+    );
   }
   if (bars && applyPassBars(bars, [{ label: 'rescored', report }], process.stderr).length) return 1;
   return 0;

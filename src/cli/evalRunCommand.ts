@@ -68,11 +68,18 @@ export async function loadSamples(path: string, limit?: number): Promise<EvalSam
   return loaded.samples;
 }
 
-export async function evalRunCommand(path: string, options: EvalRunOptions, out: NodeJS.WritableStream & { isTTY?: boolean }): Promise<number> {
+export async function evalRunCommand(
+  path: string,
+  options: EvalRunOptions,
+  out: NodeJS.WritableStream & { isTTY?: boolean },
+): Promise<number> {
   if (!(options.concurrency >= 1)) throw new InputError('--concurrency takes a whole number ≥ 1');
   const repeat = options.repeat ?? 1;
   if (!Number.isInteger(repeat) || repeat < 1) throw new InputError('--repeat takes a whole number ≥ 1');
-  if (options.rerunFailed && options.resume) throw new InputError('--rerun-failed and --resume do not go together: --rerun-failed redoes the failed samples, --resume the missing ones');
+  if (options.rerunFailed && options.resume)
+    throw new InputError(
+      '--rerun-failed and --resume do not go together: --rerun-failed redoes the failed samples, --resume the missing ones',
+    );
   const bars = parseBars(options.failUnder);
   const samples = await loadSamples(path, options.limit);
   const modes = options.guided === 'both' ? [false, true] : [options.guided === 'on'];
@@ -108,7 +115,13 @@ export async function evalRunCommand(path: string, options: EvalRunOptions, out:
       const skip = { size: samples.length * repeat - countWanted(samples, repeat, want) };
       const todo = samples.length * repeat - skip.size;
       const label = `guided ${guided ? 'on ' : 'off'}`;
-      const bar = tty ? new SingleBar({ format: `${label} [{bar}] {value}/{total} · {errors} failed · {eta_formatted} left`, hideCursor: true, stream: process.stderr }) : null;
+      const bar = tty
+        ? new SingleBar({
+            format: `${label} [{bar}] {value}/{total} · {errors} failed · {eta_formatted} left`,
+            hideCursor: true,
+            stream: process.stderr,
+          })
+        : null;
       bar?.start(todo, 0, { errors: 0 });
       let done = 0;
       let failed = 0;
@@ -127,7 +140,19 @@ export async function evalRunCommand(path: string, options: EvalRunOptions, out:
         signal: abort.signal,
         repeat,
         want,
-        runInfo: { version: options.toolVersion ?? 'dev', samples: basename(path), endpoint: endpoint.baseUrl, model: endpoint.model, engine: endpoint.engine, guided, repeat, concurrency: options.concurrency, timeout_s: options.timeoutS, ...(options.limit ? { limit: options.limit } : {}), ...(embedded ? { hallucinate: options.hallucinate ?? 0, seed: options.seed ?? 0 } : {}) },
+        runInfo: {
+          version: options.toolVersion ?? 'dev',
+          samples: basename(path),
+          endpoint: endpoint.baseUrl,
+          model: endpoint.model,
+          engine: endpoint.engine,
+          guided,
+          repeat,
+          concurrency: options.concurrency,
+          timeout_s: options.timeoutS,
+          ...(options.limit ? { limit: options.limit } : {}),
+          ...(embedded ? { hallucinate: options.hallucinate ?? 0, seed: options.seed ?? 0 } : {}),
+        },
         onResult: (line) => {
           done++;
           if (line.status === 'failed') {
@@ -161,12 +186,25 @@ export async function evalRunCommand(path: string, options: EvalRunOptions, out:
   }
   // Failed requests are in the results (K2VV counts them); the exit code says the run was not clean.
   const status = failedRequests ? 1 : 0;
-  if (failedRequests) process.stderr.write(`toolscope: ${failedRequests} request${failedRequests === 1 ? '' : 's'} failed (their "response.error" says why); --resume retries them\n`);
+  if (failedRequests)
+    process.stderr.write(
+      `toolscope: ${failedRequests} request${failedRequests === 1 ? '' : 's'} failed (their "response.error" says why); --resume retries them\n`,
+    );
   if (options.json) {
     // The first run's K2VV summary stays at the top level (as before --repeat), the runs and stats beside it.
     for (const c of columns) {
       const first = c.report.runs[0];
-      out.write(JSON.stringify({ mode: c.label, requests: first?.figures.requests ?? 0, ...first?.summary, f1: first?.figures.f1 ?? null, file: c.file, runs: c.report.runs, stats: c.report.stats }) + '\n');
+      out.write(
+        JSON.stringify({
+          mode: c.label,
+          requests: first?.figures.requests ?? 0,
+          ...first?.summary,
+          f1: first?.figures.f1 ?? null,
+          file: c.file,
+          runs: c.report.runs,
+          stats: c.report.stats,
+        }) + '\n',
+      );
     }
   } else {
     out.write(figuresTable(columns));

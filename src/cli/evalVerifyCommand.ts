@@ -21,6 +21,10 @@ export async function evalVerifyCommand(path: string, options: { json?: boolean 
     return 1;
   }
   for (const p of report.problems) out.write(`${path}:${p.line}: ${p.message}\n`);
-  out.write(ok ? `${path}: ${report.verified} line(s), chain intact; last hash ${report.last?.hash ?? ''} (keep it: a cut after the last line only shows against it)\n` : `${path}: ${report.problems.length} problem(s), ${report.verified} line(s) check out\n`);
+  out.write(
+    ok
+      ? `${path}: ${report.verified} line(s), chain intact; last hash ${report.last?.hash ?? ''} (keep it: a cut after the last line only shows against it)\n`
+      : `${path}: ${report.problems.length} problem(s), ${report.verified} line(s) check out\n`,
+  );
   return ok ? 0 : 1;
 }

@@ -37,7 +37,13 @@ export class HumanReport {
 
   /** The totals so far, to be merged into another report (a worker thread's report of its files: parallelAnalyze.ts). */
   state(): HumanReportState {
-    return { totals: [...this.totals], records: this.records, unreadable: this.unreadable, bySeverity: { ...this.bySeverity }, ignored: [...this.ignored] };
+    return {
+      totals: [...this.totals],
+      records: this.records,
+      unreadable: this.unreadable,
+      bySeverity: { ...this.bySeverity },
+      ignored: [...this.ignored],
+    };
   }
 
   /** Adds another report's totals, as if its records had been reported here (in the same order). */
@@ -70,18 +76,25 @@ export class HumanReport {
     const worst = r.error ? 'error' : worstSeverity(r.diagnostics);
     const mark = worst === 'error' ? s.red('✖') : worst === 'warning' ? s.yellow('▲') : s.green('✔');
     const calls = `${r.calls.length} call${r.calls.length === 1 ? '' : 's'}`;
-    const tokens = r.completion ? `, ${r.completion.tokens.length} tokens${r.completion.source === 'approximate' ? ' (approx.)' : r.completion.source === 're-encoded' ? ` (${r.completion.tokenizer}, re-encoded)` : ''}` : '';
-    this.write(`  ${mark} ${s.bold(`#${r.id}`)} ${s.dim(`line ${r.line} · ${r.format}${r.formatBasis === 'default' ? ' (assumed)' : ''} · ${r.source}`)} · ${calls}${tokens}`);
+    const tokens = r.completion
+      ? `, ${r.completion.tokens.length} tokens${r.completion.source === 'approximate' ? ' (approx.)' : r.completion.source === 're-encoded' ? ` (${r.completion.tokenizer}, re-encoded)` : ''}`
+      : '';
+    this.write(
+      `  ${mark} ${s.bold(`#${r.id}`)} ${s.dim(`line ${r.line} · ${r.format}${r.formatBasis === 'default' ? ' (assumed)' : ''} · ${r.source}`)} · ${calls}${tokens}`,
+    );
     if (r.error) this.write(`      ${s.red('failed')}    ${preview(r.error, 120)}`);
     if (r.reasoning) this.write(`      ${s.dim('reasoning')} ${preview(r.reasoning, 80)}`);
     if (r.content) this.write(`      ${s.dim('content')}   ${preview(r.content)}`);
-    for (const c of r.calls) this.write(`      ${s.blue('call')}      ${c.id || '(no id)'} → ${c.name || '(no name)'} ${preview(c.arguments, 80)}`);
+    for (const c of r.calls)
+      this.write(`      ${s.blue('call')}      ${c.id || '(no id)'} → ${c.name || '(no name)'} ${preview(c.arguments, 80)}`);
     if (r.vllm) {
       // What the chosen vLLM generation would have streamed; its differences follow as vllm-divergence findings.
       const v = r.vllm;
       const same = !r.diagnostics.some((d) => d.kind === 'vllm-divergence');
       const calls = v.calls.map((c) => `${c.id || '(no id)'} → ${c.name || '(no name)'}`).join(', ') || 'no calls';
-      this.write(`      ${s.blue(`vllm ${v.profile}`)}    ${v.spans.length} deltas, ${groupingLabel(v.grouping)}: ${v.content !== null ? `content ${preview(v.content, 60)}, ` : ''}${calls}${same ? s.green(' (same as the reference parse)') : ''}`);
+      this.write(
+        `      ${s.blue(`vllm ${v.profile}`)}    ${v.spans.length} deltas, ${groupingLabel(v.grouping)}: ${v.content !== null ? `content ${preview(v.content, 60)}, ` : ''}${calls}${same ? s.green(' (same as the reference parse)') : ''}`,
+      );
     }
     const infos: Diagnostic[] = [];
     for (const d of r.diagnostics) {
@@ -125,6 +138,7 @@ export class HumanReport {
     );
     const rows = [...this.totals.entries()].sort((a, b) => b[1].count - a[1].count || a[0].localeCompare(b[0]));
     for (const [kind, t] of rows) this.write(`  ${String(t.count).padStart(5)}  ${kind} ${s.dim(`(${t.severity})`)}`);
-    for (const [kind, n] of [...this.ignored.entries()].sort((a, b) => b[1] - a[1])) this.write(`  ${String(n).padStart(5)}  ${kind} ${s.dim('(ignored: --ignore)')}`);
+    for (const [kind, n] of [...this.ignored.entries()].sort((a, b) => b[1] - a[1]))
+      this.write(`  ${String(n).padStart(5)}  ${kind} ${s.dim('(ignored: --ignore)')}`);
   }
 }

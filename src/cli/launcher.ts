@@ -37,7 +37,8 @@ if ((args[0] === 'analyze' || args[0] === 'report') && !args.includes('--no-guid
   // V8 moves hot WASM functions to its optimising compiler in the background, and the process waits for those
   // compilations before it ends: measured, a short run ended ~100 ms after its last record, for code it no longer
   // needed. Long runs keep the optimised code (it pays back on thousands of records).
-  if (shortRun(args.slice(1).filter((a) => a === '-' || !a.startsWith('-')))) setFlagsFromString('--no-wasm-tier-up --no-wasm-dynamic-tiering');
+  if (shortRun(args.slice(1).filter((a) => a === '-' || !a.startsWith('-'))))
+    setFlagsFromString('--no-wasm-tier-up --no-wasm-dynamic-tiering');
   prestartGuidedWorker(join(__dirname, 'guidedWorker.js'));
 }
 const cli = requireWithCodeCache(join(__dirname, 'cli-main.js')) as { runCli(): void };

@@ -22,22 +22,32 @@ import type { VllmGeneration } from '../core/formats/kimiK2/vllm/vllmProfile.ts'
 function parseDeltaTokens(value: string): number | 'recorded' {
   if (value === 'recorded') return value;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new InputError(`--delta-tokens takes a whole number of tokens per delta (1 or more) or "recorded", got "${value}"`);
+  if (!Number.isInteger(n) || n < 1)
+    throw new InputError(`--delta-tokens takes a whole number of tokens per delta (1 or more) or "recorded", got "${value}"`);
   return n;
 }
 
 /** `--ignore KIND[,KIND]`: kinds whose findings are silenced (counted, not listed); an unknown kind is a usage error. */
 function parseIgnore(value: string | undefined): DiagnosticKind[] | undefined {
   if (value === undefined) return undefined;
-  const kinds = value.split(',').map((k) => k.trim()).filter((k) => k !== '');
+  const kinds = value
+    .split(',')
+    .map((k) => k.trim())
+    .filter((k) => k !== '');
   const unknown = kinds.filter((k) => !(k in DIAGNOSTIC_KINDS));
-  if (unknown.length || !kinds.length) throw new InputError(`--ignore takes diagnostic kinds separated by commas (e.g. content-leak,call-in-think); unknown: ${unknown.join(', ') || '(none given)'}`);
+  if (unknown.length || !kinds.length)
+    throw new InputError(
+      `--ignore takes diagnostic kinds separated by commas (e.g. content-leak,call-in-think); unknown: ${unknown.join(', ') || '(none given)'}`,
+    );
   return kinds as DiagnosticKind[];
 }
 
 /** `--vllm-reasoning-parser on|off`: whether the profile's server runs `--reasoning-parser kimi_k2`. */
 const vllmReasoningParserOption = () =>
-  new Option('--vllm-reasoning-parser <on|off>', 'with --vllm-profile: the server runs the kimi_k2 reasoning parser of that generation (on, the default) or none (off: the think text reaches content)').choices(['on', 'off']);
+  new Option(
+    '--vllm-reasoning-parser <on|off>',
+    'with --vllm-profile: the server runs the kimi_k2 reasoning parser of that generation (on, the default) or none (off: the think text reaches content)',
+  ).choices(['on', 'off']);
 
 function reasoningParserFlag(value: string | undefined, profile: VllmGeneration | undefined): boolean | undefined {
   if (value === undefined) return undefined;
@@ -55,14 +65,22 @@ function parseJobs(value: string): number {
 /** `--max-completion-mb N`: the size limit of a completion, in million characters (about MB). */
 function parseMaxCompletionMB(value: string): number {
   const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0) throw new InputError(`--max-completion-mb takes a positive number (million characters, about MB), got "${value}"`);
+  if (!Number.isFinite(n) || n <= 0)
+    throw new InputError(`--max-completion-mb takes a positive number (million characters, about MB), got "${value}"`);
   return n;
 }
 
 const maxCompletionOption = () =>
-  new Option('--max-completion-mb <n>', `analyse longer completions without the per-token view, the what-if and the vLLM profile (a record-too-large finding; default ${DEFAULT_MAX_COMPLETION_MB})`).argParser(parseMaxCompletionMB);
+  new Option(
+    '--max-completion-mb <n>',
+    `analyse longer completions without the per-token view, the what-if and the vLLM profile (a record-too-large finding; default ${DEFAULT_MAX_COMPLETION_MB})`,
+  ).argParser(parseMaxCompletionMB);
 
-const vllmProfileOption = () => new Option('--vllm-profile <generation>', "also show what this vLLM generation's Kimi K2 tool parser would have streamed (vllm-divergence findings)").choices([...VLLM_GENERATIONS]);
+const vllmProfileOption = () =>
+  new Option(
+    '--vllm-profile <generation>',
+    "also show what this vLLM generation's Kimi K2 tool parser would have streamed (vllm-divergence findings)",
+  ).choices([...VLLM_GENERATIONS]);
 
 /** A chat template named on the command line, read once. */
 async function readTemplate(path: string | undefined): Promise<{ source: string; label: string } | undefined> {
@@ -81,7 +99,8 @@ function tokenizerPaths(path: string | undefined): TokenizerPaths | undefined {
   return { any: path };
 }
 
-const TOKENIZER_HELP = "your model's tokenizer for completions recorded without tokens: a model folder (tiktoken.model + tokenizer_config.json, or tokenizer.json) or a file (tokenizer.json, tiktoken.model, .gguf / Ollama blob)";
+const TOKENIZER_HELP =
+  "your model's tokenizer for completions recorded without tokens: a model folder (tiktoken.model + tokenizer_config.json, or tokenizer.json) or a file (tokenizer.json, tiktoken.model, .gguf / Ollama blob)";
 
 /** Toolscope's own tag on the wire in the shape asked for; without one, the engine's default way (guidedRequest.ts). */
 function tagBuilder(shape: StructuralTagShape | undefined): StructuralTagBuilder | undefined {
@@ -178,24 +197,41 @@ export function buildProgram(): Command {
     .option('--junit <file>', 'also write JUnit XML: one test case per record, failing at the --fail-on severity (default error)')
     .option('--sarif <file>', 'also write SARIF 2.1.0: one result per finding, at the trace file and line (GitHub code scanning)')
     .option('--jobs <n>', 'worker threads for many files (default: one per core for 8 MB or more; 1: one thread)', parseJobs);
-  withAnalysisOptions(analyze).action(async (paths: string[], opts: AnalysisFlags & { jobs?: number; json?: boolean; junit?: string; sarif?: string }) => {
-    const { analyzeCommand } = await import('./analyzeCommand.ts');
-    process.exitCode = await analyzeCommand(
-      paths,
-      { ...(await analysisOptionsFrom(opts)), json: opts.json, failOn: opts.failOn, verbose: opts.verbose, junit: opts.junit, sarif: opts.sarif, toolVersion: toolVersion(), jobs: opts.jobs },
-      process.stdout,
-    );
-  });
+  withAnalysisOptions(analyze).action(
+    async (paths: string[], opts: AnalysisFlags & { jobs?: number; json?: boolean; junit?: string; sarif?: string }) => {
+      const { analyzeCommand } = await import('./analyzeCommand.ts');
+      process.exitCode = await analyzeCommand(
+        paths,
+        {
+          ...(await analysisOptionsFrom(opts)),
+          json: opts.json,
+          failOn: opts.failOn,
+          verbose: opts.verbose,
+          junit: opts.junit,
+          sarif: opts.sarif,
+          toolVersion: toolVersion(),
+          jobs: opts.jobs,
+        },
+        process.stdout,
+      );
+    },
+  );
   program
     .command('tokens')
-    .description("print each record's completion tokens with their ids, and where the ids come from (recorded, re-encoded by the model's tokenizer, approximate)")
+    .description(
+      "print each record's completion tokens with their ids, and where the ids come from (recorded, re-encoded by the model's tokenizer, approximate)",
+    )
     .argument('<paths...>', 'trace files or directories of .jsonl files')
     .option('--json', 'one JSON object per record: {"id", "line", "tokenizer", "source", "exact", "tokens": [{"text", "id"}]}')
     .option('--tokenizer <path>', TOKENIZER_HELP)
     .addOption(new Option('--format <name>', 'tool-call format (default: detected per record)').choices(formatNames()))
     .action(async (paths: string[], opts: { json?: boolean; tokenizer?: string; format?: string }) => {
       const { tokensCommand } = await import('./tokensCommand.ts');
-      process.exitCode = await tokensCommand(paths, { json: opts.json, format: opts.format, tokenizers: tokenizerPaths(opts.tokenizer) }, process.stdout);
+      process.exitCode = await tokensCommand(
+        paths,
+        { json: opts.json, format: opts.format, tokenizers: tokenizerPaths(opts.tokenizer) },
+        process.stdout,
+      );
     });
   const report = program
     .command('report')
@@ -210,7 +246,8 @@ export function buildProgram(): Command {
     process.stdout.write(`Report: ${where} (${records} records, ${(bytes / 1024).toFixed(0)} KB)\n`);
     process.stdout.write(reportFindings(summaries, opts.verbose ?? false));
     if (opts.open && openInBrowser(where)) process.stdout.write('Opened in your browser.\n');
-    if (opts.failOn && summaries.some((r) => r.worst !== null && SEVERITY_RANK[r.worst] >= SEVERITY_RANK[opts.failOn as Severity])) process.exitCode = 1;
+    if (opts.failOn && summaries.some((r) => r.worst !== null && SEVERITY_RANK[r.worst] >= SEVERITY_RANK[opts.failOn as Severity]))
+      process.exitCode = 1;
   });
   program
     .command('replay')
@@ -222,26 +259,72 @@ export function buildProgram(): Command {
     .addOption(new Option('--engine <engine>', 'how guided decoding is requested').choices(['vllm', 'sglang', 'openai']).default('vllm'))
     .option('--api-key-env <var>', 'environment variable holding the API key', 'TOOLSCOPE_API_KEY')
     .addOption(new Option('--guided <mode>', 'guided decoding').choices(['off', 'on', 'both']).default('off'))
-    .addOption(new Option('--mode <mode>', 'chat (/v1/chat/completions) or completions (raw text via client-side template)').choices(['chat', 'completions']).default('chat'))
+    .addOption(
+      new Option('--mode <mode>', 'chat (/v1/chat/completions) or completions (raw text via client-side template)')
+        .choices(['chat', 'completions'])
+        .default('chat'),
+    )
     .option('--template <file>', 'chat template (.jinja) for completions mode')
-    .addOption(new Option('--tag-shape <shape>', "also send Toolscope's structural tag in this shape (vLLM: beside strict tools; SGLang and completions mode always send one)").choices([...STRUCTURAL_TAG_SHAPES]))
+    .addOption(
+      new Option(
+        '--tag-shape <shape>',
+        "also send Toolscope's structural tag in this shape (vLLM: beside strict tools; SGLang and completions mode always send one)",
+      ).choices([...STRUCTURAL_TAG_SHAPES]),
+    )
     .option('--out <file>', 'where to append the replays (default: <trace>.replays.jsonl beside it)')
     .option('--json', 'print the written records as JSON Lines')
     .option('--timeout <seconds>', 'per replay, retries and their waits included', (v) => Number(v), 600)
     .option('--retries <n>', 'retries on 429/5xx/connection errors (waits: min(2·2^n, 60) s, Retry-After up to 60 s)', (v) => Number(v), 2)
     .option('--max-answer <MB>', 'largest answer read (decoded); past it the replay fails and keeps what came', (v) => Number(v), 64)
-    .action(async (trace: string, opts: { record?: string[]; endpoint?: string; model?: string; engine: string; apiKeyEnv: string; guided: GuidedChoice; mode: ReplayMode; template?: string; out?: string; json?: boolean; timeout: number; retries: number; maxAnswer: number; tagShape?: StructuralTagShape }) => {
-      if (!(opts.timeout > 0)) throw new InputError('--timeout takes a positive number of seconds');
-      if (!(opts.maxAnswer > 0)) throw new InputError('--max-answer takes a positive number of MB');
-      const { parseEngine, replayCommand } = await import('./replayCommand.ts');
-      process.exitCode = await replayCommand(
-        trace,
-        { records: opts.record, endpoint: opts.endpoint, model: opts.model, engine: parseEngine(opts.engine), apiKeyEnv: opts.apiKeyEnv, guided: opts.guided, mode: opts.mode, template: opts.template, out: opts.out, json: opts.json, timeoutS: opts.timeout, retries: opts.retries, maxAnswerMb: opts.maxAnswer, buildTag: tagBuilder(opts.tagShape) },
-        process.stdout,
-      );
-    });
+    .action(
+      async (
+        trace: string,
+        opts: {
+          record?: string[];
+          endpoint?: string;
+          model?: string;
+          engine: string;
+          apiKeyEnv: string;
+          guided: GuidedChoice;
+          mode: ReplayMode;
+          template?: string;
+          out?: string;
+          json?: boolean;
+          timeout: number;
+          retries: number;
+          maxAnswer: number;
+          tagShape?: StructuralTagShape;
+        },
+      ) => {
+        if (!(opts.timeout > 0)) throw new InputError('--timeout takes a positive number of seconds');
+        if (!(opts.maxAnswer > 0)) throw new InputError('--max-answer takes a positive number of MB');
+        const { parseEngine, replayCommand } = await import('./replayCommand.ts');
+        process.exitCode = await replayCommand(
+          trace,
+          {
+            records: opts.record,
+            endpoint: opts.endpoint,
+            model: opts.model,
+            engine: parseEngine(opts.engine),
+            apiKeyEnv: opts.apiKeyEnv,
+            guided: opts.guided,
+            mode: opts.mode,
+            template: opts.template,
+            out: opts.out,
+            json: opts.json,
+            timeoutS: opts.timeout,
+            retries: opts.retries,
+            maxAnswerMb: opts.maxAnswer,
+            buildTag: tagBuilder(opts.tagShape),
+          },
+          process.stdout,
+        );
+      },
+    );
 
-  const evalCmd = program.command('eval').description('K2-Vendor-Verifier compatible evaluation: run samples (default) or summarize results');
+  const evalCmd = program
+    .command('eval')
+    .description('K2-Vendor-Verifier compatible evaluation: run samples (default) or summarize results');
   evalCmd
     .command('run', { isDefault: true })
     .description('replay K2VV-style samples against an endpoint with guided decoding off/on/both')
@@ -260,22 +343,75 @@ export function buildProgram(): Command {
     .option('--reference <results>', 'official results for tool-call trigger F1')
     .option('--hallucinate <rate>', 'embedded endpoint only: share of broken answers', (v) => Number(v))
     .option('--seed <n>', 'embedded endpoint only: seed for --hallucinate', (v) => Number(v), 0)
-    .addOption(new Option('--tag-shape <shape>', "also send Toolscope's structural tag in this shape (vLLM: beside strict tools; SGLang and completions mode always send one)").choices([...STRUCTURAL_TAG_SHAPES]))
+    .addOption(
+      new Option(
+        '--tag-shape <shape>',
+        "also send Toolscope's structural tag in this shape (vLLM: beside strict tools; SGLang and completions mode always send one)",
+      ).choices([...STRUCTURAL_TAG_SHAPES]),
+    )
     .option('--repeat <n>', 'runs per sample, interleaved (figures as mean ± sd, min–max)', (v) => Number(v), 1)
     .option('--rerun-failed', 'only the samples whose latest result failed or had its tool calls rejected')
     .option('--fail-under <bars>', 'exit 1 when a figure is under its bar, e.g. f1=0.8,schema=0.95 (any figure; mean across runs)')
     .option('--junit <file>', 'also write JUnit XML: one test case per sample and run')
     .option('--json', 'print the summary rows as JSON Lines')
-    .action(async (path: string, opts: { endpoint?: string; model?: string; engine: string; apiKeyEnv: string; guided: GuidedChoice; concurrency: number; timeout: number; limit?: number; out: string; resume?: boolean; reference?: string; hallucinate?: number; seed: number; json?: boolean; maxAnswer: number; tagShape?: StructuralTagShape; repeat: number; rerunFailed?: boolean; failUnder?: string; junit?: string }) => {
-      if (!(opts.maxAnswer > 0)) throw new InputError('--max-answer takes a positive number of MB');
-      const { parseEngine } = await import('./replayCommand.ts');
-      const { evalRunCommand } = await import('./evalRunCommand.ts');
-      process.exitCode = await evalRunCommand(
-        path,
-        { endpoint: opts.endpoint, model: opts.model, engine: parseEngine(opts.engine), apiKeyEnv: opts.apiKeyEnv, guided: opts.guided, concurrency: opts.concurrency, timeoutS: opts.timeout, limit: opts.limit, outDir: opts.out, resume: Boolean(opts.resume), reference: opts.reference, json: opts.json, hallucinate: opts.hallucinate, seed: opts.seed, maxAnswerMb: opts.maxAnswer, buildTag: tagBuilder(opts.tagShape), repeat: opts.repeat, rerunFailed: opts.rerunFailed, failUnder: opts.failUnder, junit: opts.junit, toolVersion: toolVersion() },
-        process.stdout,
-      );
-    });
+    .action(
+      async (
+        path: string,
+        opts: {
+          endpoint?: string;
+          model?: string;
+          engine: string;
+          apiKeyEnv: string;
+          guided: GuidedChoice;
+          concurrency: number;
+          timeout: number;
+          limit?: number;
+          out: string;
+          resume?: boolean;
+          reference?: string;
+          hallucinate?: number;
+          seed: number;
+          json?: boolean;
+          maxAnswer: number;
+          tagShape?: StructuralTagShape;
+          repeat: number;
+          rerunFailed?: boolean;
+          failUnder?: string;
+          junit?: string;
+        },
+      ) => {
+        if (!(opts.maxAnswer > 0)) throw new InputError('--max-answer takes a positive number of MB');
+        const { parseEngine } = await import('./replayCommand.ts');
+        const { evalRunCommand } = await import('./evalRunCommand.ts');
+        process.exitCode = await evalRunCommand(
+          path,
+          {
+            endpoint: opts.endpoint,
+            model: opts.model,
+            engine: parseEngine(opts.engine),
+            apiKeyEnv: opts.apiKeyEnv,
+            guided: opts.guided,
+            concurrency: opts.concurrency,
+            timeoutS: opts.timeout,
+            limit: opts.limit,
+            outDir: opts.out,
+            resume: Boolean(opts.resume),
+            reference: opts.reference,
+            json: opts.json,
+            hallucinate: opts.hallucinate,
+            seed: opts.seed,
+            maxAnswerMb: opts.maxAnswer,
+            buildTag: tagBuilder(opts.tagShape),
+            repeat: opts.repeat,
+            rerunFailed: opts.rerunFailed,
+            failUnder: opts.failUnder,
+            junit: opts.junit,
+            toolVersion: toolVersion(),
+          },
+          process.stdout,
+        );
+      },
+    );
   evalCmd
     .command('summarize')
     .description("print K2-Vendor-Verifier's summary figures for a results file (and F1 against a reference run)")
@@ -289,7 +425,7 @@ export function buildProgram(): Command {
   evalCmd
     .command('rescore')
     .description("judge saved results again with today's checks, without a request: K2VV's figures, error classes, changed verdicts")
-    .argument('<results>', 'a K2VV results .jsonl (K2VV\'s own or toolscope eval\'s)')
+    .argument('<results>', "a K2VV results .jsonl (K2VV's own or toolscope eval's)")
     .option('--reference <results>', 'official results for tool-call trigger precision/recall/F1')
     .option('--fail-under <bars>', 'exit 1 when a figure is under its bar, e.g. schema=0.95')
     .option('--junit <file>', 'also write JUnit XML: one test case per sample and run')
@@ -329,28 +465,90 @@ export function buildProgram(): Command {
     .option('--seed <n>', 'seed for --hallucinate', (v) => Number(v), 0)
     .option('--model <name>', 'model name to report')
     .option('--token-delay <ms>', 'delay between streamed tokens', (v) => Number(v), 0)
-    .addOption(new Option('--vllm-profile <generation>', "parse tool calls the way this vLLM generation's Kimi K2 parser does (its bugs included) instead of Toolscope's reference parser").choices([...VLLM_GENERATIONS]))
-    .action(async (opts: { port: number; host: string; script?: string; hallucinate?: number; seed: number; model?: string; tokenDelay: number; vllmProfile?: VllmGeneration }) => {
-      const { serveCommand } = await import('./serveCommand.ts');
-      await serveCommand({ port: opts.port, host: opts.host, script: opts.script, hallucinate: opts.hallucinate, seed: opts.seed, model: opts.model, tokenDelayMs: opts.tokenDelay, vllmProfile: opts.vllmProfile }, process.stdout);
-    });
+    .addOption(
+      new Option(
+        '--vllm-profile <generation>',
+        "parse tool calls the way this vLLM generation's Kimi K2 parser does (its bugs included) instead of Toolscope's reference parser",
+      ).choices([...VLLM_GENERATIONS]),
+    )
+    .action(
+      async (opts: {
+        port: number;
+        host: string;
+        script?: string;
+        hallucinate?: number;
+        seed: number;
+        model?: string;
+        tokenDelay: number;
+        vllmProfile?: VllmGeneration;
+      }) => {
+        const { serveCommand } = await import('./serveCommand.ts');
+        await serveCommand(
+          {
+            port: opts.port,
+            host: opts.host,
+            script: opts.script,
+            hallucinate: opts.hallucinate,
+            seed: opts.seed,
+            model: opts.model,
+            tokenDelayMs: opts.tokenDelay,
+            vllmProfile: opts.vllmProfile,
+          },
+          process.stdout,
+        );
+      },
+    );
   program
     .command('proxy')
-    .description('record every exchange with an OpenAI-compatible endpoint: a pass-through on 127.0.0.1 that appends native records to a trace')
+    .description(
+      'record every exchange with an OpenAI-compatible endpoint: a pass-through on 127.0.0.1 that appends native records to a trace',
+    )
     .requiredOption('--upstream <url>', 'the endpoint to forward to (base URL, e.g. http://127.0.0.1:8000/v1)')
     .option('--port <n>', 'port (0 picks a free one)', (v) => Number(v), 0)
     .option('--host <host>', 'interface to listen on', '127.0.0.1')
     .option('--out <file>', 'trace file the records are appended to', 'traces.jsonl')
-    .option('--capture-tokens', 'ask the upstream for token logprobs/ids and record them; the client still gets exactly what it would have without')
-    .addOption(new Option('--engine <engine>', 'how --capture-tokens asks for token data').choices(['vllm', 'sglang', 'openai']).default('vllm'))
+    .option(
+      '--capture-tokens',
+      'ask the upstream for token logprobs/ids and record them; the client still gets exactly what it would have without',
+    )
+    .addOption(
+      new Option('--engine <engine>', 'how --capture-tokens asks for token data').choices(['vllm', 'sglang', 'openai']).default('vllm'),
+    )
     .option('--max-size <MB>', 'rotate the trace before a file grows past this size (traces.2.jsonl, traces.3.jsonl, …)', (v) => Number(v))
     .option('--timeout <seconds>', 'fail an exchange when the upstream sends nothing for this long', (v) => Number(v), 600)
     .option('--api-key-env <var>', "send this variable's key upstream instead of the client's credentials")
     .option('-q, --quiet', 'no line per exchange')
-    .action(async (opts: { upstream: string; port: number; host: string; out: string; captureTokens?: boolean; engine: string; maxSize?: number; timeout: number; apiKeyEnv?: string; quiet?: boolean }) => {
-      const { proxyCommand } = await import('./proxyCommand.ts');
-      process.exitCode = await proxyCommand({ upstream: opts.upstream, port: opts.port, host: opts.host, out: opts.out, captureTokens: opts.captureTokens, engine: opts.engine, maxSize: opts.maxSize, timeoutS: opts.timeout, apiKeyEnv: opts.apiKeyEnv, quiet: opts.quiet }, process.stdout);
-    });
+    .action(
+      async (opts: {
+        upstream: string;
+        port: number;
+        host: string;
+        out: string;
+        captureTokens?: boolean;
+        engine: string;
+        maxSize?: number;
+        timeout: number;
+        apiKeyEnv?: string;
+        quiet?: boolean;
+      }) => {
+        const { proxyCommand } = await import('./proxyCommand.ts');
+        process.exitCode = await proxyCommand(
+          {
+            upstream: opts.upstream,
+            port: opts.port,
+            host: opts.host,
+            out: opts.out,
+            captureTokens: opts.captureTokens,
+            engine: opts.engine,
+            maxSize: opts.maxSize,
+            timeoutS: opts.timeout,
+            apiKeyEnv: opts.apiKeyEnv,
+            quiet: opts.quiet,
+          },
+          process.stdout,
+        );
+      },
+    );
   return program;
 }
 

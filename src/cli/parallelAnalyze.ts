@@ -53,7 +53,13 @@ function spawnWorker(data: AnalyzeWorkerData): Worker {
  * Analyses `files` on `threads` worker threads, one file at a time each, and calls `onResult` for every file in
  * file order. A thread that dies (out of memory, a crash) fails the run with the file it was on.
  */
-export function analyzeInParallel(files: readonly string[], options: AnalyzeCommandOptions, threads: number, isTTY: boolean, onResult: (r: ParallelFileResult) => void): Promise<void> {
+export function analyzeInParallel(
+  files: readonly string[],
+  options: AnalyzeCommandOptions,
+  threads: number,
+  isTTY: boolean,
+  onResult: (r: ParallelFileResult) => void,
+): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     const sizes = new Map<number, number>();
     const finished = new Map<number, ParallelFileResult>();
@@ -103,7 +109,8 @@ export function analyzeInParallel(files: readonly string[], options: AnalyzeComm
       });
       w.on('error', (err) => fail(new Error(`a worker thread failed on ${files[onFile.get(w) ?? -1] ?? 'its file'}: ${err.message}`)));
       w.on('exit', (code) => {
-        if (onFile.has(w) && nextOut < files.length) fail(new Error(`a worker thread stopped (exit code ${code}) on ${files[onFile.get(w) as number]}`));
+        if (onFile.has(w) && nextOut < files.length)
+          fail(new Error(`a worker thread stopped (exit code ${code}) on ${files[onFile.get(w) as number]}`));
       });
       feed(w);
     }

@@ -26,11 +26,16 @@ function summaryLine(s: ExchangeSummary): string {
   return `${s.id}  ${s.method} ${s.path}  ${status}  ${what}  ${Math.round(s.totalMs)} ms${s.error ? `  ! ${s.error.length > 160 ? `${s.error.slice(0, 160)}…` : s.error}` : ''}`;
 }
 
-export async function proxyCommand(options: ProxyOptions, out: NodeJS.WritableStream, err: NodeJS.WritableStream = process.stderr): Promise<number> {
+export async function proxyCommand(
+  options: ProxyOptions,
+  out: NodeJS.WritableStream,
+  err: NodeJS.WritableStream = process.stderr,
+): Promise<number> {
   if (!(ENGINES as readonly string[]).includes(options.engine)) throw new InputError(`--engine takes ${ENGINES.join(', ')}`);
   if (options.maxSize !== undefined && !(options.maxSize > 0)) throw new InputError('--max-size takes a positive number of megabytes');
   if (!(options.timeoutS > 0)) throw new InputError('--timeout takes a positive number of seconds');
-  if (!Number.isInteger(options.port) || options.port < 0 || options.port > 65535) throw new InputError('--port takes 0 (any free port) to 65535');
+  if (!Number.isInteger(options.port) || options.port < 0 || options.port > 65535)
+    throw new InputError('--port takes 0 (any free port) to 65535');
   let upstream: string;
   try {
     upstream = normalizeBaseUrl(options.upstream);
@@ -38,14 +43,17 @@ export async function proxyCommand(options: ProxyOptions, out: NodeJS.WritableSt
     throw new InputError(`--upstream: "${options.upstream}" is not a URL`);
   }
   const parsed = new URL(upstream);
-  if (parsed.username || parsed.password) throw new InputError('--upstream: put no credentials in the URL; pass the key with --api-key-env');
+  if (parsed.username || parsed.password)
+    throw new InputError('--upstream: put no credentials in the URL; pass the key with --api-key-env');
   let apiKey: string | undefined;
   if (options.apiKeyEnv) {
     apiKey = process.env[options.apiKeyEnv];
     if (!apiKey) throw new InputError(`--api-key-env: the variable ${options.apiKeyEnv} is not set`);
   }
   if (!LOOPBACK.has(options.host)) {
-    err.write(`toolscope: warning: listening on ${options.host}: anyone who can reach it can send requests to the upstream${apiKey ? ' with your API key' : ''}, and every exchange is recorded\n`);
+    err.write(
+      `toolscope: warning: listening on ${options.host}: anyone who can reach it can send requests to the upstream${apiKey ? ' with your API key' : ''}, and every exchange is recorded\n`,
+    );
   }
   const outPath = resolve(options.out);
   const proxy = await startRecordingProxy({
@@ -65,7 +73,9 @@ export async function proxyCommand(options: ProxyOptions, out: NodeJS.WritableSt
     onError: (e) => err.write(`toolscope: ${e instanceof Error ? e.message : String(e)}\n`),
   });
   out.write(`Listening on ${proxy.url}\n`);
-  out.write(`Recording to ${proxy.currentFile}; forwarding to ${proxy.upstream}${options.captureTokens ? `; capturing tokens (${options.engine})` : ''}. Ctrl+C stops.\n`);
+  out.write(
+    `Recording to ${proxy.currentFile}; forwarding to ${proxy.upstream}${options.captureTokens ? `; capturing tokens (${options.engine})` : ''}. Ctrl+C stops.\n`,
+  );
   await new Promise<void>((done) => {
     let stopping = false;
     const stop = () => {

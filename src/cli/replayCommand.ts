@@ -43,7 +43,13 @@ function pickRecords(all: LoadedRecord[], ids: string[] | undefined): LoadedReco
   if (ids?.length) {
     return ids.map((id) => {
       const found = all.find((r) => r.record.id === id);
-      if (!found) throw new InputError(`no record with id "${id}" (ids here: ${all.slice(0, 8).map((r) => r.record.id).join(', ')}${all.length > 8 ? ', …' : ''})`);
+      if (!found)
+        throw new InputError(
+          `no record with id "${id}" (ids here: ${all
+            .slice(0, 8)
+            .map((r) => r.record.id)
+            .join(', ')}${all.length > 8 ? ', …' : ''})`,
+        );
       if (!replayable.includes(found)) throw new InputError(`record "${id}" has no chat request to replay`);
       return found;
     });
@@ -59,7 +65,11 @@ function callsLine(a: AnalyzedRecord): string {
   return a.calls.map((c) => `${c.name}(${c.arguments.length > 60 ? c.arguments.slice(0, 57) + '...' : c.arguments})`).join(', ');
 }
 
-export async function replayCommand(trace: string, options: ReplayCommandOptions, out: NodeJS.WritableStream & { isTTY?: boolean }): Promise<number> {
+export async function replayCommand(
+  trace: string,
+  options: ReplayCommandOptions,
+  out: NodeJS.WritableStream & { isTTY?: boolean },
+): Promise<number> {
   let loaded;
   try {
     loaded = await loadAll(trace);
@@ -67,7 +77,14 @@ export async function replayCommand(trace: string, options: ReplayCommandOptions
     throw new InputError(`cannot read ${trace}: ${err instanceof Error ? err.message : String(err)}`);
   }
   const chosen = pickRecords(loaded.records, options.records);
-  const template = options.template ? { source: await readFile(options.template, 'utf8').catch(() => { throw new InputError(`cannot read the template ${options.template}`); }), label: options.template } : undefined;
+  const template = options.template
+    ? {
+        source: await readFile(options.template, 'utf8').catch(() => {
+          throw new InputError(`cannot read the template ${options.template}`);
+        }),
+        label: options.template,
+      }
+    : undefined;
   const apiKey = process.env[options.apiKeyEnv] || undefined;
   const outPath = options.out ?? siblingReplaysPath(trace);
   // Before any request: a run whose results cannot be written is not started.
@@ -103,7 +120,8 @@ export async function replayCommand(trace: string, options: ReplayCommandOptions
           retries: options.retries,
           ...(options.maxAnswerMb ? { maxAnswerBytes: Math.floor(options.maxAnswerMb * 1024 * 1024) } : {}),
           onRetry: (n, delay, e) => process.stderr.write(`toolscope: ${e.message}; retry ${n} in ${(delay / 1000).toFixed(1)} s\n`),
-          onGuidedProblem: (reason) => process.stderr.write(`toolscope: guided replay of ${original.record.id}: ${reason}; the server will likely refuse it\n`),
+          onGuidedProblem: (reason) =>
+            process.stderr.write(`toolscope: guided replay of ${original.record.id}: ${reason}; the server will likely refuse it\n`),
         });
         if (error) failures++;
         written.push(record);
@@ -114,7 +132,9 @@ export async function replayCommand(trace: string, options: ReplayCommandOptions
         for (const r of written) write(JSON.stringify(r));
         continue;
       }
-      write(style.bold(`#${original.record.id}`) + style.dim(` replayed on ${endpoint.baseUrl} (${endpoint.engine}, ${options.mode} mode)`));
+      write(
+        style.bold(`#${original.record.id}`) + style.dim(` replayed on ${endpoint.baseUrl} (${endpoint.engine}, ${options.mode} mode)`),
+      );
       for (const { label, a } of rows) {
         const worst = a.error ? 'error' : worstSeverity(a.diagnostics);
         const mark = worst === 'error' ? style.red('✖') : worst === 'warning' ? style.yellow('▲') : style.green('✔');

@@ -15,7 +15,12 @@ function bundleDir(): string {
   return __dirname;
 }
 
-export async function writeReport(inputs: string[], out: string, options: AnalysisOptions = {}, input: NodeJS.ReadableStream = process.stdin): Promise<{ records: number; bytes: number; summaries: RecordSummary[] }> {
+export async function writeReport(
+  inputs: string[],
+  out: string,
+  options: AnalysisOptions = {},
+  input: NodeJS.ReadableStream = process.stdin,
+): Promise<{ records: number; bytes: number; summaries: RecordSummary[] }> {
   const files = await expandInputs(inputs);
   if (files.filter((f) => f === STDIN_NAME).length > 1) throw new InputError('standard input (-) can be read only once');
   if (options.guided !== false) guidedEngine().warmUp();
@@ -48,7 +53,8 @@ export async function writeReport(inputs: string[], out: string, options: Analys
 /** Opens a file in the desktop's browser when there is a desktop; silently does nothing otherwise. */
 export function openInBrowser(path: string): boolean {
   const { platform, env } = process;
-  const opener = platform === 'darwin' ? 'open' : platform === 'win32' ? 'explorer' : env.DISPLAY || env.WAYLAND_DISPLAY ? 'xdg-open' : null;
+  const opener =
+    platform === 'darwin' ? 'open' : platform === 'win32' ? 'explorer' : env.DISPLAY || env.WAYLAND_DISPLAY ? 'xdg-open' : null;
   if (!opener) return false;
   try {
     const child = spawn(opener, [path], { detached: true, stdio: 'ignore' });

@@ -27,15 +27,26 @@ export async function loadScript(path: string): Promise<TraceRecord[]> {
 }
 
 export async function serveCommand(options: ServeOptions, out: NodeJS.WritableStream): Promise<void> {
-  if (options.hallucinate !== undefined && !(options.hallucinate >= 0 && options.hallucinate <= 1)) throw new InputError('--hallucinate takes a rate between 0 and 1');
+  if (options.hallucinate !== undefined && !(options.hallucinate >= 0 && options.hallucinate <= 1))
+    throw new InputError('--hallucinate takes a rate between 0 and 1');
   if (options.host !== '127.0.0.1' && options.host !== 'localhost' && options.host !== '::1') {
     process.stderr.write(`toolscope: warning: listening on ${options.host} exposes the simulator beyond this machine\n`);
   }
   const script = options.script ? await loadScript(options.script) : [];
-  const server = await startServer({ port: options.port, host: options.host, script, hallucinate: options.hallucinate, seed: options.seed, model: options.model, tokenDelayMs: options.tokenDelayMs, vllmProfile: options.vllmProfile });
+  const server = await startServer({
+    port: options.port,
+    host: options.host,
+    script,
+    hallucinate: options.hallucinate,
+    seed: options.seed,
+    model: options.model,
+    tokenDelayMs: options.tokenDelayMs,
+    vllmProfile: options.vllmProfile,
+  });
   out.write(`Listening on ${server.url}\n`);
   out.write(`(Toolscope's embedded endpoint: a scripted simulator, not a model. ${script.length} script records. Ctrl+C stops it.)\n`);
-  if (options.vllmProfile) out.write(`(Tool calls are parsed the way vLLM generation ${options.vllmProfile}'s Kimi K2 parser does, its bugs included.)\n`);
+  if (options.vllmProfile)
+    out.write(`(Tool calls are parsed the way vLLM generation ${options.vllmProfile}'s Kimi K2 parser does, its bugs included.)\n`);
   await new Promise<void>((resolve) => {
     const stop = () => {
       void server.close().then(resolve);

@@ -27,14 +27,20 @@ export function tokensJson(id: string, line: number, completion: TokenizedComple
     tokenizer: completion.tokenizer,
     source: completion.source,
     exact: completion.source !== 'approximate',
-    tokens: completion.tokens.map((t) => (t.bytes !== undefined ? { text: t.text, id: t.id ?? null, bytes: t.bytes } : { text: t.text, id: t.id ?? null })),
+    tokens: completion.tokens.map((t) =>
+      t.bytes !== undefined ? { text: t.text, id: t.id ?? null, bytes: t.bytes } : { text: t.text, id: t.id ?? null },
+    ),
   };
   const note = completion.tokenizerNote ?? completion.warning;
   if (note) out.note = note;
   return out;
 }
 
-export async function tokensCommand(inputs: string[], options: { json?: boolean } & Pick<AnalysisOptions, 'format' | 'tokenizers'>, out: NodeJS.WritableStream): Promise<number> {
+export async function tokensCommand(
+  inputs: string[],
+  options: { json?: boolean } & Pick<AnalysisOptions, 'format' | 'tokenizers'>,
+  out: NodeJS.WritableStream,
+): Promise<number> {
   const files = await expandInputs(inputs);
   const analyzer = new Analyzer({ format: options.format, tokenizers: options.tokenizers });
   const write = (line: string) => out.write(line + '\n');
@@ -63,8 +69,13 @@ export async function tokensCommand(inputs: string[], options: { json?: boolean 
           write(JSON.stringify(tokensJson(analysed.id, analysed.line, completion)));
           continue;
         }
-        write(`${file}:${analysed.line} ${analysed.id} · ${analysed.format} · ${completion.tokens.length} tokens · ${tokenSourceLabel(completion)}`);
-        for (const t of completion.tokens) write(`  ${String(t.index).padStart(6)}  ${String(t.id ?? '—').padStart(7)}  ${t.bytes ?? JSON.stringify(t.text)}${t.special ? '  (special)' : ''}`);
+        write(
+          `${file}:${analysed.line} ${analysed.id} · ${analysed.format} · ${completion.tokens.length} tokens · ${tokenSourceLabel(completion)}`,
+        );
+        for (const t of completion.tokens)
+          write(
+            `  ${String(t.index).padStart(6)}  ${String(t.id ?? '—').padStart(7)}  ${t.bytes ?? JSON.stringify(t.text)}${t.special ? '  (special)' : ''}`,
+          );
       }
     } catch (err) {
       throw new InputError(`cannot read ${file}: ${(err as Error).message}`);

@@ -194,13 +194,24 @@ export class Analyzer {
     const format = resolved.format;
     const checkedTokens = checkRecordedTokens(record.completion?.tokens);
     const oversized = this.oversized(record.completion?.text);
-    onResolved?.({ format: format.name, text: typeof record.completion?.text === 'string' ? record.completion.text : null, response, oversized: oversized !== null });
+    onResolved?.({
+      format: format.name,
+      text: typeof record.completion?.text === 'string' ? record.completion.text : null,
+      response,
+      oversized: oversized !== null,
+    });
     // Without usable recorded tokens: the model's own tokenizer when there is one, else the format's splitter.
     let choice: TokenizerChoice | null = null;
     const choose = () => (choice = chooseTokenizer(format, modelNames(record), this.options.tokenizers)).tokenizer;
     let completion: TokenizedCompletion | null = null;
     if (record.completion && oversized) {
-      completion = { text: record.completion.text, tokens: coarseSplit(record.completion.text, format.markers), origin: 'splitter', source: 'approximate', tokenizer: 'coarse split (size limit)' };
+      completion = {
+        text: record.completion.text,
+        tokens: coarseSplit(record.completion.text, format.markers),
+        origin: 'splitter',
+        source: 'approximate',
+        tokenizer: 'coarse split (size limit)',
+      };
     } else if (record.completion) {
       completion = tokenizeCompletion({ ...record.completion, tokens: checkedTokens.tokens }, choose);
     }
@@ -296,7 +307,11 @@ export class Analyzer {
   private oversized(text: string | undefined): Oversized | null {
     const limit = Math.round((this.options.maxCompletionMB ?? DEFAULT_MAX_COMPLETION_MB) * 1e6);
     if (typeof text !== 'string' || text.length <= limit) return null;
-    return { chars: text.length, limit, skipped: SKIPPED_WHEN_OVERSIZED.filter((s) => s !== 'the vLLM profile' || this.options.vllmProfile) };
+    return {
+      chars: text.length,
+      limit,
+      skipped: SKIPPED_WHEN_OVERSIZED.filter((s) => s !== 'the vLLM profile' || this.options.vllmProfile),
+    };
   }
 
   /** The raw completion through the chosen vLLM generation, grouped into deltas as asked. */

@@ -32,7 +32,9 @@ export class AnalyzeTraceCommand {
   async run(target?: vscode.Uri): Promise<void> {
     const uri = target ?? vscode.window.activeTextEditor?.document.uri ?? activeTraceEditor();
     if (!uri || !isTraceFileName(uri.fsPath)) {
-      void vscode.window.showErrorMessage(`Toolscope: open a trace (${TRACE_EXTENSIONS.join(' ')}), or pick one in the explorer, to analyse it.`);
+      void vscode.window.showErrorMessage(
+        `Toolscope: open a trace (${TRACE_EXTENSIONS.join(' ')}), or pick one in the explorer, to analyse it.`,
+      );
       return;
     }
     if (uri.scheme !== 'file') {
@@ -40,7 +42,11 @@ export class AnalyzeTraceCommand {
       return;
     }
     const stats = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Toolscope: analysing ${vscode.workspace.asRelativePath(uri)}`, cancellable: true },
+      {
+        location: vscode.ProgressLocation.Notification,
+        title: `Toolscope: analysing ${vscode.workspace.asRelativePath(uri)}`,
+        cancellable: true,
+      },
       (progress, token) => this.analyze(uri, progress, token),
     );
     if (!stats) return;
@@ -63,7 +69,15 @@ export class AnalyzeTraceCommand {
       return null;
     }
     try {
-      const analyzer = new Analyzer({ format: formatSettingFor(uri), template: await templateSettingFor(uri), vllmProfile: vllmProfileSettingFor(uri), tokenizers: tokenizerSettingFor(uri), vllmReasoningParser: vllmReasoningParserSettingFor(uri), ignore: ignoreSettingFor(uri), maxCompletionMB: maxCompletionMBFor(uri) });
+      const analyzer = new Analyzer({
+        format: formatSettingFor(uri),
+        template: await templateSettingFor(uri),
+        vllmProfile: vllmProfileSettingFor(uri),
+        tokenizers: tokenizerSettingFor(uri),
+        vllmReasoningParser: vllmReasoningParserSettingFor(uri),
+        ignore: ignoreSettingFor(uri),
+        maxCompletionMB: maxCompletionMBFor(uri),
+      });
       this.output.clear();
       const report = new HumanReport((line) => this.output.appendLine(line), terminalStyle({ isTTY: false }), false);
       report.file(vscode.workspace.asRelativePath(uri));

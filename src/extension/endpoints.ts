@@ -23,7 +23,12 @@ export function configuredEndpoints(): { endpoints: Endpoint[]; problems: string
     }
     const engine = typeof o.engine === 'string' && (ENGINES as readonly string[]).includes(o.engine) ? (o.engine as Engine) : 'vllm';
     try {
-      endpoints.push({ name: o.name, baseUrl: normalizeBaseUrl(o.baseUrl), model: typeof o.model === 'string' ? o.model : 'default', engine });
+      endpoints.push({
+        name: o.name,
+        baseUrl: normalizeBaseUrl(o.baseUrl),
+        model: typeof o.model === 'string' ? o.model : 'default',
+        engine,
+      });
     } catch {
       problems.push(`toolscope.endpoints[${i}]: "${o.baseUrl}" is not a URL`);
     }
@@ -41,14 +46,24 @@ export class ApiKeys {
   async prompt(): Promise<void> {
     const { endpoints } = configuredEndpoints();
     if (!endpoints.length) {
-      void vscode.window.showWarningMessage('Toolscope: add an endpoint to the "toolscope.endpoints" user setting first.', 'Open Settings').then((c) => {
-        if (c) void vscode.commands.executeCommand('workbench.action.openSettings', 'toolscope.endpoints');
-      });
+      void vscode.window
+        .showWarningMessage('Toolscope: add an endpoint to the "toolscope.endpoints" user setting first.', 'Open Settings')
+        .then((c) => {
+          if (c) void vscode.commands.executeCommand('workbench.action.openSettings', 'toolscope.endpoints');
+        });
       return;
     }
-    const pick = await vscode.window.showQuickPick(endpoints.map((e) => ({ label: e.name, description: e.baseUrl })), { title: 'Set the API key for which endpoint?' });
+    const pick = await vscode.window.showQuickPick(
+      endpoints.map((e) => ({ label: e.name, description: e.baseUrl })),
+      { title: 'Set the API key for which endpoint?' },
+    );
     if (!pick) return;
-    const key = await vscode.window.showInputBox({ title: `API key for ${pick.label}`, password: true, ignoreFocusOut: true, prompt: 'Stored in VS Code SecretStorage; leave empty to remove it.' });
+    const key = await vscode.window.showInputBox({
+      title: `API key for ${pick.label}`,
+      password: true,
+      ignoreFocusOut: true,
+      prompt: 'Stored in VS Code SecretStorage; leave empty to remove it.',
+    });
     if (key === undefined) return;
     if (key === '') await this.secrets.delete(secretKey(pick.label));
     else await this.secrets.store(secretKey(pick.label), key);

@@ -31,16 +31,32 @@ export class EvaluateSamplesCommand {
 
   async run(target?: vscode.Uri): Promise<void> {
     if (!vscode.workspace.isTrusted) {
-      void vscode.window.showWarningMessage('Toolscope: evaluation is disabled in untrusted workspaces, because it sends the samples\' requests to a server. Trust the workspace to evaluate.', 'Manage Workspace Trust').then((c) => {
-        if (c) void vscode.commands.executeCommand('workbench.trust.manage');
-      });
+      void vscode.window
+        .showWarningMessage(
+          "Toolscope: evaluation is disabled in untrusted workspaces, because it sends the samples' requests to a server. Trust the workspace to evaluate.",
+          'Manage Workspace Trust',
+        )
+        .then((c) => {
+          if (c) void vscode.commands.executeCommand('workbench.trust.manage');
+        });
       return;
     }
-    const uri = target ?? activeTrace() ?? (await vscode.window.showOpenDialog({ canSelectMany: false, filters: { 'K2-Vendor-Verifier samples': ['jsonl'] }, title: 'Samples to evaluate (chat requests, one per line)' }))?.[0];
+    const uri =
+      target ??
+      activeTrace() ??
+      (
+        await vscode.window.showOpenDialog({
+          canSelectMany: false,
+          filters: { 'K2-Vendor-Verifier samples': ['jsonl'] },
+          title: 'Samples to evaluate (chat requests, one per line)',
+        })
+      )?.[0];
     if (!uri) return;
     const { samples, errors } = await loadSamples(uri.fsPath);
     if (!samples.length) {
-      void vscode.window.showErrorMessage(`Toolscope: ${basename(uri.fsPath)} holds no chat requests to evaluate${errors.length ? ` (${errors.length} unreadable lines)` : ''}.`);
+      void vscode.window.showErrorMessage(
+        `Toolscope: ${basename(uri.fsPath)} holds no chat requests to evaluate${errors.length ? ` (${errors.length} unreadable lines)` : ''}.`,
+      );
       return;
     }
     const endpointChoice = await pickEndpoint('Evaluate against which endpoint?');
@@ -119,7 +135,10 @@ export class EvaluateSamplesCommand {
               onResult: (line) => {
                 done++;
                 if (line.status === 'failed') failed++;
-                progress.report({ increment: 100 / total, message: `guided ${on ? 'on' : 'off'}: ${done}/${total}${failed ? `, ${failed} failed` : ''}` });
+                progress.report({
+                  increment: 100 / total,
+                  message: `guided ${on ? 'on' : 'off'}: ${done}/${total}${failed ? `, ${failed} failed` : ''}`,
+                });
               },
             });
             written.push(outFile);
@@ -135,7 +154,9 @@ export class EvaluateSamplesCommand {
     for (const f of files) {
       const s = summarize((await loadK2vvResults(f)).results);
       const acc = s.schema_accuracy === null ? '—' : `${(s.schema_accuracy * 100).toFixed(2)} %`;
-      this.output.appendLine(`  ${basename(f)}: ${s.success_count + s.failure_count} requests, ${s.finish_tool_calls} tool_calls, ${s.schema_validation_error_count} schema errors, schema accuracy ${acc}`);
+      this.output.appendLine(
+        `  ${basename(f)}: ${s.success_count + s.failure_count} requests, ${s.finish_tool_calls} tool_calls, ${s.schema_validation_error_count} schema errors, schema accuracy ${acc}`,
+      );
     }
     await vscode.commands.executeCommand('vscode.openWith', vscode.Uri.file(files[files.length - 1] as string), TRACE_VIEW_TYPE);
   }

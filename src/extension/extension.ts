@@ -22,7 +22,9 @@ export function activate(context: vscode.ExtensionContext): void {
     output,
     problems,
     TraceEditorProvider.register(context),
-    vscode.commands.registerCommand('toolscope.replayRecord', (arg?: vscode.Uri | ReplayTarget) => replay.run(arg instanceof vscode.Uri ? { uri: arg } : arg)),
+    vscode.commands.registerCommand('toolscope.replayRecord', (arg?: vscode.Uri | ReplayTarget) =>
+      replay.run(arg instanceof vscode.Uri ? { uri: arg } : arg),
+    ),
     vscode.commands.registerCommand('toolscope.setApiKey', () => keys.prompt()),
     vscode.commands.registerCommand('toolscope.evaluateSamples', (uri?: vscode.Uri) => evaluate.run(uri)),
     recorder,
@@ -36,7 +38,10 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.commands.registerCommand('toolscope.openTrace', async (uri?: vscode.Uri) => {
       const target = uri ?? vscode.window.activeTextEditor?.document.uri;
       if (!target || !isTraceFileName(target.fsPath)) {
-        const picked = await vscode.window.showOpenDialog({ filters: { Traces: TRACE_EXTENSIONS.map((e) => e.slice(1)) }, canSelectMany: false });
+        const picked = await vscode.window.showOpenDialog({
+          filters: { Traces: TRACE_EXTENSIONS.map((e) => e.slice(1)) },
+          canSelectMany: false,
+        });
         if (!picked?.[0]) return;
         await vscode.commands.executeCommand('vscode.openWith', picked[0], TRACE_VIEW_TYPE);
         return;

@@ -12,7 +12,9 @@ export function formatSettingFor(uri: vscode.Uri): string | undefined {
   const { format, invalid } = formatFromSetting(vscode.workspace.getConfiguration('toolscope', uri).get<unknown>('format'));
   if (invalid !== null && !warned.has(invalid)) {
     warned.add(invalid);
-    void vscode.window.showWarningMessage(`Toolscope: the setting ${FORMAT_SETTING} is "${invalid}", which is not a format (known: auto, ${formatNames().join(', ')}). Detecting the format per record.`);
+    void vscode.window.showWarningMessage(
+      `Toolscope: the setting ${FORMAT_SETTING} is "${invalid}", which is not a format (known: auto, ${formatNames().join(', ')}). Detecting the format per record.`,
+    );
   }
   return format;
 }

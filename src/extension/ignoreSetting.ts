@@ -15,7 +15,9 @@ export function ignoreSettingFor(uri: vscode.Uri): DiagnosticKind[] | undefined 
   const key = unknown.join(',');
   if (unknown.length && !warned.has(key)) {
     warned.add(key);
-    void vscode.window.showWarningMessage(`Toolscope: ${IGNORE_SETTING} names ${unknown.map((k) => `"${k}"`).join(', ')}, which ${unknown.length === 1 ? 'is not a diagnostic kind' : 'are not diagnostic kinds'}; ${unknown.length === 1 ? 'it is' : 'they are'} skipped.`);
+    void vscode.window.showWarningMessage(
+      `Toolscope: ${IGNORE_SETTING} names ${unknown.map((k) => `"${k}"`).join(', ')}, which ${unknown.length === 1 ? 'is not a diagnostic kind' : 'are not diagnostic kinds'}; ${unknown.length === 1 ? 'it is' : 'they are'} skipped.`,
+    );
   }
   return kinds.length ? kinds : undefined;
 }

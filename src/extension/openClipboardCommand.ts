@@ -16,10 +16,15 @@ function stamp(now: Date): string {
   return now.toISOString().slice(0, 19).replace(/:/g, '-');
 }
 
-export async function openClipboardTrace(context: Pick<vscode.ExtensionContext, 'globalStorageUri'>, now = new Date()): Promise<vscode.Uri | undefined> {
+export async function openClipboardTrace(
+  context: Pick<vscode.ExtensionContext, 'globalStorageUri'>,
+  now = new Date(),
+): Promise<vscode.Uri | undefined> {
   const text = await vscode.env.clipboard.readText();
   if (text.trim() === '') {
-    void vscode.window.showInformationMessage('Toolscope: the clipboard is empty. Copy a trace (JSON lines, an SSE dump, a printout) first.');
+    void vscode.window.showInformationMessage(
+      'Toolscope: the clipboard is empty. Copy a trace (JSON lines, an SSE dump, a printout) first.',
+    );
     return undefined;
   }
   const dir = vscode.Uri.joinPath(context.globalStorageUri, 'pasted');

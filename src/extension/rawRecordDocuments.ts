@@ -24,6 +24,7 @@ export function setRawContent(uri: vscode.Uri, json: string): void {
 
 export function registerRawRecordDocuments(): vscode.Disposable {
   return vscode.workspace.registerTextDocumentContentProvider(RAW_SCHEME, {
-    provideTextDocumentContent: (uri) => contents.get(uri.toString()) ?? '// This record is no longer in memory: open it again from the trace editor.',
+    provideTextDocumentContent: (uri) =>
+      contents.get(uri.toString()) ?? '// This record is no longer in memory: open it again from the trace editor.',
   });
 }

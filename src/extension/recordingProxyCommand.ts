@@ -52,14 +52,23 @@ export class RecordingProxyCommand implements vscode.Disposable {
 
   async start(): Promise<void> {
     if (!vscode.workspace.isTrusted) {
-      void vscode.window.showWarningMessage('Toolscope: the recording proxy is disabled in untrusted workspaces, because it sends requests to a server. Trust the workspace to record.', 'Manage Workspace Trust').then((c) => {
-        if (c) void vscode.commands.executeCommand('workbench.trust.manage');
-      });
+      void vscode.window
+        .showWarningMessage(
+          'Toolscope: the recording proxy is disabled in untrusted workspaces, because it sends requests to a server. Trust the workspace to record.',
+          'Manage Workspace Trust',
+        )
+        .then((c) => {
+          if (c) void vscode.commands.executeCommand('workbench.trust.manage');
+        });
       return;
     }
     if (this.recording) {
       const { proxy } = this.recording;
-      const choice = await vscode.window.showInformationMessage(`Toolscope: already recording on ${proxy.url} (${proxy.recorded} exchanges).`, 'Open Trace', 'Stop');
+      const choice = await vscode.window.showInformationMessage(
+        `Toolscope: already recording on ${proxy.url} (${proxy.recorded} exchanges).`,
+        'Open Trace',
+        'Stop',
+      );
       if (choice === 'Open Trace') await this.openTrace();
       else if (choice === 'Stop') await this.stop();
       return;
@@ -78,8 +87,16 @@ export class RecordingProxyCommand implements vscode.Disposable {
     if (problems.length) void vscode.window.showWarningMessage(`Toolscope: ${problems.join('; ')}`);
     const picked = await vscode.window.showQuickPick(
       [
-        ...endpoints.map((e) => ({ label: e.name, description: `${e.baseUrl} · ${e.engine}`, value: e as Endpoint | typeof EMBEDDED_ENDPOINT })),
-        { label: 'Embedded endpoint', description: "Toolscope's loopback simulator (no network)", value: EMBEDDED_ENDPOINT as Endpoint | typeof EMBEDDED_ENDPOINT },
+        ...endpoints.map((e) => ({
+          label: e.name,
+          description: `${e.baseUrl} · ${e.engine}`,
+          value: e as Endpoint | typeof EMBEDDED_ENDPOINT,
+        })),
+        {
+          label: 'Embedded endpoint',
+          description: "Toolscope's loopback simulator (no network)",
+          value: EMBEDDED_ENDPOINT as Endpoint | typeof EMBEDDED_ENDPOINT,
+        },
       ],
       { title: 'Record the traffic to which endpoint? (toolscope.endpoints)' },
     );
@@ -87,7 +104,11 @@ export class RecordingProxyCommand implements vscode.Disposable {
     const tokens = await vscode.window.showQuickPick(
       [
         { label: 'Exchanges', description: 'requests and responses, as the client sees them', value: false },
-        { label: 'Exchanges and raw tokens', description: 'also asks for logprobs / token ids, and takes them out of what the client receives', value: true },
+        {
+          label: 'Exchanges and raw tokens',
+          description: 'also asks for logprobs / token ids, and takes them out of what the client receives',
+          value: true,
+        },
       ],
       { title: 'What to record' },
     );
@@ -129,15 +150,23 @@ export class RecordingProxyCommand implements vscode.Disposable {
       this.recording = { proxy, embedded, upstreamName: endpoint.name };
     } catch (err) {
       await embedded?.close();
-      void vscode.window.showErrorMessage(`Toolscope: the recording proxy did not start: ${err instanceof Error ? err.message : String(err)}`);
+      void vscode.window.showErrorMessage(
+        `Toolscope: the recording proxy did not start: ${err instanceof Error ? err.message : String(err)}`,
+      );
       return;
     }
     const { proxy } = this.recording;
     await vscode.commands.executeCommand('setContext', RECORDING_CONTEXT, true);
     this.render();
     this.status.show();
-    this.output.appendLine(`Recording proxy on ${proxy.url} → ${proxy.upstream} (${endpoint.name}), recording to ${proxy.currentFile}${tokens.value ? ', with raw tokens' : ''}`);
-    const choice = await vscode.window.showInformationMessage(`Toolscope: recording proxy on ${proxy.url} → ${endpoint.name}. Point your agent's base URL at it.`, 'Copy URL', 'Open Trace');
+    this.output.appendLine(
+      `Recording proxy on ${proxy.url} → ${proxy.upstream} (${endpoint.name}), recording to ${proxy.currentFile}${tokens.value ? ', with raw tokens' : ''}`,
+    );
+    const choice = await vscode.window.showInformationMessage(
+      `Toolscope: recording proxy on ${proxy.url} → ${endpoint.name}. Point your agent's base URL at it.`,
+      'Copy URL',
+      'Open Trace',
+    );
     if (choice === 'Copy URL') await vscode.env.clipboard.writeText(proxy.url);
     else if (choice === 'Open Trace') await this.openTrace();
   }
@@ -149,15 +178,23 @@ export class RecordingProxyCommand implements vscode.Disposable {
       return;
     }
     this.recording = null;
-    await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Toolscope: stopping the recording proxy (finishing exchanges in flight)' }, async () => {
-      await recording.proxy.close({ graceMs: 5000 });
-      await recording.embedded?.close();
-    });
+    await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: 'Toolscope: stopping the recording proxy (finishing exchanges in flight)' },
+      async () => {
+        await recording.proxy.close({ graceMs: 5000 });
+        await recording.embedded?.close();
+      },
+    );
     this.status.hide();
     await vscode.commands.executeCommand('setContext', RECORDING_CONTEXT, false);
     const file = recording.proxy.currentFile;
-    this.output.appendLine(`Recording proxy stopped: ${recording.proxy.recorded} exchange${recording.proxy.recorded === 1 ? '' : 's'} recorded (last file: ${file})`);
-    const choice = await vscode.window.showInformationMessage(`Toolscope: recorded ${recording.proxy.recorded} exchange${recording.proxy.recorded === 1 ? '' : 's'} to ${file}.`, 'Open Trace');
+    this.output.appendLine(
+      `Recording proxy stopped: ${recording.proxy.recorded} exchange${recording.proxy.recorded === 1 ? '' : 's'} recorded (last file: ${file})`,
+    );
+    const choice = await vscode.window.showInformationMessage(
+      `Toolscope: recorded ${recording.proxy.recorded} exchange${recording.proxy.recorded === 1 ? '' : 's'} to ${file}.`,
+      'Open Trace',
+    );
     if (choice === 'Open Trace') await vscode.commands.executeCommand('vscode.openWith', vscode.Uri.file(file), TRACE_VIEW_TYPE);
   }
 
@@ -182,7 +219,9 @@ export class RecordingProxyCommand implements vscode.Disposable {
     const n = r.proxy.recorded;
     this.status.text = `$(record) ${n}`;
     const tip = new vscode.MarkdownString(undefined, true);
-    tip.appendText(`Toolscope recording proxy: ${n} exchange${n === 1 ? '' : 's'} recorded\n\n${r.proxy.url} → ${r.proxy.upstream} (${r.upstreamName})\n\n${r.proxy.currentFile}\n\nClick to open the live trace.`);
+    tip.appendText(
+      `Toolscope recording proxy: ${n} exchange${n === 1 ? '' : 's'} recorded\n\n${r.proxy.url} → ${r.proxy.upstream} (${r.upstreamName})\n\n${r.proxy.currentFile}\n\nClick to open the live trace.`,
+    );
     this.status.tooltip = tip;
     this.status.accessibilityInformation = { label: `Toolscope recording proxy, ${n} exchanges recorded. Open the live trace.` };
   }

@@ -28,9 +28,14 @@ export class ReplayRecordCommand {
 
   async run(target: ReplayTarget = {}): Promise<void> {
     if (!vscode.workspace.isTrusted) {
-      void vscode.window.showWarningMessage('Toolscope: replay is disabled in untrusted workspaces, because it sends the trace\'s requests to a server. Trust the workspace to replay.', 'Manage Workspace Trust').then((c) => {
-        if (c) void vscode.commands.executeCommand('workbench.trust.manage');
-      });
+      void vscode.window
+        .showWarningMessage(
+          "Toolscope: replay is disabled in untrusted workspaces, because it sends the trace's requests to a server. Trust the workspace to replay.",
+          'Manage Workspace Trust',
+        )
+        .then((c) => {
+          if (c) void vscode.commands.executeCommand('workbench.trust.manage');
+        });
       return;
     }
     const uri = target.uri ?? activeTrace();
@@ -44,7 +49,9 @@ export class ReplayRecordCommand {
       void vscode.window.showErrorMessage(`Toolscope: no record in ${basename(uri.fsPath)} has a chat request to replay.`);
       return;
     }
-    const original = target.recordId ? replayable.find((r) => r.record.id === target.recordId) : await pickRecord(replayable.map((r) => r.record));
+    const original = target.recordId
+      ? replayable.find((r) => r.record.id === target.recordId)
+      : await pickRecord(replayable.map((r) => r.record));
     if (!original) {
       if (target.recordId) void vscode.window.showErrorMessage(`Toolscope: record ${target.recordId} has no chat request to replay.`);
       return;
@@ -92,11 +99,17 @@ export class ReplayRecordCommand {
               onEvent: () => {
                 if (++events % 20 === 0) progress.report({ message: `guided ${on ? 'on' : 'off'}: ${events} chunks` });
               },
-              onGuidedProblem: (reason) => void vscode.window.showWarningMessage(`Toolscope: guided replay: ${reason}. The server will likely refuse it; the request is sent all the same.`),
+              onGuidedProblem: (reason) =>
+                void vscode.window.showWarningMessage(
+                  `Toolscope: guided replay: ${reason}. The server will likely refuse it; the request is sent all the same.`,
+                ),
             });
             out.push(replay);
             if (error?.kind === 'aborted') break;
-            if (error) void vscode.window.showWarningMessage(`Toolscope: replay (guided ${on ? 'on' : 'off'}) ${error.message}. The partial result is kept.`);
+            if (error)
+              void vscode.window.showWarningMessage(
+                `Toolscope: replay (guided ${on ? 'on' : 'off'}) ${error.message}. The partial result is kept.`,
+              );
           }
           if (out.length) await appendRecords(outPath, out, [uri.fsPath]);
           return out;
@@ -110,7 +123,12 @@ export class ReplayRecordCommand {
     for (const r of [record, ...written]) {
       const a = analyzer.analyze({ record: r, line: 0, lastLine: 0, source: 'native' });
       const label = r === record ? 'recorded  ' : `guided ${r.meta?.guided ? 'on ' : 'off'}`;
-      this.output.appendLine(`  ${label} ${a.calls.map((c) => `${c.name}(${c.arguments})`).join(', ') || '(no calls)'}  ${a.diagnostics.filter((d) => d.severity !== 'info').map((d) => d.kind).join(', ')}`);
+      this.output.appendLine(
+        `  ${label} ${a.calls.map((c) => `${c.name}(${c.arguments})`).join(', ') || '(no calls)'}  ${a.diagnostics
+          .filter((d) => d.severity !== 'info')
+          .map((d) => d.kind)
+          .join(', ')}`,
+      );
     }
     const replays = vscode.Uri.file(outPath);
     await vscode.commands.executeCommand('vscode.openWith', replays, TRACE_VIEW_TYPE, vscode.ViewColumn.Beside);
@@ -140,8 +158,16 @@ export async function pickEndpoint(title = 'Replay against which endpoint?'): Pr
   const { endpoints, problems } = configuredEndpoints();
   if (problems.length) void vscode.window.showWarningMessage(`Toolscope: ${problems.join('; ')}`);
   const items = [
-    { label: 'Embedded endpoint', description: 'Toolscope\'s loopback simulator (no network)', value: EMBEDDED_ENDPOINT as Endpoint | typeof EMBEDDED_ENDPOINT },
-    ...endpoints.map((e) => ({ label: e.name, description: `${e.baseUrl} · ${e.model} · ${e.engine}`, value: e as Endpoint | typeof EMBEDDED_ENDPOINT })),
+    {
+      label: 'Embedded endpoint',
+      description: "Toolscope's loopback simulator (no network)",
+      value: EMBEDDED_ENDPOINT as Endpoint | typeof EMBEDDED_ENDPOINT,
+    },
+    ...endpoints.map((e) => ({
+      label: e.name,
+      description: `${e.baseUrl} · ${e.model} · ${e.engine}`,
+      value: e as Endpoint | typeof EMBEDDED_ENDPOINT,
+    })),
   ];
   const pick = await vscode.window.showQuickPick(items, { title });
   return pick?.value;

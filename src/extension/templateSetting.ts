@@ -19,7 +19,9 @@ export async function templateSettingFor(uri: vscode.Uri): Promise<{ source: str
   } catch (err) {
     if (!warned.has(path)) {
       warned.add(path);
-      void vscode.window.showWarningMessage(`Toolscope: cannot read the chat template in ${TEMPLATE_SETTING} (${path}): ${err instanceof Error ? err.message : String(err)}. Requests are shown with Toolscope's own Kimi K2 template.`);
+      void vscode.window.showWarningMessage(
+        `Toolscope: cannot read the chat template in ${TEMPLATE_SETTING} (${path}): ${err instanceof Error ? err.message : String(err)}. Requests are shown with Toolscope's own Kimi K2 template.`,
+      );
     }
     return undefined;
   }

@@ -15,7 +15,12 @@ import { templateSettingFor } from './templateSetting.ts';
 import { TOKENIZER_SETTING, tokenizerSettingFor } from './tokenizerSetting.ts';
 import { clearLocalTokenizers } from '../core/tokens/localTokenizer.ts';
 import { IGNORE_SETTING, ignoreSettingFor } from './ignoreSetting.ts';
-import { VLLM_PROFILE_SETTING, VLLM_REASONING_PARSER_SETTING, vllmProfileSettingFor, vllmReasoningParserSettingFor } from './vllmProfileSetting.ts';
+import {
+  VLLM_PROFILE_SETTING,
+  VLLM_REASONING_PARSER_SETTING,
+  vllmProfileSettingFor,
+  vllmReasoningParserSettingFor,
+} from './vllmProfileSetting.ts';
 import { maxCompletionMBFor } from './sizeLimitSetting.ts';
 import type { AnalysisOptions } from '../core/analysis.ts';
 import { rawRecordUri, registerRawRecordDocuments, setRawContent } from './rawRecordDocuments.ts';
@@ -177,7 +182,15 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
 
   async openCustomDocument(uri: vscode.Uri): Promise<TraceDocument> {
     if (uri.scheme !== 'file') throw new Error(`Toolscope reads traces from disk by byte offset; ${uri.scheme}: files are not supported.`);
-    const session = await TraceSession.open(uri.fsPath, basename(uri.fsPath), { format: formatSettingFor(uri), template: await templateSettingFor(uri), vllmProfile: vllmProfileSettingFor(uri), tokenizers: tokenizerSettingFor(uri), vllmReasoningParser: vllmReasoningParserSettingFor(uri), ignore: ignoreSettingFor(uri), maxCompletionMB: maxCompletionMBFor(uri) });
+    const session = await TraceSession.open(uri.fsPath, basename(uri.fsPath), {
+      format: formatSettingFor(uri),
+      template: await templateSettingFor(uri),
+      vllmProfile: vllmProfileSettingFor(uri),
+      tokenizers: tokenizerSettingFor(uri),
+      vllmReasoningParser: vllmReasoningParserSettingFor(uri),
+      ignore: ignoreSettingFor(uri),
+      maxCompletionMB: maxCompletionMBFor(uri),
+    });
     const document: TraceDocument = new TraceDocument(uri, session, () => this.documents.delete(document));
     this.documents.add(document);
     return document;
@@ -192,7 +205,8 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
       if (e.affectsConfiguration(FORMAT_SETTING, document.uri)) void document.setFormat(formatSettingFor(document.uri));
       if (e.affectsConfiguration(VLLM_PROFILE_SETTING, document.uri)) void document.setVllmProfile(vllmProfileSettingFor(document.uri));
       if (e.affectsConfiguration(IGNORE_SETTING, document.uri)) void document.setIgnore(ignoreSettingFor(document.uri));
-      if (e.affectsConfiguration(VLLM_REASONING_PARSER_SETTING, document.uri)) void document.setVllmReasoningParser(vllmReasoningParserSettingFor(document.uri));
+      if (e.affectsConfiguration(VLLM_REASONING_PARSER_SETTING, document.uri))
+        void document.setVllmReasoningParser(vllmReasoningParserSettingFor(document.uri));
     }
   }
 

@@ -13,7 +13,9 @@ export function vllmProfileSettingFor(uri: vscode.Uri): VllmGeneration | undefin
   const { profile, invalid } = vllmProfileFromSetting(vscode.workspace.getConfiguration('toolscope', uri).get<unknown>('vllmProfile'));
   if (invalid !== null && !warned.has(invalid)) {
     warned.add(invalid);
-    void vscode.window.showWarningMessage(`Toolscope: the setting ${VLLM_PROFILE_SETTING} is "${invalid}", which is not a vLLM profile (off, A, B or C). No vLLM profile is shown.`);
+    void vscode.window.showWarningMessage(
+      `Toolscope: the setting ${VLLM_PROFILE_SETTING} is "${invalid}", which is not a vLLM profile (off, A, B or C). No vLLM profile is shown.`,
+    );
   }
   return profile;
 }

@@ -23,7 +23,8 @@ export const STEP_COMMANDS: Readonly<Record<string, StepCommand>> = {
 export function registerStepCommands(): vscode.Disposable[] {
   return Object.entries(STEP_COMMANDS).map(([command, action]) =>
     vscode.commands.registerCommand(command, () => {
-      if (!postToActiveTrace({ type: 'step', action })) void vscode.window.showInformationMessage('Toolscope: open a trace in the Toolscope editor to step through it.');
+      if (!postToActiveTrace({ type: 'step', action }))
+        void vscode.window.showInformationMessage('Toolscope: open a trace in the Toolscope editor to step through it.');
     }),
   );
 }

@@ -35,7 +35,8 @@ function layerOf(file: string): { name: string; rank: number } | null {
 
 /** Composition roots never import each other; the webview (a browser) imports only the protocol. */
 function violation(from: string, to: string): string | null {
-  if (from.startsWith('webview/')) return to.startsWith('webview/') || to.startsWith('src/shared/') ? null : 'the webview imports only src/shared';
+  if (from.startsWith('webview/'))
+    return to.startsWith('webview/') || to.startsWith('src/shared/') ? null : 'the webview imports only src/shared';
   if (to.startsWith('webview/')) return 'only the webview imports webview/';
   const a = layerOf(from);
   const b = layerOf(to);
@@ -61,7 +62,9 @@ function importsOf(file: string): string[] {
   const out: string[] = [];
   for (const { fileName } of info.importedFiles) {
     if (!fileName.startsWith('.')) continue;
-    let target = relative(ROOT, resolve(ROOT, dirname(file), fileName)).split('\\').join('/');
+    let target = relative(ROOT, resolve(ROOT, dirname(file), fileName))
+      .split('\\')
+      .join('/');
     if (!target.endsWith('.ts')) target = existsSync(join(ROOT, `${target}.ts`)) ? `${target}.ts` : `${target}/index.ts`;
     out.push(target);
   }

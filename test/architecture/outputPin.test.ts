@@ -55,7 +55,11 @@ async function pinOf(options: AnalyzeCommandOptions): Promise<Record<string, str
     await analyzeCommand([file], { ...options, json: true }, sink);
     const name = relative(ROOT, file).split('\\').join('/');
     // Paths in the output are made relative so the pin does not depend on where the repo is.
-    const lines = text.split(ROOT + '/').join('').split('\n').filter(Boolean);
+    const lines = text
+      .split(ROOT + '/')
+      .join('')
+      .split('\n')
+      .filter(Boolean);
     for (const [i, line] of lines.entries()) out[`${name}#${i + 1}`] = createHash('sha256').update(line).digest('hex').slice(0, 16);
   }
   return out;
@@ -73,7 +77,12 @@ test('analyze --json of the samples and fixtures is as pinned, under every optio
   for (const name of new Set([...Object.keys(pinned), ...Object.keys(current)])) {
     const was = pinned[name] ?? {};
     const now = current[name] ?? {};
-    for (const key of new Set([...Object.keys(was), ...Object.keys(now)])) if (was[key] !== now[key]) changed.push(`${name}: ${key}${was[key] ? (now[key] ? ' changed' : ' gone') : ' new'}`);
+    for (const key of new Set([...Object.keys(was), ...Object.keys(now)]))
+      if (was[key] !== now[key]) changed.push(`${name}: ${key}${was[key] ? (now[key] ? ' changed' : ' gone') : ' new'}`);
   }
-  assert.deepEqual(changed.slice(0, 40), [], `${changed.length} output lines differ from the pin (re-baseline only with a behaviour change, and say so)`);
+  assert.deepEqual(
+    changed.slice(0, 40),
+    [],
+    `${changed.length} output lines differ from the pin (re-baseline only with a behaviour change, and say so)`,
+  );
 });

@@ -10,13 +10,32 @@ const repo = fileURLToPath(new URL('../../', import.meta.url));
 const cli = join(repo, 'src/cli/main.ts');
 
 function run(args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', cli, ...args], { cwd: repo, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  const r = spawnSync(process.execPath, ['--import', 'tsx', cli, ...args], {
+    cwd: repo,
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1' },
+  });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
 const S = '<|tool_calls_section_begin|>';
-const good = { toolscope: 1, id: 'ok', request: { tools: [{ type: 'function', function: { name: 'search', parameters: { type: 'object', properties: { q: { type: 'string' } } } } }] }, completion: { text: `${S}<|tool_call_begin|>functions.search:0<|tool_call_argument_begin|>{"q":"x"}<|tool_call_end|><|tool_calls_section_end|>` } };
-const bad = { ...good, id: 'bad', completion: { text: `${S}<|tool_call_begin|>functions.nope:0<|tool_call_argument_begin|>{"q":"x"}<|tool_call_end|><|tool_calls_section_end|>` } };
+const good = {
+  toolscope: 1,
+  id: 'ok',
+  request: {
+    tools: [{ type: 'function', function: { name: 'search', parameters: { type: 'object', properties: { q: { type: 'string' } } } } }],
+  },
+  completion: {
+    text: `${S}<|tool_call_begin|>functions.search:0<|tool_call_argument_begin|>{"q":"x"}<|tool_call_end|><|tool_calls_section_end|>`,
+  },
+};
+const bad = {
+  ...good,
+  id: 'bad',
+  completion: {
+    text: `${S}<|tool_call_begin|>functions.nope:0<|tool_call_argument_begin|>{"q":"x"}<|tool_call_end|><|tool_calls_section_end|>`,
+  },
+};
 
 async function withTrace(lines: string[], fn: (path: string) => void): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'toolscope-cli-'));
@@ -33,15 +52,29 @@ test('analyze --json: one object per record and per unreadable line, with the co
   await withTrace([JSON.stringify(good), '{oops', JSON.stringify(bad)], (path) => {
     const r = run(['analyze', path, '--json']);
     assert.equal(r.status, 0, r.stderr);
-    const rows = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const rows = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     assert.equal(rows.length, 3);
-    assert.deepEqual(Object.keys(rows[0] ?? {}), ['file', 'id', 'line', 'lastLine', 'format', 'content', 'reasoning', 'calls', 'diagnostics']);
+    assert.deepEqual(Object.keys(rows[0] ?? {}), [
+      'file',
+      'id',
+      'line',
+      'lastLine',
+      'format',
+      'content',
+      'reasoning',
+      'calls',
+      'diagnostics',
+    ]);
     assert.deepEqual(rows[1], { file: path, line: 2, error: rows[1]?.error });
     assert.match(String(rows[1]?.error), /invalid JSON/);
     const diags = rows[2]?.diagnostics as Array<Record<string, unknown>>;
     assert.equal(diags[0]?.kind, 'unknown-tool');
     assert.equal(diags[0]?.code, 'TS003');
-    for (const key of ['severity', 'message', 'hint', 'where', 'tokenStart', 'tokenEnd', 'charStart', 'charEnd']) assert.ok(key in (diags[0] ?? {}), key);
+    for (const key of ['severity', 'message', 'hint', 'where', 'tokenStart', 'tokenEnd', 'charStart', 'charEnd'])
+      assert.ok(key in (diags[0] ?? {}), key);
   });
 });
 
@@ -87,13 +120,23 @@ test('analyze -: reads the trace from standard input, reported as file "-"', () 
     'event: message_stop',
     `data: ${JSON.stringify({ type: 'message_stop' })}`,
   ].join('\n');
-  const r = spawnSync(process.execPath, ['--import', 'tsx', cli, 'analyze', '-', '--json'], { cwd: repo, encoding: 'utf8', input: `${JSON.stringify(good)}\n${sse}\n` });
+  const r = spawnSync(process.execPath, ['--import', 'tsx', cli, 'analyze', '-', '--json'], {
+    cwd: repo,
+    encoding: 'utf8',
+    input: `${JSON.stringify(good)}\n${sse}\n`,
+  });
   assert.equal(r.status, 0, r.stderr);
-  const rows = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
-  assert.deepEqual(rows.map((row) => [row.file, row.id, row.line, row.lastLine, row.content]), [
-    ['-', 'ok', 1, 1, null],
-    ['-', 'msg_1', 2, 9, 'Hi'],
-  ]);
+  const rows = r.stdout
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+  assert.deepEqual(
+    rows.map((row) => [row.file, row.id, row.line, row.lastLine, row.content]),
+    [
+      ['-', 'ok', 1, 1, null],
+      ['-', 'msg_1', 2, 9, 'Hi'],
+    ],
+  );
   const empty = spawnSync(process.execPath, ['--import', 'tsx', cli, 'analyze', '-'], { cwd: repo, encoding: 'utf8', input: '' });
   assert.equal(empty.status, 0, empty.stderr);
   assert.match(empty.stdout, /0 records/);
@@ -106,8 +149,14 @@ test('analyze DIR takes every trace extension (.jsonl .json .ndjson .sse .log .t
     for (const [i, name] of names.entries()) await writeFile(join(dir, name), JSON.stringify({ ...good, id: `r${i}` }) + '\n');
     const r = run(['analyze', dir, '--json']);
     assert.equal(r.status, 0, r.stderr);
-    const rows = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { file: string; id: string });
-    assert.deepEqual(rows.map((row) => row.id), ['r0', 'r1', 'r2', 'r3', 'r4', 'r5']);
+    const rows = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { file: string; id: string });
+    assert.deepEqual(
+      rows.map((row) => row.id),
+      ['r0', 'r1', 'r2', 'r3', 'r4', 'r5'],
+    );
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -135,15 +184,22 @@ test('analyze: type-confused records and an unreadable file in a directory: exit
     const status = await analyzeCommand([dir], { json: true, guided: false }, sink(chunks), process.stdin, sink(errors));
     assert.equal(status, 2);
     assert.match(errors.join(''), /cannot read .*dangling\.jsonl/);
-    const rows = chunks.join('').trim().split('\n').map((l) => JSON.parse(l) as { file: string; id?: string; line: number; error?: string; diagnostics?: Array<{ kind: string }> });
-    assert.deepEqual(rows.map((r) => [r.file.slice(dir.length + 1), r.line, r.id ?? 'error']), [
-      ['a.jsonl', 1, 'tokens-null'],
-      ['a.jsonl', 2, 'error'],
-      ['a.jsonl', 3, 'error'],
-      ['a.jsonl', 4, 'error'],
-      ['a.jsonl', 5, 'ids'],
-      ['c.jsonl', 1, 'ok'],
-    ]);
+    const rows = chunks
+      .join('')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { file: string; id?: string; line: number; error?: string; diagnostics?: Array<{ kind: string }> });
+    assert.deepEqual(
+      rows.map((r) => [r.file.slice(dir.length + 1), r.line, r.id ?? 'error']),
+      [
+        ['a.jsonl', 1, 'tokens-null'],
+        ['a.jsonl', 2, 'error'],
+        ['a.jsonl', 3, 'error'],
+        ['a.jsonl', 4, 'error'],
+        ['a.jsonl', 5, 'ids'],
+        ['c.jsonl', 1, 'ok'],
+      ],
+    );
     assert.ok(rows[0]?.diagnostics?.some((d) => d.kind === 'recorded-tokens-invalid'));
     assert.ok(rows[4]?.diagnostics?.some((d) => d.kind === 'recorded-tokens-invalid'));
     // Without the unreadable path, content problems alone exit 0.
@@ -164,7 +220,10 @@ test('an internal error while analysing one record is an error on its line; the 
   const at = (id: string, line: number) => ({ record: { ...good, id } as never, line, lastLine: line, source: 'native' as const });
   const first = await analyzer.analyzeGuarded(at('boom', 3), false);
   assert.equal(first.kind, 'error');
-  assert.match(first.kind === 'error' ? first.error.message : '', /^line 3: record "boom" could not be analysed \(TypeError: x is not a function\)/);
+  assert.match(
+    first.kind === 'error' ? first.error.message : '',
+    /^line 3: record "boom" could not be analysed \(TypeError: x is not a function\)/,
+  );
   const second = await analyzer.analyzeGuarded(at('fine', 4));
   assert.equal(second.kind, 'record');
 });

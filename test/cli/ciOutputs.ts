@@ -15,11 +15,18 @@ export function sarifErrors(log: unknown): string[] {
 }
 
 export async function junitErrors(xml: string): Promise<string[]> {
-  const result = await validateXML({ xml: [{ fileName: 'junit.xml', contents: xml }], schema: [readFileSync(schemas('junit-10.xsd'), 'utf8')] });
+  const result = await validateXML({
+    xml: [{ fileName: 'junit.xml', contents: xml }],
+    schema: [readFileSync(schemas('junit-10.xsd'), 'utf8')],
+  });
   return result.valid ? [] : result.errors.map((e) => e.rawMessage);
 }
 
 /** Test cases and their failures/errors, counted from the XML. */
 export function junitCounts(xml: string): { testcases: number; failures: number; errors: number } {
-  return { testcases: (xml.match(/<testcase /g) ?? []).length, failures: (xml.match(/<failure /g) ?? []).length, errors: (xml.match(/<error /g) ?? []).length };
+  return {
+    testcases: (xml.match(/<testcase /g) ?? []).length,
+    failures: (xml.match(/<failure /g) ?? []).length,
+    errors: (xml.match(/<error /g) ?? []).length,
+  };
 }

@@ -43,18 +43,35 @@ async function captureStderr<T>(f: () => Promise<T>): Promise<{ value: T; stderr
   }
 }
 
-const base = { engine: 'vllm' as const, apiKeyEnv: 'TOOLSCOPE_API_KEY', concurrency: 4, timeoutS: 30, resume: false, hallucinate: 0.5, seed: 7, toolVersion: '9.9.9-test' };
+const base = {
+  engine: 'vllm' as const,
+  apiKeyEnv: 'TOOLSCOPE_API_KEY',
+  concurrency: 4,
+  timeoutS: 30,
+  resume: false,
+  hallucinate: 0.5,
+  seed: 7,
+  toolVersion: '9.9.9-test',
+};
 
 test('eval run --repeat 3: mean ± sd across runs, JUnit per sample and run, pass bars, verify, rerun-failed', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'toolscope-evalci-'));
   try {
     const junit = join(dir, 'junit.xml');
     const json = sink();
-    const run = await captureStderr(() => evalRunCommand(samples, { ...base, guided: 'off', outDir: dir, repeat: 3, json: true, junit, failUnder: 'schema=0.99' }, json));
+    const run = await captureStderr(() =>
+      evalRunCommand(samples, { ...base, guided: 'off', outDir: dir, repeat: 3, json: true, junit, failUnder: 'schema=0.99' }, json),
+    );
     assert.equal(run.value, 1, 'hallucinating half the answers is under a 99 % schema bar');
     assert.match(run.stderr, /FAIL guided off: schema_accuracy \d+\.\d\d% is under 99\.00%/);
-    const row = JSON.parse(json.text().trim()) as { runs: Array<{ run: number; figures: Record<string, number> }>; stats: Record<string, { mean: number; sd: number; min: number; max: number; n: number }> };
-    assert.deepEqual(row.runs.map((r) => r.run), [1, 2, 3]);
+    const row = JSON.parse(json.text().trim()) as {
+      runs: Array<{ run: number; figures: Record<string, number> }>;
+      stats: Record<string, { mean: number; sd: number; min: number; max: number; n: number }>;
+    };
+    assert.deepEqual(
+      row.runs.map((r) => r.run),
+      [1, 2, 3],
+    );
     const acc = row.stats.schema_accuracy;
     assert.ok(acc);
     assert.equal(acc.n, 3);
@@ -63,7 +80,10 @@ test('eval run --repeat 3: mean ± sd across runs, JUnit per sample and run, pas
     assert.equal(acc.min, Math.min(...xs));
     assert.ok(acc.sd > 0, `three draws of a 50 % hallucination rate differ (${xs.join(', ')})`);
     assert.ok(row.stats.ttft_p50_ms, 'streamed replays keep timings: latency figures');
-    const errorsAcross = ['invalid_json', 'unknown_name', 'schema_mismatch'].reduce((n, k) => n + (row.runs.reduce((m, r) => m + (r.figures[k] ?? 0), 0)), 0);
+    const errorsAcross = ['invalid_json', 'unknown_name', 'schema_mismatch'].reduce(
+      (n, k) => n + row.runs.reduce((m, r) => m + (r.figures[k] ?? 0), 0),
+      0,
+    );
     assert.ok(errorsAcross > 0, 'error classes counted');
 
     // Text mode shows mean ± sd (min–max); a bar it meets passes.
@@ -73,7 +93,12 @@ test('eval run --repeat 3: mean ± sd across runs, JUnit per sample and run, pas
     assert.deepEqual(await junitErrors(xml), []);
     const counts = junitCounts(xml);
     assert.equal(counts.testcases, 12, '4 samples × 3 runs');
-    const lines = (await readFile(file, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { status: string; tool_calls_valid: boolean | null; run: number; toolscope_run: Record<string, unknown> });
+    const lines = (await readFile(file, 'utf8'))
+      .trim()
+      .split('\n')
+      .map(
+        (l) => JSON.parse(l) as { status: string; tool_calls_valid: boolean | null; run: number; toolscope_run: Record<string, unknown> },
+      );
     assert.equal(lines.length, 12);
     assert.equal(counts.failures + counts.errors, lines.filter((l) => l.status !== 'success' || l.tool_calls_valid === false).length);
     assert.equal(lines[0]?.toolscope_run.version, '9.9.9-test');
@@ -82,7 +107,13 @@ test('eval run --repeat 3: mean ± sd across runs, JUnit per sample and run, pas
 
     // --rerun-failed redoes exactly the rejected (sample, run) pairs, appending; the newest line counts.
     const rejected = lines.filter((l) => l.status !== 'success' || l.tool_calls_valid === false).length;
-    const again = await captureStderr(() => evalRunCommand(samples, { ...base, guided: 'off', outDir: dir, repeat: 3, rerunFailed: true, failUnder: 'schema=0', hallucinate: 0.5 }, text));
+    const again = await captureStderr(() =>
+      evalRunCommand(
+        samples,
+        { ...base, guided: 'off', outDir: dir, repeat: 3, rerunFailed: true, failUnder: 'schema=0', hallucinate: 0.5 },
+        text,
+      ),
+    );
     assert.equal(again.value, 0, 'a bar of 0 passes');
     assert.match(again.stderr, new RegExp(`guided off: ${rejected} requests`));
     assert.match(text.text(), /schema_accuracy\s+\d+\.\d\d% ± \d+\.\d\d \(\d+\.\d\d%–\d+\.\d\d%\)/);
@@ -92,7 +123,10 @@ test('eval run --repeat 3: mean ± sd across runs, JUnit per sample and run, pas
     // The chain holds across the rerun; editing one line breaks it at that line.
     assert.equal(await evalVerifyCommand(file, {}, sink()), 0);
     const edited = [...all];
-    edited[4] = (edited[4] as string).replace(/"status":"(success|failed)"/, (_m, s: string) => `"status":"${s === 'success' ? 'failed' : 'success'}"`);
+    edited[4] = (edited[4] as string).replace(
+      /"status":"(success|failed)"/,
+      (_m, s: string) => `"status":"${s === 'success' ? 'failed' : 'success'}"`,
+    );
     await writeFile(file, edited.join('\n') + '\n');
     const report = sink();
     assert.equal(await evalVerifyCommand(file, {}, report), 1);
@@ -115,15 +149,30 @@ test('eval compare: guided off vs on shows the schema delta and the samples whos
     const on = join(dir, 'results.guided-on.jsonl');
     const json = sink();
     assert.equal(await evalCompareCommand(off, on, { json: true }, json), 0);
-    const c = JSON.parse(json.text()) as { figures: Array<{ figure: string; baseline: number; candidate: number; delta: number }>; samples: Array<{ dataIndex: number; changed: string[]; baseline: { schemaValid: boolean; findings: Record<string, number> }; candidate: { schemaValid: boolean } }>; joined: number };
+    const c = JSON.parse(json.text()) as {
+      figures: Array<{ figure: string; baseline: number; candidate: number; delta: number }>;
+      samples: Array<{
+        dataIndex: number;
+        changed: string[];
+        baseline: { schemaValid: boolean; findings: Record<string, number> };
+        candidate: { schemaValid: boolean };
+      }>;
+      joined: number;
+    };
     const schema = c.figures.find((f) => f.figure === 'schema_accuracy');
-    assert.deepEqual(schema && [schema.baseline, schema.candidate, schema.delta], [0, 1, 1], 'every answer broken with guided off, every one repaired with guided on');
+    assert.deepEqual(
+      schema && [schema.baseline, schema.candidate, schema.delta],
+      [0, 1, 1],
+      'every answer broken with guided off, every one repaired with guided on',
+    );
     assert.equal(c.joined, 4);
     assert.equal(c.samples.length, 4);
     for (const s of c.samples) {
       assert.ok(s.changed.includes('schema'));
       assert.deepEqual([s.baseline.schemaValid, s.candidate.schemaValid], [false, true]);
-      assert.ok(Object.keys(s.baseline.findings).some((k) => k === 'unknown-tool' || k === 'schema-violation' || k === 'invalid-arguments-json'));
+      assert.ok(
+        Object.keys(s.baseline.findings).some((k) => k === 'unknown-tool' || k === 'schema-violation' || k === 'invalid-arguments-json'),
+      );
     }
     const text = sink();
     await evalCompareCommand(off, on, {}, text);

@@ -29,24 +29,35 @@ function sink(): Writable & { text: () => string } {
   return w;
 }
 
-test('eval rescore: the shipped K2VV results give K2VV\'s summary again, with no endpoint at all', { skip: existsSync(shared) ? false : `../shared/data/k2vv is absent` }, async () => {
-  const out = sink();
-  const dir = await mkdtemp(join(tmpdir(), 'toolscope-rescore-'));
-  try {
-    const junit = join(dir, 'junit.xml');
-    assert.equal(await evalRescoreCommand(join(shared, 'results-99.groq-2025-09.jsonl'), { json: true, junit, failUnder: 'schema=1' }, out), 0);
-    const got = JSON.parse(out.text()) as { summary: Record<string, unknown>; figures: Record<string, number>; changed_verdicts: unknown[] };
-    const expected = JSON.parse(await readFile(join(shared, 'summary-99.groq-2025-09.json'), 'utf8')) as Record<string, unknown>;
-    for (const [k, v] of Object.entries(expected)) assert.deepEqual(got.summary[k], v, k);
-    assert.deepEqual(got.changed_verdicts, []);
-    assert.deepEqual([got.figures.invalid_json, got.figures.unknown_name, got.figures.schema_mismatch], [0, 0, 0]);
-    const xml = await readFile(junit, 'utf8');
-    assert.deepEqual(await junitErrors(xml), []);
-    assert.deepEqual(junitCounts(xml), { testcases: 99, failures: 0, errors: 1 }, 'the one failed request is an error');
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-});
+test(
+  "eval rescore: the shipped K2VV results give K2VV's summary again, with no endpoint at all",
+  { skip: existsSync(shared) ? false : `../shared/data/k2vv is absent` },
+  async () => {
+    const out = sink();
+    const dir = await mkdtemp(join(tmpdir(), 'toolscope-rescore-'));
+    try {
+      const junit = join(dir, 'junit.xml');
+      assert.equal(
+        await evalRescoreCommand(join(shared, 'results-99.groq-2025-09.jsonl'), { json: true, junit, failUnder: 'schema=1' }, out),
+        0,
+      );
+      const got = JSON.parse(out.text()) as {
+        summary: Record<string, unknown>;
+        figures: Record<string, number>;
+        changed_verdicts: unknown[];
+      };
+      const expected = JSON.parse(await readFile(join(shared, 'summary-99.groq-2025-09.json'), 'utf8')) as Record<string, unknown>;
+      for (const [k, v] of Object.entries(expected)) assert.deepEqual(got.summary[k], v, k);
+      assert.deepEqual(got.changed_verdicts, []);
+      assert.deepEqual([got.figures.invalid_json, got.figures.unknown_name, got.figures.schema_mismatch], [0, 0, 0]);
+      const xml = await readFile(junit, 'utf8');
+      assert.deepEqual(await junitErrors(xml), []);
+      assert.deepEqual(junitCounts(xml), { testcases: 99, failures: 0, errors: 1 }, 'the one failed request is an error');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  },
+);
 
 test('analyze --sarif / --junit: valid SARIF 2.1.0 and JUnit, one result per finding and one case per record', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'toolscope-sarif-'));
@@ -56,13 +67,31 @@ test('analyze --sarif / --junit: valid SARIF 2.1.0 and JUnit, one result per fin
     const trace = join(samplesDir, 'kimi-k2-raw-completions.jsonl');
     const json = sink();
     await analyzeCommand([trace], { json: true, guided: false }, json);
-    const records = json.text().trim().split('\n').map((l) => JSON.parse(l) as { line?: number; diagnostics?: Array<{ code: string; severity: string }> }).filter((r) => r.diagnostics);
+    const records = json
+      .text()
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { line?: number; diagnostics?: Array<{ code: string; severity: string }> })
+      .filter((r) => r.diagnostics);
     const findings = records.flatMap((r) => r.diagnostics ?? []);
     await analyzeCommand([trace], { guided: false, sarif, junit, toolVersion: '1.2.3' }, sink());
-    const log = JSON.parse(await readFile(sarif, 'utf8')) as { version: string; runs: Array<{ tool: { driver: { rules: Array<{ id: string; name: string }> } }; results: Array<{ ruleId: string; level: string; locations: Array<{ physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number } } }> }> }> };
+    const log = JSON.parse(await readFile(sarif, 'utf8')) as {
+      version: string;
+      runs: Array<{
+        tool: { driver: { rules: Array<{ id: string; name: string }> } };
+        results: Array<{
+          ruleId: string;
+          level: string;
+          locations: Array<{ physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number } } }>;
+        }>;
+      }>;
+    };
     assert.deepEqual(sarifErrors(log), []);
     assert.ok(sarifErrors({ version: '2.1.0', runs: [{ results: [] }] }).length > 0, 'the validator rejects a run without its tool');
-    assert.ok((await junitErrors('<testsuites><testcase name="x"/></testsuites>')).length > 0, 'the XSD rejects a test case outside a suite');
+    assert.ok(
+      (await junitErrors('<testsuites><testcase name="x"/></testsuites>')).length > 0,
+      'the XSD rejects a test case outside a suite',
+    );
     const results = log.runs[0]?.results ?? [];
     assert.ok(findings.length > 5);
     assert.equal(results.length, findings.length);
@@ -70,7 +99,10 @@ test('analyze --sarif / --junit: valid SARIF 2.1.0 and JUnit, one result per fin
     const rule = log.runs[0]?.tool.driver.rules.find((r) => r.id === 'TS005');
     assert.equal(rule?.name, 'schema-violation');
     assert.ok(results.every((r) => r.locations[0]?.physicalLocation.artifactLocation.uri.endsWith('kimi-k2-raw-completions.jsonl')));
-    assert.deepEqual([...new Set(results.map((r) => r.level))].sort(), [...new Set(findings.map((f) => ({ error: 'error', warning: 'warning', info: 'note' })[f.severity]))].sort());
+    assert.deepEqual(
+      [...new Set(results.map((r) => r.level))].sort(),
+      [...new Set(findings.map((f) => ({ error: 'error', warning: 'warning', info: 'note' })[f.severity]))].sort(),
+    );
     const xml = await readFile(junit, 'utf8');
     assert.deepEqual(await junitErrors(xml), []);
     const counts = junitCounts(xml);
@@ -81,7 +113,7 @@ test('analyze --sarif / --junit: valid SARIF 2.1.0 and JUnit, one result per fin
   }
 });
 
-test('eval summarize shows the error classes next to K2VV\'s figures', async () => {
+test("eval summarize shows the error classes next to K2VV's figures", async () => {
   const { evalSummarizeCommand } = await import('../../src/cli/evalCommand.ts');
   const out = sink();
   assert.equal(await evalSummarizeCommand(join(samplesDir, 'k2vv-results.jsonl'), { json: true }, out), 0);

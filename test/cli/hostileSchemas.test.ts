@@ -41,7 +41,10 @@ function corpus() {
     ...everyNth(suiteSchemas(), 8),
   ].filter((h) => ajvSurvives(h.schema));
   // A well-formed record after every tenth hostile one: each must keep its guided verdict.
-  const records = hostile.flatMap((h, i) => [recordWithSchema(`h${i}`, h.schema), ...(i % 10 === 0 ? [recordWithSchema(`good${i}`, GOOD)] : [])]);
+  const records = hostile.flatMap((h, i) => [
+    recordWithSchema(`h${i}`, h.schema),
+    ...(i % 10 === 0 ? [recordWithSchema(`good${i}`, GOOD)] : []),
+  ]);
   return { records, names: new Map(hostile.map((h, i) => [`h${i}`, h.name])) };
 }
 
@@ -59,7 +62,11 @@ async function withTrace(text: string, fn: (path: string) => Promise<void> | voi
 test('analyze --json over hostile schemas: every record with its call and a guided finding, stdout JSON Lines only', async () => {
   const { records, names } = corpus();
   await withTrace(traceText(records), (path) => {
-    const r = spawnSync(process.execPath, ['--import', 'tsx', cli, 'analyze', path, '--json'], { cwd: repo, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    const r = spawnSync(process.execPath, ['--import', 'tsx', cli, 'analyze', path, '--json'], {
+      cwd: repo,
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+    });
     assert.equal(r.status, 0, r.stderr.slice(0, 2000));
     assert.doesNotMatch(r.stdout + r.stderr, /Aborted\(|\[FATAL\]/);
     const lines = r.stdout.trimEnd().split('\n');
@@ -70,7 +77,10 @@ test('analyze --json over hostile schemas: every record with its call and a guid
         assert.fail(`stdout line ${i + 1} is not JSON: ${l.slice(0, 200)}`);
       }
     });
-    assert.deepEqual(rows.map((x) => x.id), records.map((x) => x.id));
+    assert.deepEqual(
+      rows.map((x) => x.id),
+      records.map((x) => x.id),
+    );
     let unavailable = 0;
     for (const row of rows) {
       const what = names.get(row.id) ?? row.id;
@@ -88,15 +98,22 @@ test('analyze --json over hostile schemas: every record with its call and a guid
 });
 
 test('report (the trace editor data): the same findings, and --no-guided skips the what-if', async () => {
-  const records = [recordWithSchema('dangling', ABORTING_CLASSES[0]?.schema), recordWithSchema('aborts', ABORTS_IN_ENGINE), recordWithSchema('good', GOOD)];
+  const records = [
+    recordWithSchema('dangling', ABORTING_CLASSES[0]?.schema),
+    recordWithSchema('aborts', ABORTS_IN_ENGINE),
+    recordWithSchema('good', GOOD),
+  ];
   await withTrace(traceText(records), async (path) => {
     const on = await embeddedTraces([{ path, label: 't' }], 't', 'report');
     const kinds = (key: string) => new Set(on.records[key]?.diagnostics.map((d) => d.kind));
-    assert.deepEqual(on.summaries.map((s) => [s.id, s.calls, kinds(s.key).has('guided-unavailable'), kinds(s.key).has('guided-accepts')]), [
-      ['dangling', 1, true, false],
-      ['aborts', 1, true, false],
-      ['good', 1, false, true],
-    ]);
+    assert.deepEqual(
+      on.summaries.map((s) => [s.id, s.calls, kinds(s.key).has('guided-unavailable'), kinds(s.key).has('guided-accepts')]),
+      [
+        ['dangling', 1, true, false],
+        ['aborts', 1, true, false],
+        ['good', 1, false, true],
+      ],
+    );
     const off = await embeddedTraces([{ path, label: 't' }], 't', 'report', { guided: false });
     assert.equal(off.summaries.length, 3);
     assert.ok(Object.values(off.records).every((r) => !r.diagnostics.some((d) => d.kind.startsWith('guided-'))));

@@ -16,8 +16,18 @@ const ROOT = resolve(import.meta.dirname, '../..');
 const SAMPLE = join(ROOT, 'samples', 'kimi-k2-raw-completions.jsonl');
 
 async function buildCli(dir: string): Promise<void> {
-  const { umdAsCommonJs, ranksBesideBundle } = (await import(pathToFileURL(join(ROOT, 'scripts/build.mjs')).href)) as Record<string, Plugin>;
-  const common = { bundle: true, platform: 'node' as const, target: 'node20', format: 'cjs' as const, logLevel: 'warning' as const, plugins: [umdAsCommonJs as Plugin, ranksBesideBundle as Plugin] };
+  const { umdAsCommonJs, ranksBesideBundle } = (await import(pathToFileURL(join(ROOT, 'scripts/build.mjs')).href)) as Record<
+    string,
+    Plugin
+  >;
+  const common = {
+    bundle: true,
+    platform: 'node' as const,
+    target: 'node20',
+    format: 'cjs' as const,
+    logLevel: 'warning' as const,
+    plugins: [umdAsCommonJs as Plugin, ranksBesideBundle as Plugin],
+  };
   await Promise.all([
     build({ ...common, entryPoints: [join(ROOT, 'src/cli/launcher.ts')], outfile: join(dir, 'cli.js') }),
     build({ ...common, entryPoints: [join(ROOT, 'src/cli/main.ts')], outfile: join(dir, 'cli-main.js') }),
@@ -81,7 +91,8 @@ test('TOOLSCOPE_STARTUP_MARKS=1: one timeline line on stderr, in order; stdout u
     const marks = JSON.parse((lines[0] as string).slice('toolscope-startup-marks '.length)) as Record<string, number>;
     const order = ['launcher', 'bundle-loaded', 'first-record-read', 'parsed', 'checked', 'first-record-shown', 'main-done', 'exit'];
     for (const name of order) assert.equal(typeof marks[name], 'number', name);
-    for (let i = 1; i < order.length; i++) assert.ok((marks[order[i] as string] as number) >= (marks[order[i - 1] as string] as number), `${order[i - 1]} before ${order[i]}`);
+    for (let i = 1; i < order.length; i++)
+      assert.ok((marks[order[i] as string] as number) >= (marks[order[i - 1] as string] as number), `${order[i - 1]} before ${order[i]}`);
     assert.ok(marks['guided-ready'] !== undefined && marks['guided-answer'] !== undefined, 'the what-if ran');
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -30,7 +30,9 @@ test('proxy, replay and report write no file holding the key', async () => {
       return;
     }
     res.writeHead(200, { 'content-type': 'text/event-stream' });
-    res.write(`data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }] })}\n\n`);
+    res.write(
+      `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }] })}\n\n`,
+    );
     res.end('data: [DONE]\n\n');
   });
   const previous = process.env.TOOLSCOPE_NO_KEY_TEST;
@@ -40,17 +42,50 @@ test('proxy, replay and report write no file holding the key', async () => {
       const proxy = await startRecordingProxy({ upstream: upstream.url, out: trace });
       try {
         await post(`${proxy.url}/chat/completions`, `{"model": "m", "api_key": "${KEY}", "messages": [`, { headers: { 'x-api-key': KEY } });
-        await post(`${proxy.url}/chat/completions`, { model: 'm', apiKey: KEY, messages: [{ role: 'user', content: `my key is ${KEY}` }] }, { headers: { authorization: `Bearer ${KEY}` } });
-        await post(`${proxy.url}/chat/completions?key=${SHORT}`, { model: 'm', messages: [{ role: 'user', content: 'hi' }] }, { headers: { 'x-fail': '1', authorization: `Bearer ${KEY}` } });
-        await post(`${proxy.url}/chat/completions`, { model: 'm', stream: true, messages: [{ role: 'user', content: 'hi' }], metadata: { note: `{"api_key": "${SHORT}"}` } });
+        await post(
+          `${proxy.url}/chat/completions`,
+          { model: 'm', apiKey: KEY, messages: [{ role: 'user', content: `my key is ${KEY}` }] },
+          { headers: { authorization: `Bearer ${KEY}` } },
+        );
+        await post(
+          `${proxy.url}/chat/completions?key=${SHORT}`,
+          { model: 'm', messages: [{ role: 'user', content: 'hi' }] },
+          { headers: { 'x-fail': '1', authorization: `Bearer ${KEY}` } },
+        );
+        await post(`${proxy.url}/chat/completions`, {
+          model: 'm',
+          stream: true,
+          messages: [{ role: 'user', content: 'hi' }],
+          metadata: { note: `{"api_key": "${SHORT}"}` },
+        });
       } finally {
         await proxy.close();
       }
       // Replay sends the key from the environment; the upstream echoes it back in a 401.
       process.env.TOOLSCOPE_NO_KEY_TEST = KEY;
-      const code = await replayCommand(trace, { endpoint: upstream.url, engine: 'vllm', apiKeyEnv: 'TOOLSCOPE_NO_KEY_TEST', guided: 'both', mode: 'chat', timeoutS: 10, retries: 0, json: true }, sink());
+      const code = await replayCommand(
+        trace,
+        {
+          endpoint: upstream.url,
+          engine: 'vllm',
+          apiKeyEnv: 'TOOLSCOPE_NO_KEY_TEST',
+          guided: 'both',
+          mode: 'chat',
+          timeoutS: 10,
+          retries: 0,
+          json: true,
+        },
+        sink(),
+      );
       assert.equal(code, 1, 'the echoed 401 is a failed replay');
-      const data = await embeddedTraces([{ path: trace, label: 'traces' }, { path: join(dir, 'traces.replays.jsonl'), label: 'replays' }], 'report', 'report');
+      const data = await embeddedTraces(
+        [
+          { path: trace, label: 'traces' },
+          { path: join(dir, 'traces.replays.jsonl'), label: 'replays' },
+        ],
+        'report',
+        'report',
+      );
       await writeFile(join(dir, 'report.html'), reportPageHtml({ script: '', style: '', data, title: 'report' }));
 
       const files = await readdir(dir);

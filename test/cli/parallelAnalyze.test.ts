@@ -46,7 +46,11 @@ async function analyze(dir: string, options: Parameters<typeof analyzeCommand>[1
 test('two worker threads write the same bytes as one, JSON and readable, in the same order; same exit status', async () => {
   const dir = await corpus();
   try {
-    for (const options of [{ json: true }, { json: false, verbose: true, ignore: ['marker-whitespace' as const] }, { json: true, guided: true }]) {
+    for (const options of [
+      { json: true },
+      { json: false, verbose: true, ignore: ['marker-whitespace' as const] },
+      { json: true, guided: true },
+    ]) {
       const one = await analyze(dir, { ...options, jobs: 1 });
       const two = await analyze(dir, { ...options, jobs: 2 });
       assert.ok(one.stdout.length > 1000);

@@ -24,7 +24,11 @@ async function run(trace: string, options: Partial<ReplayCommandOptions>): Promi
       done();
     },
   });
-  const status = await replayCommand(trace, { engine: 'vllm', apiKeyEnv: 'TOOLSCOPE_API_KEY', guided: 'off', mode: 'chat', timeoutS: 10, retries: 0, ...options }, out);
+  const status = await replayCommand(
+    trace,
+    { engine: 'vllm', apiKeyEnv: 'TOOLSCOPE_API_KEY', guided: 'off', mode: 'chat', timeoutS: 10, retries: 0, ...options },
+    out,
+  );
   return { status, stdout };
 }
 
@@ -44,18 +48,25 @@ async function withServer(answer: (res: ServerResponse) => void, fn: (url: strin
   }
 }
 
-const chunk = (content: string) => `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content }, finish_reason: null }] })}\n\n`;
+const chunk = (content: string) =>
+  `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content }, finish_reason: null }] })}\n\n`;
 
 test('--out that cannot be written is refused before any request is sent', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'toolscope-replay-out-'));
   try {
     const trace = join(dir, 'trace.jsonl');
     await writeFile(trace, JSON.stringify(record) + '\n');
-    await withServer((res) => res.end('{}'), async (url, requests) => {
-      // An InputError: the CLI's exit code 2.
-      await assert.rejects(run(trace, { endpoint: url, out: join(dir, 'missing', 'dir', 'out.jsonl') }), (err: unknown) => err instanceof InputError && /cannot write/u.test(err.message));
-      assert.equal(requests(), 0, 'no request was sent');
-    });
+    await withServer(
+      (res) => res.end('{}'),
+      async (url, requests) => {
+        // An InputError: the CLI's exit code 2.
+        await assert.rejects(
+          run(trace, { endpoint: url, out: join(dir, 'missing', 'dir', 'out.jsonl') }),
+          (err: unknown) => err instanceof InputError && /cannot write/u.test(err.message),
+        );
+        assert.equal(requests(), 0, 'no request was sent');
+      },
+    );
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -79,7 +90,10 @@ test('an error event mid-stream: ✖, exit 1, the partial stream and the error w
       assert.match(line, /✖/u, r.stdout);
       assert.doesNotMatch(line, /✔/u);
       assert.match(r.stdout, /TS031 stream-error/u);
-      const written = JSON.parse((await readFile(join(dir, 'trace.replays.jsonl'), 'utf8')).trim()) as { error?: string; meta: Record<string, unknown> };
+      const written = JSON.parse((await readFile(join(dir, 'trace.replays.jsonl'), 'utf8')).trim()) as {
+        error?: string;
+        meta: Record<string, unknown>;
+      };
       assert.match(written.error ?? '', /engine crashed/u);
       assert.equal(written.meta.partial, true);
       assert.deepEqual(written.meta.streamErrors, ['engine crashed']);
@@ -94,15 +108,18 @@ test('a failed replay (500) is marked ✖, never "✔ … failed"', async () => 
   try {
     const trace = join(dir, 'trace.jsonl');
     await writeFile(trace, JSON.stringify(record) + '\n');
-    await withServer((res) => {
-      res.writeHead(500, { 'content-type': 'application/json' });
-      res.end('{"error": {"message": "boom"}}');
-    }, async (url) => {
-      const r = await run(trace, { endpoint: url });
-      assert.equal(r.status, 1);
-      const line = r.stdout.split('\n').find((l) => l.includes('guided off')) ?? '';
-      assert.match(line, /✖ guided off +failed: /u, r.stdout);
-    });
+    await withServer(
+      (res) => {
+        res.writeHead(500, { 'content-type': 'application/json' });
+        res.end('{"error": {"message": "boom"}}');
+      },
+      async (url) => {
+        const r = await run(trace, { endpoint: url });
+        assert.equal(r.status, 1);
+        const line = r.stdout.split('\n').find((l) => l.includes('guided off')) ?? '';
+        assert.match(line, /✖ guided off +failed: /u, r.stdout);
+      },
+    );
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

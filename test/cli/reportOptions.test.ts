@@ -17,13 +17,24 @@ const cli = join(repo, 'dist/cli.js');
 
 function run(args: string[]): { status: number | null; stdout: string; stderr: string } {
   assert.ok(existsSync(cli), 'dist/cli.js is missing: run npm run build first');
-  const r = spawnSync(process.execPath, [cli, ...args], { cwd: repo, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', TOOLSCOPE_CODE_CACHE: '0' } });
+  const r = spawnSync(process.execPath, [cli, ...args], {
+    cwd: repo,
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1', TOOLSCOPE_CODE_CACHE: '0' },
+  });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
 const S = '<|tool_calls_section_begin|>';
 const tools = [{ type: 'function', function: { name: 'search', parameters: { type: 'object', properties: { q: { type: 'string' } } } } }];
-const good = { toolscope: 1, id: 'ok', request: { tools }, completion: { text: `${S}<|tool_call_begin|>functions.search:0<|tool_call_argument_begin|>{"q":"x"}<|tool_call_end|><|tool_calls_section_end|>` } };
+const good = {
+  toolscope: 1,
+  id: 'ok',
+  request: { tools },
+  completion: {
+    text: `${S}<|tool_call_begin|>functions.search:0<|tool_call_argument_begin|>{"q":"x"}<|tool_call_end|><|tool_calls_section_end|>`,
+  },
+};
 const unknown = { ...good, id: 'unknown-tool', completion: { text: good.completion.text.replace('functions.search', 'functions.nope') } };
 const rawFallback = { toolscope: 1, id: 'raw', request: { tools }, completion: { text: 'Calling it: functions.search:0 {"q": "y"}' } };
 
@@ -46,7 +57,9 @@ test('report --fail-on: exit 1 when a finding of that severity exists, after the
     assert.equal(run(['report', trace, '-o', out]).status, 0);
   });
   await withTrace([good], async (trace, out) => assert.equal(run(['report', trace, '-o', out, '--fail-on', 'warning']).status, 0));
-  await withTrace([good], async (trace, out) => assert.equal(run(['report', trace, '-o', out, '--fail-on', 'fatal']).status, 2, 'an unknown severity is a usage error (exit 2)'));
+  await withTrace([good], async (trace, out) =>
+    assert.equal(run(['report', trace, '-o', out, '--fail-on', 'fatal']).status, 2, 'an unknown severity is a usage error (exit 2)'),
+  );
 });
 
 test('report prints the findings by severity; -v adds info and a line per record with findings', async () => {

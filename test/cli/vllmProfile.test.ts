@@ -32,13 +32,25 @@ const record: TraceRecord = {
   request: {
     model: 'kimi-k2',
     messages: [{ role: 'user', content: 'Weather in Paris?' }],
-    tools: [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' }, unit: { type: 'string' } }, required: ['city'] } } }],
+    tools: [
+      {
+        type: 'function',
+        function: {
+          name: 'get_weather',
+          parameters: { type: 'object', properties: { city: { type: 'string' }, unit: { type: 'string' } }, required: ['city'] },
+        },
+      },
+    ],
   },
   completion: { text: `Checking. ${S}${B}functions.get_weather:0${A}${ARGS}${C}${E}` },
 };
 
 function run(args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', cli, ...args], { cwd: repo, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  const r = spawnSync(process.execPath, ['--import', 'tsx', cli, ...args], {
+    cwd: repo,
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1' },
+  });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -58,10 +70,30 @@ test('analyze --vllm-profile A --json: the vllm block per record and vllm-diverg
   await withTrace([record, plain], (path) => {
     const r = run(['analyze', path, '--json', '--no-guided', '--vllm-profile', 'A']);
     assert.equal(r.status, 0, r.stderr);
-    const [row, other] = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const [row, other] = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     assert.ok(row && other);
-    assert.deepEqual(Object.keys(row), ['file', 'id', 'line', 'lastLine', 'format', 'content', 'reasoning', 'calls', 'diagnostics', 'vllm']);
-    const vllm = row.vllm as { profile: string; grouping: unknown; content: string; calls: Array<{ arguments: string }>; deltas: unknown[] };
+    assert.deepEqual(Object.keys(row), [
+      'file',
+      'id',
+      'line',
+      'lastLine',
+      'format',
+      'content',
+      'reasoning',
+      'calls',
+      'diagnostics',
+      'vllm',
+    ]);
+    const vllm = row.vllm as {
+      profile: string;
+      grouping: unknown;
+      content: string;
+      calls: Array<{ arguments: string }>;
+      deltas: unknown[];
+    };
     assert.deepEqual(Object.keys(vllm), ['profile', 'grouping', 'content', 'calls', 'deltas']);
     assert.equal(vllm.profile, 'A');
     assert.deepEqual(vllm.grouping, { kind: 'tokens', perDelta: 1 });
@@ -77,7 +109,9 @@ test('analyze --vllm-profile A --json: the vllm block per record and vllm-diverg
     );
     assert.equal(other.vllm, null, 'no raw completion: null');
     // Several tokens per delta: the deltas follow.
-    const grouped = JSON.parse(run(['analyze', path, '--json', '--no-guided', '--vllm-profile', 'C', '--delta-tokens', '4']).stdout.split('\n')[0] as string) as { vllm: { grouping: unknown; deltas: unknown[]; calls: Array<{ arguments: string }> } };
+    const grouped = JSON.parse(
+      run(['analyze', path, '--json', '--no-guided', '--vllm-profile', 'C', '--delta-tokens', '4']).stdout.split('\n')[0] as string,
+    ) as { vllm: { grouping: unknown; deltas: unknown[]; calls: Array<{ arguments: string }> } };
     assert.deepEqual(grouped.vllm.grouping, { kind: 'tokens', perDelta: 4 });
     assert.equal(grouped.vllm.calls[0]?.arguments, ARGS);
     assert.ok(grouped.vllm.deltas.length < vllm.deltas.length / 2);
@@ -92,7 +126,10 @@ test('analyze --vllm-profile: the readable report shows the profile and its dive
     const r = run(['analyze', path, '--no-guided', '--vllm-profile', 'A', '--delta-tokens', '2']);
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stdout, /vllm A +\d+ deltas, 2 tokens per delta: content "Checking\.", functions\.get_weather:0 → get_weather/);
-    assert.match(r.stdout, /error +TS026 vllm-divergence\/arguments-truncated \(tokens \d+–\d+\): arguments of call "functions\.get_weather:0" would have lost 18 of 37 characters: "\{\\"city\\": \\"Paris\\",\\"\}"/);
+    assert.match(
+      r.stdout,
+      /error +TS026 vllm-divergence\/arguments-truncated \(tokens \d+–\d+\): arguments of call "functions\.get_weather:0" would have lost 18 of 37 characters: "\{\\"city\\": \\"Paris\\",\\"\}"/,
+    );
     const same = run(['analyze', path, '--no-guided', '--vllm-profile', 'B']);
     assert.match(same.stdout, /vllm B .*\(same as the reference parse\)/);
   });
@@ -113,23 +150,46 @@ test('--vllm-profile / --delta-tokens usage errors exit 2', async () => {
   });
 });
 
-test('analyze --vllm-profile C --vllm-reasoning-parser off --json: the think text reaches the profile\'s content', async () => {
-  const thinking: TraceRecord = { ...record, id: 'think', completion: { text: `<think>Paris, so weather.</think>${record.completion?.text ?? ''}` } };
+test("analyze --vllm-profile C --vllm-reasoning-parser off --json: the think text reaches the profile's content", async () => {
+  const thinking: TraceRecord = {
+    ...record,
+    id: 'think',
+    completion: { text: `<think>Paris, so weather.</think>${record.completion?.text ?? ''}` },
+  };
   await withTrace([thinking], (path) => {
-    const on = JSON.parse(run(['analyze', path, '--json', '--no-guided', '--vllm-profile', 'C']).stdout) as { vllm: { content: string | null } };
-    const off = JSON.parse(run(['analyze', path, '--json', '--no-guided', '--vllm-profile', 'C', '--vllm-reasoning-parser', 'off']).stdout) as { vllm: { content: string | null } };
+    const on = JSON.parse(run(['analyze', path, '--json', '--no-guided', '--vllm-profile', 'C']).stdout) as {
+      vllm: { content: string | null };
+    };
+    const off = JSON.parse(
+      run(['analyze', path, '--json', '--no-guided', '--vllm-profile', 'C', '--vllm-reasoning-parser', 'off']).stdout,
+    ) as { vllm: { content: string | null } };
     assert.equal(on.vllm.content, 'Checking. ');
     assert.match(off.vllm.content ?? '', /^Paris, so weather\.|<think>Paris, so weather\./u);
   });
 });
 
-async function chat(url: string, stream: boolean): Promise<{ content: string | null; calls: Array<{ id: string | null; name: string | null; arguments: string }>; chunks: number }> {
-  const res = await fetch(`${url}/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...record.request, stream }) });
+async function chat(
+  url: string,
+  stream: boolean,
+): Promise<{ content: string | null; calls: Array<{ id: string | null; name: string | null; arguments: string }>; chunks: number }> {
+  const res = await fetch(`${url}/chat/completions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ ...record.request, stream }),
+  });
   assert.equal(res.status, 200);
   if (!stream) {
-    const body = (await res.json()) as { choices: Array<{ message: { content: string | null; tool_calls?: Array<{ id: string; function: { name: string; arguments: string } }> } }> };
+    const body = (await res.json()) as {
+      choices: Array<{
+        message: { content: string | null; tool_calls?: Array<{ id: string; function: { name: string; arguments: string } }> };
+      }>;
+    };
     const m = body.choices[0]?.message;
-    return { content: m?.content ?? null, calls: (m?.tool_calls ?? []).map((c) => ({ id: c.id, name: c.function.name, arguments: c.function.arguments })), chunks: 0 };
+    return {
+      content: m?.content ?? null,
+      calls: (m?.tool_calls ?? []).map((c) => ({ id: c.id, name: c.function.name, arguments: c.function.arguments })),
+      chunks: 0,
+    };
   }
   const text = await res.text();
   const deltas = text
@@ -164,7 +224,9 @@ test('the embedded endpoint with a vLLM profile streams what that generation sen
 test('serve --vllm-profile B: dotted names lose their prefix, as generation B did', async () => {
   const dotted: TraceRecord = { ...record, id: 'dotted', completion: { text: `${S}${B}functions.web.search:0${A}{"q": "x"}${C}${E}` } };
   await withTrace([dotted], async (path) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', cli, 'serve', '--port', '0', '--script', path, '--vllm-profile', 'B'], { cwd: repo });
+    const child = spawn(process.execPath, ['--import', 'tsx', cli, 'serve', '--port', '0', '--script', path, '--vllm-profile', 'B'], {
+      cwd: repo,
+    });
     try {
       const lines = createInterface({ input: child.stdout });
       const seen: string[] = [];
@@ -181,7 +243,10 @@ test('serve --vllm-profile B: dotted names lose their prefix, as generation B di
       assert.deepEqual(streamed.calls, [{ id: 'functions.web.search:0', name: 'search', arguments: '{"q": "x"}' }]);
       assert.equal((await chat(url, false)).calls[0]?.name, 'search');
       await new Promise((r) => setTimeout(r, 50));
-      assert.ok(seen.some((l) => /vLLM generation B's Kimi K2 parser/.test(l)), seen.join('\n'));
+      assert.ok(
+        seen.some((l) => /vLLM generation B's Kimi K2 parser/.test(l)),
+        seen.join('\n'),
+      );
     } finally {
       child.kill('SIGTERM');
     }

@@ -19,7 +19,7 @@ async function analyseFile(path: string): Promise<{ records: AnalyzedRecord[]; e
   return { records, errors };
 }
 
-test('K2VV results (Groq run): 99 records, no unreadable lines, findings agree with K2VV\'s summary', async (t) => {
+test("K2VV results (Groq run): 99 records, no unreadable lines, findings agree with K2VV's summary", async (t) => {
   if (!existsSync(dir)) {
     t.skip('../shared not present: K2VV results not analysed');
     return;
@@ -30,10 +30,15 @@ test('K2VV results (Groq run): 99 records, no unreadable lines, findings agree w
   // K2VV counted 30 tool-call responses and 0 schema errors on this run: so must we.
   const withCalls = records.filter((r) => r.response?.finishReason === 'tool_calls' && r.calls.length > 0);
   assert.equal(withCalls.length, 30);
-  const schemaErrors = records.flatMap((r) => r.diagnostics).filter((d) => ['schema-violation', 'unknown-tool', 'invalid-arguments-json'].includes(d.kind) && d.severity === 'error');
+  const schemaErrors = records
+    .flatMap((r) => r.diagnostics)
+    .filter((d) => ['schema-violation', 'unknown-tool', 'invalid-arguments-json'].includes(d.kind) && d.severity === 'error');
   assert.deepEqual(schemaErrors, []);
   const failed = records.filter((r) => r.error !== null);
-  assert.deepEqual(failed.map((r) => r.id), ['33']);
+  assert.deepEqual(
+    failed.map((r) => r.id),
+    ['33'],
+  );
   assert.match(failed[0]?.error ?? '', /429/);
 });
 

@@ -37,11 +37,16 @@ test('key fields written inside text (a raw body, a header dump, a query) are re
 });
 
 test('nested values, header values and key-named fields; the input is not touched', () => {
-  const input = { headers: { 'x-api-key': 'abc', 'x-custom': `${KEYS.groq}` }, body: { nested: [{ apiKey: 'abc' }, { text: `use ${KEYS.fireworks}` }] } };
+  const input = {
+    headers: { 'x-api-key': 'abc', 'x-custom': `${KEYS.groq}` },
+    body: { nested: [{ apiKey: 'abc' }, { text: `use ${KEYS.fireworks}` }] },
+  };
   const copy = structuredClone(input);
   const out = redact(input);
   assert.deepEqual(input, copy);
-  assert.ok(!JSON.stringify(out).includes(KEYS.groq) && !JSON.stringify(out).includes(KEYS.fireworks) && !JSON.stringify(out).includes('"abc"'));
+  assert.ok(
+    !JSON.stringify(out).includes(KEYS.groq) && !JSON.stringify(out).includes(KEYS.fireworks) && !JSON.stringify(out).includes('"abc"'),
+  );
 });
 
 test('a value nested deeper than the walk goes is dropped, not copied, and does not overflow the stack', () => {

@@ -47,7 +47,10 @@ test('evaluate samples: embedded endpoint, 30 % broken, guided both → results 
     const opened = fake.executed.find((c) => c[0] === 'vscode.openWith');
     assert.equal((opened?.[1] as Uri).fsPath, join(out, 'results.guided-on.jsonl'));
     assert.equal(opened?.[2], 'toolscope.trace');
-    assert.ok(fake.progress.some((m) => /guided on: 8\/8/.test(m)), fake.progress.join(' | '));
+    assert.ok(
+      fake.progress.some((m) => /guided on: 8\/8/.test(m)),
+      fake.progress.join(' | '),
+    );
     assert.match(lines.join('\n'), /results\.guided-on\.jsonl: 4 requests, 4 tool_calls, 0 schema errors, schema accuracy 100\.00 %/);
 
     // Again: the folder exists; "Start a new run" keeps it and writes to the next one.

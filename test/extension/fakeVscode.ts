@@ -47,7 +47,10 @@ export const StatusBarAlignment = { Left: 1, Right: 2 };
 
 export class MarkdownString {
   value = '';
-  constructor(value?: string, readonly supportThemeIcons?: boolean) {
+  constructor(
+    value?: string,
+    readonly supportThemeIcons?: boolean,
+  ) {
     this.value = value ?? '';
   }
   appendText(text: string): this {
@@ -115,7 +118,8 @@ export const fake = {
   configure(values: Record<string, unknown>): void {
     for (const [k, v] of Object.entries(values)) fake.settings.set(k, v);
     const changed = Object.keys(values);
-    for (const l of fake.configurationListeners) l({ affectsConfiguration: (section) => changed.some((k) => k === section || k.startsWith(`${section}.`)) });
+    for (const l of fake.configurationListeners)
+      l({ affectsConfiguration: (section) => changed.some((k) => k === section || k.startsWith(`${section}.`)) });
   },
 };
 
@@ -155,7 +159,10 @@ export const window = {
     fake.statusBarItems.push(item);
     return item;
   },
-  async withProgress<R>(_options: unknown, task: (progress: { report(v: { message?: string }): void }, token: { onCancellationRequested(f: () => void): void }) => Promise<R>): Promise<R> {
+  async withProgress<R>(
+    _options: unknown,
+    task: (progress: { report(v: { message?: string }): void }, token: { onCancellationRequested(f: () => void): void }) => Promise<R>,
+  ): Promise<R> {
     return task({ report: (v) => fake.progress.push(v.message ?? '') }, { onCancellationRequested: () => undefined });
   },
   tabGroups: { activeTabGroup: { activeTab: undefined as { input: unknown } | undefined } },
@@ -192,7 +199,10 @@ export const workspace = {
     return fake.trusted;
   },
   getConfiguration(section: string) {
-    return { get: <T>(key: string, fallback?: T): T | undefined => (fake.settings.has(`${section}.${key}`) ? (fake.settings.get(`${section}.${key}`) as T) : fallback) };
+    return {
+      get: <T>(key: string, fallback?: T): T | undefined =>
+        fake.settings.has(`${section}.${key}`) ? (fake.settings.get(`${section}.${key}`) as T) : fallback,
+    };
   },
   onDidChangeConfiguration(listener: Listener<{ affectsConfiguration(section: string, scope?: unknown): boolean }>): Disposable {
     fake.configurationListeners.add(listener);
@@ -203,7 +213,11 @@ export const workspace = {
     return { onDidChange: none, onDidCreate: none, dispose: () => undefined };
   },
   openTextDocument(uri?: Uri): Promise<object> {
-    if (uri instanceof Uri) fake.opened.push({ uri: `${uri.toString()}?${(uri as { query?: string }).query ?? ''}`, text: fake.contentProviders.get(uri.scheme)?.provideTextDocumentContent(uri) ?? '' });
+    if (uri instanceof Uri)
+      fake.opened.push({
+        uri: `${uri.toString()}?${(uri as { query?: string }).query ?? ''}`,
+        text: fake.contentProviders.get(uri.scheme)?.provideTextDocumentContent(uri) ?? '',
+      });
     return Promise.resolve({ uri });
   },
   registerTextDocumentContentProvider(scheme: string, provider: { provideTextDocumentContent(uri: Uri): string }): Disposable {

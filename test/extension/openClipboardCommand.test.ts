@@ -33,7 +33,10 @@ test('a pasted trace is written to global storage and opened in the trace editor
     assert.equal((await stat(uri.fsPath)).mode & 0o077, 0, 'only the user can read the pasted text');
     assert.deepEqual(fake.executed, [['vscode.openWith', uri, 'toolscope.trace']]);
     const loaded = await loadAll(uri.fsPath);
-    assert.deepEqual(loaded.records.map((r) => [r.record.id, r.source, r.line, r.lastLine]), [['msg_paste', 'anthropic-stream', 1, 5]]);
+    assert.deepEqual(
+      loaded.records.map((r) => [r.record.id, r.source, r.line, r.lastLine]),
+      [['msg_paste', 'anthropic-stream', 1, 5]],
+    );
   } finally {
     await rm(storage, { recursive: true, force: true });
   }
@@ -49,7 +52,8 @@ test('an empty clipboard opens nothing and says so; only the newest pastes are k
     assert.deepEqual(fake.executed, []);
     assert.match(fake.infos[0] ?? '', /clipboard is empty/);
     fake.clipboard = '{"toolscope":1,"id":"x"}';
-    for (let i = 0; i < PASTE_KEEP + 3; i++) await openClipboardTrace({ globalStorageUri: Uri.file(storage) } as never, new Date(Date.UTC(2025, 0, 1, 0, 0, i)));
+    for (let i = 0; i < PASTE_KEEP + 3; i++)
+      await openClipboardTrace({ globalStorageUri: Uri.file(storage) } as never, new Date(Date.UTC(2025, 0, 1, 0, 0, i)));
     const files = (await readdir(join(storage, 'pasted'))).sort();
     assert.equal(files.length, PASTE_KEEP);
     assert.equal(files[files.length - 1], `clipboard-2025-01-01T00-00-${String(PASTE_KEEP + 2).padStart(2, '0')}.txt`);

@@ -46,7 +46,18 @@ test('start against the embedded endpoint, count exchanges in the status bar, op
     assert.equal(item.command, OPEN_RECORDING_COMMAND);
     assert.ok(fake.executed.some((c) => c[0] === 'setContext' && c[1] === RECORDING_CONTEXT && c[2] === true));
 
-    const r = await fetch(`${url}/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'kimi-k2', stream: true, messages: [{ role: 'user', content: 'Weather in Paris?' }], tools: [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } }] }) });
+    const r = await fetch(`${url}/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        model: 'kimi-k2',
+        stream: true,
+        messages: [{ role: 'user', content: 'Weather in Paris?' }],
+        tools: [
+          { type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } },
+        ],
+      }),
+    });
     assert.equal(r.status, 200);
     assert.doesNotMatch(await r.text(), /"logprobs":\{/u, 'the client never sees the token data');
     await until(() => item.text === '$(record) 1', `status shows one exchange (${item.text})`);

@@ -22,7 +22,6 @@ async function load() {
 
 const SAMPLES = fileURLToPath(new URL('../../samples/other-formats.jsonl', import.meta.url));
 
-
 test('trace editor: toolscope.format is read when the trace opens and re-applied when it changes', async () => {
   const { TraceEditorProvider, TRACE_VIEW_TYPE } = await load();
   fake.settings.clear();
@@ -82,7 +81,12 @@ test('trace editor: toolscope.format is read when the trace opens and re-applied
     const mark3 = view.events().length;
     fake.configure({ 'toolscope.endpoints': [] });
     await new Promise((r) => setTimeout(r, 50));
-    assert.ok(!view.events().slice(mark3).some((e) => e.type === 'reset'));
+    assert.ok(
+      !view
+        .events()
+        .slice(mark3)
+        .some((e) => e.type === 'reset'),
+    );
   } finally {
     document.dispose();
     registration.dispose();

@@ -26,7 +26,9 @@ interface SettingSchema {
 }
 
 test('package.json contributes toolscope.vllmProfile: off, A, B, C, each described, default off', () => {
-  const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { contributes: { configuration: { properties: Record<string, SettingSchema> } } };
+  const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    contributes: { configuration: { properties: Record<string, SettingSchema> } };
+  };
   const setting = manifest.contributes.configuration.properties['toolscope.vllmProfile'];
   assert.ok(setting);
   assert.equal(setting.type, 'string');
@@ -43,7 +45,6 @@ test('vllmProfileFromSetting: off and unset mean none; A, B, C; anything else is
   assert.deepEqual(vllmProfileFromSetting('a'), { profile: undefined, invalid: 'a' });
   assert.deepEqual(vllmProfileFromSetting(2), { profile: undefined, invalid: '2' });
 });
-
 
 test('trace editor: toolscope.vllmProfile adds the vLLM view; changing it starts over; vllmRun regroups', async () => {
   const { TraceEditorProvider, TRACE_VIEW_TYPE } = await import('../../src/extension/traceEditorProvider.ts');
@@ -103,7 +104,10 @@ test('trace editor: toolscope.vllmProfile adds the vLLM view; changing it starts
     // A value that is no profile: said once, read as off.
     fake.configure({ 'toolscope.vllmProfile': 'D' });
     await new Promise((r) => setTimeout(r, 50));
-    assert.ok(fake.warnings.some((w) => /"D", which is not a vLLM profile/.test(w)), fake.warnings.join('\n'));
+    assert.ok(
+      fake.warnings.some((w) => /"D", which is not a vLLM profile/.test(w)),
+      fake.warnings.join('\n'),
+    );
   } finally {
     document.dispose();
     registration.dispose();

@@ -9,7 +9,23 @@ import { after, before, describe, test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { addReport, browserMissing, ensureBuilt, launch, openPage, openVsCodePage, PageServer, reportData, ROOT, selectRecord, shot, watch, cspViolations, js, type FakeHost } from './harness.ts';
+import {
+  addReport,
+  browserMissing,
+  ensureBuilt,
+  launch,
+  openPage,
+  openVsCodePage,
+  PageServer,
+  reportData,
+  ROOT,
+  selectRecord,
+  shot,
+  watch,
+  cspViolations,
+  js,
+  type FakeHost,
+} from './harness.ts';
 import { axeViolations } from './axe.ts';
 import { reportContextOptions, THEME_KINDS, vscodeThemeScript, type ThemeKind } from './themes.ts';
 
@@ -219,7 +235,8 @@ describe('the editor for every user', { skip: missing ?? false }, () => {
     // The inspector: its sections open and close with Enter.
     await tabTo('.inspector summary, .inspector button, .inspector [tabindex="0"]', 80);
     // The tabs: back with Shift+Tab to the tab bar, arrows move between tabs.
-    for (let i = 0; i < 80 && !(await js<boolean>(page, 'document.activeElement?.matches(".tab") ?? false')); i++) await page.keyboard.press('Shift+Tab');
+    for (let i = 0; i < 80 && !(await js<boolean>(page, 'document.activeElement?.matches(".tab") ?? false')); i++)
+      await page.keyboard.press('Shift+Tab');
     assert.equal(await js<boolean>(page, 'document.activeElement?.matches(".tab") ?? false'), true, 'a tab reached with Shift+Tab');
     await page.keyboard.press('Home');
     await page.keyboard.press('ArrowRight');
@@ -238,7 +255,8 @@ describe('the editor for every user', { skip: missing ?? false }, () => {
       await page.goto(reportUrl);
       await selectRecord(page, 'schema-violations');
       // From the top of the page: back with Shift+Tab until the focus leaves the first control.
-      for (let i = 0; i < 40 && !(await js<boolean>(page, 'document.activeElement === document.body')); i++) await page.keyboard.press('Shift+Tab');
+      for (let i = 0; i < 40 && !(await js<boolean>(page, 'document.activeElement === document.body')); i++)
+        await page.keyboard.press('Shift+Tab');
       const seen: string[] = [];
       const invisible: string[] = [];
       for (let i = 0; i < 200; i++) {
@@ -275,7 +293,10 @@ describe('the editor for every user', { skip: missing ?? false }, () => {
         if (!f.visible) invisible.push(f.key);
       }
       assert.ok(seen.length >= 20, `${kind}: tab stops ${seen.join(', ')}`);
-      assert.ok(seen.some((k) => k.includes('toggle-list')) && seen.some((k) => k.includes('timeline')) && seen.some((k) => k.includes('section')), seen.join(', '));
+      assert.ok(
+        seen.some((k) => k.includes('toggle-list')) && seen.some((k) => k.includes('timeline')) && seen.some((k) => k.includes('section')),
+        seen.join(', '),
+      );
       assert.deepEqual(invisible, [], `${kind}: focus not visible`);
       await ctx.close();
     }
@@ -290,12 +311,24 @@ describe('the editor for every user', { skip: missing ?? false }, () => {
     await page.locator('.timeline').focus();
     await page.keyboard.press('ArrowRight');
     // Announced once the cursor rests (after the record's own first announcement).
-    await page.waitForFunction(() => /^Token 2 of/.test((globalThis as unknown as { document: { querySelector(s: string): { textContent: string } | null } }).document.querySelector('.cursor-announcer')?.textContent ?? ''));
+    await page.waitForFunction(() =>
+      /^Token 2 of/.test(
+        (globalThis as unknown as { document: { querySelector(s: string): { textContent: string } | null } }).document.querySelector(
+          '.cursor-announcer',
+        )?.textContent ?? '',
+      ),
+    );
     const said = (await region.textContent()) ?? '';
     assert.match(said, /^Token 2 of \d+/, said);
     assert.match(said, /content|reasoning|marker|arguments|call/, said);
     await page.keyboard.press('e');
-    await page.waitForFunction(() => /error|warning|info/.test((globalThis as unknown as { document: { querySelector(s: string): { textContent: string } | null } }).document.querySelector('.cursor-announcer')?.textContent ?? ''));
+    await page.waitForFunction(() =>
+      /error|warning|info/.test(
+        (globalThis as unknown as { document: { querySelector(s: string): { textContent: string } | null } }).document.querySelector(
+          '.cursor-announcer',
+        )?.textContent ?? '',
+      ),
+    );
     const finding = (await region.textContent()) ?? '';
     assert.match(finding, /schema/i, finding);
     // Brief: not the record's text.

@@ -17,6 +17,11 @@ export async function axeViolations(page: Page): Promise<string[]> {
     page,
     `axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }, resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target, failureSummary: n.failureSummary })) })))`,
   );
-  return result.map((v) => `${v.id} (${v.impact}, ${v.nodes.length}): ${v.help} — ${v.nodes.slice(0, 4).map((n) => `${n.target.join(' ')}: ${(n.failureSummary ?? '').replace(/\s+/g, ' ').slice(0, 160)}`).join(' | ')}`);
+  return result.map(
+    (v) =>
+      `${v.id} (${v.impact}, ${v.nodes.length}): ${v.help} — ${v.nodes
+        .slice(0, 4)
+        .map((n) => `${n.target.join(' ')}: ${(n.failureSummary ?? '').replace(/\s+/g, ' ').slice(0, 160)}`)
+        .join(' | ')}`,
+  );
 }
-

@@ -21,12 +21,22 @@ const tool = `get_${RLO}rehtaew`;
 const record = {
   toolscope: 1,
   id,
-  request: { model: 'm', messages: [{ role: 'user', content: `Weather?${'\u2066'}hidden${'\u2069'}` }], tools: [{ type: 'function', function: { name: tool, parameters: { type: 'object' } } }] },
-  completion: { text: `Sure.${'\u200f'} <|tool_calls_section_begin|><|tool_call_begin|>functions.${tool}:0<|tool_call_argument_begin|>{"city":"Paris${RLO}"}<|tool_call_end|><|tool_calls_section_end|>` },
+  request: {
+    model: 'm',
+    messages: [{ role: 'user', content: `Weather?${'\u2066'}hidden${'\u2069'}` }],
+    tools: [{ type: 'function', function: { name: tool, parameters: { type: 'object' } } }],
+  },
+  completion: {
+    text: `Sure.${'\u200f'} <|tool_calls_section_begin|><|tool_call_begin|>functions.${tool}:0<|tool_call_argument_begin|>{"city":"Paris${RLO}"}<|tool_call_end|><|tool_calls_section_end|>`,
+  },
 };
 
 test('the helpers: pieces, attribute escapes, and a one-cell timeline glyph', () => {
-  assert.deepEqual(bidiPieces(`a${RLO}b`), [{ text: 'a', control: false }, { text: RLO, control: true }, { text: 'b', control: false }]);
+  assert.deepEqual(bidiPieces(`a${RLO}b`), [
+    { text: 'a', control: false },
+    { text: RLO, control: true },
+    { text: 'b', control: false },
+  ]);
   assert.equal(escapeBidiControls(`a${RLO}b\u2066`), 'a\\u202Eb\\u2066');
   for (const code of [0x061c, 0x200e, 0x200f, 0x202a, 0x202e, 0x2066, 0x2069]) assert.equal(glyphFor(code)?.length, 1, code.toString(16));
 });

@@ -36,7 +36,17 @@ describe('replay comparison in chromium', () => {
       const original = records.find((r) => r.id === 'schema-violations');
       assert.ok(original);
       const out = [];
-      for (const guided of [false, true]) out.push((await replayRecord(original, { endpoint: { name: 'embedded', baseUrl: endpoint.url, model: 'sim', engine: 'vllm' }, mode: 'chat', guided, retries: 0 })).record);
+      for (const guided of [false, true])
+        out.push(
+          (
+            await replayRecord(original, {
+              endpoint: { name: 'embedded', baseUrl: endpoint.url, model: 'sim', engine: 'vllm' },
+              mode: 'chat',
+              guided,
+              retries: 0,
+            })
+          ).record,
+        );
       replays = siblingReplaysPath(trace);
       await appendRecords(replays, out, [trace]);
     } finally {

@@ -28,7 +28,24 @@ describe('eval summary panel in chromium', () => {
     ensureBuilt();
     tmp = await mkdtemp(join(tmpdir(), 'toolscope-evalpanel-'));
     const samples = join(ROOT, 'samples', 'k2vv-requests.jsonl');
-    assert.equal(await evalRunCommand(samples, { engine: 'vllm', apiKeyEnv: 'TOOLSCOPE_API_KEY', guided: 'both', concurrency: 2, timeoutS: 30, outDir: tmp, resume: false, hallucinate: 0.3, seed: 0 }, quiet()), 0);
+    assert.equal(
+      await evalRunCommand(
+        samples,
+        {
+          engine: 'vllm',
+          apiKeyEnv: 'TOOLSCOPE_API_KEY',
+          guided: 'both',
+          concurrency: 2,
+          timeoutS: 30,
+          outDir: tmp,
+          resume: false,
+          hallucinate: 0.3,
+          seed: 0,
+        },
+        quiet(),
+      ),
+      0,
+    );
     server = new PageServer();
     await server.start();
     browser = await launch();
@@ -48,7 +65,10 @@ describe('eval summary panel in chromium', () => {
   test('results.guided-on.jsonl: Eval tab first, both runs side by side, bars by kind', async (t) => {
     if (skip(t)) return;
     const data = await reportData([join(tmp, 'results.guided-on.jsonl')]);
-    assert.deepEqual(data.info.eval?.runs.map((r) => r.label), ['guided off', 'guided on']);
+    assert.deepEqual(
+      data.info.eval?.runs.map((r) => r.label),
+      ['guided off', 'guided on'],
+    );
     const off = data.info.eval?.runs[0];
     const on = data.info.eval?.runs[1];
     assert.ok(off && on);
@@ -64,7 +84,10 @@ describe('eval summary panel in chromium', () => {
       assert.match(rows[0] ?? '', /^guided off/);
       assert.match(rows[1] ?? '', /^guided on.*100\.00 %$/);
       // A bar per run for schema-violation: the guided-off one is drawn, the guided-on one is empty.
-      const widths = await js<string[]>(page, `[...document.querySelectorAll('.eval-kind')].filter((k) => k.textContent.includes('schema-violation')).flatMap((k) => [...k.querySelectorAll('.eval-bar')].map((b) => getComputedStyle(b).width))`);
+      const widths = await js<string[]>(
+        page,
+        `[...document.querySelectorAll('.eval-kind')].filter((k) => k.textContent.includes('schema-violation')).flatMap((k) => [...k.querySelectorAll('.eval-bar')].map((b) => getComputedStyle(b).width))`,
+      );
       assert.equal(widths.length, 2);
       assert.ok(parseFloat(widths[0] ?? '0') > 0 && parseFloat(widths[1] ?? '1') === 0, JSON.stringify(widths));
       // The pair compared: schema accuracy's delta in percentage points, and the samples whose verdict changed.

@@ -11,7 +11,21 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import type { EmbeddedTrace } from '../../src/host/view/pageHtml.ts';
 import type { RecordView } from '../../src/shared/protocol.ts';
-import { addReport, browserMissing, DARK_VSCODE_THEME, ensureBuilt, js, launch, openVsCodePage, PageServer, reportData, ROOT, selectRecord, openPage, shot } from './harness.ts';
+import {
+  addReport,
+  browserMissing,
+  DARK_VSCODE_THEME,
+  ensureBuilt,
+  js,
+  launch,
+  openVsCodePage,
+  PageServer,
+  reportData,
+  ROOT,
+  selectRecord,
+  openPage,
+  shot,
+} from './harness.ts';
 
 const missing = browserMissing();
 const SAMPLE = join(ROOT, 'samples', 'other-formats.jsonl');
@@ -100,9 +114,17 @@ describe('other tool-call formats in the trace editor (chromium)', () => {
       assert.equal(view.format, format);
       assert.equal(await page.locator('.chip[data-i]').count(), view.tokens.length, `${record}: every token is a chip`);
       const chips = await page.locator('.chip.role-marker').allTextContents();
-      assert.deepEqual(chips, view.tokens.filter((tk) => tk.role === 'marker').map((tk) => tk.text), `${record}: marker chips`);
+      assert.deepEqual(
+        chips,
+        view.tokens.filter((tk) => tk.role === 'marker').map((tk) => tk.text),
+        `${record}: marker chips`,
+      );
       for (const m of markers) {
-        const inText = view.tokens.map((tk) => tk.text).join('').split(m).length - 1;
+        const inText =
+          view.tokens
+            .map((tk) => tk.text)
+            .join('')
+            .split(m).length - 1;
         assert.ok(inText > 0, `${record}: ${m} is in the completion`);
         assert.equal(chips.filter((c) => c === m).length, inText, `${record}: ${m} is one marker chip each time`);
       }
@@ -112,10 +134,22 @@ describe('other tool-call formats in the trace editor (chromium)', () => {
       const label = await formatLabel(page);
       assert.equal(label.text, `format ${format}`);
       assert.match(label.title, new RegExp(`^Tool-call format ${format}: named by the record \\(meta\\.format\\)`));
-      assert.match((await page.locator('.record-meta').textContent()) ?? '', new RegExp(`^${view.model?.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} · format ${format} · native · line \\d+ · 1 call · 0 errors, 0 warnings`));
+      assert.match(
+        (await page.locator('.record-meta').textContent()) ?? '',
+        new RegExp(
+          `^${view.model?.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} · format ${format} · native · line \\d+ · 1 call · 0 errors, 0 warnings`,
+        ),
+      );
       // The model writes no call ids in these formats: the server's id is not a difference.
-      assert.match((await page.locator('.compare > p').first().textContent()) ?? '', /^The client received what the reference parse gives\./, record);
-      assert.deepEqual(await page.locator('.compare-table tr.server-id td').allTextContents(), [`chatcmpl-tool-${format}0`, '(none written)']);
+      assert.match(
+        (await page.locator('.compare > p').first().textContent()) ?? '',
+        /^The client received what the reference parse gives\./,
+        record,
+      );
+      assert.deepEqual(await page.locator('.compare-table tr.server-id td').allTextContents(), [
+        `chatcmpl-tool-${format}0`,
+        '(none written)',
+      ]);
       await shot(page, `format-${format}`);
     }
     // The list says the format too (filterable by it).
@@ -155,14 +189,20 @@ describe('other tool-call formats in the trace editor (chromium)', () => {
     await selectRecord(page, 'harmony-clean-call');
     assert.equal((await formatLabel(page)).text, 'format harmony');
     assert.doesNotMatch((await page.locator('.topbar .status').textContent()) ?? '', /format/);
-    await js(page, `(() => { window.__heads = []; new MutationObserver(() => window.__heads.push(document.querySelector('.record-head')?.textContent ?? '')).observe(document.body, { subtree: true, childList: true, characterData: true }); })()`);
+    await js(
+      page,
+      `(() => { window.__heads = []; new MutationObserver(() => window.__heads.push(document.querySelector('.record-head')?.textContent ?? '')).observe(document.body, { subtree: true, childList: true, characterData: true }); })()`,
+    );
     // As when the user sets toolscope.format to hermes.
     await host.setFormat('hermes');
     await host.idle();
     await page.locator('.record-title', { hasText: 'harmony-clean-call' }).waitFor();
     await page.locator('.record-meta .rec-format', { hasText: 'format hermes (chosen)' }).waitFor();
     const heads = await js<string[]>(page, 'window.__heads');
-    assert.ok(heads.some((h) => h.includes('The format changed: analysing again…')), heads.slice(0, 5).join(' | '));
+    assert.ok(
+      heads.some((h) => h.includes('The format changed: analysing again…')),
+      heads.slice(0, 5).join(' | '),
+    );
     assert.match((await formatLabel(page)).title, /^Tool-call format hermes: chosen by you/);
     assert.match((await page.locator('.topbar .status').textContent()) ?? '', /format: hermes/);
     // Read as Hermes, the Harmony markup is no call: no marker chips, and its special tokens are plain specials.

@@ -43,7 +43,10 @@ describe('guided-unavailable in the trace editor', () => {
     if (skip(t)) return;
     const trace = join(tmp, 'hostile.jsonl');
     // The normal record's argument has the wrong type: the grammar would have blocked it (TS024).
-    await writeFile(trace, traceText([recordWithSchema('aborts-xgrammar', ABORTS_IN_ENGINE), recordWithSchema('normal', GOOD, '{"a": 1}')]));
+    await writeFile(
+      trace,
+      traceText([recordWithSchema('aborts-xgrammar', ABORTS_IN_ENGINE), recordWithSchema('normal', GOOD, '{"a": 1}')]),
+    );
     const { page, done } = await openPage(browser, null, { theme: 'light' });
     const host = await openVsCodePage(page, server, trace, '/guided-unavailable.html');
     await page.locator('.list-count', { hasText: /^2 records$/ }).waitFor();
@@ -52,7 +55,10 @@ describe('guided-unavailable in the trace editor', () => {
     await selectRecord(page, 'aborts-xgrammar');
     const unavailable = page.locator('.diag-list li', { has: page.locator('.diag-code', { hasText: 'TS027' }) }).first();
     await unavailable.waitFor({ state: 'attached' });
-    assert.match((await unavailable.locator('.diag-message').textContent()) ?? '', /^guided-decoding what-if skipped: xgrammar aborted: Cannot find field \$defs/);
+    assert.match(
+      (await unavailable.locator('.diag-message').textContent()) ?? '',
+      /^guided-decoding what-if skipped: xgrammar aborted: Cannot find field \$defs/,
+    );
     assert.equal(await page.locator('.diag-code', { hasText: /^TS02[45]$/ }).count(), 0);
     await shot(page, 'guided-unavailable');
 

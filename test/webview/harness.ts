@@ -38,7 +38,8 @@ export const CHROMIUM_ARGS = [
 /** Why the browser tests cannot run here, or null. With TOOLSCOPE_REQUIRE_BROWSER=1 a missing browser is a failure. */
 export function browserMissing(): string | null {
   if (existsSync(CHROMIUM)) return null;
-  if (process.env.TOOLSCOPE_REQUIRE_BROWSER === '1') throw new Error(`chromium not found at ${CHROMIUM}, and TOOLSCOPE_REQUIRE_BROWSER=1: the browser tests must run`);
+  if (process.env.TOOLSCOPE_REQUIRE_BROWSER === '1')
+    throw new Error(`chromium not found at ${CHROMIUM}, and TOOLSCOPE_REQUIRE_BROWSER=1: the browser tests must run`);
   const message = `chromium not found at ${CHROMIUM}: browser tests skipped`;
   console.warn(`\n*** ${message} ***\n`);
   return message;
@@ -57,7 +58,11 @@ function newestMtime(dir: string): number {
 export function ensureBuilt(): void {
   const js = join(ROOT, 'dist', 'webview.js');
   const css = join(ROOT, 'dist', 'webview.css');
-  const sources = Math.max(newestMtime(join(ROOT, 'webview')), statSync(join(ROOT, 'media', 'toolscope.css')).mtimeMs, statSync(join(ROOT, 'src', 'shared', 'protocol.ts')).mtimeMs);
+  const sources = Math.max(
+    newestMtime(join(ROOT, 'webview')),
+    statSync(join(ROOT, 'media', 'toolscope.css')).mtimeMs,
+    statSync(join(ROOT, 'src', 'shared', 'protocol.ts')).mtimeMs,
+  );
   if (existsSync(js) && existsSync(css) && statSync(js).mtimeMs >= sources && statSync(css).mtimeMs >= sources) return;
   const r = spawnSync(process.execPath, [join(ROOT, 'scripts', 'build.mjs')], { cwd: ROOT, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`build failed:\n${r.stdout}\n${r.stderr}`);
@@ -199,7 +204,14 @@ export interface FakeHost {
  * Opens the VS Code-shaped page for a trace. The host answers like TraceEditorProvider: `init` with the
  * snapshot, then the list analysed in small batches pushed as `summaries` events.
  */
-export async function openVsCodePage(page: Page, server: PageServer, tracePath: string, urlPath: string, batchMs = 1, options: AnalysisOptions = {}): Promise<FakeHost> {
+export async function openVsCodePage(
+  page: Page,
+  server: PageServer,
+  tracePath: string,
+  urlPath: string,
+  batchMs = 1,
+  options: AnalysisOptions = {},
+): Promise<FakeHost> {
   const session = await TraceSession.open(tracePath, basename(tracePath), options);
   let queue = Promise.resolve();
   const post = (m: Envelope) => {
@@ -303,11 +315,19 @@ export async function position(page: Page): Promise<string> {
 
 /** Waits until the cursor reads `token i / n`. */
 export async function waitPosition(page: Page, text: string): Promise<void> {
-  await page.waitForFunction((t) => (globalThis as unknown as { document: { querySelector(s: string): { textContent: string } | null } }).document.querySelector('.position')?.textContent === t, text);
+  await page.waitForFunction(
+    (t) =>
+      (globalThis as unknown as { document: { querySelector(s: string): { textContent: string } | null } }).document.querySelector(
+        '.position',
+      )?.textContent === t,
+    text,
+  );
 }
 
 export async function selectRecord(page: Page, id: string): Promise<void> {
-  const row = page.locator('.rec-row', { has: page.locator('.rec-id', { hasText: new RegExp(`^${id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }) });
+  const row = page.locator('.rec-row', {
+    has: page.locator('.rec-id', { hasText: new RegExp(`^${id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }),
+  });
   // The list is virtualised: a row scrolled out of view is not in the DOM, so scroll from the top until it is.
   // Each scroll is given time to render before the next look, or a row near the top is scrolled past unseen.
   if ((await row.count()) === 0) {
@@ -361,7 +381,11 @@ export async function openPage(
   url: string | null,
   opts: { theme?: 'light' | 'dark'; contrast?: 'more' | 'no-preference'; width?: number; height?: number } = {},
 ): Promise<OpenedPage> {
-  const context = await browser.newContext({ viewport: { width: opts.width ?? 1400, height: opts.height ?? 850 }, colorScheme: opts.theme ?? 'light', contrast: opts.contrast ?? 'no-preference' });
+  const context = await browser.newContext({
+    viewport: { width: opts.width ?? 1400, height: opts.height ?? 850 },
+    colorScheme: opts.theme ?? 'light',
+    contrast: opts.contrast ?? 'no-preference',
+  });
   const page = await context.newPage();
   const problems = await watch(page);
   if (url) {

@@ -9,7 +9,19 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
-import { addReport, browserMissing, ensureBuilt, launch, openPage, openVsCodePage, PageServer, reportData, ROOT, selectRecord, shot } from './harness.ts';
+import {
+  addReport,
+  browserMissing,
+  ensureBuilt,
+  launch,
+  openPage,
+  openVsCodePage,
+  PageServer,
+  reportData,
+  ROOT,
+  selectRecord,
+  shot,
+} from './harness.ts';
 
 const missing = browserMissing();
 const STREAM = join(ROOT, 'samples', 'anthropic-stream.sse');
@@ -63,11 +75,15 @@ describe('imported shapes in the trace editor (chromium)', () => {
     assert.match(meta, /^kimi-k2-0905-preview · format kimi_k2 · anthropic-stream · lines 1–47 · 2 calls · 0 errors, 0 warnings/);
     await shot(page, 'anthropic-stream-calls');
     const text = (await page.locator('body').textContent()) ?? '';
-    for (const expected of ['get_weather', 'list_events', 'Two lookups: the weather in Paris and the calendar for tomorrow.']) assert.ok(text.includes(expected), expected);
+    for (const expected of ['get_weather', 'list_events', 'Two lookups: the weather in Paris and the calendar for tomorrow.'])
+      assert.ok(text.includes(expected), expected);
 
     await selectRecord(page, broken);
     await page.locator('.banner.error', { hasText: 'overloaded_error: Overloaded' }).waitFor();
-    assert.match((await page.locator('.record-meta').textContent()) ?? '', /anthropic-stream · lines 49–\d+ · 0 calls · 1 error, 0 warnings/);
+    assert.match(
+      (await page.locator('.record-meta').textContent()) ?? '',
+      /anthropic-stream · lines 49–\d+ · 0 calls · 1 error, 0 warnings/,
+    );
     assert.equal(await page.locator('.rec-row.failed').count(), 1);
     assert.ok(((await page.locator('body').textContent()) ?? '').includes('Let me pull the incident list'));
     await shot(page, 'anthropic-stream-error');
@@ -78,11 +94,28 @@ describe('imported shapes in the trace editor (chromium)', () => {
   test('Anthropic messages and a pretty-printed response in the report page', async (t) => {
     if (skip(t)) return;
     // A pretty-printed chat.completion, as pasted from a terminal, after the Anthropic messages.
-    const pretty = JSON.stringify({ id: 'chatcmpl-pretty', object: 'chat.completion', model: 'kimi-k2', choices: [{ index: 0, message: { role: 'assistant', content: 'Done.' }, finish_reason: 'stop' }] }, null, 2);
+    const pretty = JSON.stringify(
+      {
+        id: 'chatcmpl-pretty',
+        object: 'chat.completion',
+        model: 'kimi-k2',
+        choices: [{ index: 0, message: { role: 'assistant', content: 'Done.' }, finish_reason: 'stop' }],
+      },
+      null,
+      2,
+    );
     const mixed = join(tmp, 'pasted.txt');
     await writeFile(mixed, `${await readFile(MESSAGES, 'utf8')}${pretty}\n`);
     const data = await reportData([mixed]);
-    assert.deepEqual(data.summaries.map((s) => [s.source, s.line]), [['anthropic', 1], ['anthropic', 2], ['anthropic', 3], ['chat-completion', 4]]);
+    assert.deepEqual(
+      data.summaries.map((s) => [s.source, s.line]),
+      [
+        ['anthropic', 1],
+        ['anthropic', 2],
+        ['anthropic', 3],
+        ['chat-completion', 4],
+      ],
+    );
     const { page, done } = await openPage(browser, addReport(server, '/anthropic-messages.html', data));
     const leak = data.summaries[1]?.id ?? '';
     await selectRecord(page, leak);
@@ -103,11 +136,17 @@ describe('imported shapes in the trace editor (chromium)', () => {
     await page.locator('.list-count', { hasText: /^2 records$/ }).waitFor();
     await host.idle();
     await selectRecord(page, leak);
-    assert.match((await page.locator('.record-meta').textContent()) ?? '', /^openai\/gpt-oss-120b · format harmony · openai-responses-stream · lines 1–\d+ · 0 calls · 1 error/);
+    assert.match(
+      (await page.locator('.record-meta').textContent()) ?? '',
+      /^openai\/gpt-oss-120b · format harmony · openai-responses-stream · lines 1–\d+ · 0 calls · 1 error/,
+    );
     assert.ok(((await page.locator('body').textContent()) ?? '').includes('Tool-call markup or arguments in content'));
     await shot(page, 'responses-stream-leak');
     await selectRecord(page, clean);
-    assert.match((await page.locator('.record-meta').textContent()) ?? '', /openai-responses-stream · lines \d+–\d+ · 1 call · 0 errors, 0 warnings/);
+    assert.match(
+      (await page.locator('.record-meta').textContent()) ?? '',
+      /openai-responses-stream · lines \d+–\d+ · 1 call · 0 errors, 0 warnings/,
+    );
     await page.locator('.tab', { hasText: 'Request' }).click();
     const request = (await page.locator('body').textContent()) ?? '';
     assert.ok(request.includes('search_web') && request.includes('get_weather'), 'the declared tools are the request');
@@ -123,7 +162,10 @@ describe('imported shapes in the trace editor (chromium)', () => {
     await page.locator('.list-count', { hasText: /^2 records$/ }).waitFor();
     await host.idle();
     await selectRecord(page, 'line-1');
-    assert.match((await page.locator('.record-meta').textContent()) ?? '', /^qwen3:8b · format hermes · ollama · lines 1–5 · 2 calls · 0 errors, 0 warnings/);
+    assert.match(
+      (await page.locator('.record-meta').textContent()) ?? '',
+      /^qwen3:8b · format hermes · ollama · lines 1–5 · 2 calls · 0 errors, 0 warnings/,
+    );
     assert.ok(((await page.locator('body').textContent()) ?? '').includes('Two cities: call get_weather for each.'));
     await selectRecord(page, 'line-6');
     assert.match((await page.locator('.record-meta').textContent()) ?? '', /ollama · line 6 · 2 calls · 2 errors/);
@@ -169,7 +211,10 @@ describe('imported shapes in the trace editor (chromium)', () => {
     await page.locator('.list-count', { hasText: /^2 records$/ }).waitFor();
     await host.idle();
     await selectRecord(page, stream);
-    assert.match((await page.locator('.record-meta').textContent()) ?? '', /^kimi-k2-instruct-0905 · format kimi_k2 · sse · lines 1–6 · 0 calls · 1 error/);
+    assert.match(
+      (await page.locator('.record-meta').textContent()) ?? '',
+      /^kimi-k2-instruct-0905 · format kimi_k2 · sse · lines 1–6 · 0 calls · 1 error/,
+    );
     assert.ok(((await page.locator('body').textContent()) ?? '').includes('Tool-call markup or arguments in content'));
     await shot(page, 'python-printout-stream');
     await selectRecord(page, completion);

@@ -2,7 +2,17 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cellsOf, displayRuns, glyphFor, layoutTokens, rowOfSegment, type TimelineLayout } from '../../webview/layout.ts';
-import { accumulatedCalls, anchoredDiagnostics, callAt, canonicalJson, compareArguments, nextAfter, nextEmission, prevBefore, stepDiagnostic } from '../../webview/navigation.ts';
+import {
+  accumulatedCalls,
+  anchoredDiagnostics,
+  callAt,
+  canonicalJson,
+  compareArguments,
+  nextAfter,
+  nextEmission,
+  prevBefore,
+  stepDiagnostic,
+} from '../../webview/navigation.ts';
 import { restoreState, defaultState } from '../../webview/state.ts';
 import { actionForKey } from '../../webview/stepping.ts';
 import type { Diagnostic } from '../../src/core/diagnostics/diagnostic.ts';
@@ -93,7 +103,18 @@ function tok(text: string, extra: Partial<TokenView> = {}): TokenView {
 }
 
 function diag(start: number | null, end: number | null, where: Diagnostic['where'] = 'completion'): Diagnostic {
-  return { code: 'TS001', kind: 'content-leak', severity: 'error', message: 'm', hint: 'h', where, tokenStart: start, tokenEnd: end, charStart: null, charEnd: null };
+  return {
+    code: 'TS001',
+    kind: 'content-leak',
+    severity: 'error',
+    message: 'm',
+    hint: 'h',
+    where,
+    tokenStart: start,
+    tokenEnd: end,
+    charStart: null,
+    charEnd: null,
+  };
 }
 
 test('navigation: next/previous in sorted positions, diagnostics in turn, calls at the cursor', () => {
@@ -127,8 +148,30 @@ test('navigation: next/previous in sorted positions, diagnostics in turn, calls 
   assert.equal(stepDiagnostic(list, 7, null, -1), 2);
 
   const calls = [
-    { index: 0, id: 'a', name: 'a', arguments: '{}', tokenStart: 2, tokenEnd: 5, terminated: true, fragments: [], schemaErrors: [], tool: null },
-    { index: 1, id: 'b', name: 'b', arguments: '{}', tokenStart: 0, tokenEnd: 0, terminated: true, fragments: [], schemaErrors: [], tool: null },
+    {
+      index: 0,
+      id: 'a',
+      name: 'a',
+      arguments: '{}',
+      tokenStart: 2,
+      tokenEnd: 5,
+      terminated: true,
+      fragments: [],
+      schemaErrors: [],
+      tool: null,
+    },
+    {
+      index: 1,
+      id: 'b',
+      name: 'b',
+      arguments: '{}',
+      tokenStart: 0,
+      tokenEnd: 0,
+      terminated: true,
+      fragments: [],
+      schemaErrors: [],
+      tool: null,
+    },
   ];
   assert.equal(callAt(calls, 4)?.index, 0);
   assert.equal(callAt(calls, 5), null);
@@ -144,7 +187,9 @@ test('accumulated calls: what the client has after a token, including the final 
   ];
   const finalEmitted = { tool_calls: [{ index: 0, function: { arguments: ':1}' } }] };
   assert.deepEqual(accumulatedCalls({ tokens, finalEmitted }, 0), []);
-  assert.deepEqual(accumulatedCalls({ tokens, finalEmitted }, 2), [{ index: 0, id: 'functions.f:0', name: 'f', arguments: '{"x"', lastToken: 2 }]);
+  assert.deepEqual(accumulatedCalls({ tokens, finalEmitted }, 2), [
+    { index: 0, id: 'functions.f:0', name: 'f', arguments: '{"x"', lastToken: 2 },
+  ]);
   assert.equal(accumulatedCalls({ tokens, finalEmitted }, 3)[0]?.arguments, '{"x":1}');
   assert.equal(nextEmission(tokens, 2), null);
   assert.equal(nextEmission(tokens, 0), 1);
@@ -172,7 +217,14 @@ test('keys map to stepping actions; modifiers are left alone', () => {
 test('saved UI state is checked field by field', () => {
   assert.deepEqual(restoreState(undefined), defaultState());
   assert.deepEqual(restoreState({ v: 2, selectedKey: 'x' }), defaultState());
-  const s = restoreState({ v: 1, selectedKey: '3:0', cursors: { '3:0': 12, bad: -1, worse: 'x' }, filters: { text: 'a', severity: 'nope', errorsOnly: true }, listWidth: 5, centreTab: 'request' });
+  const s = restoreState({
+    v: 1,
+    selectedKey: '3:0',
+    cursors: { '3:0': 12, bad: -1, worse: 'x' },
+    filters: { text: 'a', severity: 'nope', errorsOnly: true },
+    listWidth: 5,
+    centreTab: 'request',
+  });
   assert.equal(s.selectedKey, '3:0');
   assert.deepEqual(s.cursors, { '3:0': 12 });
   assert.deepEqual(s.filters, { text: 'a', kind: '', severity: '', errorsOnly: true });

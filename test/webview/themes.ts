@@ -62,7 +62,10 @@ export function vscodeThemeScript(kind: ThemeKind): string {
 
 /** The context options that show the report page in a theme kind (it follows the system's scheme and contrast). */
 export function reportThemeOptions(kind: ThemeKind): { theme: 'light' | 'dark'; contrast: 'more' | 'no-preference' } {
-  return { theme: kind === 'dark' || kind === 'high-contrast' ? 'dark' : 'light', contrast: kind.startsWith('high-contrast') ? 'more' : 'no-preference' };
+  return {
+    theme: kind === 'dark' || kind === 'high-contrast' ? 'dark' : 'light',
+    contrast: kind.startsWith('high-contrast') ? 'more' : 'no-preference',
+  };
 }
 
 /** The same as browser-context options. */

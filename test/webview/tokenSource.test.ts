@@ -28,8 +28,19 @@ describe('token source line in chromium', () => {
     const folder = writeKimiFolder(join(tmp, 'Kimi-K2-Instruct'));
     const trace = join(tmp, 'trace.jsonl');
     const records = [
-      { toolscope: 1, id: 'kimi-call', completion: { text: 'hello world<|tool_calls_section_begin|><|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{"a":1}<|tool_call_end|><|tool_calls_section_end|>' } },
-      { toolscope: 1, id: 'gpt-oss-final', meta: { model: 'openai/gpt-oss-20b' }, completion: { text: '<|channel|>final<|message|>Done 👩<|return|>' } },
+      {
+        toolscope: 1,
+        id: 'kimi-call',
+        completion: {
+          text: 'hello world<|tool_calls_section_begin|><|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{"a":1}<|tool_call_end|><|tool_calls_section_end|>',
+        },
+      },
+      {
+        toolscope: 1,
+        id: 'gpt-oss-final',
+        meta: { model: 'openai/gpt-oss-20b' },
+        completion: { text: '<|channel|>final<|message|>Done 👩<|return|>' },
+      },
       { toolscope: 1, id: 'hermes-plain', meta: { format: 'hermes' }, completion: { text: 'Sure.' } },
     ];
     await writeFile(trace, records.map((r) => JSON.stringify(r)).join('\n') + '\n');
@@ -57,7 +68,10 @@ describe('token source line in chromium', () => {
     if (skip(t)) return;
     const { page, done } = await openPage(browser, url);
     await selectRecord(page, 'kimi-call');
-    assert.match((await page.locator('.token-source').textContent()) ?? '', /^tokens: tiktoken\.model \(Kimi-K2-Instruct\) \(exact, re-encoded/u);
+    assert.match(
+      (await page.locator('.token-source').textContent()) ?? '',
+      /^tokens: tiktoken\.model \(Kimi-K2-Instruct\) \(exact, re-encoded/u,
+    );
     assert.equal(await page.locator('.approximate-banner').count(), 0);
     assert.equal(await page.locator('.chip.approx').count(), 0);
     assert.match((await page.locator('#tok-0').getAttribute('title')) ?? '', /id 259\b/u);
@@ -67,7 +81,13 @@ describe('token source line in chromium', () => {
     assert.match((await page.locator('.token-source').textContent()) ?? '', /^tokens: o200k_harmony \(exact, re-encoded/u);
     // " 👩" comes as two byte tokens: the first holds the space and half the emoji, the second ends it.
     const record = Object.values(data.records).find((r) => r?.id === 'gpt-oss-final');
-    assert.deepEqual(record?.tokens.filter((tk) => tk.bytes !== undefined).map((tk) => [tk.text, tk.bytes]), [[' ', '\\x20\\xF0\\x9F\\x91'], ['👩', '\\xA9']]);
+    assert.deepEqual(
+      record?.tokens.filter((tk) => tk.bytes !== undefined).map((tk) => [tk.text, tk.bytes]),
+      [
+        [' ', '\\x20\\xF0\\x9F\\x91'],
+        ['👩', '\\xA9'],
+      ],
+    );
     assert.ok(!((await page.locator('.timeline').textContent()) ?? '').includes('\uFFFD'));
 
     await selectRecord(page, 'hermes-plain');

@@ -9,7 +9,22 @@ import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { addReport, browserMissing, cspViolations, DARK_VSCODE_THEME, ensureBuilt, js, launch, openVsCodePage, PageServer, reportData, RESULTS, ROOT, selectRecord, watch } from './harness.ts';
+import {
+  addReport,
+  browserMissing,
+  cspViolations,
+  DARK_VSCODE_THEME,
+  ensureBuilt,
+  js,
+  launch,
+  openVsCodePage,
+  PageServer,
+  reportData,
+  RESULTS,
+  ROOT,
+  selectRecord,
+  watch,
+} from './harness.ts';
 
 const SAMPLE = join(ROOT, 'samples', 'kimi-k2-raw-completions.jsonl');
 const missing = browserMissing();
@@ -114,13 +129,20 @@ describe('the vLLM tab in chromium', () => {
     await panel.locator('.vllm-summary.cmp-clean').waitFor();
     assert.equal(await panel.locator('.vllm-grouping-kind').getAttribute('disabled'), null);
     // Twelve tokens per delta (speculative decoding delivering several at once): generation A loses calls.
-    await js(page, `(() => { const s = document.querySelector('#panel-vllm .vllm-grouping-kind'); s.value = 'n'; s.dispatchEvent(new Event('change')); })()`);
+    await js(
+      page,
+      `(() => { const s = document.querySelector('#panel-vllm .vllm-grouping-kind'); s.value = 'n'; s.dispatchEvent(new Event('change')); })()`,
+    );
     await panel.locator('.vllm-per-delta input').fill('12');
     await panel.locator('.vllm-per-delta input').press('Enter');
     await js(page, `document.querySelector('#panel-vllm .vllm-per-delta').dispatchEvent(new Event('change'))`);
     await panel.locator('.vllm-grouping-now', { hasText: /^Shown: 12 tokens per delta · \d+ deltas$/ }).waitFor();
     const asked = host.requests.filter((r) => r.type === 'vllmRun');
-    assert.deepEqual(asked.at(-1), { type: 'vllmRun', key: asked.at(-1)?.type === 'vllmRun' ? asked.at(-1)?.key : '', grouping: { kind: 'tokens', perDelta: 12 } });
+    assert.deepEqual(asked.at(-1), {
+      type: 'vllmRun',
+      key: asked.at(-1)?.type === 'vllmRun' ? asked.at(-1)?.key : '',
+      grouping: { kind: 'tokens', perDelta: 12 },
+    });
     const details = await panel.locator('.vllm-finding').evaluateAll((els) => els.map((e) => e.getAttribute('data-detail')));
     assert.ok(details.length > 0 && details.every((d) => d !== null), details.join());
     assert.ok(details.includes('call-dropped') || details.includes('arguments-truncated'), details.join());
@@ -131,7 +153,10 @@ describe('the vLLM tab in chromium', () => {
     await page.locator('.tab[data-tab="vllm"]').click();
     await panel.locator('.vllm-grouping-now', { hasText: /^Shown: 12 tokens per delta/ }).waitFor();
     // Back to one token per delta.
-    await js(page, `(() => { const s = document.querySelector('#panel-vllm .vllm-grouping-kind'); s.value = 'one'; s.dispatchEvent(new Event('change')); })()`);
+    await js(
+      page,
+      `(() => { const s = document.querySelector('#panel-vllm .vllm-grouping-kind'); s.value = 'one'; s.dispatchEvent(new Event('change')); })()`,
+    );
     await panel.locator('.vllm-grouping-now', { hasText: /^Shown: 1 token per delta/ }).waitFor();
     // This record has no recorded grouping: the option is off.
     assert.equal(await panel.locator('vscode-option[value="recorded"]').getAttribute('disabled'), '');

@@ -36,7 +36,9 @@ import {
 const missing = browserMissing();
 const BASIC = join(FIXTURES, 'basic.jsonl');
 const TOKENS = join(FIXTURES, 'tokens.jsonl');
-const SAMPLES = ['kimi-k2-raw-completions.jsonl', 'malformed-lines.jsonl'].map((f) => join(ROOT, 'samples', f)).filter((p) => existsSync(p));
+const SAMPLES = ['kimi-k2-raw-completions.jsonl', 'malformed-lines.jsonl']
+  .map((f) => join(ROOT, 'samples', f))
+  .filter((p) => existsSync(p));
 
 let browser: Browser;
 let server: PageServer;
@@ -61,12 +63,18 @@ function skipIfMissing(t: TestContext): boolean {
 
 /** The distinct token indices of rendered chips matching a selector. */
 async function chipTokens(page: Page, selector: string): Promise<number[]> {
-  return js<number[]>(page, `[...new Set([...document.querySelectorAll(${JSON.stringify(selector)})].map((e) => Number(e.dataset.i)))].sort((a, b) => a - b)`);
+  return js<number[]>(
+    page,
+    `[...new Set([...document.querySelectorAll(${JSON.stringify(selector)})].map((e) => Number(e.dataset.i)))].sort((a, b) => a - b)`,
+  );
 }
 
 /** A chip's text as shown: leading glyphs, text, trailing glyphs. */
 async function chipText(page: Page, token: number): Promise<string> {
-  return js<string>(page, `(() => { const c = document.querySelector('#tok-${token}'); return (c.dataset.lead || '') + c.textContent + (c.dataset.trail || ''); })()`);
+  return js<string>(
+    page,
+    `(() => { const c = document.querySelector('#tok-${token}'); return (c.dataset.lead || '') + c.textContent + (c.dataset.trail || ''); })()`,
+  );
 }
 
 const range = (a: number, b: number) => Array.from({ length: b - a }, (_, i) => a + i);
@@ -94,9 +102,16 @@ describe('trace editor webview in chromium', () => {
     if (skipIfMissing(t)) return;
     const { page, done } = await open(reportUrl);
     const total = data.summaries.length;
-    await page.waitForFunction(() => (globalThis as unknown as { performance: { getEntriesByName(n: string): unknown[] } }).performance.getEntriesByName('toolscope:record-painted').length > 0);
+    await page.waitForFunction(
+      () =>
+        (globalThis as unknown as { performance: { getEntriesByName(n: string): unknown[] } }).performance.getEntriesByName(
+          'toolscope:record-painted',
+        ).length > 0,
+    );
     const painted = await js<number>(page, `performance.getEntriesByName('toolscope:record-painted')[0].startTime`);
-    console.log(`timing: report of ${total} records (${Math.round(JSON.stringify(data).length / 1e3)} kB of data): first record painted ${painted.toFixed(0)} ms after navigation`);
+    console.log(
+      `timing: report of ${total} records (${Math.round(JSON.stringify(data).length / 1e3)} kB of data): first record painted ${painted.toFixed(0)} ms after navigation`,
+    );
     assert.match((await page.locator('.list-count').textContent()) ?? '', new RegExp(`^${total} records`));
     assert.equal(await page.locator('.list-scroller').getAttribute('role'), 'listbox');
     const row = page.locator('.rec-row', { has: page.locator('.rec-id', { hasText: /^two-calls-schema$/ }) });
@@ -164,7 +179,10 @@ describe('trace editor webview in chromium', () => {
     // Approximate tokenisation is marked.
     assert.equal(view.approximate, true);
     assert.match((await page.locator('.approximate-banner').textContent()) ?? '', /token boundaries are approximate: no recorded tokens/);
-    assert.deepEqual(await chipTokens(page, '.chip.approx'), view.tokens.flatMap((tk, i) => (tk.approximate ? [i] : [])));
+    assert.deepEqual(
+      await chipTokens(page, '.chip.approx'),
+      view.tokens.flatMap((tk, i) => (tk.approximate ? [i] : [])),
+    );
     assert.equal(await js<string>(page, `getComputedStyle(document.querySelector('#tok-0')).borderTopStyle`), 'dashed');
 
     // Rebuilt text and token warnings are said.
@@ -178,7 +196,10 @@ describe('trace editor webview in chromium', () => {
     const banners = (await page.locator('.banners').textContent()) ?? '';
     assert.ok(banners.includes(mismatch.tokenWarning), banners);
     assert.match(banners, /approximate where chips are dashed/);
-    assert.deepEqual(await chipTokens(page, '.chip.approx'), mismatch.tokens.flatMap((tk, i) => (tk.approximate ? [i] : [])));
+    assert.deepEqual(
+      await chipTokens(page, '.chip.approx'),
+      mismatch.tokens.flatMap((tk, i) => (tk.approximate ? [i] : [])),
+    );
 
     if (SAMPLES.length) {
       // Recorded tokens: solid, logprob-shaded, titles with id and logprob.
@@ -295,7 +316,11 @@ describe('trace editor webview in chromium', () => {
       await page.keyboard.press('e');
       await waitPosition(page, `token ${d.start + 1} / ${n}`);
       // The underline covers exactly tokenStart..tokenEnd-1.
-      assert.deepEqual(await chipTokens(page, `.chip.diag[data-diags~="${d.index}"]`), range(d.start, d.end), `${d.diagnostic.code} underline`);
+      assert.deepEqual(
+        await chipTokens(page, `.chip.diag[data-diags~="${d.index}"]`),
+        range(d.start, d.end),
+        `${d.diagnostic.code} underline`,
+      );
       assert.deepEqual(await chipTokens(page, '.chip.diag-active'), range(d.start, d.end), 'active range');
       const item = page.locator('.section-here .diag-item.active');
       assert.equal(await item.locator('.diag-code').textContent(), d.diagnostic.code);
@@ -350,12 +375,19 @@ describe('trace editor webview in chromium', () => {
     assert.equal(await count(), `${total} records`);
 
     await page.locator('.filter-text input').fill('WEATHER');
-    const needle = data.summaries.filter((s) => [s.id, s.model ?? '', s.preview, s.file ?? '', s.failed ?? '', s.format, s.source, `line ${s.line}`].join('\n').toLowerCase().includes('weather')).length;
+    const needle = data.summaries.filter((s) =>
+      [s.id, s.model ?? '', s.preview, s.file ?? '', s.failed ?? '', s.format, s.source, `line ${s.line}`]
+        .join('\n')
+        .toLowerCase()
+        .includes('weather'),
+    ).length;
     assert.equal(await count(), `${needle} of ${total} records`);
     await page.locator('.filter-text input').fill('');
 
     const setSelect = (cls: string, value: string) =>
-      page.evaluate(`(() => { const s = document.querySelector('${cls}'); s.value = ${JSON.stringify(value)}; s.dispatchEvent(new Event('change')); })()`);
+      page.evaluate(
+        `(() => { const s = document.querySelector('${cls}'); s.value = ${JSON.stringify(value)}; s.dispatchEvent(new Event('change')); })()`,
+      );
     await setSelect('.filter-kind', 'dropped-call');
     const dropped = data.summaries.filter((s) => s.kinds['dropped-call']).length;
     assert.equal(await count(), `${dropped} of ${total} records`);
@@ -367,7 +399,10 @@ describe('trace editor webview in chromium', () => {
     await setSelect('.filter-severity', 'warning');
     assert.equal(await count(), `${data.summaries.filter((s) => s.counts.warning > 0).length} of ${total} records`);
     await page.locator('.filter-text input').fill('no such record anywhere');
-    assert.match((await js<string>(page, `getComputedStyle(document.querySelector('.list-spacer'), '::before').content`)) ?? '', /No records match the filters/);
+    assert.match(
+      (await js<string>(page, `getComputedStyle(document.querySelector('.list-spacer'), '::before').content`)) ?? '',
+      /No records match the filters/,
+    );
     await done();
   });
 
@@ -407,14 +442,20 @@ describe('trace editor webview in chromium', () => {
     // The prompt: no recorded one, so the request rendered with Toolscope's template, said so, behind a click.
     assert.match((await req.locator('details.prompt summary').textContent()) ?? '', /rendered prompt.*Toolscope's Kimi K2 template/);
     await req.locator('details.prompt summary').click();
-    assert.match((await req.locator('details.prompt .prompt-text').textContent()) ?? '', /<\|im_user\|>user<\|im_middle\|>Weather in Oslo and search news[\s\S]*<\|im_assistant\|>assistant<\|im_middle\|>$/);
+    assert.match(
+      (await req.locator('details.prompt .prompt-text').textContent()) ?? '',
+      /<\|im_user\|>user<\|im_middle\|>Weather in Oslo and search news[\s\S]*<\|im_assistant\|>assistant<\|im_middle\|>$/,
+    );
     // Tabs by keyboard.
     await page.locator('.tab[data-tab="request"]').focus();
     await page.keyboard.press('ArrowLeft');
     assert.equal(await page.locator('.tab[data-tab="response"]').getAttribute('aria-selected'), 'true');
     assert.match((await page.locator('#panel-response').textContent()) ?? '', /Tool calls \(1\)/);
     // A stepping key brings the timeline back.
-    await page.locator('.timeline').focus({ timeout: 1000 }).catch(() => undefined);
+    await page
+      .locator('.timeline')
+      .focus({ timeout: 1000 })
+      .catch(() => undefined);
     await page.keyboard.press('n');
     assert.equal(await page.locator('.tab[data-tab="timeline"]').getAttribute('aria-selected'), 'true');
     // Raw JSON: in a report, shown in the page.
@@ -471,7 +512,10 @@ describe('trace editor webview in chromium', () => {
     const { page, done } = await open(null, { theme: 'dark' });
     await page.addInitScript(DARK_VSCODE_THEME);
     const host = await openVsCodePage(page, server, trace, '/vscode.html');
-    const records = (await readFile(BASIC, 'utf8')).trim().split('\n').filter((l) => l.startsWith('{')).length;
+    const records = (await readFile(BASIC, 'utf8'))
+      .trim()
+      .split('\n')
+      .filter((l) => l.startsWith('{')).length;
     await page.locator('.list-count', { hasText: new RegExp(`^${records} records$`) }).waitFor();
     await host.idle();
     assert.ok(host.events >= 3, `summaries came in ${host.events} events`);
@@ -518,7 +562,16 @@ describe('trace editor webview in chromium', () => {
     await page.locator('.tab[data-tab="response"]').click();
     await page.locator('#panel-response', { hasText: /Tool calls \(0\)/ }).waitFor();
     // The rest of the stream arrives: a call, then the end.
-    await appendFile(trace, chunk({ tool_calls: [{ index: 0, id: 'functions.get_weather:0', type: 'function', function: { name: 'get_weather', arguments: '{"city": "Oslo"}' } }] }) + chunk({}, 'tool_calls') + 'data: [DONE]\n\n');
+    await appendFile(
+      trace,
+      chunk({
+        tool_calls: [
+          { index: 0, id: 'functions.get_weather:0', type: 'function', function: { name: 'get_weather', arguments: '{"city": "Oslo"}' } },
+        ],
+      }) +
+        chunk({}, 'tool_calls') +
+        'data: [DONE]\n\n',
+    );
     await host.fileChanged();
     await page.locator('#panel-response', { hasText: /Tool calls \(1\)/ }).waitFor();
     assert.match((await page.locator('#panel-response').textContent()) ?? '', /get_weather/);
@@ -530,7 +583,10 @@ describe('trace editor webview in chromium', () => {
     if (skipIfMissing(t)) return;
     const trace = join(tmp, 'many.jsonl');
     const lines: string[] = [];
-    for (let i = 0; i < 10_000; i++) lines.push(JSON.stringify({ toolscope: 1, id: `r${i}`, completion: { text: i % 7 ? `answer ${i}` : `<|tool_call_begin|>functions.x:${i}` } }));
+    for (let i = 0; i < 10_000; i++)
+      lines.push(
+        JSON.stringify({ toolscope: 1, id: `r${i}`, completion: { text: i % 7 ? `answer ${i}` : `<|tool_call_begin|>functions.x:${i}` } }),
+      );
     await writeFile(trace, lines.join('\n') + '\n');
     const { page, done } = await open(null);
     const started = Date.now();
@@ -550,7 +606,9 @@ describe('trace editor webview in chromium', () => {
     await page.locator('.filter-errors').click();
     const errors = Number(/^(\d+) of/.exec((await page.locator('.list-count').textContent()) ?? '')?.[1]);
     assert.ok(errors > 1000 && errors < 10_000, String(errors));
-    console.log(`timing: 10k records (VS Code page, batches of 40 ms): first record painted ${firstRecord} ms, all ${host.events} batches listed ${allListed} ms; ${elements} elements`);
+    console.log(
+      `timing: 10k records (VS Code page, batches of 40 ms): first record painted ${firstRecord} ms, all ${host.events} batches listed ${allListed} ms; ${elements} elements`,
+    );
     await host.close();
     await done();
   });
@@ -560,9 +618,20 @@ describe('trace editor webview in chromium', () => {
     const trace = join(tmp, 'big.jsonl');
     let text = '';
     for (let i = 0; text.length < 330_000; i++) text += (i % 23 === 22 ? '\n' : ' ') + `w${i % 1000}`;
-    text += '<|tool_calls_section_begin|><|tool_call_begin|>functions.search_web:0<|tool_call_argument_begin|>{"query":"end"}<|tool_call_end|><|tool_calls_section_end|>';
-    const tools = [{ type: 'function', function: { name: 'search_web', parameters: { type: 'object', properties: { query: { type: 'string' } } } } }];
-    await writeFile(trace, JSON.stringify({ toolscope: 1, id: 'big', request: { model: 'kimi-k2', messages: [{ role: 'user', content: 'go' }], tools }, completion: { text } }) + '\n');
+    text +=
+      '<|tool_calls_section_begin|><|tool_call_begin|>functions.search_web:0<|tool_call_argument_begin|>{"query":"end"}<|tool_call_end|><|tool_calls_section_end|>';
+    const tools = [
+      { type: 'function', function: { name: 'search_web', parameters: { type: 'object', properties: { query: { type: 'string' } } } } },
+    ];
+    await writeFile(
+      trace,
+      JSON.stringify({
+        toolscope: 1,
+        id: 'big',
+        request: { model: 'kimi-k2', messages: [{ role: 'user', content: 'go' }], tools },
+        completion: { text },
+      }) + '\n',
+    );
     const big = await reportData([trace], 'big');
     const view = Object.values(big.records)[0];
     assert.ok(view);
@@ -572,7 +641,12 @@ describe('trace editor webview in chromium', () => {
     const { page, done } = await open(null);
     await page.goto(url);
     await page.locator('.chip[data-i]').first().waitFor();
-    await page.waitForFunction(() => (globalThis as unknown as { performance: { getEntriesByName(n: string): unknown[] } }).performance.getEntriesByName('toolscope:record-painted').length > 0);
+    await page.waitForFunction(
+      () =>
+        (globalThis as unknown as { performance: { getEntriesByName(n: string): unknown[] } }).performance.getEntriesByName(
+          'toolscope:record-painted',
+        ).length > 0,
+    );
     const painted = await js<number>(page, `performance.getEntriesByName('toolscope:record-painted')[0].startTime`);
     const opened = await elementCount(page);
     assert.ok(opened < 5000, `${opened} elements after opening`);
@@ -642,13 +716,50 @@ describe('trace editor webview in chromium', () => {
     const JSURL = 'javascript:window.__pwned=1';
     const SVG = '<svg onload="window.__pwned=1"></svg>';
     const all = `${IMG} ${SCRIPT} ${JSURL} ${SVG}`;
-    const evilTool = { type: 'function', function: { name: IMG, description: SCRIPT, parameters: { type: 'object', properties: { [SCRIPT]: { type: 'string', description: JSURL } } } } };
+    const evilTool = {
+      type: 'function',
+      function: {
+        name: IMG,
+        description: SCRIPT,
+        parameters: { type: 'object', properties: { [SCRIPT]: { type: 'string', description: JSURL } } },
+      },
+    };
     const tools = [evilTool, { type: 'function', function: { name: 'search', parameters: { type: 'object' } } }];
     const completion = `${all}\n<think>${SCRIPT}</think><|tool_calls_section_begin|><|tool_call_begin|>functions.${IMG}:0<|tool_call_argument_begin|>{"q": ${JSON.stringify(all)}}<|tool_call_end|><|tool_calls_section_end|>`;
     const huge = `${IMG}${'A'.repeat(1_000_000)}${SCRIPT}`;
     const lines = [
-      JSON.stringify({ toolscope: 1, id: IMG, request: { model: SCRIPT, messages: [{ role: 'user', content: all }, { role: SVG, content: [{ type: 'text', text: all }] }], tools }, completion: { text: completion }, response: { choices: [{ message: { role: 'assistant', content: all, tool_calls: [{ id: JSURL, type: 'function', function: { name: SCRIPT, arguments: all } }] }, finish_reason: 'tool_calls' }] } }),
-      JSON.stringify({ toolscope: 1, id: JSURL, meta: { model: IMG }, request: { messages: [{ role: 'user', content: huge }], tools }, completion: { text: `${SCRIPT}${huge.slice(0, 5000)}` } }),
+      JSON.stringify({
+        toolscope: 1,
+        id: IMG,
+        request: {
+          model: SCRIPT,
+          messages: [
+            { role: 'user', content: all },
+            { role: SVG, content: [{ type: 'text', text: all }] },
+          ],
+          tools,
+        },
+        completion: { text: completion },
+        response: {
+          choices: [
+            {
+              message: {
+                role: 'assistant',
+                content: all,
+                tool_calls: [{ id: JSURL, type: 'function', function: { name: SCRIPT, arguments: all } }],
+              },
+              finish_reason: 'tool_calls',
+            },
+          ],
+        },
+      }),
+      JSON.stringify({
+        toolscope: 1,
+        id: JSURL,
+        meta: { model: IMG },
+        request: { messages: [{ role: 'user', content: huge }], tools },
+        completion: { text: `${SCRIPT}${huge.slice(0, 5000)}` },
+      }),
       `${SCRIPT} not json ${'<b>x</b>'.repeat(125_000)}`,
       JSON.stringify({ toolscope: 1, id: SCRIPT, error: all }),
     ];
@@ -671,15 +782,24 @@ describe('trace editor webview in chromium', () => {
       assert.deepEqual(await page.locator('.rec-row .rec-id').allTextContents(), [IMG, JSURL, SCRIPT]);
       assert.deepEqual(await page.locator('.line-error .line-error-where').allTextContents(), ['line 3']);
       for (const id of [IMG, JSURL, SCRIPT]) {
-        await page.locator('.rec-row', { has: page.locator('.rec-id', { hasText: id }) }).first().click();
+        await page
+          .locator('.rec-row', { has: page.locator('.rec-id', { hasText: id }) })
+          .first()
+          .click();
         await page.locator('.record-title', { hasText: id }).waitFor();
         for (const tab of ['response', 'request', 'timeline']) await page.locator(`.tab[data-tab="${tab}"]`).click();
         await check(page, kind === 'report' ? 2 : 1);
       }
       // The completion's text, tool name and arguments show as text.
-      await page.locator('.rec-row', { has: page.locator('.rec-id', { hasText: IMG }) }).first().click();
+      await page
+        .locator('.rec-row', { has: page.locator('.rec-id', { hasText: IMG }) })
+        .first()
+        .click();
       await page.locator('.record-title', { hasText: IMG }).waitFor();
-      const chips = await js<string>(page, `[...document.querySelectorAll('.chip[data-i]')].map((c) => (c.dataset.lead || '') + c.textContent + (c.dataset.trail || '')).join('')`);
+      const chips = await js<string>(
+        page,
+        `[...document.querySelectorAll('.chip[data-i]')].map((c) => (c.dataset.lead || '') + c.textContent + (c.dataset.trail || '')).join('')`,
+      );
       assert.ok(chips.includes('<img·src=x·onerror="window.__pwned=1">'), chips.slice(0, 200));
       assert.ok(chips.includes('</script><script>window.__pwned=1</script>'));
       await page.locator('.timeline').focus();
@@ -696,7 +816,10 @@ describe('trace editor webview in chromium', () => {
         await page.keyboard.press('Escape');
       }
       // The 1 MB message is cut with a button for the rest.
-      await page.locator('.rec-row', { has: page.locator('.rec-id', { hasText: JSURL }) }).first().click();
+      await page
+        .locator('.rec-row', { has: page.locator('.rec-id', { hasText: JSURL }) })
+        .first()
+        .click();
       await page.locator('.record-title', { hasText: JSURL }).waitFor();
       await page.locator('.tab[data-tab="request"]').click();
       await page.locator('#panel-request details.message .show-all').click();

@@ -20,11 +20,14 @@ export const CODE_SERVER = process.env.TOOLSCOPE_CODE_SERVER || '/tmp/code-serve
 export function workbenchMissing(): string | null {
   const missing = [
     existsSync(CHROMIUM) ? null : `chromium (${CHROMIUM})`,
-    existsSync(CODE_SERVER) ? null : `code-server (${CODE_SERVER}; install it with scripts/setup-code-server.sh, or set TOOLSCOPE_CODE_SERVER)`,
+    existsSync(CODE_SERVER)
+      ? null
+      : `code-server (${CODE_SERVER}; install it with scripts/setup-code-server.sh, or set TOOLSCOPE_CODE_SERVER)`,
   ].filter((m): m is string => m !== null);
   if (!missing.length) return null;
   const message = `${missing.join(' and ')} not found: the VS Code workbench tests are SKIPPED`;
-  if (process.env.TOOLSCOPE_REQUIRE_WORKBENCH === '1') throw new Error(`${message.replace(/: .*$/, '')}, and TOOLSCOPE_REQUIRE_WORKBENCH=1: the workbench tests must run`);
+  if (process.env.TOOLSCOPE_REQUIRE_WORKBENCH === '1')
+    throw new Error(`${message.replace(/: .*$/, '')}, and TOOLSCOPE_REQUIRE_WORKBENCH=1: the workbench tests must run`);
   console.warn(`\n${'*'.repeat(100)}\n*** ${message}\n${'*'.repeat(100)}\n`);
   return message;
 }
@@ -101,10 +104,14 @@ export class CodeServer {
     const dir = await mkdtemp(join(tmpdir(), 'toolscope-cs-'));
     await mkdir(join(dir, 'data', 'User'), { recursive: true });
     await writeFile(join(dir, 'config.yaml'), 'auth: none\n');
-    await writeFile(join(dir, 'data', 'User', 'settings.json'), JSON.stringify({ ...quietSettings(opts.theme ?? 'dark'), ...opts.settings }, null, 2));
+    await writeFile(
+      join(dir, 'data', 'User', 'settings.json'),
+      JSON.stringify({ ...quietSettings(opts.theme ?? 'dark'), ...opts.settings }, null, 2),
+    );
     for (const vsix of opts.install ?? []) {
       const r = spawnSync(CODE_SERVER, [...CodeServer.args(dir), '--install-extension', vsix], { encoding: 'utf8', timeout: 120_000 });
-      if (r.status !== 0 || !/successfully installed/i.test(r.stdout)) throw new Error(`installing ${vsix} failed (${r.status}):\n${r.stdout}\n${r.stderr}`);
+      if (r.status !== 0 || !/successfully installed/i.test(r.stdout))
+        throw new Error(`installing ${vsix} failed (${r.status}):\n${r.stdout}\n${r.stderr}`);
     }
     const port = await freePort();
     const args = [

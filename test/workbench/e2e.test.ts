@@ -34,7 +34,9 @@ const figures: string[] = [];
 
 /** A ~200 MB trace of real records: the Kimi K2 sample's lines again and again, each with a new id. */
 async function writeBigTrace(path: string, target = 200 * 1024 * 1024): Promise<{ bytes: number; records: number }> {
-  const lines = readFileSync(join(ROOT, 'samples', KIMI), 'utf8').split('\n').filter(Boolean);
+  const lines = readFileSync(join(ROOT, 'samples', KIMI), 'utf8')
+    .split('\n')
+    .filter(Boolean);
   const handle = await open(path, 'w');
   let bytes = 0;
   let records = 0;
@@ -62,7 +64,9 @@ async function traceFrame(page: Page, fileName: string, timeoutMs = 60_000): Pro
   for (;;) {
     for (const f of page.frames()) {
       const state = await f
-        .evaluate<{ file: string | null; painted: boolean }>(`({ file: document.querySelector('.file-name')?.textContent ?? null, painted: document.querySelector('.record-title:not(.muted)') !== null })`)
+        .evaluate<{ file: string | null; painted: boolean }>(
+          `({ file: document.querySelector('.file-name')?.textContent ?? null, painted: document.querySelector('.record-title:not(.muted)') !== null })`,
+        )
         .catch(() => null);
       if (state?.file === fileName && state.painted) return f;
     }
@@ -94,7 +98,10 @@ async function waitPositionChange(frame: Frame, from: string): Promise<string> {
   await frame.waitForFunction(
     (p) => {
       const d = (globalThis as unknown as Doc).document;
-      return `${d.querySelector('.position')?.textContent ?? ''} | ${d.querySelector('.inspector .active .diag-message')?.textContent ?? ''}` !== p;
+      return (
+        `${d.querySelector('.position')?.textContent ?? ''} | ${d.querySelector('.inspector .active .diag-message')?.textContent ?? ''}` !==
+        p
+      );
     },
     from,
     { timeout: 10_000 },
@@ -120,7 +127,8 @@ async function activationTime(page: Page, shot: (name: string) => Promise<void>)
 async function journey(theme: 'dark' | 'light'): Promise<void> {
   const ws = join(tmp, `ws-${theme}`);
   await mkdir(ws, { recursive: true });
-  for (const f of readdirSync(join(ROOT, 'samples')).filter((f) => f.endsWith('.jsonl'))) await copyFile(join(ROOT, 'samples', f), join(ws, f));
+  for (const f of readdirSync(join(ROOT, 'samples')).filter((f) => f.endsWith('.jsonl')))
+    await copyFile(join(ROOT, 'samples', f), join(ws, f));
   let big: { bytes: number; records: number } | null = null;
   if (theme === 'dark') big = await writeBigTrace(join(ws, BIG));
   const original = readFileSync(join(ws, KIMI));
@@ -236,7 +244,11 @@ async function journey(theme: 'dark' | 'light'): Promise<void> {
       const button = p.locator('.getting-started-step a, .getting-started-step .button-link', { hasText: 'Open a Sample Trace' }).first();
       await button.waitFor({ timeout: 15_000 });
       // The step's media (markdown) renders in a webview of its own.
-      await p.locator('.getting-started-media iframe, .getting-started-media .webview').first().waitFor({ timeout: 10_000 }).catch(() => undefined);
+      await p
+        .locator('.getting-started-media iframe, .getting-started-media .webview')
+        .first()
+        .waitFor({ timeout: 10_000 })
+        .catch(() => undefined);
       await p.waitForTimeout(1500);
       await shot('walkthrough');
       await button.click();
@@ -259,19 +271,30 @@ async function journey(theme: 'dark' | 'light'): Promise<void> {
       await p.keyboard.press('Enter');
       const bigFrame = await traceFrame(p, BIG, 120_000);
       const paint = (await paintedAt(bigFrame)) - t0;
-      figures.push(`${theme}: open → first record painted, ${BIG} (${(big.bytes / 1024 / 1024).toFixed(0)} MB, ${big.records} records): ${paint.toFixed(0)} ms`);
+      figures.push(
+        `${theme}: open → first record painted, ${BIG} (${(big.bytes / 1024 / 1024).toFixed(0)} MB, ${big.records} records): ${paint.toFixed(0)} ms`,
+      );
       await shot('200mb-first-record');
       // The list fills in as the host analyses in the background.
       const t1 = Date.now();
-      await bigFrame.waitForFunction(() => !/analysing/.test((globalThis as unknown as Doc).document.querySelector('.status')?.textContent ?? ''), undefined, { timeout: 300_000, polling: 500 });
+      await bigFrame.waitForFunction(
+        () => !/analysing/.test((globalThis as unknown as Doc).document.querySelector('.status')?.textContent ?? ''),
+        undefined,
+        { timeout: 300_000, polling: 500 },
+      );
       figures.push(`${theme}: ${BIG} fully analysed in the list after a further ${((Date.now() - t1) / 1000).toFixed(1)} s`);
       await shot('200mb-analysed');
     }
   } catch (err) {
     await shot('failure').catch(() => undefined);
-    throw new Error(`${err instanceof Error ? err.message : String(err)}\n--- code-server log ---\n${server.log().slice(-3000)}`, { cause: err });
+    throw new Error(`${err instanceof Error ? err.message : String(err)}\n--- code-server log ---\n${server.log().slice(-3000)}`, {
+      cause: err,
+    });
   } finally {
-    await page?.context().close().catch(() => undefined);
+    await page
+      ?.context()
+      .close()
+      .catch(() => undefined);
     await server.stop();
   }
 }
@@ -282,7 +305,9 @@ async function frameShowing(page: Page, fileName: string, selector: string, time
   for (;;) {
     for (const f of page.frames()) {
       const ok = await f
-        .evaluate<boolean>(`document.querySelector('.file-name')?.textContent === ${JSON.stringify(fileName)} && document.querySelector(${JSON.stringify(selector)}) !== null`)
+        .evaluate<boolean>(
+          `document.querySelector('.file-name')?.textContent === ${JSON.stringify(fileName)} && document.querySelector(${JSON.stringify(selector)}) !== null`,
+        )
         .catch(() => false);
       if (ok) return f;
     }
@@ -295,9 +320,15 @@ async function frameShowing(page: Page, fileName: string, selector: string, time
 async function moreJourneys(): Promise<void> {
   const ws = join(tmp, 'ws-journeys');
   await mkdir(ws, { recursive: true });
-  for (const f of readdirSync(join(ROOT, 'samples')).filter((f) => f.endsWith('.jsonl'))) await copyFile(join(ROOT, 'samples', f), join(ws, f));
+  for (const f of readdirSync(join(ROOT, 'samples')).filter((f) => f.endsWith('.jsonl')))
+    await copyFile(join(ROOT, 'samples', f), join(ws, f));
   const proxyPort = await freePort();
-  const server = await CodeServer.start({ trust: true, theme: 'dark', install: [vsix], settings: { 'toolscope.vllmProfile': 'A', 'toolscope.proxyPort': proxyPort } });
+  const server = await CodeServer.start({
+    trust: true,
+    theme: 'dark',
+    install: [vsix],
+    settings: { 'toolscope.vllmProfile': 'A', 'toolscope.proxyPort': proxyPort },
+  });
   let page: Page | undefined;
   let step = 0;
   const shot = async (name: string) => {
@@ -324,7 +355,9 @@ async function moreJourneys(): Promise<void> {
     figures.push(`journeys: Evaluate Samples… (4 requests, guided off and on) → Eval tab shown: ${Date.now() - t0} ms (picks included)`);
     // Both runs side by side, the schema errors as the user reads them: some with guided decoding off, none on.
     const headers = (await evalFrame.locator('.eval-view .eval-table thead th').allInnerTexts()).map((t) => t.trim());
-    const rows = await evalFrame.locator('.eval-view .eval-table tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => (c.textContent ?? '').trim())));
+    const rows = await evalFrame
+      .locator('.eval-view .eval-table tbody tr')
+      .evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => (c.textContent ?? '').trim())));
     const shown = Object.fromEntries(rows.map((r) => [r[0], Number(r[headers.indexOf('schema errors')])]));
     assert.deepEqual(Object.keys(shown), ['guided off', 'guided on'], JSON.stringify(rows));
     assert.ok((shown['guided off'] ?? 0) > 0 && shown['guided on'] === 0, `schema errors shown: ${JSON.stringify(shown)}`);
@@ -337,7 +370,8 @@ async function moreJourneys(): Promise<void> {
     await shot('eval-tab');
     const outDir = join(ws, 'k2vv-requests.toolscope-eval');
     assert.deepEqual(readdirSync(outDir).sort(), ['results.guided-off.jsonl', 'results.guided-on.jsonl']);
-    const schemaErrors = async (run: string) => summarize((await loadK2vvResults(join(outDir, `results.guided-${run}.jsonl`))).results).schema_validation_error_count;
+    const schemaErrors = async (run: string) =>
+      summarize((await loadK2vvResults(join(outDir, `results.guided-${run}.jsonl`))).results).schema_validation_error_count;
     assert.ok((await schemaErrors('off')) > 0, 'guided off: schema errors');
     assert.equal(await schemaErrors('on'), 0, 'guided on: none');
 
@@ -351,16 +385,24 @@ async function moreJourneys(): Promise<void> {
     // open: typing before that is overwritten, so wait for it.
     await p.locator('.quick-input-widget .quick-input-title', { hasText: 'Record the trace to' }).waitFor();
     const pathBox = p.locator('.quick-input-widget .quick-input-box input');
-    await p.waitForFunction((el) => /toolscope-proxy-[\d-]+\.jsonl$/.test((el as unknown as { value: string }).value), await pathBox.elementHandle(), { timeout: 10_000 });
+    await p.waitForFunction(
+      (el) => /toolscope-proxy-[\d-]+\.jsonl$/.test((el as unknown as { value: string }).value),
+      await pathBox.elementHandle(),
+      { timeout: 10_000 },
+    );
     await answerInput(p, trace);
     await p.locator('.quick-input-widget').waitFor({ state: 'hidden' });
     const status = p.locator('.statusbar-item[aria-label^="Toolscope recording proxy"]');
     await status.waitFor({ timeout: 15_000 });
-    assert.match(await status.getAttribute('aria-label') ?? '', /, 0 exchanges recorded/);
+    assert.match((await status.getAttribute('aria-label')) ?? '', /, 0 exchanges recorded/);
     const res = await fetch(`http://127.0.0.1:${proxyPort}/v1/chat/completions`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ model: 'toolscope-sim-kimi-k2', messages: [{ role: 'user', content: 'What is the weather in Lisbon?' }], stream: false }),
+      body: JSON.stringify({
+        model: 'toolscope-sim-kimi-k2',
+        messages: [{ role: 'user', content: 'What is the weather in Lisbon?' }],
+        stream: false,
+      }),
     });
     assert.equal(res.status, 200, await res.clone().text());
     const answer = (await res.json()) as { choices?: unknown[] };
@@ -385,7 +427,10 @@ async function moreJourneys(): Promise<void> {
       if (Date.now() > deadline) throw new Error(`no "recorded 1 exchange" message: ${JSON.stringify(await toasts(p))}`);
       await p.waitForTimeout(100);
     }
-    await p.locator('.notification-toast', { hasText: 'stopping the recording proxy' }).waitFor({ state: 'detached', timeout: 5000 }).catch(() => undefined);
+    await p
+      .locator('.notification-toast', { hasText: 'stopping the recording proxy' })
+      .waitFor({ state: 'detached', timeout: 5000 })
+      .catch(() => undefined);
     await p.waitForTimeout(300);
     await shot('recording-proxy-stopped');
     // The proxy is closed.
@@ -416,9 +461,14 @@ async function moreJourneys(): Promise<void> {
     await shot('vllm-tab');
   } catch (err) {
     await shot('failure').catch(() => undefined);
-    throw new Error(`${err instanceof Error ? err.message : String(err)}\n--- code-server log ---\n${server.log().slice(-3000)}`, { cause: err });
+    throw new Error(`${err instanceof Error ? err.message : String(err)}\n--- code-server log ---\n${server.log().slice(-3000)}`, {
+      cause: err,
+    });
   } finally {
-    await page?.context().close().catch(() => undefined);
+    await page
+      ?.context()
+      .close()
+      .catch(() => undefined);
     await server.stop();
   }
 }

@@ -29,7 +29,10 @@ let hostBundle: string;
 function ensureExtensionBuilt(): void {
   const out = join(ROOT, 'dist', 'extension.js');
   const newest = (dir: string): number =>
-    Math.max(0, ...readdirSync(dir, { withFileTypes: true }).map((e) => (e.isDirectory() ? newest(join(dir, e.name)) : statMtime(join(dir, e.name)))));
+    Math.max(
+      0,
+      ...readdirSync(dir, { withFileTypes: true }).map((e) => (e.isDirectory() ? newest(join(dir, e.name)) : statMtime(join(dir, e.name)))),
+    );
   if (existsSync(out) && statMtime(out) >= newest(join(ROOT, 'src'))) return;
   const r = spawnSync(process.execPath, [join(ROOT, 'scripts', 'build.mjs')], { cwd: ROOT, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`build failed:\n${r.stdout}\n${r.stderr}`);
@@ -92,9 +95,16 @@ async function runSuite(mode: HostTestConfig['mode']): Promise<SuiteRun> {
   const dir = await mkdtemp(join(tmp, `${mode}-`));
   const workspace = join(dir, 'ws');
   await mkdir(workspace);
-  for (const f of readdirSync(join(ROOT, 'samples')).filter((f) => f.endsWith('.jsonl'))) await copyFile(join(ROOT, 'samples', f), join(workspace, f));
+  for (const f of readdirSync(join(ROOT, 'samples')).filter((f) => f.endsWith('.jsonl')))
+    await copyFile(join(ROOT, 'samples', f), join(workspace, f));
   const server = await CodeServer.start({ trust: mode === 'trusted', env: { TOOLSCOPE_HOST_TEST_CONFIG: join(dir, 'config.json') } });
-  const cfg: HostTestConfig = { mode, results: join(dir, 'results.json'), prompts: join(dir, 'prompts.jsonl'), workspace, userDataDir: server.userDataDir };
+  const cfg: HostTestConfig = {
+    mode,
+    results: join(dir, 'results.json'),
+    prompts: join(dir, 'prompts.jsonl'),
+    workspace,
+    userDataDir: server.userDataDir,
+  };
   await writeFile(join(dir, 'config.json'), JSON.stringify(cfg));
   let page: Page | undefined;
   const toastTexts = new Set<string>();
@@ -125,24 +135,40 @@ async function runSuite(mode: HostTestConfig['mode']): Promise<SuiteRun> {
     // Toasts may not show while the tests drive the workbench, but every message lands in the notification centre.
     await runCommand(p, 'Notifications: Show Notifications');
     const centre = p.locator('.notifications-center .notification-list-item');
-    await centre.first().waitFor({ timeout: 5000 }).catch(() => undefined);
+    await centre
+      .first()
+      .waitFor({ timeout: 5000 })
+      .catch(() => undefined);
     for (const t of await centre.allInnerTexts()) toastTexts.add(t);
     await p.screenshot({ path: join(RESULTS, `exthost-${mode}-notifications.png`) }).catch(() => undefined);
-    return { results: JSON.parse(readFileSync(cfg.results, 'utf8')) as HostResults, toastTexts: [...toastTexts], ms: performance.now() - t0 };
+    return {
+      results: JSON.parse(readFileSync(cfg.results, 'utf8')) as HostResults,
+      toastTexts: [...toastTexts],
+      ms: performance.now() - t0,
+    };
   } catch (err) {
     await mkdir(RESULTS, { recursive: true });
     await page?.screenshot({ path: join(RESULTS, `exthost-${mode}-failure.png`) }).catch(() => undefined);
-    throw new Error(`${err instanceof Error ? err.message : String(err)}\n--- code-server log ---\n${server.log().slice(-4000)}`, { cause: err });
+    throw new Error(`${err instanceof Error ? err.message : String(err)}\n--- code-server log ---\n${server.log().slice(-4000)}`, {
+      cause: err,
+    });
   } finally {
     stop.abort();
-    await page?.context().close().catch(() => undefined);
+    await page
+      ?.context()
+      .close()
+      .catch(() => undefined);
     await server.stop();
   }
 }
 
 function report(run: SuiteRun): void {
-  const figures = Object.entries(run.results.figures).map(([k, v]) => `${k}=${v}`).join(' ');
-  console.log(`extension host (${run.results.mode}): ${run.results.passed} passed, ${run.results.failed} failed in ${(run.ms / 1000).toFixed(1)} s; ${figures}`);
+  const figures = Object.entries(run.results.figures)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(' ');
+  console.log(
+    `extension host (${run.results.mode}): ${run.results.passed} passed, ${run.results.failed} failed in ${(run.ms / 1000).toFixed(1)} s; ${figures}`,
+  );
 }
 
 describe('extension host in code-server', { skip: missing ?? false }, () => {

@@ -47,7 +47,8 @@ export function firstLeakFragment(format: ToolCallFormat, text: string): FormatM
   let first: FormatMarkup['first'] | null = null;
   const consider = (f: string, marker?: string): void => {
     const at = text.indexOf(f);
-    if (at >= 0 && (!first || at < first.start || (at === first.start && f.length > first.text.length))) first = { start: at, end: at + f.length, text: f, ...(marker ? { marker } : {}) };
+    if (at >= 0 && (!first || at < first.start || (at === first.start && f.length > first.text.length)))
+      first = { start: at, end: at + f.length, text: f, ...(marker ? { marker } : {}) };
   };
   for (const f of format.leakFragments) consider(f);
   for (const s of format.markerSpellings ?? []) consider(s.spelling, s.marker);
@@ -123,7 +124,8 @@ export function scanToolMarkup(text: string, tools?: Tools): FormatMarkup[] {
 /** The format that explains the markup best: the most calls parsed, then the earliest markup (registration order on ties). */
 export function bestMarkup(found: readonly FormatMarkup[]): FormatMarkup | null {
   let best: FormatMarkup | null = null;
-  for (const f of found) if (!best || f.calls.length > best.calls.length || (f.calls.length === best.calls.length && f.first.start < best.first.start)) best = f;
+  for (const f of found)
+    if (!best || f.calls.length > best.calls.length || (f.calls.length === best.calls.length && f.first.start < best.first.start)) best = f;
   return best;
 }
 
@@ -134,7 +136,8 @@ export function bestMarkup(found: readonly FormatMarkup[]): FormatMarkup | null 
  * `<｜DSML｜function_calls>`, closing forms `</｜…｜…>`), and SentencePiece's `▁` inside angle brackets. Bounded
  * lengths keep the scan linear and stop prose from matching.
  */
-const SHAPES = /<\/?\|[A-Za-z0-9_.:=/-]{1,64}\|>|<\|[A-Za-z0-9_]{1,32}>|<[A-Za-z0-9_]{1,32}\|>|<\/?[｜‖]{1,2}[^<>\s｜‖]{1,64}[｜‖]{1,2}[^<>\s]{0,64}>?|<[^<>\s]{0,32}▁[^<>\s]{0,32}>/gu;
+const SHAPES =
+  /<\/?\|[A-Za-z0-9_.:=/-]{1,64}\|>|<\|[A-Za-z0-9_]{1,32}>|<[A-Za-z0-9_]{1,32}\|>|<\/?[｜‖]{1,2}[^<>\s｜‖]{1,64}[｜‖]{1,2}[^<>\s]{0,64}>?|<[^<>\s]{0,32}▁[^<>\s]{0,32}>/gu;
 
 export interface UnknownMarkup {
   text: string;

@@ -10,7 +10,6 @@ import type { RecordedGrouping } from './engineRun.ts';
 
 export type { RecordedGrouping } from './engineRun.ts';
 
-
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

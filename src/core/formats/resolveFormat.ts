@@ -45,7 +45,11 @@ export function resolveFormat(record: TraceRecord, response: ResponseMessage | n
   }
   const history = formatOfHistory(record);
   if (history) return { format: history.format, basis: 'history', evidence: `call id "${history.id}" in the request's history` };
-  return { format: getFormat(DEFAULT_FORMAT), basis: 'default', evidence: 'assumed: no markup, parser, known model name or call ids in the record' };
+  return {
+    format: getFormat(DEFAULT_FORMAT),
+    basis: 'default',
+    evidence: 'assumed: no markup, parser, known model name or call ids in the record',
+  };
 }
 
 /** The first call id in the request's history that follows some format's id convention, and that format. */

@@ -51,7 +51,11 @@ export function chooseTokenizer(format: ToolCallFormat, models: readonly string[
 
 /** The path for a record: its model's name (whole, or after the last `/`), else its format's, else the catch-all. */
 export function pathFor(paths: TokenizerPaths | undefined, formatName: string, models: readonly string[]): string | undefined {
-  const byName = new Map(Object.entries(paths?.byName ?? {}).filter(([, p]) => typeof p === 'string' && p.trim() !== '').map(([k, p]) => [k.toLowerCase(), p]));
+  const byName = new Map(
+    Object.entries(paths?.byName ?? {})
+      .filter(([, p]) => typeof p === 'string' && p.trim() !== '')
+      .map(([k, p]) => [k.toLowerCase(), p]),
+  );
   for (const model of models) {
     const lower = model.toLowerCase();
     const hit = byName.get(lower) ?? byName.get(lower.slice(lower.lastIndexOf('/') + 1));

@@ -18,7 +18,6 @@ export interface CharRange {
   end: number;
 }
 
-
 export interface ParsedCall {
   index: number;
   /** The id as the model wrote it, trimmed. */
@@ -171,7 +170,11 @@ export interface FormatGuidedGrammar {
    */
   readonly strippedEnds?: readonly string[];
   /** Throws StructuralTagError (structuralTag/toolChoice.ts) where xgrammar raises for the same request. */
-  structuralTag(tools: readonly ChatTool[] | undefined, toolChoice: ToolChoice | undefined | null, options?: GuidedTagOptions): StructuralTag;
+  structuralTag(
+    tools: readonly ChatTool[] | undefined,
+    toolChoice: ToolChoice | undefined | null,
+    options?: GuidedTagOptions,
+  ): StructuralTag;
 }
 
 /** The chat template Toolscope renders a request with when the record has no prompt and the user gave none. */

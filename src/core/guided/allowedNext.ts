@@ -53,12 +53,19 @@ function byteItems(bytes: readonly number[], specials: readonly string[]): strin
       let j = i;
       const start = printable[i] as number;
       const alnum = (c: number) => /[0-9a-zA-Z]/.test(String.fromCharCode(c));
-      while (j + 1 < printable.length && printable[j + 1] === (printable[j] as number) + 1 && alnum(printable[j + 1] as number) && alnum(start)) j++;
+      while (
+        j + 1 < printable.length &&
+        printable[j + 1] === (printable[j] as number) + 1 &&
+        alnum(printable[j + 1] as number) &&
+        alnum(start)
+      )
+        j++;
       if (j - i >= 2) items.push(`${q(String.fromCharCode(start))}–${q(String.fromCharCode(printable[j] as number))}`);
-      else for (let k = i; k <= j; k++) {
-        const ch = String.fromCharCode(printable[k] as number);
-        if (!(dropLt && ch === '<')) items.push(q(ch));
-      }
+      else
+        for (let k = i; k <= j; k++) {
+          const ch = String.fromCharCode(printable[k] as number);
+          if (!(dropLt && ch === '<')) items.push(q(ch));
+        }
       i = j + 1;
     }
   }

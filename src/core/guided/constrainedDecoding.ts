@@ -139,7 +139,12 @@ class ArgumentWriter {
     const byKey = new Map(obj.members.map((m) => [m.key, m]));
     if (!this.accept([obj.open ? `{${obj.open}` : '{', '{'])) return false;
     let first = true;
-    const member = async (key: string, schemaOf: unknown, candidates: () => string[], nested: ScriptedObject | null): Promise<boolean | 'refused'> => {
+    const member = async (
+      key: string,
+      schemaOf: unknown,
+      candidates: () => string[],
+      nested: ScriptedObject | null,
+    ): Promise<boolean | 'refused'> => {
       const steps = this.steps;
       const length = this.text.length;
       const sep = first ? [''] : [obj.separator, ', ', ','];
@@ -157,8 +162,13 @@ class ArgumentWriter {
       const scripted = byKey.get(key);
       byKey.delete(key);
       if (!scripted && !required.includes(key)) continue;
-      const nested = scripted && scripted.value && typeof scripted.value === 'object' && !Array.isArray(scripted.value) ? readScriptedObject(scripted.raw) : null;
-      const candidates = scripted ? () => [scripted.raw, ...valueCandidates(scripted, schemaOf, this.root)] : () => schemaValues(schemaOf, this.root);
+      const nested =
+        scripted && scripted.value && typeof scripted.value === 'object' && !Array.isArray(scripted.value)
+          ? readScriptedObject(scripted.raw)
+          : null;
+      const candidates = scripted
+        ? () => [scripted.raw, ...valueCandidates(scripted, schemaOf, this.root)]
+        : () => schemaValues(schemaOf, this.root);
       const done = await member(key, schemaOf, candidates, nested);
       if (done === true) first = false;
       else if (required.includes(key)) return false;
@@ -246,9 +256,15 @@ class Decoder {
     }
     let end = start;
     while (end < script.length && !(script[end] as Unit).special) end++;
-    const seg = script.slice(start, end).map((u) => u.text).join('');
+    const seg = script
+      .slice(start, end)
+      .map((u) => u.text)
+      .join('');
     const header = this.out.slice(this.out.lastIndexOf(CALL_BEGIN) + CALL_BEGIN.length, this.out.length - ARGUMENT_BEGIN.length);
-    const name = header.trim().replace(/^functions\./, '').replace(/:\d+$/, '');
+    const name = header
+      .trim()
+      .replace(/^functions\./, '')
+      .replace(/:\d+$/, '');
     const tool = tagTools(this.grammar.tag).find((t) => t.name === name);
     const obj = readScriptedObject(seg);
     if (!tool || typeof tool.schema !== 'object' || !obj) return null;
@@ -304,7 +320,9 @@ class Decoder {
     const bytes = new Set((await this.allowed()).bytes);
     const out: string[] = [];
     for (const ch of PREFERRED_CHARS) if (bytes.has(ch.charCodeAt(0))) out.push(ch);
-    for (const b of bytes) if (b > 0x20 && b < 0x7f && !PREFERRED_CHARS.includes(String.fromCharCode(b)) && !CLOSERS.includes(String.fromCharCode(b))) out.push(String.fromCharCode(b));
+    for (const b of bytes)
+      if (b > 0x20 && b < 0x7f && !PREFERRED_CHARS.includes(String.fromCharCode(b)) && !CLOSERS.includes(String.fromCharCode(b)))
+        out.push(String.fromCharCode(b));
     return out.slice(0, SEARCH_WIDTH);
   }
 
@@ -443,7 +461,11 @@ export async function constrainCompletion(
         continue;
       }
       // Call markup in free text: the section begin is what the grammar lets a call start with.
-      if (u.special && (await d.allowed()).specials.includes(SECTION_BEGIN) && (await d.tryAccept({ text: SECTION_BEGIN, special: true }))) {
+      if (
+        u.special &&
+        (await d.allowed()).specials.includes(SECTION_BEGIN) &&
+        (await d.tryAccept({ text: SECTION_BEGIN, special: true }))
+      ) {
         d.emit(SECTION_BEGIN, true);
         continue;
       }

@@ -125,8 +125,7 @@ export function addExcludes(
     if (anyText.length !== anyTextWithExcludes) {
       throw new Error(`any_text with excludes: expected ${anyTextWithExcludes} unbounded any-text rule(s), found ${anyText.length}`);
     }
-    const body =
-      `TagDispatch(\n${dispatchPairs(anyTextExcludes)}  stop_eos=true,\n  stop_str=(),\n  loop_after_dispatch=true\n)`;
+    const body = `TagDispatch(\n${dispatchPairs(anyTextExcludes)}  stop_eos=true,\n  stop_str=(),\n  loop_after_dispatch=true\n)`;
     out = out.map((r) => (anyText.includes(r) ? { ...r, body } : r));
   }
   return [...out, { name: EXCLUDED_RULE, body: '(([]))' }];

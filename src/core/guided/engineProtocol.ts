@@ -24,9 +24,7 @@ export type EngineJob =
   | { kind: 'warm-up' };
 
 /** What a what-if job ends with: a verdict, or why the what-if could not run (`unavailable`: xgrammar refused). */
-export type WhatIfOutcome =
-  | { ran: true; result: WhatIfResult; compileMs: number }
-  | { ran: false; why: string; unavailable: boolean };
+export type WhatIfOutcome = { ran: true; result: WhatIfResult; compileMs: number } | { ran: false; why: string; unavailable: boolean };
 
 export type EngineValue = WhatIfOutcome | { text: string } | { ready: true };
 
@@ -44,5 +42,4 @@ export interface EngineRequest {
 }
 
 export type EngineAnswer =
-  | { id: number; ok: true; value: EngineValue; log: string[] }
-  | { id: number; ok: false; failure: EngineFailure; log: string[] };
+  { id: number; ok: true; value: EngineValue; log: string[] } | { id: number; ok: false; failure: EngineFailure; log: string[] };

@@ -45,7 +45,10 @@ function ajvKeywords(tool: ChatTool, args: string): string[] {
   return check.kind === 'findings' ? [...new Set(check.findings.filter((f) => f.severity === 'error').map((f) => f.keyword))] : [];
 }
 
-function diagnostic(kind: 'guided-would-block' | 'guided-accepts' | 'guided-unavailable', fields: Omit<Diagnostic, 'code' | 'kind' | 'severity'>): Diagnostic {
+function diagnostic(
+  kind: 'guided-would-block' | 'guided-accepts' | 'guided-unavailable',
+  fields: Omit<Diagnostic, 'code' | 'kind' | 'severity'>,
+): Diagnostic {
   const entry = DIAGNOSTIC_KINDS[kind];
   return { code: entry.code, kind, severity: entry.severity, ...fields };
 }
@@ -87,7 +90,9 @@ function blocked(a: AnalyzedRecord, request: ChatRequest, r: WhatIfRejected): Di
     d.callIndex = call.index;
     // Blocked inside arguments ajv accepts: the grammar is stricter there (e.g. property order, extra properties).
     const ajvFound = a.diagnostics.some((x) => x.kind === 'schema-violation' && x.callIndex === call.index && x.severity === 'error');
-    const known = a.diagnostics.some((x) => (x.kind === 'invalid-arguments-json' || x.kind === 'unterminated-call') && x.callIndex === call.index);
+    const known = a.diagnostics.some(
+      (x) => (x.kind === 'invalid-arguments-json' || x.kind === 'unterminated-call') && x.callIndex === call.index,
+    );
     if (!ajvFound && !known) {
       const tool = request.tools?.find((t) => t.function?.name === call.name);
       const why = explainDisagreement(tool?.function.parameters, 'stricter', []);
@@ -120,7 +125,9 @@ function accepted(a: AnalyzedRecord, request: ChatRequest): Diagnostic {
   if (notes.length) message += `; ${notes.join('; ')}`;
   const d = diagnostic('guided-accepts', {
     message,
-    hint: notes.length ? 'Guided decoding alone would not have fixed this call: validate the arguments server-side too.' : 'Nothing for guided decoding to fix in the tool-call markup of this completion.',
+    hint: notes.length
+      ? 'Guided decoding alone would not have fixed this call: validate the arguments server-side too.'
+      : 'Nothing for guided decoding to fix in the tool-call markup of this completion.',
     where: 'completion',
     tokenStart: null,
     tokenEnd: null,
@@ -148,7 +155,12 @@ function unavailable(why: string): Diagnostic {
  * The what-if diagnostics for an analysed record whose format has a structural tag (`ToolCallFormat.guided`), with a
  * raw completion and a request offering tools; none for other records (no tag to build, nothing recorded to feed).
  */
-export async function guidedDiagnostics(a: AnalyzedRecord, request: ChatRequest | undefined, options: GuidedCheckOptions = {}, finishReason: string | null = null): Promise<Diagnostic[]> {
+export async function guidedDiagnostics(
+  a: AnalyzedRecord,
+  request: ChatRequest | undefined,
+  options: GuidedCheckOptions = {},
+  finishReason: string | null = null,
+): Promise<Diagnostic[]> {
   const started = startWhatIf(a.format, a.completion?.text ?? null, request, a.response?.finishReason ?? finishReason ?? null, options);
   return started ? guidedFindings(a, request as ChatRequest, started) : [];
 }
@@ -165,7 +177,13 @@ export interface StartedWhatIf {
  * completion and its request offers tools; else null (no tag to build, nothing recorded to feed). Needs only the
  * format and the text, so the engine compiles and matches while the caller parses and checks the record.
  */
-export function startWhatIf(format: string, completionText: string | null, request: ChatRequest | undefined, finishReason: string | null, options: GuidedCheckOptions = {}): StartedWhatIf | null {
+export function startWhatIf(
+  format: string,
+  completionText: string | null,
+  request: ChatRequest | undefined,
+  finishReason: string | null,
+  options: GuidedCheckOptions = {},
+): StartedWhatIf | null {
   if (!findFormat(format)?.guided || completionText === null || !request?.tools?.length) return null;
   if (request.tool_choice === 'none') return null;
   const text = options.startInReasoning && !completionText.trimStart().startsWith('<think>') ? `<think>${completionText}` : completionText;

@@ -14,7 +14,19 @@ export function xgrammarPropertyName(name: string): string {
   return json.replace(/[\\"]/g, (c) => `\\${c}`);
 }
 
-const SUBSCHEMA = ['additionalProperties', 'unevaluatedProperties', 'propertyNames', 'additionalItems', 'unevaluatedItems', 'items', 'not', 'if', 'then', 'else', 'contains'];
+const SUBSCHEMA = [
+  'additionalProperties',
+  'unevaluatedProperties',
+  'propertyNames',
+  'additionalItems',
+  'unevaluatedItems',
+  'items',
+  'not',
+  'if',
+  'then',
+  'else',
+  'contains',
+];
 const SUBSCHEMA_LISTS = ['prefixItems', 'anyOf', 'oneOf', 'allOf', 'items'];
 const SUBSCHEMA_MAPS = ['patternProperties', '$defs', 'definitions', 'dependentSchemas'];
 /** Deeper schemas are refused before lowering (schemaSupport.ts); this only bounds the walk. */

@@ -48,7 +48,11 @@ export function describeSchema(schema: Schema): string {
     if (Array.isArray(alts)) return alts.map((a) => describeSchema(a)).join(' or ');
   }
   if (typeof o.$ref === 'string') return `a value matching ${o.$ref}`;
-  const types = Array.isArray(o.type) ? o.type.filter((t): t is string => typeof t === 'string') : typeof o.type === 'string' ? [o.type] : [];
+  const types = Array.isArray(o.type)
+    ? o.type.filter((t): t is string => typeof t === 'string')
+    : typeof o.type === 'string'
+      ? [o.type]
+      : [];
   if (types.length === 0) return obj(o.properties) ? 'an object' : 'any JSON value';
   return types
     .map((t) => {
@@ -116,7 +120,7 @@ export function schemaHintAt(schema: Schema, ctx: JsonPrefixContext): string | u
   const required = Array.isArray(o?.required) ? o.required.filter((r): r is string => typeof r === 'string') : [];
   const missing = required.filter((r) => !top.keys.includes(r));
   // xgrammar keeps the declared property order (any_order false): only properties after the last one written.
-  const lastKey = ctx.expect === 'in-key' ? top.keys[top.keys.length - 1] : top.at ?? top.keys[top.keys.length - 1];
+  const lastKey = ctx.expect === 'in-key' ? top.keys[top.keys.length - 1] : (top.at ?? top.keys[top.keys.length - 1]);
   const after = typeof lastKey === 'string' && props.includes(lastKey) ? props.slice(props.indexOf(lastKey) + 1) : props;
   const unseen = after.filter((p) => !top.keys.includes(p));
   // Nothing may be skipped past a required property that is still missing.
@@ -134,7 +138,8 @@ export function schemaHintAt(schema: Schema, ctx: JsonPrefixContext): string | u
     return `a property name${inObj}: ${names}${req}${open}`;
   }
   if (ctx.expect === 'comma-or-close') {
-    if (missing.length > 0) return `"," then the required ${missing.length > 1 ? 'properties' : 'property'} ${quoteList(missing)}${inObj} (missing)`;
+    if (missing.length > 0)
+      return `"," then the required ${missing.length > 1 ? 'properties' : 'property'} ${quoteList(missing)}${inObj} (missing)`;
     if (remaining.length === 0 && (o?.additionalProperties === undefined || o.additionalProperties === false)) {
       return `"}"${inObj}: no further properties are allowed`;
     }

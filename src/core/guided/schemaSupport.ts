@@ -97,7 +97,8 @@ function schemaNodeProblem(s: Obj, where: string, w: Walk, depth: number): strin
 }
 
 function nodeProblem(s: Obj, where: string, w: Walk, depth: number): string | undefined {
-  if (depth > MAX_SCHEMA_DEPTH) return `the schema is nested more than ${MAX_SCHEMA_DEPTH} levels deep (at ${where}); xgrammar runs out of stack`;
+  if (depth > MAX_SCHEMA_DEPTH)
+    return `the schema is nested more than ${MAX_SCHEMA_DEPTH} levels deep (at ${where}); xgrammar runs out of stack`;
   const at = ` at ${where}`;
   // type
   if (own(s, 'type')) {
@@ -107,7 +108,8 @@ function nodeProblem(s: Obj, where: string, w: Walk, depth: number): string | un
       if (!TYPES.has(t)) return `"type"${at} is ${q(t)}, not a JSON-schema type`;
     }
   }
-  if (own(s, 'enum') && (!Array.isArray(s.enum) || s.enum.length === 0)) return `"enum"${at} must be a non-empty list (nothing would match)`;
+  if (own(s, 'enum') && (!Array.isArray(s.enum) || s.enum.length === 0))
+    return `"enum"${at} must be a non-empty list (nothing would match)`;
   if (own(s, 'required') && (!Array.isArray(s.required) || s.required.some((r) => typeof r !== 'string'))) {
     return `"required"${at} must be a list of property names`;
   }
@@ -200,7 +202,12 @@ function numberRangeProblem(s: Obj, at: string): string | undefined {
   const num = (k: string) => (typeof s[k] === 'number' ? (s[k] as number) : undefined);
   const [min, max, xmin, xmax] = [num('minimum'), num('maximum'), num('exclusiveMinimum'), num('exclusiveMaximum')];
   if (types.has('integer')) {
-    for (const [k, v] of [['minimum', min], ['maximum', max], ['exclusiveMinimum', xmin], ['exclusiveMaximum', xmax]] as const) {
+    for (const [k, v] of [
+      ['minimum', min],
+      ['maximum', max],
+      ['exclusiveMinimum', xmin],
+      ['exclusiveMaximum', xmax],
+    ] as const) {
       if (v !== undefined && Math.abs(v) >= INT64) return `"${k}"${at} is ${v}, beyond the 64-bit integers xgrammar counts in`;
     }
     const lo = Math.max(min === undefined ? -Infinity : Math.ceil(min), xmin === undefined ? -Infinity : Math.floor(xmin) + 1);
@@ -226,7 +233,12 @@ export function assertSchemasSupported(tag: StructuralTag): void {
       if (e.type !== 'json_schema') continue;
       const problem = schemaProblem(e.json_schema);
       if (!problem) continue;
-      const tool = f.begin.startsWith(CALL_BEGIN) ? `tool ${f.begin.slice(CALL_BEGIN.length).replace(/^functions\./, '').replace(/:$/, '')}` : `the tag ${q(f.begin)}`;
+      const tool = f.begin.startsWith(CALL_BEGIN)
+        ? `tool ${f.begin
+            .slice(CALL_BEGIN.length)
+            .replace(/^functions\./, '')
+            .replace(/:$/, '')}`
+        : `the tag ${q(f.begin)}`;
       throw new UnsupportedSchemaError(`xgrammar cannot compile the parameters of ${tool}: ${problem}`);
     }
   }

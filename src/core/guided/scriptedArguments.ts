@@ -119,7 +119,8 @@ export function resolveSchema(schema: unknown, root: unknown): Schema | null {
     const ref = (s as Schema).$ref as string;
     if (!ref.startsWith('#/')) return null;
     let node: unknown = root;
-    for (const part of ref.slice(2).split('/')) node = node && typeof node === 'object' ? (node as Schema)[part.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined;
+    for (const part of ref.slice(2).split('/'))
+      node = node && typeof node === 'object' ? (node as Schema)[part.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined;
     s = node;
   }
   return s && typeof s === 'object' && !Array.isArray(s) ? (s as Schema) : null;
@@ -182,7 +183,8 @@ export function valueCandidates(member: ScriptedMember, schema: unknown, root: u
     if (Number.isFinite(n)) out.push(n);
   }
   if (t.includes('string') && typeof v !== 'string' && v !== null && typeof v !== 'object') out.push(String(v));
-  if (t.includes('string') && typeof v === 'string' && typeof s.maxLength === 'number' && v.length > s.maxLength) out.push(v.slice(0, s.maxLength));
+  if (t.includes('string') && typeof v === 'string' && typeof s.maxLength === 'number' && v.length > s.maxLength)
+    out.push(v.slice(0, s.maxLength));
   if (t.includes('boolean') && (v === 'true' || v === 'false')) out.push(v === 'true');
   const texts = out.map((x) => JSON.stringify(x) as string);
   return [...new Set([...texts, ...schemaValues(s, root)])].filter((x) => x !== member.raw);

@@ -13,7 +13,10 @@ export function tagTools(tag: StructuralTag): TagTool[] {
   const out = new Map<string, TagTool>();
   for (const f of walkFormats(tag.format)) {
     if (f.type !== 'tag' || !f.begin.startsWith(CALL_BEGIN)) continue;
-    const name = f.begin.slice(CALL_BEGIN.length).replace(/^functions\./, '').replace(/:$/, '');
+    const name = f.begin
+      .slice(CALL_BEGIN.length)
+      .replace(/^functions\./, '')
+      .replace(/:$/, '');
     const schema = f.content.type === 'sequence' ? f.content.elements.find((e) => e.type === 'json_schema') : undefined;
     if (!out.has(name)) out.set(name, { name, schema: schema?.type === 'json_schema' ? schema.json_schema : true });
   }

@@ -140,12 +140,24 @@ export const SCHEMA_KEYWORD_GAPS: readonly SchemaKeywordGap[] = [
     id: 'format-other',
     keyword: 'format',
     effect: 'unenforced',
-    note:
-      'formats outside xgrammar’s set are ignored (regex, iri, idn-email, custom ones); email, date, time, date-time, duration, uri, uri-reference, uuid, ipv4, ipv6, hostname and json-pointer are enforced',
+    note: 'formats outside xgrammar’s set are ignored (regex, iri, idn-email, custom ones); email, date, time, date-time, duration, uri, uri-reference, uuid, ipv4, ipv6, hostname and json-pointer are enforced',
     probe: { schema: { type: 'string', format: 'regex' }, value: '"("' },
     appliesTo: (n) =>
       typeof n.format === 'string' &&
-      !['email', 'date', 'time', 'date-time', 'duration', 'uri', 'uri-reference', 'uuid', 'ipv4', 'ipv6', 'hostname', 'json-pointer'].includes(n.format),
+      ![
+        'email',
+        'date',
+        'time',
+        'date-time',
+        'duration',
+        'uri',
+        'uri-reference',
+        'uuid',
+        'ipv4',
+        'ipv6',
+        'hostname',
+        'json-pointer',
+      ].includes(n.format),
   },
   {
     id: 'length-with-pattern',
@@ -243,7 +255,8 @@ export function schemaKeywordGaps(schema: JsonValue | boolean | undefined): Arra
       // Values of these keywords are data or maps of names, not schemas themselves.
       if (k === 'enum' || k === 'const' || k === 'required' || k === 'dependentRequired' || k === 'default' || k === 'examples') continue;
       if (k === 'properties' || k === 'patternProperties' || k === '$defs' || k === 'definitions' || k === 'dependentSchemas') {
-        if (v !== null && typeof v === 'object' && !Array.isArray(v)) for (const [name, sub] of Object.entries(v)) visit(sub, `${path}/${k}/${name}`);
+        if (v !== null && typeof v === 'object' && !Array.isArray(v))
+          for (const [name, sub] of Object.entries(v)) visit(sub, `${path}/${k}/${name}`);
         continue;
       }
       visit(v, `${path}/${k}`);

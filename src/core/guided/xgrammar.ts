@@ -75,9 +75,7 @@ let compilerPromise: Promise<XgCompiler> | undefined;
 
 /** One compiler for the byte vocabulary, made on first use (the WASM module initialises then). */
 function compiler(): Promise<XgCompiler> {
-  compilerPromise ??= createTokenizerInfo([...BYTE_VOCABULARY.entries], [...BYTE_VOCABULARY.stopIds]).then(
-    (info) => createCompiler(info),
-  );
+  compilerPromise ??= createTokenizerInfo([...BYTE_VOCABULARY.entries], [...BYTE_VOCABULARY.stopIds]).then((info) => createCompiler(info));
   return compilerPromise;
 }
 
@@ -147,9 +145,17 @@ export async function compileFormatGrammar(
   toolChoice: ToolChoice | undefined | null,
   shape?: string,
 ): Promise<CompiledKimiGrammar> {
-  const tag = guided.structuralTag(tools, toolChoice, { shape: shape !== undefined && guided.shapes.includes(shape) ? shape : undefined, ...(guided.reasoningInTag ? { reasoning: true } : {}) });
+  const tag = guided.structuralTag(tools, toolChoice, {
+    shape: shape !== undefined && guided.shapes.includes(shape) ? shape : undefined,
+    ...(guided.reasoningInTag ? { reasoning: true } : {}),
+  });
   const grammar = await compileTag(tag);
-  return { ...grammar, ...(guided.stops ? { stops: guided.stops } : {}), ...(guided.reasoningInTag ? { reasoningInTag: true } : {}), ...(guided.strippedEnds ? { strippedEnds: guided.strippedEnds } : {}) };
+  return {
+    ...grammar,
+    ...(guided.stops ? { stops: guided.stops } : {}),
+    ...(guided.reasoningInTag ? { reasoningInTag: true } : {}),
+    ...(guided.strippedEnds ? { strippedEnds: guided.strippedEnds } : {}),
+  };
 }
 
 /** The compiled grammar of a tag as received (e.g. a request's own `structural_tag`), cached by its content. */
@@ -193,11 +199,7 @@ export function newMatcher(grammar: CompiledKimiGrammar): Promise<XgMatcher> {
  * Whether the grammar accepts `text` as a whole output (then a stop token), or as a prefix when
  * `complete: false`. Special-token strings are ordinary text to xgrammar, so this is exact at the text level.
  */
-export async function grammarAccepts(
-  grammar: CompiledKimiGrammar,
-  text: string,
-  options: { complete?: boolean } = {},
-): Promise<boolean> {
+export async function grammarAccepts(grammar: CompiledKimiGrammar, text: string, options: { complete?: boolean } = {}): Promise<boolean> {
   const matcher = await newMatcher(grammar);
   try {
     if (text.length > 0 && !matcher.acceptString(text)) return false;

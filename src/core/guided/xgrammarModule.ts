@@ -99,8 +99,7 @@ export async function createCompiler(info: XgTokenizerInfo): Promise<XgCompiler>
     webXgrammar.GrammarCompiler.createGrammarCompiler(info as webXgrammar.TokenizerInfo),
   );
   return {
-    compileGrammar: (grammar) =>
-      guard('GrammarCompiler.compileGrammar', () => compiler.compileGrammar(grammar as webXgrammar.Grammar)),
+    compileGrammar: (grammar) => guard('GrammarCompiler.compileGrammar', () => compiler.compileGrammar(grammar as webXgrammar.Grammar)),
     dispose: () => compiler.dispose(),
   };
 }

@@ -15,7 +15,10 @@ export const linearRegExp: RegExpEngine = Object.assign(
     try {
       re = RE2JS.compile(pattern);
     } catch (err) {
-      throw new Error(`pattern ${JSON.stringify(pattern)} cannot be used (${err instanceof Error ? err.message : String(err)}); ${LINEAR_REGEXP_NOTE}`, { cause: err });
+      throw new Error(
+        `pattern ${JSON.stringify(pattern)} cannot be used (${err instanceof Error ? err.message : String(err)}); ${LINEAR_REGEXP_NOTE}`,
+        { cause: err },
+      );
     }
     // ajv caches compiled patterns by toString(): it must tell patterns apart.
     return { test: (s: string) => re.test(s), toString: () => `/${pattern}/${flags} (re2)` };

@@ -34,7 +34,10 @@ export function schemaDraft(schema: unknown): SchemaDraft | null | 'unknown' {
   if (typeof schema !== 'object' || schema === null || !('$schema' in schema)) return null;
   const uri = (schema as { $schema: unknown }).$schema;
   if (typeof uri !== 'string') return 'unknown';
-  const bare = uri.trim().replace(/^https?:\/\//u, '').replace(/#$/u, '');
+  const bare = uri
+    .trim()
+    .replace(/^https?:\/\//u, '')
+    .replace(/#$/u, '');
   return DRAFT_URIS[bare] ?? 'unknown';
 }
 
@@ -59,7 +62,15 @@ const addFormats = unwrap<AddFormats>(addFormatsModule);
  */
 export function newAjv(draft: SchemaDraft, validateFormats: boolean, validateSchema = true): AjvCore {
   const Ajv = CLASSES[draft];
-  const ajv = new Ajv({ allErrors: true, strict: false, validateFormats, validateSchema, allowUnionTypes: true, ownProperties: true, code: { regExp: linearRegExp } });
+  const ajv = new Ajv({
+    allErrors: true,
+    strict: false,
+    validateFormats,
+    validateSchema,
+    allowUnionTypes: true,
+    ownProperties: true,
+    code: { regExp: linearRegExp },
+  });
   if (draft === 'draft-06') ajv.addMetaSchema(draft06MetaSchema);
   addFormats(ajv);
   return ajv;

@@ -66,7 +66,8 @@ export function exampleFor(schema: unknown, root: Schema = (schema as Schema) ??
     case 'integer':
     case 'number': {
       const lo = typeof s.minimum === 'number' ? s.minimum : typeof s.exclusiveMinimum === 'number' ? s.exclusiveMinimum + 1 : 1;
-      const hi = typeof s.maximum === 'number' ? s.maximum : typeof s.exclusiveMaximum === 'number' ? s.exclusiveMaximum - 1 : Math.max(lo, 10);
+      const hi =
+        typeof s.maximum === 'number' ? s.maximum : typeof s.exclusiveMaximum === 'number' ? s.exclusiveMaximum - 1 : Math.max(lo, 10);
       const v = Math.min(Math.max(lo, 1), hi);
       return type === 'integer' ? Math.ceil(v) : v;
     }

@@ -24,10 +24,7 @@ export interface SchemaFinding {
 }
 
 export type SchemaCheck =
-  | { kind: 'ok' }
-  | { kind: 'findings'; findings: SchemaFinding[] }
-  | { kind: 'no-schema' }
-  | { kind: 'bad-schema'; message: string };
+  { kind: 'ok' } | { kind: 'findings'; findings: SchemaFinding[] } | { kind: 'no-schema' } | { kind: 'bad-schema'; message: string };
 
 interface Compiled {
   draft: SchemaDraft;
@@ -77,7 +74,8 @@ function describe(error: ErrorObject): string {
 }
 
 function messageOf(err: unknown): string {
-  if (err instanceof RangeError) return 'compiling the schema recursed too deep: it is nested deeper than the validator can follow, or its $refs recurse without end';
+  if (err instanceof RangeError)
+    return 'compiling the schema recursed too deep: it is nested deeper than the validator can follow, or its $refs recurse without end';
   return err instanceof Error ? err.message : String(err);
 }
 
@@ -101,7 +99,10 @@ export class ToolSchemas {
     const schema: unknown = tool?.function?.parameters;
     if (schema === undefined || schema === null) return { kind: 'no-schema' };
     if (typeof schema !== 'object' || Array.isArray(schema)) {
-      return { kind: 'bad-schema', message: `"parameters" must be a JSON schema object, got ${Array.isArray(schema) ? 'an array' : typeof schema}` };
+      return {
+        kind: 'bad-schema',
+        message: `"parameters" must be a JSON schema object, got ${Array.isArray(schema) ? 'an array' : typeof schema}`,
+      };
     }
     if (Object.keys(schema).length === 0) return { kind: 'no-schema' };
     const compiled = this.compile(schema as JsonObject);

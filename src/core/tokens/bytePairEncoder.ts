@@ -101,7 +101,15 @@ export class BytePairEncoder implements Tokenizer {
         if (found === null) continue;
         ordinary(last, m.index);
         const end = m.index + found.length;
-        tokens.push({ index: tokens.length, text: found, charStart: m.index, charEnd: end, id: this.specials.get(found) as number, special: true, approximate: false });
+        tokens.push({
+          index: tokens.length,
+          text: found,
+          charStart: m.index,
+          charEnd: end,
+          id: this.specials.get(found) as number,
+          special: true,
+          approximate: false,
+        });
         last = end;
         start.lastIndex = end;
       }
@@ -174,7 +182,13 @@ export class BytePairEncoder implements Tokenizer {
  * concatenation is the segment's UTF-8. A token's char range is rounded up to whole characters: a character split
  * over tokens belongs to the one it ends in, and every token that does not hold whole characters gets `bytes`.
  */
-export function pushByteTokens(segment: string, start: number, parts: ReadonlyArray<readonly [bytes: string, id: number]>, tokens: Token[], special?: (id: number) => boolean): void {
+export function pushByteTokens(
+  segment: string,
+  start: number,
+  parts: ReadonlyArray<readonly [bytes: string, id: number]>,
+  tokens: Token[],
+  special?: (id: number) => boolean,
+): void {
   let byteAt = 0;
   let char = 0;
   let charBytes = 0;
@@ -189,7 +203,15 @@ export function pushByteTokens(segment: string, start: number, parts: ReadonlyAr
       char += width.units;
     }
     const aligned = charBytes === byteAt;
-    const token: Token = { index: tokens.length, text: segment.slice(tokenStartChar, char), charStart: start + tokenStartChar, charEnd: start + char, id, special: special?.(id) ?? false, approximate: false };
+    const token: Token = {
+      index: tokens.length,
+      text: segment.slice(tokenStartChar, char),
+      charStart: start + tokenStartChar,
+      charEnd: start + char,
+      id,
+      special: special?.(id) ?? false,
+      approximate: false,
+    };
     if (!aligned || !tokenStartAligned) token.bytes = byteEscapes(bytes);
     tokens.push(token);
     tokenStartChar = char;

@@ -12,7 +12,7 @@ export const COARSE_PIECE = 64 * 1024;
 /** Where a cut at `at` must move to so that it falls inside no marker and no surrogate pair. */
 function safeCut(text: string, at: number, markers: readonly string[]): number {
   let cut = at;
-  for (let moved = true; moved; ) {
+  for (let moved = true; moved;) {
     moved = false;
     for (const m of markers) {
       if (m.length < 2) continue;
@@ -35,7 +35,7 @@ function safeCut(text: string, at: number, markers: readonly string[]): number {
 
 export function coarseSplit(text: string, markers: readonly string[], piece = COARSE_PIECE): Token[] {
   const tokens: Token[] = [];
-  for (let start = 0; start < text.length; ) {
+  for (let start = 0; start < text.length;) {
     const end = safeCut(text, Math.min(text.length, start + piece), markers);
     tokens.push({ index: tokens.length, text: text.slice(start, end), charStart: start, charEnd: end, special: false, approximate: true });
     start = end;

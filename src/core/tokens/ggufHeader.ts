@@ -20,7 +20,10 @@ class Reader {
   private at = 0;
   private fileAt = 0;
 
-  constructor(private readonly fd: number, private readonly label: string) {}
+  constructor(
+    private readonly fd: number,
+    private readonly label: string,
+  ) {}
 
   get offset(): number {
     return this.fileAt - (this.buffer.length - this.at);

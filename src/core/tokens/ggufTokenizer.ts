@@ -18,15 +18,23 @@ export function ggufTokenizer(path: string, name: string, splitters: Readonly<Re
   return tokenizerFromMetadata(metadata, path, name, splitters);
 }
 
-export function tokenizerFromMetadata(metadata: ReadonlyMap<string, GgufValue>, label: string, name: string, splitters: Readonly<Record<string, PieceSplitter>> | undefined): BytePairEncoder {
+export function tokenizerFromMetadata(
+  metadata: ReadonlyMap<string, GgufValue>,
+  label: string,
+  name: string,
+  splitters: Readonly<Record<string, PieceSplitter>> | undefined,
+): BytePairEncoder {
   const model = metadata.get('tokenizer.ggml.model');
   if (model === undefined) throw new Error(`${label} holds no tokenizer (no tokenizer.ggml.model in its header)`);
-  if (model !== 'gpt2') throw new Error(`${label}: tokenizer.ggml.model "${String(model)}" is not read by Toolscope (byte-level BPE, "gpt2", is)`);
+  if (model !== 'gpt2')
+    throw new Error(`${label}: tokenizer.ggml.model "${String(model)}" is not read by Toolscope (byte-level BPE, "gpt2", is)`);
   const pre = metadata.get('tokenizer.ggml.pre');
   const known = Object.keys(splitters ?? {});
   const split = typeof pre === 'string' ? splitters?.[pre] : undefined;
   if (!split) {
-    throw new Error(`${label}: its pre-tokenizer "${String(pre ?? 'none')}" is not one Toolscope knows for this format${known.length ? ` (it knows ${known.map((k) => `"${k}"`).join(', ')})` : ''}`);
+    throw new Error(
+      `${label}: its pre-tokenizer "${String(pre ?? 'none')}" is not one Toolscope knows for this format${known.length ? ` (it knows ${known.map((k) => `"${k}"`).join(', ')})` : ''}`,
+    );
   }
   const tokens = stringArray(metadata.get('tokenizer.ggml.tokens'), 'tokenizer.ggml.tokens', label);
   const merges = stringArray(metadata.get('tokenizer.ggml.merges'), 'tokenizer.ggml.merges', label);
@@ -50,7 +58,8 @@ export function tokenizerFromMetadata(metadata: ReadonlyMap<string, GgufValue>, 
     const space = merge.indexOf(' ');
     const left = space > 0 ? byteLevelBytes(merge.slice(0, space)) : null;
     const right = space > 0 ? byteLevelBytes(merge.slice(space + 1)) : null;
-    if (left === null || right === null) throw new Error(`${label}: merge ${rank} ${JSON.stringify(merge.slice(0, 40))} is not two byte-level tokens`);
+    if (left === null || right === null)
+      throw new Error(`${label}: merge ${rank} ${JSON.stringify(merge.slice(0, 40))} is not two byte-level tokens`);
     // The first rank wins, as in a merges list read top down.
     const key = `${left}\u0000${right}`;
     if (!ranks.has(key)) ranks.set(key, rank);
@@ -60,6 +69,7 @@ export function tokenizerFromMetadata(metadata: ReadonlyMap<string, GgufValue>, 
 }
 
 function stringArray(value: GgufValue | undefined, key: string, label: string): string[] {
-  if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) throw new Error(`${label}: ${key} is missing or not a list of strings`);
+  if (!Array.isArray(value) || !value.every((v) => typeof v === 'string'))
+    throw new Error(`${label}: ${key} is missing or not a list of strings`);
   return value as string[];
 }

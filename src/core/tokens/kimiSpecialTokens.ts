@@ -52,9 +52,7 @@ export const KIMI_NON_TOKEN_MARKERS: readonly string[] = ['<|tool_call_section_b
 const idByText = new Map<string, number>(KIMI_SPECIAL_TOKENS);
 const textById = new Map<number, string>(KIMI_SPECIAL_TOKENS.map(([text, id]) => [id, text]));
 // Ids whose only spelling is their name (everywhere else `<|reserved_token_N|>` is the vocabulary's string).
-const namedOnly = new Set<number>(
-  KIMI_SPECIAL_TOKENS.filter(([text]) => !KIMI_LATER_SPECIAL_TOKENS.includes(text)).map(([, id]) => id),
-);
+const namedOnly = new Set<number>(KIMI_SPECIAL_TOKENS.filter(([text]) => !KIMI_LATER_SPECIAL_TOKENS.includes(text)).map(([, id]) => id));
 const RESERVED = /^<\|reserved_token_([1-9]\d{5})\|>$/;
 
 export function isSpecialTokenId(id: number): boolean {

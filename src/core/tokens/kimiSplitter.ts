@@ -35,7 +35,15 @@ export class KimiSplitter implements Tokenizer {
       if (found === null) continue;
       forEachPiece(text, last, start, pushPiece);
       const end = start + found.text.length;
-      tokens.push({ index: tokens.length, text: found.text, charStart: start, charEnd: end, id: found.id, special: true, approximate: false });
+      tokens.push({
+        index: tokens.length,
+        text: found.text,
+        charStart: start,
+        charEnd: end,
+        id: found.id,
+        special: true,
+        approximate: false,
+      });
       last = end;
       CANDIDATE.lastIndex = end;
     }

@@ -75,10 +75,16 @@ function modelName(file: string): string {
 }
 
 function fromTiktoken(file: string, knows: PretokenizerKnowledge): Tokenizer {
-  if (!knows.tiktoken) throw new Error(`${file}: a tiktoken.model holds no pre-tokenizer pattern, and Toolscope knows none for this format`);
+  if (!knows.tiktoken)
+    throw new Error(`${file}: a tiktoken.model holds no pre-tokenizer pattern, and Toolscope knows none for this format`);
   const configPath = join(dirname(file), 'tokenizer_config.json');
   const config = existsSync(configPath) ? { json: readJson(configPath), label: configPath } : null;
-  return tiktokenTokenizer(`tiktoken.model (${modelName(file)})`, { text: readFileSync(file, 'utf8'), label: file }, config, knows.tiktoken);
+  return tiktokenTokenizer(
+    `tiktoken.model (${modelName(file)})`,
+    { text: readFileSync(file, 'utf8'), label: file },
+    config,
+    knows.tiktoken,
+  );
 }
 
 function fromTokenizerJson(file: string): Tokenizer {

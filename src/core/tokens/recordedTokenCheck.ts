@@ -14,7 +14,16 @@ export interface CheckedTokens {
   problem: string | null;
 }
 
-const describe = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'string' ? JSON.stringify(v.length > 20 ? `${v.slice(0, 20)}…` : v) : typeof v === 'object' ? 'an object' : String(v));
+const describe = (v: unknown): string =>
+  v === null
+    ? 'null'
+    : Array.isArray(v)
+      ? 'an array'
+      : typeof v === 'string'
+        ? JSON.stringify(v.length > 20 ? `${v.slice(0, 20)}…` : v)
+        : typeof v === 'object'
+          ? 'an object'
+          : String(v);
 
 const isTokenId = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
 
@@ -30,20 +39,30 @@ function topOf(v: unknown): RecordedToken['top'] | null {
 
 export function checkRecordedTokens(tokens: unknown): CheckedTokens {
   if (tokens === undefined) return { tokens: undefined, problem: null };
-  if (!Array.isArray(tokens)) return { tokens: undefined, problem: `completion.tokens is ${describe(tokens)}, not a list of tokens; the text is split approximately instead` };
+  if (!Array.isArray(tokens))
+    return {
+      tokens: undefined,
+      problem: `completion.tokens is ${describe(tokens)}, not a list of tokens; the text is split approximately instead`,
+    };
   const out: RecordedToken[] = [];
   let badFields = 0;
   let first: string | null = null;
   for (let i = 0; i < tokens.length; i++) {
     const t: unknown = tokens[i];
     if (typeof t !== 'object' || t === null || Array.isArray(t)) {
-      return { tokens: undefined, problem: `token ${i} is ${describe(t)}, not a token object; the recorded tokens are not used (the text is split approximately instead)` };
+      return {
+        tokens: undefined,
+        problem: `token ${i} is ${describe(t)}, not a token object; the recorded tokens are not used (the text is split approximately instead)`,
+      };
     }
     const raw = t as Record<string, unknown>;
     // A token without text is one the engine gave as an id only (vLLM `token_id:N`); other types are not text.
     const text = raw.text === undefined ? '' : raw.text;
     if (typeof text !== 'string') {
-      return { tokens: undefined, problem: `token ${i} has text ${describe(raw.text)}, not a string; the recorded tokens are not used (the text is split approximately instead)` };
+      return {
+        tokens: undefined,
+        problem: `token ${i} has text ${describe(raw.text)}, not a string; the recorded tokens are not used (the text is split approximately instead)`,
+      };
     }
     const token: RecordedToken = { text };
     const note = (what: string) => {
@@ -66,5 +85,8 @@ export function checkRecordedTokens(tokens: unknown): CheckedTokens {
     out.push(token);
   }
   if (badFields === 0) return { tokens: out, problem: null };
-  return { tokens: out, problem: `${badFields} recorded token field${badFields === 1 ? ' is' : 's are'} invalid and left out (first: ${first ?? "?"})` };
+  return {
+    tokens: out,
+    problem: `${badFields} recorded token field${badFields === 1 ? ' is' : 's are'} invalid and left out (first: ${first ?? '?'})`,
+  };
 }

@@ -45,9 +45,16 @@ export function tokenizeCompletion(completion: Completion, fallback: Tokenizer |
   if (aligned.problem !== null && !hasIds) {
     return splitterResult(text, fallback, `${aligned.problem}, and the tokens carry no ids; ${APPROX}`);
   }
-  const result: TokenizedCompletion = { text: aligned.texts.join(''), tokens: buildTokens(entries, aligned.texts, aligned.approximate), origin: 'recorded', source: 'recorded', tokenizer: 'recorded' };
+  const result: TokenizedCompletion = {
+    text: aligned.texts.join(''),
+    tokens: buildTokens(entries, aligned.texts, aligned.approximate),
+    origin: 'recorded',
+    source: 'recorded',
+    tokenizer: 'recorded',
+  };
   if (aligned.rebuilt) result.rebuilt = true;
-  if (aligned.problem !== null) result.warning = `${aligned.problem}; the tokens keep their ids, their text is approximate where they disagree`;
+  if (aligned.problem !== null)
+    result.warning = `${aligned.problem}; the tokens keep their ids, their text is approximate where they disagree`;
   return result;
 }
 
@@ -56,7 +63,13 @@ const APPROX = 'showing an approximate split instead';
 function splitterResult(text: string, fallback: Tokenizer | (() => Tokenizer), warning?: string): TokenizedCompletion {
   const tokenizer = typeof fallback === 'function' ? fallback() : fallback;
   const tokens = tokenizer.tokenize(text);
-  const result: TokenizedCompletion = { text, tokens, origin: 'splitter', source: tokenizer.approximate ? 'approximate' : 're-encoded', tokenizer: tokenizer.name };
+  const result: TokenizedCompletion = {
+    text,
+    tokens,
+    origin: 'splitter',
+    source: tokenizer.approximate ? 'approximate' : 're-encoded',
+    tokenizer: tokenizer.name,
+  };
   if (warning !== undefined) result.warning = warning;
   return result;
 }
@@ -91,7 +104,17 @@ function directTiling(text: string, entries: Entry[]): TokenizedCompletion | nul
   }
   if (at !== text.length) return null;
   const texts = entries.map((e) => e.recorded.text);
-  return { text, tokens: buildTokens(entries, texts, texts.map(() => false)), origin: 'recorded', source: 'recorded', tokenizer: 'recorded' };
+  return {
+    text,
+    tokens: buildTokens(
+      entries,
+      texts,
+      texts.map(() => false),
+    ),
+    origin: 'recorded',
+    source: 'recorded',
+    tokenizer: 'recorded',
+  };
 }
 
 function buildTokens(entries: Entry[], texts: string[], approximate: boolean[]): Token[] {
@@ -99,7 +122,14 @@ function buildTokens(entries: Entry[], texts: string[], approximate: boolean[]):
   let at = 0;
   for (const [i, e] of entries.entries()) {
     const t = texts[i] ?? '';
-    const token: Token = { index: i, text: t, charStart: at, charEnd: at + t.length, special: e.kind === 'special', approximate: approximate[i] ?? true };
+    const token: Token = {
+      index: i,
+      text: t,
+      charStart: at,
+      charEnd: at + t.length,
+      special: e.kind === 'special',
+      approximate: approximate[i] ?? true,
+    };
     const id = e.recorded.id ?? (e.kind === 'special' ? specialTokenId(t) : undefined);
     if (id !== undefined) token.id = id;
     if (e.recorded.logprob !== undefined) token.logprob = e.recorded.logprob;
@@ -178,7 +208,13 @@ class Aligner {
       if (this.pending.length > 0) this.flush(this.text.length);
       else if (this.cursor < this.text.length) this.orphan(this.entries.length - 1, this.text.length);
     }
-    return { texts: this.texts, approximate: this.approximate, rebuilt: this.rebuilt, problem: this.problem(), unplaceable: this.unplaceable };
+    return {
+      texts: this.texts,
+      approximate: this.approximate,
+      rebuilt: this.rebuilt,
+      problem: this.problem(),
+      unplaceable: this.unplaceable,
+    };
   }
 
   private problem(): string | null {
@@ -191,7 +227,8 @@ class Aligner {
           `(first: token ${index} ${JSON.stringify(clip(own))} at offset ${at}, where the text has ${JSON.stringify(clip(this.text.slice(at, at + own.length)))})`,
       );
     }
-    if (this.orphans > 0) parts.push(`${this.orphans} stretch${this.orphans === 1 ? ' of text is' : 'es of text are'} covered by no recorded token`);
+    if (this.orphans > 0)
+      parts.push(`${this.orphans} stretch${this.orphans === 1 ? ' of text is' : 'es of text are'} covered by no recorded token`);
     return parts.length > 0 ? parts.join('; ') : null;
   }
 

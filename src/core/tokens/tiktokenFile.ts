@@ -41,12 +41,14 @@ export function specialsFromConfig(config: unknown, label: string, firstSpecialI
   const specials = new Map<string, number>();
   const decoder = (config as { added_tokens_decoder?: unknown } | null)?.added_tokens_decoder;
   if (decoder === undefined) return specials;
-  if (typeof decoder !== 'object' || decoder === null || Array.isArray(decoder)) throw new Error(`${label}: added_tokens_decoder is not an object of id → token`);
+  if (typeof decoder !== 'object' || decoder === null || Array.isArray(decoder))
+    throw new Error(`${label}: added_tokens_decoder is not an object of id → token`);
   let last = firstSpecialId - 1;
   for (const [key, entry] of Object.entries(decoder)) {
     const id = Number(key);
     const content = (entry as { content?: unknown } | null)?.content;
-    if (!Number.isSafeInteger(id) || id < 0 || typeof content !== 'string' || content === '') throw new Error(`${label}: added_tokens_decoder entry "${key}" is not an id with a content string`);
+    if (!Number.isSafeInteger(id) || id < 0 || typeof content !== 'string' || content === '')
+      throw new Error(`${label}: added_tokens_decoder entry "${key}" is not an id with a content string`);
     specials.set(content, id);
     last = Math.max(last, id);
   }
@@ -56,7 +58,12 @@ export function specialsFromConfig(config: unknown, label: string, firstSpecialI
 }
 
 /** A tiktoken BPE from the two files' contents. */
-export function tiktokenTokenizer(name: string, model: { text: string; label: string }, config: { json: unknown; label: string } | null, split: PieceSplitter): BytePairEncoder {
+export function tiktokenTokenizer(
+  name: string,
+  model: { text: string; label: string },
+  config: { json: unknown; label: string } | null,
+  split: PieceSplitter,
+): BytePairEncoder {
   const ranks = parseTiktokenRanks(model.text, model.label);
   let next = 0;
   for (const rank of ranks.values()) next = Math.max(next, rank + 1);

@@ -25,18 +25,25 @@ export class TokenizerJson implements Tokenizer {
     config: unknown,
     private readonly label: string,
   ) {
-    if (typeof json !== 'object' || json === null || typeof (json as { model?: unknown }).model !== 'object') throw new Error(`${label} is not a tokenizer.json (no "model")`);
+    if (typeof json !== 'object' || json === null || typeof (json as { model?: unknown }).model !== 'object')
+      throw new Error(`${label} is not a tokenizer.json (no "model")`);
     try {
       this.hf = new HfTokenizer(json, (config ?? {}) as object);
     } catch (err) {
       throw new Error(`${label}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
     }
-    for (const t of (json as { added_tokens?: unknown }).added_tokens instanceof Array ? ((json as { added_tokens: unknown[] }).added_tokens) : []) {
+    for (const t of (json as { added_tokens?: unknown }).added_tokens instanceof Array
+      ? (json as { added_tokens: unknown[] }).added_tokens
+      : []) {
       const entry = t as { id?: unknown; content?: unknown; special?: unknown };
-      if (typeof entry?.id === 'number' && typeof entry.content === 'string') this.added.set(entry.id, { content: entry.content, special: entry.special === true });
+      if (typeof entry?.id === 'number' && typeof entry.content === 'string')
+        this.added.set(entry.id, { content: entry.content, special: entry.special === true });
     }
     // Byte-level models spell bytes with GPT-2's alphabet; the others (SentencePiece BPE) use `▁` and `<0xNN>`.
-    this.byteLevel = JSON.stringify([(json as { pre_tokenizer?: unknown }).pre_tokenizer ?? null, (json as { decoder?: unknown }).decoder ?? null]).includes('"ByteLevel"');
+    this.byteLevel = JSON.stringify([
+      (json as { pre_tokenizer?: unknown }).pre_tokenizer ?? null,
+      (json as { decoder?: unknown }).decoder ?? null,
+    ]).includes('"ByteLevel"');
   }
 
   tokenize(text: string): Token[] {
@@ -52,7 +59,9 @@ export class TokenizerJson implements Tokenizer {
     if (all !== expected) {
       let at = 0;
       while (at < all.length && all[at] === expected[at]) at++;
-      throw new Error(`${this.label} rewrites the text (at byte ${at} it gives ${byteEscapes(all.slice(at, at + 8))}, the text has ${byteEscapes(expected.slice(at, at + 8))}): its tokens cannot be placed on the completion`);
+      throw new Error(
+        `${this.label} rewrites the text (at byte ${at} it gives ${byteEscapes(all.slice(at, at + 8))}, the text has ${byteEscapes(expected.slice(at, at + 8))}): its tokens cannot be placed on the completion`,
+      );
     }
     const tokens: Token[] = [];
     pushByteTokens(text, 0, parts, tokens, (id) => this.added.has(id));

@@ -25,7 +25,13 @@ export function importText(text: string, fileLabel = '<text>'): LoadResult {
   const flush = (): void => {
     if (block.length === 0) return;
     const result =
-      blockKind === 'sse' ? importSseBlock(block) : blockKind === 'ollama' ? importOllamaLines(block) : blockKind === 'pychunk' ? importPrintedChunks(block) : importLineGroup(block);
+      blockKind === 'sse'
+        ? importSseBlock(block)
+        : blockKind === 'ollama'
+          ? importOllamaLines(block)
+          : blockKind === 'pychunk'
+            ? importPrintedChunks(block)
+            : importLineGroup(block);
     out.records.push(...result.records);
     out.errors.push(...result.errors);
     block = [];
@@ -37,7 +43,9 @@ export function importText(text: string, fileLabel = '<text>'): LoadResult {
     const kind = classifyText(lineText);
     if (kind === 'blank') continue; // blank lines separate SSE events; they do not end a block
     // The same rules as the index: SSE lines extend an SSE block, Ollama lines an Ollama run, continuation lines a record.
-    const extends_ = block.length > 0 && (kind === 'sse' || kind === 'ollama' || kind === 'pychunk' ? blockKind === kind : kind === 'continuation' && blockKind === 'json');
+    const extends_ =
+      block.length > 0 &&
+      (kind === 'sse' || kind === 'ollama' || kind === 'pychunk' ? blockKind === kind : kind === 'continuation' && blockKind === 'json');
     if (!extends_) {
       flush();
       blockKind = kind === 'continuation' ? 'json' : kind;

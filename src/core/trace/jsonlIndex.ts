@@ -149,7 +149,7 @@ export class TraceIndex {
 
   /** Every record and error in file order (entries read in batches: one `fs.read` per entry is slow). */
   async *items(): AsyncGenerator<TraceItem> {
-    for (let i = 0; i < this.count; ) {
+    for (let i = 0; i < this.count;) {
       const results = await this.serial(() => this.readBatchNow(i));
       if (results.length === 0) break;
       for (const result of results) yield* itemsInLineOrder(result);
@@ -346,7 +346,9 @@ export class TraceIndex {
   private extendable(kind: LineKind): number {
     const open = this.openEntry;
     if (open < 0) return -1;
-    return entryFlagsFor(kind) === ((this.table.flags[open] ?? 0) & (ENTRY_SSE | ENTRY_OLLAMA | ENTRY_PYCHUNK)) && kind !== 'json' ? open : -1;
+    return entryFlagsFor(kind) === ((this.table.flags[open] ?? 0) & (ENTRY_SSE | ENTRY_OLLAMA | ENTRY_PYCHUNK)) && kind !== 'json'
+      ? open
+      : -1;
   }
 
   private addLine(kind: LineKind, start: number, end: number, line: number): void {

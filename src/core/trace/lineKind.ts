@@ -30,7 +30,9 @@ function startsWith(head: ArrayLike<number>, length: number, prefix: number[]): 
  * `ChatCompletionChunk(…)`, so more of it is worth reading.
  */
 export function isOllamaStart(head: ArrayLike<number>): boolean {
-  return startsWith(head, SHORT_HEAD, OLLAMA_OPEN.slice(0, SHORT_HEAD)) || startsWith(head, SHORT_HEAD, CHUNK_PRINTOUT.slice(0, SHORT_HEAD));
+  return (
+    startsWith(head, SHORT_HEAD, OLLAMA_OPEN.slice(0, SHORT_HEAD)) || startsWith(head, SHORT_HEAD, CHUNK_PRINTOUT.slice(0, SHORT_HEAD))
+  );
 }
 const CREATED_AT = Array.from('"created_at":', (c) => c.charCodeAt(0));
 const QUOTE = 34;

@@ -45,7 +45,8 @@ export function decodeUtf8Line(bytes: Uint8Array, line: number, fileOffset: numb
     return { text: decoder.decode(bytes) };
   } catch {
     const at = firstInvalidUtf8(bytes);
-    const where = at < 0 ? '' : ` (byte 0x${(bytes[at] ?? 0).toString(16).padStart(2, '0')} at column byte ${at + 1}, file offset ${fileOffset + at})`;
+    const where =
+      at < 0 ? '' : ` (byte 0x${(bytes[at] ?? 0).toString(16).padStart(2, '0')} at column byte ${at + 1}, file offset ${fileOffset + at})`;
     return { error: `line ${line}: invalid UTF-8${where}; the line was skipped` };
   }
 }

@@ -14,7 +14,8 @@ export function deeperThan(value: unknown, max: number = MAX_JSON_DEPTH): boolea
     const { value: v, depth } = stack.pop() as { value: unknown; depth: number };
     if (v === null || typeof v !== 'object') continue;
     if (depth + 1 > max) return true;
-    for (const child of Array.isArray(v) ? v : Object.values(v)) if (child !== null && typeof child === 'object') stack.push({ value: child, depth: depth + 1 });
+    for (const child of Array.isArray(v) ? v : Object.values(v))
+      if (child !== null && typeof child === 'object') stack.push({ value: child, depth: depth + 1 });
   }
   return false;
 }

@@ -12,11 +12,15 @@ import { MAX_JSON_DEPTH } from './jsonDepth.ts';
 const KEY_NAME = String.raw`(?:authorization|proxy-authorization|x-api-key|x-goog-api-key|api[-_]?key|apikey|access[-_]?token|refresh[-_]?token|id[-_]?token|client[-_]?secret|secret[-_]?key|secret|password|passwd|token|bearer|cookie|set-cookie)`;
 const SECRET_KEY = new RegExp(`^${KEY_NAME}$`, 'iu');
 /** `"api_key": "…"`, `api_key=…`, `x-api-key: …` written inside a string (a raw body, a header dump, a log line). */
-const FIELD_IN_TEXT = new RegExp(String.raw`((?:^|[^A-Za-z0-9_-])["']?${KEY_NAME}["']?\s*[:=]\s*["']?)(?!Bearer\s|Basic\s|\[redacted\])([^"'\s,;&}\]]{4,})`, 'giu');
+const FIELD_IN_TEXT = new RegExp(
+  String.raw`((?:^|[^A-Za-z0-9_-])["']?${KEY_NAME}["']?\s*[:=]\s*["']?)(?!Bearer\s|Basic\s|\[redacted\])([^"'\s,;&}\]]{4,})`,
+  'giu',
+);
 const QUERY_SECRET = /([?&](?:api[-_]?key|key|access[-_]?token|token|secret|sig|signature|password)=)[^&#\s"']+/giu;
 const BEARER = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/gu;
 /** Key shapes of hosted APIs (prefix, then the random part). */
-const KEY_SHAPES = /(?<![A-Za-z0-9])(?:(?:sk|rk|pk)-[A-Za-z0-9_-]{12,}|gsk_[A-Za-z0-9]{16,}|fw_[A-Za-z0-9]{16,}|tgp_v1_[A-Za-z0-9_-]{16,}|hf_[A-Za-z0-9]{20,}|xai-[A-Za-z0-9]{20,}|AIza[0-9A-Za-z_-]{30,})/gu;
+const KEY_SHAPES =
+  /(?<![A-Za-z0-9])(?:(?:sk|rk|pk)-[A-Za-z0-9_-]{12,}|gsk_[A-Za-z0-9]{16,}|fw_[A-Za-z0-9]{16,}|tgp_v1_[A-Za-z0-9_-]{16,}|hf_[A-Za-z0-9]{20,}|xai-[A-Za-z0-9]{20,}|AIza[0-9A-Za-z_-]{30,})/gu;
 
 export const REDACTED = '[redacted]';
 

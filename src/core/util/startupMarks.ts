@@ -6,7 +6,9 @@
  */
 const PREFIX = 'toolscope:';
 // Shared by the copies of this module in the launcher's and the CLI's bundles: one set of names, one printout.
-const state = ((globalThis as unknown as Record<symbol, { printing: boolean; marked: Set<string> } | undefined>)[Symbol.for('toolscope.startupMarks')] ??= {
+const state = ((globalThis as unknown as Record<symbol, { printing: boolean; marked: Set<string> } | undefined>)[
+  Symbol.for('toolscope.startupMarks')
+] ??= {
   printing: false,
   marked: new Set<string>(),
 });

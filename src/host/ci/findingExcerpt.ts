@@ -29,7 +29,14 @@ export function findingExcerpt(a: AnalyzedRecord, d: Diagnostic): string | null 
 export function findingText(a: AnalyzedRecord, d: Diagnostic): string {
   const where = d.tokenStart !== null ? ` (tokens ${d.tokenStart}–${d.tokenEnd ?? d.tokenStart})` : '';
   const excerpt = findingExcerpt(a, d);
-  return [`${d.code} ${d.kind} [${d.severity}]${where}: ${d.message}`, d.path ? `  at ${d.path}` : null, excerpt ? `  ${d.where}: ${excerpt}` : null, d.hint ? `  hint: ${d.hint}` : null].filter(Boolean).join('\n');
+  return [
+    `${d.code} ${d.kind} [${d.severity}]${where}: ${d.message}`,
+    d.path ? `  at ${d.path}` : null,
+    excerpt ? `  ${d.where}: ${excerpt}` : null,
+    d.hint ? `  hint: ${d.hint}` : null,
+  ]
+    .filter(Boolean)
+    .join('\n');
 }
 
 /** What CI reports keep of an analysed record (not its tokens or parse, so big traces stay small in memory). */
@@ -41,5 +48,10 @@ export interface CiRecord {
 }
 
 export function ciRecord(a: AnalyzedRecord): CiRecord {
-  return { id: a.id, line: a.line, lastLine: a.lastLine, findings: a.diagnostics.map((d) => ({ diagnostic: d, excerpt: findingExcerpt(a, d), text: findingText(a, d) })) };
+  return {
+    id: a.id,
+    line: a.line,
+    lastLine: a.lastLine,
+    findings: a.diagnostics.map((d) => ({ diagnostic: d, excerpt: findingExcerpt(a, d), text: findingText(a, d) })),
+  };
 }

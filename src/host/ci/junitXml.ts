@@ -18,11 +18,18 @@ export interface JunitSuite {
   properties?: Record<string, string>;
 }
 
-// eslint-disable-next-line no-control-regex
-const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const NOT_XML =
+  // eslint-disable-next-line no-control-regex
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 export function xmlEscape(text: string): string {
-  return text.replace(NOT_XML, '\uFFFD').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
+  return text
+    .replace(NOT_XML, '\uFFFD')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;');
 }
 
 const time = (s: number | undefined) => (s === undefined || !Number.isFinite(s) ? '0' : Math.max(0, s).toFixed(3));
@@ -31,10 +38,14 @@ export function junitXml(suites: readonly JunitSuite[], name = 'toolscope'): str
   const count = (s: JunitSuite, k: 'failure' | 'error') => s.cases.filter((c) => c.failure?.kind === k).length;
   const total = (f: (s: JunitSuite) => number) => suites.reduce((n, s) => n + f(s), 0);
   const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>'];
-  out.push(`<testsuites name="${xmlEscape(name)}" tests="${total((s) => s.cases.length)}" failures="${total((s) => count(s, 'failure'))}" errors="${total((s) => count(s, 'error'))}">`);
+  out.push(
+    `<testsuites name="${xmlEscape(name)}" tests="${total((s) => s.cases.length)}" failures="${total((s) => count(s, 'failure'))}" errors="${total((s) => count(s, 'error'))}">`,
+  );
   for (const s of suites) {
     const seconds = s.cases.reduce((n, c) => n + (c.timeS ?? 0), 0);
-    out.push(`  <testsuite name="${xmlEscape(s.name)}" tests="${s.cases.length}" failures="${count(s, 'failure')}" errors="${count(s, 'error')}" skipped="0" time="${time(seconds)}">`);
+    out.push(
+      `  <testsuite name="${xmlEscape(s.name)}" tests="${s.cases.length}" failures="${count(s, 'failure')}" errors="${count(s, 'error')}" skipped="0" time="${time(seconds)}">`,
+    );
     const props = Object.entries(s.properties ?? {});
     if (props.length) {
       out.push('    <properties>');

@@ -28,7 +28,13 @@ export interface SarifInput {
 export function artifactLocation(path: string, cwd = process.cwd()): { uri: string; uriBaseId?: string } {
   const rel = relative(cwd, resolve(cwd, path));
   if (rel.startsWith('..') || isAbsolute(rel)) return { uri: pathToFileURL(resolve(cwd, path)).href };
-  return { uri: rel.split(sep).map((seg) => encodeURIComponent(seg)).join('/'), uriBaseId: '%SRCROOT%' };
+  return {
+    uri: rel
+      .split(sep)
+      .map((seg) => encodeURIComponent(seg))
+      .join('/'),
+    uriBaseId: '%SRCROOT%',
+  };
 }
 
 export function sarifLog(inputs: readonly SarifInput[], toolVersion: string, docsBase?: string): Record<string, unknown> {
@@ -43,7 +49,10 @@ export function sarifLog(inputs: readonly SarifInput[], toolVersion: string, doc
       shortDescription: { text: info.title },
       fullDescription: { text: `${info.code} ${k}: ${info.title}. See ${DIAGNOSTICS_DOC} (${info.code}).` },
       ...(docs ? { helpUri: docs } : {}),
-      help: { text: `${info.code} ${k} — ${info.title}. Documented in ${DIAGNOSTICS_DOC}.`, markdown: `**${info.code} \`${k}\`** — ${info.title}. See [${DIAGNOSTICS_DOC}](${docs ?? DIAGNOSTICS_DOC}).` },
+      help: {
+        text: `${info.code} ${k} — ${info.title}. Documented in ${DIAGNOSTICS_DOC}.`,
+        markdown: `**${info.code} \`${k}\`** — ${info.title}. See [${DIAGNOSTICS_DOC}](${docs ?? DIAGNOSTICS_DOC}).`,
+      },
       defaultConfiguration: { level: LEVEL[info.severity as Severity] },
       properties: { kind: k, docs: DIAGNOSTICS_DOC },
     };
@@ -53,7 +62,9 @@ export function sarifLog(inputs: readonly SarifInput[], toolVersion: string, doc
   inputs.forEach((input, artifactIndex) => {
     const where = artifactLocation(input.file);
     artifacts.push({ location: where });
-    const location = (startLine: number, endLine: number) => ({ physicalLocation: { artifactLocation: { ...where, index: artifactIndex }, region: { startLine, endLine } } });
+    const location = (startLine: number, endLine: number) => ({
+      physicalLocation: { artifactLocation: { ...where, index: artifactIndex }, region: { startLine, endLine } },
+    });
     for (const a of input.records) {
       for (const { diagnostic: d, excerpt } of a.findings) {
         results.push({
@@ -63,16 +74,41 @@ export function sarifLog(inputs: readonly SarifInput[], toolVersion: string, doc
           message: { text: `${d.message} (record ${a.id})${d.hint ? ` — ${d.hint}` : ''}` },
           locations: [location(a.line, Math.max(a.line, a.lastLine))],
           partialFingerprints: { toolscopeFinding: `${d.code}:${a.id}:${d.tokenStart ?? ''}:${d.charStart ?? ''}:${d.callIndex ?? ''}` },
-          properties: { kind: d.kind, recordId: a.id, where: d.where, tokenStart: d.tokenStart, tokenEnd: d.tokenEnd, charStart: d.charStart, charEnd: d.charEnd, ...(d.path ? { path: d.path } : {}), ...(excerpt ? { excerpt } : {}) },
+          properties: {
+            kind: d.kind,
+            recordId: a.id,
+            where: d.where,
+            tokenStart: d.tokenStart,
+            tokenEnd: d.tokenEnd,
+            charStart: d.charStart,
+            charEnd: d.charEnd,
+            ...(d.path ? { path: d.path } : {}),
+            ...(excerpt ? { excerpt } : {}),
+          },
         });
       }
     }
     for (const e of input.errors) {
-      results.push({ ruleId: 'TS000', ruleIndex: kinds.length, level: 'error', message: { text: `unreadable line: ${e.message}` }, locations: [location(e.line, e.line)] });
+      results.push({
+        ruleId: 'TS000',
+        ruleIndex: kinds.length,
+        level: 'error',
+        message: { text: `unreadable line: ${e.message}` },
+        locations: [location(e.line, e.line)],
+      });
     }
   });
   const hasLineErrors = inputs.some((i) => i.errors.length > 0);
-  if (hasLineErrors) rules.push({ id: 'TS000', name: 'unreadable-line', shortDescription: { text: 'A trace line that could not be read' }, fullDescription: { text: 'The line is not JSON or not a record Toolscope knows; the rest of the file was still read.' }, help: { text: 'See docs/trace-format.md.', markdown: 'See [docs/trace-format.md](docs/trace-format.md).' }, defaultConfiguration: { level: 'error' }, properties: { kind: 'unreadable-line', docs: 'docs/trace-format.md' } });
+  if (hasLineErrors)
+    rules.push({
+      id: 'TS000',
+      name: 'unreadable-line',
+      shortDescription: { text: 'A trace line that could not be read' },
+      fullDescription: { text: 'The line is not JSON or not a record Toolscope knows; the rest of the file was still read.' },
+      help: { text: 'See docs/trace-format.md.', markdown: 'See [docs/trace-format.md](docs/trace-format.md).' },
+      defaultConfiguration: { level: 'error' },
+      properties: { kind: 'unreadable-line', docs: 'docs/trace-format.md' },
+    });
   return {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
     version: '2.1.0',

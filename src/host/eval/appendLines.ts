@@ -7,10 +7,12 @@ let queue: Promise<void> = Promise.resolve();
 export function appendRecordsRaw(path: string, values: unknown[]): Promise<void> {
   const text = values.map((v) => JSON.stringify(v) + '\n').join('');
   // Serialise writes within this process; each is a single append of whole lines.
-  const write = queue.catch(() => undefined).then(async () => {
-    await mkdir(dirname(path), { recursive: true });
-    await appendFile(path, text, 'utf8');
-  });
+  const write = queue
+    .catch(() => undefined)
+    .then(async () => {
+      await mkdir(dirname(path), { recursive: true });
+      await appendFile(path, text, 'utf8');
+    });
   queue = write;
   return write;
 }

@@ -70,8 +70,18 @@ export function joinedCompletion(record: TraceRecord): ChatCompletion | null {
   const first = record.response[0];
   const message: ChatCompletion['choices'][number]['message'] = { role: 'assistant', content: m.content ?? '' };
   if (m.reasoning) message.reasoning_content = m.reasoning;
-  if (m.calls.length) message.tool_calls = m.calls.map((c) => ({ id: c.id ?? '', type: 'function' as const, function: { name: c.name ?? '', arguments: c.arguments } }));
-  return { id: first?.id, object: 'chat.completion', model: first?.model, choices: [{ index: 0, message, finish_reason: m.finishReason ?? 'stop' }] };
+  if (m.calls.length)
+    message.tool_calls = m.calls.map((c) => ({
+      id: c.id ?? '',
+      type: 'function' as const,
+      function: { name: c.name ?? '', arguments: c.arguments },
+    }));
+  return {
+    id: first?.id,
+    object: 'chat.completion',
+    model: first?.model,
+    choices: [{ index: 0, message, finish_reason: m.finishReason ?? 'stop' }],
+  };
 }
 
 function timestamp(): string {
@@ -93,14 +103,35 @@ export async function runSample(sample: EvalSample, options: BatchOptions, schem
     retryDelayScale: options.retryDelayScale,
     maxAnswerBytes: options.maxAnswerBytes,
   });
-  const base = { data_index: sample.dataIndex, request: sample.request, last_run_at: timestamp(), duration_ms: Date.now() - started, hash: k2vvRequestHash(sample.request), run, ...(options.runInfo ? { toolscope_run: options.runInfo } : {}), toolscope_record: record };
+  const base = {
+    data_index: sample.dataIndex,
+    request: sample.request,
+    last_run_at: timestamp(),
+    duration_ms: Date.now() - started,
+    hash: k2vvRequestHash(sample.request),
+    run,
+    ...(options.runInfo ? { toolscope_run: options.runInfo } : {}),
+    toolscope_record: record,
+  };
   const completion = error ? null : joinedCompletion(record);
   if (!completion) {
-    return { ...base, response: { error: record.error ?? error?.message ?? 'no response' }, status: 'failed', finish_reason: null, tool_calls_valid: null };
+    return {
+      ...base,
+      response: { error: record.error ?? error?.message ?? 'no response' },
+      status: 'failed',
+      finish_reason: null,
+      tool_calls_valid: null,
+    };
   }
   const finish = completion.choices[0]?.finish_reason ?? 'stop';
   const judged: TraceRecord = { toolscope: 1, id: original.id, request: sample.request, response: completion };
-  return { ...base, response: completion, status: 'success', finish_reason: finish, tool_calls_valid: finish === 'tool_calls' ? toolCallsValid(judged, schemas) : null };
+  return {
+    ...base,
+    response: completion,
+    status: 'success',
+    finish_reason: finish,
+    tool_calls_valid: finish === 'tool_calls' ? toolCallsValid(judged, schemas) : null,
+  };
 }
 
 /** Runs the samples with at most `concurrency` in flight; each result is appended the moment it finishes, chained. */

@@ -63,7 +63,11 @@ function firstRun(results: readonly K2vvResult[]): Map<number, K2vvResult> {
   return new Map(latest.filter((r) => r.run === first).map((r) => [r.dataIndex, r]));
 }
 
-export function compareRuns(baseline: { label: string; results: readonly K2vvResult[] }, candidate: { label: string; results: readonly K2vvResult[] }, reference: readonly K2vvResult[] | null = null): RunComparison {
+export function compareRuns(
+  baseline: { label: string; results: readonly K2vvResult[] },
+  candidate: { label: string; results: readonly K2vvResult[] },
+  reference: readonly K2vvResult[] | null = null,
+): RunComparison {
   const a = evalReport(baseline.results, reference);
   const b = evalReport(candidate.results, reference);
   const figures: FigureDelta[] = [];

@@ -22,7 +22,11 @@ export function completionCalls(record: TraceRecord): Array<{ name: string; argu
 }
 
 /** How one call fares under K2VV's rules: first tool of that name, JSON arguments, a schema, and passing it. */
-export function classifyCall(call: { name: string; arguments: string }, tools: readonly ChatTool[] | undefined, schemas: ToolSchemas): CallClass {
+export function classifyCall(
+  call: { name: string; arguments: string },
+  tools: readonly ChatTool[] | undefined,
+  schemas: ToolSchemas,
+): CallClass {
   const tool = (tools ?? []).find((t) => t?.function?.name === call.name);
   if (!tool) return 'unknown_name';
   let args: unknown;

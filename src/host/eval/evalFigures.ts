@@ -14,9 +14,27 @@ export type Figures = Record<string, number | null>;
 
 /** Every figure a run can have, in display order. */
 export const FIGURE_NAMES = [
-  'requests', 'success_count', 'failure_count', 'success_rate', 'finish_stop', 'finish_tool_calls', 'finish_others',
-  'successful_tool_call_count', 'schema_validation_error_count', 'schema_accuracy', 'invalid_json', 'unknown_name',
-  'schema_mismatch', 'precision', 'recall', 'f1', 'ttft_p50_ms', 'itl_p50_ms', 'itl_p90_ms', 'itl_p99_ms', 'output_tokens_per_s',
+  'requests',
+  'success_count',
+  'failure_count',
+  'success_rate',
+  'finish_stop',
+  'finish_tool_calls',
+  'finish_others',
+  'successful_tool_call_count',
+  'schema_validation_error_count',
+  'schema_accuracy',
+  'invalid_json',
+  'unknown_name',
+  'schema_mismatch',
+  'precision',
+  'recall',
+  'f1',
+  'ttft_p50_ms',
+  'itl_p50_ms',
+  'itl_p90_ms',
+  'itl_p99_ms',
+  'output_tokens_per_s',
 ] as const;
 
 /** Figures that are shares (shown as percentages). */
@@ -55,7 +73,11 @@ export function latestPerSample(results: readonly K2vvResult[]): K2vvResult[] {
   return [...byKey.values()];
 }
 
-export function figuresOf(results: readonly K2vvResult[], reference: readonly K2vvResult[] | null, schemas = new ToolSchemas()): { summary: K2vvSummary; figures: Figures } {
+export function figuresOf(
+  results: readonly K2vvResult[],
+  reference: readonly K2vvResult[] | null,
+  schemas = new ToolSchemas(),
+): { summary: K2vvSummary; figures: Figures } {
   const summary = summarize([...results], schemas);
   const classes = emptyErrorClasses();
   for (const r of results) if (r.status === 'success') countErrorClasses(classes, r.record, schemas);
@@ -89,7 +111,14 @@ export function evalReport(results: readonly K2vvResult[], reference: readonly K
     const mine = latest.filter((r) => r.run === run);
     const { summary, figures } = figuresOf(mine, reference, schemas);
     const latency = runLatency(mine.map((r) => r.record));
-    if (latency) Object.assign(figures, { ttft_p50_ms: latency.ttftMs.p50, itl_p50_ms: latency.interTokenMs.p50, itl_p90_ms: latency.interTokenMs.p90, itl_p99_ms: latency.interTokenMs.p99, output_tokens_per_s: latency.outputTokensPerS });
+    if (latency)
+      Object.assign(figures, {
+        ttft_p50_ms: latency.ttftMs.p50,
+        itl_p50_ms: latency.interTokenMs.p50,
+        itl_p90_ms: latency.interTokenMs.p90,
+        itl_p99_ms: latency.interTokenMs.p99,
+        output_tokens_per_s: latency.outputTokensPerS,
+      });
     return { run, summary, figures, latency };
   });
   const names = [...new Set(runs.flatMap((r) => Object.keys(r.figures)))];

@@ -13,7 +13,6 @@ import { readTraceItems } from '../../core/trace/jsonlIndex.ts';
 import { resultFromRecord, summarize, type K2vvResult } from './k2vvMetrics.ts';
 import { compareRuns } from './compareRuns.ts';
 
-
 const PAIR = /^results\.guided-(off|on)\.jsonl$/;
 
 async function run(path: string, label: string): Promise<(EvalRunView & { results: K2vvResult[] }) | null> {

@@ -36,7 +36,13 @@ export function resultFromRecord(record: TraceRecord): K2vvResult | null {
   const dataIndex = Number(record.id);
   const finish = typeof meta.finish_reason === 'string' ? meta.finish_reason : responseFinish(record);
   const run = typeof meta.run === 'number' && Number.isInteger(meta.run) && meta.run >= 1 ? meta.run : 1;
-  return { dataIndex, status: typeof meta.status === 'string' ? meta.status : record.error ? 'failed' : 'success', finishReason: finish, run, record };
+  return {
+    dataIndex,
+    status: typeof meta.status === 'string' ? meta.status : record.error ? 'failed' : 'success',
+    finishReason: finish,
+    run,
+    record,
+  };
 }
 
 function responseFinish(record: TraceRecord): string | null {

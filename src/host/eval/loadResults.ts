@@ -13,7 +13,11 @@ export async function loadK2vvResults(path: string): Promise<{ results: K2vvResu
     }
     const r = resultFromRecord(item.loaded.record);
     if (r) results.push(r);
-    else errors.push({ line: item.loaded.line, message: `line ${item.loaded.line} is a ${item.loaded.source} record, not a K2-Vendor-Verifier result line` });
+    else
+      errors.push({
+        line: item.loaded.line,
+        message: `line ${item.loaded.line} is a ${item.loaded.source} record, not a K2-Vendor-Verifier result line`,
+      });
   }
   return { results, errors };
 }

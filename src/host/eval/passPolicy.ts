@@ -21,12 +21,16 @@ export interface BarResult extends PassBar {
 /** Parses `name=value,…`; a value may be a fraction (0.8) or a percentage (80%). Throws with what is wrong. */
 export function parsePassBars(text: string, known: readonly string[]): PassBar[] {
   const bars: PassBar[] = [];
-  for (const part of text.split(',').map((p) => p.trim()).filter(Boolean)) {
+  for (const part of text
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const m = /^([a-z0-9_]+)\s*=\s*(-?[0-9]*\.?[0-9]+)\s*(%?)$/i.exec(part);
     if (!m) throw new Error(`"${part}" is not NAME=VALUE (e.g. f1=0.8 or schema=95%)`);
     const name = (m[1] as string).toLowerCase();
     const figure = FIGURE_ALIASES[name] ?? name;
-    if (!known.includes(figure)) throw new Error(`unknown figure "${name}"; one of: ${[...Object.keys(FIGURE_ALIASES), ...known].join(', ')}`);
+    if (!known.includes(figure))
+      throw new Error(`unknown figure "${name}"; one of: ${[...Object.keys(FIGURE_ALIASES), ...known].join(', ')}`);
     const min = Number(m[2]) / (m[3] ? 100 : 1);
     bars.push({ name, figure, min });
   }

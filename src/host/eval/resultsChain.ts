@@ -20,7 +20,10 @@ function digest(prev: string, body: string): string {
 }
 
 /** The value with its link appended (the chain field last, so the rest of the line reads as before). */
-export function chainValue(value: Record<string, unknown>, previous: ChainLink | null): Record<string, unknown> & { toolscope_chain: ChainLink } {
+export function chainValue(
+  value: Record<string, unknown>,
+  previous: ChainLink | null,
+): Record<string, unknown> & { toolscope_chain: ChainLink } {
   const { [CHAIN_FIELD]: _old, ...body } = value;
   const prev = previous?.hash ?? GENESIS;
   const link: ChainLink = { seq: (previous?.seq ?? 0) + 1, prev, hash: digest(prev, JSON.stringify(body)) };
@@ -94,7 +97,10 @@ export function verifyChain(text: string): ChainReport {
     }
     if (link.seq !== expectedSeq || link.prev !== expectedPrev) {
       const gap = link.seq > expectedSeq ? ` — ${link.seq - expectedSeq} line(s) removed before it` : '';
-      problems.push({ line, message: `chain broken: expected line ${expectedSeq} of the run after ${previous ? `line ${previous.seq}` : 'the start'}, found line ${link.seq}${gap}` });
+      problems.push({
+        line,
+        message: `chain broken: expected line ${expectedSeq} of the run after ${previous ? `line ${previous.seq}` : 'the start'}, found line ${link.seq}${gap}`,
+      });
       ok = false;
     }
     if (ok) verified++;

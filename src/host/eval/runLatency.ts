@@ -30,7 +30,8 @@ interface Timings {
 
 function timingsOf(record: TraceRecord): Timings | null {
   const t = record.meta?.timings as Partial<Timings> | undefined;
-  if (!t || typeof t !== 'object' || typeof t.ttftMs !== 'number' || typeof t.totalMs !== 'number' || !Array.isArray(t.eventMs)) return null;
+  if (!t || typeof t !== 'object' || typeof t.ttftMs !== 'number' || typeof t.totalMs !== 'number' || !Array.isArray(t.eventMs))
+    return null;
   const eventMs = t.eventMs.filter((x): x is number => typeof x === 'number' && Number.isFinite(x));
   return { ttftMs: t.ttftMs, totalMs: t.totalMs, eventMs };
 }
@@ -57,5 +58,10 @@ export function runLatency(records: readonly TraceRecord[]): RunLatency | null {
     if (span > 0 && tokens > 1) rates.push((tokens - 1) / span);
   }
   if (ttft.length === 0) return null;
-  return { timed: ttft.length, ttftMs: pcts(ttft), interTokenMs: pcts(gaps), outputTokensPerS: rates.length ? rates.reduce((a, b) => a + b, 0) / rates.length : null };
+  return {
+    timed: ttft.length,
+    ttftMs: pcts(ttft),
+    interTokenMs: pcts(gaps),
+    outputTokensPerS: rates.length ? rates.reduce((a, b) => a + b, 0) / rates.length : null,
+  };
 }

@@ -27,7 +27,9 @@ function column(label: string, a: AnalyzedRecord): ComparisonColumn {
     finishReason: a.response?.finishReason ?? null,
     content: a.content,
     calls: a.calls.map((c) => ({ name: c.name, arguments: c.arguments })),
-    findings: a.diagnostics.filter((d) => d.severity !== 'info').map((d) => ({ code: d.code, kind: d.kind, severity: d.severity, message: d.message })),
+    findings: a.diagnostics
+      .filter((d) => d.severity !== 'info')
+      .map((d) => ({ code: d.code, kind: d.kind, severity: d.severity, message: d.message })),
     error: a.error,
   };
 }
@@ -73,7 +75,10 @@ export async function comparisonFor(path: string, loaded: LoadedRecord, analyzer
       columns.push(column('recorded', a));
       texts.push(clientText(a));
     } else originalNote = `record ${replayOf} is not in ${basename(originalPath)}`;
-  } else originalNote = originalPath ? `${basename(originalPath)} is not beside this file` : 'this file is not a <trace>.replays.jsonl: the original is not looked up';
+  } else
+    originalNote = originalPath
+      ? `${basename(originalPath)} is not beside this file`
+      : 'this file is not a <trace>.replays.jsonl: the original is not looked up';
   for (const r of shown) {
     const a = analyzer.analyze(r);
     columns.push(column(replayLabel(r), a));
@@ -81,7 +86,8 @@ export async function comparisonFor(path: string, loaded: LoadedRecord, analyzer
   }
   // Diff the two replays (off vs on) when there are two, else the recording against its replay.
   const replayStart = columns.length - shown.length;
-  const pair: [number, number] | null = shown.length >= 2 ? [columns.length - 2, columns.length - 1] : replayStart > 0 ? [0, replayStart] : null;
+  const pair: [number, number] | null =
+    shown.length >= 2 ? [columns.length - 2, columns.length - 1] : replayStart > 0 ? [0, replayStart] : null;
   let diff: ComparisonView['diff'] = null;
   if (pair) {
     const [l, r] = pair;

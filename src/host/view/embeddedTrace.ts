@@ -5,9 +5,19 @@ import type { EmbeddedTrace } from './pageHtml.ts';
 import { TraceSession } from './traceSession.ts';
 
 /** Several files in one view: keys get the file's position as a prefix, rows name their file. */
-export async function embeddedTraces(paths: Array<{ path: string; label: string }>, title: string, host: 'report' | 'harness', options: AnalysisOptions = {}): Promise<EmbeddedTrace> {
+export async function embeddedTraces(
+  paths: Array<{ path: string; label: string }>,
+  title: string,
+  host: 'report' | 'harness',
+  options: AnalysisOptions = {},
+): Promise<EmbeddedTrace> {
   if (paths.length === 1 && paths[0]) return embeddedTrace(paths[0].path, paths[0].label, host, options);
-  const out: EmbeddedTrace = { info: { fileName: title, entries: 0, analysing: false, host, format: options.format || null }, summaries: [], lineErrors: [], records: {} };
+  const out: EmbeddedTrace = {
+    info: { fileName: title, entries: 0, analysing: false, host, format: options.format || null },
+    summaries: [],
+    lineErrors: [],
+    records: {},
+  };
   for (const [i, p] of paths.entries()) {
     const one = await embeddedTrace(p.path, p.label, host, options);
     out.info.entries += one.info.entries;
@@ -22,7 +32,12 @@ export async function embeddedTraces(paths: Array<{ path: string; label: string 
   return out;
 }
 
-export async function embeddedTrace(path: string, fileName: string, host: 'report' | 'harness', options: AnalysisOptions = {}): Promise<EmbeddedTrace> {
+export async function embeddedTrace(
+  path: string,
+  fileName: string,
+  host: 'report' | 'harness',
+  options: AnalysisOptions = {},
+): Promise<EmbeddedTrace> {
   const session = await TraceSession.open(path, fileName, options);
   try {
     const { summaries, lineErrors } = await session.analyseAll();
@@ -35,7 +50,10 @@ export async function embeddedTrace(path: string, fileName: string, host: 'repor
         shown.push(s);
       } catch (err) {
         const message = err instanceof Error ? err.message : String(err);
-        lineErrors.push({ line: s.line, message: message.startsWith(`line ${s.line}`) ? message : `line ${s.line}: record "${s.id}" could not be shown (${message})` });
+        lineErrors.push({
+          line: s.line,
+          message: message.startsWith(`line ${s.line}`) ? message : `line ${s.line}: record "${s.id}" could not be shown (${message})`,
+        });
       }
     }
     lineErrors.sort((a, b) => a.line - b.line);

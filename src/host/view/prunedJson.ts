@@ -15,7 +15,8 @@ export function nestedDeeperThan(value: unknown, limit: number): boolean {
     const { v, d } = stack.pop() as { v: unknown; d: number };
     if (v === null || typeof v !== 'object') continue;
     if (d >= limit) return true;
-    for (const child of Array.isArray(v) ? v : Object.values(v)) if (child !== null && typeof child === 'object') stack.push({ v: child, d: d + 1 });
+    for (const child of Array.isArray(v) ? v : Object.values(v))
+      if (child !== null && typeof child === 'object') stack.push({ v: child, d: d + 1 });
   }
   return false;
 }
@@ -23,7 +24,9 @@ export function nestedDeeperThan(value: unknown, limit: number): boolean {
 /** `value` with everything below `limit` levels replaced by CUT_NOTE. */
 export function pruned<T>(value: T, limit = VIEW_DEPTH): T {
   const root: { v: unknown } = { v: undefined };
-  const stack: Array<{ from: unknown; into: Record<string | number, unknown>; key: string | number; d: number }> = [{ from: value, into: root, key: 'v', d: 0 }];
+  const stack: Array<{ from: unknown; into: Record<string | number, unknown>; key: string | number; d: number }> = [
+    { from: value, into: root, key: 'v', d: 0 },
+  ];
   while (stack.length) {
     const { from, into, key, d } = stack.pop() as (typeof stack)[number];
     if (from === null || typeof from !== 'object') {
@@ -36,7 +39,8 @@ export function pruned<T>(value: T, limit = VIEW_DEPTH): T {
     }
     const copy = (Array.isArray(from) ? [] : {}) as Record<string | number, unknown>;
     into[key] = copy;
-    for (const [k, child] of Object.entries(from)) stack.push({ from: child, into: copy, key: Array.isArray(from) ? Number(k) : k, d: d + 1 });
+    for (const [k, child] of Object.entries(from))
+      stack.push({ from: child, into: copy, key: Array.isArray(from) ? Number(k) : k, d: d + 1 });
   }
   return root.v as T;
 }

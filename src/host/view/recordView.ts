@@ -119,7 +119,8 @@ function firstLine(s: string, max = 200): string {
 /** The prompt to show: recorded or rendered by the analysis, else the request rendered with the default template. */
 function promptView(a: AnalyzedRecord, record: TraceRecord): RecordView['prompt'] {
   if (a.prompt?.origin === 'recorded') return { text: a.prompt.text, origin: 'recorded', template: null, error: null };
-  if (a.prompt) return { text: a.prompt.text, origin: 'rendered', template: a.prompt.template, error: 'error' in a.prompt ? a.prompt.error : null };
+  if (a.prompt)
+    return { text: a.prompt.text, origin: 'rendered', template: a.prompt.template, error: 'error' in a.prompt ? a.prompt.error : null };
   const template = findFormat(a.format)?.chatTemplate;
   if (!template || !Array.isArray(record.request?.messages)) return null;
   try {
@@ -135,7 +136,8 @@ export function recordView(key: string, a: AnalyzedRecord, given: TraceRecord): 
   const safe = redact(record);
   const reference: MessageView = { content: a.content, reasoning: a.reasoning, calls: a.calls };
   let rawJson = JSON.stringify(safe, null, 2);
-  if (rawJson.length > RAW_JSON_LIMIT) rawJson = rawJson.slice(0, RAW_JSON_LIMIT) + `\n… (${rawJson.length - RAW_JSON_LIMIT} more characters: open the raw record to see all)`;
+  if (rawJson.length > RAW_JSON_LIMIT)
+    rawJson = rawJson.slice(0, RAW_JSON_LIMIT) + `\n… (${rawJson.length - RAW_JSON_LIMIT} more characters: open the raw record to see all)`;
   const request = safe.request;
   return {
     key,
@@ -153,7 +155,9 @@ export function recordView(key: string, a: AnalyzedRecord, given: TraceRecord): 
     tokenLabel: a.completion ? tokenSourceLabel(a.completion) : null,
     approximate: (a.completion?.tokens ?? []).some((t) => t.approximate),
     rebuilt: Boolean(a.completion?.rebuilt),
-    tokenWarning: a.oversized ? `above the ${(a.oversized.limit / 1e6).toFixed(1)} MB size limit: the completion is shown in pieces of about 64 KB, not token by token` : (a.completion?.warning ?? null),
+    tokenWarning: a.oversized
+      ? `above the ${(a.oversized.limit / 1e6).toFixed(1)} MB size limit: the completion is shown in pieces of about 64 KB, not token by token`
+      : (a.completion?.warning ?? null),
     tokens: buildTokenViews(a),
     finalEmitted: a.finalEmitted,
     diagnostics: a.diagnostics,
@@ -187,7 +191,8 @@ export function recordView(key: string, a: AnalyzedRecord, given: TraceRecord): 
 }
 
 function modelOf(record: TraceRecord): string | null {
-  const m = record.meta?.model ?? record.request?.model ?? (record.response && !Array.isArray(record.response) ? record.response.model : undefined);
+  const m =
+    record.meta?.model ?? record.request?.model ?? (record.response && !Array.isArray(record.response) ? record.response.model : undefined);
   return typeof m === 'string' ? m : null;
 }
 

@@ -6,7 +6,15 @@ import { guidedEngine } from '../../core/guided/guidedEngine.ts';
 import { Analyzer, type AnalysisOptions } from '../../core/analysis.ts';
 import { TraceIndex } from '../../core/trace/jsonlIndex.ts';
 import type { LoadedRecord } from '../../core/trace/record.ts';
-import type { EvalPanelView, LineErrorView, RecordSummary, RecordView, TraceInfo, VllmGroupingChoice, VllmView } from '../../shared/protocol.ts';
+import type {
+  EvalPanelView,
+  LineErrorView,
+  RecordSummary,
+  RecordView,
+  TraceInfo,
+  VllmGroupingChoice,
+  VllmView,
+} from '../../shared/protocol.ts';
 import { recordSummary, recordView } from './recordView.ts';
 import { evalPanelFor } from '../eval/evalPanel.ts';
 import { comparisonFor } from './comparison.ts';
@@ -47,7 +55,14 @@ export class TraceSession {
   }
 
   info(host: TraceInfo['host']): TraceInfo {
-    return { fileName: this.fileName, entries: this.index.count, analysing: this.analysedEntries < this.index.count, host, format: this.options.format || null, eval: this.evalPanel };
+    return {
+      fileName: this.fileName,
+      entries: this.index.count,
+      analysing: this.analysedEntries < this.index.count,
+      host,
+      format: this.options.format || null,
+      eval: this.evalPanel,
+    };
   }
 
   /**
@@ -58,7 +73,9 @@ export class TraceSession {
     // Options not given stay as they were (a new format keeps the chat template).
     const next = { ...this.options, ...options };
     const same =
-      (['format', 'startInReasoning', 'recoverRawFallback', 'vllmProfile', 'deltaTokens'] as const).every((k) => (next[k] || undefined) === (this.options[k] || undefined)) &&
+      (['format', 'startInReasoning', 'recoverRawFallback', 'vllmProfile', 'deltaTokens'] as const).every(
+        (k) => (next[k] || undefined) === (this.options[k] || undefined),
+      ) &&
       // Unset means on: only `false` turns the profile's reasoning parser off.
       (next.vllmReasoningParser !== false) === (this.options.vllmReasoningParser !== false) &&
       [...(next.ignore ?? [])].sort().join(',') === [...(this.options.ignore ?? [])].sort().join(',') &&

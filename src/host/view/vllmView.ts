@@ -26,7 +26,12 @@ export function vllmView(a: AnalyzedRecord): VllmView | null {
   const indices = (pick: (d: (typeof diagnostics)[number]) => boolean) => diagnostics.flatMap((d, i) => (pick(d) ? [i] : []));
 
   const rows: VllmRowView[] = [
-    { kind: 'content', reference: { content: a.parse.content }, vllm: { content: run.content }, findings: indices((d) => CONTENT_DETAILS.has(d.detail ?? '')) },
+    {
+      kind: 'content',
+      reference: { content: a.parse.content },
+      vllm: { content: run.content },
+      findings: indices((d) => CONTENT_DETAILS.has(d.detail ?? '')),
+    },
   ];
   const { pairs, extra } = pairCalls(a.parse.calls, run.calls);
   for (const { ref, got } of pairs) {
@@ -43,7 +48,12 @@ export function vllmView(a: AnalyzedRecord): VllmView | null {
 
   const deltas: VllmDeltaView[] = run.spans.slice(0, VLLM_DELTAS_SHOWN).map((span, i) => {
     const range = tokenRange(tokens, span.start, span.end);
-    return { text: text.slice(span.start, span.end), tokenStart: range.tokenStart ?? 0, tokenEnd: range.tokenEnd ?? 0, message: asMessage(run.deltas[i] ?? null) };
+    return {
+      text: text.slice(span.start, span.end),
+      tokenStart: range.tokenStart ?? 0,
+      tokenEnd: range.tokenEnd ?? 0,
+      message: asMessage(run.deltas[i] ?? null),
+    };
   });
   const last = run.deltas.at(-1);
   const profile = vllmProfile(run.profile);

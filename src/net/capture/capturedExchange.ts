@@ -132,7 +132,8 @@ export class CapturedExchange {
       return data;
     }
     this.collector.add(parsed);
-    const view = this.status !== null && this.status < 300 ? clientView(data, parsed, this.request.plan, true) : { text: data, value: parsed };
+    const view =
+      this.status !== null && this.status < 300 ? clientView(data, parsed, this.request.plan, true) : { text: data, value: parsed };
     if (view.text === null) {
       this.droppedEvents++;
       return null;
@@ -206,7 +207,10 @@ export class CapturedExchange {
     if (req.route === 'chat') {
       // A trace's `request.messages` is an array; anything else is kept as text, so the line still loads.
       if (body && (body.messages === undefined || Array.isArray(body.messages))) record.request = redact(body) as ChatRequest;
-      else if (body) this.note(`the request's "messages" is not an array (${describeJson(body.messages)}): the request is kept as text (meta.rawRequestBody)`);
+      else if (body)
+        this.note(
+          `the request's "messages" is not an array (${describeJson(body.messages)}): the request is kept as text (meta.rawRequestBody)`,
+        );
     } else if (body) {
       if (typeof body.prompt === 'string') {
         record.prompt = body.prompt;
@@ -230,7 +234,10 @@ export class CapturedExchange {
           // Tokens come from what the upstream sent, before anything was taken out for the client.
           this.collector.add(whole);
         } catch (err) {
-          if (this.status !== null && this.status < 300) errors.push(`upstream answered ${this.status} with a body that cannot be recorded as JSON (${err instanceof Error ? err.message : String(err)}): ${redactString(text.slice(0, 500))}`);
+          if (this.status !== null && this.status < 300)
+            errors.push(
+              `upstream answered ${this.status} with a body that cannot be recorded as JSON (${err instanceof Error ? err.message : String(err)}): ${redactString(text.slice(0, 500))}`,
+            );
         }
         const problem = errorPayload(whole);
         if (problem !== null) errors.push(problem);
@@ -254,7 +261,8 @@ export class CapturedExchange {
       const tokens: Record<string, unknown> = { count: collected.tokenCount, complete: collected.complete };
       if (collected.reason) tokens.reason = collected.reason;
       // Tokens that are not the completion (some missing, or not known to be all): their text, for a human to read.
-      if (collected.complete !== true && collected.tokenCount > 0 && req.route === 'chat') tokens.partialText = this.collector.partialText();
+      if (collected.complete !== true && collected.tokenCount > 0 && req.route === 'chat')
+        tokens.partialText = this.collector.partialText();
       const capture: Record<string, unknown> = { tokens };
       if (req.plan && Object.keys(req.plan.added).length) capture.added = req.plan.added;
       if (this.droppedEvents) capture.droppedEvents = this.droppedEvents;
@@ -266,9 +274,13 @@ export class CapturedExchange {
     const chunks = `${this.events} event${this.events === 1 ? '' : 's'}`;
     if (end.kind === 'client-aborted') {
       meta.clientAborted = true;
-      errors.unshift(`the client disconnected ${this.status === null ? 'before the upstream answered' : `after ${chunks}`}; the upstream request was aborted`);
+      errors.unshift(
+        `the client disconnected ${this.status === null ? 'before the upstream answered' : `after ${chunks}`}; the upstream request was aborted`,
+      );
     } else if (end.kind === 'stopped') {
-      errors.unshift(`the proxy stopped ${this.status === null ? 'before the upstream answered' : `after ${chunks}`}; the upstream request was aborted`);
+      errors.unshift(
+        `the proxy stopped ${this.status === null ? 'before the upstream answered' : `after ${chunks}`}; the upstream request was aborted`,
+      );
     } else if (end.kind === 'unreachable') {
       errors.unshift(`${end.timeout ? 'upstream timed out' : 'upstream unreachable'}: ${end.message}`);
     } else if (end.kind === 'broken') {

@@ -83,7 +83,11 @@ export class CompletionCollector {
       const t = token(entry.token);
       if (typeof entry.logprob === 'number') t.logprob = entry.logprob;
       if (Array.isArray(entry.top_logprobs) && entry.top_logprobs.length) {
-        t.top = entry.top_logprobs.flatMap((alt: unknown) => (isObject(alt) && typeof alt.token === 'string' && typeof alt.logprob === 'number' ? [{ ...token(alt.token), logprob: alt.logprob }] : []));
+        t.top = entry.top_logprobs.flatMap((alt: unknown) =>
+          isObject(alt) && typeof alt.token === 'string' && typeof alt.logprob === 'number'
+            ? [{ ...token(alt.token), logprob: alt.logprob }]
+            : [],
+        );
       }
       this.tokens.push(t);
       this.bytes.push(isByteArray(entry.bytes) ? Buffer.from(entry.bytes) : Buffer.from(t.text, 'utf8'));
@@ -97,7 +101,13 @@ export class CompletionCollector {
       const completion: Completion = { text: this.text, finish_reason: this.finish };
       if (this.problem) return { completion, tokenCount: count, complete: false, reason: `tokens not recorded: ${this.problem}` };
       if (!count) return { completion, tokenCount: 0, complete: null };
-      if (this.gaps) return { completion, tokenCount: count, complete: false, reason: `${this.gaps} chunk(s) carried text without logprobs; tokens not recorded` };
+      if (this.gaps)
+        return {
+          completion,
+          tokenCount: count,
+          complete: false,
+          reason: `${this.gaps} chunk(s) carried text without logprobs; tokens not recorded`,
+        };
       return { completion: { text: this.text, tokens: this.tokens, finish_reason: this.finish }, tokenCount: count, complete: true };
     }
     if (!count) return { completion: null, tokenCount: 0, complete: null };
@@ -109,9 +119,10 @@ export class CompletionCollector {
       reason = this.problem;
     } else if (this.usageTokens !== null) {
       complete = this.usageTokens === count;
-      if (!complete) reason = `the engine generated ${this.usageTokens} tokens but sent logprobs for ${count}: a streamed chat skips the tokens its tool or reasoning parser holds back (use /v1/completions, or stream: false, for the raw completion)`;
+      if (!complete)
+        reason = `the engine generated ${this.usageTokens} tokens but sent logprobs for ${count}: a streamed chat skips the tokens its tool or reasoning parser holds back (use /v1/completions, or stream: false, for the raw completion)`;
     } else if (this.streamed) {
-      reason = 'a streamed chat may skip the tokens the server\'s parser holds back, and this stream has no usage count to check against';
+      reason = "a streamed chat may skip the tokens the server's parser holds back, and this stream has no usage count to check against";
     }
     if (complete !== true) return { completion: null, tokenCount: count, complete, reason: reason ?? 'incomplete' };
     return { completion: { text, tokens: this.tokens, finish_reason: this.finish }, tokenCount: count, complete };

@@ -19,7 +19,14 @@ export class BodyDecoder {
   /** `onData` receives the decoded bytes in order. */
   constructor(encoding: string | string[] | undefined, onData: (chunk: Buffer) => void) {
     const value = (Array.isArray(encoding) ? encoding.join(',') : (encoding ?? '')).trim().toLowerCase();
-    const stream = value === 'gzip' || value === 'x-gzip' ? createGunzip() : value === 'deflate' ? createInflate() : value === 'br' ? createBrotliDecompress() : null;
+    const stream =
+      value === 'gzip' || value === 'x-gzip'
+        ? createGunzip()
+        : value === 'deflate'
+          ? createInflate()
+          : value === 'br'
+            ? createBrotliDecompress()
+            : null;
     this.stream = stream;
     if (!stream) {
       this.failure = `content-encoding "${value}" is not decoded; the body is not recorded`;

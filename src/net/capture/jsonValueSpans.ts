@@ -131,7 +131,8 @@ export function nullChoiceFieldEdits(text: string, keys: readonly string[]): Edi
   for (const item of arrayItems(text, choices.valueStart)) {
     if (text[item.start] !== '{') continue;
     for (const m of objectMembers(text, item.start)) {
-      if (keys.includes(m.key) && text.slice(m.valueStart, m.valueEnd) !== 'null') edits.push({ start: m.valueStart, end: m.valueEnd, replacement: 'null' });
+      if (keys.includes(m.key) && text.slice(m.valueStart, m.valueEnd) !== 'null')
+        edits.push({ start: m.valueStart, end: m.valueEnd, replacement: 'null' });
     }
   }
   return edits;

@@ -116,7 +116,10 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
 
 /** The first bytes of a body as text (a multi-byte character cut at the end is dropped by the decoder). */
 function rawBodyOf(raw: Buffer): string {
-  return raw.subarray(0, MAX_RAW_BODY).toString('utf8').replace(/\uFFFD$/u, '');
+  return raw
+    .subarray(0, MAX_RAW_BODY)
+    .toString('utf8')
+    .replace(/\uFFFD$/u, '');
 }
 
 function sendProxyError(res: ServerResponse, status: number, message: string): void {
@@ -180,7 +183,11 @@ export class RecordingProxy {
   }
 
   async start(): Promise<RunningProxy> {
-    this.writer = await RotatingTraceWriter.open({ path: this.options.out, maxBytes: this.options.maxBytes, onRotate: this.options.onRotate });
+    this.writer = await RotatingTraceWriter.open({
+      path: this.options.out,
+      maxBytes: this.options.maxBytes,
+      onRotate: this.options.onRotate,
+    });
     const server = createServer(clientTimeouts(this.options), (req, res) => {
       const abort = new AbortController();
       const task = this.handle(req, res, abort).catch((err: unknown) => {
@@ -315,16 +322,32 @@ export class RecordingProxy {
         // Not JSON: forwarded as it is, for the upstream to refuse.
       }
     }
-    const plan: TokenCapturePlan | null = route && body && this.options.captureTokens ? planTokenCapture(route, body, this.options.engine ?? 'vllm') : null;
+    const plan: TokenCapturePlan | null =
+      route && body && this.options.captureTokens ? planTokenCapture(route, body, this.options.engine ?? 'vllm') : null;
     const adds = plan !== null && Object.keys(plan.added).length > 0;
     const rewrites = plan !== null && (plan.nullFields.length > 0 || plan.dropUsageChunk);
     const sent = adds && body && plan ? Buffer.from(JSON.stringify(upstreamBody(body, plan)), 'utf8') : raw;
     const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
 
     const exchange = route
-      ? new CapturedExchange({ id: `${this.runId}-${++this.seq}`, method: req.method ?? 'POST', path, route, headers: req.headers, body, ...(body && (route !== 'chat' || body.messages === undefined || Array.isArray(body.messages)) ? {} : { rawBody: rawBodyOf(raw), rawBytes: raw.length }), plan, upstream: this.upstream.label })
+      ? new CapturedExchange({
+          id: `${this.runId}-${++this.seq}`,
+          method: req.method ?? 'POST',
+          path,
+          route,
+          headers: req.headers,
+          body,
+          ...(body && (route !== 'chat' || body.messages === undefined || Array.isArray(body.messages))
+            ? {}
+            : { rawBody: rawBodyOf(raw), rawBytes: raw.length }),
+          plan,
+          upstream: this.upstream.label,
+        })
       : null;
-    if (exchange && tooDeep) exchange.note(`the request body is nested deeper than ${MAX_JSON_DEPTH} levels: it was forwarded unchanged and is kept as text (meta.rawRequestBody)`);
+    if (exchange && tooDeep)
+      exchange.note(
+        `the request body is nested deeper than ${MAX_JSON_DEPTH} levels: it was forwarded unchanged and is kept as text (meta.rawRequestBody)`,
+      );
     const finish = async (end: ExchangeEnd) => {
       if (!exchange) return;
       exchange.finish(end);
@@ -345,7 +368,11 @@ export class RecordingProxy {
       const end = aborted();
       if (end) return finish(end);
       const timeout = TIMEOUT_CODES.has(errorCode(err));
-      sendProxyError(res, timeout ? 504 : 502, `${timeout ? 'no answer from' : 'cannot reach'} ${this.upstream.label}: ${errorMessage(err)}`);
+      sendProxyError(
+        res,
+        timeout ? 504 : 502,
+        `${timeout ? 'no answer from' : 'cannot reach'} ${this.upstream.label}: ${errorMessage(err)}`,
+      );
       return finish({ kind: 'unreachable', message: errorMessage(err), timeout });
     }
 
@@ -358,7 +385,8 @@ export class RecordingProxy {
     const ok = status >= 200 && status < 300;
     const rewriteStream = exchange !== null && rewrites && streamed && ok && !encoded;
     const rewriteWhole = exchange !== null && rewrites && !streamed && ok && !encoded;
-    if (exchange && rewrites && ok && encoded) exchange.note('the upstream compressed its answer although asked for identity: token data was left in what the client received');
+    if (exchange && rewrites && ok && encoded)
+      exchange.note('the upstream compressed its answer although asked for identity: token data was left in what the client received');
 
     const write = async (chunk: Buffer) => {
       if (chunk.length && !res.write(chunk)) await drained(res);

@@ -137,7 +137,13 @@ export class RotatingTraceWriter {
       try {
         const handle = this.handle;
         if (!handle) throw new Error('the trace file is not open');
-        const data = batch.length === 1 ? (batch[0] as Pending).line : Buffer.concat(batch.map((p) => p.line), bytes);
+        const data =
+          batch.length === 1
+            ? (batch[0] as Pending).line
+            : Buffer.concat(
+                batch.map((p) => p.line),
+                bytes,
+              );
         let off = 0;
         while (off < data.length) off += (await handle.write(data, off, data.length - off)).bytesWritten;
         this.size += bytes;

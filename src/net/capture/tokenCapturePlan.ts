@@ -86,7 +86,8 @@ function emptyDelta(choice: unknown): boolean {
 export function clientView(text: string, parsed: unknown, plan: TokenCapturePlan | null, streamed: boolean): ClientView {
   if (!plan || !isObject(parsed)) return { text, value: parsed, changed: false };
   const choices = Array.isArray(parsed.choices) ? parsed.choices : null;
-  if (streamed && plan.dropUsageChunk && choices?.length === 0 && isObject(parsed.usage)) return { text: null, value: parsed, changed: true };
+  if (streamed && plan.dropUsageChunk && choices?.length === 0 && isObject(parsed.usage))
+    return { text: null, value: parsed, changed: true };
   if (!plan.nullFields.length || !choices) return { text, value: parsed, changed: false };
   let edited: string;
   try {
@@ -107,6 +108,11 @@ export function clientView(text: string, parsed: unknown, plan: TokenCapturePlan
     }),
   };
   // A chunk that carried nothing but a logprob exists only because the proxy asked for logprobs.
-  const logprobOnly = streamed && plan.route === 'chat' && choices.length > 0 && value.choices.every(emptyDelta) && (parsed.usage === undefined || parsed.usage === null);
+  const logprobOnly =
+    streamed &&
+    plan.route === 'chat' &&
+    choices.length > 0 &&
+    value.choices.every(emptyDelta) &&
+    (parsed.usage === undefined || parsed.usage === null);
   return { text: logprobOnly ? null : edited, value, changed: true };
 }

@@ -13,12 +13,26 @@ import { isLoopback } from '../replay/httpTransport.ts';
  * Headers that describe one connection, not the message (RFC 9110 §7.6.1), plus what the proxy sets or handles
  * itself: host and length are the new connection's, and `expect: 100-continue` was answered already.
  */
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host', 'content-length', 'expect']);
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'host',
+  'content-length',
+  'expect',
+]);
 
 function connectionListed(headers: IncomingHttpHeaders | Record<string, string | string[] | undefined>): Set<string> {
   const value = headers.connection;
   const listed = new Set<string>();
-  for (const v of Array.isArray(value) ? value : value ? [value] : []) for (const name of v.split(',')) listed.add(name.trim().toLowerCase());
+  for (const v of Array.isArray(value) ? value : value ? [value] : [])
+    for (const name of v.split(',')) listed.add(name.trim().toLowerCase());
   return listed;
 }
 
@@ -30,7 +44,10 @@ export interface RequestHeaderOptions {
 }
 
 /** The client's request headers as sent upstream. */
-export function upstreamRequestHeaders(incoming: IncomingHttpHeaders, options: RequestHeaderOptions = {}): Record<string, string | string[]> {
+export function upstreamRequestHeaders(
+  incoming: IncomingHttpHeaders,
+  options: RequestHeaderOptions = {},
+): Record<string, string | string[]> {
   const listed = connectionListed(incoming);
   const out: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(incoming)) {
@@ -85,7 +102,8 @@ export class Upstream {
     this.baseUrl = normalizeBaseUrl(options.url);
     const parsed = new URL(this.baseUrl);
     // A key in the URL would be sent nowhere (requests go to the origin) and shown in logs: refuse it.
-    if (parsed.username || parsed.password) throw new Error('the upstream URL carries credentials: pass the key separately (--api-key-env, or Set API Key in VS Code)');
+    if (parsed.username || parsed.password)
+      throw new Error('the upstream URL carries credentials: pass the key separately (--api-key-env, or Set API Key in VS Code)');
     this.label = endpointLabel({ name: 'upstream', baseUrl: this.baseUrl, model: '', engine: 'vllm' });
     const timeouts = { headersTimeout: options.timeoutMs ?? 600_000, bodyTimeout: options.timeoutMs ?? 600_000 };
     this.dispatcher = isLoopback(this.baseUrl) ? new Agent(timeouts) : new EnvHttpProxyAgent(timeouts);

@@ -29,7 +29,13 @@ function withStrict(tools: ChatTool[] | undefined, strict: boolean): ChatTool[] 
  * `buildTag`: the tag the user chose (`--tag-shape`), also sent to vLLM beside strict tools; `recordTag`: the record's
  * format's own tag, sent where the engine needs one (SGLang) and none was chosen.
  */
-export function guidedRequest(request: ChatRequest, engine: Engine, on: boolean, buildTag?: StructuralTagBuilder, recordTag?: StructuralTagBuilder): ChatRequest {
+export function guidedRequest(
+  request: ChatRequest,
+  engine: Engine,
+  on: boolean,
+  buildTag?: StructuralTagBuilder,
+  recordTag?: StructuralTagBuilder,
+): ChatRequest {
   const out: ChatRequest = { ...request };
   delete out.structured_outputs;
   if ((out.response_format as { type?: string } | undefined)?.type === 'structural_tag') delete out.response_format;

@@ -52,7 +52,17 @@ export interface ReplayResult {
 }
 
 /** Sampling fields a replay keeps from the original request; everything else is rebuilt. */
-const SAMPLING = ['max_tokens', 'max_completion_tokens', 'temperature', 'top_p', 'top_k', 'seed', 'stop', 'presence_penalty', 'frequency_penalty'];
+const SAMPLING = [
+  'max_tokens',
+  'max_completion_tokens',
+  'temperature',
+  'top_p',
+  'top_k',
+  'seed',
+  'stop',
+  'presence_penalty',
+  'frequency_penalty',
+];
 
 function replayId(originalId: string, guided: boolean, mode: ReplayMode): string {
   return `${originalId}~replay-${mode}-guided-${guided ? 'on' : 'off'}-${Date.now().toString(36)}`;
@@ -107,7 +117,8 @@ function parseEvents(events: CapturedEvent[]): unknown[] {
 function recordTagBuilder(original: TraceRecord): StructuralTagBuilder {
   const { format } = resolveFormat(original, null);
   return (request) => {
-    if (!format.guided) throw new StructuralTagError(`Toolscope has no structural tag for the ${format.displayName} format (${format.name})`);
+    if (!format.guided)
+      throw new StructuralTagError(`Toolscope has no structural tag for the ${format.displayName} format (${format.name})`);
     return { ...format.guided.structuralTag(request.tools, request.tool_choice) };
   };
 }
@@ -133,32 +144,72 @@ export async function replayRecord(original: TraceRecord, options: ReplayOptions
   const tagFor = options.buildTag ?? recordTagBuilder(original);
   checkGuidedGrammar(original.request, options, tagFor);
   try {
-    return await (options.mode === 'chat' ? replayChat(original, original.request, options, tagFor) : replayCompletions(original, original.request, options, tagFor));
+    return await (options.mode === 'chat'
+      ? replayChat(original, original.request, options, tagFor)
+      : replayCompletions(original, original.request, options, tagFor));
   } catch (err) {
     if (err instanceof ReplayError) throw err;
     // The request could not be built or the answer not read: a record that says so, so nothing else is lost.
     const error = new ReplayError('request', err instanceof Error ? err.message : String(err));
-    const meta = baseMeta(original, options, { status: null, events: [], body: null, ttftMs: null, totalMs: 0, error, done: false, streamErrors: [], attempts: 0 });
-    return { record: { toolscope: 1, id: replayId(original.id, options.guided, options.mode), request: redact(original.request) as ChatRequest, meta, error: redactString(error.message) }, error };
+    const meta = baseMeta(original, options, {
+      status: null,
+      events: [],
+      body: null,
+      ttftMs: null,
+      totalMs: 0,
+      error,
+      done: false,
+      streamErrors: [],
+      attempts: 0,
+    });
+    return {
+      record: {
+        toolscope: 1,
+        id: replayId(original.id, options.guided, options.mode),
+        request: redact(original.request) as ChatRequest,
+        meta,
+        error: redactString(error.message),
+      },
+      error,
+    };
   }
 }
 
 async function run(url: string, body: unknown, options: ReplayOptions) {
   const deadline = options.timeoutMs ? performance.now() + options.timeoutMs : undefined;
   return withRetries(
-    (remainingMs) => capture({ url, body, apiKey: options.apiKey, timeoutMs: remainingMs, signal: options.signal, onEvent: options.onEvent, maxAnswerBytes: options.maxAnswerBytes }),
+    (remainingMs) =>
+      capture({
+        url,
+        body,
+        apiKey: options.apiKey,
+        timeoutMs: remainingMs,
+        signal: options.signal,
+        onEvent: options.onEvent,
+        maxAnswerBytes: options.maxAnswerBytes,
+      }),
     { retries: options.retries ?? 2, signal: options.signal, onRetry: options.onRetry, delayScale: options.retryDelayScale, deadline },
   );
 }
 
-async function replayChat(original: TraceRecord, request: ChatRequest, options: ReplayOptions, tagFor: StructuralTagBuilder): Promise<ReplayResult> {
+async function replayChat(
+  original: TraceRecord,
+  request: ChatRequest,
+  options: ReplayOptions,
+  tagFor: StructuralTagBuilder,
+): Promise<ReplayResult> {
   const guided = guidedRequest(request, options.endpoint.engine, options.guided, options.buildTag, tagFor);
   const body: Record<string, unknown> = { ...guided, model: options.endpoint.model, stream: true };
   delete body.stream_options;
   // Token logprobs where the engine offers them: the timeline can then shade tokens.
   if (options.endpoint.engine !== 'openai') body.logprobs = true;
   const c = await run(`${options.endpoint.baseUrl}/chat/completions`, body, options);
-  const record: TraceRecord = { toolscope: 1, id: replayId(original.id, options.guided, 'chat'), request: redact(body) as ChatRequest, meta: baseMeta(original, options, c) };
+  const record: TraceRecord = {
+    toolscope: 1,
+    id: replayId(original.id, options.guided, 'chat'),
+    request: redact(body) as ChatRequest,
+    meta: baseMeta(original, options, c),
+  };
   if (c.body !== null && c.status !== null && c.status < 400) {
     try {
       record.response = JSON.parse(c.body) as ChatCompletion;
@@ -173,7 +224,12 @@ async function replayChat(original: TraceRecord, request: ChatRequest, options: 
   return { record, error: c.error };
 }
 
-async function replayCompletions(original: TraceRecord, request: ChatRequest, options: ReplayOptions, tagFor: StructuralTagBuilder): Promise<ReplayResult> {
+async function replayCompletions(
+  original: TraceRecord,
+  request: ChatRequest,
+  options: ReplayOptions,
+  tagFor: StructuralTagBuilder,
+): Promise<ReplayResult> {
   const prompt = renderPrompt(request, options.template?.source);
   const body: Record<string, unknown> = { model: options.endpoint.model, prompt, stream: true, logprobs: 1, skip_special_tokens: false };
   for (const key of SAMPLING) if (request[key] !== undefined) body[key] = request[key];
@@ -205,7 +261,11 @@ async function replayCompletions(original: TraceRecord, request: ChatRequest, op
     request: redact(request),
     prompt,
     completion: { text, ...(tokensOk && tokens.length ? { tokens } : {}), finish_reason: finish },
-    meta: { ...baseMeta(original, options, c), template: options.template?.label ?? 'toolscope-kimi-k2-default', completionsRequest: redact(params) },
+    meta: {
+      ...baseMeta(original, options, c),
+      template: options.template?.label ?? 'toolscope-kimi-k2-default',
+      completionsRequest: redact(params),
+    },
   };
   // Servers echo credentials in their errors ("Incorrect API key provided: sk-…").
   if (c.error) record.error = redactString(c.error.message);

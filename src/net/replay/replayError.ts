@@ -4,7 +4,8 @@
  * `stream-error`: the server sent an error event (`data: {"error": …}`) in the middle of a stream.
  * `too-large`: the answer passed the size limit (decoded bytes, so a compressed bomb stops there too).
  */
-export type ReplayErrorKind = 'connection' | 'http' | 'timeout' | 'aborted' | 'malformed-stream' | 'premature-end' | 'request' | 'stream-error' | 'too-large';
+export type ReplayErrorKind =
+  'connection' | 'http' | 'timeout' | 'aborted' | 'malformed-stream' | 'premature-end' | 'request' | 'stream-error' | 'too-large';
 
 export class ReplayError extends Error {
   constructor(
@@ -20,7 +21,13 @@ export class ReplayError extends Error {
 
   /** Worth trying again: rate limits, server errors, dropped connections, timeouts. */
   get retryable(): boolean {
-    return this.kind === 'connection' || this.kind === 'timeout' || this.kind === 'premature-end' || this.status === 429 || (this.status !== undefined && this.status >= 500);
+    return (
+      this.kind === 'connection' ||
+      this.kind === 'timeout' ||
+      this.kind === 'premature-end' ||
+      this.status === 429 ||
+      (this.status !== undefined && this.status >= 500)
+    );
   }
 }
 

@@ -30,16 +30,23 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(new ReplayError('aborted', 'cancelled'));
     const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
-      clearTimeout(timer);
-      reject(new ReplayError('aborted', 'cancelled'));
-    }, { once: true });
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        reject(new ReplayError('aborted', 'cancelled'));
+      },
+      { once: true },
+    );
   });
 }
 
 /** The same error, saying why it was not retried. */
 function notRetried(error: ReplayError, delayMs: number): ReplayError {
-  const asked = error.retryAfter !== undefined ? `the server asked to retry after ${error.retryAfter} s (Retry-After)` : `the next retry was due in ${(delayMs / 1000).toFixed(1)} s`;
+  const asked =
+    error.retryAfter !== undefined
+      ? `the server asked to retry after ${error.retryAfter} s (Retry-After)`
+      : `the next retry was due in ${(delayMs / 1000).toFixed(1)} s`;
   return new ReplayError(error.kind, `${error.message}; ${asked}, past the timeout: not retried`, error.status, error.retryAfter);
 }
 
@@ -47,13 +54,17 @@ function notRetried(error: ReplayError, delayMs: number): ReplayError {
  * Runs `attempt` (given the milliseconds left before the deadline) until it returns without a retryable error or
  * retries run out; returns the last result.
  */
-export async function withRetries<T extends { error: ReplayError | null }>(attempt: (remainingMs: number | undefined) => Promise<T>, options: RetryOptions): Promise<T & { attempts: number }> {
+export async function withRetries<T extends { error: ReplayError | null }>(
+  attempt: (remainingMs: number | undefined) => Promise<T>,
+  options: RetryOptions,
+): Promise<T & { attempts: number }> {
   const remaining = () => (options.deadline === undefined ? undefined : Math.max(1, options.deadline - performance.now()));
   for (let n = 0; ; n++) {
     const result = await attempt(remaining());
     if (!result.error || !result.error.retryable || n >= options.retries || options.signal?.aborted) return { ...result, attempts: n + 1 };
     const delay = backoffMs(n, result.error.retryAfter, options.random) * (options.delayScale ?? 1);
-    if (options.deadline !== undefined && performance.now() + delay >= options.deadline) return { ...result, error: notRetried(result.error, delay), attempts: n + 1 };
+    if (options.deadline !== undefined && performance.now() + delay >= options.deadline)
+      return { ...result, error: notRetried(result.error, delay), attempts: n + 1 };
     options.onRetry?.(n + 1, delay, result.error);
     try {
       await sleep(delay, options.signal);

@@ -110,12 +110,18 @@ export async function capture(options: CaptureOptions): Promise<Capture> {
   const signal = options.signal ? AbortSignal.any([options.signal, timeout.signal]) : timeout.signal;
   const result: Capture = { status: null, events: [], body: null, ttftMs: null, totalMs: 0, error: null, done: false, streamErrors: [] };
   const limit = options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES;
-  const tooLarge = () => new ReplayError('too-large', `the answer from ${options.url} is larger than ${limit} bytes (the answer size limit): it was cut there`);
+  const tooLarge = () =>
+    new ReplayError('too-large', `the answer from ${options.url} is larger than ${limit} bytes (the answer size limit): it was cut there`);
   const failed = (err: unknown): ReplayError => {
     if (err instanceof ReplayError) return err;
-    if (timeout.signal.aborted) return new ReplayError('timeout', `no complete answer from ${options.url} within ${((options.timeoutMs ?? 0) / 1000).toFixed(1)} s`);
+    if (timeout.signal.aborted)
+      return new ReplayError('timeout', `no complete answer from ${options.url} within ${((options.timeoutMs ?? 0) / 1000).toFixed(1)} s`);
     if (options.signal?.aborted) return new ReplayError('aborted', 'cancelled');
-    if (result.status !== null) return new ReplayError('premature-end', `the stream from ${options.url} broke off after ${result.events.length} events: ${err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : String(err)}`);
+    if (result.status !== null)
+      return new ReplayError(
+        'premature-end',
+        `the stream from ${options.url} broke off after ${result.events.length} events: ${err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : String(err)}`,
+      );
     return connectionError(options.url, err);
   };
   try {
@@ -170,7 +176,9 @@ export async function capture(options: CaptureOptions): Promise<Capture> {
     const decoder = new TextDecoder();
     let complete: boolean;
     try {
-      complete = await readBounded(response.body as ReadableStream<Uint8Array>, limit, (value) => parser.feed(decoder.decode(value, { stream: true })));
+      complete = await readBounded(response.body as ReadableStream<Uint8Array>, limit, (value) =>
+        parser.feed(decoder.decode(value, { stream: true })),
+      );
       parser.feed(decoder.decode());
     } catch (err) {
       throw failed(err);
@@ -178,10 +186,16 @@ export async function capture(options: CaptureOptions): Promise<Capture> {
     if (!complete) throw tooLarge();
     if (result.streamErrors.length) {
       const chunks = result.events.length - result.streamErrors.length;
-      throw new ReplayError('stream-error', `the stream from ${options.url} sent an error after ${chunks} chunk${chunks === 1 ? '' : 's'}: ${result.streamErrors.join('; ')}`);
+      throw new ReplayError(
+        'stream-error',
+        `the stream from ${options.url} sent an error after ${chunks} chunk${chunks === 1 ? '' : 's'}: ${result.streamErrors.join('; ')}`,
+      );
     }
     if (!result.done) {
-      throw new ReplayError('premature-end', `the stream from ${options.url} ended after ${result.events.length} events without data: [DONE]`);
+      throw new ReplayError(
+        'premature-end',
+        `the stream from ${options.url} ended after ${result.events.length} events without data: [DONE]`,
+      );
     }
     const bad = result.events.findIndex((e) => {
       try {
@@ -191,7 +205,8 @@ export async function capture(options: CaptureOptions): Promise<Capture> {
         return true;
       }
     });
-    if (bad >= 0) throw new ReplayError('malformed-stream', `event ${bad + 1} of the stream is not JSON: ${result.events[bad]?.data.slice(0, 120)}`);
+    if (bad >= 0)
+      throw new ReplayError('malformed-stream', `event ${bad + 1} of the stream is not JSON: ${result.events[bad]?.data.slice(0, 120)}`);
     return result;
   } catch (err) {
     result.error = failed(err);

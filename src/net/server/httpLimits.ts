@@ -34,7 +34,10 @@ export function clientTimeouts(limits: ClientLimits): ServerOptions {
 export function browserRefusal(req: IncomingMessage, listenHost: string, what: string): string | null {
   if (req.headers.origin !== undefined) return `requests from web pages are refused (Origin: ${req.headers.origin})`;
   if (!LOOPBACK_HOSTS.has(listenHost)) return null;
-  const host = (req.headers.host ?? '').replace(/:\d+$/u, '').replace(/^\[|\]$/gu, '').toLowerCase();
+  const host = (req.headers.host ?? '')
+    .replace(/:\d+$/u, '')
+    .replace(/^\[|\]$/gu, '')
+    .toLowerCase();
   if (host !== '' && !LOOPBACK_HOSTS.has(host)) return `requests for host "${host}" are refused: this ${what} serves ${listenHost}`;
   return null;
 }

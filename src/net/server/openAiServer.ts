@@ -96,7 +96,13 @@ function sendJson(res: ServerResponse, status: number, body: unknown, headers: R
   res.end(text);
 }
 
-function sendError(res: ServerResponse, status: number, message: string, type = 'invalid_request_error', headers: Record<string, string> = {}): void {
+function sendError(
+  res: ServerResponse,
+  status: number,
+  message: string,
+  type = 'invalid_request_error',
+  headers: Record<string, string> = {},
+): void {
   sendJson(res, status, { error: { message, type, param: null, code: status } }, headers);
 }
 
@@ -192,7 +198,12 @@ export class OpenAiServer {
       return;
     }
     if (path !== '/v1/chat/completions' && path !== '/v1/completions') {
-      sendError(res, 404, `no route ${req.method} ${path}; this server has /v1/models, /v1/chat/completions and /v1/completions`, 'not_found');
+      sendError(
+        res,
+        404,
+        `no route ${req.method} ${path}; this server has /v1/models, /v1/chat/completions and /v1/completions`,
+        'not_found',
+      );
       return;
     }
     if (req.method !== 'POST') {
@@ -213,7 +224,13 @@ export class OpenAiServer {
     if (this.options.failFirst && this.failed < this.options.failFirst.count) {
       this.failed++;
       const { status } = this.options.failFirst;
-      return sendError(res, status, `simulated failure ${this.failed} of ${this.options.failFirst.count}`, status === 429 ? 'rate_limit_error' : 'server_error', status === 429 ? { 'retry-after': '1' } : {});
+      return sendError(
+        res,
+        status,
+        `simulated failure ${this.failed} of ${this.options.failFirst.count}`,
+        status === 429 ? 'rate_limit_error' : 'server_error',
+        status === 429 ? { 'retry-after': '1' } : {},
+      );
     }
     const fault = this.options.allowFaults ? String(req.headers['x-toolscope-fault'] ?? '') : '';
     if (fault === '500') return sendError(res, 500, 'simulated server failure', 'server_error');
@@ -241,13 +258,20 @@ export class OpenAiServer {
   private async chat(body: Record<string, unknown>, res: ServerResponse, fault: string): Promise<void> {
     const request = body as ChatRequest;
     const { text } = await this.generate(request, '/v1/chat/completions');
-    const maxTokens = typeof body.max_tokens === 'number' ? body.max_tokens : typeof body.max_completion_tokens === 'number' ? body.max_completion_tokens : Infinity;
+    const maxTokens =
+      typeof body.max_tokens === 'number'
+        ? body.max_tokens
+        : typeof body.max_completion_tokens === 'number'
+          ? body.max_completion_tokens
+          : Infinity;
     const all = simulatedTokens(text);
     const tokens = all.slice(0, maxTokens);
     const id = `chatcmpl-toolscope-${++this.counter}`;
     const created = Math.floor(Date.now() / 1000);
     const parser = new KimiK2Parser();
-    const vllm = this.options.vllmProfile ? new VllmServerParser(this.options.vllmProfile, tokens, tokens.map((t) => t.text).join('')) : null;
+    const vllm = this.options.vllmProfile
+      ? new VllmServerParser(this.options.vllmProfile, tokens, tokens.map((t) => t.text).join(''))
+      : null;
     const wantLogprobs = body.logprobs === true;
 
     if (body.stream !== true) {
@@ -259,13 +283,23 @@ export class OpenAiServer {
       const finish = tokens.length < all.length ? 'length' : r.calls.length ? 'tool_calls' : 'stop';
       const message: Record<string, unknown> = { role: 'assistant', content: r.content };
       if (r.reasoning) message.reasoning_content = r.reasoning;
-      if (r.calls.length) message.tool_calls = r.calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } }));
+      if (r.calls.length)
+        message.tool_calls = r.calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } }));
       sendJson(res, 200, {
         id,
         object: 'chat.completion',
         created,
         model: this.modelName,
-        choices: [{ index: 0, message, finish_reason: finish, logprobs: wantLogprobs ? { content: tokens.map((t) => ({ token: t.text, logprob: 0, bytes: [...Buffer.from(t.text)], top_logprobs: [] })) } : null }],
+        choices: [
+          {
+            index: 0,
+            message,
+            finish_reason: finish,
+            logprobs: wantLogprobs
+              ? { content: tokens.map((t) => ({ token: t.text, logprob: 0, bytes: [...Buffer.from(t.text)], top_logprobs: [] })) }
+              : null,
+          },
+        ],
         usage: { prompt_tokens: 0, completion_tokens: tokens.length, total_tokens: tokens.length },
       });
       return;
@@ -273,7 +307,9 @@ export class OpenAiServer {
 
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
     const send = (choice: Record<string, unknown>) =>
-      res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: this.modelName, choices: [{ index: 0, logprobs: null, finish_reason: null, ...choice }] })}\n\n`);
+      res.write(
+        `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: this.modelName, choices: [{ index: 0, logprobs: null, finish_reason: null, ...choice }] })}\n\n`,
+      );
     send({ delta: { role: 'assistant', content: '' } });
     let calls = 0;
     for (const [i, t] of tokens.entries()) {
@@ -288,7 +324,9 @@ export class OpenAiServer {
       const d = vllm ? vllm.push(i) : chunkOf(parser.push(t.text));
       if (this.options.tokenDelayMs || fault === 'slow') await sleep(fault === 'slow' ? 200 : (this.options.tokenDelayMs ?? 0));
       // vLLM streams a chunk per token, carrying the token's logprob even when the parser emitted nothing.
-      const logprobs = wantLogprobs ? { content: [{ token: t.text, logprob: 0, bytes: [...Buffer.from(t.text)], top_logprobs: [] }] } : null;
+      const logprobs = wantLogprobs
+        ? { content: [{ token: t.text, logprob: 0, bytes: [...Buffer.from(t.text)], top_logprobs: [] }] }
+        : null;
       if (!d && !logprobs) continue;
       calls = Math.max(calls, callCount(d));
       send({ delta: d ?? {}, logprobs });
@@ -299,7 +337,10 @@ export class OpenAiServer {
       send({ delta: last });
     }
     send({ delta: {}, finish_reason: tokens.length < all.length ? 'length' : calls ? 'tool_calls' : 'stop' });
-    if (wantsUsage(body)) res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: this.modelName, choices: [], usage: usageOf(tokens.length) })}\n\n`);
+    if (wantsUsage(body))
+      res.write(
+        `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: this.modelName, choices: [], usage: usageOf(tokens.length) })}\n\n`,
+      );
     res.write('data: [DONE]\n\n');
     res.end();
   }
@@ -307,7 +348,16 @@ export class OpenAiServer {
   private async completions(body: Record<string, unknown>, res: ServerResponse, fault: string): Promise<void> {
     if (typeof body.prompt !== 'string') throw new HttpError(400, '"prompt" must be a string (one prompt per request)');
     const request = requestFromPrompt(body.prompt);
-    const { text } = await this.generate({ ...request, ...(body.structured_outputs || body.response_format ? { structured_outputs: body.structured_outputs, response_format: body.response_format } : {}) }, '/v1/completions', body.prompt);
+    const { text } = await this.generate(
+      {
+        ...request,
+        ...(body.structured_outputs || body.response_format
+          ? { structured_outputs: body.structured_outputs, response_format: body.response_format }
+          : {}),
+      },
+      '/v1/completions',
+      body.prompt,
+    );
     const maxTokens = typeof body.max_tokens === 'number' ? body.max_tokens : Infinity;
     const all = simulatedTokens(text);
     const tokens = all.slice(0, maxTokens);
@@ -329,7 +379,14 @@ export class OpenAiServer {
         object: 'text_completion',
         created,
         model: this.modelName,
-        choices: [{ index: 0, text: tokens.map((t) => t.text).join(''), logprobs: wantLogprobs ? logprobsFor(tokens, 0) : null, finish_reason: finish }],
+        choices: [
+          {
+            index: 0,
+            text: tokens.map((t) => t.text).join(''),
+            logprobs: wantLogprobs ? logprobsFor(tokens, 0) : null,
+            finish_reason: finish,
+          },
+        ],
         usage: { prompt_tokens: 0, completion_tokens: tokens.length, total_tokens: tokens.length },
       });
       return;
@@ -342,9 +399,14 @@ export class OpenAiServer {
         return;
       }
       if (this.options.tokenDelayMs) await sleep(this.options.tokenDelayMs);
-      res.write(`data: ${JSON.stringify({ id, object: 'text_completion', created, model: this.modelName, choices: [{ index: 0, text: t.text, logprobs: wantLogprobs ? logprobsFor([t], t.charStart) : null, finish_reason: i === tokens.length - 1 ? finish : null }] })}\n\n`);
+      res.write(
+        `data: ${JSON.stringify({ id, object: 'text_completion', created, model: this.modelName, choices: [{ index: 0, text: t.text, logprobs: wantLogprobs ? logprobsFor([t], t.charStart) : null, finish_reason: i === tokens.length - 1 ? finish : null }] })}\n\n`,
+      );
     }
-    if (wantsUsage(body)) res.write(`data: ${JSON.stringify({ id, object: 'text_completion', created, model: this.modelName, choices: [], usage: usageOf(tokens.length) })}\n\n`);
+    if (wantsUsage(body))
+      res.write(
+        `data: ${JSON.stringify({ id, object: 'text_completion', created, model: this.modelName, choices: [], usage: usageOf(tokens.length) })}\n\n`,
+      );
     res.write('data: [DONE]\n\n');
     res.end();
   }

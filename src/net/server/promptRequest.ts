@@ -22,7 +22,11 @@ export function requestFromPrompt(prompt: string): ChatRequest {
   for (const m of prompt.matchAll(/<\|tool_calls_section_begin\|>[\s\S]*?<\|tool_calls_section_end\|>/gu)) {
     // Earlier calls in the history move the next call index on.
     const count = (m[0].match(/<\|tool_call_begin\|>/gu) ?? []).length;
-    messages.push({ role: 'assistant', content: '', tool_calls: Array.from({ length: count }, () => ({ function: { name: '', arguments: '' } })) });
+    messages.push({
+      role: 'assistant',
+      content: '',
+      tool_calls: Array.from({ length: count }, () => ({ function: { name: '', arguments: '' } })),
+    });
   }
   return { messages, tools };
 }

@@ -51,7 +51,8 @@ function callProblem(call: unknown, at: string): string | null {
   if (!isObject(call.function)) return `"${at}.function" must be an object, got ${kindOf(call.function)}`;
   if (typeof call.function.name !== 'string') return `"${at}.function.name" must be a string, got ${kindOf(call.function.name)}`;
   const args = call.function.arguments;
-  if (args !== undefined && typeof args !== 'string' && !isObject(args)) return `"${at}.function.arguments" must be a string, got ${kindOf(args)}`;
+  if (args !== undefined && typeof args !== 'string' && !isObject(args))
+    return `"${at}.function.arguments" must be a string, got ${kindOf(args)}`;
   return null;
 }
 
@@ -60,7 +61,8 @@ function messageProblem(m: unknown, at: string): string | null {
   if (typeof m.role !== 'string') return `"${at}.role" must be a string, got ${kindOf(m.role)}`;
   const content = contentProblem(m.content, `${at}.content`);
   if (content) return content;
-  if (m.reasoning_content !== undefined && m.reasoning_content !== null && typeof m.reasoning_content !== 'string') return `"${at}.reasoning_content" must be a string, got ${kindOf(m.reasoning_content)}`;
+  if (m.reasoning_content !== undefined && m.reasoning_content !== null && typeof m.reasoning_content !== 'string')
+    return `"${at}.reasoning_content" must be a string, got ${kindOf(m.reasoning_content)}`;
   if (m.tool_calls !== undefined && m.tool_calls !== null) {
     if (!Array.isArray(m.tool_calls)) return `"${at}.tool_calls" must be an array, got ${kindOf(m.tool_calls)}`;
     for (const [i, c] of m.tool_calls.entries()) {
@@ -68,16 +70,20 @@ function messageProblem(m: unknown, at: string): string | null {
       if (p) return p;
     }
   }
-  for (const key of ['name', 'tool_call_id']) if (m[key] !== undefined && m[key] !== null && typeof m[key] !== 'string') return `"${at}.${key}" must be a string, got ${kindOf(m[key])}`;
+  for (const key of ['name', 'tool_call_id'])
+    if (m[key] !== undefined && m[key] !== null && typeof m[key] !== 'string')
+      return `"${at}.${key}" must be a string, got ${kindOf(m[key])}`;
   return null;
 }
 
 function toolProblem(t: unknown, at: string): string | null {
   if (!isObject(t)) return `"${at}" must be a tool object ({"type": "function", "function": {…}}), got ${kindOf(t)}`;
   if (!isObject(t.function)) return `"${at}.function" must be an object, got ${kindOf(t.function)}`;
-  if (typeof t.function.name !== 'string' || t.function.name === '') return `"${at}.function.name" must be a non-empty string, got ${kindOf(t.function.name)}`;
+  if (typeof t.function.name !== 'string' || t.function.name === '')
+    return `"${at}.function.name" must be a non-empty string, got ${kindOf(t.function.name)}`;
   const p = t.function.parameters;
-  if (p !== undefined && p !== null && !isObject(p) && typeof p !== 'boolean') return `"${at}.function.parameters" must be a JSON schema object, got ${kindOf(p)}`;
+  if (p !== undefined && p !== null && !isObject(p) && typeof p !== 'boolean')
+    return `"${at}.function.parameters" must be a JSON schema object, got ${kindOf(p)}`;
   return null;
 }
 

@@ -25,7 +25,6 @@ export interface ScriptedCompletion {
   kind: ScriptedKind;
 }
 
-
 /** What identifies a conversation: its messages and tools, without the `strict` flag guided replays add. */
 export function requestKey(request: Pick<ChatRequest, 'messages' | 'tools'>): string {
   const tools = (request.tools ?? []).map((t) => {
@@ -105,7 +104,10 @@ export class ScriptedModel {
     const choice = request.tool_choice;
     const question = lastUserText(request);
     if (tools.length === 0 || choice === 'none') {
-      return { text: `(Toolscope simulated model) I received: ${JSON.stringify(question.slice(0, 120))}. No tool call was needed.`, kind: 'text' };
+      return {
+        text: `(Toolscope simulated model) I received: ${JSON.stringify(question.slice(0, 120))}. No tool call was needed.`,
+        kind: 'text',
+      };
     }
     const named = typeof choice === 'object' && choice ? tools.find((t) => t.function.name === choice.function.name) : undefined;
     const tool = named ?? (tools[0] as ChatTool);

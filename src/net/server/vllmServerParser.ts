@@ -48,7 +48,11 @@ export class VllmServerParser {
   message(): VllmChatMessage {
     const reasoning = this.text.slice(0, this.reasoningEnd).replace(/<\/?think>/gu, '');
     const r = vllmProfile(this.generation).extract(this.text.slice(this.reasoningEnd));
-    return { content: r.content, reasoning: reasoning || null, calls: r.tool_calls.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments })) };
+    return {
+      content: r.content,
+      reasoning: reasoning || null,
+      calls: r.tool_calls.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments })),
+    };
   }
 }
 

@@ -70,7 +70,11 @@ export function ofKind(r: AnalyzedRecord, kind: DiagnosticKind): Diagnostic[] {
 
 /** A streamed response as chunks, one delta each, plus a final chunk with the finish reason. */
 export function stream(deltas: ChatCompletionChunk['choices'][number]['delta'][], finish: string | null): ChatCompletionChunk[] {
-  const chunks: ChatCompletionChunk[] = deltas.map((delta) => ({ id: 'chatcmpl-1', object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: null }] }));
+  const chunks: ChatCompletionChunk[] = deltas.map((delta) => ({
+    id: 'chatcmpl-1',
+    object: 'chat.completion.chunk',
+    choices: [{ index: 0, delta, finish_reason: null }],
+  }));
   chunks.push({ id: 'chatcmpl-1', object: 'chat.completion.chunk', choices: [{ index: 0, delta: {}, finish_reason: finish }] });
   return chunks;
 }
@@ -85,7 +89,11 @@ export function completionResponse(content: string | null, calls: Array<{ id: st
         message: {
           role: 'assistant',
           content,
-          ...(calls.length ? { tool_calls: calls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.arguments } })) } : {}),
+          ...(calls.length
+            ? {
+                tool_calls: calls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.arguments } })),
+              }
+            : {}),
         },
         finish_reason: finish,
       },

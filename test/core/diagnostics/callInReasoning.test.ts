@@ -29,8 +29,19 @@ test('call-in-reasoning: a Kimi K2 section in reasoning_content names the calls 
 });
 
 test('call-in-reasoning: DeepSeek-V3.1 markup streamed as `reasoning` deltas, cut mid-marker', () => {
-  const parts = ['Need weather.', '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather', '<｜tool▁sep｜>{"city": "Oslo"}<｜tool▁call▁en'];
-  const r = analyze(record({ response: stream(parts.map((p) => ({ reasoning: p })), 'stop') }));
+  const parts = [
+    'Need weather.',
+    '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather',
+    '<｜tool▁sep｜>{"city": "Oslo"}<｜tool▁call▁en',
+  ];
+  const r = analyze(
+    record({
+      response: stream(
+        parts.map((p) => ({ reasoning: p })),
+        'stop',
+      ),
+    }),
+  );
   const [d] = ofKind(r, 'call-in-reasoning');
   assert.ok(d);
   assert.equal(d.detail, 'deepseek_v31');
@@ -63,7 +74,10 @@ test('call-in-reasoning: a bare JSON call naming an offered tool; JSON naming no
 
 test('call-in-reasoning: markup left in the reasoning of calls that were also delivered is a warning', () => {
   const reasoning = `${S}${B}functions.get_weather:0${A}{"city": "Paris"}${C}${E}`;
-  const [d] = ofKind(analyze(withReasoning(reasoning, [{ id: 'functions.get_weather:0', name: 'get_weather', arguments: '{"city": "Paris"}' }])), 'call-in-reasoning');
+  const [d] = ofKind(
+    analyze(withReasoning(reasoning, [{ id: 'functions.get_weather:0', name: 'get_weather', arguments: '{"city": "Paris"}' }])),
+    'call-in-reasoning',
+  );
   assert.ok(d);
   assert.equal(d.severity, 'warning');
   assert.match(d.message, /also delivered/u);
@@ -76,13 +90,20 @@ test('call-in-reasoning: reasoning that only talks about tools is left alone', (
 });
 
 test('bare JSON calls: strings with braces and escapes, nested objects, string arguments, arrays of calls', () => {
-  const text = '[{"name": "a", "parameters": {"s": "}{\\"", "n": {"x": [1, {"y": 2}]}}}, {"name": "b", "arguments": "{\\"k\\": 1}"}] {"name": "c"}';
+  const text =
+    '[{"name": "a", "parameters": {"s": "}{\\"", "n": {"x": [1, {"y": 2}]}}}, {"name": "b", "arguments": "{\\"k\\": 1}"}] {"name": "c"}';
   const calls = findBareJsonCalls(text, null);
-  assert.deepEqual(calls.map((c) => [c.name, c.key, c.arguments]), [
-    ['a', 'parameters', '{"s":"}{\\"","n":{"x":[1,{"y":2}]}}'],
-    ['b', 'arguments', '{"k": 1}'],
-  ]);
+  assert.deepEqual(
+    calls.map((c) => [c.name, c.key, c.arguments]),
+    [
+      ['a', 'parameters', '{"s":"}{\\"","n":{"x":[1,{"y":2}]}}'],
+      ['b', 'arguments', '{"k": 1}'],
+    ],
+  );
   assert.equal(text.slice(calls[0]!.start, calls[0]!.end).startsWith('{"name": "a"'), true);
   assert.equal(jsonObjectEnd('{"a": "}"', 0), -1);
-  assert.deepEqual(findBareJsonCalls(text, new Set(['b'])).map((c) => c.name), ['b']);
+  assert.deepEqual(
+    findBareJsonCalls(text, new Set(['b'])).map((c) => c.name),
+    ['b'],
+  );
 });

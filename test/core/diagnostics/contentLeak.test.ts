@@ -15,7 +15,9 @@ test('content-leak: marker text in the response content', () => {
 test('content-leak: the arguments of a raw call appear in content', () => {
   const args = '{"city": "Paris"}';
   const text = `Checking. ${section(call('functions.get_weather:0', args))}`;
-  const r = analyze(record({ completion: { text }, response: completionResponse(`Checking. functions.get_weather:0 ${args}`, [], 'stop') }));
+  const r = analyze(
+    record({ completion: { text }, response: completionResponse(`Checking. functions.get_weather:0 ${args}`, [], 'stop') }),
+  );
   assert.equal(ofKind(r, 'content-leak').length, 1);
   assert.equal(ofKind(r, 'content-leak')[0]?.callIndex, 0);
 });

@@ -8,13 +8,22 @@ import assert from 'node:assert/strict';
 import { A, B, C, E, S, analyze, call, completionResponse, ofKind, record, section } from './analyze.helpers.ts';
 import { findUnknownMarkup, scanToolMarkup } from '../../../src/core/diagnostics/toolMarkupScan.ts';
 
-const answer = (content: string, fields: Parameters<typeof record>[0] = {}) => analyze(record({ response: completionResponse(content, [], 'stop'), ...fields }));
+const answer = (content: string, fields: Parameters<typeof record>[0] = {}) =>
+  analyze(record({ response: completionResponse(content, [], 'stop'), ...fields }));
 
 test('content-leak: Qwen3-Coder XML in a record read as Hermes names its own format', () => {
   const content = 'Sure.\n<function=search>\n<parameter=query>\nx\n</parameter>\n</function>\n</tool_call>';
   const r = answer(content, { meta: { format: 'hermes' } });
   const leaks = ofKind(r, 'content-leak');
-  assert.ok(leaks.some((d) => d.detail === 'qwen3_coder' && d.charStart === content.indexOf('<function=') && /Qwen3-Coder markup, in a record read as Hermes/u.test(d.message)), JSON.stringify(leaks));
+  assert.ok(
+    leaks.some(
+      (d) =>
+        d.detail === 'qwen3_coder' &&
+        d.charStart === content.indexOf('<function=') &&
+        /Qwen3-Coder markup, in a record read as Hermes/u.test(d.message),
+    ),
+    JSON.stringify(leaks),
+  );
 });
 
 test("content-leak: Kimi's markers spelled by id (<|reserved_token_163595|> …) are Kimi markup; the call is parsed through them", () => {
@@ -27,7 +36,10 @@ test("content-leak: Kimi's markers spelled by id (<|reserved_token_163595|> …)
   assert.equal(d.charStart, 'Let me check.'.length);
   assert.match(d.message, /<\|tool_calls_section_begin\|> spelled by its token id.*1 call \(get_weather\)/u);
   const kimi = scanToolMarkup(content).find((f) => f.format.name === 'kimi_k2');
-  assert.deepEqual(kimi?.calls.map((c) => [c.name, c.arguments, content.slice(c.argumentsStart ?? 0, c.argumentsEnd ?? 0)]), [['get_weather', '{"city": "Paris"}', '{"city": "Paris"}']]);
+  assert.deepEqual(
+    kimi?.calls.map((c) => [c.name, c.arguments, content.slice(c.argumentsStart ?? 0, c.argumentsEnd ?? 0)]),
+    [['get_weather', '{"city": "Paris"}', '{"city": "Paris"}']],
+  );
   // The reserved spellings of other ids are not Kimi markers.
   assert.deepEqual(scanToolMarkup('<|reserved_token_163600|>'), []);
   assert.deepEqual(ofKind(r, 'unknown-markup-in-content'), []);
@@ -42,8 +54,15 @@ test('unknown-markup-in-content: DSML, full-width and ASCII special-token shapes
   assert.equal(d.charStart, 'Calling '.length);
   assert.match(d.message, /"<｜DSML｜function_calls>", "<\|END_OF_TURN_TOKEN\|>" \(2 occurrences\)/u);
   assert.deepEqual(findUnknownMarkup('a <b> tag, x <| y, 1 < 2 | 3 > 0, <think>, <tool_call>'), []);
-  assert.deepEqual(findUnknownMarkup('<|tool_call_begin|> <｜tool▁call▁begin｜> <|channel|> <|python_tag|> <|eot_id|>'), [], 'registered formats own their markers');
-  assert.deepEqual(findUnknownMarkup('x<s▁p>y').map((m) => m.text), ['<s▁p>']);
+  assert.deepEqual(
+    findUnknownMarkup('<|tool_call_begin|> <｜tool▁call▁begin｜> <|channel|> <|python_tag|> <|eot_id|>'),
+    [],
+    'registered formats own their markers',
+  );
+  assert.deepEqual(
+    findUnknownMarkup('x<s▁p>y').map((m) => m.text),
+    ['<s▁p>'],
+  );
 });
 
 test('leaked calls get the call-level checks, each saying it leaked and was never delivered', () => {
@@ -51,7 +70,10 @@ test('leaked calls get the call-level checks, each saying it leaked and was neve
   const r = answer(content);
   assert.ok(ofKind(r, 'content-leak').length >= 1);
   const bad = ofKind(r, 'bad-call-id');
-  assert.deepEqual(bad.map((d) => [d.detail, d.where, d.callIndex]), [['leaked', 'response', undefined]]);
+  assert.deepEqual(
+    bad.map((d) => [d.detail, d.where, d.callIndex]),
+    [['leaked', 'response', undefined]],
+  );
   assert.match(bad[0]!.message, /^leaked Kimi K2 call in content, never delivered: call id "functionsexec5"/u);
   assert.equal(bad[0]!.charStart, content.indexOf(B));
   assert.ok(ofKind(r, 'unknown-tool').some((d) => d.detail === 'leaked' && /functionsexec5/u.test(d.message)));
@@ -82,7 +104,15 @@ test('raw-fallback-format: a bare JSON call naming an offered tool in content; u
   assert.equal(bare('```json\n{"name": "query_web_search", "parameters": {"query": "install ollama models"}}\n```'), 1);
   assert.equal(bare('Try this:\n```json\n{"name": "get_weather", "parameters": {"city": "Berlin"}}\n```'), 0);
   // A call the client also received as tool_calls is not lost.
-  const both = analyze(record({ response: completionResponse('{"name": "search", "arguments": {"query": "q"}}', [{ id: 'c1', name: 'search', arguments: '{"query": "q"}' }], 'tool_calls') }));
+  const both = analyze(
+    record({
+      response: completionResponse(
+        '{"name": "search", "arguments": {"query": "q"}}',
+        [{ id: 'c1', name: 'search', arguments: '{"query": "q"}' }],
+        'tool_calls',
+      ),
+    }),
+  );
   assert.deepEqual(ofKind(both, 'raw-fallback-format'), []);
   assert.equal([A, B, C, E, S].length, 5);
 });

@@ -3,9 +3,16 @@ import assert from 'node:assert/strict';
 import { analyze, call, ofKind, record, section } from './analyze.helpers.ts';
 
 test('duplicate-call-index: a repeated index and one going backwards', () => {
-  const text = section(call('functions.search:1', '{"query":"a"}'), call('functions.search:1', '{"query":"b"}'), call('functions.search:0', '{"query":"c"}'));
+  const text = section(
+    call('functions.search:1', '{"query":"a"}'),
+    call('functions.search:1', '{"query":"b"}'),
+    call('functions.search:0', '{"query":"c"}'),
+  );
   const d = ofKind(analyze(record({ completion: { text } })), 'duplicate-call-index');
-  assert.deepEqual(d.map((x) => x.callIndex), [1, 2]);
+  assert.deepEqual(
+    d.map((x) => x.callIndex),
+    [1, 2],
+  );
   assert.match(d[0]?.message ?? '', /reuses index 1/);
   assert.match(d[1]?.message ?? '', /out of order/);
 });

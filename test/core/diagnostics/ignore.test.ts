@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { analyzeCommand } from '../../../src/cli/analyzeCommand.ts';
 import { analyze, completionResponse, ofKind, record } from './analyze.helpers.ts';
 
-const leaky = () => record({ response: completionResponse('I will check. <|tool_call_begin|> functions.get_weather:0 <|END_OF_TURN_TOKEN|>', [], 'stop') });
+const leaky = () =>
+  record({ response: completionResponse('I will check. <|tool_call_begin|> functions.get_weather:0 <|END_OF_TURN_TOKEN|>', [], 'stop') });
 
 test('ignore: the kinds are counted in `ignored`, the rest stays', () => {
   const all = analyze(leaky());
@@ -27,7 +28,14 @@ test('analyze --ignore: JSON carries `ignored`, the summary counts them, --fail-
     await writeFile(path, JSON.stringify(leaky()) + '\n');
     let out = '';
     const sink = new Writable({ write: (c: Buffer, _e, done) => ((out += c.toString()), done()) });
-    assert.equal(await analyzeCommand([path], { json: true, guided: false, ignore: ['content-leak', 'unknown-tool', 'invalid-arguments-json'], failOn: 'error' }, sink), 0);
+    assert.equal(
+      await analyzeCommand(
+        [path],
+        { json: true, guided: false, ignore: ['content-leak', 'unknown-tool', 'invalid-arguments-json'], failOn: 'error' },
+        sink,
+      ),
+      0,
+    );
     const line = JSON.parse(out) as { ignored: Record<string, number>; diagnostics: Array<{ kind: string }> };
     assert.ok(line.ignored['content-leak']! > 0);
     assert.ok(line.diagnostics.every((d) => d.kind !== 'content-leak'));

@@ -10,14 +10,19 @@ test('invalid-arguments-json: broken JSON, empty arguments and non-objects', () 
     call('functions.search:3', '{"query": "ok"}'),
   );
   const d = ofKind(analyze(record({ completion: { text } })), 'invalid-arguments-json');
-  assert.deepEqual(d.map((x) => x.callIndex), [0, 1, 2]);
+  assert.deepEqual(
+    d.map((x) => x.callIndex),
+    [0, 1, 2],
+  );
   assert.match(d[0]?.message ?? '', /not valid JSON/);
   assert.match(d[1]?.message ?? '', /empty/);
   assert.match(d[2]?.message ?? '', /not an object \(an array\)/);
 });
 
 test('invalid-arguments-json: checks response calls when there is no completion', () => {
-  const r = analyze(record({ response: completionResponse(null, [{ id: 'functions.search:0', name: 'search', arguments: '{"query":' }], 'tool_calls') }));
+  const r = analyze(
+    record({ response: completionResponse(null, [{ id: 'functions.search:0', name: 'search', arguments: '{"query":' }], 'tool_calls') }),
+  );
   const d = ofKind(r, 'invalid-arguments-json');
   assert.equal(d.length, 1);
   assert.equal(d[0]?.where, 'response');

@@ -31,9 +31,15 @@ test('record-too-large: above the limit the calls and findings stay, the per-tok
   const [finding] = ofKind(small, 'record-too-large');
   assert.ok(finding);
   assert.equal(finding.code, 'TS028');
-  assert.match(finding.message, /0\.2 MB, above the 0\.1 MB limit: skipped the per-token view, the recorded tokens, the guided-decoding what-if, the vLLM profile/);
+  assert.match(
+    finding.message,
+    /0\.2 MB, above the 0\.1 MB limit: skipped the per-token view, the recorded tokens, the guided-decoding what-if, the vLLM profile/,
+  );
   assert.deepEqual(small.calls, full.calls);
-  assert.deepEqual(ofKind(small, 'schema-violation').map((d) => d.path), ofKind(full, 'schema-violation').map((d) => d.path));
+  assert.deepEqual(
+    ofKind(small, 'schema-violation').map((d) => d.path),
+    ofKind(full, 'schema-violation').map((d) => d.path),
+  );
   assert.equal(small.content, full.content);
   assert.ok(small.completion && small.completion.tokens.length < 10, `${small.completion?.tokens.length} tokens`);
   assert.ok(full.completion && full.completion.tokens.length > 10_000);
@@ -74,7 +80,10 @@ test('recorded-tokens-invalid: ids of -1, 1.5, "x" and null are left out, the to
   assert.match(d?.message ?? '', /^4 recorded token fields are invalid and left out \(first: token 0 has id -1/);
   assert.equal(a.completion?.origin, 'recorded');
   // Special tokens get their real ids back from the vocabulary; text tokens stay without one.
-  assert.deepEqual(a.completion?.tokens.slice(2, 5).map((t) => t.id), [undefined, undefined, 1004]);
+  assert.deepEqual(
+    a.completion?.tokens.slice(2, 5).map((t) => t.id),
+    [undefined, undefined, 1004],
+  );
   assert.deepEqual(a.calls, base.calls);
 });
 
@@ -91,7 +100,9 @@ test('recorded-tokens-invalid: [null], [5], [{"text": null}] make the list unusa
 test('tokens-text-mismatch: token texts that do not join to the text are a finding, in --json too', () => {
   const text = section(call('functions.get_weather:0', '{"city": "Oslo"}'));
   const other = section(call('functions.get_weather:0', '{"city": "Bergen"}'));
-  const tokens = (new Analyzer().analyze(loaded(record({ completion: { text: other } }))).completion?.tokens ?? []).map((t) => ({ text: t.text }));
+  const tokens = (new Analyzer().analyze(loaded(record({ completion: { text: other } }))).completion?.tokens ?? []).map((t) => ({
+    text: t.text,
+  }));
   const a = new Analyzer().analyze(loaded(record({ completion: { text, tokens } })));
   const [d] = ofKind(a, 'tokens-text-mismatch');
   assert.equal(d?.code, 'TS030');
@@ -107,16 +118,34 @@ test('type-confused containers are errors naming the line, in every importer', (
   const cases: Array<[unknown, RegExp]> = [
     [native({ request: { messages: [], tools: 'x' } }), /"request\.tools" must be an array, got a string/],
     [native({ request: { messages: [], tools: [null] } }), /request\.tools\[0\] must be an object, got null/],
-    [native({ request: { messages: [], tools: [{ type: 'function', function: 'f' }] } }), /request\.tools\[0\]\.function must be an object, got a string/],
+    [
+      native({ request: { messages: [], tools: [{ type: 'function', function: 'f' }] } }),
+      /request\.tools\[0\]\.function must be an object, got a string/,
+    ],
     [native({ request: { messages: [msg('{"tool_calls": "x"}')] } }), /request\.messages\[0\]\.tool_calls" must be an array/],
     [native({ response: [null] }), /response\[0\] must be a chunk object, got null/],
     [native({ response: { choices: 'x' } }), /"response\.choices" must be an array, got a string/],
     [native({ response: { choices: [null] } }), /response\.choices\[0\] must be an object, got null/],
-    [native({ response: { choices: [{ message: msg('{"tool_calls": "x"}') }] } }), /response\.choices\[0\]\.message\.tool_calls" must be an array/],
-    [native({ response: { choices: [{ message: msg('{"tool_calls": [null]}') }] } }), /response\.choices\[0\]\.message\.tool_calls\[0\] must be an object, got null/],
-    [native({ response: [{ choices: [{ delta: { tool_calls: [null] } }] }] }), /response\[0\]\.choices\[0\]\.delta\.tool_calls\[0\] must be an object/],
-    [{ object: 'chat.completion', choices: [{ message: msg('{"tool_calls": "x"}') }] }, /chat\.completion: "choices\[0\]\.message\.tool_calls" must be an array/],
-    [{ object: 'chat.completion', choices: [{ message: msg('{"tool_calls": [5]}') }] }, /choices\[0\]\.message\.tool_calls\[0\] must be an object, got a number/],
+    [
+      native({ response: { choices: [{ message: msg('{"tool_calls": "x"}') }] } }),
+      /response\.choices\[0\]\.message\.tool_calls" must be an array/,
+    ],
+    [
+      native({ response: { choices: [{ message: msg('{"tool_calls": [null]}') }] } }),
+      /response\.choices\[0\]\.message\.tool_calls\[0\] must be an object, got null/,
+    ],
+    [
+      native({ response: [{ choices: [{ delta: { tool_calls: [null] } }] }] }),
+      /response\[0\]\.choices\[0\]\.delta\.tool_calls\[0\] must be an object/,
+    ],
+    [
+      { object: 'chat.completion', choices: [{ message: msg('{"tool_calls": "x"}') }] },
+      /chat\.completion: "choices\[0\]\.message\.tool_calls" must be an array/,
+    ],
+    [
+      { object: 'chat.completion', choices: [{ message: msg('{"tool_calls": [5]}') }] },
+      /choices\[0\]\.message\.tool_calls\[0\] must be an object, got a number/,
+    ],
     [{ messages: [{ role: 'user', content: 'hi' }], tools: [null] }, /chat request: tools\[0\] must be an object/],
     [{ data_index: 1, request: { messages: [], tools: 'x' }, response: null }, /K2VV result: "request\.tools" must be an array/],
   ];
@@ -129,17 +158,30 @@ test('type-confused containers are errors naming the line, in every importer', (
     }
   }
   // In an SSE block only the bad chunk's line is lost.
-  const sse = importText(['data: {"id":"s","choices":[{"delta":{"content":"a"}}]}', 'data: {"id":"s","choices":[{"delta":{"tool_calls":"x"}}]}', 'data: {"id":"s","choices":[{"delta":{"content":"b"}}]}'].join('\n'));
-  assert.deepEqual(sse.errors.map((e) => e.line), [2]);
+  const sse = importText(
+    [
+      'data: {"id":"s","choices":[{"delta":{"content":"a"}}]}',
+      'data: {"id":"s","choices":[{"delta":{"tool_calls":"x"}}]}',
+      'data: {"id":"s","choices":[{"delta":{"content":"b"}}]}',
+    ].join('\n'),
+  );
+  assert.deepEqual(
+    sse.errors.map((e) => e.line),
+    [2],
+  );
   assert.equal(sse.records.length, 1);
   assert.ok(tools);
 });
 
 test('records built in memory with wrong types (replay, eval) are read as absent, never thrown on', () => {
-  const r = record({ response: [null, { choices: 'x' }, { choices: [null, { delta: { tool_calls: [null, 'x', { index: 'a', function: 5 }] } }] }] as never });
+  const r = record({
+    response: [null, { choices: 'x' }, { choices: [null, { delta: { tool_calls: [null, 'x', { index: 'a', function: 5 }] } }] }] as never,
+  });
   const a = new Analyzer().analyze(loaded(r));
   assert.equal(a.response?.streamed, true);
-  const b = new Analyzer().analyze(loaded(record({ response: { choices: [{ message: { role: 'assistant', tool_calls: 'x' } }] } as never })));
+  const b = new Analyzer().analyze(
+    loaded(record({ response: { choices: [{ message: { role: 'assistant', tool_calls: 'x' } }] } as never })),
+  );
   assert.deepEqual(b.response?.calls, []);
 });
 
@@ -147,7 +189,13 @@ test('a record holding a 3,000-deep tool schema is analysed and its view seriali
   let schema: Record<string, unknown> = { type: 'string' };
   for (let i = 0; i < 3000; i++) schema = { type: 'object', properties: { a: schema } };
   const text = section(call('functions.deep:0', '{"a": {"a": 1}}'));
-  const r = record({ completion: { text }, request: { messages: [{ role: 'user', content: 'hi' }], tools: [{ type: 'function', function: { name: 'deep', parameters: schema as never } }] } });
+  const r = record({
+    completion: { text },
+    request: {
+      messages: [{ role: 'user', content: 'hi' }],
+      tools: [{ type: 'function', function: { name: 'deep', parameters: schema as never } }],
+    },
+  });
   // Without the what-if: xgrammar and deep schemas are the guided tests' (test/core/guided).
   const a = new Analyzer().analyze(loaded(r));
   assert.equal(a.calls.length, 1);

@@ -6,10 +6,12 @@ import { analyze, call, completionResponse, ofKind, record, section, stream } fr
 const twoCalls = section(call('functions.search:0', '{"query":"a"}'), call('functions.get_weather:1', '{"city":"Oslo"}'));
 
 test('dropped-call: the response delivered one of two calls', () => {
-  const r = analyze(record({
-    completion: { text: twoCalls },
-    response: completionResponse(null, [{ id: 'functions.search:0', name: 'search', arguments: '{"query":"a"}' }], 'tool_calls'),
-  }));
+  const r = analyze(
+    record({
+      completion: { text: twoCalls },
+      response: completionResponse(null, [{ id: 'functions.search:0', name: 'search', arguments: '{"query":"a"}' }], 'tool_calls'),
+    }),
+  );
   const d = ofKind(r, 'dropped-call');
   assert.equal(d.length, 1);
   assert.equal(d[0]?.callIndex, 1);
@@ -18,42 +20,61 @@ test('dropped-call: the response delivered one of two calls', () => {
 });
 
 test('dropped-call: server-rewritten ids still match by position', () => {
-  const r = analyze(record({
-    completion: { text: twoCalls },
-    response: completionResponse(null, [
-      { id: 'chatcmpl-tool-1', name: 'search', arguments: '{"query":"a"}' },
-      { id: 'chatcmpl-tool-2', name: 'get_weather', arguments: '{"city":"Oslo"}' },
-    ], 'tool_calls'),
-  }));
+  const r = analyze(
+    record({
+      completion: { text: twoCalls },
+      response: completionResponse(
+        null,
+        [
+          { id: 'chatcmpl-tool-1', name: 'search', arguments: '{"query":"a"}' },
+          { id: 'chatcmpl-tool-2', name: 'get_weather', arguments: '{"city":"Oslo"}' },
+        ],
+        'tool_calls',
+      ),
+    }),
+  );
   assert.deepEqual(ofKind(r, 'dropped-call'), []);
   assert.deepEqual(ofKind(r, 'arguments-mismatch'), []);
 });
 
 test('arguments-mismatch: streamed arguments cut at the first newline', () => {
   const args = '{\n  "query": "a"\n}';
-  const r = analyze(record({
-    completion: { text: section(call('functions.search:0', args)) },
-    response: stream([{ tool_calls: [{ index: 0, id: 'functions.search:0', type: 'function', function: { name: 'search', arguments: '{' } }] }], 'tool_calls'),
-  }));
+  const r = analyze(
+    record({
+      completion: { text: section(call('functions.search:0', args)) },
+      response: stream(
+        [{ tool_calls: [{ index: 0, id: 'functions.search:0', type: 'function', function: { name: 'search', arguments: '{' } }] }],
+        'tool_calls',
+      ),
+    }),
+  );
   const d = ofKind(r, 'arguments-mismatch');
   assert.equal(d.length, 1);
   assert.match(d[0]?.message ?? '', /truncated prefix \(1 of 18 chars\)/);
 });
 
 test('arguments-mismatch: whitespace-only differences are not a mismatch', () => {
-  const r = analyze(record({
-    completion: { text: section(call('functions.search:0', '{"query": "a"}')) },
-    response: completionResponse(null, [{ id: 'functions.search:0', name: 'search', arguments: '{"query":"a"}' }], 'tool_calls'),
-  }));
+  const r = analyze(
+    record({
+      completion: { text: section(call('functions.search:0', '{"query": "a"}')) },
+      response: completionResponse(null, [{ id: 'functions.search:0', name: 'search', arguments: '{"query":"a"}' }], 'tool_calls'),
+    }),
+  );
   assert.deepEqual(ofKind(r, 'arguments-mismatch'), []);
 });
 
 test('finish-reason-mismatch: calls with stop, and tool_calls with no calls', () => {
-  const a = analyze(record({ response: completionResponse(null, [{ id: 'functions.search:0', name: 'search', arguments: '{"query":"a"}' }], 'stop') }));
+  const a = analyze(
+    record({ response: completionResponse(null, [{ id: 'functions.search:0', name: 'search', arguments: '{"query":"a"}' }], 'stop') }),
+  );
   assert.equal(ofKind(a, 'finish-reason-mismatch').length, 1);
   const b = analyze(record({ response: completionResponse('ok', [], 'tool_calls') }));
   assert.equal(ofKind(b, 'finish-reason-mismatch').length, 1);
-  const c = analyze(record({ response: completionResponse(null, [{ id: 'functions.search:0', name: 'search', arguments: '{"query":"a"}' }], 'tool_calls') }));
+  const c = analyze(
+    record({
+      response: completionResponse(null, [{ id: 'functions.search:0', name: 'search', arguments: '{"query":"a"}' }], 'tool_calls'),
+    }),
+  );
   assert.deepEqual(ofKind(c, 'finish-reason-mismatch'), []);
 });
 
@@ -81,7 +102,7 @@ test('tool-described-not-called: an error when tool_choice is required; silent f
   assert.equal(d[0]?.severity, 'error');
 });
 
-test('tool-described-not-called: intent in the completion\'s content anchors to its tokens', () => {
+test("tool-described-not-called: intent in the completion's content anchors to its tokens", () => {
   const r = analyze(record({ completion: { text: '<think>ok</think>Let me check the weather for you.', finish_reason: 'stop' } }));
   const d = ofKind(r, 'tool-described-not-called');
   assert.equal(d.length, 1);

@@ -28,7 +28,9 @@ test('schema-violation: a format mismatch is a warning, valid arguments are clea
 
 test('schema-violation: a schema that does not compile is reported, not thrown', () => {
   const r = record({ completion: { text: section(call('functions.bad:0', '{}')) } });
-  r.request = { tools: [{ type: 'function', function: { name: 'bad', parameters: { type: 'object', properties: { a: { type: 'no-such-type' } } } } }] };
+  r.request = {
+    tools: [{ type: 'function', function: { name: 'bad', parameters: { type: 'object', properties: { a: { type: 'no-such-type' } } } } }],
+  };
   const d = ofKind(analyze(r), 'schema-violation');
   assert.equal(d.length, 1);
   assert.match(d[0]?.message ?? '', /cannot be used \(ajv\): schema is invalid: .*type/);

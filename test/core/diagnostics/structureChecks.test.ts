@@ -8,7 +8,10 @@ test('missing-section-marker: calls without a section begin and end', () => {
   const d = ofKind(analyze(record({ completion: { text } })), 'missing-section-marker');
   assert.equal(d.length, 2);
   assert.ok(d.every((x) => x.code === 'TS008'));
-  assert.deepEqual(ofKind(analyze(record({ completion: { text: section(call('functions.search:0', '{"query":"a"}')) } })), 'missing-section-marker'), []);
+  assert.deepEqual(
+    ofKind(analyze(record({ completion: { text: section(call('functions.search:0', '{"query":"a"}')) } })), 'missing-section-marker'),
+    [],
+  );
 });
 
 test('missing-section-marker: a truncated call is not also a missing section end', () => {
@@ -34,8 +37,14 @@ test('call-in-think: a section in an unclosed think ends the reasoning; a warnin
   assert.equal(d.length, 1);
   assert.equal(d[0]?.severity, 'warning');
   assert.equal(d[0]?.detail, 'section-ends-reasoning');
-  assert.match(d[0]?.message ?? '', /current vLLM .*SGLang .*llama\.cpp .*deliver the calls; vLLM's earlier kimi_k2 reasoning parser .*the client got no call/u);
-  assert.deepEqual(r.calls.map((c) => c.name), ['search']);
+  assert.match(
+    d[0]?.message ?? '',
+    /current vLLM .*SGLang .*llama\.cpp .*deliver the calls; vLLM's earlier kimi_k2 reasoning parser .*the client got no call/u,
+  );
+  assert.deepEqual(
+    r.calls.map((c) => c.name),
+    ['search'],
+  );
   assert.equal(r.reasoning, 'I should call ');
   assert.equal(r.completion?.tokens[d[0]?.tokenStart ?? -1]?.text, S);
   // With </think> after the section: the calls still count, and the finding says non-streaming parsers split there.
@@ -48,7 +57,9 @@ test('call-in-think: a section in an unclosed think ends the reasoning; a warnin
 });
 
 test('call-in-think: a bare call begin inside think stays reasoning, a warning names the engines', () => {
-  const r = analyze(record({ completion: { text: `<think>I should call ${call('functions.search:0', '{"query":"a"}')}</think>Searching now.` } }));
+  const r = analyze(
+    record({ completion: { text: `<think>I should call ${call('functions.search:0', '{"query":"a"}')}</think>Searching now.` } }),
+  );
   const d = ofKind(r, 'call-in-think');
   assert.equal(d.length, 1);
   assert.equal(d[0]?.severity, 'warning');
@@ -61,7 +72,11 @@ test('call-in-think: a bare call begin inside think stays reasoning, a warning n
 test('raw-fallback-format: in the completion and in response content', () => {
   const r = analyze(record({ completion: { text: `I'll search. functions.search:0 {"query": "x"}` } }));
   assert.equal(ofKind(r, 'raw-fallback-format').length, 1);
-  const r2 = analyze(record({ response: { choices: [{ message: { role: 'assistant', content: 'functions.search:0 {"query": "x"}' }, finish_reason: 'stop' }] } }));
+  const r2 = analyze(
+    record({
+      response: { choices: [{ message: { role: 'assistant', content: 'functions.search:0 {"query": "x"}' }, finish_reason: 'stop' }] },
+    }),
+  );
   assert.equal(ofKind(r2, 'raw-fallback-format')[0]?.where, 'response');
   const recovered = analyze(record({ completion: { text: `functions.search:0 {"query": "x"}` } }), { recoverRawFallback: true });
   assert.equal(recovered.calls.length, 1);

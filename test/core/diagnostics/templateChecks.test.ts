@@ -45,15 +45,31 @@ test('requests recorded without a prompt are rendered with the user template and
   const record = {
     toolscope: 1 as const,
     id: 'req-only',
-    request: { model: 'kimi-k2', messages: [{ role: 'user', content: 'Weather in Oslo?' }], tools: [{ type: 'function' as const, function: { name: 'get_weather', parameters: { type: 'object' } } }] },
+    request: {
+      model: 'kimi-k2',
+      messages: [{ role: 'user', content: 'Weather in Oslo?' }],
+      tools: [{ type: 'function' as const, function: { name: 'get_weather', parameters: { type: 'object' } } }],
+    },
   };
   const loaded = { record, line: 1, lastLine: 1, source: 'native' as const };
   // A template that forgets add_generation_prompt: the prompt ends after the user turn.
-  const forgetful = "{% for m in messages %}<|im_user|>user<|im_middle|>{{ m.content }}<|im_end|>{% endfor %}";
+  const forgetful = '{% for m in messages %}<|im_user|>user<|im_middle|>{{ m.content }}<|im_end|>{% endfor %}';
   const bad = new Analyzer({ template: { source: forgetful, label: 'forgetful.jinja' } }).analyze(loaded);
-  assert.ok(bad.diagnostics.some((d) => d.kind === 'template-generation-prompt-missing'), JSON.stringify(bad.diagnostics));
-  assert.deepEqual(bad.prompt, { text: '<|im_user|>user<|im_middle|>Weather in Oslo?<|im_end|>', origin: 'rendered', template: 'forgetful.jinja' });
-  const good = new Analyzer({ template: { source: `${forgetful}{% if add_generation_prompt %}<|im_assistant|>assistant<|im_middle|>{% endif %}`, label: 'good.jinja' } }).analyze(loaded);
+  assert.ok(
+    bad.diagnostics.some((d) => d.kind === 'template-generation-prompt-missing'),
+    JSON.stringify(bad.diagnostics),
+  );
+  assert.deepEqual(bad.prompt, {
+    text: '<|im_user|>user<|im_middle|>Weather in Oslo?<|im_end|>',
+    origin: 'rendered',
+    template: 'forgetful.jinja',
+  });
+  const good = new Analyzer({
+    template: {
+      source: `${forgetful}{% if add_generation_prompt %}<|im_assistant|>assistant<|im_middle|>{% endif %}`,
+      label: 'good.jinja',
+    },
+  }).analyze(loaded);
   assert.ok(!good.diagnostics.some((d) => d.kind.startsWith('template-')));
   // A template that fails is said, not thrown.
   const broken = new Analyzer({ template: { source: '{{ messages[0].content.nope() }}', label: 'broken.jinja' } }).analyze(loaded);

@@ -130,7 +130,10 @@ test('--delta-tokens recorded: the chunks of a completions-mode replay stream, e
   const { a, found } = divergences(clean, { vllmProfile: 'A', deltaTokens: 'recorded' }, { meta: { rawStream } });
   assert.deepEqual(a.vllm?.grouping, { kind: 'recorded', source: 'the chunks of the recorded /v1/completions stream, 3 chunks' });
   assert.equal(a.vllm?.groupingNote, null);
-  assert.deepEqual(a.vllm?.spans.map((s) => clean.slice(s.start, s.end)), chunks);
+  assert.deepEqual(
+    a.vllm?.spans.map((s) => clean.slice(s.start, s.end)),
+    chunks,
+  );
   // The call began and ended in one delta: generation A never streams it.
   assert.deepEqual(
     found.map((d) => d.detail),
@@ -143,8 +146,16 @@ test('--delta-tokens recorded: the chunks of a completions-mode replay stream, e
 });
 
 test('recorded grouping from a chat stream with per-chunk logprobs', () => {
-  const pieces = [['Let', ' me'], [' check', '. '], [S, B], ['functions.get_weather:0', A, '{"city": "Paris"}', C, E]];
-  const response = pieces.map((tokens) => ({ object: 'chat.completion.chunk', choices: [{ index: 0, delta: {}, logprobs: { content: tokens.map((token) => ({ token, logprob: 0 })) } }] }));
+  const pieces = [
+    ['Let', ' me'],
+    [' check', '. '],
+    [S, B],
+    ['functions.get_weather:0', A, '{"city": "Paris"}', C, E],
+  ];
+  const response = pieces.map((tokens) => ({
+    object: 'chat.completion.chunk',
+    choices: [{ index: 0, delta: {}, logprobs: { content: tokens.map((token) => ({ token, logprob: 0 })) } }],
+  }));
   const a = analyze(record({ completion: { text: clean }, response }), { vllmProfile: 'C', deltaTokens: 'recorded' });
   assert.equal(a.vllm?.grouping.kind, 'recorded');
   assert.equal(a.vllm?.spans.length, 4);
@@ -167,11 +178,18 @@ test('a section in an unclosed think: A (</think>-only reasoning parser) loses t
   const a = divergences(text, { vllmProfile: 'A' });
   assert.equal(a.a.vllm?.reasoningEnd, text.length);
   assert.deepEqual(a.a.vllm?.calls, []);
-  assert.deepEqual(a.found.map((d) => [d.detail, d.severity]), [['call-dropped', 'error']]);
+  assert.deepEqual(
+    a.found.map((d) => [d.detail, d.severity]),
+    [['call-dropped', 'error']],
+  );
   for (const gen of ['B', 'C'] as const) {
     const { a: run, found } = divergences(text, { vllmProfile: gen });
     assert.equal(run.vllm?.reasoningEnd, text.indexOf(S), gen);
-    assert.deepEqual(run.vllm?.calls.map((c) => c.name), ['get_weather'], gen);
+    assert.deepEqual(
+      run.vllm?.calls.map((c) => c.name),
+      ['get_weather'],
+      gen,
+    );
     assert.deepEqual(found, [], gen);
   }
 });
@@ -182,7 +200,10 @@ test('--vllm-reasoning-parser off: the tool parser sees the think block, its tex
     const { a, found } = divergences(text, { vllmProfile: gen, vllmReasoningParser: false });
     assert.equal(a.vllm?.reasoningEnd, 0, gen);
     assert.match(a.vllm?.content ?? '', /Paris, so weather\./u, gen);
-    assert.ok(found.some((d) => d.detail === 'content-leaked'), `${gen}: ${found.map((d) => d.detail).join(', ')}`);
+    assert.ok(
+      found.some((d) => d.detail === 'content-leaked'),
+      `${gen}: ${found.map((d) => d.detail).join(', ')}`,
+    );
   }
 });
 
@@ -209,7 +230,11 @@ test('a section begin spelled as text: C streams everything after it as content 
 });
 
 test('every detail is one of the documented names', () => {
-  const texts = [clean, `Q ${section(call('functions.web.search:0', '{"q": "a\nb"}'))} after`, `${S}${B}functions.bad.0${A}{}${C}${B}functions.f:1${A}{"b": 2}${C}${E}`];
+  const texts = [
+    clean,
+    `Q ${section(call('functions.web.search:0', '{"q": "a\nb"}'))} after`,
+    `${S}${B}functions.bad.0${A}{}${C}${B}functions.f:1${A}{"b": 2}${C}${E}`,
+  ];
   for (const text of texts) {
     for (const gen of ['A', 'B', 'C'] as const) {
       for (const deltaTokens of [1, 3, 50]) {

@@ -50,7 +50,13 @@ function analyze(r: TraceRecord, options?: AnalysisOptions): AnalyzedRecord {
 }
 
 const formatOfId = (id: string) => FORMATS.find((f) => id.startsWith(`${f}-`));
-const summary = (a: AnalyzedRecord) => ({ format: a.format, content: a.content, reasoning: a.reasoning, calls: a.calls, diagnostics: a.diagnostics });
+const summary = (a: AnalyzedRecord) => ({
+  format: a.format,
+  content: a.content,
+  reasoning: a.reasoning,
+  calls: a.calls,
+  diagnostics: a.diagnostics,
+});
 
 test('detection: every record of other-formats.jsonl is detected without meta.format / meta.parser, and analysed as if named', () => {
   const records = sampleRecords();
@@ -66,7 +72,10 @@ test('detection: every record of other-formats.jsonl is detected without meta.fo
     assert.notEqual(detected.formatBasis, 'default', r.id);
     // Detection changes nothing else: same parse, same findings as with the format named.
     assert.deepEqual(summary(detected), summary(named), r.id);
-    assert.ok(!detected.diagnostics.some((d) => d.kind === 'bad-call-id'), `${r.id}: ${detected.diagnostics.map((d) => d.kind).join(', ')}`);
+    assert.ok(
+      !detected.diagnostics.some((d) => d.kind === 'bad-call-id'),
+      `${r.id}: ${detected.diagnostics.map((d) => d.kind).join(', ')}`,
+    );
     seen.set(expected, (seen.get(expected) ?? 0) + 1);
   }
   assert.deepEqual([...seen.entries()].sort(), FORMATS.map((f) => [f, 6] as [string, number]).sort());
@@ -119,7 +128,10 @@ test('detection: meta.parser names the format when there is no markup (vLLM and 
   assert.equal(formatOfParser('pythonic'), undefined);
   // meta.format, then the user's choice, still win.
   assert.equal(analyze({ ...r, meta: { ...r.meta, parser: 'openai', format: 'hermes' } }).format, 'hermes');
-  assert.equal(analyze({ ...r, meta: { ...r.meta, parser: 'openai', format: 'hermes' } }, { format: 'deepseek_v31' }).formatBasis, 'forced');
+  assert.equal(
+    analyze({ ...r, meta: { ...r.meta, parser: 'openai', format: 'hermes' } }, { format: 'deepseek_v31' }).formatBasis,
+    'forced',
+  );
 });
 
 test('detection: model names map to the formats those models write', () => {
@@ -159,7 +171,16 @@ test('detection: model names map to the formats those models write', () => {
 
 test('detection: Kimi id rules fire on Kimi evidence only, never on a response whose format was just assumed', () => {
   const response = (id: string): TraceRecord['response'] => ({
-    choices: [{ message: { role: 'assistant', content: null, tool_calls: [{ id, type: 'function', function: { name: 'search', arguments: '{"query": "x"}' } }] }, finish_reason: 'tool_calls' }],
+    choices: [
+      {
+        message: {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id, type: 'function', function: { name: 'search', arguments: '{"query": "x"}' } }],
+        },
+        finish_reason: 'tool_calls',
+      },
+    ],
   });
   const rec = (model: string, meta: TraceRecord['meta'] = {}): TraceRecord => ({
     toolscope: 1,
@@ -191,7 +212,11 @@ test('detection: Kimi id rules fire on Kimi evidence only, never on a response w
       model: 'my-finetune',
       messages: [
         { role: 'user', content: 'hi' },
-        { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'search', arguments: '{}' } }] },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'search', arguments: '{}' } }],
+        },
         { role: 'tool', tool_call_id: 'call_1', content: 'ok' },
       ],
     },
@@ -200,7 +225,14 @@ test('detection: Kimi id rules fire on Kimi evidence only, never on a response w
   assert.ok(!kinds(analyze(history)).includes('template-bad-history-id'));
   assert.ok(kinds(analyze({ ...history, request: { ...history.request, model: 'kimi-k2-0905' } })).includes('template-bad-history-id'));
   // A history that already holds Kimi-style ids is Kimi evidence of its own: the odd one out is flagged.
-  const messages = [...(history.request?.messages ?? []), { role: 'assistant', content: null, tool_calls: [{ id: 'functions.search:1', type: 'function', function: { name: 'search', arguments: '{}' } }] }];
+  const messages = [
+    ...(history.request?.messages ?? []),
+    {
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ id: 'functions.search:1', type: 'function', function: { name: 'search', arguments: '{}' } }],
+    },
+  ];
   const mixed = analyze({ ...history, request: { ...history.request, messages } as TraceRecord['request'] });
   assert.equal(mixed.format, 'kimi_k2');
   assert.equal(mixed.formatBasis, 'history');
@@ -212,7 +244,12 @@ test('analyze --json: the format field per record, detected without meta.format'
   const dir = await mkdtemp(join(tmpdir(), 'toolscope-detect-'));
   try {
     const file = join(dir, 'unnamed.jsonl');
-    await writeFile(file, sampleRecords().map((r) => JSON.stringify(unnamed(r))).join('\n') + '\n');
+    await writeFile(
+      file,
+      sampleRecords()
+        .map((r) => JSON.stringify(unnamed(r)))
+        .join('\n') + '\n',
+    );
     let out = '';
     const sink = new Writable({
       write(chunk: Buffer, _enc, done) {
@@ -234,7 +271,17 @@ test('analyze --json: the format field per record, detected without meta.format'
     // --format still overrides detection for every record.
     out = '';
     assert.equal(await analyzeCommand([file], { json: true, format: 'hermes' }, sink), 0);
-    assert.deepEqual([...new Set(out.trim().split('\n').map((l) => (JSON.parse(l) as { format: string }).format))], ['hermes']);
+    assert.deepEqual(
+      [
+        ...new Set(
+          out
+            .trim()
+            .split('\n')
+            .map((l) => (JSON.parse(l) as { format: string }).format),
+        ),
+      ],
+      ['hermes'],
+    );
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

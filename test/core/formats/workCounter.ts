@@ -36,7 +36,8 @@ export function countWork(run: () => void): number {
   for (const name of ['slice', 'substring', 'substr', 'trim', 'trimStart', 'trimEnd', 'toLowerCase', 'toUpperCase', 'normalize']) {
     patch(S, name, ((_: string, __: unknown[], result: string) => result.length) as never);
   }
-  for (const name of ['split', 'replace', 'replaceAll', 'match', 'matchAll', 'search']) patch(S, name, ((self: string) => self.length) as never);
+  for (const name of ['split', 'replace', 'replaceAll', 'match', 'matchAll', 'search'])
+    patch(S, name, ((self: string) => self.length) as never);
   // A regex scans from lastIndex (sticky or global) or from the start, to the end of the match or of the text.
   const R = RegExp.prototype;
   let execStart = 0;

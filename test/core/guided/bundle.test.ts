@@ -14,7 +14,16 @@ import { build, type Plugin } from 'esbuild';
 const ROOT = resolve(import.meta.dirname, '../../..');
 
 async function bundle(entry: string, outfile: string, plugins: Plugin[]): Promise<void> {
-  await build({ entryPoints: [entry], outfile, bundle: true, platform: 'node', target: 'node20', format: 'cjs', logLevel: 'warning', plugins });
+  await build({
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    logLevel: 'warning',
+    plugins,
+  });
 }
 
 test('bundled with the build plugin: the guided module loads web-xgrammar and runs', async () => {
@@ -38,7 +47,11 @@ main().catch((e) => { process.stderr.write(String(e)); process.exitCode = 1; });
     );
     const out = join(dir, 'bundle.js');
     await bundle(entry, out, [umdAsCommonJs]);
-    const result = JSON.parse(execFileSync(process.execPath, [out], { encoding: 'utf8' })) as { route: string; accepted: boolean; offset: number };
+    const result = JSON.parse(execFileSync(process.execPath, [out], { encoding: 'utf8' })) as {
+      route: string;
+      accepted: boolean;
+      offset: number;
+    };
     assert.deepStrictEqual(result, { route: 'patched-ebnf', accepted: false, offset: 57 });
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -49,9 +62,20 @@ test('without the plugin esbuild makes web-xgrammar an empty module (why the plu
   const dir = mkdtempSync(join(tmpdir(), 'toolscope-guided-bundle-'));
   try {
     const entry = join(dir, 'entry.ts');
-    writeFileSync(entry, `import * as xg from '@mlc-ai/web-xgrammar';\nprocess.stdout.write(String(typeof (xg as Record<string, unknown>).Grammar));\n`);
+    writeFileSync(
+      entry,
+      `import * as xg from '@mlc-ai/web-xgrammar';\nprocess.stdout.write(String(typeof (xg as Record<string, unknown>).Grammar));\n`,
+    );
     const out = join(dir, 'bundle.js');
-    await build({ entryPoints: [entry], outfile: out, bundle: true, platform: 'node', format: 'cjs', logLevel: 'silent', nodePaths: [join(ROOT, 'node_modules')] });
+    await build({
+      entryPoints: [entry],
+      outfile: out,
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      logLevel: 'silent',
+      nodePaths: [join(ROOT, 'node_modules')],
+    });
     assert.equal(execFileSync(process.execPath, [out], { encoding: 'utf8' }), 'undefined');
   } finally {
     rmSync(dir, { recursive: true, force: true });

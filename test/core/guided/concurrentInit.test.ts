@@ -8,7 +8,10 @@ import assert from 'node:assert/strict';
 import { compileKimiGrammar, grammarAccepts } from '../../../src/core/guided/xgrammar.ts';
 import type { ChatTool } from '../../../src/core/trace/record.ts';
 
-const tool = (name: string): ChatTool => ({ type: 'function', function: { name, parameters: { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] } } });
+const tool = (name: string): ChatTool => ({
+  type: 'function',
+  function: { name, parameters: { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] } },
+});
 
 test('first compiles in parallel all succeed and each grammar works', async () => {
   const names = ['alpha', 'beta', 'gamma', 'delta', 'epsilon'];

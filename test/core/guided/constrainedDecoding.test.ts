@@ -26,7 +26,10 @@ function validCalls(text: string) {
     const tool = TOOLS.find((t) => t.function.name === c.name);
     assert.ok(tool, `declared tool: ${c.name}`);
     const check = schemas.check(tool, JSON.parse(c.arguments));
-    assert.ok(check.kind === 'ok' || check.kind === 'no-schema', `schema-valid arguments for ${c.name}: ${c.arguments} ${JSON.stringify(check)}`);
+    assert.ok(
+      check.kind === 'ok' || check.kind === 'no-schema',
+      `schema-valid arguments for ${c.name}: ${c.arguments} ${JSON.stringify(check)}`,
+    );
   }
   return parsed;
 }
@@ -84,7 +87,9 @@ test('a call without the section begin gets one; free text stays as written', as
 test('required: plain text is turned into a call; truncated arguments are completed', async () => {
   const forced = await constrain('I think I know the answer already.', 'required');
   assert.equal(validCalls(forced.text).calls.length, 1);
-  const cut = await constrain(`${section('')}`.slice(0, 28) + '<|tool_call_begin|>functions.search:0<|tool_call_argument_begin|>{"q": "unfinished');
+  const cut = await constrain(
+    `${section('')}`.slice(0, 28) + '<|tool_call_begin|>functions.search:0<|tool_call_argument_begin|>{"q": "unfinished',
+  );
   const parsed = validCalls(cut.text);
   assert.equal(parsed.calls.length, 1);
   assert.ok(JSON.parse(parsed.calls[0]?.arguments ?? '').q.startsWith('unfinished'));

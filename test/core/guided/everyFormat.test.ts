@@ -27,8 +27,10 @@ const guided = (a: AnalyzedRecord) => a.diagnostics.filter((d) => d.kind.startsW
 
 test('every format that declares guided decoding has a case (test/fixtures/guided/)', () => {
   assert.ok(guidedFormats.length >= 4, `formats with guided: ${guidedFormats.join(', ')}`);
-  for (const name of guidedFormats) assert.ok(GUIDED_CASES[name], `no guided case for ${name}: add test/fixtures/guided/${name}.ts to index.ts`);
-  for (const c of Object.values(GUIDED_CASES)) assert.ok(getFormat(c.format).guided, `${c.format} has a case but declares no guided decoding`);
+  for (const name of guidedFormats)
+    assert.ok(GUIDED_CASES[name], `no guided case for ${name}: add test/fixtures/guided/${name}.ts to index.ts`);
+  for (const c of Object.values(GUIDED_CASES))
+    assert.ok(getFormat(c.format).guided, `${c.format} has a case but declares no guided decoding`);
 });
 
 for (const name of guidedFormats) {
@@ -38,7 +40,11 @@ for (const name of guidedFormats) {
     for (const text of [c.clean, ...(c.reasoning ? [c.reasoning] : [])]) {
       const a = await analyse(c, text);
       assert.equal(a.format, name);
-      assert.deepEqual(guided(a).map((d) => d.kind), ['guided-accepts'], `${text}\n${JSON.stringify(guided(a), null, 1)}`);
+      assert.deepEqual(
+        guided(a).map((d) => d.kind),
+        ['guided-accepts'],
+        `${text}\n${JSON.stringify(guided(a), null, 1)}`,
+      );
     }
   });
 
@@ -50,11 +56,18 @@ for (const name of guidedFormats) {
       for (const cuts of tokenings) {
         const a = await analyse(c, text, cuts);
         const blocked = guided(a);
-        assert.deepEqual(blocked.map((d) => d.kind), ['guided-would-block'], JSON.stringify(blocked, null, 1));
+        assert.deepEqual(
+          blocked.map((d) => d.kind),
+          ['guided-would-block'],
+          JSON.stringify(blocked, null, 1),
+        );
         const d = blocked[0] as (typeof blocked)[0];
         assert.equal(d.charStart, refusedAt, `${d.message} (cuts: ${cuts ? cuts.length : 'approximate'})`);
         const token = a.completion?.tokens[d.tokenStart as number];
-        assert.ok(token && token.charStart <= refusedAt && refusedAt < token.charEnd, `token ${d.tokenStart} ${JSON.stringify(token)} holds offset ${refusedAt}`);
+        assert.ok(
+          token && token.charStart <= refusedAt && refusedAt < token.charEnd,
+          `token ${d.tokenStart} ${JSON.stringify(token)} holds offset ${refusedAt}`,
+        );
       }
     });
   }

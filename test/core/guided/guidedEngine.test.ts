@@ -10,7 +10,9 @@ import type { ChatRequest, ChatTool } from '../../../src/core/trace/record.ts';
 import { ABORTS_IN_ENGINE } from '../../fixtures/hostileSchemas.ts';
 import { call, section } from './fixtures.ts';
 
-const tools = (parameters: unknown): ChatTool[] => [{ type: 'function', function: { name: 'f', parameters: parameters as Record<string, never> } }];
+const tools = (parameters: unknown): ChatTool[] => [
+  { type: 'function', function: { name: 'f', parameters: parameters as Record<string, never> } },
+];
 const GOOD = tools({ type: 'object', properties: { a: { type: 'string' } }, required: ['a'] });
 const completion = (args: string) => ({ text: section(call('f', 0, args)), tokens: [] });
 
@@ -39,8 +41,13 @@ test('an abort costs one job: the next job runs in a fresh worker with its guide
 test('jobs queued behind an abort are answered by the next worker', async () => {
   const engine = new GuidedEngine({ onLog: () => undefined });
   try {
-    const runs = await Promise.all([tools(ABORTS_IN_ENGINE), GOOD, GOOD].map((t) => engine.whatIf({ tools: t, tool_choice: 'auto' }, completion('{"a": "x"}'))));
-    assert.deepEqual(runs.map((r) => r.ran), [false, true, true]);
+    const runs = await Promise.all(
+      [tools(ABORTS_IN_ENGINE), GOOD, GOOD].map((t) => engine.whatIf({ tools: t, tool_choice: 'auto' }, completion('{"a": "x"}'))),
+    );
+    assert.deepEqual(
+      runs.map((r) => r.ran),
+      [false, true, true],
+    );
     assert.equal(engine.stats.starts, 2);
   } finally {
     await engine.close();
@@ -62,9 +69,19 @@ test('a job over its time budget is stopped and said so; the worker is replaced'
 test('constrain: a grammar that aborts the engine is a GuidedRequestError (HTTP 400), the next request is shaped', async () => {
   const engine = new GuidedEngine({ onLog: () => undefined });
   try {
-    const bad: ChatRequest = { messages: [], structured_outputs: { structural_tag: { type: 'structural_tag', format: { type: 'regex', pattern: 'a{2,1}' } } } } as ChatRequest;
-    await assert.rejects(engine.constrain(bad, 'aa'), (err: unknown) => err instanceof GuidedRequestError && /xgrammar aborted: .*Lower bound is larger than upper bound/.test(err.message));
-    const strict: ChatRequest = { messages: [], tools: GOOD.map((t) => ({ ...t, function: { ...t.function, strict: true } })), tool_choice: 'required' };
+    const bad: ChatRequest = {
+      messages: [],
+      structured_outputs: { structural_tag: { type: 'structural_tag', format: { type: 'regex', pattern: 'a{2,1}' } } },
+    } as ChatRequest;
+    await assert.rejects(
+      engine.constrain(bad, 'aa'),
+      (err: unknown) => err instanceof GuidedRequestError && /xgrammar aborted: .*Lower bound is larger than upper bound/.test(err.message),
+    );
+    const strict: ChatRequest = {
+      messages: [],
+      tools: GOOD.map((t) => ({ ...t, function: { ...t.function, strict: true } })),
+      tool_choice: 'required',
+    };
     const text = await engine.constrain(strict, section(call('f', 0, '{"a": 1}')));
     assert.match(text, /functions\.f:0<\|tool_call_argument_begin\|>\{"a": "/);
   } finally {
@@ -72,7 +89,10 @@ test('constrain: a grammar that aborts the engine is a GuidedRequestError (HTTP 
   }
 });
 
-test('fatalReason: the gist of xgrammar\'s [FATAL] line', () => {
-  assert.equal(fatalReason(['[FATAL] /x/json_schema_converter.cc:961: Check failed: (a) is false: Cannot find field $defs in {}', 'Aborted()']), 'Cannot find field $defs in {}');
+test("fatalReason: the gist of xgrammar's [FATAL] line", () => {
+  assert.equal(
+    fatalReason(['[FATAL] /x/json_schema_converter.cc:961: Check failed: (a) is false: Cannot find field $defs in {}', 'Aborted()']),
+    'Cannot find field $defs in {}',
+  );
   assert.equal(fatalReason(['[WARNING] something']), undefined);
 });

@@ -13,7 +13,9 @@ import type { ChatTool } from '../../../src/core/trace/record.ts';
 import { call, section } from './fixtures.ts';
 
 const WORKER = join(resolve(import.meta.dirname, '../../..'), 'src/core/guided/engineWorker.ts');
-const TOOLS: ChatTool[] = [{ type: 'function', function: { name: 'f', parameters: { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] } } }];
+const TOOLS: ChatTool[] = [
+  { type: 'function', function: { name: 'f', parameters: { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] } } },
+];
 
 test('a prestarted worker is adopted once; a different memory limit gets a new one and the old one ends', async () => {
   prestartGuidedWorker(WORKER, 256);

@@ -20,9 +20,25 @@ const calls = [
   { type: 'tag', begin: ' to=functions.search<|channel|>commentary <|constrain|>json<|message|>', content, end: '<|call|>' },
   { type: 'tag', begin: ' to=functions.search<|channel|>commentary json<|message|>', content, end: '<|call|>' },
 ];
-const final = { type: 'tag', begin: '<|channel|>final<|message|>', content: { type: 'any_text', excludes: [] }, end: ['<|end|>', '<|return|>'] };
-const analysis = { type: 'tag', begin: '<|channel|>analysis<|message|>', content: { type: 'any_text', excludes: [] }, end: ['<|end|>', '<|return|>'] };
-const joined = (tags: unknown[]) => ({ type: 'tags_with_separator', tags, separator: '<|start|>assistant', at_least_one: false, stop_after_first: false });
+const final = {
+  type: 'tag',
+  begin: '<|channel|>final<|message|>',
+  content: { type: 'any_text', excludes: [] },
+  end: ['<|end|>', '<|return|>'],
+};
+const analysis = {
+  type: 'tag',
+  begin: '<|channel|>analysis<|message|>',
+  content: { type: 'any_text', excludes: [] },
+  end: ['<|end|>', '<|return|>'],
+};
+const joined = (tags: unknown[]) => ({
+  type: 'tags_with_separator',
+  tags,
+  separator: '<|start|>assistant',
+  at_least_one: false,
+  stop_after_first: false,
+});
 
 test('harmony tag = xgrammar 0.2.3 harmony: auto, required, named, reasoning', () => {
   const guided = getFormat('harmony').guided;
@@ -41,7 +57,13 @@ test('harmony tag compiles with web-xgrammar: a final answer ends with <|end|> o
   const grammar = await compileStructuralTag(guided.structuralTag(tools, 'auto', { reasoning: true }));
   assert.equal(await grammarAccepts(grammar, '<|channel|>final<|message|>Sunny.<|return|>'), true);
   assert.equal(await grammarAccepts(grammar, '<|channel|>final<|message|>Sunny.<|end|>'), true);
-  assert.equal(await grammarAccepts(grammar, '<|channel|>analysis<|message|>Think.<|end|><|start|>assistant<|channel|>commentary to=functions.search<|constrain|>json<|message|>{"q": "x"}<|call|>'), true);
+  assert.equal(
+    await grammarAccepts(
+      grammar,
+      '<|channel|>analysis<|message|>Think.<|end|><|start|>assistant<|channel|>commentary to=functions.search<|constrain|>json<|message|>{"q": "x"}<|call|>',
+    ),
+    true,
+  );
   assert.equal(await grammarAccepts(grammar, '<|channel|>commentary to=functions.other<|constrain|>json<|message|>{}<|call|>'), false);
 });
 

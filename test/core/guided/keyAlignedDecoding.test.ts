@@ -35,7 +35,10 @@ async function allowed(tool: ChatTool, key: string, value: unknown): Promise<boo
   if (!schema) return false;
   const single: ChatTool = {
     type: 'function',
-    function: { name: tool.function.name, parameters: { type: 'object', properties: { [key]: schema }, required: [key], additionalProperties: false } },
+    function: {
+      name: tool.function.name,
+      parameters: { type: 'object', properties: { [key]: schema }, required: [key], additionalProperties: false },
+    },
   };
   const grammar = await compileKimiGrammar([single], 'required');
   return grammarAccepts(grammar, section(call(tool.function.name, 0, JSON.stringify({ [key]: value }))));
@@ -82,7 +85,8 @@ test('every scripted value the schema allows stays under its own key, byte for b
       }
       // Nothing invented: a key the script lacks is there only because the schema requires it.
       for (const key of Object.keys(guidedArgs)) {
-        if (!(key in scriptedArgs)) assert.ok(required.includes(key), `${record.id} call ${i}: invented optional key "${key}" in ${gc.arguments}`);
+        if (!(key in scriptedArgs))
+          assert.ok(required.includes(key), `${record.id} call ${i}: invented optional key "${key}" in ${gc.arguments}`);
       }
     }
   }
@@ -116,7 +120,11 @@ test('keys in another order than the schema: each key keeps its own value; a bad
         name: 'get_weather',
         parameters: {
           type: 'object',
-          properties: { city: { type: 'string' }, unit: { type: 'string', enum: ['celsius', 'fahrenheit'] }, days: { type: 'integer', minimum: 1, maximum: 7 } },
+          properties: {
+            city: { type: 'string' },
+            unit: { type: 'string', enum: ['celsius', 'fahrenheit'] },
+            days: { type: 'integer', minimum: 1, maximum: 7 },
+          },
           required: ['city', 'unit'],
           additionalProperties: false,
         },
@@ -124,7 +132,10 @@ test('keys in another order than the schema: each key keeps its own value; a bad
     },
   ];
   const grammar = await compileKimiGrammar(tools, 'auto');
-  const out = await constrainCompletion(grammar, section(call('get_weather', 0, '{"days": 0, "unit": "Fahrenheit", "city": "Oslo", "extra": true}')));
+  const out = await constrainCompletion(
+    grammar,
+    section(call('get_weather', 0, '{"days": 0, "unit": "Fahrenheit", "city": "Oslo", "extra": true}')),
+  );
   assert.ok(out.complete);
   assert.ok(await grammarAccepts(grammar, out.text), out.text);
   const args = parseKimiK2(out.text).calls[0]?.arguments ?? '';

@@ -14,7 +14,11 @@ import { guidedCase } from '../../fixtures/guided/llama.ts';
 import { DOC_TOOLS, TOOLS } from './fixtures.ts';
 
 const guided = getFormat('llama').guided;
-const tag = (tools: Parameters<NonNullable<typeof guided>['structuralTag']>[0], choice: Parameters<NonNullable<typeof guided>['structuralTag']>[1], reasoning?: boolean) => {
+const tag = (
+  tools: Parameters<NonNullable<typeof guided>['structuralTag']>[0],
+  choice: Parameters<NonNullable<typeof guided>['structuralTag']>[1],
+  reasoning?: boolean,
+) => {
   assert.ok(guided);
   return guided.structuralTag(tools, choice, reasoning === undefined ? undefined : { reasoning });
 };
@@ -50,18 +54,34 @@ test('llama tag (xgrammar 0.2.3): auto, required, named, none — field for fiel
   assert.equal(JSON.stringify(tag(DOC_TOOLS, 'auto')), JSON.stringify(auto));
   assert.deepStrictEqual(tag(DOC_TOOLS, 'required'), {
     type: 'structural_tag',
-    format: { type: 'tags_with_separator', tags: [callTag('get_weather', weather), callTag('search', search)], separator: '', at_least_one: true, stop_after_first: false },
+    format: {
+      type: 'tags_with_separator',
+      tags: [callTag('get_weather', weather), callTag('search', search)],
+      separator: '',
+      at_least_one: true,
+      stop_after_first: false,
+    },
   });
-  assert.deepStrictEqual(tag(DOC_TOOLS, { type: 'function', function: { name: 'search' } }), { type: 'structural_tag', format: callTag('search', search) });
+  assert.deepStrictEqual(tag(DOC_TOOLS, { type: 'function', function: { name: 'search' } }), {
+    type: 'structural_tag',
+    format: callTag('search', search),
+  });
   const plain = { type: 'structural_tag', format: { type: 'any_text', excludes: ['<think>', '</think>'] } };
   assert.deepStrictEqual(tag(DOC_TOOLS, 'none'), plain);
   assert.deepStrictEqual(tag([], 'auto'), plain);
   // Llama has no reasoning part: `reasoning` changes nothing (xgrammar ignores it for this model).
   assert.deepStrictEqual(tag(DOC_TOOLS, 'auto', true), auto);
   // Tools without parameters or with strict: false: any JSON (true), as in xgrammar.
-  const loose = tag([{ type: 'function', function: { name: 'now' } }, { type: 'function', function: { name: 'x', strict: false, parameters: { type: 'object' } } }], 'required');
+  const loose = tag(
+    [
+      { type: 'function', function: { name: 'now' } },
+      { type: 'function', function: { name: 'x', strict: false, parameters: { type: 'object' } } },
+    ],
+    'required',
+  );
   assert.ok(loose.format.type === 'tags_with_separator');
-  for (const t of loose.format.tags) assert.deepStrictEqual(t.content, { type: 'json_schema', json_schema: true, style: 'json', any_order: false });
+  for (const t of loose.format.tags)
+    assert.deepStrictEqual(t.content, { type: 'json_schema', json_schema: true, style: 'json', any_order: false });
   assert.throws(() => tag([], 'required'), StructuralTagError);
   assert.throws(() => tag(DOC_TOOLS, { type: 'function', function: { name: 'nope' } }), StructuralTagError);
 });
@@ -79,7 +99,13 @@ test('llama tag compiles with web-xgrammar: clean calls pass, an undeclared tool
     assert.equal(await grammarAccepts(auto, c.text.slice(0, c.refusedAt + 1), { complete: false }), false);
   }
   const required = await compileStructuralTag(tag(TOOLS, 'required'));
-  assert.equal(await grammarAccepts(required, '{"name": "search", "parameters": {"q": "x", "top_k": 3}}{"name": "get_weather", "parameters": {"city": "Oslo"}}'), true);
+  assert.equal(
+    await grammarAccepts(
+      required,
+      '{"name": "search", "parameters": {"q": "x", "top_k": 3}}{"name": "get_weather", "parameters": {"city": "Oslo"}}',
+    ),
+    true,
+  );
   assert.equal(await grammarAccepts(required, 'Sure.'), false);
   const named = await compileStructuralTag(tag(TOOLS, { type: 'function', function: { name: 'get_weather' } }));
   assert.equal(await grammarAccepts(named, '{"name": "get_weather", "parameters": {"city": "Oslo", "unit": "c"}}'), true);
@@ -99,6 +125,10 @@ test('llama what-if: refused at the tool name and at the digit, the same charact
     }
     assert.deepEqual([...offsets], [c.refusedAt + '<|python_tag|>'.length]);
   }
-  const clean = await whatIfForRequest({ tools: guidedCase.tools, tool_choice: 'required' }, { text: `${guidedCase.clean}<|eom_id|>`, tokens: [] }, { format: 'llama' });
+  const clean = await whatIfForRequest(
+    { tools: guidedCase.tools, tool_choice: 'required' },
+    { text: `${guidedCase.clean}<|eom_id|>`, tokens: [] },
+    { format: 'llama' },
+  );
   assert.ok(clean.ran && clean.result.accepted, JSON.stringify(clean));
 });

@@ -12,7 +12,9 @@ import type { ChatTool } from '../../../src/core/trace/record.ts';
 import { ABORTING_CLASSES, ESCAPED_PROPERTY_NAMES } from '../../fixtures/hostileSchemas.ts';
 import { call, section } from './fixtures.ts';
 
-const tool = (parameters: unknown): ChatTool[] => [{ type: 'function', function: { name: 'f', parameters: parameters as Record<string, never> } }];
+const tool = (parameters: unknown): ChatTool[] => [
+  { type: 'function', function: { name: 'f', parameters: parameters as Record<string, never> } },
+];
 
 for (const { name, schema, reason } of ABORTING_CLASSES) {
   test(`pre-check: ${name}`, () => {

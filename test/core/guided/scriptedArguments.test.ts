@@ -19,7 +19,8 @@ test('an argument object: members with their raw text, the script spacing, the l
   assert.equal(o.close, '\n');
   assert.deepEqual(readScriptedObject('{}')?.members, []);
   // Not one complete object: left to the character-level decoder.
-  for (const bad of ['{"a": 1', '{"a": "cut', '[1]', '{"a": 1} trailing', '{"a" 1}', 'text']) assert.equal(readScriptedObject(bad), null, bad);
+  for (const bad of ['{"a": 1', '{"a": "cut', '[1]', '{"a": 1} trailing', '{"a" 1}', 'text'])
+    assert.equal(readScriptedObject(bad), null, bad);
 });
 
 test('fallbacks for a refused value: the nearest enum value, a clamped number, the text as a string, the schema', () => {

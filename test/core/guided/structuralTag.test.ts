@@ -106,7 +106,10 @@ test('equals the shapes in ../shared/data/vllm-kimi (xgrammar 0.2.3 document, 0.
     buildKimiStructuralTag(DOC_TOOLS, NAMED),
     doc.get('tool_choice = {"type": "function", "function": {"name": "get_weather"}}'),
   );
-  assert.equal(JSON.stringify(buildKimiStructuralTag(DOC_TOOLS, 'auto'), null, 1), JSON.stringify(doc.get('tool_choice = "auto"'), null, 1));
+  assert.equal(
+    JSON.stringify(buildKimiStructuralTag(DOC_TOOLS, 'auto'), null, 1),
+    JSON.stringify(doc.get('tool_choice = "auto"'), null, 1),
+  );
   assert.deepStrictEqual(buildKimiStructuralTag(DOC_TOOLS.slice(0, 1), 'auto', { shape: 'pr36891' }), JSON.parse(old));
   // The hand-written expectations are the document's shapes.
   assert.deepStrictEqual(doc.get('tool_choice = "auto"'), EXPECTED_AUTO);

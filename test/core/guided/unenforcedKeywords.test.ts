@@ -33,14 +33,28 @@ for (const gap of SCHEMA_KEYWORD_GAPS) {
 }
 
 test('keywords the grammar does enforce are not in the list', async () => {
-  for (const k of ['type', 'enum', 'const', 'required', 'minLength', 'maxLength', 'minItems', 'maxItems', 'minProperties', 'maxProperties']) {
+  for (const k of [
+    'type',
+    'enum',
+    'const',
+    'required',
+    'minLength',
+    'maxLength',
+    'minItems',
+    'maxItems',
+    'minProperties',
+    'maxProperties',
+  ]) {
     const listed = SCHEMA_KEYWORD_GAPS.some((g) => g.keyword === k && g.effect === 'unenforced' && g.id === k);
     assert.equal(listed, false, k);
   }
   // Spot check: minimum on an integer and format email are enforced.
   const g = await compileStructuralTag({
     type: 'structural_tag',
-    format: { type: 'json_schema', json_schema: { type: 'object', properties: { n: { type: 'integer', minimum: 1 }, e: { type: 'string', format: 'email' } } } },
+    format: {
+      type: 'json_schema',
+      json_schema: { type: 'object', properties: { n: { type: 'integer', minimum: 1 }, e: { type: 'string', format: 'email' } } },
+    },
   });
   assert.equal(await grammarAccepts(g, '{"n": 0}'), false);
   assert.equal(await grammarAccepts(g, '{"e": "nope"}'), false);

@@ -143,7 +143,8 @@ test('whatIfForRequest: no tag for the request is reported, not thrown', async (
 test('a 4k-token completion runs well under budget with a compiled grammar', async () => {
   const g = await compileKimiGrammar(TOOLS, 'auto');
   let text = 'I will run several searches. ';
-  for (let i = 0; text.length < 16_000; i++) text += call('search', i, `{"q": "topic number ${i} with some words", "top_k": ${(i % 20) + 1}}`);
+  for (let i = 0; text.length < 16_000; i++)
+    text += call('search', i, `{"q": "topic number ${i} with some words", "top_k": ${(i % 20) + 1}}`);
   text = '<|tool_calls_section_begin|>' + text.slice(29) + '<|tool_calls_section_end|>';
   const tokens = splitter.tokenize(text);
   await whatIf(g, { text, tokens });

@@ -98,7 +98,16 @@ test('tool_choice none: any text but the think markers', async () => {
 test('pr36891 shape: calls without a section wrapper; prefix and schema still enforced', async () => {
   const g = await compileKimiGrammar(TOOLS, 'auto', { shape: 'pr36891' });
   assert.deepStrictEqual(
-    await verdicts(g, ['plainText', 'singleCall', 'callOutsideSection', 'textBetweenCalls', 'hallucinatedName', 'wrongEnum', 'idWithoutPrefix', 'newlineAfterCallBegin']),
+    await verdicts(g, [
+      'plainText',
+      'singleCall',
+      'callOutsideSection',
+      'textBetweenCalls',
+      'hallucinatedName',
+      'wrongEnum',
+      'idWithoutPrefix',
+      'newlineAfterCallBegin',
+    ]),
     {
       plainText: true,
       singleCall: true,
@@ -123,7 +132,9 @@ test('every shape compiles; the root is found by structure; the sentinel is gone
     assert.ok(!referenced.has(root), `${root} is not referenced`);
   }
   // The JSON-schema and regex sub-grammars have their own `root`: not the structural tag's root.
-  const rules = parseRules('root ::= ((root_1))\nroot_1 ::= (([0-9] root_1) | ([0-9]))\nseq ::= ((root "x"))\nroot_2 ::= ((triggered_tags))\ntriggered_tags ::= ((seq))\n');
+  const rules = parseRules(
+    'root ::= ((root_1))\nroot_1 ::= (([0-9] root_1) | ([0-9]))\nseq ::= ((root "x"))\nroot_2 ::= ((triggered_tags))\ntriggered_tags ::= ((seq))\n',
+  );
   assert.equal(findRootRule(rules, 'triggered_tags').name, 'root_2');
 });
 
@@ -139,7 +150,12 @@ test('compiled grammars are cached by (tools, tool_choice, shape), key order doe
 
 test('a regex xgrammar refuses is reported, not passed to the WASM module (which would abort)', async () => {
   const tag = buildKimiStructuralTag(
-    [{ type: 'function', function: { name: 'f', parameters: { type: 'object', properties: { s: { type: 'string', pattern: '^(?!x)[a-z]+$' } } } } }],
+    [
+      {
+        type: 'function',
+        function: { name: 'f', parameters: { type: 'object', properties: { s: { type: 'string', pattern: '^(?!x)[a-z]+$' } } } },
+      },
+    ],
     'auto',
   );
   await assert.rejects(compileStructuralTag(tag), (err: unknown) => err instanceof UnsupportedRegexError && /lookahead/.test(err.message));

@@ -17,7 +17,13 @@ function check(parameters: unknown, args: unknown, schemas = SHARED): SchemaChec
   return schemas.check(tool(parameters), args);
 }
 
-const paths = (r: SchemaCheck) => (r.kind === 'findings' ? r.findings.filter((f) => f.severity === 'error').map((f) => `${f.path} ${f.keyword}`).sort() : []);
+const paths = (r: SchemaCheck) =>
+  r.kind === 'findings'
+    ? r.findings
+        .filter((f) => f.severity === 'error')
+        .map((f) => `${f.path} ${f.keyword}`)
+        .sort()
+    : [];
 
 test('draft-07 (zod-to-json-schema output) is validated, not "does not compile"', () => {
   const zod = {
@@ -35,7 +41,10 @@ test('draft-07 semantics: tuple items and additionalItems, definitions', () => {
   const s = {
     $schema: 'http://json-schema.org/draft-07/schema#',
     type: 'object',
-    properties: { pair: { type: 'array', items: [{ type: 'string' }, { type: 'integer' }], additionalItems: false }, p: { $ref: '#/definitions/pos' } },
+    properties: {
+      pair: { type: 'array', items: [{ type: 'string' }, { type: 'integer' }], additionalItems: false },
+      p: { $ref: '#/definitions/pos' },
+    },
     definitions: { pos: { type: 'integer', exclusiveMinimum: 0 } },
   };
   assert.deepEqual(check(s, { pair: ['a', 1], p: 3 }), { kind: 'ok' });
@@ -43,16 +52,32 @@ test('draft-07 semantics: tuple items and additionalItems, definitions', () => {
 });
 
 test('draft-04: boolean exclusiveMinimum and draft-04 id', () => {
-  const s = { $schema: 'http://json-schema.org/draft-04/schema#', id: 'http://example.com/t', type: 'object', properties: { n: { type: 'number', minimum: 5, exclusiveMinimum: true } } };
+  const s = {
+    $schema: 'http://json-schema.org/draft-04/schema#',
+    id: 'http://example.com/t',
+    type: 'object',
+    properties: { n: { type: 'number', minimum: 5, exclusiveMinimum: true } },
+  };
   assert.deepEqual(check(s, { n: 6 }), { kind: 'ok' });
   assert.deepEqual(paths(check(s, { n: 5 })), ['$.n minimum']);
 });
 
 test('draft-06, 2019-09 and 2020-12 each by their own rules', () => {
-  const d6 = { $schema: 'http://json-schema.org/draft-06/schema#', type: 'object', properties: { c: { const: 1 } }, propertyNames: { maxLength: 3 } };
+  const d6 = {
+    $schema: 'http://json-schema.org/draft-06/schema#',
+    type: 'object',
+    properties: { c: { const: 1 } },
+    propertyNames: { maxLength: 3 },
+  };
   assert.deepEqual(check(d6, { c: 1 }), { kind: 'ok' });
   assert.deepEqual(paths(check(d6, { c: 2, long: 1 })), ['$ maxLength', '$ propertyNames', '$.c const']);
-  const d2019 = { $schema: 'https://json-schema.org/draft/2019-09/schema', type: 'object', properties: { a: { type: 'string' } }, unevaluatedProperties: false, $defs: {} };
+  const d2019 = {
+    $schema: 'https://json-schema.org/draft/2019-09/schema',
+    type: 'object',
+    properties: { a: { type: 'string' } },
+    unevaluatedProperties: false,
+    $defs: {},
+  };
   assert.deepEqual(check(d2019, { a: 'x' }), { kind: 'ok' });
   assert.deepEqual(paths(check(d2019, { a: 'x', b: 1 })), ['$ unevaluatedProperties']);
   const d2020 = { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'array', prefixItems: [{ type: 'string' }], items: false };
@@ -88,7 +113,11 @@ test('self-referencing schemas do not overflow: {"$ref": "#"}, allOf [$ref #], $
     { allOf: [{ $ref: '#' }] },
     { type: 'object', anyOf: [{ $ref: '#' }] },
     { $schema: 'https://json-schema.org/draft/2020-12/schema', $dynamicAnchor: 'a', allOf: [{ $dynamicRef: '#a' }] },
-    { $schema: 'http://json-schema.org/draft-07/schema#', definitions: { a: { $ref: '#/definitions/b' }, b: { $ref: '#/definitions/a' } }, $ref: '#/definitions/a' },
+    {
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      definitions: { a: { $ref: '#/definitions/b' }, b: { $ref: '#/definitions/a' } },
+      $ref: '#/definitions/a',
+    },
   ]) {
     const r = check(s, { a: 1 });
     assert.equal(r.kind, 'bad-schema', JSON.stringify(s));
@@ -112,7 +141,11 @@ test('a 3,000-deep schema and 3,000-deep arguments: a result, no stack overflow'
 });
 
 test('patterns run in linear time: "^(a+)+$" against 34 a and "!" is instant', () => {
-  const s = { type: 'object', properties: { p: { type: 'string', pattern: '^(a+)+$' } }, patternProperties: { '^(x+x+)+y$': { type: 'integer' } } };
+  const s = {
+    type: 'object',
+    properties: { p: { type: 'string', pattern: '^(a+)+$' } },
+    patternProperties: { '^(x+x+)+y$': { type: 'integer' } },
+  };
   const started = Date.now();
   const evil = 'a'.repeat(34) + '!';
   assert.deepEqual(paths(check(s, { p: evil, [`${'x'.repeat(40)}z`]: 'not checked' })), ['$.p pattern']);

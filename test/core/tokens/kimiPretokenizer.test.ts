@@ -29,7 +29,10 @@ test('pretokenize: pieces concatenate to the input on random unicode', () => {
     }
     const pieces = pretokenize(s);
     assert.equal(pieces.join(''), s, JSON.stringify(s));
-    assert.ok(pieces.every((p) => p !== ''), 'no empty piece');
+    assert.ok(
+      pieces.every((p) => p !== ''),
+      'no empty piece',
+    );
     // A piece never starts with a lone low surrogate unless the input had one there.
     let at = 0;
     for (const p of pieces) {

@@ -83,7 +83,13 @@ test('reserved slots are recognised by pattern, with id = N', () => {
   assert.equal(specialTokenId('<|reserved_token_163606|>'), 163606);
   assert.equal(specialTokenText(163606), '<think>');
   // Not tokens: out of range, leading zeros, and a reserved spelling of an id that has a name everywhere.
-  for (const text of ['<|reserved_token_163583|>', '<|reserved_token_163840|>', '<|reserved_token_0163600|>', '<|reserved_token_163586|>', '<|reserved_token_|>']) {
+  for (const text of [
+    '<|reserved_token_163583|>',
+    '<|reserved_token_163840|>',
+    '<|reserved_token_0163600|>',
+    '<|reserved_token_163586|>',
+    '<|reserved_token_|>',
+  ]) {
     assert.equal(specialTokenId(text), undefined, text);
   }
 });
@@ -93,7 +99,8 @@ test('ordinary ids and strings are not special', () => {
     assert.equal(isSpecialTokenId(id), false, String(id));
     assert.equal(specialTokenText(id), undefined, String(id));
   }
-  for (const text of ['', '<|', 'im_end', '<|im_end|> ', ' <|im_end|>', '<|IM_END|>', '<think >']) assert.equal(specialTokenId(text), undefined, JSON.stringify(text));
+  for (const text of ['', '<|', 'im_end', '<|im_end|> ', ' <|im_end|>', '<|IM_END|>', '<think >'])
+    assert.equal(specialTokenId(text), undefined, JSON.stringify(text));
 });
 
 test('the singular section spellings are listed as markers that are not single tokens', () => {

@@ -29,22 +29,44 @@ test('splitter: specials are exact single tokens with ids, text pieces are appro
   const tokens = splitter.tokenize(text);
   assertTiles(tokens, text);
   const specials = tokens.filter((t) => t.special);
-  assert.deepEqual(specials.map((t) => t.id), [163595, 163597, 163598, 163599, 163596, 163586]);
+  assert.deepEqual(
+    specials.map((t) => t.id),
+    [163595, 163597, 163598, 163599, 163596, 163586],
+  );
   assert.ok(specials.every((t) => !t.approximate));
   const pieces = tokens.filter((t) => !t.special);
   assert.ok(pieces.every((t) => t.approximate && t.id === undefined));
-  assert.deepEqual(pieces.map((t) => t.text), ['Hi', ' ', 'functions', '.f', ':', '0', '{"', 'a', '":', ' ', '1', '}']);
+  assert.deepEqual(
+    pieces.map((t) => t.text),
+    ['Hi', ' ', 'functions', '.f', ':', '0', '{"', 'a', '":', ' ', '1', '}'],
+  );
 });
 
 test('splitter: every table entry, reserved slots and think tags', () => {
   for (const [text, id] of KIMI_SPECIAL_TOKENS) {
     const tokens = splitter.tokenize(`a${text}b`);
-    assert.deepEqual(tokens.map((t) => [t.text, t.special, t.id]), [['a', false, undefined], [text, true, id], ['b', false, undefined]], text);
+    assert.deepEqual(
+      tokens.map((t) => [t.text, t.special, t.id]),
+      [
+        ['a', false, undefined],
+        [text, true, id],
+        ['b', false, undefined],
+      ],
+      text,
+    );
   }
   const tokens = splitter.tokenize('<think>hm</think><|reserved_token_163700|>[BOS]x[EOS]');
   assert.deepEqual(
     tokens.map((t) => [t.text, t.special, t.id]),
-    [['<think>', true, 163606], ['hm', false, undefined], ['</think>', true, 163607], ['<|reserved_token_163700|>', true, 163700], ['[BOS]', true, 163584], ['x', false, undefined], ['[EOS]', true, 163585]],
+    [
+      ['<think>', true, 163606],
+      ['hm', false, undefined],
+      ['</think>', true, 163607],
+      ['<|reserved_token_163700|>', true, 163700],
+      ['[BOS]', true, 163584],
+      ['x', false, undefined],
+      ['[EOS]', true, 163585],
+    ],
   );
 });
 
@@ -70,7 +92,11 @@ test('splitter: near misses, nesting and unterminated candidates', () => {
   for (const [text, specials] of cases) {
     const tokens = splitter.tokenize(text);
     assertTiles(tokens, text);
-    assert.deepEqual(tokens.filter((t) => t.special).map((t) => t.text), specials, text);
+    assert.deepEqual(
+      tokens.filter((t) => t.special).map((t) => t.text),
+      specials,
+      text,
+    );
   }
 });
 
@@ -93,7 +119,11 @@ test('splitter: random mixes of specials and text tile and find every special', 
     }
     const tokens = splitter.tokenize(text);
     assertTiles(tokens, text);
-    assert.deepEqual(tokens.filter((t) => t.special).map((t) => t.text), expected, JSON.stringify(text));
+    assert.deepEqual(
+      tokens.filter((t) => t.special).map((t) => t.text),
+      expected,
+      JSON.stringify(text),
+    );
   }
 });
 
@@ -109,7 +139,7 @@ test('splitter: linear time on 100k tokens of text and on many unterminated cand
   assert.equal(splitter.tokenize(marked).filter((t) => t.special).length, 20_000);
   const withSpecials = performance.now() - start;
 
-  const open = '<|'.repeat(100_000) + '[' .repeat(100_000);
+  const open = '<|'.repeat(100_000) + '['.repeat(100_000);
   start = performance.now();
   assertTiles(splitter.tokenize(open), open);
   const candidates = performance.now() - start;

@@ -25,7 +25,8 @@ function assertTiles(text: string, tokens: Token[]): void {
   tokens.forEach((t, i) => assert.equal(t.charStart, i === 0 ? 0 : tokens[i - 1]?.charEnd));
 }
 
-const KIMI_CALL = 'hello world<|tool_calls_section_begin|><|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{"a":1}<|tool_call_end|><|tool_calls_section_end|>';
+const KIMI_CALL =
+  'hello world<|tool_calls_section_begin|><|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{"a":1}<|tool_call_end|><|tool_calls_section_end|>';
 
 test('tiktoken.model + tokenizer_config.json: ranks are ids, the config names the specials, unnamed ids are reserved', () => {
   clearLocalTokenizers();
@@ -39,10 +40,16 @@ test('tiktoken.model + tokenizer_config.json: ranks are ids, the config names th
   assert.deepEqual(ids('yellow'), [121, 101, 257, 111, 119]);
   assert.deepEqual(ids('{"a":1}'), [265, 97, 266, 49, 125]);
   const specials = tokenizer.tokenize(`[BOS]x<|reserved_token_${FIRST_SPECIAL + 6}|>[EOS]`).filter((t) => t.special);
-  assert.deepEqual(specials.map((t) => t.id), [FIRST_SPECIAL, FIRST_SPECIAL + 6, FIRST_SPECIAL + 7]);
+  assert.deepEqual(
+    specials.map((t) => t.id),
+    [FIRST_SPECIAL, FIRST_SPECIAL + 6, FIRST_SPECIAL + 7],
+  );
   const tokens = tokenizer.tokenize(KIMI_CALL);
   assertTiles(KIMI_CALL, tokens);
-  assert.deepEqual(tokens.filter((t) => t.special).map((t) => t.id), [FIRST_SPECIAL + 1, FIRST_SPECIAL + 2, FIRST_SPECIAL + 3, FIRST_SPECIAL + 4, FIRST_SPECIAL + 5]);
+  assert.deepEqual(
+    tokens.filter((t) => t.special).map((t) => t.id),
+    [FIRST_SPECIAL + 1, FIRST_SPECIAL + 2, FIRST_SPECIAL + 3, FIRST_SPECIAL + 4, FIRST_SPECIAL + 5],
+  );
 });
 
 test('analyze with --tokenizer on a Kimi folder: exact re-encoded ids in the record view, its header says so', () => {
@@ -55,7 +62,14 @@ test('analyze with --tokenizer on a Kimi folder: exact re-encoded ids in the rec
   assert.equal(view.tokenSource, 're-encoded');
   assert.equal(view.approximate, false);
   assert.match(view.tokenLabel ?? '', /^tokens: tiktoken\.model \(Kimi-K2-Instruct\) \(exact, re-encoded/u);
-  assert.deepEqual(view.tokens.slice(0, 3).map((t) => [t.text, t.id]), [['hello', 259], [' world', 264], ['<|tool_calls_section_begin|>', FIRST_SPECIAL + 1]]);
+  assert.deepEqual(
+    view.tokens.slice(0, 3).map((t) => [t.text, t.id]),
+    [
+      ['hello', 259],
+      [' world', 264],
+      ['<|tool_calls_section_begin|>', FIRST_SPECIAL + 1],
+    ],
+  );
   assert.ok(view.tokens.every((t) => t.id !== undefined && !t.approximate));
   assert.equal(a.calls[0]?.name, 'f');
   // Without a tokenizer: the approximate splitter, and the header says what to set.
@@ -73,11 +87,32 @@ test('tokenizer.json: ids from @huggingface/tokenizers anchored to the text, add
   const text = 'ok the <tool_call>\n{"a": 1}\n</tool_call>😀<|im_end|>';
   const tokens = tokenizer.tokenize(text);
   assertTiles(text, tokens);
-  assert.deepEqual(tokens.slice(0, 2).map((t) => [t.text, t.id]), [['ok', 260], [' the', 258]]);
-  assert.deepEqual(tokens.filter((t) => t.special).map((t) => [t.text, t.id]), [['<tool_call>', ADDED.toolCall], ['</tool_call>', ADDED.toolCallEnd], ['<|im_end|>', ADDED.imEnd]]);
+  assert.deepEqual(
+    tokens.slice(0, 2).map((t) => [t.text, t.id]),
+    [
+      ['ok', 260],
+      [' the', 258],
+    ],
+  );
+  assert.deepEqual(
+    tokens.filter((t) => t.special).map((t) => [t.text, t.id]),
+    [
+      ['<tool_call>', ADDED.toolCall],
+      ['</tool_call>', ADDED.toolCallEnd],
+      ['<|im_end|>', ADDED.imEnd],
+    ],
+  );
   // 😀 is four byte tokens: three hold no whole character, the last ends it.
   const emoji = tokens.filter((t) => t.bytes !== undefined);
-  assert.deepEqual(emoji.map((t) => [t.text, t.bytes]), [['', '\\xF0'], ['', '\\x9F'], ['', '\\x98'], ['😀', '\\x80']]);
+  assert.deepEqual(
+    emoji.map((t) => [t.text, t.bytes]),
+    [
+      ['', '\\xF0'],
+      ['', '\\x9F'],
+      ['', '\\x98'],
+      ['😀', '\\x80'],
+    ],
+  );
 });
 
 test('GGUF: the header vocabulary gives the same ids as the tokenizer.json; unknown pre-tokenizers are named', () => {
@@ -88,7 +123,11 @@ test('GGUF: the header vocabulary gives the same ids as the tokenizer.json; unkn
   const gguf = loadLocalTokenizer(blob, 'hermes', getFormat('hermes').tokenizer);
   const json = loadLocalTokenizer(writeTokenizerJson(join(dir, 'json')), 'hermes', getFormat('hermes').tokenizer);
   for (const text of ['ok the <tool_call>\n{"a": 1}\n</tool_call><|im_end|>', 'a  b\t\tthe   end\n\n', '東京 😀 naïve']) {
-    assert.deepEqual(gguf.tokenize(text).map((t) => t.id), json.tokenize(text).map((t) => t.id), text);
+    assert.deepEqual(
+      gguf.tokenize(text).map((t) => t.id),
+      json.tokenize(text).map((t) => t.id),
+      text,
+    );
     assertTiles(text, gguf.tokenize(text));
   }
   assert.equal(gguf.name, 'GGUF (sha256-0123abcd)');
@@ -97,7 +136,10 @@ test('GGUF: the header vocabulary gives the same ids as the tokenizer.json; unkn
   const choice = chooseTokenizer(getFormat('hermes'), [], { any: llama });
   assert.equal(choice.tokenizer.approximate, true);
   assert.match(choice.note ?? '', /pre-tokenizer "llama-bpe" is not one Toolscope knows for this format \(it knows "qwen2"\)/u);
-  assert.match(chooseTokenizer(getFormat('hermes'), [], { any: writeGguf(join(dir, 'spm.gguf'), { model: 'llama' }) }).note ?? '', /tokenizer\.ggml\.model "llama" is not read/u);
+  assert.match(
+    chooseTokenizer(getFormat('hermes'), [], { any: writeGguf(join(dir, 'spm.gguf'), { model: 'llama' }) }).note ?? '',
+    /tokenizer\.ggml\.model "llama" is not read/u,
+  );
 });
 
 test('clear errors: missing path, corrupt tiktoken.model, truncated GGUF, not JSON, a tiktoken.model for a format without its pattern', () => {
@@ -109,7 +151,10 @@ test('clear errors: missing path, corrupt tiktoken.model, truncated GGUF, not JS
     return choice.note ?? '';
   };
   assert.match(note('kimi_k2', join(dir, 'nope')), /no tokenizer at .*nope: the path does not exist/u);
-  assert.match(note('kimi_k2', writeKimiFolder(join(dir, 'corrupt'), { corruptLine: 3 })), /tiktoken\.model line 3: expected "<base64 token> <rank>"/u);
+  assert.match(
+    note('kimi_k2', writeKimiFolder(join(dir, 'corrupt'), { corruptLine: 3 })),
+    /tiktoken\.model line 3: expected "<base64 token> <rank>"/u,
+  );
   assert.match(note('hermes', writeGguf(join(dir, 'cut.gguf'), { truncateAt: 200 })), /the GGUF header ends early/u);
   const notJson = join(dir, 'tokenizer.json');
   writeFileSync(notJson, '{"model": ');

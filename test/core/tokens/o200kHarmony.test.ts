@@ -43,15 +43,36 @@ test('o200k_harmony: the same ids as gpt-tokenizer on Harmony completions (CJK, 
 
 test('o200k_harmony: special tokens carry the ids openai/harmony gives them', () => {
   // openai/harmony src/tiktoken_ext/public_encodings.rs (and the issue's list).
-  const expected: Record<string, number> = { '<|start|>': 200006, '<|end|>': 200007, '<|message|>': 200008, '<|channel|>': 200005, '<|constrain|>': 200003, '<|return|>': 200002, '<|call|>': 200012 };
+  const expected: Record<string, number> = {
+    '<|start|>': 200006,
+    '<|end|>': 200007,
+    '<|message|>': 200008,
+    '<|channel|>': 200005,
+    '<|constrain|>': 200003,
+    '<|return|>': 200002,
+    '<|call|>': 200012,
+  };
   const table = new Map(HARMONY_SPECIAL_TOKENS);
   for (const [text, id] of Object.entries(expected)) {
     assert.equal(table.get(text), id, text);
-    assert.deepEqual(o200kHarmony().tokenize(`x${text}y`).map((t) => [t.text, t.id, t.special]), [['x', 87, false], [text, id, true], ['y', 88, false]]);
+    assert.deepEqual(
+      o200kHarmony()
+        .tokenize(`x${text}y`)
+        .map((t) => [t.text, t.id, t.special]),
+      [
+        ['x', 87, false],
+        [text, id, true],
+        ['y', 88, false],
+      ],
+    );
   }
   // A reserved slot is one special token too; a look-alike is text.
   assert.equal(o200kHarmony().tokenize('<|reserved_200013|>')[0]?.id, 200013);
-  assert.ok(o200kHarmony().tokenize('<|channel |>').every((t) => !t.special));
+  assert.ok(
+    o200kHarmony()
+      .tokenize('<|channel |>')
+      .every((t) => !t.special),
+  );
 });
 
 test('o200k_harmony: tokens tile the text, and a token that splits a character shows its bytes, not U+FFFD', () => {
@@ -71,5 +92,11 @@ test('o200k_harmony: tokens tile the text, and a token that splits a character s
   for (const t of partial) assert.match(t.bytes as string, /^(?:\\x[0-9A-F]{2})+$/u);
   // 👩 (F0 9F 91 A9) comes as F0 9F 91 + A9: the first holds no whole character, the second ends it.
   const woman = o200kHarmony().tokenize('👩');
-  assert.deepEqual(woman.map((t) => [t.text, t.bytes]), [['', '\\xF0\\x9F\\x91'], ['👩', '\\xA9']]);
+  assert.deepEqual(
+    woman.map((t) => [t.text, t.bytes]),
+    [
+      ['', '\\xF0\\x9F\\x91'],
+      ['👩', '\\xA9'],
+    ],
+  );
 });

@@ -43,7 +43,15 @@ test('an empty token list: recorded when the text is empty too, else the splitte
 
 test('(a) recorded texts that tile the completion are used as they are', () => {
   const tokens: RecordedToken[] = [
-    { text: 'Hi ', id: 5, logprob: -0.1, top: [{ text: 'Hi ', logprob: -0.1, id: 5 }, { text: 'Hey', logprob: -2.5, id: 9 }] },
+    {
+      text: 'Hi ',
+      id: 5,
+      logprob: -0.1,
+      top: [
+        { text: 'Hi ', logprob: -0.1, id: 5 },
+        { text: 'Hey', logprob: -2.5, id: 9 },
+      ],
+    },
     { text: '<|tool_calls_section_begin|>', id: 163595, logprob: -0.01 },
     { text: 'x', id: 6 },
     { text: '<|im_end|>' },
@@ -55,7 +63,12 @@ test('(a) recorded texts that tile the completion are used as they are', () => {
   assertConsistent(r);
   assert.deepEqual(
     r.tokens.map((t) => [t.text, t.special, t.approximate, t.id]),
-    [['Hi ', false, false, 5], ['<|tool_calls_section_begin|>', true, false, 163595], ['x', false, false, 6], ['<|im_end|>', true, false, 163586]],
+    [
+      ['Hi ', false, false, 5],
+      ['<|tool_calls_section_begin|>', true, false, 163595],
+      ['x', false, false, 6],
+      ['<|im_end|>', true, false, 163586],
+    ],
   );
   assert.equal(r.tokens[0]?.logprob, -0.1);
   assert.deepEqual(r.tokens[0]?.top, tokens[0]?.top);
@@ -63,17 +76,37 @@ test('(a) recorded texts that tile the completion are used as they are', () => {
 });
 
 test('(a) a special id marks a token special even when its recorded text is the reserved spelling', () => {
-  const tokens = [{ id: 163606, text: '<|reserved_token_163606|>' }, { id: 10, text: 'hm' }];
+  const tokens = [
+    { id: 163606, text: '<|reserved_token_163606|>' },
+    { id: 10, text: 'hm' },
+  ];
   const r = run({ text: '<|reserved_token_163606|>hm', tokens });
-  assert.deepEqual(r.tokens.map((t) => [t.text, t.special, t.approximate]), [['<|reserved_token_163606|>', true, false], ['hm', false, false]]);
+  assert.deepEqual(
+    r.tokens.map((t) => [t.text, t.special, t.approximate]),
+    [
+      ['<|reserved_token_163606|>', true, false],
+      ['hm', false, false],
+    ],
+  );
 });
 
 test('(a) a marker recorded as three text tokens stays three ordinary tokens', () => {
-  const tokens = [{ id: 1, text: '<|tool_calls_' }, { id: 2, text: 'section_' }, { id: 3, text: 'begin|>' }];
+  const tokens = [
+    { id: 1, text: '<|tool_calls_' },
+    { id: 2, text: 'section_' },
+    { id: 3, text: 'begin|>' },
+  ];
   const r = run({ text: 'ok <|tool_calls_section_begin|>'.slice(3), tokens });
   assert.equal(r.origin, 'recorded');
   assertConsistent(r);
-  assert.deepEqual(r.tokens.map((t) => [t.text, t.id, t.special, t.approximate]), [['<|tool_calls_', 1, false, false], ['section_', 2, false, false], ['begin|>', 3, false, false]]);
+  assert.deepEqual(
+    r.tokens.map((t) => [t.text, t.id, t.special, t.approximate]),
+    [
+      ['<|tool_calls_', 1, false, false],
+      ['section_', 2, false, false],
+      ['begin|>', 3, false, false],
+    ],
+  );
 });
 
 test('(b) ids without text (token_id:N): specials placed exactly, runs share the text between them', () => {
@@ -83,20 +116,35 @@ test('(b) ids without text (token_id:N): specials placed exactly, runs share the
   assert.equal(r.text, CALL);
   assert.equal(r.rebuilt, undefined);
   assertConsistent(r);
-  assert.deepEqual(r.tokens.map((t) => t.id), ids);
+  assert.deepEqual(
+    r.tokens.map((t) => t.id),
+    ids,
+  );
   assert.ok(r.tokens.every((t) => t.logprob === -1));
   for (const t of r.tokens) assert.equal(t.approximate, !t.special, `${t.id}`);
-  assert.deepEqual(r.tokens.filter((t) => t.special).map((t) => t.text), [
-    '<|tool_calls_section_begin|>',
-    '<|tool_call_begin|>',
-    '<|tool_call_argument_begin|>',
-    '<|tool_call_end|>',
-    '<|tool_calls_section_end|>',
-  ]);
+  assert.deepEqual(
+    r.tokens.filter((t) => t.special).map((t) => t.text),
+    [
+      '<|tool_calls_section_begin|>',
+      '<|tool_call_begin|>',
+      '<|tool_call_argument_begin|>',
+      '<|tool_call_end|>',
+      '<|tool_calls_section_end|>',
+    ],
+  );
   // "Let me check." is 5 pre-tokenizer pieces over 4 tokens; the others as evenly as the pieces allow.
-  assert.deepEqual(r.tokens.slice(0, 4).map((t) => t.text), ['Let', ' me', ' check', '.']);
-  assert.deepEqual(r.tokens.slice(6, 9).map((t) => t.text), ['functions', '.get_weather', ':0']);
-  assert.deepEqual(r.tokens.slice(10, 12).map((t) => t.text), ['{"city', '":"Oslo"}']);
+  assert.deepEqual(
+    r.tokens.slice(0, 4).map((t) => t.text),
+    ['Let', ' me', ' check', '.'],
+  );
+  assert.deepEqual(
+    r.tokens.slice(6, 9).map((t) => t.text),
+    ['functions', '.get_weather', ':0'],
+  );
+  assert.deepEqual(
+    r.tokens.slice(10, 12).map((t) => t.text),
+    ['{"city', '":"Oslo"}'],
+  );
 });
 
 test('(b) fewer pieces than tokens: code points, then empty tokens; surrogate pairs never cut', () => {
@@ -104,9 +152,25 @@ test('(b) fewer pieces than tokens: code points, then empty tokens; surrogate pa
   assert.deepEqual(distribute('😀', 3), ['', '', '😀']);
   assert.deepEqual(distribute('', 2), ['', '']);
   assert.deepEqual(distribute('x', 0), []);
-  const r = run({ text: '😀é<|im_end|>', tokens: [{ id: 1, text: '' }, { id: 2, text: '' }, { id: 3, text: '' }, { id: 4, text: '' }, { id: 5, text: '' }, { id: 163586, text: '' }] });
+  const r = run({
+    text: '😀é<|im_end|>',
+    tokens: [
+      { id: 1, text: '' },
+      { id: 2, text: '' },
+      { id: 3, text: '' },
+      { id: 4, text: '' },
+      { id: 5, text: '' },
+      { id: 163586, text: '' },
+    ],
+  });
   assertConsistent(r);
-  assert.equal(r.tokens.slice(0, 5).map((t) => t.text).join(''), '😀é');
+  assert.equal(
+    r.tokens
+      .slice(0, 5)
+      .map((t) => t.text)
+      .join(''),
+    '😀é',
+  );
   assert.equal(r.tokens[5]?.text, '<|im_end|>');
 });
 
@@ -126,10 +190,19 @@ test('(c) the engine skipped special tokens: the text is rebuilt with them in pl
   assert.equal(r.origin, 'recorded');
   assert.equal(r.rebuilt, true);
   assert.equal(r.warning, undefined);
-  assert.equal(r.text, 'Sure.<|tool_calls_section_begin|><|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{}<|tool_call_end|><|tool_calls_section_end|><|im_end|>');
+  assert.equal(
+    r.text,
+    'Sure.<|tool_calls_section_begin|><|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{}<|tool_call_end|><|tool_calls_section_end|><|im_end|>',
+  );
   assertConsistent(r);
-  assert.ok(r.tokens.every((t) => !t.approximate), 'every place is known exactly');
-  assert.deepEqual(r.tokens.map((t) => t.id), tokens.map((t) => t.id));
+  assert.ok(
+    r.tokens.every((t) => !t.approximate),
+    'every place is known exactly',
+  );
+  assert.deepEqual(
+    r.tokens.map((t) => t.id),
+    tokens.map((t) => t.id),
+  );
 });
 
 test('(c) a special token recorded with its text but missing from the completion text', () => {
@@ -142,10 +215,24 @@ test('(c) a special token recorded with its text but missing from the completion
 });
 
 test('(b)+(c) ids only, end-of-turn token skipped: appended after the shared-out text', () => {
-  const r = run({ text: 'Hello world', tokens: [{ id: 1, text: '' }, { id: 2, text: '' }, { id: 163586, text: '' }] });
+  const r = run({
+    text: 'Hello world',
+    tokens: [
+      { id: 1, text: '' },
+      { id: 2, text: '' },
+      { id: 163586, text: '' },
+    ],
+  });
   assert.equal(r.rebuilt, true);
   assert.equal(r.text, 'Hello world<|im_end|>');
-  assert.deepEqual(r.tokens.map((t) => [t.text, t.approximate]), [['Hello', true], [' world', true], ['<|im_end|>', true]]);
+  assert.deepEqual(
+    r.tokens.map((t) => [t.text, t.approximate]),
+    [
+      ['Hello', true],
+      [' world', true],
+      ['<|im_end|>', true],
+    ],
+  );
   assertConsistent(r);
 });
 
@@ -164,53 +251,149 @@ test('(d) text no token covers, no ids: the splitter, with a warning', () => {
 });
 
 test('mismatched texts with ids: recorded, those tokens approximate, with a warning', () => {
-  const r = run({ text: 'Hello world!', tokens: [{ id: 1, text: 'Hello' }, { id: 2, text: ' wrold' }, { id: 3, text: '!' }] });
+  const r = run({
+    text: 'Hello world!',
+    tokens: [
+      { id: 1, text: 'Hello' },
+      { id: 2, text: ' wrold' },
+      { id: 3, text: '!' },
+    ],
+  });
   assert.equal(r.origin, 'recorded');
   assert.match(r.warning ?? '', /1 recorded token text does not match/);
-  assert.deepEqual(r.tokens.map((t) => [t.text, t.approximate, t.id]), [['Hello', false, 1], [' world', true, 2], ['!', false, 3]]);
+  assert.deepEqual(
+    r.tokens.map((t) => [t.text, t.approximate, t.id]),
+    [
+      ['Hello', false, 1],
+      [' world', true, 2],
+      ['!', false, 3],
+    ],
+  );
   assertConsistent(r);
 });
 
 test('text no token covers, with ids: the previous token takes it, with a warning', () => {
-  const r = run({ text: 'Hi there<|im_end|>', tokens: [{ id: 1, text: 'Hi' }, { id: 163586, text: '<|im_end|>' }] });
+  const r = run({
+    text: 'Hi there<|im_end|>',
+    tokens: [
+      { id: 1, text: 'Hi' },
+      { id: 163586, text: '<|im_end|>' },
+    ],
+  });
   assert.equal(r.origin, 'recorded');
-  assert.deepEqual(r.tokens.map((t) => [t.text, t.approximate]), [['Hi there', true], ['<|im_end|>', false]]);
+  assert.deepEqual(
+    r.tokens.map((t) => [t.text, t.approximate]),
+    [
+      ['Hi there', true],
+      ['<|im_end|>', false],
+    ],
+  );
   assert.match(r.warning ?? '', /covered by no recorded token/);
   assertConsistent(r);
 });
 
 test('text before the first token that no token can take: the splitter', () => {
-  const r = run({ text: 'xx<|im_end|>', tokens: [{ id: 163586, text: '' }, { id: 163585, text: '' }] });
+  const r = run({
+    text: 'xx<|im_end|>',
+    tokens: [
+      { id: 163586, text: '' },
+      { id: 163585, text: '' },
+    ],
+  });
   assert.equal(r.origin, 'splitter');
   assert.match(r.warning ?? '', /covered by no recorded token/);
 });
 
 test('byte-fragment tokens are repaired locally, without a warning even without ids', () => {
-  const tokens = [{ text: 'Hi ' }, { text: '\\xf0\\x9f' }, { text: '\\x98\\x80' }, { text: ' there' }, { text: '\ufffd' }, { text: '\ufffd' }, { text: '!' }];
+  const tokens = [
+    { text: 'Hi ' },
+    { text: '\\xf0\\x9f' },
+    { text: '\\x98\\x80' },
+    { text: ' there' },
+    { text: '\ufffd' },
+    { text: '\ufffd' },
+    { text: '!' },
+  ];
   const r = run({ text: 'Hi 😀 there中!', tokens });
   assert.equal(r.origin, 'recorded');
   assert.equal(r.warning, undefined);
   assertConsistent(r);
-  assert.deepEqual(r.tokens.map((t) => [t.text, t.approximate]), [['Hi ', false], ['', true], ['😀', true], [' there', false], ['', true], ['中', true], ['!', false]]);
+  assert.deepEqual(
+    r.tokens.map((t) => [t.text, t.approximate]),
+    [
+      ['Hi ', false],
+      ['', true],
+      ['😀', true],
+      [' there', false],
+      ['', true],
+      ['中', true],
+      ['!', false],
+    ],
+  );
 });
 
 test('surrogate halves recorded as tokens are not used to cut a code point', () => {
-  const r = run({ text: 'a😀b', tokens: [{ id: 1, text: 'a' }, { id: 2, text: '\ud83d' }, { id: 3, text: '\ude00' }, { id: 4, text: 'b' }] });
+  const r = run({
+    text: 'a😀b',
+    tokens: [
+      { id: 1, text: 'a' },
+      { id: 2, text: '\ud83d' },
+      { id: 3, text: '\ude00' },
+      { id: 4, text: 'b' },
+    ],
+  });
   assert.equal(r.origin, 'recorded');
   assert.equal(r.warning, undefined);
   assertConsistent(r);
-  assert.deepEqual(r.tokens.map((t) => [t.text, t.approximate]), [['a', false], ['', true], ['😀', true], ['b', false]]);
+  assert.deepEqual(
+    r.tokens.map((t) => [t.text, t.approximate]),
+    [
+      ['a', false],
+      ['', true],
+      ['😀', true],
+      ['b', false],
+    ],
+  );
 });
 
 test('a short token after a mismatch is placed by what follows it, not its first occurrence', () => {
-  const r = run({ text: 'é a a bc', tokens: [{ id: 1, text: '\ufffd' }, { id: 2, text: '\ufffd' }, { id: 3, text: ' a' }, { id: 4, text: ' a' }, { id: 5, text: ' bc' }] });
-  assert.deepEqual(r.tokens.map((t) => t.text), ['', 'é', ' a', ' a', ' bc']);
+  const r = run({
+    text: 'é a a bc',
+    tokens: [
+      { id: 1, text: '\ufffd' },
+      { id: 2, text: '\ufffd' },
+      { id: 3, text: ' a' },
+      { id: 4, text: ' a' },
+      { id: 5, text: ' bc' },
+    ],
+  });
+  assert.deepEqual(
+    r.tokens.map((t) => t.text),
+    ['', 'é', ' a', ' a', ' bc'],
+  );
   assert.ok(r.tokens.slice(2).every((t) => !t.approximate));
 });
 
 /** A completion as the splitter cuts it, with made-up ids for the ordinary pieces. */
 function randomCompletion(next: (n: number) => number): { text: string; tokens: Array<{ id: number; text: string; special: boolean }> } {
-  const parts = ['Hi', ' there', '中文', '😀', '\n', ' {"a": 1}', 'functions.f:0', '<|tool_calls_section_begin|>', '<|tool_call_begin|>', '<|tool_call_argument_begin|>', '<|tool_call_end|>', '<|tool_calls_section_end|>', '<think>', '</think>', '<|im_end|>', 'x'];
+  const parts = [
+    'Hi',
+    ' there',
+    '中文',
+    '😀',
+    '\n',
+    ' {"a": 1}',
+    'functions.f:0',
+    '<|tool_calls_section_begin|>',
+    '<|tool_call_begin|>',
+    '<|tool_call_argument_begin|>',
+    '<|tool_call_end|>',
+    '<|tool_calls_section_end|>',
+    '<think>',
+    '</think>',
+    '<|im_end|>',
+    'x',
+  ];
   let text = '';
   for (let i = next(20); i > 0; i--) text += parts[next(parts.length)];
   const tokens = splitter.tokenize(text).map((t) => ({ id: t.id ?? 1000 + next(100_000), text: t.text, special: t.special }));
@@ -226,10 +409,22 @@ test('property: ids-only and skip_special_tokens records rebuild the original te
     assert.equal(idsOnly.origin, 'recorded');
     assert.equal(idsOnly.text, text);
     assertConsistent(idsOnly);
-    assert.deepEqual(idsOnly.tokens.map((t) => t.id), tokens.map((t) => t.id));
-    assert.deepEqual(idsOnly.tokens.filter((t) => t.special).map((t) => t.text), tokens.filter((t) => t.special).map((t) => t.text));
+    assert.deepEqual(
+      idsOnly.tokens.map((t) => t.id),
+      tokens.map((t) => t.id),
+    );
+    assert.deepEqual(
+      idsOnly.tokens.filter((t) => t.special).map((t) => t.text),
+      tokens.filter((t) => t.special).map((t) => t.text),
+    );
     // skip_special_tokens: specials absent from the text, ordinary tokens with their text.
-    const skipped = run({ text: tokens.filter((t) => !t.special).map((t) => t.text).join(''), tokens: tokens.map(({ id, text: t, special }) => ({ id, text: special ? '' : t })) });
+    const skipped = run({
+      text: tokens
+        .filter((t) => !t.special)
+        .map((t) => t.text)
+        .join(''),
+      tokens: tokens.map(({ id, text: t, special }) => ({ id, text: special ? '' : t })),
+    });
     assert.equal(skipped.origin, 'recorded');
     assert.equal(skipped.text, text, JSON.stringify(text));
     assert.equal(skipped.rebuilt, tokens.some((t) => t.special) ? true : undefined);
@@ -260,7 +455,11 @@ test('property: characters recorded as byte fragments are repaired locally, the 
     assert.equal(r.warning, undefined, JSON.stringify(text));
     assert.equal(r.text, text);
     assertConsistent(r);
-    assert.deepEqual(r.tokens.map((t) => !t.approximate), exact, JSON.stringify(text));
+    assert.deepEqual(
+      r.tokens.map((t) => !t.approximate),
+      exact,
+      JSON.stringify(text),
+    );
   }
 });
 
@@ -280,5 +479,8 @@ test('linear time: 100k recorded tokens, ids only or with texts', () => {
   assert.equal(withTexts.tokens.length, pieces.length);
   assert.equal(idsOnly.text, text);
   assertConsistent(wrong);
-  assert.ok(tTexts < 1000 && tIds < 1000 && tWrong < 2000, `texts ${tTexts.toFixed(0)} ms, ids ${tIds.toFixed(0)} ms, wrong ${tWrong.toFixed(0)} ms`);
+  assert.ok(
+    tTexts < 1000 && tIds < 1000 && tWrong < 2000,
+    `texts ${tTexts.toFixed(0)} ms, ids ${tIds.toFixed(0)} ms, wrong ${tWrong.toFixed(0)} ms`,
+  );
 });

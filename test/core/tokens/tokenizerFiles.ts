@@ -25,12 +25,22 @@ export function writeKimiFolder(dir: string, options: { corruptLine?: number } =
   TIKTOKEN_MERGES.forEach((m, i) => lines.push(`${Buffer.from(m, 'latin1').toString('base64')} ${256 + i}`));
   if (options.corruptLine !== undefined) lines[options.corruptLine - 1] = 'this is not a rank';
   writeFileSync(join(dir, 'tiktoken.model'), lines.join('\n') + '\n');
-  const names = ['[BOS]', '<|tool_calls_section_begin|>', '<|tool_call_begin|>', '<|tool_call_argument_begin|>', '<|tool_call_end|>', '<|tool_calls_section_end|>'];
+  const names = [
+    '[BOS]',
+    '<|tool_calls_section_begin|>',
+    '<|tool_call_begin|>',
+    '<|tool_call_argument_begin|>',
+    '<|tool_call_end|>',
+    '<|tool_calls_section_end|>',
+  ];
   const decoder: Record<string, { content: string; special: boolean }> = {};
   names.forEach((content, i) => (decoder[String(FIRST_SPECIAL + i)] = { content, special: true }));
   // FIRST_SPECIAL + 6 stays unnamed: it is <|reserved_token_N|>.
   decoder[String(FIRST_SPECIAL + 7)] = { content: '[EOS]', special: true };
-  writeFileSync(join(dir, 'tokenizer_config.json'), JSON.stringify({ added_tokens_decoder: decoder, tokenizer_class: 'TikTokenTokenizer' }));
+  writeFileSync(
+    join(dir, 'tokenizer_config.json'),
+    JSON.stringify({ added_tokens_decoder: decoder, tokenizer_class: 'TikTokenTokenizer' }),
+  );
   return dir;
 }
 
@@ -54,7 +64,8 @@ export const BPE_MERGES: Array<[string, string]> = [
 ];
 /** Ids: 0–255 the bytes (in alphabet order), then one per merge, then the added tokens. */
 export const ADDED = { imEnd: 256 + BPE_MERGES.length, toolCall: 256 + BPE_MERGES.length + 1, toolCallEnd: 256 + BPE_MERGES.length + 2 };
-const QWEN2_REGEX = "(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|\\p{N}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+";
+const QWEN2_REGEX =
+  "(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|\\p{N}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+";
 
 /** A Qwen-style tokenizer.json; `markersAdded: false` leaves `<tool_call>` out of the added tokens. */
 export function writeTokenizerJson(dir: string, options: { markersAdded?: boolean } = {}): string {
@@ -62,12 +73,25 @@ export function writeTokenizerJson(dir: string, options: { markersAdded?: boolea
   const vocab: Record<string, number> = {};
   byteAlphabet().forEach((c, i) => (vocab[c] = i));
   BPE_MERGES.forEach(([a, b], i) => (vocab[a + b] = 256 + i));
-  const added = (id: number, content: string, special: boolean) => ({ id, content, single_word: false, lstrip: false, rstrip: false, normalized: false, special });
+  const added = (id: number, content: string, special: boolean) => ({
+    id,
+    content,
+    single_word: false,
+    lstrip: false,
+    rstrip: false,
+    normalized: false,
+    special,
+  });
   const json = {
     version: '1.0',
     truncation: null,
     padding: null,
-    added_tokens: [added(ADDED.imEnd, '<|im_end|>', true), ...(options.markersAdded === false ? [] : [added(ADDED.toolCall, '<tool_call>', false), added(ADDED.toolCallEnd, '</tool_call>', false)])],
+    added_tokens: [
+      added(ADDED.imEnd, '<|im_end|>', true),
+      ...(options.markersAdded === false
+        ? []
+        : [added(ADDED.toolCall, '<tool_call>', false), added(ADDED.toolCallEnd, '</tool_call>', false)]),
+    ],
     normalizer: null,
     pre_tokenizer: {
       type: 'Sequence',
@@ -78,7 +102,18 @@ export function writeTokenizerJson(dir: string, options: { markersAdded?: boolea
     },
     post_processor: null,
     decoder: { type: 'ByteLevel', add_prefix_space: false, trim_offsets: false, use_regex: false },
-    model: { type: 'BPE', dropout: null, unk_token: null, continuing_subword_prefix: '', end_of_word_suffix: '', fuse_unk: false, byte_fallback: false, ignore_merges: false, vocab, merges: BPE_MERGES.map(([a, b]) => `${a} ${b}`) },
+    model: {
+      type: 'BPE',
+      dropout: null,
+      unk_token: null,
+      continuing_subword_prefix: '',
+      end_of_word_suffix: '',
+      fuse_unk: false,
+      byte_fallback: false,
+      ignore_merges: false,
+      vocab,
+      merges: BPE_MERGES.map(([a, b]) => `${a} ${b}`),
+    },
   };
   writeFileSync(join(dir, 'tokenizer.json'), JSON.stringify(json));
   writeFileSync(join(dir, 'tokenizer_config.json'), JSON.stringify({ model_max_length: 32768 }));

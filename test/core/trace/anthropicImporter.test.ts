@@ -58,13 +58,19 @@ test('a streamed tool call (Anthropic docs): one record, text and call assembled
     stream: true,
   });
   const analysed = new Analyzer().analyze(loaded);
-  assert.deepEqual(analysed.diagnostics.filter((d) => d.kind === 'finish-reason-mismatch'), []);
+  assert.deepEqual(
+    analysed.diagnostics.filter((d) => d.kind === 'finish-reason-mismatch'),
+    [],
+  );
 });
 
 test('a streamed answer with extended thinking: thinking_delta → reasoning, end_turn → stop', async () => {
   const loaded = only(await fixture('streaming-thinking.sse'));
   const msg = responseMessage(loaded.record.response ?? []);
-  assert.equal(msg.reasoning, 'I need to find the GCD of 1071 and 462 using the Euclidean algorithm.\n\n1071 = 2 × 462 + 147\n462 = 3 × 147 + 21\n147 = 7 × 21 + 0\n\nSo GCD(1071, 462) = 21');
+  assert.equal(
+    msg.reasoning,
+    'I need to find the GCD of 1071 and 462 using the Euclidean algorithm.\n\n1071 = 2 × 462 + 147\n462 = 3 × 147 + 21\n147 = 7 × 21 + 0\n\nSo GCD(1071, 462) = 21',
+  );
   assert.equal(msg.content, 'The greatest common divisor of 1071 and 462 is **21**.');
   assert.equal(msg.finishReason, 'stop');
   assert.deepEqual(msg.calls, []);
@@ -89,7 +95,10 @@ test('the AI SDK fixture: an empty first input_json_delta and a ping do not dist
   const lines = (await fixture('json-tool.chunks.txt')).trim().split('\n');
   const loaded = only(lines.map((l) => `data: ${l}\n`).join('\n'));
   const msg = responseMessage(loaded.record.response ?? []);
-  assert.deepEqual(msg.calls.map((c) => [c.id, c.name, c.arguments]), [['toolu_01KFbKqPYSuAKujiL6mTfzYA', 'json', '{"elements": [{"location": "San Francisco", "temperature": 58, "condition": "sunny"}]}']]);
+  assert.deepEqual(
+    msg.calls.map((c) => [c.id, c.name, c.arguments]),
+    [['toolu_01KFbKqPYSuAKujiL6mTfzYA', 'json', '{"elements": [{"location": "San Francisco", "temperature": 58, "condition": "sunny"}]}']],
+  );
   assert.equal(msg.finishReason, 'tool_calls');
 });
 
@@ -104,16 +113,35 @@ test('a tool_use block with no input_json_delta: its start input, canonically se
     { type: 'message_stop' },
   ];
   const loaded = only(events.map((e) => `data: ${JSON.stringify(e)}`).join('\n'));
-  assert.deepEqual(responseMessage(loaded.record.response ?? []).calls.map((c) => c.arguments), ['{}', '{"a":[true],"b":1}']);
+  assert.deepEqual(
+    responseMessage(loaded.record.response ?? []).calls.map((c) => c.arguments),
+    ['{}', '{"a":[true],"b":1}'],
+  );
 });
 
 test('two streams in one block split at message_start; a bad event is an error for its line only', () => {
   const start = (id: string) => ({ type: 'message_start', message: { id, type: 'message', role: 'assistant', content: [] } });
   const text = (t: string) => ({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: t } });
-  const lines = [start('m1'), text('a'), { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 7 } }, { type: 'message_stop' }, start('m2'), text('b')];
+  const lines = [
+    start('m1'),
+    text('a'),
+    { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 7 } },
+    { type: 'message_stop' },
+    start('m2'),
+    text('b'),
+  ];
   const got = importText(lines.map((e) => `event: ${e.type}\ndata: ${JSON.stringify(e)}`).join('\n\n'));
-  assert.deepEqual(got.records.map((r) => [r.record.id, responseMessage(r.record.response ?? []).content]), [['m1', 'a'], ['m2', 'b']]);
-  assert.deepEqual(got.errors.map((e) => e.line), [8]);
+  assert.deepEqual(
+    got.records.map((r) => [r.record.id, responseMessage(r.record.response ?? []).content]),
+    [
+      ['m1', 'a'],
+      ['m2', 'b'],
+    ],
+  );
+  assert.deepEqual(
+    got.errors.map((e) => e.line),
+    [8],
+  );
   assert.match(got.errors[0]?.message ?? '', /Anthropic content_block_delta event: text_delta: "text" must be a string/);
 });
 
@@ -128,7 +156,13 @@ test('a final message object (pretty-printed, as in the docs): text, tool_use in
     message: {
       role: 'assistant',
       content: "I'll check the current weather in San Francisco for you.",
-      tool_calls: [{ id: 'toolu_01A09q90qw90lq917835lq9', type: 'function', function: { name: 'get_weather', arguments: '{"location":"San Francisco, CA","unit":"celsius"}' } }],
+      tool_calls: [
+        {
+          id: 'toolu_01A09q90qw90lq917835lq9',
+          type: 'function',
+          function: { name: 'get_weather', arguments: '{"location":"San Francisco, CA","unit":"celsius"}' },
+        },
+      ],
     },
     finish_reason: 'tool_calls',
   });
@@ -136,7 +170,18 @@ test('a final message object (pretty-printed, as in the docs): text, tool_use in
 });
 
 test('a message with thinking: reasoning_content, like a chat.completion; a bad block is a line error', () => {
-  const message = { id: 'msg_t', type: 'message', role: 'assistant', model: 'kimi-k2', stop_reason: 'end_turn', usage: { input_tokens: 3, output_tokens: 5 }, content: [{ type: 'thinking', thinking: 'Hmm.', signature: 's' }, { type: 'text', text: 'Hi' }] };
+  const message = {
+    id: 'msg_t',
+    type: 'message',
+    role: 'assistant',
+    model: 'kimi-k2',
+    stop_reason: 'end_turn',
+    usage: { input_tokens: 3, output_tokens: 5 },
+    content: [
+      { type: 'thinking', thinking: 'Hmm.', signature: 's' },
+      { type: 'text', text: 'Hi' },
+    ],
+  };
   const loaded = only(JSON.stringify(message));
   assert.equal((loaded.record.response as ChatCompletion).choices[0]?.message.reasoning_content, 'Hmm.');
   assert.deepEqual(loaded.record.meta?.usage, { input_tokens: 3, output_tokens: 5 });

@@ -32,7 +32,10 @@ test('native: unknown version, missing id and wrong field types are errors namin
   assert.match(errorOf(importLine({ toolscope: 1 }, 3)), /^line 3: native record needs a non-empty string "id"/);
   assert.match(errorOf(importLine({ toolscope: 1, id: 5 }, 3)), /"id", got a number/);
   assert.match(errorOf(importLine({ toolscope: 1, id: 'x', completion: { tokens: [] } }, 3)), /"completion.text" must be a string/);
-  assert.match(errorOf(importLine({ toolscope: 1, id: 'x', response: 'ok' }, 3)), /"response" must be a chat.completion object or an array/);
+  assert.match(
+    errorOf(importLine({ toolscope: 1, id: 'x', response: 'ok' }, 3)),
+    /"response" must be a chat.completion object or an array/,
+  );
   assert.match(errorOf(importLine({ toolscope: 1, id: 'x', error: { code: 1 } }, 3)), /"error" must be a string/);
 });
 
@@ -95,7 +98,10 @@ test('chat.completion response: id from the response, else line-N', () => {
   const got2 = loaded(importLine(structuredClone(anonymous), 6));
   assert.equal(got2.source, 'chat-completion');
   assert.equal(got2.record.id, 'line-6');
-  assert.match(errorOf(importLine({ object: 'chat.completion', choices: [{ text: 'x' }] }, 8)), /choices\[0\] must be an object|choices\[0\].message must be an object/);
+  assert.match(
+    errorOf(importLine({ object: 'chat.completion', choices: [{ text: 'x' }] }, 8)),
+    /choices\[0\] must be an object|choices\[0\].message must be an object/,
+  );
 });
 
 test('text_completion: text, finish reason and logprob tokens, token_id:N becoming ids', () => {
@@ -107,11 +113,26 @@ test('text_completion: text, finish reason and logprob tokens, token_id:N becomi
     text: 'Let me check.<|tool_calls_section_begin|>',
     finish_reason: 'length',
     tokens: [
-      { text: 'Let', logprob: -0.5, top: [{ text: 'Let', logprob: -0.5 }, { text: 'I', logprob: -1.2 }] },
+      {
+        text: 'Let',
+        logprob: -0.5,
+        top: [
+          { text: 'Let', logprob: -0.5 },
+          { text: 'I', logprob: -1.2 },
+        ],
+      },
       { text: ' me', logprob: -0.1 },
       { text: ' check', logprob: -0.2, top: [{ text: ' check', logprob: -0.2 }] },
       { text: '.', logprob: -0.05, top: [{ text: '.', logprob: -0.05 }] },
-      { id: 163595, text: '', logprob: -0.01, top: [{ id: 163595, text: '', logprob: -0.01 }, { id: 13, text: '', logprob: -4.5 }] },
+      {
+        id: 163595,
+        text: '',
+        logprob: -0.01,
+        top: [
+          { id: 163595, text: '', logprob: -0.01 },
+          { id: 13, text: '', logprob: -4.5 },
+        ],
+      },
     ],
   });
   assert.deepEqual(got.record.meta, { endpoint: '/v1/completions', model: 'kimi-k2' });
@@ -121,9 +142,14 @@ test('text_completion: recognised by choices[].text, no logprobs, null logprob l
   const got = loaded(importLine({ choices: [{ text: 'hi', finish_reason: null }] }, 4));
   assert.equal(got.record.id, 'line-4');
   assert.deepEqual(got.record.completion, { text: 'hi', finish_reason: null });
-  const echo = loaded(importLine({ choices: [{ text: 'ab', logprobs: { tokens: ['a', 'b'], token_logprobs: [null, -1], top_logprobs: [null, null] } }] }, 1));
+  const echo = loaded(
+    importLine({ choices: [{ text: 'ab', logprobs: { tokens: ['a', 'b'], token_logprobs: [null, -1], top_logprobs: [null, null] } }] }, 1),
+  );
   assert.deepEqual(echo.record.completion?.tokens, [{ text: 'a' }, { text: 'b', logprob: -1 }]);
-  assert.match(errorOf(importLine({ object: 'text_completion', choices: [{ text: 'a', logprobs: { tokens: [1] } }] }, 2)), /tokens\[0\] must be a string/);
+  assert.match(
+    errorOf(importLine({ object: 'text_completion', choices: [{ text: 'a', logprobs: { tokens: [1] } }] }, 2)),
+    /tokens\[0\] must be a string/,
+  );
 });
 
 test('unrecognised lines say what was expected', () => {

@@ -21,19 +21,28 @@ async function items(path: string): Promise<TraceItem[]> {
 function check(all: TraceItem[]): void {
   const records = all.flatMap((i) => (i.kind === 'record' ? [i.loaded] : []));
   const errors = all.flatMap((i) => (i.kind === 'error' ? [i.error] : []));
-  assert.deepEqual(records.map((r) => r.record.id), ['1/1/1', '1/1/2']);
+  assert.deepEqual(
+    records.map((r) => r.record.id),
+    ['1/1/1', '1/1/2'],
+  );
   assert.equal(records[0]?.source, 'inspect-log');
   // attachment:// strings resolved into the request's messages
   assert.match(String(records[0]?.record.request?.messages?.[0]?.content), /only respond with exactly "Yes" or "No"/);
   assert.equal(records[0]?.record.request?.tools, undefined, 'Inspect writes tools: null when none were offered');
-  assert.deepEqual(errors.map((e) => e.line), [3]);
+  assert.deepEqual(
+    errors.map((e) => e.line),
+    [3],
+  );
   assert.match(errors[0]?.message ?? '', /sample 1 epoch 1, model call 3 kept no raw request/);
   const analyzer = new Analyzer();
   const first = analyzer.analyze(records[0] as (typeof records)[number]);
   assert.equal(first.content, 'Yes\n');
   assert.deepEqual(first.calls, []);
   const second = analyzer.analyze(records[1] as (typeof records)[number]);
-  assert.deepEqual(second.calls.map((c) => c.name), ['post_update']);
+  assert.deepEqual(
+    second.calls.map((c) => c.name),
+    ['post_update'],
+  );
   const violation = second.diagnostics.find((d) => d.kind === 'schema-violation');
   assert.ok(violation, JSON.stringify(second.diagnostics));
   assert.equal(violation.path, '$.audience');
@@ -48,7 +57,13 @@ test('the same log as .eval (zip of header.json and samples/*.json) reads the sa
   const dir = await mkdtemp(join(tmpdir(), 'toolscope-inspect-'));
   try {
     const path = join(dir, 'run.eval');
-    await writeFile(path, zipSync({ 'header.json': strToU8(JSON.stringify({ version: 2, eval: log.eval })), 'samples/1_epoch_1.json': strToU8(JSON.stringify(log.samples[0])) }));
+    await writeFile(
+      path,
+      zipSync({
+        'header.json': strToU8(JSON.stringify({ version: 2, eval: log.eval })),
+        'samples/1_epoch_1.json': strToU8(JSON.stringify(log.samples[0])),
+      }),
+    );
     check(await items(path));
     const broken = join(dir, 'broken.eval');
     await writeFile(broken, 'not a zip');

@@ -58,7 +58,11 @@ test('the index gives what importText gives, at any chunk size, with LF, CRLF or
       const path = await file(text);
       for (const chunkSize of [1, 2, 5, 7, 64, 1000, undefined]) {
         const got = await loadAll(path, { chunkSize });
-        assert.deepEqual({ records: got.records, errors: got.errors }, { records: expected.records, errors: expected.errors }, `eol ${JSON.stringify(eol)} bom ${bom.length} chunk ${chunkSize}`);
+        assert.deepEqual(
+          { records: got.records, errors: got.errors },
+          { records: expected.records, errors: expected.errors },
+          `eol ${JSON.stringify(eol)} bom ${bom.length} chunk ${chunkSize}`,
+        );
       }
     }
   }
@@ -75,7 +79,17 @@ test('entries: count, line numbers and byte ranges (after a BOM, without CR)', a
       const { start, end } = index.byteRange(i);
       return bytes.subarray(start, end).toString('utf8');
     };
-    assert.deepEqual(index.entry(0), { index: 0, line: 1, lastLine: 1, start: 3, end: 3 + native('a').length, sse: false, ollama: false, printedChunks: false, incomplete: false });
+    assert.deepEqual(index.entry(0), {
+      index: 0,
+      line: 1,
+      lastLine: 1,
+      start: 3,
+      end: 3 + native('a').length,
+      sse: false,
+      ollama: false,
+      printedChunks: false,
+      incomplete: false,
+    });
     assert.equal(at(0), native('a'));
     assert.deepEqual([index.line(1), index.entry(1).lastLine, index.entry(1).sse], [3, 5, true]);
     assert.equal(at(1), [data(chunk('S', {})), '', data(chunk('S', {}))].join('\r\n'));
@@ -165,7 +179,10 @@ test('a truncated last line: incomplete error, then read properly after refresh 
   try {
     assert.equal(index.count, 2);
     assert.equal(index.entry(1).incomplete, true);
-    assert.deepEqual(await index.read(1), { records: [], errors: [{ line: 2, message: 'line 2 is incomplete (the file may still be being written)' }] });
+    assert.deepEqual(await index.read(1), {
+      records: [],
+      errors: [{ line: 2, message: 'line 2 is incomplete (the file may still be being written)' }],
+    });
 
     // Nothing new: nothing changes.
     assert.deepEqual(await index.refresh(), { firstChanged: 2, count: 2, reset: false });
@@ -204,7 +221,12 @@ test('a CRLF cut between two appends is one line break, not two', async () => {
 });
 
 test('appended records appear on refresh without rescanning what was indexed', async () => {
-  const path = await file(jsonl([{ toolscope: 1, id: '1' }, { toolscope: 1, id: '2' }]));
+  const path = await file(
+    jsonl([
+      { toolscope: 1, id: '1' },
+      { toolscope: 1, id: '2' },
+    ]),
+  );
   const index = await TraceIndex.open(path);
   try {
     assert.equal(index.count, 2);
@@ -254,7 +276,9 @@ test('an SSE block at the end grows on refresh; an incomplete SSE tail joins it'
     const afterRead = await index.read(1);
     assert.deepEqual(afterRead.errors, []);
     assert.deepEqual(
-      (afterRead.records[0]?.record.response as Array<{ choices: Array<{ delta: { content?: string } }> }>).map((c) => c.choices[0]?.delta.content),
+      (afterRead.records[0]?.record.response as Array<{ choices: Array<{ delta: { content?: string } }> }>).map(
+        (c) => c.choices[0]?.delta.content,
+      ),
       ['a', 'b', 'c'],
     );
 
@@ -266,7 +290,12 @@ test('an SSE block at the end grows on refresh; an incomplete SSE tail joins it'
 });
 
 test('a file that shrank or was replaced is indexed again', async () => {
-  const path = await file(jsonl([{ toolscope: 1, id: 'a' }, { toolscope: 1, id: 'b' }]));
+  const path = await file(
+    jsonl([
+      { toolscope: 1, id: 'a' },
+      { toolscope: 1, id: 'b' },
+    ]),
+  );
   const index = await TraceIndex.open(path);
   try {
     await truncate(path, 0);
@@ -274,7 +303,14 @@ test('a file that shrank or was replaced is indexed again', async () => {
     assert.deepEqual(await index.refresh(), { firstChanged: 0, count: 1, reset: true });
     assert.equal((await index.read(0)).records[0]?.record.id, 'z');
     await rm(path);
-    await writeFile(path, jsonl([{ toolscope: 1, id: 'r1' }, { toolscope: 1, id: 'r2' }, { toolscope: 1, id: 'r3' }]));
+    await writeFile(
+      path,
+      jsonl([
+        { toolscope: 1, id: 'r1' },
+        { toolscope: 1, id: 'r2' },
+        { toolscope: 1, id: 'r3' },
+      ]),
+    );
     const r = await index.refresh();
     assert.equal(r.reset, true);
     assert.equal(r.count, 3);
@@ -309,6 +345,7 @@ test('empty files, a lone BOM, only blank lines', async () => {
 test('readTraceItems streams records and errors in line order', async () => {
   const path = await file([data(chunk('A', {})), 'data: nope', data(chunk('B', {})), 'junk', native('n')].join('\n'));
   const seen: string[] = [];
-  for await (const item of readTraceItems(path)) seen.push(item.kind === 'record' ? `${item.loaded.line}:${item.loaded.record.id}` : `${item.error.line}:error`);
+  for await (const item of readTraceItems(path))
+    seen.push(item.kind === 'record' ? `${item.loaded.line}:${item.loaded.record.id}` : `${item.error.line}:error`);
   assert.deepEqual(seen, ['1:A', '2:error', '3:B', '4:error', '5:n']);
 });

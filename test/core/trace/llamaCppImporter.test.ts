@@ -24,22 +24,78 @@ test('/completion with completion_probabilities: the raw completion with recorde
   const completion = loaded.record.completion;
   assert.equal(completion?.text, '<tool_call>');
   assert.equal(completion?.finish_reason, 'length');
-  assert.deepEqual(completion?.tokens?.[0], { text: '<tool_call>', id: 151657, logprob: -0.0021, top: [{ text: '<tool_call>', logprob: -0.0021, id: 151657 }, { text: 'I', logprob: -6.31, id: 40 }] });
-  assert.deepEqual(completion?.tokens?.map((t) => t.text), ['<tool_call>', '\n', '{"']);
+  assert.deepEqual(completion?.tokens?.[0], {
+    text: '<tool_call>',
+    id: 151657,
+    logprob: -0.0021,
+    top: [
+      { text: '<tool_call>', logprob: -0.0021, id: 151657 },
+      { text: 'I', logprob: -6.31, id: 40 },
+    ],
+  });
+  assert.deepEqual(
+    completion?.tokens?.map((t) => t.text),
+    ['<tool_call>', '\n', '{"'],
+  );
   assert.equal(loaded.record.prompt, '<|im_start|>user\nWeather in Oslo?<|im_end|>\n<|im_start|>assistant\n');
   assert.equal(loaded.record.meta?.stop_type, 'limit');
-  assert.deepEqual(Object.keys(loaded.record.meta?.timings as object), ['prompt_n', 'prompt_ms', 'prompt_per_token_ms', 'prompt_per_second', 'predicted_n', 'predicted_ms', 'predicted_per_token_ms', 'predicted_per_second']);
+  assert.deepEqual(Object.keys(loaded.record.meta?.timings as object), [
+    'prompt_n',
+    'prompt_ms',
+    'prompt_per_token_ms',
+    'prompt_per_second',
+    'predicted_n',
+    'predicted_ms',
+    'predicted_per_token_ms',
+    'predicted_per_second',
+  ]);
   // Recorded tokens anchor the analysis: the marker is one recorded token.
   const analysed = new Analyzer().analyze(loaded);
   assert.equal(analysed.completion?.origin, 'recorded');
-  assert.ok(analysed.diagnostics.some((d) => d.kind === 'unterminated-call'), 'cut by n_predict inside the call');
+  assert.ok(
+    analysed.diagnostics.some((d) => d.kind === 'unterminated-call'),
+    'cut by n_predict inside the call',
+  );
 });
 
 test('post_sampling_probs: prob values become ln(prob) logprobs', () => {
-  const loaded = only(JSON.stringify({ content: 'Hi', stop_type: 'eos', completion_probabilities: [{ id: 9, token: 'Hi', prob: 0.5, top_probs: [{ id: 9, token: 'Hi', prob: 0.5 }, { id: 7, token: 'Yo', prob: 0.25 }] }] }));
-  assert.deepEqual(loaded.record.completion, { text: 'Hi', finish_reason: 'stop', tokens: [{ text: 'Hi', id: 9, logprob: Math.log(0.5), top: [{ text: 'Hi', logprob: Math.log(0.5), id: 9 }, { text: 'Yo', logprob: Math.log(0.25), id: 7 }] }] });
+  const loaded = only(
+    JSON.stringify({
+      content: 'Hi',
+      stop_type: 'eos',
+      completion_probabilities: [
+        {
+          id: 9,
+          token: 'Hi',
+          prob: 0.5,
+          top_probs: [
+            { id: 9, token: 'Hi', prob: 0.5 },
+            { id: 7, token: 'Yo', prob: 0.25 },
+          ],
+        },
+      ],
+    }),
+  );
+  assert.deepEqual(loaded.record.completion, {
+    text: 'Hi',
+    finish_reason: 'stop',
+    tokens: [
+      {
+        text: 'Hi',
+        id: 9,
+        logprob: Math.log(0.5),
+        top: [
+          { text: 'Hi', logprob: Math.log(0.5), id: 9 },
+          { text: 'Yo', logprob: Math.log(0.25), id: 7 },
+        ],
+      },
+    ],
+  });
   const bad = importText(JSON.stringify({ content: 'x', stop_type: 'eos', completion_probabilities: [{ id: 1 }] }));
-  assert.match(bad.errors[0]?.message ?? '', /^line 1: llama.cpp \/completion response: completion_probabilities\[0\]\.token must be a string/);
+  assert.match(
+    bad.errors[0]?.message ?? '',
+    /^line 1: llama.cpp \/completion response: completion_probabilities\[0\]\.token must be a string/,
+  );
   const chunk = importText(JSON.stringify({ content: 'x', stop: false }));
   assert.match(chunk.errors[0]?.message ?? '', /outside an SSE dump/);
 });
@@ -54,7 +110,10 @@ test('a streamed /completion: one record, the chunks joined, the token ids kept,
   assert.equal(loaded.record.completion?.tokens?.[0]?.id, 151657);
   assert.equal((loaded.record.meta?.timings as { predicted_n: number }).predicted_n, 20);
   const analysed = new Analyzer().analyze(loaded);
-  assert.deepEqual(analysed.calls.map((c) => [c.name, c.arguments]), [['get_weather', '{"city": "Oslo"}']]);
+  assert.deepEqual(
+    analysed.calls.map((c) => [c.name, c.arguments]),
+    [['get_weather', '{"city": "Oslo"}']],
+  );
   // Cut into arbitrary pieces (as a log written while streaming), each complete prefix parses, the whole is equal.
   const rnd = mulberry32(3);
   let prefix = '';
@@ -83,7 +142,10 @@ test('a stream that is only a parser error quoting Qwen3-Coder markup (issue 246
   const analysed = new Analyzer().analyze(loaded);
   assert.equal(analysed.format, 'qwen3_coder');
   assert.deepEqual(analysed.diagnostics.map((d) => d.kind).sort(), ['dropped-call', 'stream-error']);
-  assert.deepEqual(analysed.calls.map((c) => c.name), ['write']);
+  assert.deepEqual(
+    analysed.calls.map((c) => c.name),
+    ['write'],
+  );
   // Only a closing tag quoted (issue 20761): still a stream-error; no call is invented.
   const closeTag = new Analyzer().analyze(only(await fixture('parse-error-close-tag.sse')));
   assert.ok(closeTag.diagnostics.some((d) => d.kind === 'stream-error'));

@@ -27,7 +27,8 @@ const PRETTY = JSON.stringify(CHAT_COMPLETION, null, 2);
 const prettyLines = PRETTY.split('\n').length;
 
 test('a pretty-printed record is one entry: line is its first line, lastLine its last; the same at any chunk size and in importText', async () => {
-  const text = [JSON.stringify({ toolscope: 1, id: 'before' }), PRETTY, '', JSON.stringify({ toolscope: 1, id: 'after' })].join('\n') + '\n';
+  const text =
+    [JSON.stringify({ toolscope: 1, id: 'before' }), PRETTY, '', JSON.stringify({ toolscope: 1, id: 'after' })].join('\n') + '\n';
   const expected = importText(text);
   assert.deepEqual(expected.errors, []);
   assert.deepEqual(
@@ -61,14 +62,20 @@ test('indented JSONL lines stay records of their own; a bad indented line is an 
       ['c', 4, 4],
     ],
   );
-  assert.deepEqual(got.errors.map((e) => e.line), [3]);
+  assert.deepEqual(
+    got.errors.map((e) => e.line),
+    [3],
+  );
   assert.match(got.errors[0]?.message ?? '', /^line 3: invalid JSON/);
 });
 
 test('a pretty-printed object that does not parse is one error naming its span; the next record loads', () => {
   const broken = PRETTY.replace('"choices"', 'choices');
   const got = importText(`${broken}\n{"toolscope":1,"id":"next"}\n`);
-  assert.deepEqual(got.records.map((r) => r.record.id), ['next']);
+  assert.deepEqual(
+    got.records.map((r) => r.record.id),
+    ['next'],
+  );
   assert.equal(got.errors.length, 1);
   assert.match(got.errors[0]?.message ?? '', new RegExp(`^line 1: lines 1–${prettyLines} do not make one JSON value`));
 });

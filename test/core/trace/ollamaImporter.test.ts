@@ -32,7 +32,13 @@ function only(text: string): LoadedRecord {
 }
 
 const chunk = (message: Record<string, unknown>, done = false, extra: Record<string, unknown> = {}) =>
-  JSON.stringify({ model: 'qwen3:8b', created_at: '2025-10-21T09:00:00.000000Z', message: { role: 'assistant', content: '', ...message }, done, ...extra });
+  JSON.stringify({
+    model: 'qwen3:8b',
+    created_at: '2025-10-21T09:00:00.000000Z',
+    message: { role: 'assistant', content: '', ...message },
+    done,
+    ...extra,
+  });
 
 test('a streamed /api/chat answer (Ollama docs): one record over both lines, the last chunk only done + timings', async () => {
   const text = await fixture('chat-stream.ndjson');
@@ -66,30 +72,59 @@ test('/api/chat with tools (pretty-printed, as in the docs): arguments object se
   const choice = (loaded.record.response as ChatCompletion).choices[0];
   assert.deepEqual(choice, {
     index: 0,
-    message: { role: 'assistant', content: null, tool_calls: [{ index: 0, type: 'function', function: { name: 'get_current_weather', arguments: '{"format":"celsius","location":"Paris, FR"}' } }] },
+    message: {
+      role: 'assistant',
+      content: null,
+      tool_calls: [
+        { index: 0, type: 'function', function: { name: 'get_current_weather', arguments: '{"format":"celsius","location":"Paris, FR"}' } },
+      ],
+    },
     finish_reason: 'tool_calls',
   });
   assert.equal(loaded.record.meta?.done_reason, 'stop');
-  assert.deepEqual(new Analyzer().analyze(loaded).diagnostics.filter((d) => d.kind === 'finish-reason-mismatch'), []);
+  assert.deepEqual(
+    new Analyzer().analyze(loaded).diagnostics.filter((d) => d.kind === 'finish-reason-mismatch'),
+    [],
+  );
 });
 
 test('/api/generate: the response text is the completion (streamed or not, raw or not); done_reason load kept', async () => {
   const streamed = only(await fixture('generate-stream.ndjson'));
-  assert.deepEqual([streamed.record.completion, streamed.record.meta?.endpoint, streamed.lastLine], [{ text: 'The', finish_reason: 'stop' }, '/api/generate', 2]);
+  assert.deepEqual(
+    [streamed.record.completion, streamed.record.meta?.endpoint, streamed.lastLine],
+    [{ text: 'The', finish_reason: 'stop' }, '/api/generate', 2],
+  );
   const got = importText(await fixture('generate-raw.ndjson'));
   assert.deepEqual(got.errors, []);
   assert.deepEqual(
-    got.records.map((r) => [r.line, r.record.meta?.endpoint, r.record.completion?.text ?? null, r.record.completion?.finish_reason ?? responseMessage(r.record.response ?? []).finishReason]),
+    got.records.map((r) => [
+      r.line,
+      r.record.meta?.endpoint,
+      r.record.completion?.text ?? null,
+      r.record.completion?.finish_reason ?? responseMessage(r.record.response ?? []).finishReason,
+    ]),
     [
       [1, '/api/generate', ' The sky appears blue because of a phenomenon called Rayleigh scattering.', 'stop'],
       [2, '/api/chat', null, 'load'],
     ],
   );
   // A raw completion with a model's own markup is parsed like any raw completion.
-  const raw = only(JSON.stringify({ model: 'qwen3:8b', created_at: '2025-10-21T09:00:00Z', response: '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Oslo"}}\n</tool_call>', thinking: 'Oslo weather.', done: true, done_reason: 'stop' }));
+  const raw = only(
+    JSON.stringify({
+      model: 'qwen3:8b',
+      created_at: '2025-10-21T09:00:00Z',
+      response: '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Oslo"}}\n</tool_call>',
+      thinking: 'Oslo weather.',
+      done: true,
+      done_reason: 'stop',
+    }),
+  );
   const analysed = new Analyzer().analyze(raw);
   assert.equal(analysed.format, 'hermes');
-  assert.deepEqual(analysed.calls.map((c) => [c.name, c.arguments]), [['get_weather', '{"city": "Oslo"}']]);
+  assert.deepEqual(
+    analysed.calls.map((c) => [c.name, c.arguments]),
+    [['get_weather', '{"city": "Oslo"}']],
+  );
   assert.equal(raw.record.meta?.thinking, 'Oslo weather.');
 });
 
@@ -105,26 +140,64 @@ test('streamed calls and thinking: calls numbered across chunks, thinking as rea
   ];
   const got = importText(lines.join('\n'));
   assert.deepEqual(got.errors, []);
-  assert.deepEqual(got.records.map((r) => [r.line, r.lastLine]), [[1, 5], [6, 7]]);
+  assert.deepEqual(
+    got.records.map((r) => [r.line, r.lastLine]),
+    [
+      [1, 5],
+      [6, 7],
+    ],
+  );
   const first = responseMessage(got.records[0]?.record.response ?? []);
   assert.equal(first.reasoning, 'Need the weather for two cities.');
-  assert.deepEqual(first.calls.map((c) => [c.index, c.name, c.arguments]), [[0, 'get_weather', '{"city":"Oslo"}'], [1, 'get_weather', '{"city":"Bergen","unit":"celsius"}']]);
+  assert.deepEqual(
+    first.calls.map((c) => [c.index, c.name, c.arguments]),
+    [
+      [0, 'get_weather', '{"city":"Oslo"}'],
+      [1, 'get_weather', '{"city":"Bergen","unit":"celsius"}'],
+    ],
+  );
   assert.equal(first.finishReason, 'tool_calls');
-  assert.equal(first.deltas.some((d) => d.content === ''), false, 'no empty content delta is made up from Ollama\'s "" content');
+  assert.equal(
+    first.deltas.some((d) => d.content === ''),
+    false,
+    'no empty content delta is made up from Ollama\'s "" content',
+  );
   assert.equal(responseMessage(got.records[1]?.record.response ?? []).finishReason, 'length');
 });
 
-test('a bad line inside a run is an error for that line; another JSON line ends the run; key order other than Ollama\'s is read alone', () => {
-  const lines = [chunk({ content: 'a' }), '{"model":"qwen3:8b","created_at":"x", oops', chunk({ content: 'b' }, true), '{"toolscope":1,"id":"n"}', JSON.stringify({ done: true, model: 'm', created_at: 't', message: { role: 'assistant', content: 'c' } })];
+test("a bad line inside a run is an error for that line; another JSON line ends the run; key order other than Ollama's is read alone", () => {
+  const lines = [
+    chunk({ content: 'a' }),
+    '{"model":"qwen3:8b","created_at":"x", oops',
+    chunk({ content: 'b' }, true),
+    '{"toolscope":1,"id":"n"}',
+    JSON.stringify({ done: true, model: 'm', created_at: 't', message: { role: 'assistant', content: 'c' } }),
+  ];
   const got = importText(lines.join('\n'));
-  assert.deepEqual(got.errors.map((e) => e.line), [2]);
+  assert.deepEqual(
+    got.errors.map((e) => e.line),
+    [2],
+  );
   assert.match(got.errors[0]?.message ?? '', /^line 2: invalid JSON/);
-  assert.deepEqual(got.records.map((r) => [r.record.id, r.line, r.lastLine]), [['line-1', 1, 3], ['n', 4, 4], ['line-5', 5, 5]]);
+  assert.deepEqual(
+    got.records.map((r) => [r.record.id, r.line, r.lastLine]),
+    [
+      ['line-1', 1, 3],
+      ['n', 4, 4],
+      ['line-5', 5, 5],
+    ],
+  );
   assert.equal(responseMessage(got.records[0]?.record.response ?? []).content, 'ab');
 });
 
 test('a stream written to a file piece by piece: after each refresh every entry reads, the complete file gives the same records', async () => {
-  const lines = [chunk({ content: 'Hel' }), chunk({ content: 'lo' }), chunk({ tool_calls: [{ function: { name: 'f', arguments: {} } }] }), chunk({}, true, { done_reason: 'stop' }), chunk({ content: 'again' }, true)];
+  const lines = [
+    chunk({ content: 'Hel' }),
+    chunk({ content: 'lo' }),
+    chunk({ tool_calls: [{ function: { name: 'f', arguments: {} } }] }),
+    chunk({}, true, { done_reason: 'stop' }),
+    chunk({ content: 'again' }, true),
+  ];
   const whole = lines.join('\n') + '\n';
   const expected = importText(whole).records;
   assert.equal(expected.length, 2);

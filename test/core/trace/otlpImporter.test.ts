@@ -43,17 +43,26 @@ test('the semantic conventions’ tool-call example (pretty-printed OTLP): one r
   const text = await fixture('semconv-tool-calls.otlp.json');
   const got = importText(text);
   assert.deepEqual(got.errors, []);
-  assert.deepEqual(got.records.map((r) => [r.source, r.line, r.lastLine, r.record.id]), [
-    ['otel', 1, text.trimEnd().split('\n').length, 'eee19b7ec3c1b174'],
-    ['otel', 1, text.trimEnd().split('\n').length, '9a4d2c1f7e6b3a05'],
-  ]);
+  assert.deepEqual(
+    got.records.map((r) => [r.source, r.line, r.lastLine, r.record.id]),
+    [
+      ['otel', 1, text.trimEnd().split('\n').length, 'eee19b7ec3c1b174'],
+      ['otel', 1, text.trimEnd().split('\n').length, '9a4d2c1f7e6b3a05'],
+    ],
+  );
   const [first, second] = got.records.map((r) => r.record);
   assert.equal(first?.request?.model, 'gpt-4');
   assert.deepEqual(first?.request?.messages, [{ role: 'user', content: 'Weather in Paris?' }]);
-  assert.deepEqual(first?.request?.tools?.map((t) => t.function.name), ['get_weather']);
+  assert.deepEqual(
+    first?.request?.tools?.map((t) => t.function.name),
+    ['get_weather'],
+  );
   const msg = responseMessage(first?.response ?? []);
   assert.equal(msg.finishReason, 'tool_calls', 'tool_call → tool_calls');
-  assert.deepEqual(msg.calls.map((c) => [c.id, c.name, c.arguments]), [['call_VSPygqKTWdrhaFErNvMV18Yl', 'get_weather', '{"location":"Paris"}']]);
+  assert.deepEqual(
+    msg.calls.map((c) => [c.id, c.name, c.arguments]),
+    [['call_VSPygqKTWdrhaFErNvMV18Yl', 'get_weather', '{"location":"Paris"}']],
+  );
   assert.equal((first?.response as ChatCompletion).id, 'chatcmpl-9J3uIL87gldCFtiIbyaOvTeYBRA3l');
   assert.equal((first?.response as ChatCompletion).model, 'gpt-4-0613');
   assert.deepEqual(first?.meta, {
@@ -71,7 +80,13 @@ test('the semantic conventions’ tool-call example (pretty-printed OTLP): one r
   });
   // The second span's history: the call, then the tool's answer tied to it by id.
   assert.deepEqual(second?.request?.messages?.slice(1), [
-    { role: 'assistant', content: null, tool_calls: [{ type: 'function', id: 'call_VSPygqKTWdrhaFErNvMV18Yl', function: { name: 'get_weather', arguments: '{"location":"Paris"}' } }] },
+    {
+      role: 'assistant',
+      content: null,
+      tool_calls: [
+        { type: 'function', id: 'call_VSPygqKTWdrhaFErNvMV18Yl', function: { name: 'get_weather', arguments: '{"location":"Paris"}' } },
+      ],
+    },
     { role: 'tool', content: 'rainy, 57°F', tool_call_id: 'call_VSPygqKTWdrhaFErNvMV18Yl' },
   ]);
   const answer = responseMessage(second?.response ?? []);
@@ -93,18 +108,29 @@ test('OpenLLMetry’s legacy flattened attributes (one export per line): calls, 
       function: {
         name: 'get_current_weather',
         description: 'Get the current weather',
-        parameters: { type: 'object', properties: { location: { type: 'string', description: 'The city and state, e.g. San Francisco, CA' } }, required: ['location'] },
+        parameters: {
+          type: 'object',
+          properties: { location: { type: 'string', description: 'The city and state, e.g. San Francisco, CA' } },
+          required: ['location'],
+        },
       },
     },
   ]);
   const msg = responseMessage(record?.response ?? []);
   assert.equal(msg.finishReason, 'tool_calls');
-  assert.deepEqual(msg.calls.map((c) => [c.id, c.name, c.arguments]), [['call_b4lU3wKOqwO7Xb2Ksok2XWyB', 'get_current_weather', '{\n  "location": "Boston"\n}']], 'arguments kept exactly as recorded');
+  assert.deepEqual(
+    msg.calls.map((c) => [c.id, c.name, c.arguments]),
+    [['call_b4lU3wKOqwO7Xb2Ksok2XWyB', 'get_current_weather', '{\n  "location": "Boston"\n}']],
+    'arguments kept exactly as recorded',
+  );
   assert.equal(record?.meta?.system, 'OpenAI');
   assert.equal(record?.meta?.input_tokens, 80);
   // Every check runs on it: a clean call against its declared schema.
   const analysed = new Analyzer({}).analyze(got.records[0] as LoadedRecord);
-  assert.deepEqual(analysed.diagnostics.filter((d) => d.severity !== 'info').map((d) => d.kind), []);
+  assert.deepEqual(
+    analysed.diagnostics.filter((d) => d.severity !== 'info').map((d) => d.kind),
+    [],
+  );
 });
 
 test('through the byte-offset index: one entry gives several records, keys entry:k stay unique, lines are the export’s first', async () => {
@@ -115,12 +141,15 @@ test('through the byte-offset index: one entry gives several records, keys entry
   assert.deepEqual(errors, []);
   assert.equal(count, 3);
   const prettyLines = pretty.trimEnd().split('\n').length;
-  assert.deepEqual(records.map(([e, r]) => [e, r.line, r.lastLine, r.record.id]), [
-    [0, 1, 1, '7d3b2c1a09f8e7d6'],
-    [1, 2, 1 + prettyLines, 'eee19b7ec3c1b174'],
-    [1, 2, 1 + prettyLines, '9a4d2c1f7e6b3a05'],
-    [2, 2 + prettyLines, 2 + prettyLines, '7d3b2c1a09f8e7d6'],
-  ]);
+  assert.deepEqual(
+    records.map(([e, r]) => [e, r.line, r.lastLine, r.record.id]),
+    [
+      [0, 1, 1, '7d3b2c1a09f8e7d6'],
+      [1, 2, 1 + prettyLines, 'eee19b7ec3c1b174'],
+      [1, 2, 1 + prettyLines, '9a4d2c1f7e6b3a05'],
+      [2, 2 + prettyLines, 2 + prettyLines, '7d3b2c1a09f8e7d6'],
+    ],
+  );
 });
 
 test('a span that cannot be read is an error on the export’s line; the other spans still load', () => {
@@ -128,27 +157,77 @@ test('a span that cannot be read is an error on the export’s line; the other s
   const bad = { key: 'gen_ai.output.messages', value: { stringValue: '[{"role": "assistant", "parts": [' } };
   const good = { key: 'gen_ai.completion.0.content', value: { stringValue: 'hi' } };
   const badDefs = { key: 'gen_ai.tool.definitions', value: { stringValue: '{"name": "x"}' } };
-  const exported = { resourceSpans: [{ scopeSpans: [{ spans: [span('a1', [bad]), 'oops', span('b2', [good]), span('c3', [{ key: 'gen_ai.request.model', value: { stringValue: 'm' } }, badDefs])] }] }] };
+  const exported = {
+    resourceSpans: [
+      {
+        scopeSpans: [
+          {
+            spans: [
+              span('a1', [bad]),
+              'oops',
+              span('b2', [good]),
+              span('c3', [{ key: 'gen_ai.request.model', value: { stringValue: 'm' } }, badDefs]),
+            ],
+          },
+        ],
+      },
+    ],
+  };
   const got = importText(`{"toolscope": 1, "id": "before", "completion": {"text": "x"}}\n${JSON.stringify(exported)}\n`);
-  assert.deepEqual(got.records.map((r) => [r.line, r.record.id]), [[1, 'before'], [2, 'b2']]);
+  assert.deepEqual(
+    got.records.map((r) => [r.line, r.record.id]),
+    [
+      [1, 'before'],
+      [2, 'b2'],
+    ],
+  );
   assert.equal(got.errors.length, 3);
-  assert.match(got.errors[0]?.message ?? '', /^line 2: OTLP export: resourceSpans\[0\]\.scopeSpans\[0\]\.spans\[0\] \("chat"\): gen_ai\.output\.messages is not JSON/);
+  assert.match(
+    got.errors[0]?.message ?? '',
+    /^line 2: OTLP export: resourceSpans\[0\]\.scopeSpans\[0\]\.spans\[0\] \("chat"\): gen_ai\.output\.messages is not JSON/,
+  );
   assert.match(got.errors[1]?.message ?? '', /^line 2: OTLP export: resourceSpans\[0\]\.scopeSpans\[0\]\.spans\[1\] is not an object/);
   assert.match(got.errors[2]?.message ?? '', /spans\[3\].*gen_ai\.tool\.definitions must be an array/);
 });
 
 test('an export with no LLM span says so; AnyValue kinds (int as string, arrays, kvlists, bools) read as JSON', () => {
-  const none = importText(JSON.stringify({ resourceSpans: [{ scopeSpans: [{ spans: [{ name: 'GET /', attributes: [{ key: 'http.method', value: { stringValue: 'GET' } }] }] }] }] }));
+  const none = importText(
+    JSON.stringify({
+      resourceSpans: [
+        { scopeSpans: [{ spans: [{ name: 'GET /', attributes: [{ key: 'http.method', value: { stringValue: 'GET' } }] }] }] },
+      ],
+    }),
+  );
   assert.deepEqual(none.records, []);
   assert.match(none.errors[0]?.message ?? '', /^line 1: OTLP export: none of its 1 span\(s\) is a GenAI LLM span/);
   const attrs = [
     { key: 'gen_ai.request.model', value: { stringValue: 'm' } },
     { key: 'gen_ai.usage.input_tokens', value: { intValue: '12' } },
-    { key: 'gen_ai.tool.definitions', value: { arrayValue: { values: [{ kvlistValue: { values: [{ key: 'name', value: { stringValue: 'f' } }, { key: 'strict', value: { boolValue: true } }] } }] } } },
+    {
+      key: 'gen_ai.tool.definitions',
+      value: {
+        arrayValue: {
+          values: [
+            {
+              kvlistValue: {
+                values: [
+                  { key: 'name', value: { stringValue: 'f' } },
+                  { key: 'strict', value: { boolValue: true } },
+                ],
+              },
+            },
+          ],
+        },
+      },
+    },
     { key: 'gen_ai.completion.0.content', value: { stringValue: 'ok' } },
     { key: 'gen_ai.completion.0.finish_reason', value: { stringValue: 'stop' } },
   ];
-  const got = importText(JSON.stringify({ resourceSpans: [{ scopeSpans: [{ spans: [{ name: 'chat m', attributes: attrs, status: { code: 2, message: 'upstream 500' } }] }] }] }));
+  const got = importText(
+    JSON.stringify({
+      resourceSpans: [{ scopeSpans: [{ spans: [{ name: 'chat m', attributes: attrs, status: { code: 2, message: 'upstream 500' } }] }] }],
+    }),
+  );
   assert.deepEqual(got.errors, []);
   const record = got.records[0]?.record;
   assert.equal(record?.id, 'line-1-span-1', 'no spanId: an id from the line and the span’s place');

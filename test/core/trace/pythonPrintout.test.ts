@@ -22,8 +22,26 @@ function only(text: string): LoadedRecord {
 }
 
 test('the literal reader: strings with escapes and prefixes, numbers, None/True/False, tuples, dicts, calls as objects', () => {
-  assert.deepEqual(parsePythonLiteral(`{'a': "it's", 'b': '\\n\\t\\x41\\u00e9\\N', 'c': r'\\d+', 'd': u'x' 'y', 'e': '''tri"ple'''}`), { a: "it's", b: '\n\tAé\\N', c: '\\d+', d: 'xy', e: 'tri"ple' });
-  assert.deepEqual(parsePythonLiteral('[1, -2.5, 1e3, 1_000, None, True, False, (1, 2), (), [], {}]'), [1, -2.5, 1000, 1000, null, true, false, [1, 2], [], [], {}]);
+  assert.deepEqual(parsePythonLiteral(`{'a': "it's", 'b': '\\n\\t\\x41\\u00e9\\N', 'c': r'\\d+', 'd': u'x' 'y', 'e': '''tri"ple'''}`), {
+    a: "it's",
+    b: '\n\tAé\\N',
+    c: '\\d+',
+    d: 'xy',
+    e: 'tri"ple',
+  });
+  assert.deepEqual(parsePythonLiteral('[1, -2.5, 1e3, 1_000, None, True, False, (1, 2), (), [], {}]'), [
+    1,
+    -2.5,
+    1000,
+    1000,
+    null,
+    true,
+    false,
+    [1, 2],
+    [],
+    [],
+    {},
+  ]);
   assert.deepEqual(parsePythonLiteral("Function(arguments='{}', name='f')"), { arguments: '{}', name: 'f' });
   for (const bad of ["Foo('positional')", 'x', 'float(inf)', "{1: 'a'}", "b'bytes'", "'unterminated", '[1, 2', '1j', "{'a': 1} trailing"]) {
     assert.throws(() => parsePythonLiteral(bad), PythonLiteralError, bad);
@@ -39,27 +57,50 @@ test("a ChatCompletion(...) printout (the SDK's repr): a chat.completion record,
   assert.equal(loaded.record.id, 'chatcmpl-BN62ezNYmOfNaNEbNEu58pvi1wlaO');
   assert.equal(loaded.record.meta?.printout, 'python');
   const msg = responseMessage(loaded.record.response ?? []);
-  assert.deepEqual(msg.calls.map((c) => [c.id, c.name, c.arguments]), [['call_pOsKdUlqvdyttYB67MOj434b', 'get_current_time', '{"location":"San Francisco"}']]);
+  assert.deepEqual(
+    msg.calls.map((c) => [c.id, c.name, c.arguments]),
+    [['call_pOsKdUlqvdyttYB67MOj434b', 'get_current_time', '{"location":"San Francisco"}']],
+  );
   assert.equal(msg.finishReason, 'tool_calls');
-  assert.deepEqual((loaded.record.response as ChatCompletion).usage, { completion_tokens: 17, prompt_tokens: 65, total_tokens: 82, completion_tokens_details: { accepted_prediction_tokens: 0, audio_tokens: 0, reasoning_tokens: 0, rejected_prediction_tokens: 0 }, prompt_tokens_details: { audio_tokens: 0, cached_tokens: 0 } });
+  assert.deepEqual((loaded.record.response as ChatCompletion).usage, {
+    completion_tokens: 17,
+    prompt_tokens: 65,
+    total_tokens: 82,
+    completion_tokens_details: { accepted_prediction_tokens: 0, audio_tokens: 0, reasoning_tokens: 0, rejected_prediction_tokens: 0 },
+    prompt_tokens_details: { audio_tokens: 0, cached_tokens: 0 },
+  });
 });
 
 test('a ChatCompletionMessage printout alone (Generative AI for Beginners, lesson 11): wrapped into a response with no finish reason', async () => {
   const loaded = only(await fixture('chat-completion-message.txt'));
   const msg = responseMessage(loaded.record.response ?? []);
-  assert.deepEqual(msg.calls.map((c) => [c.name, c.arguments]), [['get_current_time', '{"location":"San Francisco"}']]);
+  assert.deepEqual(
+    msg.calls.map((c) => [c.name, c.arguments]),
+    [['get_current_time', '{"location":"San Francisco"}']],
+  );
   assert.equal(msg.finishReason, null);
-  const call = only("ChatCompletionMessageToolCall(id='call_1', function=Function(arguments='{\"q\": 1}', name='search'), type='function')");
-  assert.deepEqual(responseMessage(call.record.response ?? []).calls.map((c) => [c.id, c.name]), [['call_1', 'search']]);
+  const call = only(
+    "ChatCompletionMessageToolCall(id='call_1', function=Function(arguments='{\"q\": 1}', name='search'), type='function')",
+  );
+  assert.deepEqual(
+    responseMessage(call.record.response ?? []).calls.map((c) => [c.id, c.name]),
+    [['call_1', 'search']],
+  );
   const fn = only("Function(arguments='{}', name='now')");
-  assert.deepEqual(responseMessage(fn.record.response ?? []).calls.map((c) => c.name), ['now']);
+  assert.deepEqual(
+    responseMessage(fn.record.response ?? []).calls.map((c) => c.name),
+    ['now'],
+  );
 });
 
 test('a pprint-ed dict over several lines: one record from its first to its last line, a string split over two lines joined', async () => {
   const text = await fixture('chat-completion-pprint.txt');
   const loaded = only(text);
   assert.deepEqual([loaded.line, loaded.lastLine], [1, text.trimEnd().split('\n').length]);
-  assert.deepEqual(responseMessage(loaded.record.response ?? []).calls.map((c) => c.arguments), ['{"location":"San Francisco"}']);
+  assert.deepEqual(
+    responseMessage(loaded.record.response ?? []).calls.map((c) => c.arguments),
+    ['{"location":"San Francisco"}'],
+  );
   // The same from a file, with other records around it.
   const dir = await mkdtemp(join(tmpdir(), 'toolscope-printout-'));
   try {
@@ -68,7 +109,14 @@ test('a pprint-ed dict over several lines: one record from its first to its last
     for (const chunkSize of [3, undefined]) {
       const got = await loadAll(path, { chunkSize });
       assert.deepEqual(got.errors, []);
-      assert.deepEqual(got.records.map((r) => [r.record.id, r.line]), [['before', 1], ['chatcmpl-BN62ezNYmOfNaNEbNEu58pvi1wlaO', 2], ['chatcmpl-BN62ezNYmOfNaNEbNEu58pvi1wlaO', 2 + text.trimEnd().split('\n').length]]);
+      assert.deepEqual(
+        got.records.map((r) => [r.record.id, r.line]),
+        [
+          ['before', 1],
+          ['chatcmpl-BN62ezNYmOfNaNEbNEu58pvi1wlaO', 2],
+          ['chatcmpl-BN62ezNYmOfNaNEbNEu58pvi1wlaO', 2 + text.trimEnd().split('\n').length],
+        ],
+      );
     }
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -81,13 +129,22 @@ test('printed ChatCompletionChunk lines (a print loop over a stream): one stream
   assert.equal(loaded.source, 'sse');
   assert.deepEqual([loaded.line, loaded.lastLine], [1, 4]);
   const msg = responseMessage(loaded.record.response ?? []);
-  assert.deepEqual(msg.calls.map((c) => [c.id, c.name, c.arguments, c.fragments.length]), [['call_TFRZlgvrguGShDwqCJeOzOcj', 'get_current_time', '{"location":"San Francisco"}', 2]]);
+  assert.deepEqual(
+    msg.calls.map((c) => [c.id, c.name, c.arguments, c.fragments.length]),
+    [['call_TFRZlgvrguGShDwqCJeOzOcj', 'get_current_time', '{"location":"San Francisco"}', 2]],
+  );
   assert.equal(msg.finishReason, 'tool_calls');
-  assert.deepEqual(new Analyzer().analyze(loaded).diagnostics.filter((d) => d.severity === 'error'), []);
+  assert.deepEqual(
+    new Analyzer().analyze(loaded).diagnostics.filter((d) => d.severity === 'error'),
+    [],
+  );
   // A chunk line that is cut is an error for that line; the other chunks still make the stream.
   const lines = text.trim().split('\n');
   const cut = importText([lines[0], (lines[1] ?? '').slice(0, 80), lines[2], lines[3]].join('\n'));
-  assert.deepEqual(cut.errors.map((e) => e.line), [2]);
+  assert.deepEqual(
+    cut.errors.map((e) => e.line),
+    [2],
+  );
   assert.match(cut.errors[0]?.message ?? '', /^line 2: a ChatCompletionChunk printout Toolscope cannot read/);
   assert.equal(cut.records.length, 1);
 });

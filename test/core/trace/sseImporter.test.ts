@@ -38,7 +38,10 @@ test('two interleaved streams and a bad data line: one record per stream, an err
   );
   const a = records[0]?.record.response;
   assert.ok(Array.isArray(a));
-  assert.deepEqual(a.map((c) => c.choices[0]?.delta.content), ['', 'Hel', 'lo']);
+  assert.deepEqual(
+    a.map((c) => c.choices[0]?.delta.content),
+    ['', 'Hel', 'lo'],
+  );
   assert.equal(errors.length, 1);
   assert.equal(errors[0]?.line, 7);
   assert.match(errors[0]?.message ?? '', /^line 7: SSE data is not valid JSON/);
@@ -59,7 +62,9 @@ test('an SSE block ends at a JSON line; the next block starts afresh', () => {
 });
 
 test('chunks without an id form one stream named after the first line', () => {
-  const { records } = importText(['', data({ choices: [{ delta: { content: 'a' } }] }), data({ choices: [{ delta: { content: 'b' } }] })].join('\n'));
+  const { records } = importText(
+    ['', data({ choices: [{ delta: { content: 'a' } }] }), data({ choices: [{ delta: { content: 'b' } }] })].join('\n'),
+  );
   assert.equal(records.length, 1);
   assert.equal(records[0]?.record.id, 'line-2');
   assert.equal(records[0]?.lastLine, 3);
@@ -93,9 +98,14 @@ test('an error event belongs to the stream before it; non-object payloads and ba
 
 test('a stream that is only an error (vLLM, llama.cpp) is still a record, with no chunks and the error', () => {
   const message = 'Failed to parse input at pos 0: <|tool_calls_section_begin|>';
-  const { records, errors } = importText(`data: ${JSON.stringify({ error: { code: 500, message, type: 'server_error' } })}\n\ndata: [DONE]\n`);
+  const { records, errors } = importText(
+    `data: ${JSON.stringify({ error: { code: 500, message, type: 'server_error' } })}\n\ndata: [DONE]\n`,
+  );
   assert.deepEqual(errors, []);
-  assert.deepEqual(records.map((r) => [r.record.id, r.record.error, r.record.response, r.source]), [['line-1', message, [], 'sse']]);
+  assert.deepEqual(
+    records.map((r) => [r.record.id, r.record.error, r.record.response, r.source]),
+    [['line-1', message, [], 'sse']],
+  );
 });
 
 test('a streamed /v1/completions: text and tokens joined into completion', () => {
@@ -105,7 +115,9 @@ test('a streamed /v1/completions: text and tokens joined into completion', () =>
     model: 'kimi-k2',
     choices: [{ index: 0, text, logprobs: { tokens, token_logprobs: lps, top_logprobs: null }, finish_reason: finish }],
   });
-  const text = [data(piece('Hi', ['Hi'], [-0.1], null)), data(piece(' there', ['token_id:1234'], [-0.2], 'stop')), 'data: [DONE]'].join('\r\n');
+  const text = [data(piece('Hi', ['Hi'], [-0.1], null)), data(piece(' there', ['token_id:1234'], [-0.2], 'stop')), 'data: [DONE]'].join(
+    '\r\n',
+  );
   const { records, errors } = importText(text);
   assert.deepEqual(errors, []);
   assert.equal(records.length, 1);
@@ -130,19 +142,31 @@ test('a block of only comments and [DONE] yields nothing', () => {
 
 test('analysis: a stream that broke is a stream-error; markup quoted in the error is read as the completion, each lost call a dropped-call', async () => {
   const { Analyzer } = await import('../../../src/core/analysis.ts');
-  const quoted = 'Failed to parse input at pos 0: <|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>{"city": "Paris"}<|tool_call_end|><|tool_calls_section_end|>';
+  const quoted =
+    'Failed to parse input at pos 0: <|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>{"city": "Paris"}<|tool_call_end|><|tool_calls_section_end|>';
   const onlyError = importText(`data: ${JSON.stringify({ error: { code: 500, message: quoted } })}\n`).records[0];
   assert.ok(onlyError);
   const a = new Analyzer().analyze(onlyError);
   assert.deepEqual(a.diagnostics.map((d) => d.kind).sort(), ['dropped-call', 'stream-error']);
   assert.ok(a.completionQuotedInError);
-  assert.match(a.diagnostics.find((d) => d.kind === 'stream-error')?.message ?? '', /^the stream was only an error: .* it quotes the model's tool-call markup/);
-  assert.deepEqual(a.calls.map((c) => [c.name, c.arguments]), [['get_weather', '{"city": "Paris"}']]);
+  assert.match(
+    a.diagnostics.find((d) => d.kind === 'stream-error')?.message ?? '',
+    /^the stream was only an error: .* it quotes the model's tool-call markup/,
+  );
+  assert.deepEqual(
+    a.calls.map((c) => [c.name, c.arguments]),
+    [['get_weather', '{"city": "Paris"}']],
+  );
 
-  const broken = importText([data(chunk('A', { role: 'assistant', content: 'Hel' })), data({ error: { message: 'upstream timeout' } })].join('\n')).records[0];
+  const broken = importText(
+    [data(chunk('A', { role: 'assistant', content: 'Hel' })), data({ error: { message: 'upstream timeout' } })].join('\n'),
+  ).records[0];
   assert.ok(broken);
   const b = new Analyzer().analyze(broken);
-  assert.deepEqual(b.diagnostics.map((d) => [d.kind, d.severity, d.code]), [['stream-error', 'error', 'TS031']]);
+  assert.deepEqual(
+    b.diagnostics.map((d) => [d.kind, d.severity, d.code]),
+    [['stream-error', 'error', 'TS031']],
+  );
   assert.match(b.diagnostics[0]?.message ?? '', /^the stream broke after 1 chunk: "upstream timeout"$/);
   assert.equal(b.completionQuotedInError, false);
 });

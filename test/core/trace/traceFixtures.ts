@@ -44,11 +44,25 @@ export const NATIVE_RECORDS: TraceRecord[] = [
       tokens: [
         { id: 163595, text: S, logprob: -0.01 },
         { id: 163597, text: B, logprob: 0 },
-        { text: 'functions', logprob: -0.2, top: [{ text: 'functions', logprob: -0.2 }, { text: 'function', logprob: -1.9, id: 1412 }] },
+        {
+          text: 'functions',
+          logprob: -0.2,
+          top: [
+            { text: 'functions', logprob: -0.2 },
+            { text: 'function', logprob: -1.9, id: 1412 },
+          ],
+        },
       ],
       finish_reason: 'tool_calls',
     },
-    meta: { source: 'vllm', endpoint: '/v1/completions', model: 'kimi-k2', guided: false, parser: 'kimi_k2', created: '2025-01-01T00:00:00Z' },
+    meta: {
+      source: 'vllm',
+      endpoint: '/v1/completions',
+      model: 'kimi-k2',
+      guided: false,
+      parser: 'kimi_k2',
+      created: '2025-01-01T00:00:00Z',
+    },
   },
   {
     toolscope: 1,
@@ -63,7 +77,9 @@ export const NATIVE_RECORDS: TraceRecord[] = [
           message: {
             role: 'assistant',
             content: null,
-            tool_calls: [{ id: 'functions.get_weather:0', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }],
+            tool_calls: [
+              { id: 'functions.get_weather:0', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } },
+            ],
           },
           finish_reason: 'tool_calls',
         },
@@ -78,9 +94,20 @@ export const NATIVE_RECORDS: TraceRecord[] = [
       {
         id: 'chatcmpl-2',
         object: 'chat.completion.chunk',
-        choices: [{ index: 0, delta: { tool_calls: [{ index: 0, id: 'functions.get_weather:0', type: 'function', function: { name: 'get_weather', arguments: '' } }] } }],
+        choices: [
+          {
+            index: 0,
+            delta: {
+              tool_calls: [{ index: 0, id: 'functions.get_weather:0', type: 'function', function: { name: 'get_weather', arguments: '' } }],
+            },
+          },
+        ],
       },
-      { id: 'chatcmpl-2', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: '{"city":"Paris"}' } }] } }] },
+      {
+        id: 'chatcmpl-2',
+        object: 'chat.completion.chunk',
+        choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: '{"city":"Paris"}' } }] } }],
+      },
       { id: 'chatcmpl-2', object: 'chat.completion.chunk', choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }] },
     ],
     meta: { replayOf: 'raw-with-tokens' },
@@ -135,7 +162,13 @@ export const TEXT_COMPLETION = {
 };
 
 export function chunk(id: string, delta: Record<string, unknown>, finish: string | null = null): Record<string, unknown> {
-  return { id, object: 'chat.completion.chunk', created: 1700000000, model: 'kimi-k2', choices: [{ index: 0, delta, finish_reason: finish }] };
+  return {
+    id,
+    object: 'chat.completion.chunk',
+    created: 1700000000,
+    model: 'kimi-k2',
+    choices: [{ index: 0, delta, finish_reason: finish }],
+  };
 }
 
 export const jsonl = (values: unknown[]): string => values.map((v) => JSON.stringify(v)).join('\n') + '\n';

@@ -69,7 +69,7 @@ test('every jsonl example in the doc imports into the json block that follows it
   assert.ok(pairs >= 5, `only ${pairs} import examples`);
 });
 
-test('the fixtures\' native records match the schema', () => {
+test("the fixtures' native records match the schema", () => {
   for (const record of NATIVE_RECORDS) assertValid(record, record.id);
 });
 

@@ -54,7 +54,9 @@ function replaced(root: unknown, path: Path, value: unknown): unknown {
 
 /** Every variant of every sample line: the whole file text with that one line changed. */
 function* variants(): Generator<{ name: string; text: string; line: number }> {
-  for (const file of readdirSync(SAMPLES).filter((f) => f.endsWith('.jsonl')).sort()) {
+  for (const file of readdirSync(SAMPLES)
+    .filter((f) => f.endsWith('.jsonl'))
+    .sort()) {
     const lines = readFileSync(join(SAMPLES, file), 'utf8').split('\n');
     for (const [i, raw] of lines.entries()) {
       const sse = raw.startsWith('data: {');
@@ -87,7 +89,9 @@ test('type-confused sample records: import, analyse (sync and guided) and view n
     try {
       const loaded = importText(v.text, v.name);
       // The changed line gives a record covering it or an error naming it.
-      const covered = loaded.records.some((r) => r.line <= v.line && v.line <= r.lastLine) || loaded.errors.some((e) => e.line === v.line && e.message.startsWith(`line ${e.line}`));
+      const covered =
+        loaded.records.some((r) => r.line <= v.line && v.line <= r.lastLine) ||
+        loaded.errors.some((e) => e.line === v.line && e.message.startsWith(`line ${e.line}`));
       if (!covered) failures.push(`${v.name}: line ${v.line} gave neither a record nor an error`);
       for (const [k, r] of loaded.records.entries()) {
         if (r.line > v.line || r.lastLine < v.line) continue;
@@ -110,5 +114,9 @@ test('type-confused sample records: import, analyse (sync and guided) and view n
   assert.ok(count > 2000, `only ${count} variants`);
   assert.ok(guidedRuns > 50, `only ${guidedRuns} guided runs`);
   const report = [...classes.entries()].map(([where, c]) => `${c.count}× ${where} (e.g. ${c.example})`);
-  assert.equal(failures.length, 0, `${failures.length} of ${count} variants failed:\n${[...failures.filter((f) => f.includes(" gave neither")).slice(0, 5), ...report].join("\n")}`);
+  assert.equal(
+    failures.length,
+    0,
+    `${failures.length} of ${count} variants failed:\n${[...failures.filter((f) => f.includes(' gave neither')).slice(0, 5), ...report].join('\n')}`,
+  );
 });

@@ -32,17 +32,30 @@ async function withServer(answer: (res: ServerResponse) => void, fn: (url: strin
   }
 }
 
-const options = (endpoint: string, outDir: string): EvalRunOptions => ({ endpoint, engine: 'vllm', apiKeyEnv: 'TOOLSCOPE_API_KEY', guided: 'off', concurrency: 2, timeoutS: 10, outDir, resume: false, limit: 2 });
+const options = (endpoint: string, outDir: string): EvalRunOptions => ({
+  endpoint,
+  engine: 'vllm',
+  apiKeyEnv: 'TOOLSCOPE_API_KEY',
+  guided: 'off',
+  concurrency: 2,
+  timeoutS: 10,
+  outDir,
+  resume: false,
+  limit: 2,
+});
 
 test('an output folder that cannot be made is refused before any request is sent', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'toolscope-eval-out-'));
   try {
     const blocker = join(dir, 'a-file');
     await writeFile(blocker, '');
-    await withServer((res) => res.end('{}'), async (url, requests) => {
-      await assert.rejects(evalRunCommand(samples, options(url, join(blocker, 'results')), sink()), /cannot write/u);
-      assert.equal(requests(), 0);
-    });
+    await withServer(
+      (res) => res.end('{}'),
+      async (url, requests) => {
+        await assert.rejects(evalRunCommand(samples, options(url, join(blocker, 'results')), sink()), /cannot write/u);
+        assert.equal(requests(), 0);
+      },
+    );
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -53,13 +66,25 @@ test('an error event mid-stream: a failed result with the partial stream, exit 1
   try {
     const answer = (res: ServerResponse) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
-      res.write(`data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { role: 'assistant', content: 'Checking' }, finish_reason: null }] })}\n\n`);
+      res.write(
+        `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { role: 'assistant', content: 'Checking' }, finish_reason: null }] })}\n\n`,
+      );
       res.write(`data: ${JSON.stringify({ error: { message: 'engine crashed', code: 500 } })}\n\n`);
       res.end('data: [DONE]\n\n');
     };
     await withServer(answer, async (url) => {
       assert.equal(await evalRunCommand(samples, options(url, dir), sink()), 1);
-      const lines = (await readFile(join(dir, 'results.guided-off.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { status: string; response: { error?: string }; toolscope_record: { response: unknown[]; meta: { partial: boolean } } });
+      const lines = (await readFile(join(dir, 'results.guided-off.jsonl'), 'utf8'))
+        .trim()
+        .split('\n')
+        .map(
+          (l) =>
+            JSON.parse(l) as {
+              status: string;
+              response: { error?: string };
+              toolscope_record: { response: unknown[]; meta: { partial: boolean } };
+            },
+        );
       assert.equal(lines.length, 2);
       for (const l of lines) {
         assert.equal(l.status, 'failed');

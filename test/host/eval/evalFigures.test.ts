@@ -10,7 +10,12 @@ import type { ChatRequest } from '../../../src/core/trace/record.ts';
 const request: ChatRequest = {
   model: 'm',
   messages: [{ role: 'user', content: 'weather?' }],
-  tools: [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } } }],
+  tools: [
+    {
+      type: 'function',
+      function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } },
+    },
+  ],
 };
 
 function result(dataIndex: number, run: number, name: string, args: string, timings?: unknown): K2vvResult {
@@ -23,7 +28,16 @@ function result(dataIndex: number, run: number, name: string, args: string, timi
       toolscope: 1,
       id: String(dataIndex),
       request,
-      response: { object: 'chat.completion', choices: [{ index: 0, finish_reason: 'tool_calls', message: { role: 'assistant', content: '', tool_calls: [{ id: 'c', type: 'function', function: { name, arguments: args } }] } }] },
+      response: {
+        object: 'chat.completion',
+        choices: [
+          {
+            index: 0,
+            finish_reason: 'tool_calls',
+            message: { role: 'assistant', content: '', tool_calls: [{ id: 'c', type: 'function', function: { name, arguments: args } }] },
+          },
+        ],
+      },
       meta: { source: 'k2vv', ...(timings ? { timings } : {}) },
     },
   };
@@ -41,15 +55,28 @@ test('stats: sample standard deviation, min, max; percentiles interpolate', () =
 test('report: per run, across runs, error classes; the newest line of a sample and run wins', () => {
   const ok = '{"city":"Paris"}';
   const results = [
-    result(1, 1, 'get_weather', ok), result(2, 1, 'get_weather', '{"city":'),
-    result(1, 2, 'get_weather', ok), result(2, 2, 'get_weather_v2', ok),
-    result(1, 3, 'get_weather', ok), result(2, 3, 'get_weather', '{"city": 3}'),
+    result(1, 1, 'get_weather', ok),
+    result(2, 1, 'get_weather', '{"city":'),
+    result(1, 2, 'get_weather', ok),
+    result(2, 2, 'get_weather_v2', ok),
+    result(1, 3, 'get_weather', ok),
+    result(2, 3, 'get_weather', '{"city": 3}'),
     // a rerun of sample 2 run 3 that succeeded: it replaces the line above
     result(2, 3, 'get_weather', ok),
   ];
   const report = evalReport(results);
-  assert.deepEqual(report.runs.map((r) => r.figures.schema_accuracy), [0.5, 0.5, 1]);
-  assert.deepEqual(report.runs.map((r) => [r.figures.invalid_json, r.figures.unknown_name, r.figures.schema_mismatch]), [[1, 0, 0], [0, 1, 0], [0, 0, 0]]);
+  assert.deepEqual(
+    report.runs.map((r) => r.figures.schema_accuracy),
+    [0.5, 0.5, 1],
+  );
+  assert.deepEqual(
+    report.runs.map((r) => [r.figures.invalid_json, r.figures.unknown_name, r.figures.schema_mismatch]),
+    [
+      [1, 0, 0],
+      [0, 1, 0],
+      [0, 0, 0],
+    ],
+  );
   const s = report.stats.schema_accuracy;
   assert.ok(s);
   assert.ok(Math.abs(s.mean - 2 / 3) < 1e-12);
@@ -68,9 +95,18 @@ test('latency: TTFT and inter-token percentiles and tokens/s from stream timings
 
 test('pass bars: fractions and percentages, aliases, unknown figures refused, missing figures fail', () => {
   const bars = parsePassBars('f1=0.8, schema=95%', FIGURE_NAMES);
-  assert.deepEqual(bars.map((b) => [b.figure, b.min]), [['f1', 0.8], ['schema_accuracy', 0.95]]);
+  assert.deepEqual(
+    bars.map((b) => [b.figure, b.min]),
+    [
+      ['f1', 0.8],
+      ['schema_accuracy', 0.95],
+    ],
+  );
   assert.throws(() => parsePassBars('f2=1', FIGURE_NAMES), /unknown figure "f2"/);
   assert.throws(() => parsePassBars('schema', FIGURE_NAMES), /NAME=VALUE/);
   const checked = checkPassBars(bars, (f) => (f === 'schema_accuracy' ? 0.96 : null));
-  assert.deepEqual(checked.map((c) => c.passed), [false, true]);
+  assert.deepEqual(
+    checked.map((c) => c.passed),
+    [false, true],
+  );
 });

@@ -40,11 +40,20 @@ test('results.guided-on.jsonl brings its guided-off sibling, off first; a lone f
   try {
     await copyFile(samples('k2vv-results.jsonl'), join(dir, 'results.guided-on.jsonl'));
     const alone = await evalPanelFor(join(dir, 'results.guided-on.jsonl'));
-    assert.deepEqual(alone?.runs.map((r) => r.label), ['guided on']);
+    assert.deepEqual(
+      alone?.runs.map((r) => r.label),
+      ['guided on'],
+    );
     await copyFile(samples('k2vv-results.jsonl'), join(dir, 'results.guided-off.jsonl'));
     const pair = await evalPanelFor(join(dir, 'results.guided-on.jsonl'));
-    assert.deepEqual(pair?.runs.map((r) => r.label), ['guided off', 'guided on']);
-    assert.deepEqual(pair?.runs.map((r) => r.fileName), ['results.guided-off.jsonl', 'results.guided-on.jsonl']);
+    assert.deepEqual(
+      pair?.runs.map((r) => r.label),
+      ['guided off', 'guided on'],
+    );
+    assert.deepEqual(
+      pair?.runs.map((r) => r.fileName),
+      ['results.guided-off.jsonl', 'results.guided-on.jsonl'],
+    );
     // The same results on both sides: compared, every delta 0 and no sample changed.
     assert.equal(pair?.compare?.joined, 5);
     assert.deepEqual(pair?.compare?.samples, []);

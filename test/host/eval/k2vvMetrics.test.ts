@@ -8,7 +8,7 @@ import { summarize, triggerScores, type K2vvResult } from '../../../src/host/eva
 const shared = fileURLToPath(new URL('../../../../shared/data/k2vv/', import.meta.url));
 const samples = fileURLToPath(new URL('../../../samples/k2vv-results.jsonl', import.meta.url));
 
-test('the shipped Groq run: every field of K2VV\'s own summary comes out equal', async (t) => {
+test("the shipped Groq run: every field of K2VV's own summary comes out equal", async (t) => {
   if (!existsSync(shared)) {
     t.skip('../shared not present: K2VV summary not reproduced');
     return;
@@ -25,14 +25,28 @@ test('the samples: a schema break counts as a schema error, the 429 as a failure
   const { results } = await loadK2vvResults(samples);
   const s = summarize(results);
   assert.deepEqual(
-    { success: s.success_count, failure: s.failure_count, stop: s.finish_stop, tool_calls: s.finish_tool_calls, others: s.finish_others_detail, errors: s.schema_validation_error_count, ok: s.successful_tool_call_count },
+    {
+      success: s.success_count,
+      failure: s.failure_count,
+      stop: s.finish_stop,
+      tool_calls: s.finish_tool_calls,
+      others: s.finish_others_detail,
+      errors: s.schema_validation_error_count,
+      ok: s.successful_tool_call_count,
+    },
     { success: 4, failure: 1, stop: 1, tool_calls: 2, others: { length: 1 }, errors: 1, ok: 1 },
   );
   assert.equal(s.schema_accuracy, 0.5);
 });
 
 test('trigger scores: join on data_index, zero when a denominator is zero', () => {
-  const r = (dataIndex: number, finishReason: string): K2vvResult => ({ dataIndex, finishReason, status: 'success', run: 1, record: { toolscope: 1, id: String(dataIndex) } });
+  const r = (dataIndex: number, finishReason: string): K2vvResult => ({
+    dataIndex,
+    finishReason,
+    status: 'success',
+    run: 1,
+    record: { toolscope: 1, id: String(dataIndex) },
+  });
   const vendor = [r(1, 'tool_calls'), r(2, 'tool_calls'), r(3, 'stop'), r(4, 'stop'), r(9, 'tool_calls')];
   const official = [r(1, 'tool_calls'), r(2, 'stop'), r(3, 'tool_calls'), r(4, 'stop')];
   const s = triggerScores(vendor, official);

@@ -39,5 +39,8 @@ test('a removed line breaks the next link; a line without a link is named', () =
   assert.equal(removed.problems[0]?.line, 2);
   assert.match(removed.problems[0]?.message ?? '', /1 line\(s\) removed/);
   const added = verifyChain([lines[0], JSON.stringify(values[1]), lines[1]].join('\n'));
-  assert.deepEqual(added.problems.map((p) => p.line), [2]);
+  assert.deepEqual(
+    added.problems.map((p) => p.line),
+    [2],
+  );
 });

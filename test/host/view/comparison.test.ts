@@ -31,7 +31,12 @@ before(async () => {
   assert.ok(original);
   const written = [];
   for (const guided of [false, true]) {
-    const { record, error } = await replayRecord(original, { endpoint: { name: 'embedded', baseUrl: server.url, model: 'sim', engine: 'vllm' }, mode: 'chat', guided, retries: 0 });
+    const { record, error } = await replayRecord(original, {
+      endpoint: { name: 'embedded', baseUrl: server.url, model: 'sim', engine: 'vllm' },
+      mode: 'chat',
+      guided,
+      retries: 0,
+    });
     assert.equal(error, null);
     written.push(record);
   }
@@ -51,14 +56,28 @@ test('the guided-on replay next to the recording and the guided-off replay, with
   assert.ok(view);
   assert.equal(view.replayOf, 'hallucinated-tool');
   assert.equal(view.originalNote, null);
-  assert.deepEqual(view.columns.map((c) => c.label), ['recorded', 'guided off', 'guided on']);
+  assert.deepEqual(
+    view.columns.map((c) => c.label),
+    ['recorded', 'guided off', 'guided on'],
+  );
   assert.ok(view.columns[0]?.findings.some((f) => f.kind === 'unknown-tool'));
   assert.ok(view.columns[1]?.findings.some((f) => f.kind === 'unknown-tool'));
-  assert.deepEqual(view.columns[2]?.findings.filter((f) => f.severity === 'error'), []);
+  assert.deepEqual(
+    view.columns[2]?.findings.filter((f) => f.severity === 'error'),
+    [],
+  );
   assert.equal(view.diff?.left, 'guided off');
   assert.equal(view.diff?.right, 'guided on');
-  const removed = view.diff?.parts.filter((p) => p.op === 'removed').map((p) => p.text).join('') ?? '';
-  const added = view.diff?.parts.filter((p) => p.op === 'added').map((p) => p.text).join('') ?? '';
+  const removed =
+    view.diff?.parts
+      .filter((p) => p.op === 'removed')
+      .map((p) => p.text)
+      .join('') ?? '';
+  const added =
+    view.diff?.parts
+      .filter((p) => p.op === 'added')
+      .map((p) => p.text)
+      .join('') ?? '';
   assert.match(removed, /get_stock_price/);
   assert.match(added, /get_weather/);
   // Not a replay: no comparison.
@@ -70,6 +89,9 @@ test('a replays file away from its trace: the replays only, and why the recordin
   await copyFile(siblingReplaysPath(trace), moved);
   const loaded = (await loadAll(moved)).records;
   const view = await comparisonFor(moved, loaded[0] as never, new Analyzer());
-  assert.deepEqual(view?.columns.map((c) => c.label), ['guided off', 'guided on']);
+  assert.deepEqual(
+    view?.columns.map((c) => c.label),
+    ['guided off', 'guided on'],
+  );
   assert.match(view?.originalNote ?? '', /not a <trace>\.replays\.jsonl/);
 });

@@ -11,10 +11,23 @@ import { redact } from '../../../src/core/util/redact.ts';
 const S = '<|tool_calls_section_begin|>';
 const E = '<|tool_calls_section_end|>';
 const call = (id: string, args: string) => `<|tool_call_begin|>${id}<|tool_call_argument_begin|>${args}<|tool_call_end|>`;
-const tools = [{ type: 'function', function: { name: 'search', parameters: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] } } }];
+const tools = [
+  {
+    type: 'function',
+    function: { name: 'search', parameters: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] } },
+  },
+];
 
 function line(id: string, text: string, extra: Record<string, unknown> = {}): string {
-  return JSON.stringify({ toolscope: 1, id, request: { model: 'kimi-k2', messages: [{ role: 'user', content: 'q' }], tools }, completion: { text }, ...extra }) + '\n';
+  return (
+    JSON.stringify({
+      toolscope: 1,
+      id,
+      request: { model: 'kimi-k2', messages: [{ role: 'user', content: 'q' }], tools },
+      completion: { text },
+      ...extra,
+    }) + '\n'
+  );
 }
 
 async function withFile(content: string, fn: (path: string) => Promise<void>): Promise<void> {
@@ -29,14 +42,26 @@ async function withFile(content: string, fn: (path: string) => Promise<void>): P
 }
 
 test('summaries in batches, record views with tokens, roles, calls and fragments', async () => {
-  const content = line('a', `Hi ${S}${call('functions.search:0', '{"query":"x"}')}${E}`) + 'not json\n' + line('b', `${S}${call('functions.search:1', '{}')}${E}`);
+  const content =
+    line('a', `Hi ${S}${call('functions.search:0', '{"query":"x"}')}${E}`) +
+    'not json\n' +
+    line('b', `${S}${call('functions.search:1', '{}')}${E}`);
   await withFile(content, async (path) => {
     const session = await TraceSession.open(path, 't.jsonl');
     try {
       assert.equal(session.info('harness').analysing, true);
       const { summaries, lineErrors } = await session.analyseAll();
-      assert.deepEqual(summaries.map((s) => [s.key, s.id, s.line, s.calls]), [['0:0', 'a', 1, 1], ['2:0', 'b', 3, 1]]);
-      assert.deepEqual(lineErrors.map((e) => e.line), [2]);
+      assert.deepEqual(
+        summaries.map((s) => [s.key, s.id, s.line, s.calls]),
+        [
+          ['0:0', 'a', 1, 1],
+          ['2:0', 'b', 3, 1],
+        ],
+      );
+      assert.deepEqual(
+        lineErrors.map((e) => e.line),
+        [2],
+      );
       assert.equal(summaries[1]?.worst, 'error');
       assert.equal(summaries[1]?.kinds['schema-violation'], 1);
       assert.equal(session.info('harness').analysing, false);
@@ -70,8 +95,14 @@ test('appended records are analysed after refresh; nothing already listed is red
       await appendFile(path, line('b', 'world'));
       assert.deepEqual(await session.refresh(), { reset: false });
       const batch = await session.nextBatch();
-      assert.deepEqual(batch?.summaries.map((s) => s.id), ['b']);
-      assert.deepEqual(session.snapshot().summaries.map((s) => s.id), ['a', 'b']);
+      assert.deepEqual(
+        batch?.summaries.map((s) => s.id),
+        ['b'],
+      );
+      assert.deepEqual(
+        session.snapshot().summaries.map((s) => s.id),
+        ['a', 'b'],
+      );
       assert.equal(await session.nextBatch(), null);
     } finally {
       await session.close();
@@ -81,12 +112,20 @@ test('appended records are analysed after refresh; nothing already listed is red
 
 test('the format chosen by the user (toolscope.format) reads every record in it; changing it starts the list over', async () => {
   const hermes = '<tool_call>\n{"name": "search", "arguments": {"query": "x"}}\n</tool_call>';
-  const content = line('k', `${S}${call('functions.search:0', '{"query":"x"}')}${E}`) + line('h', hermes, { request: { model: 'Qwen/Qwen2.5-7B-Instruct', messages: [{ role: 'user', content: 'q' }], tools } });
+  const content =
+    line('k', `${S}${call('functions.search:0', '{"query":"x"}')}${E}`) +
+    line('h', hermes, { request: { model: 'Qwen/Qwen2.5-7B-Instruct', messages: [{ role: 'user', content: 'q' }], tools } });
   await withFile(content, async (path) => {
     const session = await TraceSession.open(path, 't.jsonl');
     try {
       assert.equal(session.info('vscode').format, null);
-      assert.deepEqual((await session.analyseAll()).summaries.map((s) => [s.id, s.format, s.calls]), [['k', 'kimi_k2', 1], ['h', 'hermes', 1]]);
+      assert.deepEqual(
+        (await session.analyseAll()).summaries.map((s) => [s.id, s.format, s.calls]),
+        [
+          ['k', 'kimi_k2', 1],
+          ['h', 'hermes', 1],
+        ],
+      );
       const auto = (await session.record('1:0')).view;
       assert.deepEqual([auto.format, auto.formatBasis], ['hermes', 'markup']);
       assert.ok(auto.tokens.some((t) => t.role === 'marker' && t.text === '<tool_call>'));
@@ -95,7 +134,13 @@ test('the format chosen by the user (toolscope.format) reads every record in it;
       assert.equal(session.info('vscode').format, 'hermes');
       assert.equal(session.info('vscode').analysing, true);
       assert.deepEqual(session.snapshot().summaries, [], 'the list starts over');
-      assert.deepEqual((await session.analyseAll()).summaries.map((s) => [s.id, s.format, s.calls]), [['k', 'hermes', 0], ['h', 'hermes', 1]]);
+      assert.deepEqual(
+        (await session.analyseAll()).summaries.map((s) => [s.id, s.format, s.calls]),
+        [
+          ['k', 'hermes', 0],
+          ['h', 'hermes', 1],
+        ],
+      );
       // No cached view survives: the Kimi record is now plain text with its markup leaking as hermes content.
       const forced = (await session.record('0:0')).view;
       assert.deepEqual([forced.format, forced.formatBasis], ['hermes', 'forced']);
@@ -105,7 +150,10 @@ test('the format chosen by the user (toolscope.format) reads every record in it;
       assert.equal(session.snapshot().summaries.length, 2);
       assert.equal(session.setOptions({ format: undefined }), true, 'back to auto');
       assert.equal(session.info('vscode').format, null);
-      assert.deepEqual((await session.analyseAll()).summaries.map((s) => s.format), ['kimi_k2', 'hermes']);
+      assert.deepEqual(
+        (await session.analyseAll()).summaries.map((s) => s.format),
+        ['kimi_k2', 'hermes'],
+      );
       assert.equal((await session.record('0:0')).view.formatBasis, 'markup');
     } finally {
       await session.close();
@@ -115,15 +163,20 @@ test('the format chosen by the user (toolscope.format) reads every record in it;
 
 test('a report embeds hostile text inertly and redacts credentials', async () => {
   const hostile = '</script><script>window.__pwned=1</script><img src=x onerror=alert(1)>';
-  await withFile(line('x', hostile, { meta: { headers: { Authorization: 'Bearer sk-abcdefghijklmnopqrstuv' }, endpoint: 'https://h/v1?api_key=SECRET123' } }), async (path) => {
-    const data = await embeddedTraces([{ path, label: 't.jsonl' }], 't.jsonl', 'report');
-    const html = reportPageHtml({ script: 'console.log(1)', style: 'body{}', data, title: 't' });
-    assert.equal((html.match(/<\/script>/g) ?? []).length, 2, 'only the two real script elements close');
-    assert.ok(!html.includes('<img src=x'));
-    assert.ok(!html.includes('SECRET123'));
-    assert.ok(!html.includes('sk-abcdefghijklmnopqrstuv'));
-    assert.match(html, /Content-Security-Policy" content="default-src 'none'/);
-  });
+  await withFile(
+    line('x', hostile, {
+      meta: { headers: { Authorization: 'Bearer sk-abcdefghijklmnopqrstuv' }, endpoint: 'https://h/v1?api_key=SECRET123' },
+    }),
+    async (path) => {
+      const data = await embeddedTraces([{ path, label: 't.jsonl' }], 't.jsonl', 'report');
+      const html = reportPageHtml({ script: 'console.log(1)', style: 'body{}', data, title: 't' });
+      assert.equal((html.match(/<\/script>/g) ?? []).length, 2, 'only the two real script elements close');
+      assert.ok(!html.includes('<img src=x'));
+      assert.ok(!html.includes('SECRET123'));
+      assert.ok(!html.includes('sk-abcdefghijklmnopqrstuv'));
+      assert.match(html, /Content-Security-Policy" content="default-src 'none'/);
+    },
+  );
 });
 
 test('scriptSafeJson round-trips and escapes what could end a script', () => {
@@ -134,8 +187,16 @@ test('scriptSafeJson round-trips and escapes what could end a script', () => {
 });
 
 test('redact: header keys, query keys and bearer tokens; the input is untouched', () => {
-  const input = { headers: { 'x-api-key': 'abc', 'Content-Type': 'json' }, url: 'https://x/v1?key=123&a=b', note: 'Authorization: Bearer abcdefghijkl' };
+  const input = {
+    headers: { 'x-api-key': 'abc', 'Content-Type': 'json' },
+    url: 'https://x/v1?key=123&a=b',
+    note: 'Authorization: Bearer abcdefghijkl',
+  };
   const out = redact(input);
-  assert.deepEqual(out, { headers: { 'x-api-key': '[redacted]', 'Content-Type': 'json' }, url: 'https://x/v1?key=[redacted]&a=b', note: 'Authorization: Bearer [redacted]' });
+  assert.deepEqual(out, {
+    headers: { 'x-api-key': '[redacted]', 'Content-Type': 'json' },
+    url: 'https://x/v1?key=[redacted]&a=b',
+    note: 'Authorization: Bearer [redacted]',
+  });
   assert.equal(input.headers['x-api-key'], 'abc');
 });

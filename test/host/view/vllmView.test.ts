@@ -22,7 +22,8 @@ const A = '<|tool_call_argument_begin|>';
 const C = '<|tool_call_end|>';
 const SAMPLES = fileURLToPath(new URL('../../../samples/kimi-k2-raw-completions.jsonl', import.meta.url));
 
-const analyse = (record: TraceRecord, options: ConstructorParameters<typeof Analyzer>[0]) => new Analyzer(options).analyze({ record, line: 1, lastLine: 1, source: 'native' });
+const analyse = (record: TraceRecord, options: ConstructorParameters<typeof Analyzer>[0]) =>
+  new Analyzer(options).analyze({ record, line: 1, lastLine: 1, source: 'native' });
 
 test('rows: content, each reference call with its counterpart, a call only vLLM sees; findings beside each', () => {
   // A bare call begin inside a think block after the content stays reasoning in the reference parse (a section begin
@@ -35,7 +36,11 @@ test('rows: content, each reference call with its counterpart, a call only vLLM 
   assert.equal(view.commit, 'f1816fb');
   assert.equal(view.groupingLabel, '1 token per delta');
   assert.deepEqual(
-    view.rows.map((r) => [r.kind, r.reference === null ? null : 'content' in r.reference ? 'content' : r.reference.id, r.vllm === null ? null : 'content' in r.vllm ? 'content' : r.vllm.id]),
+    view.rows.map((r) => [
+      r.kind,
+      r.reference === null ? null : 'content' in r.reference ? 'content' : r.reference.id,
+      r.vllm === null ? null : 'content' in r.vllm ? 'content' : r.vllm.id,
+    ]),
     [
       ['content', 'content', 'content'],
       ['call', 'functions.web.search:0', 'functions.web.search:0'],
@@ -120,7 +125,10 @@ test('a completions-mode replay offers its recorded grouping', async () => {
       assert.match(view.vllm?.recordedSource ?? '', /recorded \/v1\/completions stream, 3 chunks/);
       const run = await session.vllmRun('0:0', { kind: 'recorded' });
       assert.equal(run.groupingLabel, 'as recorded (the chunks of the recorded /v1/completions stream, 3 chunks)');
-      assert.deepEqual(run.deltas.map((d) => d.text), chunks);
+      assert.deepEqual(
+        run.deltas.map((d) => d.text),
+        chunks,
+      );
     } finally {
       await session.close();
     }

@@ -30,30 +30,34 @@ export function post(url: string, body: unknown, options: PostOptions = {}): Pro
   const payload = typeof body === 'string' ? body : JSON.stringify(body);
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: options.method ?? 'POST', headers: { 'content-type': 'application/json', ...options.headers } }, (res: IncomingMessage) => {
-      const parts: Buffer[] = [];
-      const arrivals: number[] = [];
-      let size = 0;
-      let settled = false;
-      const done = (broken: boolean) => {
-        if (settled) return;
-        settled = true;
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(parts), arrivals, broken });
-      };
-      res.on('data', (chunk: Buffer) => {
-        parts.push(chunk);
-        arrivals.push(performance.now() - started);
-        size += chunk.length;
-        if (options.disconnectAfterBytes !== undefined && size >= options.disconnectAfterBytes) {
-          req.destroy();
-          done(true);
-        }
-      });
-      res.on('end', () => done(false));
-      res.on('aborted', () => done(true));
-      res.on('error', () => done(true));
-      res.on('close', () => done(!res.complete));
-    });
+    const req = request(
+      url,
+      { method: options.method ?? 'POST', headers: { 'content-type': 'application/json', ...options.headers } },
+      (res: IncomingMessage) => {
+        const parts: Buffer[] = [];
+        const arrivals: number[] = [];
+        let size = 0;
+        let settled = false;
+        const done = (broken: boolean) => {
+          if (settled) return;
+          settled = true;
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(parts), arrivals, broken });
+        };
+        res.on('data', (chunk: Buffer) => {
+          parts.push(chunk);
+          arrivals.push(performance.now() - started);
+          size += chunk.length;
+          if (options.disconnectAfterBytes !== undefined && size >= options.disconnectAfterBytes) {
+            req.destroy();
+            done(true);
+          }
+        });
+        res.on('end', () => done(false));
+        res.on('aborted', () => done(true));
+        res.on('error', () => done(true));
+        res.on('close', () => done(!res.complete));
+      },
+    );
     req.on('error', (err) => reject(err));
     if (options.method !== 'GET') req.end(payload);
     else req.end();
@@ -86,7 +90,9 @@ export interface TestUpstream {
 }
 
 /** A small upstream answering with `handler`; records each request. */
-export async function testUpstream(handler: (req: IncomingMessage, res: ServerResponse, body: string) => void | Promise<void>): Promise<TestUpstream> {
+export async function testUpstream(
+  handler: (req: IncomingMessage, res: ServerResponse, body: string) => void | Promise<void>,
+): Promise<TestUpstream> {
   const requests: TestUpstream['requests'] = [];
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];

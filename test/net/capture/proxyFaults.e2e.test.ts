@@ -18,13 +18,20 @@ const KEY = 'gsk_Zq8Wx7Ec6Rv5Tb4Yn3Um2Il1Ok0Pa9';
 /** An upstream that answers every request with a small chat.completion. */
 async function okUpstream() {
   return testUpstream((_req, res) => {
-    const body = JSON.stringify({ id: 'c1', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }] });
+    const body = JSON.stringify({
+      id: 'c1',
+      object: 'chat.completion',
+      choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }],
+    });
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
     res.end(body);
   });
 }
 
-async function withProxy(options: Partial<RecordingProxyOptions>, fn: (url: string, dir: string, recorded: (n: number) => Promise<void>) => Promise<void>) {
+async function withProxy(
+  options: Partial<RecordingProxyOptions>,
+  fn: (url: string, dir: string, recorded: (n: number) => Promise<void>) => Promise<void>,
+) {
   const upstream = await okUpstream();
   try {
     await withTempDir(async (dir) => {
@@ -106,7 +113,9 @@ test('a client that sends its body too slowly is answered 408 and the connection
     const started = performance.now();
     const answer = await new Promise<string>((resolve) => {
       const socket = connect(Number(port), '127.0.0.1', () => {
-        socket.write(`POST /v1/chat/completions HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n{"model"`);
+        socket.write(
+          `POST /v1/chat/completions HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n{"model"`,
+        );
       });
       let text = '';
       socket.on('data', (d) => (text += d.toString()));
@@ -123,7 +132,9 @@ test('the request timeout does not cut a long answer: a stream slower than the l
   const slow = await testUpstream(async (_req, res) => {
     res.writeHead(200, { 'content-type': 'text/event-stream' });
     for (let i = 0; i < 6; i++) {
-      res.write(`data: ${JSON.stringify({ id: 's', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content: `${i}` }, finish_reason: null }] })}\n\n`);
+      res.write(
+        `data: ${JSON.stringify({ id: 's', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content: `${i}` }, finish_reason: null }] })}\n\n`,
+      );
       await new Promise((r) => setTimeout(r, 150));
     }
     res.end('data: [DONE]\n\n');
@@ -159,7 +170,12 @@ test('answers nested 5,000 deep (a whole body, a stream event) are passed on and
   try {
     await withTempDir(async (dir) => {
       const recorded: string[] = [];
-      const proxy = await startRecordingProxy({ upstream: upstream.url, out: join(dir, 't.jsonl'), onExchange: (s) => recorded.push(s.id), onError: (err) => recorded.push(`error: ${String(err)}`) });
+      const proxy = await startRecordingProxy({
+        upstream: upstream.url,
+        out: join(dir, 't.jsonl'),
+        onExchange: (s) => recorded.push(s.id),
+        onError: (err) => recorded.push(`error: ${String(err)}`),
+      });
       try {
         const whole = await post(`${proxy.url}/chat/completions`, { model: 'm', messages: [] });
         assert.equal(whole.body.toString(), deep);

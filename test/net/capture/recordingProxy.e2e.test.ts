@@ -10,7 +10,12 @@ import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { startServer, type RunningServer } from '../../../src/net/server/openAiServer.ts';
-import { startRecordingProxy, type ExchangeSummary, type RecordingProxyOptions, type RunningProxy } from '../../../src/net/capture/recordingProxy.ts';
+import {
+  startRecordingProxy,
+  type ExchangeSummary,
+  type RecordingProxyOptions,
+  type RunningProxy,
+} from '../../../src/net/capture/recordingProxy.ts';
 import { loadAll } from '../../../src/core/trace/loadTrace.ts';
 import { Analyzer } from '../../../src/core/analysis.ts';
 import type { TraceRecord } from '../../../src/core/trace/record.ts';
@@ -23,9 +28,22 @@ const validate = ajv.compile(typeof schema === 'object' && schema !== null ? sch
 
 const weather = {
   type: 'function' as const,
-  function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' }, unit: { type: 'string', enum: ['celsius', 'fahrenheit'] } }, required: ['city', 'unit'] } },
+  function: {
+    name: 'get_weather',
+    parameters: {
+      type: 'object',
+      properties: { city: { type: 'string' }, unit: { type: 'string', enum: ['celsius', 'fahrenheit'] } },
+      required: ['city', 'unit'],
+    },
+  },
 };
-const chat = (i: number, over: Record<string, unknown> = {}) => ({ model: 'kimi-k2', stream: true, messages: [{ role: 'user', content: `Weather in city #${i}?` }], tools: i % 5 === 4 ? undefined : [weather], ...over });
+const chat = (i: number, over: Record<string, unknown> = {}) => ({
+  model: 'kimi-k2',
+  stream: true,
+  messages: [{ role: 'user', content: `Weather in city #${i}?` }],
+  tools: i % 5 === 4 ? undefined : [weather],
+  ...over,
+});
 
 let sim: RunningServer;
 before(async () => {
@@ -114,14 +132,17 @@ test('50 concurrent streams: every client gets the bytes the endpoint sends; 50 
       assert.equal(meta.timings.eventMs.length, sent.length);
       assert.ok(meta.timings.ttftMs <= meta.timings.totalMs);
       const analysed = analyzer.analyze({ record, line: 1, lastLine: 1, source: 'native' });
-      assert.deepEqual(analysed.calls.map((c) => c.name), i % 5 === 4 ? [] : ['get_weather']);
+      assert.deepEqual(
+        analysed.calls.map((c) => c.name),
+        i % 5 === 4 ? [] : ['get_weather'],
+      );
       assert.ok(!analysed.diagnostics.some((d) => d.severity === 'error'), JSON.stringify(analysed.diagnostics));
     }
     assert.equal(proxy.recorded, N);
   });
 });
 
-test('non-streamed answers, other routes and the client\'s own stream options pass through unchanged', async () => {
+test("non-streamed answers, other routes and the client's own stream options pass through unchanged", async () => {
   await recording({}, async ({ proxy, recorded, records }) => {
     const body = chat(1, { stream: false });
     const d = await post(`${sim.url}/chat/completions`, body);
@@ -154,7 +175,9 @@ test('a client that disconnects mid-stream aborts the upstream request, and the 
     res.writeHead(200, { 'content-type': 'text/event-stream' });
     // A generation that would go on for a minute.
     for (let i = 0; i < 3000 && !res.destroyed; i++) {
-      res.write(`data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content: `t${i} ` }, finish_reason: null }] })}\n\n`);
+      res.write(
+        `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content: `t${i} ` }, finish_reason: null }] })}\n\n`,
+      );
       sent++;
       await sleep(20);
     }
@@ -196,14 +219,17 @@ test('upstream 500 and 429 pass through byte for byte (Retry-After too) and are 
     await recorded(2);
     const [e500, e429] = await records();
     assert.equal(e500?.meta?.status, 500);
-    assert.equal(e500?.error, 'upstream answered 500: {"error":{"message":"simulated server failure","type":"server_error","param":null,"code":500}}');
+    assert.equal(
+      e500?.error,
+      'upstream answered 500: {"error":{"message":"simulated server failure","type":"server_error","param":null,"code":500}}',
+    );
     assert.equal(e429?.meta?.status, 429);
     assert.equal((e429?.meta?.responseHeaders as Record<string, string>)['retry-after'], '1');
     assert.equal(e429?.response, undefined);
   });
 });
 
-test('an upstream reset mid-stream breaks the client\'s response the same way; the record keeps what arrived', async () => {
+test("an upstream reset mid-stream breaks the client's response the same way; the record keeps what arrived", async () => {
   await recording({}, async ({ proxy, recorded, records }) => {
     const headers = { 'x-toolscope-fault': 'close-mid-stream' };
     const d = await post(`${sim.url}/chat/completions`, chat(1), { headers });
@@ -215,7 +241,10 @@ test('an upstream reset mid-stream breaks the client\'s response the same way; t
     const [record] = await records();
     assert.match(record?.error ?? '', /^the upstream connection broke off after \d+ events: /u);
     assert.equal(record?.meta?.partial, true);
-    assert.deepEqual(record?.response, ssePayloads(p.body).map((s) => JSON.parse(s) as unknown));
+    assert.deepEqual(
+      record?.response,
+      ssePayloads(p.body).map((s) => JSON.parse(s) as unknown),
+    );
   });
 });
 
@@ -255,7 +284,9 @@ test('timeouts: no headers → 504; a stream that stalls → broken; an unreacha
   const stalling = await testUpstream(async (req, res) => {
     if (req.url?.includes('chat')) {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
-      res.write('data: {"id":"s","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"Hi"},"finish_reason":null}]}\n\n');
+      res.write(
+        'data: {"id":"s","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"Hi"},"finish_reason":null}]}\n\n',
+      );
     }
     // …and then nothing, ever (or, for /completions, not even headers).
   });
@@ -296,7 +327,14 @@ test('--capture-tokens: the client gets the very bytes of a run without it; the 
       { path: 'chat/completions', body: chat(3, { logprobs: true }) },
       // The chat template applied client-side (Kimi K2's): the prompt declares the tools.
       { path: 'completions', body: { model: 'kimi-k2', prompt: renderPrompt(chat(6)), stream: true, max_tokens: 200 } },
-      { path: 'completions', body: { model: 'kimi-k2', prompt: '<|im_user|>user<|im_middle|>Hello<|im_end|><|im_assistant|>assistant<|im_middle|>', max_tokens: 200 } },
+      {
+        path: 'completions',
+        body: {
+          model: 'kimi-k2',
+          prompt: '<|im_user|>user<|im_middle|>Hello<|im_end|><|im_assistant|>assistant<|im_middle|>',
+          max_tokens: 200,
+        },
+      },
     ];
     const proxied = [];
     for (const c of cases) {
@@ -313,44 +351,71 @@ test('--capture-tokens: the client gets the very bytes of a run without it; the 
     const analyzer = new Analyzer();
     for (const r of [stream, whole, own]) {
       assert.ok(r?.completion?.tokens?.length, `${r?.id} has tokens`);
-      assert.match(r.completion.text, /^Let me check that\. <\|tool_calls_section_begin\|><\|tool_call_begin\|>functions\.get_weather:0<\|tool_call_argument_begin\|>\{/u);
+      assert.match(
+        r.completion.text,
+        /^Let me check that\. <\|tool_calls_section_begin\|><\|tool_call_begin\|>functions\.get_weather:0<\|tool_call_argument_begin\|>\{/u,
+      );
       assert.equal(r.completion.tokens.map((t) => t.text).join(''), r.completion.text);
       const analysed = analyzer.analyze({ record: r, line: 1, lastLine: 1, source: 'native' });
       assert.equal(analysed.completion?.origin, 'recorded');
-      assert.deepEqual(analysed.calls.map((c) => c.name), ['get_weather']);
+      assert.deepEqual(
+        analysed.calls.map((c) => c.name),
+        ['get_weather'],
+      );
       assert.ok(!analysed.diagnostics.some((d) => d.severity !== 'info'), JSON.stringify(analysed.diagnostics));
     }
     assert.deepEqual((stream?.meta?.capture as Record<string, unknown>).added, { logprobs: true, stream_options: { include_usage: true } });
     assert.equal(((stream?.meta?.capture as Record<string, unknown>).tokens as Record<string, unknown>).complete, true);
     assert.ok(((stream?.meta?.capture as Record<string, unknown>).droppedEvents as number) > 0, 'logprob-only chunks were dropped');
     // The record's response is what the client saw: logprobs null, no usage chunk.
-    assert.deepEqual(stream?.response, ssePayloads(proxied[0]!.body).map((s) => JSON.parse(s) as unknown));
-    assert.deepEqual((own?.meta?.capture as Record<string, unknown>).added, { stream_options: { include_usage: true } }, 'the client asked for logprobs itself: only the usage count added');
+    assert.deepEqual(
+      stream?.response,
+      ssePayloads(proxied[0]!.body).map((s) => JSON.parse(s) as unknown),
+    );
+    assert.deepEqual(
+      (own?.meta?.capture as Record<string, unknown>).added,
+      { stream_options: { include_usage: true } },
+      'the client asked for logprobs itself: only the usage count added',
+    );
     for (const r of [completionsStream, completionsWhole]) {
       assert.ok(r?.completion?.tokens?.length);
-      assert.ok(r.completion.tokens.every((t) => typeof t.id === 'number' && t.text === ''), 'vLLM token ids: ids are the ground truth');
+      assert.ok(
+        r.completion.tokens.every((t) => typeof t.id === 'number' && t.text === ''),
+        'vLLM token ids: ids are the ground truth',
+      );
       assert.equal(typeof r.prompt, 'string');
     }
     assert.match(completionsStream?.completion?.text ?? '', /<\|tool_calls_section_begin\|>/u);
-    assert.deepEqual(completionsStream?.request?.tools?.map((t) => t.function.name), ['get_weather'], 'the tools the prompt declares');
+    assert.deepEqual(
+      completionsStream?.request?.tools?.map((t) => t.function.name),
+      ['get_weather'],
+      'the tools the prompt declares',
+    );
     assert.equal(completionsWhole?.request, undefined, 'a prompt without tool declarations has no tools to check against');
     const analysed = analyzer.analyze({ record: completionsStream!, line: 1, lastLine: 1, source: 'native' });
-    assert.ok(analysed.completion?.tokens.some((t) => t.special && t.id === 163595), 'special tokens by id');
+    assert.ok(
+      analysed.completion?.tokens.some((t) => t.special && t.id === 163595),
+      'special tokens by id',
+    );
   });
 });
 
 test('--capture-tokens on a vLLM-like stream with CRLF events, comments, no space after "data:" and reads split anywhere: bytes preserved', async () => {
   const upstream = await testUpstream(async (_req, res, raw) => {
     const body = JSON.parse(raw) as { logprobs?: boolean; stream_options?: { include_usage?: boolean } };
-    const lp = (token: string) => (body.logprobs ? { content: [{ token, logprob: -0.5, bytes: [...Buffer.from(token)], top_logprobs: [] }] } : null);
-    const chunk = (choice: Record<string, unknown>) => `data:{"id":"x","object":"chat.completion.chunk","choices":[${JSON.stringify({ index: 0, ...choice })}]}\r\n\r\n`;
+    const lp = (token: string) =>
+      body.logprobs ? { content: [{ token, logprob: -0.5, bytes: [...Buffer.from(token)], top_logprobs: [] }] } : null;
+    const chunk = (choice: Record<string, unknown>) =>
+      `data:{"id":"x","object":"chat.completion.chunk","choices":[${JSON.stringify({ index: 0, ...choice })}]}\r\n\r\n`;
     let stream = ': keep-alive\r\n\r\n';
     stream += chunk({ delta: { role: 'assistant', content: '' }, logprobs: null, finish_reason: null });
     stream += chunk({ delta: { content: 'Hi' }, logprobs: lp('Hi'), finish_reason: null });
     // vLLM with per-token chunks: a token the parser held back, carried only for its logprob.
     if (body.logprobs) stream += chunk({ delta: {}, logprobs: lp('<|im_end|>'), finish_reason: null });
     stream += chunk({ delta: {}, logprobs: null, finish_reason: 'stop' });
-    if (body.stream_options?.include_usage) stream += 'data:{"id":"x","object":"chat.completion.chunk","choices":[],"usage":{"prompt_tokens":1,"completion_tokens":2,"total_tokens":3}}\r\n\r\n';
+    if (body.stream_options?.include_usage)
+      stream +=
+        'data:{"id":"x","object":"chat.completion.chunk","choices":[],"usage":{"prompt_tokens":1,"completion_tokens":2,"total_tokens":3}}\r\n\r\n';
     stream += 'data:[DONE]\r\n\r\n';
     res.writeHead(200, { 'content-type': 'text/event-stream' });
     const bytes = Buffer.from(stream);
@@ -384,8 +449,13 @@ test('--capture-tokens on a vLLM-like stream with CRLF events, comments, no spac
   }
 });
 
-test('credentials: redacted in the record, forwarded upstream, or replaced by the proxy\'s key; compressed bodies pass as they are', async () => {
-  const body = { id: 'chatcmpl-z', object: 'chat.completion', model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: 'Hi' }, finish_reason: 'stop' }] };
+test("credentials: redacted in the record, forwarded upstream, or replaced by the proxy's key; compressed bodies pass as they are", async () => {
+  const body = {
+    id: 'chatcmpl-z',
+    object: 'chat.completion',
+    model: 'm',
+    choices: [{ index: 0, message: { role: 'assistant', content: 'Hi' }, finish_reason: 'stop' }],
+  };
   const gz = gzipSync(Buffer.from(JSON.stringify(body)));
   const upstream = await testUpstream((_req, res) => {
     res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': gz.length });
@@ -394,7 +464,11 @@ test('credentials: redacted in the record, forwarded upstream, or replaced by th
   try {
     const secret = 'sk-live-0123456789abcdefghijklmnop';
     await recording({ upstream: upstream.url }, async ({ proxy, file, recorded, records }) => {
-      const r = await post(`${proxy.url}/chat/completions`, { ...chat(1, { stream: false }), api_key: secret }, { headers: { authorization: `Bearer ${secret}`, 'x-api-key': secret, 'accept-encoding': 'gzip' } });
+      const r = await post(
+        `${proxy.url}/chat/completions`,
+        { ...chat(1, { stream: false }), api_key: secret },
+        { headers: { authorization: `Bearer ${secret}`, 'x-api-key': secret, 'accept-encoding': 'gzip' } },
+      );
       assert.equal(r.headers['content-encoding'], 'gzip');
       assert.ok(r.body.equals(gz), 'the compressed bytes reach the client untouched');
       assert.equal(upstream.requests[0]?.headers.authorization, `Bearer ${secret}`);

@@ -26,11 +26,19 @@ test('500 concurrent appends of records of very different sizes: every line whol
   await withDir(async (dir) => {
     const path = join(dir, 'sub', 'traces.jsonl');
     const writer = await RotatingTraceWriter.open({ path });
-    const records = Array.from({ length: 500 }, (_, i) => ({ toolscope: 1, id: `r${i}`, pad: 'x'.repeat((i * 7919) % 70_000), text: 'line\nbreak "quoted" \u2028' }));
+    const records = Array.from({ length: 500 }, (_, i) => ({
+      toolscope: 1,
+      id: `r${i}`,
+      pad: 'x'.repeat((i * 7919) % 70_000),
+      text: 'line\nbreak "quoted" \u2028',
+    }));
     await Promise.all(records.map((r) => writer.append(r)));
     await writer.close();
     const got = lines(await readFile(path, 'utf8')).map((l) => JSON.parse(l) as { id: string });
-    assert.deepEqual(got.map((r) => r.id), records.map((r) => r.id));
+    assert.deepEqual(
+      got.map((r) => r.id),
+      records.map((r) => r.id),
+    );
     assert.equal(writer.recordsWritten, 500);
     await assert.rejects(writer.append({ id: 'late' }), /closed/);
   });
@@ -47,7 +55,13 @@ test('--max-size rotates before a file would pass the limit; a record never spli
     await writer.append(small(99));
     await writer.close();
     const files = (await readdir(dir)).sort();
-    assert.deepEqual(rotations, files.filter((f) => f !== 'traces.jsonl').map((f) => join(dir, f)).sort((a, b) => Number(/\.(\d+)\.jsonl$/.exec(a)?.[1]) - Number(/\.(\d+)\.jsonl$/.exec(b)?.[1])));
+    assert.deepEqual(
+      rotations,
+      files
+        .filter((f) => f !== 'traces.jsonl')
+        .map((f) => join(dir, f))
+        .sort((a, b) => Number(/\.(\d+)\.jsonl$/.exec(a)?.[1]) - Number(/\.(\d+)\.jsonl$/.exec(b)?.[1])),
+    );
     const ids: string[] = [];
     for (let n = 1; n <= files.length; n++) {
       const p = rotatedPath(path, n);
@@ -68,7 +82,12 @@ test('an existing trace is appended to (a torn last line ended first); a full on
     const writer = await RotatingTraceWriter.open({ path });
     await writer.append({ toolscope: 1, id: 'new' });
     await writer.close();
-    assert.deepEqual((await readFile(path, 'utf8')).split('\n'), ['{"toolscope":1,"id":"old"}', '{"toolscope":1,"id":"torn', '{"toolscope":1,"id":"new"}', '']);
+    assert.deepEqual((await readFile(path, 'utf8')).split('\n'), [
+      '{"toolscope":1,"id":"old"}',
+      '{"toolscope":1,"id":"torn',
+      '{"toolscope":1,"id":"new"}',
+      '',
+    ]);
 
     const full = await RotatingTraceWriter.open({ path, maxBytes: 50 });
     assert.equal(full.currentPath, rotatedPath(path, 2));

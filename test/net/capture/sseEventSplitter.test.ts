@@ -37,12 +37,19 @@ test('every split point of the stream gives the same events and the same bytes, 
   const whole = splitAll([STREAM]);
   for (let cut = 1; cut < STREAM.length; cut++) {
     const r = splitAll([STREAM.subarray(0, cut), STREAM.subarray(cut)]);
-    assert.deepEqual(r.events.map((e) => e.data), whole.events.map((e) => e.data), `cut at ${cut}`);
+    assert.deepEqual(
+      r.events.map((e) => e.data),
+      whole.events.map((e) => e.data),
+      `cut at ${cut}`,
+    );
     assert.ok(bytesOf(r).equals(STREAM), `bytes at cut ${cut}`);
   }
   // Byte by byte (a multi-byte character split across reads too).
   const bytewise = splitAll([...STREAM].map((b) => Buffer.from([b])));
-  assert.deepEqual(bytewise.events.map((e) => e.data), whole.events.map((e) => e.data));
+  assert.deepEqual(
+    bytewise.events.map((e) => e.data),
+    whole.events.map((e) => e.data),
+  );
   assert.ok(bytesOf(bytewise).equals(STREAM));
 });
 

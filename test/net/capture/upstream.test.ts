@@ -16,13 +16,54 @@ test('client paths map under the upstream base URL, its own prefix kept; a URL w
   await prefixed.close();
 });
 
-test('headers: hop-by-hop and Connection-listed ones never cross; the proxy key replaces the client\'s; identity when rewriting', () => {
-  const incoming = { host: '127.0.0.1:1', connection: 'keep-alive, x-hop', 'x-hop': '1', 'keep-alive': 'timeout=5', 'transfer-encoding': 'chunked', 'content-length': '10', expect: '100-continue', 'proxy-authorization': 'Basic abc', authorization: 'Bearer client', 'api-key': 'k', 'accept-encoding': 'gzip', 'content-type': 'application/json', 'x-stainless-lang': 'python' };
-  assert.deepEqual(upstreamRequestHeaders(incoming), { authorization: 'Bearer client', 'api-key': 'k', 'accept-encoding': 'gzip', 'content-type': 'application/json', 'x-stainless-lang': 'python' });
-  assert.deepEqual(upstreamRequestHeaders(incoming, { apiKey: 'sk-proxy', identityEncoding: true }), { authorization: 'Bearer sk-proxy', 'accept-encoding': 'identity', 'content-type': 'application/json', 'x-stainless-lang': 'python' });
-  const upstream = { 'content-type': 'text/event-stream', 'content-length': '99', 'transfer-encoding': 'chunked', connection: 'close', 'set-cookie': ['a=1', 'b=2'], 'x-request-id': 'r1' };
-  assert.deepEqual(clientResponseHeaders(upstream, true), { 'content-type': 'text/event-stream', 'content-length': '99', 'set-cookie': ['a=1', 'b=2'], 'x-request-id': 'r1' });
-  assert.deepEqual(clientResponseHeaders(upstream, false), { 'content-type': 'text/event-stream', 'set-cookie': ['a=1', 'b=2'], 'x-request-id': 'r1' });
+test("headers: hop-by-hop and Connection-listed ones never cross; the proxy key replaces the client's; identity when rewriting", () => {
+  const incoming = {
+    host: '127.0.0.1:1',
+    connection: 'keep-alive, x-hop',
+    'x-hop': '1',
+    'keep-alive': 'timeout=5',
+    'transfer-encoding': 'chunked',
+    'content-length': '10',
+    expect: '100-continue',
+    'proxy-authorization': 'Basic abc',
+    authorization: 'Bearer client',
+    'api-key': 'k',
+    'accept-encoding': 'gzip',
+    'content-type': 'application/json',
+    'x-stainless-lang': 'python',
+  };
+  assert.deepEqual(upstreamRequestHeaders(incoming), {
+    authorization: 'Bearer client',
+    'api-key': 'k',
+    'accept-encoding': 'gzip',
+    'content-type': 'application/json',
+    'x-stainless-lang': 'python',
+  });
+  assert.deepEqual(upstreamRequestHeaders(incoming, { apiKey: 'sk-proxy', identityEncoding: true }), {
+    authorization: 'Bearer sk-proxy',
+    'accept-encoding': 'identity',
+    'content-type': 'application/json',
+    'x-stainless-lang': 'python',
+  });
+  const upstream = {
+    'content-type': 'text/event-stream',
+    'content-length': '99',
+    'transfer-encoding': 'chunked',
+    connection: 'close',
+    'set-cookie': ['a=1', 'b=2'],
+    'x-request-id': 'r1',
+  };
+  assert.deepEqual(clientResponseHeaders(upstream, true), {
+    'content-type': 'text/event-stream',
+    'content-length': '99',
+    'set-cookie': ['a=1', 'b=2'],
+    'x-request-id': 'r1',
+  });
+  assert.deepEqual(clientResponseHeaders(upstream, false), {
+    'content-type': 'text/event-stream',
+    'set-cookie': ['a=1', 'b=2'],
+    'x-request-id': 'r1',
+  });
 });
 
 test('recorded routes: chat completions and completions, POST only, under any prefix', () => {

@@ -22,7 +22,13 @@ before(async () => {
     req.on('end', () => {
       bodies.push(JSON.parse(text) as Record<string, unknown>);
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ id: 'x', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }] }));
+      res.end(
+        JSON.stringify({
+          id: 'x',
+          object: 'chat.completion',
+          choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }],
+        }),
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -30,15 +36,42 @@ before(async () => {
 });
 after(() => server.close());
 
-const tools = [{ type: 'function' as const, function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } }];
-const record = (id: string, completion: string): TraceRecord => ({ toolscope: 1, id, request: { messages: [{ role: 'user', content: 'Weather in Paris?' }], tools }, completion: { text: completion } });
-const opts = (engine: Engine): ReplayOptions => ({ endpoint: { name: 'test', baseUrl: url, model: 'm', engine }, mode: 'chat', guided: true, retries: 0 });
+const tools = [
+  {
+    type: 'function' as const,
+    function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } },
+  },
+];
+const record = (id: string, completion: string): TraceRecord => ({
+  toolscope: 1,
+  id,
+  request: { messages: [{ role: 'user', content: 'Weather in Paris?' }], tools },
+  completion: { text: completion },
+});
+const opts = (engine: Engine): ReplayOptions => ({
+  endpoint: { name: 'test', baseUrl: url, model: 'm', engine },
+  mode: 'chat',
+  guided: true,
+  retries: 0,
+});
 
-test('sglang: Hermes, DeepSeek-V3.1 and Kimi K2 records are each sent their own format\'s tag; Harmony its tags_with_separator', async () => {
+test("sglang: Hermes, DeepSeek-V3.1 and Kimi K2 records are each sent their own format's tag; Harmony its tags_with_separator", async () => {
   const cases: Array<[TraceRecord, string]> = [
     [record('hermes', '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>'), '<tool_call>'],
-    [record('deepseek', '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>{"city": "Paris"}<｜tool▁call▁end｜><｜tool▁calls▁end｜>'), '<｜tool▁calls▁begin｜>'],
-    [record('kimi', '<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>{"city": "Paris"}<|tool_call_end|><|tool_calls_section_end|>'), '<|tool_calls_section_begin|>'],
+    [
+      record(
+        'deepseek',
+        '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>{"city": "Paris"}<｜tool▁call▁end｜><｜tool▁calls▁end｜>',
+      ),
+      '<｜tool▁calls▁begin｜>',
+    ],
+    [
+      record(
+        'kimi',
+        '<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>{"city": "Paris"}<|tool_call_end|><|tool_calls_section_end|>',
+      ),
+      '<|tool_calls_section_begin|>',
+    ],
   ];
   for (const [r, trigger] of cases) {
     bodies.length = 0;
@@ -49,14 +82,20 @@ test('sglang: Hermes, DeepSeek-V3.1 and Kimi K2 records are each sent their own 
     assert.deepEqual(sent.format.triggers, [trigger], r.id);
   }
   bodies.length = 0;
-  await replayRecord(record('harmony', '<|channel|>commentary to=functions.get_weather<|constrain|>json<|message|>{"city": "Paris"}<|call|>'), opts('sglang'));
+  await replayRecord(
+    record('harmony', '<|channel|>commentary to=functions.get_weather<|constrain|>json<|message|>{"city": "Paris"}<|call|>'),
+    opts('sglang'),
+  );
   const harmony = bodies[0]?.response_format as { format: { type: string; separator: string } };
   assert.deepEqual([harmony.format.type, harmony.format.separator], ['tags_with_separator', '<|start|>assistant']);
 });
 
 test('vllm chat: strict tools only, no tag of ours unless a shape is chosen (the server builds its own)', async () => {
   bodies.length = 0;
-  const { error } = await replayRecord(record('hermes', '<tool_call>\n{"name": "get_weather", "arguments": {}}\n</tool_call>'), opts('vllm'));
+  const { error } = await replayRecord(
+    record('hermes', '<tool_call>\n{"name": "get_weather", "arguments": {}}\n</tool_call>'),
+    opts('vllm'),
+  );
   assert.equal(error, null);
   assert.equal(bodies[0]?.structured_outputs, undefined);
   assert.equal((bodies[0]?.tools as Array<{ function: { strict?: boolean } }>)[0]?.function.strict, true);

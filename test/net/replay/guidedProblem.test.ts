@@ -31,6 +31,12 @@ test('guided replay of a schema xgrammar cannot compile: warned before sending, 
     assert.match(record.error ?? '', /400.*points to nothing|points to nothing/, engine);
   }
   const off: string[] = [];
-  await replayRecord(original, { endpoint: { name: 'embedded', baseUrl: server.url, model: 'sim', engine: 'vllm' }, mode: 'completions', guided: false, retries: 0, onGuidedProblem: (r) => off.push(r) });
+  await replayRecord(original, {
+    endpoint: { name: 'embedded', baseUrl: server.url, model: 'sim', engine: 'vllm' },
+    mode: 'completions',
+    guided: false,
+    retries: 0,
+    onGuidedProblem: (r) => off.push(r),
+  });
   assert.deepEqual(off, [], 'guided off: nothing to say');
 });

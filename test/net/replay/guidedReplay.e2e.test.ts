@@ -46,10 +46,15 @@ async function replayed(id: string, engine: Engine, mode: ReplayMode, guided: bo
   return analyzer.analyze({ record, line: 0, lastLine: 0, source: 'native' });
 }
 
-const errorKinds = (a: Awaited<ReturnType<typeof replayed>>) => [...new Set(a.diagnostics.filter((d) => d.severity === 'error').map((d) => d.kind))].sort();
+const errorKinds = (a: Awaited<ReturnType<typeof replayed>>) =>
+  [...new Set(a.diagnostics.filter((d) => d.severity === 'error').map((d) => d.kind))].sort();
 const declared = (id: string) => new Set((sample(id).request?.tools ?? []).map((t) => t.function.name));
 
-for (const [engine, mode] of [['vllm', 'chat'], ['sglang', 'chat'], ['vllm', 'completions']] as const) {
+for (const [engine, mode] of [
+  ['vllm', 'chat'],
+  ['sglang', 'chat'],
+  ['vllm', 'completions'],
+] as const) {
   test(`${engine} ${mode}: a hallucinated tool comes back as it was with guided off, as a declared tool with guided on`, async () => {
     const off = await replayed('hallucinated-tool', engine, mode, false);
     assert.ok(errorKinds(off).includes('unknown-tool'), JSON.stringify(errorKinds(off)));
@@ -65,14 +70,20 @@ for (const [engine, mode] of [['vllm', 'chat'], ['sglang', 'chat'], ['vllm', 'co
     const on = await replayed('schema-violations', engine, mode, true);
     assert.deepEqual(errorKinds(on), [], JSON.stringify(on.diagnostics.filter((d) => d.severity === 'error')));
     assert.equal(on.calls.length, off.calls.length);
-    assert.deepEqual(on.calls.map((c) => c.name), off.calls.map((c) => c.name));
+    assert.deepEqual(
+      on.calls.map((c) => c.name),
+      off.calls.map((c) => c.name),
+    );
   });
 }
 
 test('a valid sample passes through guided decoding unchanged', async () => {
   const off = await replayed('clean-parallel-calls', 'vllm', 'chat', false);
   const on = await replayed('clean-parallel-calls', 'vllm', 'chat', true);
-  assert.deepEqual(on.calls.map((c) => [c.name, c.arguments]), off.calls.map((c) => [c.name, c.arguments]));
+  assert.deepEqual(
+    on.calls.map((c) => [c.name, c.arguments]),
+    off.calls.map((c) => [c.name, c.arguments]),
+  );
   assert.equal(on.content, off.content);
 });
 
@@ -80,7 +91,10 @@ test('a structural tag the grammar engine cannot take is answered 400 with the r
   const res = await fetch(`${server.url}/chat/completions`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ messages: [{ role: 'user', content: 'hi' }], structured_outputs: { structural_tag: '{"type": "structural_tag"}' } }),
+    body: JSON.stringify({
+      messages: [{ role: 'user', content: 'hi' }],
+      structured_outputs: { structural_tag: '{"type": "structural_tag"}' },
+    }),
   });
   assert.equal(res.status, 400);
   const body = (await res.json()) as { error: { message: string } };
@@ -89,7 +103,15 @@ test('a structural tag the grammar engine cannot take is answered 400 with the r
 
 test('replay records a request that cannot be built instead of losing the run', async () => {
   // tool_choice names a tool that is not offered: xgrammar refuses to build that tag.
-  const broken: TraceRecord = { toolscope: 1, id: 'named-missing', request: { messages: [{ role: 'user', content: 'x' }], tools: sample('hallucinated-tool').request?.tools, tool_choice: { type: 'function', function: { name: 'no_such_tool' } } } };
+  const broken: TraceRecord = {
+    toolscope: 1,
+    id: 'named-missing',
+    request: {
+      messages: [{ role: 'user', content: 'x' }],
+      tools: sample('hallucinated-tool').request?.tools,
+      tool_choice: { type: 'function', function: { name: 'no_such_tool' } },
+    },
+  };
   const { record, error } = await replayRecord(broken, opts('vllm', 'completions', true));
   assert.equal(error?.kind, 'request');
   assert.match(record.error ?? '', /no_such_tool/);
@@ -101,17 +123,29 @@ test('a tool schema xgrammar cannot compile, or that aborts it, is answered 400 
     fetch(`${server.url}/chat/completions`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ messages: [{ role: 'user', content: 'hi' }], tools: [{ type: 'function', function: { name: 'f', strict: true, parameters } }], tool_choice: 'required' }),
+      body: JSON.stringify({
+        messages: [{ role: 'user', content: 'hi' }],
+        tools: [{ type: 'function', function: { name: 'f', strict: true, parameters } }],
+        tool_choice: 'required',
+      }),
     });
   const dangling = await ask({ type: 'object', properties: { a: { $ref: '#/$defs/missing' } } });
   assert.equal(dangling.status, 400);
-  assert.match(((await dangling.json()) as { error: { message: string } }).error.message, /^guided decoding: xgrammar cannot compile the parameters of tool f: the \$ref `#\/\$defs\/missing` points to nothing/);
+  assert.match(
+    ((await dangling.json()) as { error: { message: string } }).error.message,
+    /^guided decoding: xgrammar cannot compile the parameters of tool f: the \$ref `#\/\$defs\/missing` points to nothing/,
+  );
   const aborting = await ask({ type: 'object', properties: { a: { $id: 'x.json', $ref: '#/$defs/nothing' } } });
   assert.equal(aborting.status, 400);
-  assert.match(((await aborting.json()) as { error: { message: string } }).error.message, /^guided decoding: xgrammar aborted: Cannot find field \$defs/);
+  assert.match(
+    ((await aborting.json()) as { error: { message: string } }).error.message,
+    /^guided decoding: xgrammar aborted: Cannot find field \$defs/,
+  );
   const fine = await ask({ type: 'object', properties: { a: { type: 'integer' } }, required: ['a'] });
   assert.equal(fine.status, 200);
-  const body = (await fine.json()) as { choices: Array<{ message: { tool_calls?: Array<{ function: { name: string; arguments: string } }> } }> };
+  const body = (await fine.json()) as {
+    choices: Array<{ message: { tool_calls?: Array<{ function: { name: string; arguments: string } }> } }>;
+  };
   const call = body.choices[0]?.message.tool_calls?.[0];
   assert.equal(call?.function.name, 'f');
   assert.equal(typeof (JSON.parse(call?.function.arguments ?? '{}') as { a: unknown }).a, 'number');

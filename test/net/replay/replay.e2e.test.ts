@@ -11,10 +11,18 @@ const weather = {
   type: 'function' as const,
   function: {
     name: 'get_weather',
-    parameters: { type: 'object', properties: { city: { type: 'string' }, unit: { type: 'string', enum: ['celsius', 'fahrenheit'] } }, required: ['city', 'unit'] },
+    parameters: {
+      type: 'object',
+      properties: { city: { type: 'string' }, unit: { type: 'string', enum: ['celsius', 'fahrenheit'] } },
+      required: ['city', 'unit'],
+    },
   },
 };
-const original: TraceRecord = { toolscope: 1, id: 'orig-1', request: { model: 'kimi-k2', messages: [{ role: 'user', content: 'Weather in Paris?' }], tools: [weather], max_tokens: 512 } };
+const original: TraceRecord = {
+  toolscope: 1,
+  id: 'orig-1',
+  request: { model: 'kimi-k2', messages: [{ role: 'user', content: 'Weather in Paris?' }], tools: [weather], max_tokens: 512 },
+};
 
 let server: RunningServer;
 before(async () => {
@@ -43,7 +51,10 @@ test('chat mode: every SSE chunk recorded verbatim, timings, and the calls parse
   assert.equal(record.meta?.endpoint, server.url);
   assert.ok(typeof (record.meta?.timings as { ttftMs: number }).ttftMs === 'number');
   const analysed = new Analyzer().analyze({ record, line: 1, lastLine: 1, source: 'native' });
-  assert.deepEqual(analysed.calls.map((c) => c.name), ['get_weather']);
+  assert.deepEqual(
+    analysed.calls.map((c) => c.name),
+    ['get_weather'],
+  );
   assert.deepEqual(JSON.parse(analysed.calls[0]?.arguments ?? '{}'), { city: 'example', unit: 'celsius' });
   assert.ok(!analysed.diagnostics.some((d) => d.severity === 'error'), JSON.stringify(analysed.diagnostics));
   assert.equal(record.request?.tools?.[0]?.function.strict, undefined, 'guided off sends no strict');
@@ -56,7 +67,10 @@ test('completions mode: prompt rendered client-side, raw text with special token
   assert.ok(record.completion?.text.includes('<|tool_calls_section_begin|>'));
   const tokens = record.completion?.tokens ?? [];
   assert.ok(tokens.length > 5);
-  assert.ok(tokens.some((t) => t.id === 163595), 'section begin recorded with its real id');
+  assert.ok(
+    tokens.some((t) => t.id === 163595),
+    'section begin recorded with its real id',
+  );
   const analysed = new Analyzer().analyze({ record, line: 1, lastLine: 1, source: 'native' });
   assert.equal(analysed.completion?.origin, 'recorded');
   assert.equal(analysed.calls.length, 1);
@@ -130,7 +144,10 @@ test('replay retries a 429 (honouring Retry-After) and records the attempts', as
 test('replay gives up after the retries and keeps the error on the record', async () => {
   const down = await startServer({ failFirst: { status: 500, count: 5 } });
   try {
-    const { record, error } = await replayRecord(original, { ...opts({ retries: 1, retryDelayScale: 0.001 }), endpoint: { name: 'd', baseUrl: down.url, model: 'm', engine: 'vllm' } });
+    const { record, error } = await replayRecord(original, {
+      ...opts({ retries: 1, retryDelayScale: 0.001 }),
+      endpoint: { name: 'd', baseUrl: down.url, model: 'm', engine: 'vllm' },
+    });
     assert.equal(error?.status, 500);
     assert.equal(record.meta?.attempts, 2);
     assert.match(record.error ?? '', /answered 500/);
@@ -140,5 +157,11 @@ test('replay gives up after the retries and keeps the error on the record', asyn
 });
 
 function captureWithFault(fault: string, timeoutMs = 5000, signal?: AbortSignal) {
-  return capture({ url: `${server.url}/chat/completions`, body: { ...original.request, stream: true }, timeoutMs, signal, headers: { 'x-toolscope-fault': fault } });
+  return capture({
+    url: `${server.url}/chat/completions`,
+    body: { ...original.request, stream: true },
+    timeoutMs,
+    signal,
+    headers: { 'x-toolscope-fault': fault },
+  });
 }

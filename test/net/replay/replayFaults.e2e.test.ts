@@ -13,7 +13,11 @@ import { backoffMs } from '../../../src/net/replay/retry.ts';
 import { Analyzer } from '../../../src/core/analysis.ts';
 import type { TraceRecord } from '../../../src/core/trace/record.ts';
 
-const original: TraceRecord = { toolscope: 1, id: 'orig-1', request: { model: 'kimi-k2', messages: [{ role: 'user', content: 'Weather in Paris?' }] } };
+const original: TraceRecord = {
+  toolscope: 1,
+  id: 'orig-1',
+  request: { model: 'kimi-k2', messages: [{ role: 'user', content: 'Weather in Paris?' }] },
+};
 
 /** A server answering every request with `handler`; counts the requests. */
 async function faultServer(handler: (req: IncomingMessage, res: ServerResponse) => void | Promise<void>) {
@@ -30,18 +34,26 @@ async function faultServer(handler: (req: IncomingMessage, res: ServerResponse) 
     get requests() {
       return requests;
     },
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
-const opts = (url: string, over: Partial<ReplayOptions> = {}): ReplayOptions => ({ endpoint: { name: 'f', baseUrl: url, model: 'm', engine: 'vllm' }, mode: 'chat', guided: false, retries: 0, ...over });
+const opts = (url: string, over: Partial<ReplayOptions> = {}): ReplayOptions => ({
+  endpoint: { name: 'f', baseUrl: url, model: 'm', engine: 'vllm' },
+  mode: 'chat',
+  guided: false,
+  retries: 0,
+  ...over,
+});
 
-const chunk = (content: string) => `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content }, finish_reason: null }] })}\n\n`;
+const chunk = (content: string) =>
+  `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content }, finish_reason: null }] })}\n\n`;
 
-test('Retry-After is capped by K2VV\'s policy (60 s) and never sleeps past the timeout', async () => {
+test("Retry-After is capped by K2VV's policy (60 s) and never sleeps past the timeout", async () => {
   assert.ok(backoffMs(0, 86_400, () => 0.5) <= 60_000 * 1.25);
   assert.ok(backoffMs(9, undefined, () => 1) <= 60_000 * 1.25);
   const server = await faultServer((_req, res) => {
@@ -51,10 +63,16 @@ test('Retry-After is capped by K2VV\'s policy (60 s) and never sleeps past the t
   try {
     const started = performance.now();
     const delays: number[] = [];
-    const { record, error } = await replayRecord(original, opts(server.url, { retries: 3, timeoutMs: 1500, onRetry: (_n, d) => delays.push(d) }));
+    const { record, error } = await replayRecord(
+      original,
+      opts(server.url, { retries: 3, timeoutMs: 1500, onRetry: (_n, d) => delays.push(d) }),
+    );
     assert.ok(performance.now() - started < 4000, 'bounded by the timeout');
     assert.equal(error?.status, 429);
-    assert.ok(delays.every((d) => d < 1500), `delays ${delays.join(', ')}`);
+    assert.ok(
+      delays.every((d) => d < 1500),
+      `delays ${delays.join(', ')}`,
+    );
     assert.match(record.error ?? '', /429/u);
     assert.match(record.error ?? '', /Retry-After/u);
   } finally {
@@ -95,7 +113,9 @@ test('an answer past the size limit stops there: an error result with what arriv
   });
   const whole = await faultServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ choices: [{ index: 0, message: { role: 'assistant', content: 'y'.repeat(3_000_000) }, finish_reason: 'stop' }] }));
+    res.end(
+      JSON.stringify({ choices: [{ index: 0, message: { role: 'assistant', content: 'y'.repeat(3_000_000) }, finish_reason: 'stop' }] }),
+    );
   });
   try {
     const s = await replayRecord(original, opts(streamed.url, { maxAnswerBytes: 1_000_000 }));
@@ -113,7 +133,13 @@ test('an answer past the size limit stops there: an error result with what arriv
 
 test('a gzip bomb is stopped at the decompression limit', async () => {
   // 48 MB of one character, about 50 KB compressed.
-  const bomb = gzipSync(Buffer.concat([Buffer.from('{"choices": [{"index": 0, "message": {"role": "assistant", "content": "'), Buffer.alloc(48 * 1024 * 1024, 0x61), Buffer.from('"}}]}')]));
+  const bomb = gzipSync(
+    Buffer.concat([
+      Buffer.from('{"choices": [{"index": 0, "message": {"role": "assistant", "content": "'),
+      Buffer.alloc(48 * 1024 * 1024, 0x61),
+      Buffer.from('"}}]}'),
+    ]),
+  );
   const server = await faultServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': bomb.length });
     res.end(bomb);

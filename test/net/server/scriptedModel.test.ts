@@ -33,7 +33,17 @@ test('schema examples validate against their schema', () => {
 });
 
 test('default script: a valid call to the first tool, index after the history', () => {
-  const out = new ScriptedModel().complete({ ...request, messages: [...(request.messages ?? []), { role: 'assistant', content: '', tool_calls: [{ id: 'functions.book_meeting:0', function: { name: 'book_meeting', arguments: '{}' } }] }] });
+  const out = new ScriptedModel().complete({
+    ...request,
+    messages: [
+      ...(request.messages ?? []),
+      {
+        role: 'assistant',
+        content: '',
+        tool_calls: [{ id: 'functions.book_meeting:0', function: { name: 'book_meeting', arguments: '{}' } }],
+      },
+    ],
+  });
   const parsed = parseKimiK2(out.text);
   assert.equal(out.kind, 'call');
   assert.equal(parsed.calls[0]?.id, 'functions.book_meeting:1');
@@ -55,7 +65,10 @@ test('hallucination is deterministic by seed and splits into both failure kinds'
 
 test('script records match on messages and tools regardless of key order and strict flags', () => {
   const script = [{ toolscope: 1 as const, id: 's', request, completion: { text: 'scripted answer' } }];
-  const reordered: ChatRequest = { tools: [{ type: 'function', function: { ...tool.function, strict: true } }], messages: request.messages };
+  const reordered: ChatRequest = {
+    tools: [{ type: 'function', function: { ...tool.function, strict: true } }],
+    messages: request.messages,
+  };
   assert.equal(new ScriptedModel({ script }).complete(reordered).text, 'scripted answer');
   assert.equal(requestKey(request), requestKey(reordered));
   assert.equal(canonicalJson({ b: 1, a: [2, { d: 1, c: 2 }] }), '{"a":[2,{"c":2,"d":1}],"b":1}');

@@ -69,7 +69,9 @@ test('a client that sends its body too slowly gets 408', async () => {
   const { port } = new URL(server.url);
   const answer = await new Promise<string>((resolve) => {
     const socket = connect(Number(port), '127.0.0.1', () => {
-      socket.write(`POST /v1/chat/completions HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n{"model"`);
+      socket.write(
+        `POST /v1/chat/completions HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n{"model"`,
+      );
     });
     let text = '';
     socket.on('data', (d) => (text += d.toString()));

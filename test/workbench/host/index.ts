@@ -37,7 +37,8 @@ async function waitForCustomEditor(uri: vscode.Uri): Promise<vscode.TabInputCust
   return waitFor(`the Toolscope editor on ${uri.fsPath}`, () => {
     for (const group of vscode.window.tabGroups.all) {
       for (const tab of group.tabs) {
-        if (tab.input instanceof vscode.TabInputCustom && tab.input.uri.fsPath === uri.fsPath && tab.input.viewType === VIEW_TYPE) return tab.input;
+        if (tab.input instanceof vscode.TabInputCustom && tab.input.uri.fsPath === uri.fsPath && tab.input.viewType === VIEW_TYPE)
+          return tab.input;
       }
     }
     return null;
@@ -58,7 +59,11 @@ async function analyze(uri: vscode.Uri, previous?: readonly vscode.Diagnostic[])
   void vscode.commands.executeCommand('toolscope.analyzeActiveFile', uri);
   return waitFor(`Problems for ${uri.fsPath}`, () => {
     const d = vscode.languages.getDiagnostics(uri);
-    return d.length > 0 && d !== previous && JSON.stringify(d.map((x) => [x.code, x.range.start.line])) !== JSON.stringify(previous?.map((x) => [x.code, x.range.start.line])) ? d : null;
+    return d.length > 0 &&
+      d !== previous &&
+      JSON.stringify(d.map((x) => [x.code, x.range.start.line])) !== JSON.stringify(previous?.map((x) => [x.code, x.range.start.line]))
+      ? d
+      : null;
   });
 }
 
@@ -111,10 +116,13 @@ function commonTests(): void {
       const d = vscode.languages.getDiagnostics(uri);
       return d.length ? d : null;
     });
-    assert.ok(problems.some((d) => d.source === 'toolscope content-leak'), problems.map((d) => d.source).join(', '));
+    assert.ok(
+      problems.some((d) => d.source === 'toolscope content-leak'),
+      problems.map((d) => d.source).join(', '),
+    );
   });
 
-  test('Analyze Trace puts the findings in the Problems panel at their records\' lines', async () => {
+  test("Analyze Trace puts the findings in the Problems panel at their records' lines", async () => {
     const uri = ws(KIMI);
     const diagnostics = await analyze(uri);
     const line = recordLine(uri.fsPath, 'schema-violations');
@@ -188,7 +196,10 @@ function trustedTests(): void {
     const { records } = await loadAll(replays);
     assert.equal(records.length, 2);
     const metas = records.map((r) => r.record.meta as Record<string, unknown>);
-    assert.deepEqual(metas.map((m) => m.guided), [false, true]);
+    assert.deepEqual(
+      metas.map((m) => m.guided),
+      [false, true],
+    );
     for (const m of metas) {
       assert.equal(m.replayOf, 'clean-single-call');
       assert.equal(m.source, 'replay');
@@ -196,7 +207,10 @@ function trustedTests(): void {
     }
     // The replays open beside the trace, in the Toolscope editor.
     await waitForCustomEditor(vscode.Uri.file(replays));
-    assert.deepEqual(readdirSync(config().workspace).filter((f) => f.includes('.replays.')), ['kimi-k2-raw-completions.replays.jsonl']);
+    assert.deepEqual(
+      readdirSync(config().workspace).filter((f) => f.includes('.replays.')),
+      ['kimi-k2-raw-completions.replays.jsonl'],
+    );
   });
 
   test('Set API Key keeps the key in SecretStorage (never in settings) and replay sends it', async () => {
@@ -222,8 +236,14 @@ function trustedTests(): void {
     const secret = `sk-toolscope-test-${Date.now().toString(36)}`;
     const cfg = vscode.workspace.getConfiguration('toolscope');
     try {
-      await cfg.update('endpoints', [{ name: 'keyed-endpoint', baseUrl: `http://127.0.0.1:${port}/v1`, model: 'toolscope-sim-kimi-k2', engine: 'vllm' }], vscode.ConfigurationTarget.Global);
-      await waitFor('the endpoint setting', () => JSON.stringify(vscode.workspace.getConfiguration('toolscope').get('endpoints')).includes('keyed-endpoint'));
+      await cfg.update(
+        'endpoints',
+        [{ name: 'keyed-endpoint', baseUrl: `http://127.0.0.1:${port}/v1`, model: 'toolscope-sim-kimi-k2', engine: 'vllm' }],
+        vscode.ConfigurationTarget.Global,
+      );
+      await waitFor('the endpoint setting', () =>
+        JSON.stringify(vscode.workspace.getConfiguration('toolscope').get('endpoints')).includes('keyed-endpoint'),
+      );
       expectPrompts(
         { title: 'Set the API key for which endpoint?', kind: 'pick', answer: 'keyed-endpoint' },
         { title: 'API key for keyed-endpoint', kind: 'input', answer: secret },
@@ -231,7 +251,10 @@ function trustedTests(): void {
       await vscode.commands.executeCommand('toolscope.setApiKey');
       await promptsAnswered();
       // Not in any settings file, nor in what the configuration API returns.
-      const settingsFiles = [join(config().userDataDir, 'User', 'settings.json'), join(config().workspace, '.vscode', 'settings.json')].filter((f) => existsSync(f));
+      const settingsFiles = [
+        join(config().userDataDir, 'User', 'settings.json'),
+        join(config().workspace, '.vscode', 'settings.json'),
+      ].filter((f) => existsSync(f));
       assert.ok(settingsFiles.length >= 1, 'the endpoint went to the user settings file');
       for (const f of settingsFiles) assert.ok(!readFileSync(f, 'utf8').includes(secret), `${f} holds the API key`);
       assert.ok(!JSON.stringify(vscode.workspace.getConfiguration('toolscope')).includes(secret));
@@ -280,10 +303,14 @@ function trustedTests(): void {
     for (const run of ['off', 'on']) {
       const file = join(outDir, `results.guided-${run}.jsonl`);
       // K2-Vendor-Verifier's line format: one result per request, with its keys.
-      const lines = readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+      const lines = readFileSync(file, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
       assert.equal(lines.length, requests, `${file}: one line per request`);
       for (const l of lines) {
-        for (const k of ['data_index', 'request', 'hash', 'status', 'finish_reason', 'tool_calls_valid', 'last_run_at', 'duration_ms']) assert.ok(k in l, `${file}: a line without ${k}`);
+        for (const k of ['data_index', 'request', 'hash', 'status', 'finish_reason', 'tool_calls_valid', 'last_run_at', 'duration_ms'])
+          assert.ok(k in l, `${file}: a line without ${k}`);
         assert.match(String(l.hash), /^[0-9a-f]{32}$/);
         assert.equal(l.status, 'success');
       }
@@ -315,7 +342,10 @@ function untrustedTests(): void {
     await vscode.commands.executeCommand('toolscope.replayRecord', uri);
     assert.ok(performance.now() - t0 < 10_000);
     assert.equal(sha256(uri.fsPath), before);
-    assert.deepEqual(readdirSync(config().workspace).filter((f) => f.includes('.replays.')), []);
+    assert.deepEqual(
+      readdirSync(config().workspace).filter((f) => f.includes('.replays.')),
+      [],
+    );
     // The harness reads the warning in the notification centre once the results are in.
   });
 }

@@ -75,11 +75,19 @@ export async function promptsAnswered(timeoutMs = 5000): Promise<void> {
   try {
     await waitFor('the prompts to be answered', () => unanswered().length === 0, timeoutMs);
   } catch {
-    throw new Error(`the command did not ask: ${unanswered().map((p) => `"${p.title}"`).join(', ')}`);
+    throw new Error(
+      `the command did not ask: ${unanswered()
+        .map((p) => `"${p.title}"`)
+        .join(', ')}`,
+    );
   }
 }
 
-export async function waitFor<T>(what: string, probe: () => T | undefined | null | false | Promise<T | undefined | null | false>, timeoutMs = 30_000): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  probe: () => T | undefined | null | false | Promise<T | undefined | null | false>,
+  timeoutMs = 30_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await probe();
@@ -103,7 +111,12 @@ export async function runAll(mode: string): Promise<void> {
       results.tests.push({ name: t.name, ok: true, ms: Math.round(performance.now() - t0) });
       results.passed++;
     } catch (err) {
-      results.tests.push({ name: t.name, ok: false, ms: Math.round(performance.now() - t0), error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+      results.tests.push({
+        name: t.name,
+        ok: false,
+        ms: Math.round(performance.now() - t0),
+        error: err instanceof Error ? (err.stack ?? err.message) : String(err),
+      });
       results.failed++;
     } finally {
       clearTimeout(timer);

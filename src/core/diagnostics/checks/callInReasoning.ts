@@ -40,7 +40,15 @@ export const callInReasoning: Check = (ctx) => {
   return [finding(ctx, 'bare-json', bare[0]!.start, bare[bare.length - 1]!.end, what, allDelivered, ctx.response?.calls.length ?? 0)];
 };
 
-function finding(ctx: CheckContext, detail: string, start: number, end: number, what: string, allDelivered: boolean, deliveredCount: number): Diagnostic {
+function finding(
+  ctx: CheckContext,
+  detail: string,
+  start: number,
+  end: number,
+  what: string,
+  allDelivered: boolean,
+  deliveredCount: number,
+): Diagnostic {
   const d = makeDiagnostic(ctx, 'call-in-reasoning', {
     where: 'reasoning',
     charStart: start,

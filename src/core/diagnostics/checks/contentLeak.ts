@@ -23,7 +23,12 @@ export const contentLeak: Check = (ctx) => {
   for (const { format, first, calls } of whole.length ? whole : partial) {
     const spelled = first.marker ? ` (${first.marker} spelled by its token id)` : '';
     const other = format.name === ctx.format.name ? '' : ` — ${format.displayName} markup, in a record read as ${ctx.format.displayName}`;
-    const named = calls.length ? `; it holds ${calls.length} call${calls.length === 1 ? '' : 's'} (${calls.slice(0, 5).map((c) => c.name || '(no name)').join(', ')}) the client never received as tool_calls` : '';
+    const named = calls.length
+      ? `; it holds ${calls.length} call${calls.length === 1 ? '' : 's'} (${calls
+          .slice(0, 5)
+          .map((c) => c.name || '(no name)')
+          .join(', ')}) the client never received as tool_calls`
+      : '';
     out.push(
       makeDiagnostic(ctx, 'content-leak', {
         where: 'response',
@@ -48,7 +53,10 @@ export const contentLeak: Check = (ctx) => {
           charStart: bare[0]!.start,
           charEnd: bare[bare.length - 1]!.end,
           detail: 'bare-json',
-          message: `${ctx.format.displayName}'s own call (${bare.map((c) => c.name).slice(0, 5).join(', ')}) reached the client as content: the server ran no tool parser for it`,
+          message: `${ctx.format.displayName}'s own call (${bare
+            .map((c) => c.name)
+            .slice(0, 5)
+            .join(', ')}) reached the client as content: the server ran no tool parser for it`,
           hint: "Serve with the model's tool parser, or recover the JSON on the client when its name is an offered tool.",
         }),
       );

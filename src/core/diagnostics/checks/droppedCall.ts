@@ -13,7 +13,7 @@ export const droppedCall: Check = (ctx) => {
         charEnd: p.raw.span.end,
         callIndex: p.raw.index,
         message: `call ${p.raw.id} (${p.raw.name}) is in the completion but not in the response (${ctx.response?.calls.length ?? 0} of ${ctx.parse?.calls.length ?? 0} calls delivered)`,
-        hint: 'The server-side parser lost it: e.g. vLLM\'s Dec 2025–Apr 2026 parser drops a call that begins and ends within one delta, and calls after a malformed header.',
+        hint: "The server-side parser lost it: e.g. vLLM's Dec 2025–Apr 2026 parser drops a call that begins and ends within one delta, and calls after a malformed header.",
       }),
     );
 };

@@ -11,7 +11,10 @@ export function parseArguments(args: string): { ok: true; value: Record<string, 
     return { ok: false, reason: `not valid JSON: ${err instanceof Error ? err.message : String(err)}` };
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    return { ok: false, reason: `valid JSON but not an object (${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value})` };
+    return {
+      ok: false,
+      reason: `valid JSON but not an object (${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value})`,
+    };
   }
   return { ok: true, value: value as Record<string, unknown> };
 }

@@ -15,7 +15,7 @@ export const markerSplit: Check = (ctx) => {
         charStart: m.span.start,
         charEnd: m.span.end,
         message: `${m.text} spans ${tokenEnd - tokenStart} tokens`,
-        hint: 'Parsers that look for the marker\'s token id (or at one delta at a time) miss it and leak it as content. Match marker text across deltas, or fix the tokenizer so the marker is one special token.',
+        hint: "Parsers that look for the marker's token id (or at one delta at a time) miss it and leak it as content. Match marker text across deltas, or fix the tokenizer so the marker is one special token.",
       }),
     ];
   });

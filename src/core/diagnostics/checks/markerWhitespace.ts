@@ -12,7 +12,7 @@ export const markerWhitespace: Check = (ctx) =>
       charEnd: n.span.end,
       message: n.detail,
       hint: newlineAfterBegin
-        ? 'vLLM\'s Dec 2025–Apr 2026 parser streams no call here and xgrammar\'s structural tag forbids it; llama.cpp fails on it. vLLM/SGLang non-streaming trim it.'
-        : 'Harmless for parsers that trim (vLLM, SGLang, Moonshot\'s reference regex); llama.cpp fails on whitespace around ids.',
+        ? "vLLM's Dec 2025–Apr 2026 parser streams no call here and xgrammar's structural tag forbids it; llama.cpp fails on it. vLLM/SGLang non-streaming trim it."
+        : "Harmless for parsers that trim (vLLM, SGLang, Moonshot's reference regex); llama.cpp fails on whitespace around ids.",
     });
   });

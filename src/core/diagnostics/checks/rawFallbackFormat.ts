@@ -12,7 +12,8 @@ import { findBareJsonCalls, type BareJsonCall } from '../bareJsonCalls.ts';
 import { notesOf } from './structureNotes.ts';
 import type { ParseResult } from '../../formats/toolCallFormat.ts';
 
-const HINT = 'The model wrote the call as plain text, so no parser turns it into tool_calls. Usually a template problem (tools not declared the way the model was trained); guided decoding forces the markup.';
+const HINT =
+  'The model wrote the call as plain text, so no parser turns it into tool_calls. Usually a template problem (tools not declared the way the model was trained); guided decoding forces the markup.';
 const BARE_HINT =
   "The model answered with the call's JSON and no markup (typical when the chat template's tool instructions are missing or the server runs no tool parser for this model). Serve with the model's tool parser and template, constrain the output (guided decoding), or recover the JSON on the client when its name is an offered tool.";
 
@@ -33,7 +34,12 @@ function bareCallsAfterText(ctx: CheckContext, parse: ParseResult): Diagnostic[]
       charStart: completionOffset(parse, first.start),
       charEnd: completionOffset(parse, last.end - 1) + 1,
       detail: 'bare-json',
-      message: `${bare.length === 1 ? 'a call' : `${bare.length} calls`} written as bare JSON after other text (${bare.map((c) => c.name).slice(0, 5).join(', ')}) ${bare.length === 1 ? 'is' : 'are'} content, not a call: ${ctx.format.displayName} parsers read a call only where one may start (vLLM's non-streaming parser takes it; its streaming parser and llama.cpp do not)`,
+      message: `${bare.length === 1 ? 'a call' : `${bare.length} calls`} written as bare JSON after other text (${bare
+        .map((c) => c.name)
+        .slice(0, 5)
+        .join(
+          ', ',
+        )}) ${bare.length === 1 ? 'is' : 'are'} content, not a call: ${ctx.format.displayName} parsers read a call only where one may start (vLLM's non-streaming parser takes it; its streaming parser and llama.cpp do not)`,
       hint: "Have the model start its answer with the call (the chat template's tool instructions), or constrain the output with guided decoding; a client can recover the JSON when its name is an offered tool.",
     }),
   ];
@@ -94,7 +100,10 @@ export const rawFallbackFormat: Check = (ctx) => {
         charStart: first.start,
         charEnd: bare[bare.length - 1]!.end,
         detail: 'bare-json',
-        message: `${bare.length === 1 ? 'a call' : `${bare.length} calls`} written as bare JSON (${bare.map((c) => c.name).slice(0, 5).join(', ')}) reached the client as content, not as tool_calls: no tool parser took ${bare.length === 1 ? 'it' : 'them'}`,
+        message: `${bare.length === 1 ? 'a call' : `${bare.length} calls`} written as bare JSON (${bare
+          .map((c) => c.name)
+          .slice(0, 5)
+          .join(', ')}) reached the client as content, not as tool_calls: no tool parser took ${bare.length === 1 ? 'it' : 'them'}`,
         hint: BARE_HINT,
       }),
     );

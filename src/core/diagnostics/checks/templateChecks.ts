@@ -36,7 +36,7 @@ export const templateEmptyContentList: Check = (ctx) => {
       message: `empty assistant content was rendered as the literal ${form}`,
       hint: python
         ? 'vLLM turned empty content into a list of parts and the template printed the Python object. Fixed Kimi templates check for empty content; upgrade the template.'
-        : 'The template printed a list of content parts. (JavaScript renders the JSON form; vLLM\'s Python renders [{\'type\': \'text\', \'text\': \'\'}] — the prompt vLLM built differs here.)',
+        : "The template printed a list of content parts. (JavaScript renders the JSON form; vLLM's Python renders [{'type': 'text', 'text': ''}] — the prompt vLLM built differs here.)",
     }),
   ];
 };
@@ -55,7 +55,10 @@ export const templateBadHistoryId: Check = (ctx) => {
   return [
     makeDiagnostic(ctx, 'template-bad-history-id', {
       where: 'request',
-      message: `the history carries call id${list.length === 1 ? '' : 's'} ${list.slice(0, 5).map((x) => JSON.stringify(x)).join(', ')}${list.length > 5 ? ` and ${list.length - 5} more` : ''}, not functions.name:index`,
+      message: `the history carries call id${list.length === 1 ? '' : 's'} ${list
+        .slice(0, 5)
+        .map((x) => JSON.stringify(x))
+        .join(', ')}${list.length > 5 ? ` and ${list.length - 5} more` : ''}, not functions.name:index`,
       hint: 'Kimi K2 renders history ids as they are and imitates them: rewrite ids to functions.<name>:<index> before sending the conversation back.',
     }),
   ];

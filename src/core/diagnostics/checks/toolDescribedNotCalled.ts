@@ -4,7 +4,8 @@
  */
 import { makeDiagnostic, type Check } from '../context.ts';
 
-const INTENT = /\b(?:I(?:'ll| will| am going to|'m going to)|let me|I need to|I should|next,? I(?:'ll| will))\s+(?:now\s+)?(?:call|use|run|invoke|search|look up|check|query|fetch|read|open|execute)\b/iu;
+const INTENT =
+  /\b(?:I(?:'ll| will| am going to|'m going to)|let me|I need to|I should|next,? I(?:'ll| will))\s+(?:now\s+)?(?:call|use|run|invoke|search|look up|check|query|fetch|read|open|execute)\b/iu;
 
 function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -13,14 +13,18 @@ export const unknownMarkupInContent: Check = (ctx) => {
   const first = found[0];
   if (!first) return [];
   const distinct = [...new Set(found.map((f) => f.text))];
-  const shown = distinct.slice(0, 4).map((t) => JSON.stringify(t)).join(', ') + (distinct.length > 4 ? ` and ${distinct.length - 4} more` : '');
+  const shown =
+    distinct
+      .slice(0, 4)
+      .map((t) => JSON.stringify(t))
+      .join(', ') + (distinct.length > 4 ? ` and ${distinct.length - 4} more` : '');
   return [
     makeDiagnostic(ctx, 'unknown-markup-in-content', {
       where: 'response',
       charStart: first.start,
       charEnd: first.end,
       message: `the content holds special-token markup of no format Toolscope knows: ${shown}${found.length > 1 ? ` (${found.length} occurrences)` : ''}`,
-      hint: 'A special token (or a tool-call format Toolscope has no parser for, such as DeepSeek V3.2\'s DSML) was decoded into content. Check that the server runs the tool and reasoning parsers for this model, and that special tokens are skipped in content.',
+      hint: "A special token (or a tool-call format Toolscope has no parser for, such as DeepSeek V3.2's DSML) was decoded into content. Check that the server runs the tool and reasoning parsers for this model, and that special tokens are skipped in content.",
     }),
   ];
 };

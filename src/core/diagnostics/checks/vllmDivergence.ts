@@ -46,7 +46,8 @@ function isSubsequence(part: string, whole: string): boolean {
   return j === part.length;
 }
 
-const CALL_ADDED = 'vLLM would have sent a call the reference parse does not count as one: e.g. a bare `<|tool_call_begin|>` inside a `<think>` block after the content, which the reference keeps as reasoning (call-in-think).';
+const CALL_ADDED =
+  'vLLM would have sent a call the reference parse does not count as one: e.g. a bare `<|tool_call_begin|>` inside a `<think>` block after the content, which the reference keeps as reasoning (call-in-think).';
 
 /** What each generation is known to do, for the hints (docs/formats/kimi-k2.md lists them all). */
 const HINTS: Record<VllmDivergenceDetail, Record<'A' | 'B' | 'C' | 'any', string>> = {
@@ -112,7 +113,10 @@ interface Finding {
 }
 
 /** Pairs reference calls with the profile's: same id, else same name in order, else in order. */
-export function pairCalls(ref: readonly ParsedCall[], got: readonly VllmCall[]): { pairs: Array<{ ref: ParsedCall; got: VllmCall | null }>; extra: VllmCall[] } {
+export function pairCalls(
+  ref: readonly ParsedCall[],
+  got: readonly VllmCall[],
+): { pairs: Array<{ ref: ParsedCall; got: VllmCall | null }>; extra: VllmCall[] } {
   const used = new Set<VllmCall>();
   const pairs = ref.map((r) => {
     const byId = got.find((c) => !used.has(c) && c.id !== '' && c.id === r.id);
@@ -196,17 +200,43 @@ function callFindings(input: VllmDivergenceInput, gen: string): Finding[] {
     const anchor = { start: ref.span.start, end: ref.span.end };
     const label = `call ${quote(ref.id, 80)}`;
     if (!got) {
-      out.push({ detail: 'call-dropped', severity: 'error', callIndex: ref.index, anchor, message: `generation ${gen} would not have sent ${label} (${ref.name}): the client would have got ${sent} of ${input.reference.calls.length} calls` });
+      out.push({
+        detail: 'call-dropped',
+        severity: 'error',
+        callIndex: ref.index,
+        anchor,
+        message: `generation ${gen} would not have sent ${label} (${ref.name}): the client would have got ${sent} of ${input.reference.calls.length} calls`,
+      });
       continue;
     }
-    if (got.id !== ref.id) out.push({ detail: 'id-changed', severity: 'warning', callIndex: ref.index, anchor, message: `${label} would have arrived with the id ${quote(got.id, 80)}` });
-    if (got.name !== ref.name) out.push({ detail: 'name-changed', severity: 'warning', callIndex: ref.index, anchor, message: `${label} would have arrived named ${quote(got.name, 80)} instead of ${quote(ref.name, 80)}` });
+    if (got.id !== ref.id)
+      out.push({
+        detail: 'id-changed',
+        severity: 'warning',
+        callIndex: ref.index,
+        anchor,
+        message: `${label} would have arrived with the id ${quote(got.id, 80)}`,
+      });
+    if (got.name !== ref.name)
+      out.push({
+        detail: 'name-changed',
+        severity: 'warning',
+        callIndex: ref.index,
+        anchor,
+        message: `${label} would have arrived named ${quote(got.name, 80)} instead of ${quote(ref.name, 80)}`,
+      });
     if (got.arguments !== ref.arguments) {
       const argsAnchor = ref.argumentsSpan ? { start: ref.argumentsSpan.start, end: ref.argumentsSpan.end } : anchor;
       const want = ref.arguments.trim();
       const have = got.arguments.trim();
       if (want === have) {
-        out.push({ detail: 'arguments-changed', severity: 'info', callIndex: ref.index, anchor: argsAnchor, message: `arguments of ${label} would have arrived with other whitespace around them: ${quote(got.arguments)}` });
+        out.push({
+          detail: 'arguments-changed',
+          severity: 'info',
+          callIndex: ref.index,
+          anchor: argsAnchor,
+          message: `arguments of ${label} would have arrived with other whitespace around them: ${quote(got.arguments)}`,
+        });
       } else if (have.length < want.length && isSubsequence(have, want)) {
         const message =
           have === ''
@@ -216,12 +246,22 @@ function callFindings(input: VllmDivergenceInput, gen: string): Finding[] {
               : `arguments of ${label} would have lost ${want.length - have.length} of ${want.length} characters: ${quote(got.arguments)}`;
         out.push({ detail: 'arguments-truncated', severity: 'error', callIndex: ref.index, anchor: argsAnchor, message });
       } else {
-        out.push({ detail: 'arguments-changed', severity: 'warning', callIndex: ref.index, anchor: argsAnchor, message: `arguments of ${label} would have arrived as ${quote(got.arguments)} instead of ${quote(ref.arguments)}` });
+        out.push({
+          detail: 'arguments-changed',
+          severity: 'warning',
+          callIndex: ref.index,
+          anchor: argsAnchor,
+          message: `arguments of ${label} would have arrived as ${quote(got.arguments)} instead of ${quote(ref.arguments)}`,
+        });
       }
     }
   }
   for (const c of extra) {
-    out.push({ detail: 'call-added', severity: 'warning', message: `generation ${gen} would have sent a call the reference parse does not see: ${quote(c.id, 80)} (${quote(c.name, 80)}) with ${quote(c.arguments)}` });
+    out.push({
+      detail: 'call-added',
+      severity: 'warning',
+      message: `generation ${gen} would have sent a call the reference parse does not see: ${quote(c.id, 80)} (${quote(c.name, 80)}) with ${quote(c.arguments)}`,
+    });
   }
   return out;
 }

@@ -28,7 +28,11 @@ function callTag(tool: ChatTool): TagFormat {
 }
 
 /** The DeepSeek-V3.1 tag for a request's tools and tool_choice; throws StructuralTagError where xgrammar raises. */
-export function buildDeepseekV31StructuralTag(tools: readonly ChatTool[] | undefined, toolChoice: ToolChoice | undefined | null, options: GuidedTagOptions = {}): StructuralTag {
+export function buildDeepseekV31StructuralTag(
+  tools: readonly ChatTool[] | undefined,
+  toolChoice: ToolChoice | undefined | null,
+  options: GuidedTagOptions = {},
+): StructuralTag {
   const { fns, choice } = normalizeToolChoice(tools, toolChoice);
   const tags = fns.map(callTag);
   const section = (): TagFormat => ({
@@ -43,7 +47,19 @@ export function buildDeepseekV31StructuralTag(tools: readonly ChatTool[] | undef
     format = { ...only, begin: `${CALLS_BEGIN}${only.begin}`, end: `${CALL_END}${CALLS_END}` };
   } else if (choice === 'required') format = section();
   else if (tags.length === 0) format = { type: 'any_text', excludes: [...THINK_EXCLUDES] };
-  else format = { type: 'triggered_tags', triggers: [CALLS_BEGIN], tags: [section()], at_least_one: false, stop_after_first: false, excludes: [...THINK_EXCLUDES] };
-  if (options.reasoning) format = { type: 'sequence', elements: [{ type: 'tag', begin: '', content: { type: 'any_text', excludes: [] }, end: '</think>' }, format] };
+  else
+    format = {
+      type: 'triggered_tags',
+      triggers: [CALLS_BEGIN],
+      tags: [section()],
+      at_least_one: false,
+      stop_after_first: false,
+      excludes: [...THINK_EXCLUDES],
+    };
+  if (options.reasoning)
+    format = {
+      type: 'sequence',
+      elements: [{ type: 'tag', begin: '', content: { type: 'any_text', excludes: [] }, end: '</think>' }, format],
+    };
   return { type: 'structural_tag', format };
 }

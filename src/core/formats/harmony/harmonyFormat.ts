@@ -24,7 +24,13 @@ export const harmonyFormat: ToolCallFormat = {
     gguf: { 'gpt-4o': regexSplitter(new RegExp(O200K_PATTERN, 'gu')) },
   },
   // The turn ends at <|call|> or <|return|>, which servers strip; the analysis channel is a message of the tag.
-  guided: { builtinStyle: 'harmony', shapes: HARMONY_TAG_SHAPES, structuralTag: buildHarmonyStructuralTag, reasoningInTag: true, strippedEnds: [RETURN, CALL] },
+  guided: {
+    builtinStyle: 'harmony',
+    shapes: HARMONY_TAG_SHAPES,
+    structuralTag: buildHarmonyStructuralTag,
+    reasoningInTag: true,
+    strippedEnds: [RETURN, CALL],
+  },
   detect(text: string): boolean {
     return /<\|(?:channel|message|constrain|call)\|>|<\|start\|>assistant/u.test(text);
   },

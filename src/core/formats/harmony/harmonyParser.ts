@@ -357,7 +357,7 @@ export class HarmonyParser extends MarkupParser<HarmonyMarkerName> {
         return;
       }
       case 'header':
-        this.headerWithoutMessage(at, 'the stream ended inside the call\'s header');
+        this.headerWithoutMessage(at, "the stream ended inside the call's header");
         return;
       case 'body':
         if (this.body === 'call') this.endInCall(at);

@@ -31,14 +31,23 @@ function callTags(tool: ChatTool): TagFormat[] {
 }
 
 /** The Harmony tag for a request's tools and tool_choice; throws StructuralTagError where xgrammar raises. */
-export function buildHarmonyStructuralTag(tools: readonly ChatTool[] | undefined, toolChoice: ToolChoice | undefined | null, options: GuidedTagOptions = {}): StructuralTag {
+export function buildHarmonyStructuralTag(
+  tools: readonly ChatTool[] | undefined,
+  toolChoice: ToolChoice | undefined | null,
+  options: GuidedTagOptions = {},
+): StructuralTag {
   const { fns, choice } = normalizeToolChoice(tools, toolChoice);
   const tags: TagFormat[] = [];
   if (choice === 'forced') tags.push(...callTags(fns[0] as ChatTool));
   else {
     for (const tool of fns) tags.push(...callTags(tool));
-    if (choice === 'auto') tags.push({ type: 'tag', begin: `${CHANNEL}final${MESSAGE}`, content: { type: 'any_text', excludes: [] }, end: [...FINAL_END] });
+    if (choice === 'auto')
+      tags.push({ type: 'tag', begin: `${CHANNEL}final${MESSAGE}`, content: { type: 'any_text', excludes: [] }, end: [...FINAL_END] });
   }
-  if (options.reasoning) tags.push({ type: 'tag', begin: `${CHANNEL}analysis${MESSAGE}`, content: { type: 'any_text', excludes: [] }, end: [...FINAL_END] });
-  return { type: 'structural_tag', format: { type: 'tags_with_separator', tags, separator: `${START}assistant`, at_least_one: false, stop_after_first: false } };
+  if (options.reasoning)
+    tags.push({ type: 'tag', begin: `${CHANNEL}analysis${MESSAGE}`, content: { type: 'any_text', excludes: [] }, end: [...FINAL_END] });
+  return {
+    type: 'structural_tag',
+    format: { type: 'tags_with_separator', tags, separator: `${START}assistant`, at_least_one: false, stop_after_first: false },
+  };
 }

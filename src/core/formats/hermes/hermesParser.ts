@@ -27,7 +27,13 @@ import { JsonCallParser } from '../kernel/jsonCallParser.ts';
 
 export class HermesParser extends JsonCallParser<HermesMarkerName> {
   constructor(options: ParserOptions = {}) {
-    super(HERMES_MARKERS, options.startInReasoning ? 'reasoning' : 'content', 'HermesParser', ARGUMENT_KEYS, "text inside <tool_call> outside the call's JSON object");
+    super(
+      HERMES_MARKERS,
+      options.startInReasoning ? 'reasoning' : 'content',
+      'HermesParser',
+      ARGUMENT_KEYS,
+      "text inside <tool_call> outside the call's JSON object",
+    );
   }
 
   protected recognised(m: MarkerDef<HermesMarkerName>): boolean {

@@ -43,14 +43,27 @@ export function qwenReasoningPrefix(): StructuralTagFormat {
 }
 
 /** The Hermes / Qwen3 tag for a request's tools and tool_choice; throws StructuralTagError where xgrammar raises. */
-export function buildHermesStructuralTag(tools: readonly ChatTool[] | undefined, toolChoice: ToolChoice | undefined | null, options: GuidedTagOptions = {}): StructuralTag {
+export function buildHermesStructuralTag(
+  tools: readonly ChatTool[] | undefined,
+  toolChoice: ToolChoice | undefined | null,
+  options: GuidedTagOptions = {},
+): StructuralTag {
   const { fns, choice } = normalizeToolChoice(tools, toolChoice);
   const tags = fns.map(callTag);
   let format: StructuralTagFormat;
   if (choice === 'forced') format = tags[0] as TagFormat;
-  else if (choice === 'required') format = { type: 'tags_with_separator', tags, separator: '\n', at_least_one: true, stop_after_first: false };
+  else if (choice === 'required')
+    format = { type: 'tags_with_separator', tags, separator: '\n', at_least_one: true, stop_after_first: false };
   else if (tags.length === 0) format = { type: 'any_text', excludes: [...THINK_EXCLUDES] };
-  else format = { type: 'triggered_tags', triggers: [CALL_TRIGGER], tags, at_least_one: false, stop_after_first: false, excludes: [...THINK_EXCLUDES] };
+  else
+    format = {
+      type: 'triggered_tags',
+      triggers: [CALL_TRIGGER],
+      tags,
+      at_least_one: false,
+      stop_after_first: false,
+      excludes: [...THINK_EXCLUDES],
+    };
   if (options.reasoning) format = { type: 'sequence', elements: [qwenReasoningPrefix(), format] };
   return { type: 'structural_tag', format };
 }

@@ -328,4 +328,3 @@ export function decodeJsonString(raw: string): string {
     return raw;
   }
 }
-

@@ -336,7 +336,14 @@ export abstract class MarkupParser<N extends string> implements StreamingParser 
   }
 
   /** A call is over at `end`: its arguments as read, whether its closing marker came (else why not), kept. */
-  protected settleCall(call: ParsedCall, args: string, end: number, terminated: boolean, why: string, unterminated: StructureNoteKind = 'unterminated-call'): void {
+  protected settleCall(
+    call: ParsedCall,
+    args: string,
+    end: number,
+    terminated: boolean,
+    why: string,
+    unterminated: StructureNoteKind = 'unterminated-call',
+  ): void {
     call.arguments = args;
     call.span.end = end;
     call.terminated = terminated;

@@ -14,7 +14,8 @@ import { isWhitespace, MarkupParser, newCall, type MarkerDef } from './markupPar
 import { StreamedArguments } from './streamedArguments.ts';
 import type { CharRange, ParsedCall, ParserOptions, StructureNote, ToolCallDelta } from '../toolCallFormat.ts';
 
-export type SectionedMarkerName = 'section-begin' | 'section-end' | 'call-begin' | 'argument-begin' | 'call-end' | 'think-begin' | 'think-end' | 'end-of-turn';
+export type SectionedMarkerName =
+  'section-begin' | 'section-end' | 'call-begin' | 'argument-begin' | 'call-end' | 'think-begin' | 'think-end' | 'end-of-turn';
 
 type Marker = MarkerDef<SectionedMarkerName>;
 
@@ -59,7 +60,13 @@ interface OpenCall {
   announced: boolean;
 }
 
-const CALL_MARKERS: ReadonlySet<SectionedMarkerName> = new Set(['section-begin', 'section-end', 'call-begin', 'argument-begin', 'call-end']);
+const CALL_MARKERS: ReadonlySet<SectionedMarkerName> = new Set([
+  'section-begin',
+  'section-end',
+  'call-begin',
+  'argument-begin',
+  'call-end',
+]);
 
 export class SectionedCallParser extends MarkupParser<SectionedMarkerName> {
   private sectionExplicit = false;

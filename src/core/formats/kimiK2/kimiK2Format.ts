@@ -55,7 +55,8 @@ export const kimiK2Format: ToolCallFormat = {
   guided: {
     builtinStyle: 'kimi',
     shapes: STRUCTURAL_TAG_SHAPES,
-    structuralTag: (tools, toolChoice, options) => buildKimiStructuralTag(tools, toolChoice, { shape: options?.shape as StructuralTagShape | undefined }),
+    structuralTag: (tools, toolChoice, options) =>
+      buildKimiStructuralTag(tools, toolChoice, { shape: options?.shape as StructuralTagShape | undefined }),
   },
   detect(text: string): boolean {
     return /<\|tool_calls?_section_begin\|>|<\|tool_call_begin\|>|(?<![A-Za-z0-9_.])functions\.[A-Za-z0-9_.-]+:\d+/u.test(text);

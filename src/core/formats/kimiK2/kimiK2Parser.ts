@@ -71,7 +71,12 @@ export class KimiK2Parser extends SectionedCallParser {
     for (const span of this.contentSpans) {
       const length = span.end - span.start;
       for (const hit of findRawFallbackCalls(this.content.slice(cursor, cursor + length))) {
-        this.note('raw-fallback', span.start + hit.start, span.start + hit.end, `${hit.id} written without special tokens (left as content)`);
+        this.note(
+          'raw-fallback',
+          span.start + hit.start,
+          span.start + hit.end,
+          `${hit.id} written without special tokens (left as content)`,
+        );
       }
       cursor += length;
     }

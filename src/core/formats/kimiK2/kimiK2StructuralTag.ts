@@ -8,21 +8,8 @@
  */
 import type { ChatRequest, ChatTool, ToolChoice } from '../../trace/record.ts';
 import { normalizeToolChoice, StructuralTagError, xgrammarParameters } from '../structuralTag/toolChoice.ts';
-import {
-  ARGUMENT_BEGIN,
-  CALL_BEGIN,
-  CALL_END,
-  SECTION_BEGIN,
-  SECTION_END,
-  THINK_BEGIN,
-  THINK_END,
-} from './kimiK2Markers.ts';
-import type {
-  JsonSchemaFormat,
-  StructuralTag,
-  StructuralTagFormat,
-  TagFormat,
-} from '../structuralTag/structuralTagFormat.ts';
+import { ARGUMENT_BEGIN, CALL_BEGIN, CALL_END, SECTION_BEGIN, SECTION_END, THINK_BEGIN, THINK_END } from './kimiK2Markers.ts';
+import type { JsonSchemaFormat, StructuralTag, StructuralTagFormat, TagFormat } from '../structuralTag/structuralTagFormat.ts';
 
 export type StructuralTagShape = 'xgrammar-kimi' | 'pr36891';
 export const STRUCTURAL_TAG_SHAPES: readonly StructuralTagShape[] = ['xgrammar-kimi', 'pr36891'];
@@ -85,20 +72,12 @@ function xgrammarKimiFormat(tools: readonly ChatTool[] | undefined, toolChoice: 
   } else if (choice === 'forced') {
     format = {
       type: 'sequence',
-      elements: [
-        { type: 'const_string', value: SECTION_BEGIN },
-        tags[0] as TagFormat,
-        { type: 'const_string', value: SECTION_END },
-      ],
+      elements: [{ type: 'const_string', value: SECTION_BEGIN }, tags[0] as TagFormat, { type: 'const_string', value: SECTION_END }],
     };
   } else {
     format = {
       type: 'sequence',
-      elements: [
-        { type: 'const_string', value: SECTION_BEGIN },
-        calls(),
-        { type: 'const_string', value: SECTION_END },
-      ],
+      elements: [{ type: 'const_string', value: SECTION_BEGIN }, calls(), { type: 'const_string', value: SECTION_END }],
     };
   }
   return format;

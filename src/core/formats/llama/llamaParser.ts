@@ -106,7 +106,9 @@ export class LlamaParser extends JsonCallParser<LlamaMarkerName> {
         'text-in-section',
         at + i,
         at + i + 1,
-        this.afterCall ? "text after the calls' JSON (vLLM's llama3_json parser drops it)" : `text after ${PYTHON_TAG} that is not a call's JSON object`,
+        this.afterCall
+          ? "text after the calls' JSON (vLLM's llama3_json parser drops it)"
+          : `text after ${PYTHON_TAG} that is not a call's JSON object`,
       );
       return i;
     }
@@ -132,7 +134,11 @@ export class LlamaParser extends JsonCallParser<LlamaMarkerName> {
       this.lead = '';
     }
     if (this.open) {
-      this.closeCall(span.start, false, m.name === 'call-begin' ? `a new ${PYTHON_TAG} before the call's JSON object closed` : 'the turn ends inside the call');
+      this.closeCall(
+        span.start,
+        false,
+        m.name === 'call-begin' ? `a new ${PYTHON_TAG} before the call's JSON object closed` : 'the turn ends inside the call',
+      );
     }
     if (m.name === 'call-begin') this.openSection();
     else {

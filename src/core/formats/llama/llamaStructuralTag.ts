@@ -36,8 +36,17 @@ export function buildLlamaStructuralTag(tools: readonly ChatTool[] | undefined, 
   const tags = fns.map(callTag);
   let format: StructuralTagFormat;
   if (choice === 'forced') format = tags[0] as TagFormat;
-  else if (choice === 'required') format = { type: 'tags_with_separator', tags, separator: '', at_least_one: true, stop_after_first: false };
+  else if (choice === 'required')
+    format = { type: 'tags_with_separator', tags, separator: '', at_least_one: true, stop_after_first: false };
   else if (tags.length === 0) format = { type: 'any_text', excludes: [...THINK_EXCLUDES] };
-  else format = { type: 'triggered_tags', triggers: [CALL_TRIGGER], tags, at_least_one: false, stop_after_first: false, excludes: [...THINK_EXCLUDES] };
+  else
+    format = {
+      type: 'triggered_tags',
+      triggers: [CALL_TRIGGER],
+      tags,
+      at_least_one: false,
+      stop_after_first: false,
+      excludes: [...THINK_EXCLUDES],
+    };
   return { type: 'structural_tag', format };
 }

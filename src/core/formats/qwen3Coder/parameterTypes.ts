@@ -45,7 +45,10 @@ export class ParameterTypes {
       const name = t?.function?.name;
       if (typeof name !== 'string' || this.byTool.has(name)) continue;
       const params = t.function.parameters as { properties?: unknown } | undefined;
-      const props = params && typeof params === 'object' && params.properties && typeof params.properties === 'object' ? (params.properties as Record<string, unknown>) : {};
+      const props =
+        params && typeof params === 'object' && params.properties && typeof params.properties === 'object'
+          ? (params.properties as Record<string, unknown>)
+          : {};
       this.byTool.set(name, props);
     }
   }

@@ -22,7 +22,10 @@ export const qwen3CoderFormat: ToolCallFormat = {
   },
   detect(text: string): boolean {
     // `<tool_call>` then `<function=`; or, without the wrapper, a function tag followed by a parameter or its end.
-    return /<tool_call>\s*<function=/u.test(text) || (!text.includes(TOOL_CALL_BEGIN) && /<function=[^>\n]*>\s*(?:<parameter=|<\/function>)/u.test(text));
+    return (
+      /<tool_call>\s*<function=/u.test(text) ||
+      (!text.includes(TOOL_CALL_BEGIN) && /<function=[^>\n]*>\s*(?:<parameter=|<\/function>)/u.test(text))
+    );
   },
   createParser(options?: ParserOptions): StreamingParser {
     return new Qwen3CoderParser(options);

@@ -48,4 +48,11 @@ export const QWEN3_CODER_SCAN_TABLE: readonly MarkerDef<Qwen3CoderMarkerName>[] 
 ];
 
 /** The special tokens among them: the format's markers. */
-export const QWEN3_CODER_TOKEN_MARKERS: readonly string[] = [TOOL_CALL_BEGIN, TOOL_CALL_END, '<think>', '</think>', '<|im_end|>', '<|endoftext|>'];
+export const QWEN3_CODER_TOKEN_MARKERS: readonly string[] = [
+  TOOL_CALL_BEGIN,
+  TOOL_CALL_END,
+  '<think>',
+  '</think>',
+  '<|im_end|>',
+  '<|endoftext|>',
+];

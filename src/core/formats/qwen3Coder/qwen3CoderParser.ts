@@ -416,7 +416,8 @@ export class Qwen3CoderParser extends MarkupParser<Qwen3CoderMarkerName> {
     f.closer = null;
     f.held = '';
     f.stage = 'value';
-    if (closer.name !== 'parameter-end') this.note('stray-marker', at, at, `</parameter> missing: ${closer.text} ends the value of "${f.param?.name ?? ''}"`);
+    if (closer.name !== 'parameter-end')
+      this.note('stray-marker', at, at, `</parameter> missing: ${closer.text} ends the value of "${f.param?.name ?? ''}"`);
     this.record(closer, at);
     this.closeParam(f);
     if (closer.name === 'parameter-end') return;
@@ -575,7 +576,8 @@ export class Qwen3CoderParser extends MarkupParser<Qwen3CoderMarkerName> {
   protected endInCall(at: number): void {
     if (this.st === 'section') {
       if (this.wrapFunctionDone) this.missingWrapEnd(at);
-      else if (!this.wrapHasFunction) this.note('unterminated-call', this.wrapStart ?? at, at, 'the stream ended inside <tool_call> before any function');
+      else if (!this.wrapHasFunction)
+        this.note('unterminated-call', this.wrapStart ?? at, at, 'the stream ended inside <tool_call> before any function');
       this.wrapStart = null;
       this.st = 'content';
       return;

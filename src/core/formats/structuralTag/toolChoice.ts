@@ -48,4 +48,3 @@ export function xgrammarParameters(tool: ChatTool): JsonObject | boolean {
   if (tool.function.strict === false) return true;
   return tool.function.parameters ?? true;
 }
-

@@ -73,13 +73,16 @@ export function importAnthropicMessage(value: UnknownObject, line: number): Impo
     const block: unknown = blocks[i];
     if (!isObject(block)) return importError(line, `Anthropic message: content[${i}] must be an object, got ${describeJson(block)}`);
     if (block.type === 'text') {
-      if (typeof block.text !== 'string') return importError(line, `Anthropic message: content[${i}].text must be a string, got ${describeJson(block.text)}`);
+      if (typeof block.text !== 'string')
+        return importError(line, `Anthropic message: content[${i}].text must be a string, got ${describeJson(block.text)}`);
       text = (text ?? '') + block.text;
     } else if (block.type === 'thinking') {
-      if (typeof block.thinking !== 'string') return importError(line, `Anthropic message: content[${i}].thinking must be a string, got ${describeJson(block.thinking)}`);
+      if (typeof block.thinking !== 'string')
+        return importError(line, `Anthropic message: content[${i}].thinking must be a string, got ${describeJson(block.thinking)}`);
       reasoning = (reasoning ?? '') + block.thinking;
     } else if (block.type === 'tool_use') {
-      if (typeof block.name !== 'string') return importError(line, `Anthropic message: content[${i}].name must be a string, got ${describeJson(block.name)}`);
+      if (typeof block.name !== 'string')
+        return importError(line, `Anthropic message: content[${i}].name must be a string, got ${describeJson(block.name)}`);
       if (block.input !== undefined && !isObject(block.input) && typeof block.input !== 'string') {
         return importError(line, `Anthropic message: content[${i}].input must be an object, got ${describeJson(block.input)}`);
       }
@@ -90,7 +93,15 @@ export function importAnthropicMessage(value: UnknownObject, line: number): Impo
     // Other blocks (redacted_thinking, server tools' results, …) carry nothing a tool-call check reads.
   }
   const id = isNonEmptyString(value.id) ? value.id : `line-${line}`;
-  const response = assistantCompletion({ id, model: value.model, content: text, reasoning, calls, finishReason: anthropicFinishReason(value.stop_reason), usage: value.usage });
+  const response = assistantCompletion({
+    id,
+    model: value.model,
+    content: text,
+    reasoning,
+    calls,
+    finishReason: anthropicFinishReason(value.stop_reason),
+    usage: value.usage,
+  });
   return importedRecord({ record: { toolscope: 1, id, response, meta: anthropicMeta(value) }, line, lastLine: line, source: 'anthropic' });
 }
 
@@ -98,5 +109,10 @@ export function importAnthropicError(value: UnknownObject, line: number): Import
   const meta: RecordMeta = { source: 'anthropic', endpoint: '/v1/messages' };
   if (isObject(value.error) && typeof value.error.type === 'string') meta.error_type = value.error.type;
   if (typeof value.request_id === 'string') meta.request_id = value.request_id;
-  return importedRecord({ record: { toolscope: 1, id: `line-${line}`, error: anthropicErrorText(value.error), meta }, line, lastLine: line, source: 'anthropic' });
+  return importedRecord({
+    record: { toolscope: 1, id: `line-${line}`, error: anthropicErrorText(value.error), meta },
+    line,
+    lastLine: line,
+    source: 'anthropic',
+  });
 }

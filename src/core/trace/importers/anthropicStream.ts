@@ -96,12 +96,19 @@ export class AnthropicStream {
         const entry: Block = { kind, toolIndex: -1, input: block.input, sentArguments: false };
         this.blocks.set(value.index, entry);
         if (kind === 'tool_use') {
-          if (typeof block.name !== 'string') return `content_block_start: tool_use "name" must be a string, got ${describeJson(block.name)}`;
+          if (typeof block.name !== 'string')
+            return `content_block_start: tool_use "name" must be a string, got ${describeJson(block.name)}`;
           entry.toolIndex = this.toolCount++;
-          const call = { index: entry.toolIndex, ...(typeof block.id === 'string' ? { id: block.id } : {}), type: 'function', function: { name: block.name, arguments: '' } };
+          const call = {
+            index: entry.toolIndex,
+            ...(typeof block.id === 'string' ? { id: block.id } : {}),
+            type: 'function',
+            function: { name: block.name, arguments: '' },
+          };
           this.push({ tool_calls: [call] });
         } else if (kind === 'text' && typeof block.text === 'string' && block.text !== '') this.push({ content: block.text });
-        else if (kind === 'thinking' && typeof block.thinking === 'string' && block.thinking !== '') this.push({ reasoning_content: block.thinking });
+        else if (kind === 'thinking' && typeof block.thinking === 'string' && block.thinking !== '')
+          this.push({ reasoning_content: block.thinking });
         return null;
       }
       case 'content_block_delta': {
@@ -115,8 +122,10 @@ export class AnthropicStream {
           if (typeof delta.thinking !== 'string') return `thinking_delta: "thinking" must be a string, got ${describeJson(delta.thinking)}`;
           this.push({ reasoning_content: delta.thinking });
         } else if (delta.type === 'input_json_delta') {
-          if (typeof delta.partial_json !== 'string') return `input_json_delta: "partial_json" must be a string, got ${describeJson(delta.partial_json)}`;
-          if (block === undefined || block.toolIndex < 0) return `input_json_delta for content block ${String(value.index)}, which is not a tool_use block`;
+          if (typeof delta.partial_json !== 'string')
+            return `input_json_delta: "partial_json" must be a string, got ${describeJson(delta.partial_json)}`;
+          if (block === undefined || block.toolIndex < 0)
+            return `input_json_delta for content block ${String(value.index)}, which is not a tool_use block`;
           if (delta.partial_json === '') return null;
           block.sentArguments = true;
           this.push({ tool_calls: [{ index: block.toolIndex, function: { arguments: delta.partial_json } }] });

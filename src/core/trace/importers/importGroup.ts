@@ -64,7 +64,10 @@ export function importLineGroup(lines: readonly TextLine[], incompleteLine?: num
     const error: LineError =
       last.line === incompleteLine
         ? incompleteLineError(first.line)
-        : { line: first.line, message: `line ${first.line}: lines ${first.line}–${last.line} do not make one JSON value (${jsonError(lines.map((l) => l.text).join('\n'))})` };
+        : {
+            line: first.line,
+            message: `line ${first.line}: lines ${first.line}–${last.line} do not make one JSON value (${jsonError(lines.map((l) => l.text).join('\n'))})`,
+          };
     return { records: [], errors: [error] };
   }
   return out;

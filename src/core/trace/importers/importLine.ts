@@ -24,7 +24,7 @@ const EXPECTED =
   'an Ollama /api/chat or /api/generate response {"model", "created_at", "message" or "response", "done"}, ' +
   'a llama.cpp /completion response {"content", "stop_type" or "completion_probabilities", …}, ' +
   'an OpenTelemetry OTLP JSON export {"resourceSpans": […]} with GenAI spans, ' +
-  'a Python printout of any of these (ChatCompletion(…), {\'role\': …}), ' +
+  "a Python printout of any of these (ChatCompletion(…), {'role': …}), " +
   'or SSE lines "data: {…}" (OpenAI chunks, Anthropic or Responses events, llama.cpp /completion chunks)';
 
 export function importLine(value: unknown, line: number): ImportResult {
@@ -42,17 +42,26 @@ export function importLine(value: unknown, line: number): ImportResult {
     // A lone object (pretty-printed, or keys in another order than Ollama writes them): one record of its own.
     const result = importOllamaLines([{ line, text: JSON.stringify(value) }]);
     const loaded = result.records[0];
-    return loaded !== undefined ? importedRecord(loaded) : { kind: 'error', error: result.errors[0] ?? { line, message: `line ${line}: unreadable Ollama response` } };
+    return loaded !== undefined
+      ? importedRecord(loaded)
+      : { kind: 'error', error: result.errors[0] ?? { line, message: `line ${line}: unreadable Ollama response` } };
   }
   if (isResponsesObjectShape(value)) return importResponsesObject(value, line);
   if (isResponsesEvent(value) || (isAnthropicEvent(value) && value.type !== 'error')) {
-    return importError(line, `a stream event ("type": ${JSON.stringify(value.type)}) outside an SSE dump; write stream events as "data: {…}" lines`);
+    return importError(
+      line,
+      `a stream event ("type": ${JSON.stringify(value.type)}) outside an SSE dump; write stream events as "data: {…}" lines`,
+    );
   }
   if (isAnthropicErrorShape(value)) return importAnthropicError(value, line);
   if (isCompletionsShape(value)) return importCompletions(value, line);
   if (isChatCompletionShape(value)) return importChatCompletion(value, line);
   if (isLlamaCompletionShape(value)) {
-    if (value.stop === false) return importError(line, 'a llama.cpp /completion stream chunk ("stop": false) outside an SSE dump; write stream chunks as "data: {…}" lines');
+    if (value.stop === false)
+      return importError(
+        line,
+        'a llama.cpp /completion stream chunk ("stop": false) outside an SSE dump; write stream chunks as "data: {…}" lines',
+      );
     return importLlamaCompletion(value, line);
   }
   if (isChatRequestShape(value)) return importChatRequest(value, line);

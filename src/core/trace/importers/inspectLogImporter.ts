@@ -20,7 +20,12 @@ export interface InspectLogRead {
 
 /** A parsed JSON document that looks like an Inspect log (`eval` spec plus `samples` or `version`). */
 export function isInspectLog(value: unknown): value is UnknownObject {
-  return isObject(value) && isObject(value.eval) && ('samples' in value || 'version' in value) && typeof (value.eval as UnknownObject).task === 'string';
+  return (
+    isObject(value) &&
+    isObject(value.eval) &&
+    ('samples' in value || 'version' in value) &&
+    typeof (value.eval as UnknownObject).task === 'string'
+  );
 }
 
 const ATTACHMENT = 'attachment://';
@@ -73,7 +78,12 @@ function sampleRecords(sample: UnknownObject, ordinal: { n: number }, out: Inspe
       toolscope: 1,
       id: `${String(sample.id)}/${String(sample.epoch ?? 1)}/${call}`,
       request: request as unknown as ChatRequest,
-      meta: { source: 'inspect', model: typeof event.model === 'string' ? event.model : undefined, endpoint: '/v1/chat/completions', ...(typeof event.timestamp === 'string' ? { created: event.timestamp } : {}) },
+      meta: {
+        source: 'inspect',
+        model: typeof event.model === 'string' ? event.model : undefined,
+        endpoint: '/v1/chat/completions',
+        ...(typeof event.timestamp === 'string' ? { created: event.timestamp } : {}),
+      },
     };
     const response = resolveAttachments(raw.response, attachments);
     if (isObject(response) && isChatCompletionShape(response)) {

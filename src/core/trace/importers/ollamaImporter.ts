@@ -14,7 +14,15 @@
  */
 import { assistantCompletion } from './assistantCompletion.ts';
 import { canonicalJson } from '../../util/canonicalJson.ts';
-import type { ChatCompletionChunk, ChatCompletionChunkDelta, ChatToolCall, LineError, LoadedRecord, RecordMeta, TraceRecord } from '../record.ts';
+import type {
+  ChatCompletionChunk,
+  ChatCompletionChunkDelta,
+  ChatToolCall,
+  LineError,
+  LoadedRecord,
+  RecordMeta,
+  TraceRecord,
+} from '../record.ts';
 import { describeJson, isObject, type UnknownObject } from './jsonGuards.ts';
 import { incompleteLineError, type ReadResult, type TextLine } from './importResult.ts';
 
@@ -24,7 +32,13 @@ type Endpoint = 'chat' | 'generate';
 
 /** An Ollama response object or stream chunk (a stream's last chunk may carry only `done` and the timings). */
 export function isOllamaShape(value: UnknownObject): boolean {
-  return typeof value.model === 'string' && typeof value.created_at === 'string' && typeof value.done === 'boolean' && !('choices' in value) && !('messages' in value);
+  return (
+    typeof value.model === 'string' &&
+    typeof value.created_at === 'string' &&
+    typeof value.done === 'boolean' &&
+    !('choices' in value) &&
+    !('messages' in value)
+  );
 }
 
 /** Which endpoint a chunk comes from, or null for a last chunk that says neither (it ends the current stream). */
@@ -83,7 +97,9 @@ function streamRecord(stream: Stream): { loaded: LoadedRecord } | { error: LineE
   const id = `line-${stream.line}`;
   const last = stream.values[stream.values.length - 1] ?? {};
   const record: TraceRecord = { toolscope: 1, id, meta: meta(stream) };
-  const fail = (at: number, message: string) => ({ error: { line: at, message: `line ${at}: Ollama ${stream.endpoint === 'chat' ? '/api/chat' : '/api/generate'} response: ${message}` } });
+  const fail = (at: number, message: string) => ({
+    error: { line: at, message: `line ${at}: Ollama ${stream.endpoint === 'chat' ? '/api/chat' : '/api/generate'} response: ${message}` },
+  });
   if (stream.endpoint === 'generate') {
     let text = '';
     let thinking = '';
@@ -99,7 +115,8 @@ function streamRecord(stream: Stream): { loaded: LoadedRecord } | { error: LineE
     const message = isObject(last.message) ? last.message : {};
     const calls = toolCalls(message, 0);
     if (typeof calls === 'string') return fail(stream.line, calls);
-    if (message.content !== undefined && message.content !== null && typeof message.content !== 'string') return fail(stream.line, `message.content must be a string, got ${describeJson(message.content)}`);
+    if (message.content !== undefined && message.content !== null && typeof message.content !== 'string')
+      return fail(stream.line, `message.content must be a string, got ${describeJson(message.content)}`);
     record.response = assistantCompletion({
       id,
       model: last.model,
@@ -114,20 +131,32 @@ function streamRecord(stream: Stream): { loaded: LoadedRecord } | { error: LineE
   const chunks: ChatCompletionChunk[] = [];
   let callCount = 0;
   const chunk = (delta: ChatCompletionChunkDelta, finish: string | null) =>
-    chunks.push({ id, object: 'chat.completion.chunk', ...(typeof last.model === 'string' ? { model: last.model } : {}), choices: [{ index: 0, delta, finish_reason: finish }] });
+    chunks.push({
+      id,
+      object: 'chat.completion.chunk',
+      ...(typeof last.model === 'string' ? { model: last.model } : {}),
+      choices: [{ index: 0, delta, finish_reason: finish }],
+    });
   for (const [k, v] of stream.values.entries()) {
     const message = isObject(v.message) ? v.message : {};
     const at = stream.lines[k] ?? stream.line;
     const calls = toolCalls(message, callCount);
     if (typeof calls === 'string') return fail(at, calls);
-    if (message.content !== undefined && message.content !== null && typeof message.content !== 'string') return fail(at, `message.content must be a string, got ${describeJson(message.content)}`);
+    if (message.content !== undefined && message.content !== null && typeof message.content !== 'string')
+      return fail(at, `message.content must be a string, got ${describeJson(message.content)}`);
     callCount += calls.length;
     const delta: ChatCompletionChunkDelta = {};
     if (k === 0 && typeof message.role === 'string') delta.role = message.role;
     // Ollama's last chunk carries content "": nothing was sent, so no empty content delta is made up here.
     if (typeof message.content === 'string' && message.content !== '') delta.content = message.content;
     if (typeof message.thinking === 'string' && message.thinking !== '') delta.reasoning_content = message.thinking;
-    if (calls.length > 0) delta.tool_calls = calls.map((c) => ({ index: c.index ?? 0, ...(c.id !== undefined ? { id: c.id } : {}), type: 'function', function: c.function }));
+    if (calls.length > 0)
+      delta.tool_calls = calls.map((c) => ({
+        index: c.index ?? 0,
+        ...(c.id !== undefined ? { id: c.id } : {}),
+        type: 'function',
+        function: c.function,
+      }));
     const finish = v.done === true ? finishReason(v, callCount > 0) : null;
     if (Object.keys(delta).length > 0 || finish !== null) chunk(delta, finish);
   }
@@ -154,7 +183,11 @@ export function importOllamaLines(lines: readonly TextLine[], incompleteLine?: n
     try {
       value = JSON.parse(text);
     } catch (err) {
-      out.errors.push(line === incompleteLine ? incompleteLineError(line) : { line, message: `line ${line}: invalid JSON (${err instanceof Error ? err.message : String(err)})` });
+      out.errors.push(
+        line === incompleteLine
+          ? incompleteLineError(line)
+          : { line, message: `line ${line}: invalid JSON (${err instanceof Error ? err.message : String(err)})` },
+      );
       continue;
     }
     if (!isObject(value) || !isOllamaShape(value)) {

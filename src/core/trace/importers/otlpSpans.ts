@@ -10,7 +10,17 @@
  * read is an error on the export's line; the other spans still load.
  */
 import { canonicalJson } from '../../util/canonicalJson.ts';
-import type { ChatCompletion, ChatMessage, ChatTool, ChatToolCall, JsonObject, LineError, LoadedRecord, RecordMeta, TraceRecord } from '../record.ts';
+import type {
+  ChatCompletion,
+  ChatMessage,
+  ChatTool,
+  ChatToolCall,
+  JsonObject,
+  LineError,
+  LoadedRecord,
+  RecordMeta,
+  TraceRecord,
+} from '../record.ts';
 import { isObject, type UnknownObject } from './jsonGuards.ts';
 import type { ReadResult } from './importResult.ts';
 
@@ -94,12 +104,21 @@ function partsMessage(message: unknown, key: string): ChatMessage[] {
       calls.push(call);
     } else if (part.type === 'tool_call_response') {
       const response = part.response;
-      responses.push({ role: 'tool', content: typeof response === 'string' ? response : canonicalJson(response ?? null), ...(typeof part.id === 'string' ? { tool_call_id: part.id } : {}) });
+      responses.push({
+        role: 'tool',
+        content: typeof response === 'string' ? response : canonicalJson(response ?? null),
+        ...(typeof part.id === 'string' ? { tool_call_id: part.id } : {}),
+      });
     }
   }
   const out: ChatMessage[] = [];
   if (content !== null || reasoning !== null || calls.length > 0 || responses.length === 0) {
-    out.push({ role, content, ...(reasoning !== null ? { reasoning_content: reasoning } : {}), ...(calls.length > 0 ? { tool_calls: calls } : {}) });
+    out.push({
+      role,
+      content,
+      ...(reasoning !== null ? { reasoning_content: reasoning } : {}),
+      ...(calls.length > 0 ? { tool_calls: calls } : {}),
+    });
   }
   return [...out, ...responses];
 }
@@ -145,7 +164,14 @@ function tools(attrs: Map<string, unknown>): ChatTool[] | undefined {
       const fn = isObject(d.function) ? d.function : d; // flat {type, name, parameters} or OpenAI's nested shape
       const name = text(fn.name, `gen_ai.tool.definitions[${i}].name`);
       if (name === undefined) throw new SpanProblem(`gen_ai.tool.definitions[${i}] has no name`);
-      return { type: 'function', function: { name, ...(typeof fn.description === 'string' ? { description: fn.description } : {}), ...(isObject(fn.parameters) ? { parameters: fn.parameters as JsonObject } : {}) } };
+      return {
+        type: 'function',
+        function: {
+          name,
+          ...(typeof fn.description === 'string' ? { description: fn.description } : {}),
+          ...(isObject(fn.parameters) ? { parameters: fn.parameters as JsonObject } : {}),
+        },
+      };
     });
   }
   const found = indices(attrs, 'llm.request.functions.');
@@ -156,7 +182,14 @@ function tools(attrs: Map<string, unknown>): ChatTool[] | undefined {
     if (name === undefined) throw new SpanProblem(`${at} has no name`);
     const parameters = jsonAttribute(attrs, `${at}.parameters`);
     const description = attrs.get(`${at}.description`);
-    return { type: 'function', function: { name, ...(typeof description === 'string' ? { description } : {}), ...(isObject(parameters) ? { parameters: parameters as JsonObject } : {}) } };
+    return {
+      type: 'function',
+      function: {
+        name,
+        ...(typeof description === 'string' ? { description } : {}),
+        ...(isObject(parameters) ? { parameters: parameters as JsonObject } : {}),
+      },
+    };
   });
 }
 
@@ -282,7 +315,11 @@ export function importOtlpExport(value: UnknownObject, line: number, lastLine: n
     });
   });
   if (out.records.length === 0 && out.errors.length === 0) {
-    out.errors.push(errorAt(`none of its ${spans} span(s) is a GenAI LLM span (no gen_ai.request.model, gen_ai.input/output.messages or gen_ai.prompt/completion attributes)`));
+    out.errors.push(
+      errorAt(
+        `none of its ${spans} span(s) is a GenAI LLM span (no gen_ai.request.model, gen_ai.input/output.messages or gen_ai.prompt/completion attributes)`,
+      ),
+    );
   }
   return out;
 }

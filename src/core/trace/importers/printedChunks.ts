@@ -13,7 +13,12 @@ export function importPrintedChunks(lines: readonly TextLine[], incompleteLine?:
   const errors: LineError[] = [];
   for (const { line, text } of lines) {
     const read = readPrintout(text);
-    if ('error' in read) errors.push(line === incompleteLine ? incompleteLineError(line) : { line, message: `line ${line}: a ChatCompletionChunk printout Toolscope cannot read: ${read.error}` });
+    if ('error' in read)
+      errors.push(
+        line === incompleteLine
+          ? incompleteLineError(line)
+          : { line, message: `line ${line}: a ChatCompletionChunk printout Toolscope cannot read: ${read.error}` },
+      );
     else data.push({ line, text: `data: ${JSON.stringify(read.value)}` });
   }
   const result = importSseBlock(data);

@@ -40,7 +40,18 @@ export function parsePythonLiteral(text: string): PyValue {
 }
 
 const MAX_DEPTH = 200;
-const SIMPLE_ESCAPES: Record<string, string> = { '\\': '\\', "'": "'", '"': '"', n: '\n', t: '\t', r: '\r', b: '\b', f: '\f', v: '\v', a: '\u0007' };
+const SIMPLE_ESCAPES: Record<string, string> = {
+  '\\': '\\',
+  "'": "'",
+  '"': '"',
+  n: '\n',
+  t: '\t',
+  r: '\r',
+  b: '\b',
+  f: '\f',
+  v: '\v',
+  a: '\u0007',
+};
 
 class Reader {
   private i = 0;

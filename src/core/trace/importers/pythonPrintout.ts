@@ -13,9 +13,13 @@ import { PythonLiteralError, parsePythonLiteral, type PyValue } from './pythonLi
 
 function wrapped(value: PyValue): PyValue {
   if (!isObject(value) || 'choices' in value || 'messages' in value) return value;
-  const completion = (message: UnknownObject): PyValue => ({ object: 'chat.completion', choices: [{ index: 0, message: message as PyValue, finish_reason: null }] });
+  const completion = (message: UnknownObject): PyValue => ({
+    object: 'chat.completion',
+    choices: [{ index: 0, message: message as PyValue, finish_reason: null }],
+  });
   if (value.role === 'assistant') return completion(value);
-  if (isObject(value.function) && value.type === 'function') return completion({ role: 'assistant', content: null, tool_calls: [value as PyValue] });
+  if (isObject(value.function) && value.type === 'function')
+    return completion({ role: 'assistant', content: null, tool_calls: [value as PyValue] });
   if (typeof value.name === 'string' && typeof value.arguments === 'string' && Object.keys(value).length === 2) {
     return completion({ role: 'assistant', content: null, tool_calls: [{ type: 'function', function: value as PyValue }] });
   }
@@ -39,5 +43,9 @@ export function importPrintout(text: string, line: number, lastLine: number): Im
   const result = importLine(wrapped(read.value), line);
   if (result.kind === 'error') return result;
   const loaded = result.loaded;
-  return importedRecord({ ...loaded, lastLine: Math.max(loaded.lastLine, lastLine), record: { ...loaded.record, meta: { ...loaded.record.meta, printout: 'python' } } });
+  return importedRecord({
+    ...loaded,
+    lastLine: Math.max(loaded.lastLine, lastLine),
+    record: { ...loaded.record, meta: { ...loaded.record.meta, printout: 'python' } },
+  });
 }

@@ -42,7 +42,8 @@ export function responsesMeta(response: UnknownObject): RecordMeta {
   if (typeof response.model === 'string') meta.model = response.model;
   if (typeof response.id === 'string') meta.response_id = response.id;
   if (typeof response.status === 'string') meta.status = response.status;
-  if (response.incomplete_details !== undefined && response.incomplete_details !== null) meta.incomplete_details = response.incomplete_details;
+  if (response.incomplete_details !== undefined && response.incomplete_details !== null)
+    meta.incomplete_details = response.incomplete_details;
   if (response.usage !== undefined && response.usage !== null) meta.usage = response.usage;
   if (typeof response.created_at === 'number') {
     meta.created_at = response.created_at;
@@ -71,14 +72,17 @@ export function responsesRequest(response: UnknownObject): ChatRequest | undefin
   const request: ChatRequest = { ...(typeof response.model === 'string' ? { model: response.model } : {}), tools };
   const choice = response.tool_choice;
   if (choice === 'auto' || choice === 'none' || choice === 'required') request.tool_choice = choice;
-  else if (isObject(choice) && choice.type === 'function' && typeof choice.name === 'string') request.tool_choice = { type: 'function', function: { name: choice.name } } satisfies ToolChoice;
+  else if (isObject(choice) && choice.type === 'function' && typeof choice.name === 'string')
+    request.tool_choice = { type: 'function', function: { name: choice.name } } satisfies ToolChoice;
   return request;
 }
 
 /** A reasoning item's text: its `reasoning_text` parts, else its summary texts. */
 export function reasoningItemText(item: UnknownObject): string {
   const parts = (list: unknown, type: string) =>
-    (Array.isArray(list) ? list : []).filter((p): p is UnknownObject => isObject(p) && p.type === type && typeof p.text === 'string').map((p) => p.text as string);
+    (Array.isArray(list) ? list : [])
+      .filter((p): p is UnknownObject => isObject(p) && p.type === type && typeof p.text === 'string')
+      .map((p) => p.text as string);
   const full = parts(item.content, 'reasoning_text');
   return (full.length > 0 ? full : parts(item.summary, 'summary_text')).join('');
 }
@@ -99,15 +103,25 @@ export function importResponsesObject(value: UnknownObject, line: number): Impor
       const r = reasoningItemText(item);
       if (r !== '') reasoning = (reasoning ?? '') + r;
     } else if (item.type === 'function_call') {
-      if (typeof item.name !== 'string') return importError(line, `Responses output[${i}].name must be a string, got ${describeJson(item.name)}`);
-      if (typeof item.arguments !== 'string') return importError(line, `Responses output[${i}].arguments must be a string, got ${describeJson(item.arguments)}`);
+      if (typeof item.name !== 'string')
+        return importError(line, `Responses output[${i}].name must be a string, got ${describeJson(item.name)}`);
+      if (typeof item.arguments !== 'string')
+        return importError(line, `Responses output[${i}].arguments must be a string, got ${describeJson(item.arguments)}`);
       const call: ChatToolCall = { type: 'function', function: { name: item.name, arguments: item.arguments } };
       if (typeof item.call_id === 'string') call.id = item.call_id;
       calls.push(call);
     }
   }
   const id = isNonEmptyString(value.id) ? value.id : `line-${line}`;
-  const response = assistantCompletion({ id, model: value.model, content: text, reasoning, calls, finishReason: responsesFinishReason(value, calls.length > 0), usage: value.usage ?? undefined });
+  const response = assistantCompletion({
+    id,
+    model: value.model,
+    content: text,
+    reasoning,
+    calls,
+    finishReason: responsesFinishReason(value, calls.length > 0),
+    usage: value.usage ?? undefined,
+  });
   const record: TraceRecord = { toolscope: 1, id, response, meta: responsesMeta(value) };
   const request = responsesRequest(value);
   if (request !== undefined) record.request = request;

@@ -97,19 +97,31 @@ export class ResponsesStream {
         const item = value.item;
         if (!isObject(item)) return `response.output_item.added: "item" must be an object, got ${describeJson(item)}`;
         if (item.type !== 'function_call') return null;
-        if (typeof item.name !== 'string') return `response.output_item.added: function_call "name" must be a string, got ${describeJson(item.name)}`;
+        if (typeof item.name !== 'string')
+          return `response.output_item.added: function_call "name" must be a string, got ${describeJson(item.name)}`;
         const call: CallItem = { toolIndex: this.toolCount++, sentArguments: false };
         if (typeof item.id === 'string') this.calls.set(`id:${item.id}`, call);
         if (typeof value.output_index === 'number') this.calls.set(`at:${value.output_index}`, call);
         const args = typeof item.arguments === 'string' ? item.arguments : '';
         if (args !== '') call.sentArguments = true;
-        this.push({ tool_calls: [{ index: call.toolIndex, ...(typeof item.call_id === 'string' ? { id: item.call_id } : {}), type: 'function', function: { name: item.name, arguments: args } }] });
+        this.push({
+          tool_calls: [
+            {
+              index: call.toolIndex,
+              ...(typeof item.call_id === 'string' ? { id: item.call_id } : {}),
+              type: 'function',
+              function: { name: item.name, arguments: args },
+            },
+          ],
+        });
         return null;
       }
       case 'response.function_call_arguments.delta': {
-        if (typeof value.delta !== 'string') return `response.function_call_arguments.delta: "delta" must be a string, got ${describeJson(value.delta)}`;
+        if (typeof value.delta !== 'string')
+          return `response.function_call_arguments.delta: "delta" must be a string, got ${describeJson(value.delta)}`;
         const call = this.callOf(value);
-        if (call === undefined) return `response.function_call_arguments.delta for item ${String(value.item_id ?? value.output_index)}, which is not a function_call item of this stream`;
+        if (call === undefined)
+          return `response.function_call_arguments.delta for item ${String(value.item_id ?? value.output_index)}, which is not a function_call item of this stream`;
         if (value.delta === '') return null;
         call.sentArguments = true;
         this.push({ tool_calls: [{ index: call.toolIndex, function: { arguments: value.delta } }] });
@@ -126,7 +138,8 @@ export class ResponsesStream {
         return null;
       }
       case 'response.output_text.delta':
-        if (typeof value.delta !== 'string') return `response.output_text.delta: "delta" must be a string, got ${describeJson(value.delta)}`;
+        if (typeof value.delta !== 'string')
+          return `response.output_text.delta: "delta" must be a string, got ${describeJson(value.delta)}`;
         this.push({ content: value.delta });
         return null;
       case 'response.reasoning_text.delta':

@@ -57,7 +57,6 @@ function chunkKind(value: UnknownObject): 'chat' | 'text' | null {
   return null;
 }
 
-
 /** Appends a text_completion chunk's first choice to the stream's completion, or says why it cannot. */
 function appendTextChunk(stream: Stream, value: UnknownObject): string | null {
   const choices = value.choices;

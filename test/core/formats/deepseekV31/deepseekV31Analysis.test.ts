@@ -8,7 +8,14 @@ const E = '<｜tool▁calls▁end｜>';
 const call = (name: string, args: string) => `<｜tool▁call▁begin｜>${name}<｜tool▁sep｜>${args}<｜tool▁call▁end｜>`;
 
 test('deepseek_v31 analysis: a clean call is detected and clean; markers are single tokens', () => {
-  const r = analyze(record({ completion: { text: `Checking.${S}${call('get_weather', '{"city": "Paris"}')}${call('search', '{"query": "x"}')}${E}<｜end▁of▁sentence｜>`, finish_reason: 'tool_calls' } }));
+  const r = analyze(
+    record({
+      completion: {
+        text: `Checking.${S}${call('get_weather', '{"city": "Paris"}')}${call('search', '{"query": "x"}')}${E}<｜end▁of▁sentence｜>`,
+        finish_reason: 'tool_calls',
+      },
+    }),
+  );
   assert.equal(r.format, 'deepseek_v31');
   assert.deepEqual(
     r.calls.map((c) => c.name),
@@ -30,20 +37,32 @@ test('deepseek_v31 analysis: thinking mode with --think-open, and without it', (
 
 test('deepseek_v31 analysis: unknown tool, schema violation, invalid JSON, unterminated call, newline before the name', () => {
   assert.ok(kinds(analyze(record({ completion: { text: `${S}${call('get_stock_price', '{"t": 1}')}${E}` } }))).includes('unknown-tool'));
-  assert.ok(kinds(analyze(record({ completion: { text: `${S}${call('get_weather', '{"city": ""}')}${E}` } }))).includes('schema-violation'));
-  assert.ok(kinds(analyze(record({ completion: { text: `${S}${call('get_weather', "{'city': 'Oslo'}")}${E}` } }))).includes('invalid-arguments-json'));
-  const cut = analyze(record({ completion: { text: `${S}<｜tool▁call▁begin｜>search<｜tool▁sep｜>{"query": "dee`, finish_reason: 'length' } }));
+  assert.ok(
+    kinds(analyze(record({ completion: { text: `${S}${call('get_weather', '{"city": ""}')}${E}` } }))).includes('schema-violation'),
+  );
+  assert.ok(
+    kinds(analyze(record({ completion: { text: `${S}${call('get_weather', "{'city': 'Oslo'}")}${E}` } }))).includes(
+      'invalid-arguments-json',
+    ),
+  );
+  const cut = analyze(
+    record({ completion: { text: `${S}<｜tool▁call▁begin｜>search<｜tool▁sep｜>{"query": "dee`, finish_reason: 'length' } }),
+  );
   assert.ok(kinds(cut).includes('unterminated-call'));
   // A section cut off by truncation is reported as the unterminated call, not also as a missing section end.
   assert.ok(!kinds(cut).includes('missing-section-marker'));
-  const newline = analyze(record({ completion: { text: `${S}<｜tool▁call▁begin｜>\nget_weather<｜tool▁sep｜>{"city": "Oslo"}<｜tool▁call▁end｜>${E}` } }));
+  const newline = analyze(
+    record({ completion: { text: `${S}<｜tool▁call▁begin｜>\nget_weather<｜tool▁sep｜>{"city": "Oslo"}<｜tool▁call▁end｜>${E}` } }),
+  );
   assert.equal(newline.calls[0]?.name, 'get_weather');
   assert.ok(kinds(newline).includes('marker-whitespace'));
 });
 
 test('deepseek_v31 analysis: markup leaked into the recorded response content', () => {
   const text = `${S}${call('search', '{"query": "deepseek v3.1 tool calls"}')}${E}`;
-  const r = analyze(record({ completion: { text }, response: { choices: [{ message: { role: 'assistant', content: text }, finish_reason: 'stop' }] } }));
+  const r = analyze(
+    record({ completion: { text }, response: { choices: [{ message: { role: 'assistant', content: text }, finish_reason: 'stop' }] } }),
+  );
   assert.equal(r.format, 'deepseek_v31');
   assert.ok(kinds(r).includes('content-leak'));
 });

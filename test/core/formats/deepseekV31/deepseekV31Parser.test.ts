@@ -24,17 +24,41 @@ test('deepseek_v31: deltas never carry empty strings or markup; names go out bef
 test('deepseek_v31: state names follow the markup', () => {
   const p = new DeepSeekV31Parser({ startInReasoning: true });
   const states: string[] = [];
-  for (const piece of ['hm', '</think>', 'Hi ', '<｜tool▁calls▁begin｜>', '<｜tool▁call▁begin｜>', 'f', '<｜tool▁sep｜>', '{}', '<｜tool▁call▁end｜>', '<｜tool▁calls▁end｜>']) {
+  for (const piece of [
+    'hm',
+    '</think>',
+    'Hi ',
+    '<｜tool▁calls▁begin｜>',
+    '<｜tool▁call▁begin｜>',
+    'f',
+    '<｜tool▁sep｜>',
+    '{}',
+    '<｜tool▁call▁end｜>',
+    '<｜tool▁calls▁end｜>',
+  ]) {
     p.push(piece);
     states.push(p.state);
   }
-  assert.deepEqual(states, ['reasoning', 'content', 'content', 'section', 'call-id', 'call-id', 'call-arguments', 'call-arguments', 'section', 'content']);
+  assert.deepEqual(states, [
+    'reasoning',
+    'content',
+    'content',
+    'section',
+    'call-id',
+    'call-id',
+    'call-arguments',
+    'call-arguments',
+    'section',
+    'content',
+  ]);
 });
 
 test('deepseek_v31: the name goes out at the separator, arguments as they come', () => {
   const p = new DeepSeekV31Parser();
   assert.equal(p.push('<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_'), null);
-  assert.deepEqual(p.push('weather<｜tool▁sep｜>{"ci'), { tool_calls: [{ index: 0, type: 'function', function: { name: 'get_weather', arguments: '{"ci' } }] });
+  assert.deepEqual(p.push('weather<｜tool▁sep｜>{"ci'), {
+    tool_calls: [{ index: 0, type: 'function', function: { name: 'get_weather', arguments: '{"ci' } }],
+  });
   // A marker split across deltas is held back, never leaked.
   assert.deepEqual(p.push('ty": 1}<｜tool▁ca'), { tool_calls: [{ index: 0, function: { arguments: 'ty": 1}' } }] });
   assert.equal(p.push('ll▁end｜>'), null);
@@ -55,7 +79,10 @@ test('deepseek_v31: result() mid-stream shows the open call', () => {
 test('deepseek_v31: every marker is recorded, fullwidth bars and all', () => {
   const fx = DEEPSEEK_V31_FIXTURES.find((f) => f.name === 'single call');
   assert.ok(fx);
-  assert.deepEqual(parseDeepSeekV31(fx.text).markers.map((m) => m.name), ['section-begin', 'call-begin', 'argument-begin', 'call-end', 'section-end', 'end-of-turn']);
+  assert.deepEqual(
+    parseDeepSeekV31(fx.text).markers.map((m) => m.name),
+    ['section-begin', 'call-begin', 'argument-begin', 'call-end', 'section-end', 'end-of-turn'],
+  );
 });
 
 test('deepseek_v31: linear time in the size of the input', () => {

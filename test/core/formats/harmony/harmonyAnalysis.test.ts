@@ -8,7 +8,9 @@ const think = (text: string) => `<|channel|>analysis<|message|>${text}<|end|><|s
 const call = (name: string, args: string) => `<|channel|>commentary to=functions.${name} <|constrain|>json<|message|>${args}<|call|>`;
 
 test('harmony analysis: a clean call is detected and clean; reasoning from the analysis channel', () => {
-  const r = analyze(record({ completion: { text: `${think('Need weather.')}${call('get_weather', '{"city":"Paris"}')}`, finish_reason: 'tool_calls' } }));
+  const r = analyze(
+    record({ completion: { text: `${think('Need weather.')}${call('get_weather', '{"city":"Paris"}')}`, finish_reason: 'tool_calls' } }),
+  );
   assert.equal(r.format, 'harmony');
   assert.deepEqual(r.calls, [{ id: '', name: 'get_weather', arguments: '{"city":"Paris"}' }]);
   assert.equal(r.reasoning, 'Need weather.');
@@ -25,10 +27,21 @@ test('harmony analysis: a clean call is detected and clean; reasoning from the a
 test('harmony analysis: unknown tool, schema violation, invalid JSON, unterminated call', () => {
   assert.ok(kinds(analyze(record({ completion: { text: call('get_stock_price', '{"t":1}') } }))).includes('unknown-tool'));
   // A built-in tool the request did not offer is an unknown tool too.
-  assert.ok(kinds(analyze(record({ completion: { text: '<|channel|>analysis to=browser.search code<|message|>{"query":"x"}<|call|>' } }))).includes('unknown-tool'));
+  assert.ok(
+    kinds(analyze(record({ completion: { text: '<|channel|>analysis to=browser.search code<|message|>{"query":"x"}<|call|>' } }))).includes(
+      'unknown-tool',
+    ),
+  );
   assert.ok(kinds(analyze(record({ completion: { text: call('get_weather', '{"city":"Oslo","days":0}') } }))).includes('schema-violation'));
   assert.ok(kinds(analyze(record({ completion: { text: call('get_weather', "{'city': 'Oslo'}") } }))).includes('invalid-arguments-json'));
-  const cut = analyze(record({ completion: { text: `${think('x')}<|channel|>commentary to=functions.search <|constrain|>json<|message|>{"query":"gpt`, finish_reason: 'length' } }));
+  const cut = analyze(
+    record({
+      completion: {
+        text: `${think('x')}<|channel|>commentary to=functions.search <|constrain|>json<|message|>{"query":"gpt`,
+        finish_reason: 'length',
+      },
+    }),
+  );
   assert.ok(kinds(cut).includes('unterminated-call'));
 });
 
@@ -37,7 +50,17 @@ test('harmony analysis: header words leaked into content by skip_special_tokens'
   const r = analyze(
     record({
       completion: { text },
-      response: { choices: [{ message: { role: 'assistant', content: 'analysisNeed to search.assistantcommentary to=functions.search json{"query":"harmony"}' }, finish_reason: 'stop' }] },
+      response: {
+        choices: [
+          {
+            message: {
+              role: 'assistant',
+              content: 'analysisNeed to search.assistantcommentary to=functions.search json{"query":"harmony"}',
+            },
+            finish_reason: 'stop',
+          },
+        ],
+      },
     }),
   );
   assert.equal(r.format, 'harmony');
@@ -46,7 +69,9 @@ test('harmony analysis: header words leaked into content by skip_special_tokens'
 });
 
 test('harmony analysis: text between messages is reported', () => {
-  const r = analyze(record({ completion: { text: `<|channel|>analysis<|message|>x<|end|>Sure!<|start|>assistant${call('search', '{"query":"x"}')}` } }));
+  const r = analyze(
+    record({ completion: { text: `<|channel|>analysis<|message|>x<|end|>Sure!<|start|>assistant${call('search', '{"query":"x"}')}` } }),
+  );
   assert.ok(kinds(r).includes('text-in-section'));
 });
 
@@ -59,10 +84,17 @@ test('harmony analysis: a call that ends the completion without <|call|> is comp
   for (const finish of ['stop', 'tool_calls']) {
     const r = analyze(record({ completion: { text, finish_reason: finish } }));
     const d = r.diagnostics.filter((x) => x.kind === 'unterminated-call');
-    assert.deepEqual(d.map((x) => [x.severity, x.detail]), [['info', 'stop-token-stripped']], finish);
+    assert.deepEqual(
+      d.map((x) => [x.severity, x.detail]),
+      [['info', 'stop-token-stripped']],
+      finish,
+    );
     assert.match(d[0]!.message, /servers strip/u);
     assert.deepEqual(r.calls, [{ id: '', name: 'get_weather', arguments: '{"city":"Paris"}' }]);
   }
   const cut = analyze(record({ completion: { text, finish_reason: 'length' } }));
-  assert.deepEqual(cut.diagnostics.filter((x) => x.kind === 'unterminated-call').map((x) => x.severity), ['error']);
+  assert.deepEqual(
+    cut.diagnostics.filter((x) => x.kind === 'unterminated-call').map((x) => x.severity),
+    ['error'],
+  );
 });

@@ -24,18 +24,58 @@ test('harmony: deltas never carry empty strings or markup; names go out before a
 test('harmony: state names follow the messages', () => {
   const p = new HarmonyParser();
   const states: string[] = [];
-  const pieces = ['<|channel|>', 'analysis', '<|message|>', 'Hmm.', '<|end|>', '<|start|>', 'assistant', '<|channel|>', 'commentary', ' to', '=functions', '.f', ' ', '<|constrain|>', 'json', '<|message|>', '{}', '<|call|>'];
+  const pieces = [
+    '<|channel|>',
+    'analysis',
+    '<|message|>',
+    'Hmm.',
+    '<|end|>',
+    '<|start|>',
+    'assistant',
+    '<|channel|>',
+    'commentary',
+    ' to',
+    '=functions',
+    '.f',
+    ' ',
+    '<|constrain|>',
+    'json',
+    '<|message|>',
+    '{}',
+    '<|call|>',
+  ];
   for (const piece of pieces) {
     p.push(piece);
     states.push(p.state);
   }
-  assert.deepEqual(states, ['section', 'section', 'reasoning', 'reasoning', 'section', 'section', 'section', 'section', 'section', 'section', 'call-id', 'call-id', 'call-id', 'call-id', 'call-id', 'call-arguments', 'call-arguments', 'section']);
+  assert.deepEqual(states, [
+    'section',
+    'section',
+    'reasoning',
+    'reasoning',
+    'section',
+    'section',
+    'section',
+    'section',
+    'section',
+    'section',
+    'call-id',
+    'call-id',
+    'call-id',
+    'call-id',
+    'call-id',
+    'call-arguments',
+    'call-arguments',
+    'section',
+  ]);
 });
 
 test('harmony: the call is announced at <|message|>, arguments stream', () => {
   const p = new HarmonyParser();
   assert.equal(p.push('<|channel|>commentary to=functions.get_weather <|constrain|>json'), null);
-  assert.deepEqual(p.push('<|message|>{"ci'), { tool_calls: [{ index: 0, type: 'function', function: { name: 'get_weather', arguments: '{"ci' } }] });
+  assert.deepEqual(p.push('<|message|>{"ci'), {
+    tool_calls: [{ index: 0, type: 'function', function: { name: 'get_weather', arguments: '{"ci' } }],
+  });
   assert.deepEqual(p.push('ty":"Paris"}<|ca'), { tool_calls: [{ index: 0, function: { arguments: 'ty":"Paris"}' } }] });
   assert.equal(p.push('ll|>'), null);
   assert.equal(p.result().calls[0]?.terminated, true);
@@ -54,7 +94,10 @@ test('harmony: every marker is recorded; the call spans its whole message', () =
   const fx = HARMONY_FIXTURES.find((f) => f.name === 'analysis then a call');
   assert.ok(fx);
   const r = parseHarmony(fx.text);
-  assert.deepEqual(r.markers.map((m) => m.name), ['channel', 'message', 'end', 'start', 'channel', 'constrain', 'message', 'call']);
+  assert.deepEqual(
+    r.markers.map((m) => m.name),
+    ['channel', 'message', 'end', 'start', 'channel', 'constrain', 'message', 'call'],
+  );
   const c = r.calls[0];
   assert.ok(c);
   assert.ok(fx.text.slice(c.span.start, c.span.end).startsWith('<|start|>assistant<|channel|>commentary'));
@@ -68,8 +111,14 @@ test('harmony: linear time in the size of the input', () => {
 
 test('harmony format: registered, detected from its markers, no call ids', () => {
   assert.equal(getFormat('harmony'), harmonyFormat);
-  for (const fx of HARMONY_FIXTURES.filter((f) => f.text.includes('<|channel|>') || f.text.includes('<|message|>'))) assert.equal(detectFormat(fx.text).name, 'harmony', fx.name);
-  assert.equal(detectFormat('<|tool_calls_section_begin|><|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{}<|tool_call_end|><|tool_calls_section_end|>').name, 'kimi_k2');
+  for (const fx of HARMONY_FIXTURES.filter((f) => f.text.includes('<|channel|>') || f.text.includes('<|message|>')))
+    assert.equal(detectFormat(fx.text).name, 'harmony', fx.name);
+  assert.equal(
+    detectFormat(
+      '<|tool_calls_section_begin|><|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{}<|tool_call_end|><|tool_calls_section_end|>',
+    ).name,
+    'kimi_k2',
+  );
   assert.equal(harmonyFormat.callIds, undefined);
   // What a server decoding with skip_special_tokens lets through is recognised as a leak.
   assert.ok(harmonyFormat.leakFragments.some((f) => 'analysisThe user asks.assistantfinalHello'.includes(f)));

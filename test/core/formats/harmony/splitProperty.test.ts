@@ -17,6 +17,11 @@ for (const fx of HARMONY_FIXTURES) {
 test('harmony split property around the first-header limit', () => {
   for (const n of [62, 63, 64, 65, 66]) {
     checkAllCuts(make, `${'x'.repeat(n)}<|channel|>final<|message|>ok`, undefined, `${n} chars before the first marker`);
-    checkAllCuts(make, ` to=functions.${'f'.repeat(n - 14)}<|channel|>commentary<|message|>{}<|call|>`, undefined, `recipient of ${n} chars`);
+    checkAllCuts(
+      make,
+      ` to=functions.${'f'.repeat(n - 14)}<|channel|>commentary<|message|>{}<|call|>`,
+      undefined,
+      `recipient of ${n} chars`,
+    );
   }
 });

@@ -18,7 +18,11 @@ export const TOOLS: ChatTool[] = [
       description: 'Current weather for a city',
       parameters: {
         type: 'object',
-        properties: { city: { type: 'string', minLength: 1 }, unit: { type: 'string', enum: ['celsius', 'fahrenheit'] }, days: { type: 'integer', minimum: 1, maximum: 14 } },
+        properties: {
+          city: { type: 'string', minLength: 1 },
+          unit: { type: 'string', enum: ['celsius', 'fahrenheit'] },
+          days: { type: 'integer', minimum: 1, maximum: 14 },
+        },
         required: ['city'],
         additionalProperties: false,
       },
@@ -29,7 +33,11 @@ export const TOOLS: ChatTool[] = [
     function: {
       name: 'search',
       description: 'Web search',
-      parameters: { type: 'object', properties: { query: { type: 'string' }, top_k: { type: 'integer', minimum: 1, maximum: 20 } }, required: ['query'] },
+      parameters: {
+        type: 'object',
+        properties: { query: { type: 'string' }, top_k: { type: 'integer', minimum: 1, maximum: 20 } },
+        required: ['query'],
+      },
     },
   },
 ];
@@ -81,13 +89,24 @@ export async function sampleRecords(format: string): Promise<Map<string, Analyze
 /** Each failure sample fires its kind; the clean sample is clean; all are in the format they declare. */
 export async function checkSamples(format: string): Promise<void> {
   const records = await sampleRecords(format);
-  assert.deepEqual([...records.keys()].sort(), ['clean-call', 'invalid-json-arguments', 'leak-markup-in-content', 'schema-violation', 'unknown-tool', 'unterminated-call-length']);
+  assert.deepEqual([...records.keys()].sort(), [
+    'clean-call',
+    'invalid-json-arguments',
+    'leak-markup-in-content',
+    'schema-violation',
+    'unknown-tool',
+    'unterminated-call-length',
+  ]);
   for (const r of records.values()) assert.equal(r.format, format, r.id);
   const clean = records.get('clean-call') as AnalyzedRecord;
   assertClean(clean, `${format}-clean-call`);
   // Delivered as written: the client got the content and reasoning the reference parse gives, and the call.
   assert.deepEqual(
-    { content: clean.response?.content ?? null, reasoning: clean.response?.reasoning ?? null, calls: clean.response?.calls.map((c) => [c.name, c.arguments]) },
+    {
+      content: clean.response?.content ?? null,
+      reasoning: clean.response?.reasoning ?? null,
+      calls: clean.response?.calls.map((c) => [c.name, c.arguments]),
+    },
     { content: clean.content, reasoning: clean.reasoning, calls: clean.calls.map((c) => [c.name, c.arguments]) },
     `${format}-clean-call`,
   );

@@ -59,11 +59,13 @@ export function checkFixture(make: ParserFactory, fx: FormatFixture, opts: { arg
     if (!written.includes('\\')) assert.equal(written, c.name, `${fx.name}: name span`);
     if (c.argumentsSpan) {
       assert.ok(c.argumentsSpan.start >= c.span.start && c.argumentsSpan.end <= c.span.end, `${fx.name}: arguments inside the call`);
-      if (opts.argumentsVerbatim) assert.equal(fx.text.slice(c.argumentsSpan.start, c.argumentsSpan.end), c.arguments, `${fx.name}: arguments span`);
+      if (opts.argumentsVerbatim)
+        assert.equal(fx.text.slice(c.argumentsSpan.start, c.argumentsSpan.end), c.arguments, `${fx.name}: arguments span`);
     }
   }
   for (const m of r.markers) assert.equal(fx.text.slice(m.span.start, m.span.end), m.text, `${fx.name}: marker span`);
-  for (let i = 1; i < r.markers.length; i++) assert.ok((r.markers[i - 1]?.span.end ?? 0) <= (r.markers[i]?.span.start ?? 0), `${fx.name}: markers in order`);
+  for (let i = 1; i < r.markers.length; i++)
+    assert.ok((r.markers[i - 1]?.span.end ?? 0) <= (r.markers[i]?.span.start ?? 0), `${fx.name}: markers in order`);
   assert.equal(r.contentSpans.map((s) => fx.text.slice(s.start, s.end)).join(''), r.content ?? '', `${fx.name}: content spans`);
   for (const n of r.notes) assert.ok(n.span.start <= n.span.end && n.span.end <= fx.text.length, `${fx.name}: note span`);
 }
@@ -120,7 +122,14 @@ function streamed(make: ParserFactory, pieces: string[], options?: ParserOptions
   return { message: accumulate(deltas), result: p.result() };
 }
 
-function check(make: ParserFactory, text: string, pieces: string[], options: ParserOptions | undefined, label: string, want: ParseResult): void {
+function check(
+  make: ParserFactory,
+  text: string,
+  pieces: string[],
+  options: ParserOptions | undefined,
+  label: string,
+  want: ParseResult,
+): void {
   const got = streamed(make, pieces, options);
   const cut = JSON.stringify(pieces.map((p) => p.length));
   assert.deepEqual(

@@ -24,24 +24,54 @@ test('hermes: deltas never carry empty strings or markup; names go out before ar
 test('hermes: the name goes out as soon as its string closes; arguments stream as written', () => {
   const p = new HermesParser();
   assert.equal(p.push('<tool_call>\n{"name": "get_wea'), null);
-  assert.deepEqual(p.push('ther", "arguments": {"ci'), { tool_calls: [{ index: 0, type: 'function', function: { name: 'get_weather', arguments: '{"ci' } }] });
+  assert.deepEqual(p.push('ther", "arguments": {"ci'), {
+    tool_calls: [{ index: 0, type: 'function', function: { name: 'get_weather', arguments: '{"ci' } }],
+  });
   assert.deepEqual(p.push('ty": "Paris"}}\n</tool_call>'), { tool_calls: [{ index: 0, function: { arguments: 'ty": "Paris"}' } }] });
 });
 
 test('hermes: arguments written before the name wait for it', () => {
   const p = new HermesParser();
   assert.equal(p.push('<tool_call>{"arguments": {"a": 1}, '), null);
-  assert.deepEqual(p.push('"name": "f"}'), { tool_calls: [{ index: 0, type: 'function', function: { name: 'f', arguments: '{"a": 1}' } }] });
+  assert.deepEqual(p.push('"name": "f"}'), {
+    tool_calls: [{ index: 0, type: 'function', function: { name: 'f', arguments: '{"a": 1}' } }],
+  });
 });
 
 test('hermes: state names follow the markup', () => {
   const p = new HermesParser();
   const states: string[] = [];
-  for (const piece of ['Hi ', '<think>', 'x', '</think>', '<tool_call>', '{"name": "f", ', '"arguments": {', '"a": 1}', '}', '\n', '</tool_call>', 'bye']) {
+  for (const piece of [
+    'Hi ',
+    '<think>',
+    'x',
+    '</think>',
+    '<tool_call>',
+    '{"name": "f", ',
+    '"arguments": {',
+    '"a": 1}',
+    '}',
+    '\n',
+    '</tool_call>',
+    'bye',
+  ]) {
     p.push(piece);
     states.push(p.state);
   }
-  assert.deepEqual(states, ['content', 'reasoning', 'reasoning', 'content', 'call-id', 'call-id', 'call-arguments', 'call-id', 'section', 'section', 'content', 'content']);
+  assert.deepEqual(states, [
+    'content',
+    'reasoning',
+    'reasoning',
+    'content',
+    'call-id',
+    'call-id',
+    'call-arguments',
+    'call-id',
+    'section',
+    'section',
+    'content',
+    'content',
+  ]);
 });
 
 test('hermes: result() mid-stream shows the open call with its partial arguments', () => {
@@ -78,7 +108,10 @@ test('hermes: streaming deltas accumulate like a client would', () => {
 
 test('hermes: the special tokens are the markers recorded, in order', () => {
   const r = parseHermes('<think>a</think><tool_call>{"name": "f", "arguments": {}}</tool_call><|im_end|>');
-  assert.deepEqual(r.markers.map((m) => m.name), ['think-begin', 'think-end', 'call-begin', 'call-end', 'end-of-turn']);
+  assert.deepEqual(
+    r.markers.map((m) => m.name),
+    ['think-begin', 'think-end', 'call-begin', 'call-end', 'end-of-turn'],
+  );
 });
 
 test('hermes: linear time in the size of the input', () => {

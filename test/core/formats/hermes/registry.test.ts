@@ -1,7 +1,15 @@
 /** The registry with the five added formats: names, detection order, and tokenizers that follow each format. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULT_FORMAT, detectFormat, findFormat, formatNames, getFormat, MarkerSplitter, tokenizerFor } from '../../../../src/core/formats/registry.ts';
+import {
+  DEFAULT_FORMAT,
+  detectFormat,
+  findFormat,
+  formatNames,
+  getFormat,
+  MarkerSplitter,
+  tokenizerFor,
+} from '../../../../src/core/formats/registry.ts';
 import { KimiSplitter } from '../../../../src/core/tokens/index.ts';
 
 test('registry: Kimi K2 stays first and the default; the five other formats are registered', () => {
@@ -15,9 +23,11 @@ test('registry: Kimi K2 stays first and the default; the five other formats are 
 });
 
 test('registry: the format whose markup comes first wins when another format is quoted inside it', () => {
-  const kimi = '<|tool_calls_section_begin|><|tool_call_begin|>functions.doc:0<|tool_call_argument_begin|>{"text": "Hermes writes <tool_call>{…}</tool_call>"}<|tool_call_end|><|tool_calls_section_end|>';
+  const kimi =
+    '<|tool_calls_section_begin|><|tool_call_begin|>functions.doc:0<|tool_call_argument_begin|>{"text": "Hermes writes <tool_call>{…}</tool_call>"}<|tool_call_end|><|tool_calls_section_end|>';
   assert.equal(detectFormat(kimi).name, 'kimi_k2');
-  const hermes = '<tool_call>\n{"name": "doc", "arguments": {"text": "Kimi writes <|tool_call_begin|> and gpt-oss <|channel|>"}}\n</tool_call>';
+  const hermes =
+    '<tool_call>\n{"name": "doc", "arguments": {"text": "Kimi writes <|tool_call_begin|> and gpt-oss <|channel|>"}}\n</tool_call>';
   assert.equal(detectFormat(hermes).name, 'hermes');
   const harmony = '<|channel|>commentary to=functions.doc <|constrain|>json<|message|>{"text": "<｜tool▁calls▁begin｜>"}<|call|>';
   assert.equal(detectFormat(harmony).name, 'harmony');
@@ -50,5 +60,8 @@ test('tokenizerFor: the Kimi splitter for Kimi K2, a marker splitter for the oth
     assert.equal(t.approximate, true);
   }
   const ds = tokenizerFor(getFormat('deepseek_v31')).tokenize('a<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>f<｜tool▁sep｜>{}');
-  assert.deepEqual(ds.filter((t) => t.special).map((t) => t.text), ['<｜tool▁calls▁begin｜>', '<｜tool▁call▁begin｜>', '<｜tool▁sep｜>']);
+  assert.deepEqual(
+    ds.filter((t) => t.special).map((t) => t.text),
+    ['<｜tool▁calls▁begin｜>', '<｜tool▁call▁begin｜>', '<｜tool▁sep｜>'],
+  );
 });

@@ -59,17 +59,44 @@ test('id and name arrive before any argument fragment, each once', () => {
       seen.set(tc.index, s);
     }
   }
-  assert.deepEqual([...seen.values()].map((s) => s.id), [1, 1, 1]);
+  assert.deepEqual(
+    [...seen.values()].map((s) => s.id),
+    [1, 1, 1],
+  );
 });
 
 test('state names follow the markup', () => {
   const p = new KimiK2Parser();
   const states: string[] = [];
-  for (const piece of ['Hi ', '<|tool_calls_section_begin|>', '<|tool_call_begin|>', 'functions.f:0', '<|tool_call_argument_begin|>', '{}', '<|tool_call_end|>', '<|tool_calls_section_end|>', '<think>', 'x', '</think>']) {
+  for (const piece of [
+    'Hi ',
+    '<|tool_calls_section_begin|>',
+    '<|tool_call_begin|>',
+    'functions.f:0',
+    '<|tool_call_argument_begin|>',
+    '{}',
+    '<|tool_call_end|>',
+    '<|tool_calls_section_end|>',
+    '<think>',
+    'x',
+    '</think>',
+  ]) {
     p.push(piece);
     states.push(p.state);
   }
-  assert.deepEqual(states, ['content', 'section', 'call-id', 'call-id', 'call-arguments', 'call-arguments', 'section', 'content', 'reasoning', 'reasoning', 'content']);
+  assert.deepEqual(states, [
+    'content',
+    'section',
+    'call-id',
+    'call-id',
+    'call-arguments',
+    'call-arguments',
+    'section',
+    'content',
+    'reasoning',
+    'reasoning',
+    'content',
+  ]);
 });
 
 test('result() mid-stream shows the open call with its partial arguments', () => {

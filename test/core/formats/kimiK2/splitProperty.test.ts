@@ -22,7 +22,11 @@ function streamed(pieces: string[], options?: ParserOptions): { message: ReturnT
 function expected(text: string, options?: ParserOptions) {
   const r = parseKimiK2(text, options);
   return {
-    message: { content: r.content, reasoning: r.reasoning, calls: r.calls.map((c) => ({ index: c.index, id: c.id || null, name: c.name || null, arguments: c.arguments })) },
+    message: {
+      content: r.content,
+      reasoning: r.reasoning,
+      calls: r.calls.map((c) => ({ index: c.index, id: c.id || null, name: c.name || null, arguments: c.arguments })),
+    },
     result: r,
   };
 }
@@ -62,11 +66,21 @@ test('split property on the recorded vLLM vectors in ../shared', (t) => {
   }
   let n = 0;
   for (const file of ['vectors-basic.json', 'vectors-vllm-tests.json', 'vectors-vllm-tests-genA-era.json']) {
-    const vectors = JSON.parse(readFileSync(shared + file, 'utf8')) as Array<{ name: string; text?: string; deltas?: Array<string | [string, number[]]> }>;
+    const vectors = JSON.parse(readFileSync(shared + file, 'utf8')) as Array<{
+      name: string;
+      text?: string;
+      deltas?: Array<string | [string, number[]]>;
+    }>;
     for (const v of vectors) {
       const text = v.text ?? (v.deltas ?? []).map((d) => (typeof d === 'string' ? d : d[0])).join('');
       checkAllCuts(text, undefined, `${file}:${v.name}`);
-      if (v.deltas) check(text, v.deltas.map((d) => (typeof d === 'string' ? d : d[0])), undefined, `${file}:${v.name} recorded deltas`);
+      if (v.deltas)
+        check(
+          text,
+          v.deltas.map((d) => (typeof d === 'string' ? d : d[0])),
+          undefined,
+          `${file}:${v.name} recorded deltas`,
+        );
       n++;
     }
   }

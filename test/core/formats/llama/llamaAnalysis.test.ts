@@ -9,10 +9,16 @@ import type { TraceRecord } from '../../../../src/core/trace/record.ts';
 import { analyze, assertClean, assertMarkerChips, checkSamples, kinds, record } from '../hermes/analysisKit.ts';
 
 const call = (name: string, args: string) => `{"name": "${name}", "parameters": ${args}}`;
-const response = (content: string | null): TraceRecord['response'] => ({ choices: [{ message: { role: 'assistant', content }, finish_reason: 'stop' }] });
+const response = (content: string | null): TraceRecord['response'] => ({
+  choices: [{ message: { role: 'assistant', content }, finish_reason: 'stop' }],
+});
 
 test('llama analysis: a clean call is detected from <|python_tag|> and clean; markers are single tokens in the timeline', () => {
-  const r = analyze(record({ completion: { text: `Checking.<|python_tag|>${call('get_weather', '{"city": "Paris"}')}<|eom_id|>`, finish_reason: 'tool_calls' } }));
+  const r = analyze(
+    record({
+      completion: { text: `Checking.<|python_tag|>${call('get_weather', '{"city": "Paris"}')}<|eom_id|>`, finish_reason: 'tool_calls' },
+    }),
+  );
   assert.equal(r.format, 'llama');
   assert.equal(r.formatBasis, 'markup');
   assert.deepEqual(r.calls, [{ id: '', name: 'get_weather', arguments: '{"city": "Paris"}' }]);
@@ -39,10 +45,15 @@ test('llama analysis: unknown tool, schema violation, invalid JSON, unterminated
   const unknown = analyze(record({ completion: { text: `${call('get_stock_price', '{"ticker": "NVDA"}')}<|eot_id|>` } }));
   assert.match(unknown.diagnostics.find((d) => d.kind === 'unknown-tool')?.message ?? '', /call 0 names "get_stock_price"/);
   const schema = analyze(record({ completion: { text: `<|python_tag|>${call('get_weather', '{"city": "Oslo", "days": 30}')}` } }));
-  assert.deepEqual(schema.diagnostics.filter((d) => d.kind === 'schema-violation').map((d) => d.path), ['$.days']);
+  assert.deepEqual(
+    schema.diagnostics.filter((d) => d.kind === 'schema-violation').map((d) => d.path),
+    ['$.days'],
+  );
   const invalid = analyze(record({ completion: { text: `<|python_tag|>${call('get_weather', '{"city": "Oslo",}')}` } }));
   assert.ok(kinds(invalid).includes('invalid-arguments-json'));
-  const cut = analyze(record({ completion: { text: '<|python_tag|>{"name": "search", "parameters": {"query": "vll', finish_reason: 'length' } }));
+  const cut = analyze(
+    record({ completion: { text: '<|python_tag|>{"name": "search", "parameters": {"query": "vll', finish_reason: 'length' } }),
+  );
   assert.match(cut.diagnostics.find((d) => d.kind === 'unterminated-call')?.message ?? '', /finish_reason "length"/);
   const stray = analyze(record({ completion: { text: `${call('search', '{"query": "x"}')} Anything else?<|eot_id|>` } }));
   assert.ok(kinds(stray).includes('text-in-section'), kinds(stray).join(', '));
@@ -64,13 +75,17 @@ test('llama analysis: a call the server returned as content is a leak (with and 
   assert.ok(!kinds(bare).includes('raw-fallback-format'));
 });
 
-test('llama detection steals nothing: Hermes and Qwen3-Coder records, and bare JSON in other formats\' content', () => {
+test("llama detection steals nothing: Hermes and Qwen3-Coder records, and bare JSON in other formats' content", () => {
   const hermes = analyze(record({ completion: { text: '<tool_call>\n{"name": "search", "arguments": {"query": "x"}}\n</tool_call>' } }));
   assert.equal(hermes.format, 'hermes');
-  const coder = analyze(record({ completion: { text: '<tool_call>\n<function=search>\n<parameter=query>\nx\n</parameter>\n</function>\n</tool_call>' } }));
+  const coder = analyze(
+    record({ completion: { text: '<tool_call>\n<function=search>\n<parameter=query>\nx\n</parameter>\n</function>\n</tool_call>' } }),
+  );
   assert.equal(coder.format, 'qwen3_coder');
   // A Hermes call whose argument quotes Llama's markup: the markup that comes first wins.
-  const quoting = analyze(record({ completion: { text: '<tool_call>\n{"name": "search", "arguments": {"query": "what is <|python_tag|>?"}}\n</tool_call>' } }));
+  const quoting = analyze(
+    record({ completion: { text: '<tool_call>\n{"name": "search", "arguments": {"query": "what is <|python_tag|>?"}}\n</tool_call>' } }),
+  );
   assert.equal(quoting.format, 'hermes');
   // A bare JSON call in the content of a record of another format: the raw-fallback finding it had, not Llama's.
   const bare = '{"name": "search", "arguments": {"query": "x"}}';
@@ -82,7 +97,10 @@ test('llama detection steals nothing: Hermes and Qwen3-Coder records, and bare J
   }
   // Hermes-3 is a Llama 3.1 fine-tune that writes Hermes markup.
   const r = record({ response: response(bare) });
-  assert.equal(analyze({ ...r, request: { ...r.request, model: 'NousResearch/Hermes-3-Llama-3.1-8B' } as TraceRecord['request'] }).format, 'hermes');
+  assert.equal(
+    analyze({ ...r, request: { ...r.request, model: 'NousResearch/Hermes-3-Llama-3.1-8B' } as TraceRecord['request'] }).format,
+    'hermes',
+  );
 });
 
 test('llama analysis: the bundled samples', async () => {
@@ -102,7 +120,11 @@ test('llama analysis: a call written after prose without <|python_tag|> stays co
   assert.equal(text.slice(d.charStart ?? 0, d.charEnd ?? 0), json);
   assert.match(d.message, /a call written as bare JSON after other text \(search\) is content/u);
   // JSON that names no offered tool is prose.
-  assert.ok(!kinds(analyze(record({ completion: { text: `${prose}{"name": "Ada", "parameters": {}}<|eot_id|>` } }))).includes('raw-fallback-format'));
+  assert.ok(
+    !kinds(analyze(record({ completion: { text: `${prose}{"name": "Ada", "parameters": {}}<|eot_id|>` } }))).includes(
+      'raw-fallback-format',
+    ),
+  );
   // A call at the start is a call, not a raw fallback.
   assert.ok(!kinds(analyze(record({ completion: { text: `${json}<|eot_id|>` } }))).includes('raw-fallback-format'));
 });

@@ -24,7 +24,9 @@ test('llama: deltas never carry empty strings or markup; names go out before arg
 test('llama: the name goes out as soon as its string closes; arguments stream as written (OpenAI tool_calls deltas)', () => {
   const p = new LlamaParser();
   assert.equal(p.push('<|python_tag|>{"name": "get_wea'), null);
-  assert.deepEqual(p.push('ther", "parameters": {"ci'), { tool_calls: [{ index: 0, type: 'function', function: { name: 'get_weather', arguments: '{"ci' } }] });
+  assert.deepEqual(p.push('ther", "parameters": {"ci'), {
+    tool_calls: [{ index: 0, type: 'function', function: { name: 'get_weather', arguments: '{"ci' } }],
+  });
   assert.deepEqual(p.push('ty": "Paris"}}; {"name": "f", "parameters": {}}'), {
     tool_calls: [
       { index: 0, function: { arguments: 'ty": "Paris"}' } },
@@ -36,11 +38,35 @@ test('llama: the name goes out as soon as its string closes; arguments stream as
 test('llama: state names follow the markup (the kernel vocabulary)', () => {
   const p = new LlamaParser();
   const states: string[] = [];
-  for (const piece of ['Hi ', '<|python_tag|>', '{"name": "f", ', '"parameters": {', '"a": 1}', '}', '; ', '{"name": "g"', ', "parameters": {}}', ' bye', '<|eom_id|>']) {
+  for (const piece of [
+    'Hi ',
+    '<|python_tag|>',
+    '{"name": "f", ',
+    '"parameters": {',
+    '"a": 1}',
+    '}',
+    '; ',
+    '{"name": "g"',
+    ', "parameters": {}}',
+    ' bye',
+    '<|eom_id|>',
+  ]) {
     p.push(piece);
     states.push(p.state);
   }
-  assert.deepEqual(states, ['content', 'section', 'call-id', 'call-arguments', 'call-id', 'section', 'section', 'call-id', 'section', 'content', 'content']);
+  assert.deepEqual(states, [
+    'content',
+    'section',
+    'call-id',
+    'call-arguments',
+    'call-id',
+    'section',
+    'section',
+    'call-id',
+    'section',
+    'content',
+    'content',
+  ]);
 });
 
 test('llama: leading blanks wait until the first character says whether a bare call follows', () => {
@@ -53,14 +79,20 @@ test('llama: leading blanks wait until the first character says whether a bare c
   assert.equal(parseLlama(' \n').content, ' \n');
 });
 
-test('llama: call spans run from the object\'s brace to its closing brace; <|python_tag|> is a marker', () => {
+test("llama: call spans run from the object's brace to its closing brace; <|python_tag|> is a marker", () => {
   const text = 'ok <|python_tag|>{"name": "f", "parameters": {"a": 1}}<|eom_id|>';
   const r = parseLlama(text);
   const c = r.calls[0];
   assert.ok(c);
   assert.equal(text.slice(c.span.start, c.span.end), '{"name": "f", "parameters": {"a": 1}}');
   assert.equal(c.terminated, true);
-  assert.deepEqual(r.markers.map((m) => [m.name, m.text]), [['call-begin', '<|python_tag|>'], ['end-of-turn', '<|eom_id|>']]);
+  assert.deepEqual(
+    r.markers.map((m) => [m.name, m.text]),
+    [
+      ['call-begin', '<|python_tag|>'],
+      ['end-of-turn', '<|eom_id|>'],
+    ],
+  );
 });
 
 test('llama: startInReasoning changes nothing (Llama has no reasoning block)', () => {
@@ -68,7 +100,10 @@ test('llama: startInReasoning changes nothing (Llama has no reasoning block)', (
 });
 
 test('llama: parsing is linear in the input', () => {
-  checkLinear(make, '<|python_tag|>{"name": "search", "parameters": {"query": "a {b} \\"c\\"", "n": [1, 2]}}; {"name": "f", "parameters": {}}<|eom_id|>Text. ');
+  checkLinear(
+    make,
+    '<|python_tag|>{"name": "search", "parameters": {"query": "a {b} \\"c\\"", "n": [1, 2]}}; {"name": "f", "parameters": {}}<|eom_id|>Text. ',
+  );
   checkLinear(make, '{"name": "f", "parameters": {"x": "' + 'y'.repeat(50) + '"}} ');
 });
 

@@ -30,7 +30,9 @@ test('qwen3_coder: deltas never carry empty strings or markup; names go out befo
 test('qwen3_coder: string values stream as written; typed values go out when their parameter closes', () => {
   const p = new Qwen3CoderParser(tools);
   assert.equal(p.push('<tool_call>\n<function=get_wea'), null);
-  assert.deepEqual(p.push('ther>\n<parameter=city>\nPa'), { tool_calls: [{ index: 0, type: 'function', function: { name: 'get_weather', arguments: '{"city": "Pa' } }] });
+  assert.deepEqual(p.push('ther>\n<parameter=city>\nPa'), {
+    tool_calls: [{ index: 0, type: 'function', function: { name: 'get_weather', arguments: '{"city": "Pa' } }],
+  });
   // The newline may be layout before </parameter>: held back.
   assert.deepEqual(p.push('ris\n'), { tool_calls: [{ index: 0, function: { arguments: 'ris' } }] });
   assert.deepEqual(p.push('</parameter>\n<parameter=days>\n1'), { tool_calls: [{ index: 0, function: { arguments: '", "days": ' } }] });
@@ -48,11 +50,41 @@ test('qwen3_coder: a closing tag inside a value waits only for what follows it',
 test('qwen3_coder: state names follow the markup', () => {
   const p = new Qwen3CoderParser(tools);
   const states: string[] = [];
-  for (const piece of ['Hi ', '<tool_call>', '\n', '<function=', 'get_weather', '>', '\n<parameter=city>', '\nParis\n', '</parameter>', '\n', '</function>', '\n', '</tool_call>', 'bye']) {
+  for (const piece of [
+    'Hi ',
+    '<tool_call>',
+    '\n',
+    '<function=',
+    'get_weather',
+    '>',
+    '\n<parameter=city>',
+    '\nParis\n',
+    '</parameter>',
+    '\n',
+    '</function>',
+    '\n',
+    '</tool_call>',
+    'bye',
+  ]) {
     p.push(piece);
     states.push(p.state);
   }
-  assert.deepEqual(states, ['content', 'section', 'section', 'call-id', 'call-id', 'call-arguments', 'call-arguments', 'call-arguments', 'call-arguments', 'call-arguments', 'section', 'section', 'content', 'content']);
+  assert.deepEqual(states, [
+    'content',
+    'section',
+    'section',
+    'call-id',
+    'call-id',
+    'call-arguments',
+    'call-arguments',
+    'call-arguments',
+    'call-arguments',
+    'call-arguments',
+    'section',
+    'section',
+    'content',
+    'content',
+  ]);
 });
 
 test('qwen3_coder: result() mid-stream shows the open call as it stands', () => {
@@ -68,11 +100,17 @@ test('qwen3_coder: result() mid-stream shows the open call as it stands', () => 
 test('qwen3_coder: only the special tokens are recorded as markers', () => {
   const fx = QWEN3_CODER_FIXTURES.find((f) => f.name === 'think, then call');
   assert.ok(fx);
-  assert.deepEqual(parseQwen3Coder(fx.text, fx.options).markers.map((m) => m.text), ['<think>', '</think>', '<tool_call>', '</tool_call>']);
+  assert.deepEqual(
+    parseQwen3Coder(fx.text, fx.options).markers.map((m) => m.text),
+    ['<think>', '</think>', '<tool_call>', '</tool_call>'],
+  );
   // A literal </tool_call> inside a value is text, not a marker.
   const literal = QWEN3_CODER_FIXTURES.find((f) => f.name === 'a literal </parameter> inside a value is text');
   assert.ok(literal);
-  assert.deepEqual(parseQwen3Coder(literal.text, literal.options).markers.map((m) => m.text), ['<tool_call>', '</tool_call>']);
+  assert.deepEqual(
+    parseQwen3Coder(literal.text, literal.options).markers.map((m) => m.text),
+    ['<tool_call>', '</tool_call>'],
+  );
 });
 
 test('qwen3_coder: parameter types from the schema', () => {
@@ -91,14 +129,21 @@ test('qwen3_coder: parameter types from the schema', () => {
 });
 
 test('qwen3_coder: linear time in the size of the input', () => {
-  checkLinear(make, '<tool_call>\n<function=write_file>\n<parameter=path>\na.txt\n</parameter>\n<parameter=content>\nline </parameter> x\n<div>\n</parameter>\n</function>\n</tool_call>\n', tools);
+  checkLinear(
+    make,
+    '<tool_call>\n<function=write_file>\n<parameter=path>\na.txt\n</parameter>\n<parameter=content>\nline </parameter> x\n<div>\n</parameter>\n</function>\n</tool_call>\n',
+    tools,
+  );
   // One long value full of near-markers, fed in small pieces.
   checkLinear(make, 'a < b </param </function x <parameter y\n', tools);
 });
 
 test('qwen3_coder format: registered, detected from its markup, no call ids', () => {
   assert.equal(getFormat('qwen3_coder'), qwen3CoderFormat);
-  assert.equal(detectFormat('<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n</function>\n</tool_call>').name, 'qwen3_coder');
+  assert.equal(
+    detectFormat('<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n</function>\n</tool_call>').name,
+    'qwen3_coder',
+  );
   assert.equal(detectFormat('<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n</function>').name, 'qwen3_coder');
   assert.equal(detectFormat('<tool_call>\n{"name": "f", "arguments": {}}\n</tool_call>').name, 'hermes');
   assert.equal(qwen3CoderFormat.callIds, undefined);

@@ -17,7 +17,6 @@ import type { VllmCall, VllmDeltaEntry, VllmGroupingUsed, VllmRun, VllmRunInput 
 
 export type { VllmCall, VllmDeltaEntry, VllmGroupingChoice, VllmGroupingUsed, VllmRun, VllmRunInput } from '../../engineRun.ts';
 
-
 /**
  * Where the reasoning parser hands over: after the first `</think>` of a completion that starts inside one, or
  * with `endsAtSection` at a `<|tool_calls_section_begin|>` token before it (which goes to the tool parser).
@@ -74,7 +73,10 @@ export function groupingLabel(g: VllmGroupingUsed): string {
 export function runVllmProfile(input: VllmRunInput): VllmRun {
   const profile = vllmProfile(input.generation);
   const { text } = input;
-  const from = input.reasoningParser === false ? 0 : reasoningEnd(input.tokens, text.length, input.startInReasoning, profile.reasoningParser.endsAtSection);
+  const from =
+    input.reasoningParser === false
+      ? 0
+      : reasoningEnd(input.tokens, text.length, input.startInReasoning, profile.reasoningParser.endsAtSection);
   const tokens = deltaTokens(text, input.tokens, from);
   let grouping: VllmGroupingUsed;
   let plan: DeltaGrouping;
@@ -84,7 +86,8 @@ export function runVllmProfile(input: VllmRunInput): VllmRun {
     plan = { kind: 'recorded', texts: cutTexts(input.recorded.texts, from) };
   } else {
     const perDelta = input.grouping.kind === 'tokens' ? Math.max(1, Math.floor(input.grouping.perDelta) || 1) : 1;
-    if (input.grouping.kind === 'recorded') groupingNote = 'the record holds no delta grouping (a streamed answer with per-chunk tokens): 1 token per delta instead';
+    if (input.grouping.kind === 'recorded')
+      groupingNote = 'the record holds no delta grouping (a streamed answer with per-chunk tokens): 1 token per delta instead';
     grouping = { kind: 'tokens', perDelta };
     plan = { kind: 'tokens', perDelta };
   }
@@ -119,6 +122,9 @@ export function runVllmProfile(input: VllmRunInput): VllmRun {
     calls: callsOf(message.calls),
     deltas,
     spans,
-    nonstream: { content: oneShot.content === '' ? null : oneShot.content, calls: oneShot.tool_calls.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments })) },
+    nonstream: {
+      content: oneShot.content === '' ? null : oneShot.content,
+      calls: oneShot.tool_calls.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments })),
+    },
   };
 }

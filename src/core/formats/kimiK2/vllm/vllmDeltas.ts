@@ -43,7 +43,7 @@ export function pseudoTokenize(text: string): DeltaToken[] {
     for (const m of text.slice(from, to).matchAll(PIECE)) out.push({ text: m[0] });
   };
   let last = 0;
-  for (let at = nextCandidate(text, 0); at >= 0; ) {
+  for (let at = nextCandidate(text, 0); at >= 0;) {
     const found = specialAt(text, at);
     if (found === null) {
       at = nextCandidate(text, at + 1);

@@ -10,7 +10,15 @@
  * - the id goes out as soon as `name:digit` is readable, so `:1` is sent for `:10`;
  * - the singular section markers are recognised, as text.
  */
-import { ARGUMENT_BEGIN, CALL_BEGIN, CALL_END, SECTION_BEGIN, SECTION_BEGIN_SINGULAR, SECTION_END, SECTION_END_SINGULAR } from '../kimiK2Markers.ts';
+import {
+  ARGUMENT_BEGIN,
+  CALL_BEGIN,
+  CALL_END,
+  SECTION_BEGIN,
+  SECTION_BEGIN_SINGULAR,
+  SECTION_END,
+  SECTION_END_SINGULAR,
+} from '../kimiK2Markers.ts';
 import { specialTokenId } from '../../../tokens/kimiSpecialTokens.ts';
 import type { ToolCallDelta } from '../../toolCallFormat.ts';
 import {
@@ -148,12 +156,7 @@ class GenAStreamParser implements VllmStreamParser {
     this.sectionChars = 0;
   }
 
-  private step(
-    deltaText: string,
-    previous: IdTally,
-    current: IdTally,
-    deltaIds: readonly number[],
-  ): VllmDeltaMessage | null {
+  private step(deltaText: string, previous: IdTally, current: IdTally, deltaIds: readonly number[]): VllmDeltaMessage | null {
     let deferredExit = false;
     this.buffer += deltaText;
     // UTF-16 length bounds the code-point length: count code points only when it might matter.
@@ -307,7 +310,7 @@ class GenAStreamParser implements VllmStreamParser {
     } else if (curArgs && prevArgs) {
       if (curArgs !== prevArgs && curArgs.length > prevArgs.length && curArgs.startsWith(prevArgs)) {
         out = argsDelta(this.currentTool, curArgs.slice(prevArgs.length));
-        }
+      }
     }
     if (this.currentTool === this.prevCalls.length - 1) pySet(this.prevCalls, this.currentTool, current);
     else this.prevCalls.push(current);
@@ -321,7 +324,7 @@ export const vllmGenA: VllmProfile = {
   commit: 'f1816fb',
   description: 'vLLM Mar 2026 (Dec 2025 – PR 38579): token-id counting, non-DOTALL regexes, section buffer',
   // The era began with kimi_k2 mapped to DeepSeek-R1's reasoning parser (PR 28128, Nov 2025): </think> only.
-  reasoningParser: { endsAtSection: false, source: "DeepSeekR1ReasoningParser as kimi_k2 (vLLM PR 28128): ends only at </think>" },
+  reasoningParser: { endsAtSection: false, source: 'DeepSeekR1ReasoningParser as kimi_k2 (vLLM PR 28128): ends only at </think>' },
   hasFinish: false,
   createStreamParser: () => new GenAStreamParser(),
   extract: extractWithCallRegex,

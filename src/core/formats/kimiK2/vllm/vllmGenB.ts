@@ -124,7 +124,10 @@ export const vllmGenB: VllmProfile = {
   generation: 'B',
   commit: '2043258de',
   description: 'vLLM Apr–Jun 2026 (PR 38579 – strict mode): re-parses the whole text on every delta',
-  reasoningParser: { endsAtSection: true, source: 'KimiK2ReasoningParser (vLLM PR 33646, Feb 2026): ends at </think> or <|tool_calls_section_begin|>' },
+  reasoningParser: {
+    endsAtSection: true,
+    source: 'KimiK2ReasoningParser (vLLM PR 33646, Feb 2026): ends at </think> or <|tool_calls_section_begin|>',
+  },
   hasFinish: false,
   createStreamParser: () => new GenBStreamParser(),
   extract: extractWithCallRegex,

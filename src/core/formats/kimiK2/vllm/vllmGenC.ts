@@ -39,7 +39,9 @@ function idAndName(header: string): { id: string; name: string } | null {
 function pyJsonDumps(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(pyJsonDumps).join(', ')}]`;
   if (value !== null && typeof value === 'object') {
-    return `{${Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}: ${pyJsonDumps(v)}`).join(', ')}}`;
+    return `{${Object.entries(value)
+      .map(([k, v]) => `${JSON.stringify(k)}: ${pyJsonDumps(v)}`)
+      .join(', ')}}`;
   }
   return JSON.stringify(value) ?? 'null';
 }
@@ -258,7 +260,10 @@ export const vllmGenC: VllmProfile = {
   generation: 'C',
   commit: 'b8fb56d',
   description: 'vLLM Jul 2026 (current): declarative parser engine, markers recognised by token id',
-  reasoningParser: { endsAtSection: true, source: 'KimiK2ReasoningParser (vLLM PR 33646, Feb 2026): ends at </think> or <|tool_calls_section_begin|>' },
+  reasoningParser: {
+    endsAtSection: true,
+    source: 'KimiK2ReasoningParser (vLLM PR 33646, Feb 2026): ends at </think> or <|tool_calls_section_begin|>',
+  },
   hasFinish: true,
   createStreamParser: (options) => new GenCStreamParser(options),
   extract: extractC,

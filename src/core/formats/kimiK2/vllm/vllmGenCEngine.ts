@@ -208,7 +208,13 @@ export class GenCEngine {
   feed(deltaText: string, ids: readonly number[]): EngineEvent[] {
     if (ids.length) this.everHadIds = true;
     // Plain text with nothing pending goes straight to the current state.
-    if (deltaText && !this.lexer.buffer && !this.scanner.pending && this.lexer.plain(deltaText) && !ids.some((id) => TERMINAL_BY_ID.has(id))) {
+    if (
+      deltaText &&
+      !this.lexer.buffer &&
+      !this.scanner.pending &&
+      this.lexer.plain(deltaText) &&
+      !ids.some((id) => TERMINAL_BY_ID.has(id))
+    ) {
       return this.emitForState(deltaText);
     }
     const items = this.scanner.scan(deltaText, ids);

@@ -7,8 +7,6 @@ import type { VllmDeltaMessage, VllmGeneration } from '../../engineRun.ts';
 
 export type { VllmDeltaMessage, VllmGeneration } from '../../engineRun.ts';
 
-
-
 /** `ExtractedToolCallInformation`, flattened to what a client sees. */
 export interface VllmExtraction {
   tools_called: boolean;

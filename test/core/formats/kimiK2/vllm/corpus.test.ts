@@ -33,12 +33,21 @@ interface Grouping {
 
 const randomCuts = (text: string, seed: number): string[] => cut(text, mulberry32(seed), 12);
 
-const byPlan = (grouping: DeltaGrouping) => (_: CorpusCompletion, tokens: Token[]) => planDeltas(tokens.map((t) => ({ text: t.text, ...(t.id !== undefined ? { id: t.id } : {}) })), grouping).deltas.map((d) => d.text);
+const byPlan = (grouping: DeltaGrouping) => (_: CorpusCompletion, tokens: Token[]) =>
+  planDeltas(
+    tokens.map((t) => ({ text: t.text, ...(t.id !== undefined ? { id: t.id } : {}) })),
+    grouping,
+  ).deltas.map((d) => d.text);
 
 const GROUPINGS: Grouping[] = [
   { name: '1 token per delta', texts: byPlan({ kind: 'tokens', perDelta: 1 }), choice: { kind: 'tokens', perDelta: 1 } },
   { name: '3 tokens per delta', texts: byPlan({ kind: 'tokens', perDelta: 3 }), choice: { kind: 'tokens', perDelta: 3 } },
-  { name: 'special tokens alone', texts: byPlan({ kind: 'specials' }), choice: { kind: 'recorded' }, recorded: (c) => ({ texts: byPlan({ kind: 'specials' })(c, splitter.tokenize(c.text)), source: 'specials' }) },
+  {
+    name: 'special tokens alone',
+    texts: byPlan({ kind: 'specials' }),
+    choice: { kind: 'recorded' },
+    recorded: (c) => ({ texts: byPlan({ kind: 'specials' })(c, splitter.tokenize(c.text)), source: 'specials' }),
+  },
   {
     name: 'random character cuts',
     texts: (c) => randomCuts(c.text, c.text.length * 31 + 7),
@@ -49,14 +58,19 @@ const GROUPINGS: Grouping[] = [
 
 function referenceMessage(text: string) {
   const r = parseKimiK2(text);
-  return { content: r.content, reasoning: r.reasoning, calls: r.calls.map((c) => ({ index: c.index, id: c.id || null, name: c.name || null, arguments: c.arguments })) };
+  return {
+    content: r.content,
+    reasoning: r.reasoning,
+    calls: r.calls.map((c) => ({ index: c.index, id: c.id || null, name: c.name || null, arguments: c.arguments })),
+  };
 }
 
 test('the corpus covers every feature, 600 completions', () => {
   assert.equal(CORPUS.length, 600);
   const counts = new Map<string, number>();
   for (const c of CORPUS) for (const [k, v] of Object.entries(c.features)) if (v) counts.set(k, (counts.get(k) ?? 0) + 1);
-  for (const feature of Object.keys(CORPUS[0]?.features ?? {})) assert.ok((counts.get(feature) ?? 0) >= 20, `${feature}: ${counts.get(feature) ?? 0} completions`);
+  for (const feature of Object.keys(CORPUS[0]?.features ?? {}))
+    assert.ok((counts.get(feature) ?? 0) >= 20, `${feature}: ${counts.get(feature) ?? 0} completions`);
   // A few short plain answers repeat; the rest are all different.
   assert.ok(new Set(CORPUS.map((c) => c.text)).size >= 0.95 * CORPUS.length, 'nearly all distinct');
 });
@@ -74,7 +88,15 @@ test('reference parser: split-invariant under every grouping, equal to its one-s
       const deltas = texts.map((t) => parser.push(t));
       deltas.push(parser.finish());
       const got = accumulate(deltas);
-      assert.deepEqual({ content: got.content, reasoning: got.reasoning, calls: got.calls.map(({ index, id, name, arguments: a }) => ({ index, id, name, arguments: a })) }, want, `${c.name}/${g.name}`);
+      assert.deepEqual(
+        {
+          content: got.content,
+          reasoning: got.reasoning,
+          calls: got.calls.map(({ index, id, name, arguments: a }) => ({ index, id, name, arguments: a })),
+        },
+        want,
+        `${c.name}/${g.name}`,
+      );
       assert.deepEqual(parser.result(), oneShot, `${c.name}/${g.name}: parse result`);
       checked++;
     }
@@ -95,7 +117,13 @@ function runOf(c: CorpusCompletion, gen: VllmGeneration, g: Grouping): VllmRun {
   const key = `${c.name}/${gen}/${g.name}`;
   let run = runs.get(key);
   if (!run) {
-    run = runVllmProfile({ generation: gen, text: c.text, tokens: splitter.tokenize(c.text), grouping: g.choice, recorded: g.recorded?.(c) ?? null });
+    run = runVllmProfile({
+      generation: gen,
+      text: c.text,
+      tokens: splitter.tokenize(c.text),
+      grouping: g.choice,
+      recorded: g.recorded?.(c) ?? null,
+    });
     runs.set(key, run);
   }
   return run;
@@ -108,12 +136,20 @@ test('every profile runs on every completion under every grouping, one answer pe
         const run = runOf(c, gen, g);
         const label = `${c.name}/${gen}/${g.name}`;
         assert.equal(run.groupingNote, null, label);
-        assert.equal(c.text.slice(run.reasoningEnd), run.spans.map((s) => c.text.slice(s.start, s.end)).join(''), `${label}: the deltas tile the tool parser's input`);
+        assert.equal(
+          c.text.slice(run.reasoningEnd),
+          run.spans.map((s) => c.text.slice(s.start, s.end)).join(''),
+          `${label}: the deltas tile the tool parser's input`,
+        );
         assert.equal(run.deltas.length, run.spans.length + (gen === 'C' ? 1 : 0), label);
         for (const d of run.deltas.slice(0, run.spans.length)) {
           if (d === null) continue;
           assert.ok(!('__finish__' in d), label);
-          assert.deepEqual(Object.keys(d).filter((k) => k !== 'content' && k !== 'tool_calls'), [], `${label}: only set DeltaMessage fields`);
+          assert.deepEqual(
+            Object.keys(d).filter((k) => k !== 'content' && k !== 'tool_calls'),
+            [],
+            `${label}: only set DeltaMessage fields`,
+          );
         }
       }
       // Non-streaming, for the same text.
@@ -133,7 +169,10 @@ test('generation A: streamed arguments stop at the first newline; ids are prefix
       const run = runOf(c, 'A', g);
       for (const call of run.calls) {
         assert.ok(!call.arguments.includes('\n'), `${c.name}/${g.name}: no newline in streamed arguments`);
-        assert.ok(c.calls.some((w) => w.id.startsWith(call.id)), `${c.name}/${g.name}: id ${call.id} is (a prefix of) one written`);
+        assert.ok(
+          c.calls.some((w) => w.id.startsWith(call.id)),
+          `${c.name}/${g.name}: id ${call.id} is (a prefix of) one written`,
+        );
       }
     }
     if (!f.truncated && !f.singularSection && !f.colonInName && !f.whitespace) {
@@ -143,7 +182,13 @@ test('generation A: streamed arguments stop at the first newline; ids are prefix
       exact++;
     }
     if (!f.truncated && !f.singularSection && c.calls.length) {
-      const whole = runVllmProfile({ generation: 'A', text: c.text, tokens: splitter.tokenize(c.text), grouping: { kind: 'tokens', perDelta: 1e6 }, recorded: null });
+      const whole = runVllmProfile({
+        generation: 'A',
+        text: c.text,
+        tokens: splitter.tokenize(c.text),
+        grouping: { kind: 'tokens', perDelta: 1e6 },
+        recorded: null,
+      });
       assert.deepEqual(whole.calls, [], `${c.name}: a call beginning and ending in one delta is never streamed`);
     }
   }
@@ -175,13 +220,14 @@ test('generation C: markers only by id (no marker text in content under token gr
   for (const c of CORPUS) {
     const f = c.features;
     for (const g of GROUPINGS.slice(0, 3)) {
-      if (!f.singularSection) assert.ok(!(runOf(c, 'C', g).content ?? '').includes('<|tool_call'), `${c.name}/${g.name}: no marker in content`);
+      if (!f.singularSection)
+        assert.ok(!(runOf(c, 'C', g).content ?? '').includes('<|tool_call'), `${c.name}/${g.name}: no marker in content`);
     }
     if (f.truncated || f.singularSection) continue;
     for (const g of GROUPINGS.slice(0, 3)) {
       assert.deepEqual(
         runOf(c, 'C', g).calls.map((x) => [x.id, x.name, x.arguments.trim()]),
-        c.calls.map((w) => [w.id, (w.name.split(':')[0] as string), w.written.trim()]),
+        c.calls.map((w) => [w.id, w.name.split(':')[0] as string, w.written.trim()]),
         `${c.name}/${g.name}`,
       );
     }

@@ -5,7 +5,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { planDeltas, pseudoTokenize, type DeltaGrouping, type VllmDelta } from '../../../../../src/core/formats/kimiK2/vllm/vllmDeltas.ts';
-import type { VllmDeltaMessage, VllmExtraction, VllmGeneration, VllmProfile } from '../../../../../src/core/formats/kimiK2/vllm/vllmProfile.ts';
+import type {
+  VllmDeltaMessage,
+  VllmExtraction,
+  VllmGeneration,
+  VllmProfile,
+} from '../../../../../src/core/formats/kimiK2/vllm/vllmProfile.ts';
 
 export const VLLM_KIMI_DIR = fileURLToPath(new URL('../../../../../../shared/data/vllm-kimi/', import.meta.url));
 
@@ -68,7 +73,10 @@ export function replay(profile: VllmProfile, vector: Vector, recorded: RecordedO
 }
 
 /** The recorded per-delta messages and final flush in the same shape as a replay. */
-export function expected(recorded: RecordedOutput, profile: VllmProfile): { stream: Array<VllmDeltaMessage | null>; finish: VllmDeltaMessage | null } {
+export function expected(
+  recorded: RecordedOutput,
+  profile: VllmProfile,
+): { stream: Array<VllmDeltaMessage | null>; finish: VllmDeltaMessage | null } {
   const stream = [...recorded.stream];
   let finish: VllmDeltaMessage | null = null;
   if (profile.hasFinish) {

@@ -1,7 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { isDeepStrictEqual } from 'node:util';
-import { ARGUMENT_BEGIN as ARG, CALL_BEGIN as CB, CALL_END as CE, SECTION_BEGIN as SB, SECTION_END as SE } from '../../../../../src/core/formats/kimiK2/kimiK2Markers.ts';
+import {
+  ARGUMENT_BEGIN as ARG,
+  CALL_BEGIN as CB,
+  CALL_END as CE,
+  SECTION_BEGIN as SB,
+  SECTION_END as SE,
+} from '../../../../../src/core/formats/kimiK2/kimiK2Markers.ts';
 import { FIRST_PSEUDO_ID, planDeltas, pseudoTokenize } from '../../../../../src/core/formats/kimiK2/vllm/vllmDeltas.ts';
 import type { VllmDeltaMessage, VllmExtraction, VllmGeneration } from '../../../../../src/core/formats/kimiK2/vllm/vllmProfile.ts';
 import { VLLM_GENERATIONS, VLLM_PROFILES } from '../../../../../src/core/formats/kimiK2/vllm/vllmProfiles.ts';
@@ -56,7 +62,11 @@ test('the delta plans reproduce the recorded groupings of text vectors', (t) => 
       if (v.text === undefined) continue;
       const plan = planDeltas(pseudoTokenize(v.text), groupingOf(v));
       const recorded = outputs.find((o) => o.name === v.name)?.deltas;
-      assert.deepEqual(plan.deltas.map((d) => d.text), recorded, `${set}/${v.name}`);
+      assert.deepEqual(
+        plan.deltas.map((d) => d.text),
+        recorded,
+        `${set}/${v.name}`,
+      );
     }
   }
 });
@@ -88,7 +98,12 @@ const FIXTURES: Fixture[] = [
       B: [
         content('Hi! '),
         null,
-        { tool_calls: [{ index: 0, type: 'function', id: 'functions.f:0', function: { name: 'f' } }, { index: 0, function: { arguments: '{"a": 1}' } }] },
+        {
+          tool_calls: [
+            { index: 0, type: 'function', id: 'functions.f:0', function: { name: 'f' } },
+            { index: 0, function: { arguments: '{"a": 1}' } },
+          ],
+        },
         null,
       ],
       C: [content('Hi! '), null, call(0, 'functions.f:0', 'f', '{"a": 1}'), null],
@@ -159,7 +174,21 @@ const FIXTURES: Fixture[] = [
     deltas: ['Q ', SB, CB, 'functions.bad.0', ARG, '{}', CE, CB, 'functions.ok:1', ARG, '{"b": 2}', CE, SE],
     stream: {
       B: [content('Q '), null, null, null, null, null, null, null, null, null, null, null, null],
-      C: [content('Q '), null, null, null, null, null, null, null, null, null, call(1, 'functions.ok:1', 'ok', '{"b": 2'), args(1, '}'), null],
+      C: [
+        content('Q '),
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        call(1, 'functions.ok:1', 'ok', '{"b": 2'),
+        args(1, '}'),
+        null,
+      ],
     },
   },
   {
@@ -203,9 +232,23 @@ const FIXTURES: Fixture[] = [
     deltas: [`S ${SB.replace('calls', 'call')}`, CB, 'functions.f:0', ARG, '{"a": "b"}', CE, SE.replace('calls', 'call')],
     stream: {
       A: [content(''), null, call(0, 'functions.f:0', 'f'), null, args(0, '{"a": "b"}'), null, content('')],
-      B: [content('S <|tool_call_section_begin|>'), content(CB), content('functions.f:0'), content(ARG), content('{"a": "b"}'), content(CE), content('<|tool_call_section_end|>')],
+      B: [
+        content('S <|tool_call_section_begin|>'),
+        content(CB),
+        content('functions.f:0'),
+        content(ARG),
+        content('{"a": "b"}'),
+        content(CE),
+        content('<|tool_call_section_end|>'),
+      ],
     },
-    extract: { A: { tools_called: false, content: `S <|tool_call_section_begin|>${CB}functions.f:0${ARG}{"a": "b"}${CE}<|tool_call_section_end|>`, tool_calls: [] } },
+    extract: {
+      A: {
+        tools_called: false,
+        content: `S <|tool_call_section_begin|>${CB}functions.f:0${ARG}{"a": "b"}${CE}<|tool_call_section_end|>`,
+        tool_calls: [],
+      },
+    },
   },
 ];
 
@@ -218,7 +261,11 @@ for (const fx of FIXTURES) {
       const want = fx.stream[gen];
       if (want) {
         const parser = profile.createStreamParser({ decodeToken: plan.decodeToken });
-        assert.deepEqual(plan.deltas.map((d) => parser.push(d.text, d.ids)), want, `generation ${gen}`);
+        assert.deepEqual(
+          plan.deltas.map((d) => parser.push(d.text, d.ids)),
+          want,
+          `generation ${gen}`,
+        );
         assert.deepEqual(parser.finish(), gen === 'C' ? (fx.finishC ?? null) : null, `generation ${gen} finish`);
       }
       const extraction = fx.extract?.[gen];
@@ -231,14 +278,20 @@ test('generation A dumps a section longer than 8192 characters into content', ()
   const long = 'x'.repeat(9000);
   const parser = VLLM_PROFILES.A.createStreamParser();
   const plan = planDeltas(pseudoTokenize(`Q ${SB}${long}`), { kind: 'specials' });
-  assert.deepEqual(plan.deltas.map((d) => parser.push(d.text, d.ids)), [content('Q '), content(''), content(long)]);
+  assert.deepEqual(
+    plan.deltas.map((d) => parser.push(d.text, d.ids)),
+    [content('Q '), content(''), content(long)],
+  );
 });
 
 test('generation C places special tokens without a decode table too', () => {
   const deltas = ['Q ', `${SB}${CB}functions.f:0${ARG}{"a": 1}${CE}${SE}`];
   const plan = planDeltas(pseudoTokenize(deltas.join('')), { kind: 'recorded', texts: deltas });
   const parser = VLLM_PROFILES.C.createStreamParser();
-  assert.deepEqual(plan.deltas.map((d) => parser.push(d.text, d.ids)), [content('Q '), call(0, 'functions.f:0', 'f', '{"a": 1}')]);
+  assert.deepEqual(
+    plan.deltas.map((d) => parser.push(d.text, d.ids)),
+    [content('Q '), call(0, 'functions.f:0', 'f', '{"a": 1}')],
+  );
 });
 
 // ---- delta plans -------------------------------------------------------------------------------------
@@ -265,16 +318,25 @@ test('pseudo-tokens: special tokens with their real ids, other text at word/spac
 test('delta plans: N tokens per delta, at special tokens, or as recorded', () => {
   const tokens = pseudoTokenize(`Hi there${SB}${CB}f:0`);
   const perTwo = planDeltas(tokens, { kind: 'tokens', perDelta: 2 });
-  assert.deepEqual(perTwo.deltas.map((d) => d.text), ['Hi ', `there${SB}`, `${CB}f`, ':0']);
+  assert.deepEqual(
+    perTwo.deltas.map((d) => d.text),
+    ['Hi ', `there${SB}`, `${CB}f`, ':0'],
+  );
   assert.deepEqual(perTwo.deltas[1]?.ids, [FIRST_PSEUDO_ID + 2, 163595]);
   assert.equal(perTwo.decodeToken(FIRST_PSEUDO_ID + 2), 'there');
-  assert.deepEqual(planDeltas(tokens, { kind: 'specials' }).deltas.map((d) => d.text), ['Hi there', SB, CB, 'f:0']);
+  assert.deepEqual(
+    planDeltas(tokens, { kind: 'specials' }).deltas.map((d) => d.text),
+    ['Hi there', SB, CB, 'f:0'],
+  );
   // A boundary inside a special token leaves its pieces as plain text.
   const recorded = planDeltas(tokens, { kind: 'recorded', texts: ['Hi there<|tool_calls_sec', `tion_begin|>${CB}f:0`] });
   assert.ok(recorded.deltas.every((d) => !d.ids.includes(163595)));
   assert.ok(recorded.deltas[1]?.ids.includes(163597));
   // Same text, same pseudo id; recorded ids are kept.
   const kept = planDeltas([{ text: 'a' }, { text: 'a' }, { text: 'b', id: 42 }], { kind: 'tokens', perDelta: 1 });
-  assert.deepEqual(kept.deltas.map((d) => d.ids[0]), [FIRST_PSEUDO_ID, FIRST_PSEUDO_ID, 42]);
+  assert.deepEqual(
+    kept.deltas.map((d) => d.ids[0]),
+    [FIRST_PSEUDO_ID, FIRST_PSEUDO_ID, 42],
+  );
   assert.throws(() => planDeltas(tokens, { kind: 'recorded', texts: ['nope'] }));
 });
