@@ -9,7 +9,8 @@
  * With `reasoning`, any text up to `</think>` comes first (xgrammar's prefix tag; no blank line, unlike Qwen).
  */
 import type { ChatTool, ToolChoice } from '../../trace/record.ts';
-import { normalizeToolChoice, xgrammarParameters } from '../structuralTag/toolChoice.ts';
+import { normalizeToolChoice } from '../structuralTag/toolChoice.ts';
+import { argumentsFormat } from '../structuralTag/callTags.ts';
 import type { StructuralTag, StructuralTagFormat, TagFormat } from '../structuralTag/structuralTagFormat.ts';
 import type { GuidedTagOptions } from '../toolCallFormat.ts';
 import { CALL_BEGIN, CALL_END, CALLS_BEGIN, CALLS_END, TOOL_SEP } from './deepseekV31Markers.ts';
@@ -22,7 +23,7 @@ function callTag(tool: ChatTool): TagFormat {
   return {
     type: 'tag',
     begin: `${CALL_BEGIN}${tool.function.name}${TOOL_SEP}`,
-    content: { type: 'json_schema', json_schema: xgrammarParameters(tool), style: 'json', any_order: false },
+    content: argumentsFormat(tool),
     end: CALL_END,
   };
 }

@@ -11,7 +11,8 @@
  * feeds what follows the reasoning, is still judged against the tag without it.
  */
 import type { ChatTool, ToolChoice } from '../../trace/record.ts';
-import { normalizeToolChoice, xgrammarParameters } from '../structuralTag/toolChoice.ts';
+import { normalizeToolChoice } from '../structuralTag/toolChoice.ts';
+import { argumentsFormat } from '../structuralTag/callTags.ts';
 import type { StructuralTag, TagFormat } from '../structuralTag/structuralTagFormat.ts';
 import type { GuidedTagOptions } from '../toolCallFormat.ts';
 import { CALL, CHANNEL, CONSTRAIN, END, MESSAGE, RETURN, START } from './harmonyMarkers.ts';
@@ -21,7 +22,7 @@ export const HARMONY_TAG_SHAPES: readonly string[] = ['xgrammar-harmony'];
 const FINAL_END = [END, RETURN];
 
 function callTags(tool: ChatTool): TagFormat[] {
-  const content = { type: 'json_schema' as const, json_schema: xgrammarParameters(tool), style: 'json' as const, any_order: false };
+  const content = argumentsFormat(tool);
   const name = tool.function.name;
   return [
     { type: 'tag', begin: `${CHANNEL}commentary to=functions.${name}${CONSTRAIN}json${MESSAGE}`, content, end: CALL },

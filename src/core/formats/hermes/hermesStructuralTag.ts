@@ -9,7 +9,8 @@
  * With `reasoning`, a think block ending in `</think>` and a blank line comes first (xgrammar's prefix tag).
  */
 import type { ChatTool, ToolChoice } from '../../trace/record.ts';
-import { normalizeToolChoice, xgrammarParameters } from '../structuralTag/toolChoice.ts';
+import { normalizeToolChoice } from '../structuralTag/toolChoice.ts';
+import { argumentsFormat, callListFormat } from '../structuralTag/callTags.ts';
 import type { StructuralTag, StructuralTagFormat, TagFormat } from '../structuralTag/structuralTagFormat.ts';
 import type { GuidedTagOptions } from '../toolCallFormat.ts';
 
@@ -26,7 +27,7 @@ function callTag(tool: ChatTool): TagFormat {
   return {
     type: 'tag',
     begin: `${CALL_BEGIN_PREFIX}${tool.function.name}${ARGUMENTS_PREFIX}`,
-    content: { type: 'json_schema', json_schema: xgrammarParameters(tool), style: 'json', any_order: false },
+    content: argumentsFormat(tool),
     end: CALL_END,
   };
 }
@@ -49,21 +50,7 @@ export function buildHermesStructuralTag(
   options: GuidedTagOptions = {},
 ): StructuralTag {
   const { fns, choice } = normalizeToolChoice(tools, toolChoice);
-  const tags = fns.map(callTag);
-  let format: StructuralTagFormat;
-  if (choice === 'forced') format = tags[0] as TagFormat;
-  else if (choice === 'required')
-    format = { type: 'tags_with_separator', tags, separator: '\n', at_least_one: true, stop_after_first: false };
-  else if (tags.length === 0) format = { type: 'any_text', excludes: [...THINK_EXCLUDES] };
-  else
-    format = {
-      type: 'triggered_tags',
-      triggers: [CALL_TRIGGER],
-      tags,
-      at_least_one: false,
-      stop_after_first: false,
-      excludes: [...THINK_EXCLUDES],
-    };
+  let format = callListFormat(choice, fns.map(callTag), { trigger: CALL_TRIGGER, separator: '\n', excludes: THINK_EXCLUDES });
   if (options.reasoning) format = { type: 'sequence', elements: [qwenReasoningPrefix(), format] };
   return { type: 'structural_tag', format };
 }

@@ -9,8 +9,9 @@
  * Llama has no reasoning part: the `reasoning` option changes nothing, as in xgrammar.
  */
 import type { ChatTool, ToolChoice } from '../../trace/record.ts';
-import { normalizeToolChoice, xgrammarParameters } from '../structuralTag/toolChoice.ts';
-import type { StructuralTag, StructuralTagFormat, TagFormat } from '../structuralTag/structuralTagFormat.ts';
+import { normalizeToolChoice } from '../structuralTag/toolChoice.ts';
+import { argumentsFormat, callListFormat } from '../structuralTag/callTags.ts';
+import type { StructuralTag, TagFormat } from '../structuralTag/structuralTagFormat.ts';
 
 export const LLAMA_TAG_SHAPES: readonly string[] = ['xgrammar-llama'];
 
@@ -22,31 +23,14 @@ const PARAMETERS_PREFIX = '", "parameters": ';
 const THINK_EXCLUDES = ['<think>', '</think>'];
 
 function callTag(tool: ChatTool): TagFormat {
-  return {
-    type: 'tag',
-    begin: `${NAME_PREFIX}${tool.function.name}${PARAMETERS_PREFIX}`,
-    content: { type: 'json_schema', json_schema: xgrammarParameters(tool), style: 'json', any_order: false },
-    end: '}',
-  };
+  return { type: 'tag', begin: `${NAME_PREFIX}${tool.function.name}${PARAMETERS_PREFIX}`, content: argumentsFormat(tool), end: '}' };
 }
 
 /** The Llama tag for a request's tools and tool_choice; throws StructuralTagError where xgrammar raises. */
 export function buildLlamaStructuralTag(tools: readonly ChatTool[] | undefined, toolChoice: ToolChoice | undefined | null): StructuralTag {
   const { fns, choice } = normalizeToolChoice(tools, toolChoice);
-  const tags = fns.map(callTag);
-  let format: StructuralTagFormat;
-  if (choice === 'forced') format = tags[0] as TagFormat;
-  else if (choice === 'required')
-    format = { type: 'tags_with_separator', tags, separator: '', at_least_one: true, stop_after_first: false };
-  else if (tags.length === 0) format = { type: 'any_text', excludes: [...THINK_EXCLUDES] };
-  else
-    format = {
-      type: 'triggered_tags',
-      triggers: [CALL_TRIGGER],
-      tags,
-      at_least_one: false,
-      stop_after_first: false,
-      excludes: [...THINK_EXCLUDES],
-    };
-  return { type: 'structural_tag', format };
+  return {
+    type: 'structural_tag',
+    format: callListFormat(choice, fns.map(callTag), { trigger: CALL_TRIGGER, separator: '', excludes: THINK_EXCLUDES }),
+  };
 }

@@ -1,0 +1,38 @@
+/**
+ * The shape most of xgrammar's built-in tags share for a list of call tags: free text that a trigger leaves for a
+ * call (`auto`), calls back to back with a separator and nothing else (`required`), one call (a named tool), and text
+ * alone without tools. Formats whose calls sit in a section (Kimi K2, DeepSeek-V3.1) or in messages (Harmony) build
+ * their own around it.
+ */
+import type { ChatTool } from '../../trace/record.ts';
+import type { JsonSchemaFormat, StructuralTagFormat, TagFormat } from './structuralTagFormat.ts';
+import { xgrammarParameters, type SimplifiedChoice } from './toolChoice.ts';
+
+/** A tool's arguments as xgrammar's built-ins constrain them: its schema as JSON, properties in declared order. */
+export function argumentsFormat(tool: ChatTool): JsonSchemaFormat {
+  return { type: 'json_schema', json_schema: xgrammarParameters(tool), style: 'json', any_order: false };
+}
+
+export interface CallListShape {
+  /** What starts a call in free text (`auto`). */
+  trigger: string;
+  /** Between calls when several are required. */
+  separator: string;
+  /** Strings free text may not hold (xgrammar's think tags). */
+  excludes: readonly string[];
+}
+
+export function callListFormat(choice: SimplifiedChoice, tags: TagFormat[], shape: CallListShape): StructuralTagFormat {
+  if (choice === 'forced') return tags[0] as TagFormat;
+  if (choice === 'required')
+    return { type: 'tags_with_separator', tags, separator: shape.separator, at_least_one: true, stop_after_first: false };
+  if (tags.length === 0) return { type: 'any_text', excludes: [...shape.excludes] };
+  return {
+    type: 'triggered_tags',
+    triggers: [shape.trigger],
+    tags,
+    at_least_one: false,
+    stop_after_first: false,
+    excludes: [...shape.excludes],
+  };
+}
