@@ -13,7 +13,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { existsSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { searchCompletion } from './vllmProfilesBench.ts';
 import { pseudoTokenize } from '../src/core/formats/kimiK2/vllm/vllmDeltas.ts';
 
@@ -50,19 +51,27 @@ function searchRecord(calls: number): string {
 
 type Marks = Record<string, number>;
 
+/**
+ * One CLI run under the launcher's start-up marks. With `outFile` its standard output goes to that file (a corpus
+ * run writes more than a string can hold) and `stdout` is the file's SHA-256 instead of the text.
+ */
 function runCli(
   args: string[],
   env: Record<string, string> = {},
+  outFile?: string,
 ): { ms: number; marks: Marks; code: number | null; stdout: string; peakMb: number | null } {
   // Under GNU time when there is one: the process's peak RSS (all its threads) comes with the run itself.
   const time = existsSync('/usr/bin/time') ? ['/usr/bin/time', '-f', 'toolscope-peak-kb %M'] : [];
+  const out = outFile === undefined ? undefined : openSync(outFile, 'w');
   const started = performance.now();
   const r = spawnSync(time[0] ?? process.execPath, [...time.slice(1), ...(time.length ? [process.execPath] : []), CLI, ...args], {
     encoding: 'utf8',
     env: { ...process.env, TOOLSCOPE_STARTUP_MARKS: '1', ...env },
     maxBuffer: 1 << 30,
+    stdio: ['ignore', out ?? 'pipe', 'pipe'],
   });
   const ms = performance.now() - started;
+  if (out !== undefined) closeSync(out);
   const lines = r.stderr.split('\n');
   const line = lines.find((l) => l.startsWith('toolscope-startup-marks '));
   const peak = lines.find((l) => l.startsWith('toolscope-peak-kb '));
@@ -70,9 +79,22 @@ function runCli(
     ms,
     marks: line ? (JSON.parse(line.slice('toolscope-startup-marks '.length)) as Marks) : {},
     code: r.status,
-    stdout: r.stdout,
+    stdout: outFile === undefined ? r.stdout : fileHash(outFile),
     peakMb: peak ? Number(peak.split(' ')[1]) / 1000 : null,
   };
+}
+
+/** SHA-256 of a file, read in pieces (a corpus run's output is larger than a string). */
+function fileHash(path: string): string {
+  const hash = createHash('sha256');
+  const fd = openSync(path, 'r');
+  const buffer = Buffer.alloc(1 << 22);
+  try {
+    for (let n = readSync(fd, buffer); n > 0; n = readSync(fd, buffer)) hash.update(buffer.subarray(0, n));
+  } finally {
+    closeSync(fd);
+  }
+  return hash.digest('hex');
 }
 
 const min = (xs: number[]) => Math.min(...xs.filter((x) => Number.isFinite(x)));
@@ -188,12 +210,12 @@ async function benchCorpus(log: (line: string) => void, dir: string): Promise<vo
   }
   const cores = availableParallelism();
   log(
-    `analyze DIR: ${(bytes / 1e6).toFixed(0)} MB in ${Math.ceil(bytes / (fileMb * 1e6))} files, ${records.toLocaleString('en-US')} records (TOOLSCOPE_BENCH_CORPUS_MB=${totalMb}), --json to a pipe, default options`,
+    `analyze DIR: ${(bytes / 1e6).toFixed(0)} MB in ${Math.ceil(bytes / (fileMb * 1e6))} files, ${records.toLocaleString('en-US')} records (TOOLSCOPE_BENCH_CORPUS_MB=${totalMb}), --json to a file, default options`,
   );
   for (const guided of [true, false]) {
     const extra = guided ? [] : ['--no-guided'];
-    const one = runCli(['analyze', corpus, '--json', '--jobs', '1', ...extra]);
-    const all = runCli(['analyze', corpus, '--json', ...extra]);
+    const one = runCli(['analyze', corpus, '--json', '--jobs', '1', ...extra], {}, join(dir, 'one.jsonl'));
+    const all = runCli(['analyze', corpus, '--json', ...extra], {}, join(dir, 'all.jsonl'));
     log(`  ${guided ? 'default (what-if on its own thread per analysing thread)' : '--no-guided'}`);
     for (const [label, r] of [
       ['1 thread', one],
