@@ -2,6 +2,10 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+/** Node modules that do file, process, thread or network I/O: not in the pure domain layers. */
+const NODE_IO = ['node:fs', 'node:child_process', 'node:worker_threads', 'node:http', 'node:https', 'node:net', 'node:dgram'];
+const PURE_CORE = 'src/core is pure domain code: do I/O in src/net or a composition root and pass the data in.';
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'test-results/**', '*.vsix'] },
   js.configs.recommended,
@@ -20,6 +24,34 @@ export default tseslint.config(
     files: ['src/core/**/*.ts', 'src/host/**/*.ts', 'src/net/**/*.ts', 'src/shared/**/*.ts', 'src/cli/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'Only src/extension imports vscode.' }] }],
+    },
+  },
+  {
+    // The domain layers (src/core) are pure: file, process, thread and network I/O belong to src/net and the
+    // composition roots. The files below predate the rule (the trace index and writer, tokenizer files, the grammar
+    // worker); the list may only shrink.
+    files: ['src/core/**/*.ts'],
+    ignores: [
+      'src/core/guided/engineWorker.ts',
+      'src/core/guided/guidedEngine.ts',
+      'src/core/guided/guidedWorkerStart.ts',
+      'src/core/tokens/ggufHeader.ts',
+      'src/core/tokens/localTokenizer.ts',
+      'src/core/trace/importers/inspectLogImporter.ts',
+      'src/core/trace/jsonlIndex.ts',
+      'src/core/trace/traceWriter.ts',
+    ],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: 'vscode', message: 'Only src/extension imports vscode.' },
+            ...NODE_IO.map((name) => ({ name, message: PURE_CORE })),
+          ],
+          patterns: [{ group: ['node:fs/*', 'fs/*'], message: PURE_CORE }],
+        },
+      ],
     },
   },
   {
