@@ -26,6 +26,7 @@ import { XgrammarError, type XgMatcher } from './xgrammarModule.ts';
 import { UnsupportedSchemaError } from './schemaSupport.ts';
 import { UnsupportedRegexError } from './regexSupport.ts';
 import { tokenAt } from './tokenAt.ts';
+import { callTagHint } from './callTagHint.ts';
 
 export { tokenAt } from './tokenAt.ts';
 
@@ -46,6 +47,8 @@ export interface WhatIfOptions {
    * (the callers that predate the capability).
    */
   format?: string;
+  /** The request's tool names, for what-the-grammar-allowed hints in a call's begin (callTagHint.ts). */
+  toolNames?: readonly string[];
 }
 
 export interface WhatIfAccepted {
@@ -226,7 +229,10 @@ export async function whatIf(
     }
     try {
       const next = readBitmask(await at.nextTokenBitmask(), grammar.vocabulary, at.jumpForwardString());
-      const hint = reason === 'excluded' ? undefined : contextHint(grammar, text, start, offset);
+      const hint =
+        reason === 'excluded'
+          ? undefined
+          : (contextHint(grammar, text, start, offset) ?? callTagHint(grammar.tag, options.toolNames ?? [], text, start, offset));
       const allowed = reason === 'excluded' ? excludedHint(grammar, excludes) : (hint ?? describeAllowed(next));
       return {
         accepted: false,
@@ -271,5 +277,6 @@ export async function whatIfForRequest(
     }
     throw err;
   }
-  return { ran: true, result: await whatIf(grammar, completion, options), grammar };
+  const toolNames = (request.tools ?? []).map((t) => t?.function?.name).filter((n): n is string => typeof n === 'string');
+  return { ran: true, result: await whatIf(grammar, completion, { ...options, toolNames }), grammar };
 }

@@ -62,6 +62,8 @@ for (const name of guidedFormats) {
           JSON.stringify(blocked, null, 1),
         );
         const d = blocked[0] as (typeof blocked)[0];
+        // What the grammar allowed there, in the tag's words, for every format.
+        assert.match(d.message, which === 'hallucinated' ? /it allowed a tool name: get_weather;/ : /it allowed an integer 1–20 for days;/);
         assert.equal(d.charStart, refusedAt, `${d.message} (cuts: ${cuts ? cuts.length : 'approximate'})`);
         const token = a.completion?.tokens[d.tokenStart as number];
         assert.ok(
