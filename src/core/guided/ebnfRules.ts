@@ -130,3 +130,27 @@ export function addExcludes(
   }
   return [...out, { name: EXCLUDED_RULE, body: '(([]))' }];
 }
+
+/**
+ * Gives the free text of a tag lowered to its first end (webXgrammarLowering.ts) all its ends back: the tag's rule
+ * is `(("BEGIN" TEXT))` and TEXT a TagDispatch stopping at the first end; it stops at any of them instead.
+ */
+export function widenTextEnds(rules: EbnfRule[], multiEndTexts: ReadonlyArray<{ begin: string; ends: readonly string[] }>): EbnfRule[] {
+  let out = rules;
+  for (const { begin, ends } of multiEndTexts) {
+    const head = `(("${ebnfString(begin).slice(1, -1)}" `;
+    const textRules = new Set(
+      out.filter((r) => r.body.startsWith(head) && r.body.endsWith('))')).map((r) => r.body.slice(head.length, -2).trim()),
+    );
+    const from = `stop_str=(${ebnfString(ends[0] as string)})`;
+    const to = `stop_str=(${ends.map(ebnfString).join(', ')})`;
+    let patched = 0;
+    out = out.map((r) => {
+      if (!textRules.has(r.name) || !r.body.startsWith('TagDispatch(') || !r.body.includes(from)) return r;
+      patched++;
+      return { ...r, body: r.body.replace(from, to) };
+    });
+    if (patched === 0) throw new Error(`no free-text rule found for the tag beginning ${JSON.stringify(begin)}`);
+  }
+  return out;
+}

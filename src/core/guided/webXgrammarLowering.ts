@@ -5,7 +5,9 @@
  * - an unlimited element (tags_with_separator, triggered_tags, any_text) may only end a sequence there: fold
  *   `[unlimited, const_string]` into a tag with an empty begin and that string as its end (same language);
  * - `excludes` is ignored on triggered_tags and throws on any_text there: strip it, re-add it in the EBNF;
- * - a tag with several ends is not known there: in a list of tags it becomes one tag per end (the same language);
+ * - a tag with several ends is not known there: in a list of tags it becomes one tag per end (the same language),
+ *   except a tag of free text, which ends at the first of its ends: it keeps its first end, and the EBNF's stop
+ *   strings of its text get the others back (one tag per end would let the text run through the other ends);
  * - property names JSON escapes (`a\b`, `a"b`) are taken as EBNF escapes there: pre-escape them
  *   (propertyNameEscapes.ts).
  */
@@ -24,6 +26,8 @@ export interface LoweredTag {
   /** Excludes of the any_text formats, and how many carry them. */
   anyTextExcludes: string[];
   anyTextWithExcludes: number;
+  /** Tags of free text with several ends, lowered to their first end: the EBNF must stop their text at all. */
+  multiEndTexts: Array<{ begin: string; ends: string[] }>;
   /** The format type at the top, after lowering: names the root rule's body. */
   topType: StructuralTagFormat['type'];
 }
@@ -39,6 +43,7 @@ const UNLIMITED = new Set<StructuralTagFormat['type']>(['tags_with_separator', '
 
 export function lowerForWebXgrammar(tag: StructuralTag): LoweredTag {
   const state = { sentinels: 0, dispatch: null as string[] | null, anyText: null as string[] | null, anyTextCount: 0 };
+  const multiEndTexts: LoweredTag['multiEndTexts'] = [];
 
   const sameList = (known: string[] | null, next: string[], what: string): string[] => {
     if (known !== null && JSON.stringify(known) !== JSON.stringify(next)) {
@@ -52,7 +57,15 @@ export function lowerForWebXgrammar(tag: StructuralTag): LoweredTag {
     return { type: 'tag', begin: t.begin, content: lower(t.content), end: t.end };
   };
   const lowerTags = (tags: TagFormat[]): TagFormat[] =>
-    tags.flatMap((t) => (Array.isArray(t.end) ? t.end.map((end) => lowerTag({ ...t, end })) : [lowerTag(t)]));
+    tags.flatMap((t) => {
+      if (!Array.isArray(t.end)) return [lowerTag(t)];
+      const [first, ...others] = t.end;
+      if (t.content.type === 'any_text' && !t.content.excludes?.length && first !== undefined && others.length > 0) {
+        multiEndTexts.push({ begin: t.begin, ends: [...t.end] });
+        return [lowerTag({ ...t, end: first })];
+      }
+      return t.end.map((end) => lowerTag({ ...t, end }));
+    });
 
   const lower = (f: StructuralTagFormat): StructuralTagFormat => {
     switch (f.type) {
@@ -106,6 +119,7 @@ export function lowerForWebXgrammar(tag: StructuralTag): LoweredTag {
     dispatchExcludes: state.dispatch ?? [],
     anyTextExcludes: state.anyText ?? [],
     anyTextWithExcludes: state.anyTextCount,
+    multiEndTexts,
     topType: format.type,
   };
 }

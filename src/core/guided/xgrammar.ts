@@ -13,7 +13,7 @@ import { buildKimiStructuralTag, type StructuralTagShape } from '../formats/kimi
 import type { StructuralTag } from '../formats/structuralTag/structuralTagFormat.ts';
 import type { FormatGuidedGrammar } from '../formats/toolCallFormat.ts';
 import { lowerForWebXgrammar } from './webXgrammarLowering.ts';
-import { addExcludes, findRootRule, parseRules, printRules, removeSentinel } from './ebnfRules.ts';
+import { addExcludes, findRootRule, parseRules, printRules, removeSentinel, widenTextEnds } from './ebnfRules.ts';
 import { BYTE_VOCABULARY, type ByteVocabulary } from './byteVocabulary.ts';
 import { assertRegexesSupported } from './regexSupport.ts';
 import { assertSchemasSupported } from './schemaSupport.ts';
@@ -61,9 +61,11 @@ export async function structuralTagToEbnf(
     const printed = grammar.toString();
     let rules = parseRules(printed);
     const root = findRootRule(rules, lowered.topType).name;
-    const needsPatch = lowered.sentinels > 0 || lowered.dispatchExcludes.length > 0 || lowered.anyTextWithExcludes > 0;
+    const needsPatch =
+      lowered.sentinels > 0 || lowered.dispatchExcludes.length > 0 || lowered.anyTextWithExcludes > 0 || lowered.multiEndTexts.length > 0;
     if (!needsPatch) return { ebnf: printed, root, route: 'direct' };
     rules = removeSentinel(rules, lowered.sentinels);
+    rules = widenTextEnds(rules, lowered.multiEndTexts);
     rules = addExcludes(rules, lowered.dispatchExcludes, lowered.anyTextExcludes, lowered.anyTextWithExcludes);
     return { ebnf: printRules(rules), root, route: 'patched-ebnf' };
   } finally {

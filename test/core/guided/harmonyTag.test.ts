@@ -65,6 +65,20 @@ test('harmony tag compiles with web-xgrammar: a final answer ends with <|end|> o
     true,
   );
   assert.equal(await grammarAccepts(grammar, '<|channel|>commentary to=functions.other<|constrain|>json<|message|>{}<|call|>'), false);
+  // A message of free text ends at the first of its ends: the text after an analysis message's <|end|> is held to
+  // the tag (lowered one tag per end, the <|return|> variant once ran on through <|end|> and let anything in).
+  const afterAnalysis = (name: string) =>
+    `<|channel|>analysis<|message|>Think.<|end|><|start|>assistant<|channel|>commentary to=functions.${name}<|constrain|>json<|message|>{"q": "x"}<|call|>`;
+  assert.equal(await grammarAccepts(grammar, afterAnalysis('other')), false);
+  assert.equal(await grammarAccepts(grammar, '<|channel|>analysis<|message|>Think.<|end|> more<|return|>'), false);
+  assert.equal(await grammarAccepts(grammar, '<|channel|>analysis<|message|>Think.<|return|>'), true);
+});
+
+test('after an analysis message, a hallucinated tool is refused at its name', async () => {
+  const text = guidedCase.reasoning?.replace('get_weather', 'search_web') ?? '';
+  const run = await whatIfForRequest({ tools: guidedCase.tools }, { text, tokens: [] }, { format: 'harmony' });
+  assert.ok(run.ran && !run.result.accepted, JSON.stringify(run));
+  assert.equal(run.result.charOffset, text.indexOf('search_web'));
 });
 
 test('the header the gpt-oss template writes (a space before <|constrain|>) is refused at the space by xgrammar 0.2.3', async () => {
