@@ -40,6 +40,8 @@ export interface EvalRunOptions {
   json?: boolean;
   hallucinate?: number;
   seed?: number;
+  /** Embedded endpoint only: the tool-call format its simulated model writes (Kimi K2 by default). */
+  format?: string;
   /** Largest answer read per request, in MB (decoded). */
   maxAnswerMb?: number;
   buildTag?: StructuralTagBuilder;
@@ -80,6 +82,8 @@ export async function evalRunCommand(
     throw new InputError(
       '--rerun-failed and --resume do not go together: --rerun-failed redoes the failed samples, --resume the missing ones',
     );
+  if (options.format && options.endpoint)
+    throw new InputError('--format sets what the embedded endpoint writes; a model at --endpoint writes its own format');
   const bars = parseBars(options.failUnder);
   const samples = await loadSamples(path, options.limit);
   const modes = options.guided === 'both' ? [false, true] : [options.guided === 'on'];
@@ -99,8 +103,13 @@ export async function evalRunCommand(
   if (options.endpoint) {
     endpoint = { name: 'cli', baseUrl: normalizeBaseUrl(options.endpoint), model: options.model ?? 'default', engine: options.engine };
   } else {
-    embedded = await startServer({ hallucinate: options.hallucinate, seed: options.seed, constraint: options.constraint });
-    endpoint = { name: 'embedded', baseUrl: embedded.url, model: options.model ?? 'toolscope-sim-kimi-k2', engine: options.engine };
+    embedded = await startServer({
+      hallucinate: options.hallucinate,
+      seed: options.seed,
+      constraint: options.constraint,
+      ...(options.format ? { format: options.format } : {}),
+    });
+    endpoint = { name: 'embedded', baseUrl: embedded.url, model: options.model ?? embedded.model, engine: options.engine };
   }
   const abort = new AbortController();
   const onSigint = () => abort.abort();

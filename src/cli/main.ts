@@ -344,6 +344,11 @@ export function buildProgram(): Command {
     .option('--hallucinate <rate>', 'embedded endpoint only: share of broken answers', (v) => Number(v))
     .option('--seed <n>', 'embedded endpoint only: seed for --hallucinate', (v) => Number(v), 0)
     .addOption(
+      new Option('--format <name>', 'embedded endpoint only: the tool-call format its simulated model writes (default: kimi_k2)').choices(
+        formatNames(),
+      ),
+    )
+    .addOption(
       new Option(
         '--tag-shape <shape>',
         "also send Toolscope's structural tag in this shape (vLLM: beside strict tools; SGLang and completions mode always send one)",
@@ -371,6 +376,7 @@ export function buildProgram(): Command {
           reference?: string;
           hallucinate?: number;
           seed: number;
+          format?: string;
           json?: boolean;
           maxAnswer: number;
           tagShape?: StructuralTagShape;
@@ -381,6 +387,11 @@ export function buildProgram(): Command {
         },
       ) => {
         if (!(opts.maxAnswer > 0)) throw new InputError('--max-answer takes a positive number of MB');
+        if (opts.format && opts.tagShape) {
+          const { getFormat } = await import('../core/formats/registry.ts');
+          if (!getFormat(opts.format).guided?.shapes.includes(opts.tagShape))
+            throw new InputError(`--tag-shape ${opts.tagShape} is not a shape of the ${opts.format} format's structural tag`);
+        }
         const { parseEngine } = await import('./replayCommand.ts');
         const { evalRunCommand } = await import('./evalRunCommand.ts');
         process.exitCode = await evalRunCommand(
@@ -400,6 +411,7 @@ export function buildProgram(): Command {
             json: opts.json,
             hallucinate: opts.hallucinate,
             seed: opts.seed,
+            format: opts.format,
             maxAnswerMb: opts.maxAnswer,
             buildTag: tagBuilder(opts.tagShape),
             repeat: opts.repeat,
@@ -466,6 +478,11 @@ export function buildProgram(): Command {
     .option('--model <name>', 'model name to report')
     .option('--token-delay <ms>', 'delay between streamed tokens', (v) => Number(v), 0)
     .addOption(
+      new Option('--format <name>', 'the tool-call format the simulated model writes and the server parses (default: kimi_k2)').choices(
+        formatNames(),
+      ),
+    )
+    .addOption(
       new Option(
         '--vllm-profile <generation>',
         "parse tool calls the way this vLLM generation's Kimi K2 parser does (its bugs included) instead of Toolscope's reference parser",
@@ -481,6 +498,7 @@ export function buildProgram(): Command {
         model?: string;
         tokenDelay: number;
         vllmProfile?: VllmGeneration;
+        format?: string;
       }) => {
         const { serveCommand } = await import('./serveCommand.ts');
         await serveCommand(
@@ -493,6 +511,7 @@ export function buildProgram(): Command {
             model: opts.model,
             tokenDelayMs: opts.tokenDelay,
             vllmProfile: opts.vllmProfile,
+            format: opts.format,
           },
           process.stdout,
         );

@@ -3,6 +3,7 @@ import { loadAll } from '../core/trace/loadTrace.ts';
 import { startServer } from '../net/server/openAiServer.ts';
 import type { TraceRecord } from '../core/trace/record.ts';
 import { InputError } from './analyzeCommand.ts';
+import { getFormat } from '../core/formats/registry.ts';
 import type { VllmGeneration } from '../core/formats/kimiK2/vllm/vllmProfile.ts';
 
 export interface ServeOptions {
@@ -15,6 +16,8 @@ export interface ServeOptions {
   tokenDelayMs?: number;
   /** Parse tool calls as this vLLM generation does (bugs included) instead of with the reference parser. */
   vllmProfile?: VllmGeneration;
+  /** The tool-call format the simulated model writes (Kimi K2 by default). */
+  format?: string;
 }
 
 export async function loadScript(path: string): Promise<TraceRecord[]> {
@@ -33,7 +36,10 @@ export async function serveCommand(options: ServeOptions, out: NodeJS.WritableSt
     process.stderr.write(`toolscope: warning: listening on ${options.host} exposes the simulator beyond this machine\n`);
   }
   const script = options.script ? await loadScript(options.script) : [];
+  if (options.vllmProfile && options.format && !getFormat(options.format).engineProfiles)
+    throw new InputError(`--vllm-profile replays Kimi K2's vLLM parser generations; the ${options.format} format has none`);
   const server = await startServer({
+    ...(options.format ? { format: options.format } : {}),
     port: options.port,
     host: options.host,
     script,
@@ -44,7 +50,9 @@ export async function serveCommand(options: ServeOptions, out: NodeJS.WritableSt
     vllmProfile: options.vllmProfile,
   });
   out.write(`Listening on ${server.url}\n`);
-  out.write(`(Toolscope's embedded endpoint: a scripted simulator, not a model. ${script.length} script records. Ctrl+C stops it.)\n`);
+  out.write(
+    `(Toolscope's embedded endpoint: a scripted simulator, not a model — "${server.model}". ${script.length} script records. Ctrl+C stops it.)\n`,
+  );
   if (options.vllmProfile)
     out.write(`(Tool calls are parsed the way vLLM generation ${options.vllmProfile}'s Kimi K2 parser does, its bugs included.)\n`);
   await new Promise<void>((resolve) => {

@@ -8,6 +8,7 @@ import type { ChatTool, ToolChoice } from '../trace/record.ts';
 import type { StructuralTag } from './structuralTag/structuralTagFormat.ts';
 import type { VllmRun, VllmRunInput } from './engineRun.ts';
 import type { ParserDelta } from './parserDelta.ts';
+import type { FormatCallWriter } from './callWriter.ts';
 
 export type { ParserDelta, ToolCallDelta } from './parserDelta.ts';
 
@@ -169,6 +170,12 @@ export interface FormatGuidedGrammar {
    * try: a completion that ends without one may end where one of them would have been.
    */
   readonly strippedEnds?: readonly string[];
+  /**
+   * The format's call markup is special tokens of the vocabulary grammars are compiled against (guided/
+   * byteVocabulary.ts holds Kimi K2's): constrained decoding walks a completion token by token. Other formats'
+   * completions are read back into calls by their parser and written again through the grammar call by call.
+   */
+  readonly markupInVocabulary?: boolean;
   /** Throws StructuralTagError (structuralTag/toolChoice.ts) where xgrammar raises for the same request. */
   structuralTag(
     tools: readonly ChatTool[] | undefined,
@@ -237,5 +244,7 @@ export interface ToolCallFormat {
   readonly chatTemplate?: FormatChatTemplate;
   /** vLLM parser generations replayed over the completion; absent when Toolscope has none for this format. */
   readonly engineProfiles?: FormatEngineProfiles;
+  /** How the format's model writes calls (the simulated model's answers, guided corrections). */
+  readonly callWriter: FormatCallWriter;
   createParser(options?: ParserOptions): StreamingParser;
 }

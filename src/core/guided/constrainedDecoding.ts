@@ -15,23 +15,15 @@ import { ARGUMENT_BEGIN, CALL_BEGIN, CALL_END, SECTION_BEGIN, SECTION_END } from
 import { nothingAllowed, readBitmask, type AllowedNext } from './allowedNext.ts';
 import { SPECIAL_TEXTS_BY_LENGTH } from './byteVocabulary.ts';
 import { pieces, stopOffset } from './completionPieces.ts';
-import { readScriptedObject, resolveSchema, schemaValues, valueCandidates, type ScriptedObject } from './scriptedArguments.ts';
+import { readScriptedObject } from './scriptedArguments.ts';
+import { ArgumentWriter } from './argumentWriter.ts';
+import type { ConstrainedOutput } from './constrainedOutput.ts';
+
+export type { ConstrainedOutput } from './constrainedOutput.ts';
 import { tagExcludes, tagTools } from './tagTools.ts';
 import { grammarStartOf } from './whatIf.ts';
 import { newMatcher, type CompiledKimiGrammar } from './xgrammar.ts';
 import type { XgMatcher } from './xgrammarModule.ts';
-
-export interface ConstrainedOutput {
-  /** The output: the untouched reasoning prefix, then the constrained text. */
-  text: string;
-  /** Char offset in `text` of the first character the grammar changed, or null when the script passed as is. */
-  firstChange: number | null;
-  /** Characters the grammar supplied (forced or chosen) and script characters it dropped. */
-  forced: number;
-  dropped: number;
-  /** The grammar reached a valid end (false only when the length bound cut generation short). */
-  complete: boolean;
-}
 
 export interface ConstrainOptions {
   /** `skip` (default, as vLLM): constrain only after the first `</think>`. */
@@ -78,105 +70,6 @@ function units(text: string, from: number, to: number): Unit[] {
     else for (const ch of p.text) out.push({ text: ch, special: false });
   }
   return out;
-}
-
-/**
- * Writes a scripted argument object through the matcher, key by key in the schema's order, all or nothing: on
- * success the text written (the matcher advanced over it), on failure null with the matcher as it was.
- */
-class ArgumentWriter {
-  private steps = 0;
-  private text = '';
-
-  constructor(
-    private readonly matcher: XgMatcher,
-    private readonly grammar: CompiledKimiGrammar,
-    private readonly root: unknown,
-  ) {}
-
-  async write(obj: ScriptedObject, lead: string, trail: string): Promise<string | null> {
-    this.accept([lead, '']);
-    if (!(await this.object(obj, this.root))) {
-      this.matcher.rollBack(this.steps);
-      return null;
-    }
-    this.accept([trail, '']);
-    return this.text;
-  }
-
-  /** Accepts the first of `alternatives` the grammar allows; '' is always allowed. */
-  private accept(alternatives: string[]): boolean {
-    for (const t of alternatives) {
-      if (t === '') return true;
-      if (this.matcher.acceptString(t)) {
-        this.steps++;
-        this.text += t;
-        return true;
-      }
-    }
-    return false;
-  }
-
-  private undo(count: number, textLength: number): void {
-    if (count > 0) this.matcher.rollBack(count);
-    this.steps -= count;
-    this.text = this.text.slice(0, textLength);
-  }
-
-  /** A complete value: accepted, and what follows may close or continue the enclosing object. */
-  private async value(candidate: string): Promise<boolean> {
-    if (!this.accept([candidate])) return false;
-    const next = readBitmask(await this.matcher.nextTokenBitmask(), this.grammar.vocabulary, '');
-    if (next.bytes.includes(0x2c) || next.bytes.includes(0x7d) || next.specials.includes(CALL_END)) return true;
-    this.undo(1, this.text.length - candidate.length);
-    return false;
-  }
-
-  private async object(obj: ScriptedObject, schemaNode: unknown): Promise<boolean> {
-    const schema = resolveSchema(schemaNode, this.root) ?? {};
-    const props = (schema.properties && typeof schema.properties === 'object' ? schema.properties : {}) as Record<string, unknown>;
-    const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
-    const byKey = new Map(obj.members.map((m) => [m.key, m]));
-    if (!this.accept([obj.open ? `{${obj.open}` : '{', '{'])) return false;
-    let first = true;
-    const member = async (
-      key: string,
-      schemaOf: unknown,
-      candidates: () => string[],
-      nested: ScriptedObject | null,
-    ): Promise<boolean | 'refused'> => {
-      const steps = this.steps;
-      const length = this.text.length;
-      const sep = first ? [''] : [obj.separator, ', ', ','];
-      const head = JSON.stringify(key);
-      if (!this.accept(sep) || !this.accept([head + obj.colon, `${head}: `, `${head}:`])) {
-        this.undo(this.steps - steps, length);
-        return 'refused';
-      }
-      for (const c of candidates()) if (await this.value(c)) return true;
-      if (nested && (await this.object(nested, schemaOf))) return true;
-      this.undo(this.steps - steps, length);
-      return false;
-    };
-    for (const [key, schemaOf] of Object.entries(props)) {
-      const scripted = byKey.get(key);
-      byKey.delete(key);
-      if (!scripted && !required.includes(key)) continue;
-      const nested =
-        scripted && scripted.value && typeof scripted.value === 'object' && !Array.isArray(scripted.value)
-          ? readScriptedObject(scripted.raw)
-          : null;
-      const candidates = scripted
-        ? () => [scripted.raw, ...valueCandidates(scripted, schemaOf, this.root)]
-        : () => schemaValues(schemaOf, this.root);
-      const done = await member(key, schemaOf, candidates, nested);
-      if (done === true) first = false;
-      else if (required.includes(key)) return false;
-    }
-    // Undeclared keys stay only where the grammar takes them.
-    for (const m of byKey.values()) if ((await member(m.key, {}, () => [m.raw], null)) === true) first = false;
-    return this.accept([obj.close ? `${obj.close}}` : '}', '}']);
-  }
 }
 
 class Decoder {
@@ -276,7 +169,7 @@ class Decoder {
     }
     const lead = /^\s*/.exec(seg)?.[0] ?? '';
     const trail = /\s*$/.exec(seg)?.[0] ?? '';
-    text ??= await new ArgumentWriter(this.matcher, this.grammar, tool.schema).write(obj, lead, trail);
+    text ??= await new ArgumentWriter(this.matcher, this.grammar.vocabulary, tool.schema, [CALL_END]).write(obj, lead, trail);
     if (text === null) return null;
     const skipped = script.slice(i, start).reduce((n, u) => n + u.text.length, 0);
     if (skipped > 0) {

@@ -5,16 +5,33 @@
 import type { EngineJob, EngineValue, WhatIfOutcome } from './engineProtocol.ts';
 import { whatIfForRequest } from './whatIf.ts';
 import { constrainCompletion } from './constrainedDecoding.ts';
-import { buildsKimiTag, requestedTag } from './requestGrammar.ts';
-import { compileKimiGrammar, compileTag, warmUpCompiler, type CompiledKimiGrammar } from './xgrammar.ts';
+import { constrainCalls } from './constrainedCalls.ts';
+import { buildsFormatTag, GuidedRequestError, requestedTag } from './requestGrammar.ts';
+import { compileFormatGrammar, compileTag, warmUpCompiler, type CompiledKimiGrammar } from './xgrammar.ts';
 import type { ChatRequest } from '../trace/record.ts';
+import type { ToolCallFormat } from '../formats/toolCallFormat.ts';
+import { DEFAULT_FORMAT, getFormat } from '../formats/registry.ts';
 
-/** The grammar a guided request is decoded under, or null for an unguided one. */
-export async function grammarForRequest(request: ChatRequest): Promise<CompiledKimiGrammar | null> {
+/**
+ * The grammar a guided request to a model of `format` is decoded under, or null for an unguided one: the request's
+ * own tag, else the format's tag for its tools.
+ */
+export async function grammarForRequest(request: ChatRequest, format: ToolCallFormat): Promise<CompiledKimiGrammar | null> {
   const tag = requestedTag(request);
   if (tag) return compileTag(tag);
-  if (buildsKimiTag(request)) return compileKimiGrammar(request.tools, request.tool_choice);
-  return null;
+  if (!buildsFormatTag(request)) return null;
+  if (!format.guided)
+    throw new GuidedRequestError(`Toolscope has no structural tag for ${format.displayName}: strict tool calling cannot be served`);
+  return compileFormatGrammar(format.guided, request.tools, request.tool_choice);
+}
+
+/** A scripted completion as guided decoding would have shaped it. */
+async function constrained(request: ChatRequest, text: string, formatName: string | undefined): Promise<string> {
+  const format = getFormat(formatName ?? DEFAULT_FORMAT);
+  const grammar = await grammarForRequest(request, format);
+  if (!grammar) return text;
+  if (format.guided?.markupInVocabulary) return (await constrainCompletion(grammar, text)).text;
+  return (await constrainCalls(grammar, format, text, request.tools)).text;
 }
 
 export async function runJob(job: EngineJob): Promise<EngineValue> {
@@ -29,8 +46,7 @@ export async function runJob(job: EngineJob): Promise<EngineValue> {
       return outcome;
     }
     case 'constrain': {
-      const grammar = await grammarForRequest(job.request);
-      return { text: grammar ? (await constrainCompletion(grammar, job.text)).text : job.text };
+      return { text: await constrained(job.request, job.text, job.format) };
     }
     case 'warm-up':
       await warmUpCompiler();

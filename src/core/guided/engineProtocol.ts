@@ -19,7 +19,8 @@ export type EngineJob =
       finishReason: string | null;
       options: WhatIfOptions;
     }
-  | { kind: 'constrain'; request: ChatRequest; text: string }
+  /** `format`: the model's format, whose tag and call markup apply (Kimi K2's when absent). */
+  | { kind: 'constrain'; request: ChatRequest; text: string; format?: string }
   /** Loads the WASM module and builds the compiler, so the first record does not pay for it. */
   | { kind: 'warm-up' };
 

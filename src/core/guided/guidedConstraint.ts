@@ -1,25 +1,33 @@
 /**
- * Guided decoding for the embedded endpoint (`OutputConstraint` of src/core/server): the grammar the request asks
- * for (requestGrammar.ts) shapes the scripted output (constrainedDecoding.ts), in the grammar-engine worker
- * (guidedEngine.ts). A grammar xgrammar cannot compile, or one that aborts it, is a GuidedRequestError: the
+ * Guided decoding for the embedded endpoint: the grammar the request asks for (requestGrammar.ts) shapes the
+ * scripted output (constrainedDecoding.ts token by token, constrainedCalls.ts call by call), in the grammar-engine
+ * worker (guidedEngine.ts). A grammar xgrammar cannot compile, or one that aborts it, is a GuidedRequestError: the
  * server answers 400 with the reason, as vLLM does, and the next request gets a fresh engine.
  */
-import type { OutputConstraint } from '../../net/server/openAiServer.ts';
+import type { ChatRequest } from '../trace/record.ts';
 import { guidedEngine } from './guidedEngine.ts';
-import { buildsKimiTag, requestedTag } from './requestGrammar.ts';
+import { buildsFormatTag, requestedTag } from './requestGrammar.ts';
 
 export { GuidedRequestError, requestedTag } from './requestGrammar.ts';
+
+/** Turns a scripted completion into what a grammar allows (guided decoding). */
+export interface OutputConstraint {
+  /** True when the request asks for constrained output (a structural tag, or strict tools). */
+  applies(request: ChatRequest): boolean;
+  /** `format`: the format the completion is written in, whose tag and call markup apply. */
+  constrain(request: ChatRequest, text: string, format: string): Promise<string> | string;
+}
 
 export function xgrammarConstraint(): OutputConstraint {
   return {
     applies: (request) => {
       try {
-        return requestedTag(request) !== null || buildsKimiTag(request);
+        return requestedTag(request) !== null || buildsFormatTag(request);
       } catch {
         // A malformed tag is still a guided request: constrain() reports what is wrong with it.
         return true;
       }
     },
-    constrain: (request, text) => guidedEngine().constrain(request, text),
+    constrain: (request, text, format) => guidedEngine().constrain(request, text, format),
   };
 }

@@ -155,9 +155,10 @@ export class GuidedEngine {
   }
 
   /** A scripted completion shaped by the grammar the request asks for; GuidedRequestError (HTTP 400) when none compiles. */
-  async constrain(request: ChatRequest, text: string): Promise<string> {
+  async constrain(request: ChatRequest, text: string, format?: string): Promise<string> {
     try {
-      return ((await this.submit({ kind: 'constrain', request, text })) as { text: string }).text;
+      return ((await this.submit({ kind: 'constrain', request, text, ...(format === undefined ? {} : { format }) })) as { text: string })
+        .text;
     } catch (err) {
       if (err instanceof GuidedUnavailableError) throw new GuidedRequestError(err.reason);
       throw err;

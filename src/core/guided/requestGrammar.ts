@@ -2,7 +2,7 @@
  * Which grammar a request to the embedded endpoint asks for, the ways real engines are asked
  * (docs/guided-decoding.md): its own structural tag in `structured_outputs.structural_tag` (vLLM) or
  * `response_format: {type: "structural_tag"}` (SGLang, older vLLM), or, as current vLLM does, tools marked
- * `strict: true` / `tool_choice` required or named, for which the server builds xgrammar's Kimi tag itself.
+ * `strict: true` / `tool_choice` required or named, for which the server builds its model's format's tag itself.
  */
 import type { ChatRequest } from '../trace/record.ts';
 import type { StructuralTag } from '../formats/structuralTag/structuralTagFormat.ts';
@@ -35,7 +35,8 @@ export function requestedTag(request: ChatRequest): StructuralTag | null {
   return { type: 'structural_tag', format: tag.format } as StructuralTag;
 }
 
-export function buildsKimiTag(request: ChatRequest): boolean {
+/** The server builds its format's structural tag for the request (strict tools, a required or named tool). */
+export function buildsFormatTag(request: ChatRequest): boolean {
   if (!request.tools?.length) return false;
   const choice = request.tool_choice;
   if (choice === 'required' || (typeof choice === 'object' && choice !== null)) return true;

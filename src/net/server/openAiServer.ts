@@ -1,33 +1,35 @@
 /**
  * The embedded OpenAI-compatible endpoint: real HTTP on 127.0.0.1, SSE streaming token by token, server-side
- * tool parsing with Toolscope's Kimi K2 parser. Its model is a script (see scriptedModel.ts) — a simulator for
- * offline replay, demos and tests, not a language model.
+ * tool parsing with the reference parser of the format its model writes (Kimi K2 unless `format` says otherwise).
+ * Its model is a script (see scriptedModel.ts) — a simulator for offline replay, demos and tests, not a language
+ * model.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { KimiK2Parser } from '../../core/formats/kimiK2/kimiK2Parser.ts';
-import type { ParserDelta } from '../../core/formats/toolCallFormat.ts';
+import type { ParserDelta, ToolCallFormat } from '../../core/formats/toolCallFormat.ts';
+import { DEFAULT_FORMAT, getFormat } from '../../core/formats/registry.ts';
+import type { Tokenizer } from '../../core/tokens/token.ts';
 import type { ChatRequest } from '../../core/trace/record.ts';
 import { requestFromPrompt } from './promptRequest.ts';
 import { ScriptedModel, type ScriptOptions } from './scriptedModel.ts';
 import { simulatedTokens } from './serverTokens.ts';
-import { xgrammarConstraint } from '../../core/guided/guidedConstraint.ts';
+import { xgrammarConstraint, type OutputConstraint } from '../../core/guided/guidedConstraint.ts';
 import type { VllmGeneration } from '../../core/formats/kimiK2/vllm/vllmProfile.ts';
 import { VllmServerParser } from './vllmServerParser.ts';
 import { browserRefusal, clientTimeouts, type ClientLimits } from './httpLimits.ts';
 import { chatRequestProblem, completionsRequestProblem } from './requestShape.ts';
 
-/** Turns a scripted completion into what a grammar allows (guided decoding); xgrammar's by default. */
-export interface OutputConstraint {
-  /** True when the request asks for constrained output (a structural tag, or strict tools). */
-  applies(request: ChatRequest): boolean;
-  constrain(request: ChatRequest, text: string): Promise<string> | string;
-}
+export type { OutputConstraint };
 
-export interface ServerOptions extends ScriptOptions, ClientLimits {
+export interface ServerOptions extends Omit<ScriptOptions, 'format'>, ClientLimits {
   host?: string;
   port?: number;
   model?: string;
+  /**
+   * The tool-call format the simulated model writes and the server parses (a registered name; Kimi K2 by default):
+   * its answers, its guided decoding and the tool calls it returns are that format's.
+   */
+  format?: string;
   /** Delay between streamed tokens, to make timings visible. */
   tokenDelayMs?: number;
   /** Guided decoding (default: xgrammar over the request's structural tag, src/core/guided); null: ignore it. */
@@ -48,6 +50,8 @@ export interface ServerOptions extends ScriptOptions, ClientLimits {
 export interface RunningServer {
   url: string;
   port: number;
+  /** The model name the server reports (`toolscope-sim-<format>` unless one was given). */
+  model: string;
   close(): Promise<void>;
 }
 
@@ -144,14 +148,20 @@ function callCount(delta: Record<string, unknown> | null): number {
 export class OpenAiServer {
   private readonly model: ScriptedModel;
   private readonly modelName: string;
+  private readonly format: ToolCallFormat;
+  private readonly tokenizer: Tokenizer;
   private readonly constraint: OutputConstraint | null;
   private server: Server | null = null;
   private counter = 0;
   private failed = 0;
 
   constructor(private readonly options: ServerOptions = {}) {
-    this.model = new ScriptedModel(options);
-    this.modelName = options.model ?? 'toolscope-sim-kimi-k2';
+    this.format = getFormat(options.format ?? DEFAULT_FORMAT);
+    if (options.vllmProfile && !this.format.engineProfiles)
+      throw new Error(`vLLM parser profiles replay Kimi K2's parser generations; the ${this.format.displayName} format has none`);
+    this.tokenizer = this.format.tokenizer.approximate();
+    this.model = new ScriptedModel({ ...options, format: this.format });
+    this.modelName = options.model ?? `toolscope-sim-${this.format.name.replace(/_/gu, '-')}`;
     this.constraint = options.constraint === undefined ? xgrammarConstraint() : options.constraint;
   }
 
@@ -176,6 +186,7 @@ export class OpenAiServer {
     return {
       url: `http://${host}:${port}/v1`,
       port,
+      model: this.modelName,
       close: () =>
         new Promise<void>((resolve) => {
           server.closeAllConnections();
@@ -239,39 +250,44 @@ export class OpenAiServer {
     else await this.completions(body, res, fault);
   }
 
-  private async generate(request: ChatRequest, path: string, prompt?: string): Promise<{ text: string; guided: boolean; kind: string }> {
+  private async generate(
+    request: ChatRequest,
+    path: string,
+    prompt?: string,
+  ): Promise<{ text: string; guided: boolean; kind: string; format: ToolCallFormat }> {
     const scripted = prompt === undefined ? this.model.complete(request) : this.model.completePrompt(prompt, request);
     const guided = Boolean(this.constraint?.applies(request));
     let text = scripted.text;
     if (guided && this.constraint) {
       try {
-        text = await this.constraint.constrain(request, scripted.text);
+        text = await this.constraint.constrain(request, scripted.text, scripted.format.name);
       } catch (err) {
         // A tag or schema the grammar engine refuses: vLLM answers 400 for the same.
         throw new HttpError(400, `guided decoding: ${err instanceof Error ? err.message : String(err)}`);
       }
     }
     this.options.onRequest?.({ path, kind: scripted.kind, guided });
-    return { text, guided, kind: scripted.kind };
+    return { text, guided, kind: scripted.kind, format: scripted.format };
   }
 
   private async chat(body: Record<string, unknown>, res: ServerResponse, fault: string): Promise<void> {
     const request = body as ChatRequest;
-    const { text } = await this.generate(request, '/v1/chat/completions');
+    const { text, format } = await this.generate(request, '/v1/chat/completions');
     const maxTokens =
       typeof body.max_tokens === 'number'
         ? body.max_tokens
         : typeof body.max_completion_tokens === 'number'
           ? body.max_completion_tokens
           : Infinity;
-    const all = simulatedTokens(text);
+    const all = simulatedTokens(text, format === this.format ? this.tokenizer : format.tokenizer.approximate());
     const tokens = all.slice(0, maxTokens);
     const id = `chatcmpl-toolscope-${++this.counter}`;
     const created = Math.floor(Date.now() / 1000);
-    const parser = new KimiK2Parser();
-    const vllm = this.options.vllmProfile
-      ? new VllmServerParser(this.options.vllmProfile, tokens, tokens.map((t) => t.text).join(''))
-      : null;
+    const parser = format.createParser({ tools: request.tools ?? [] });
+    const vllm =
+      this.options.vllmProfile && format.engineProfiles
+        ? new VllmServerParser(this.options.vllmProfile, tokens, tokens.map((t) => t.text).join(''))
+        : null;
     const wantLogprobs = body.logprobs === true;
 
     if (body.stream !== true) {
@@ -348,7 +364,7 @@ export class OpenAiServer {
   private async completions(body: Record<string, unknown>, res: ServerResponse, fault: string): Promise<void> {
     if (typeof body.prompt !== 'string') throw new HttpError(400, '"prompt" must be a string (one prompt per request)');
     const request = requestFromPrompt(body.prompt);
-    const { text } = await this.generate(
+    const { text, format } = await this.generate(
       {
         ...request,
         ...(body.structured_outputs || body.response_format
@@ -359,7 +375,7 @@ export class OpenAiServer {
       body.prompt,
     );
     const maxTokens = typeof body.max_tokens === 'number' ? body.max_tokens : Infinity;
-    const all = simulatedTokens(text);
+    const all = simulatedTokens(text, format === this.format ? this.tokenizer : format.tokenizer.approximate());
     const tokens = all.slice(0, maxTokens);
     const asIds = body.return_tokens_as_token_ids === true;
     const wantLogprobs = typeof body.logprobs === 'number' || body.logprobs === true;

@@ -9,6 +9,10 @@ import type { ChatRequest, ChatTool, TraceRecord } from '../../core/trace/record
 import { exampleFor } from '../../core/schema/schemaExample.ts';
 import { renderPrompt } from '../../core/template/renderPrompt.ts';
 import { canonicalJson } from '../../core/util/canonicalJson.ts';
+import { writeCompletion } from '../../core/formats/callWriter.ts';
+import type { ToolCallFormat } from '../../core/formats/toolCallFormat.ts';
+import { DEFAULT_FORMAT, getFormat } from '../../core/formats/registry.ts';
+import { resolveFormat } from '../../core/formats/resolveFormat.ts';
 
 export interface ScriptOptions {
   /** Records whose request is answered with their own completion. */
@@ -16,6 +20,8 @@ export interface ScriptOptions {
   /** Share of requests (0–1) answered with a broken call. */
   hallucinate?: number;
   seed?: number;
+  /** The format the model writes its calls in (Kimi K2 by default). */
+  format?: ToolCallFormat;
 }
 
 export type ScriptedKind = 'script' | 'call' | 'hallucinated-tool' | 'schema-break' | 'text';
@@ -23,6 +29,8 @@ export type ScriptedKind = 'script' | 'call' | 'hallucinated-tool' | 'schema-bre
 export interface ScriptedCompletion {
   text: string;
   kind: ScriptedKind;
+  /** The format the text is written in: a scripted record's own, else the model's. */
+  format: ToolCallFormat;
 }
 
 /** What identifies a conversation: its messages and tools, without the `strict` flag guided replays add. */
@@ -43,11 +51,7 @@ function lastUserText(request: ChatRequest): string {
   return typeof last?.content === 'string' ? last.content : '';
 }
 
-function callMarkup(name: string, index: number, args: unknown): string {
-  return `<|tool_calls_section_begin|><|tool_call_begin|>functions.${name}:${index}<|tool_call_argument_begin|>${JSON.stringify(args)}<|tool_call_end|><|tool_calls_section_end|>`;
-}
-
-/** The call index Kimi would use next: one past the calls already in the conversation. */
+/** The call index the model would use next (Kimi K2 writes it): one past the calls already in the conversation. */
 function nextCallIndex(request: ChatRequest): number {
   return (request.messages ?? []).reduce((n, m) => n + (Array.isArray(m.tool_calls) ? m.tool_calls.length : 0), 0);
 }
@@ -70,8 +74,10 @@ export class ScriptedModel {
   private readonly byKey = new Map<string, TraceRecord>();
   private byPrompt: Map<string, TraceRecord> | null = null;
   private readonly repeats = new Map<string, number>();
+  readonly format: ToolCallFormat;
 
   constructor(private readonly options: ScriptOptions = {}) {
+    this.format = options.format ?? getFormat(DEFAULT_FORMAT);
     for (const r of options.script ?? []) {
       if (r.request && r.completion) this.byKey.set(requestKey(r.request), r);
     }
@@ -93,13 +99,13 @@ export class ScriptedModel {
       }
     }
     const scripted = this.byPrompt.get(prompt);
-    if (scripted?.completion) return { text: scripted.completion.text, kind: 'script' };
+    if (scripted?.completion) return this.scripted(scripted);
     return this.complete(request);
   }
 
   complete(request: ChatRequest): ScriptedCompletion {
     const scripted = this.byKey.get(requestKey(request));
-    if (scripted?.completion) return { text: scripted.completion.text, kind: 'script' };
+    if (scripted?.completion) return this.scripted(scripted);
     const tools = (request.tools ?? []).filter((t) => t?.function?.name);
     const choice = request.tool_choice;
     const question = lastUserText(request);
@@ -107,6 +113,7 @@ export class ScriptedModel {
       return {
         text: `(Toolscope simulated model) I received: ${JSON.stringify(question.slice(0, 120))}. No tool call was needed.`,
         kind: 'text',
+        format: this.format,
       };
     }
     const named = typeof choice === 'object' && choice ? tools.find((t) => t.function.name === choice.function.name) : undefined;
@@ -124,10 +131,20 @@ export class ScriptedModel {
       if (unit(key) < rate) {
         // Half of the broken answers name a tool that does not exist, half break the schema.
         return unit(key + '#kind') < 0.5
-          ? { text: `Let me check that. ${callMarkup(`${tool.function.name}_v2`, index, valid)}`, kind: 'hallucinated-tool' }
-          : { text: `Let me check that. ${callMarkup(tool.function.name, index, brokenArguments(tool, valid))}`, kind: 'schema-break' };
+          ? { text: this.answer(`${tool.function.name}_v2`, index, valid), kind: 'hallucinated-tool', format: this.format }
+          : { text: this.answer(tool.function.name, index, brokenArguments(tool, valid)), kind: 'schema-break', format: this.format };
       }
     }
-    return { text: `Let me check that. ${callMarkup(tool.function.name, index, valid)}`, kind: 'call' };
+    return { text: this.answer(tool.function.name, index, valid), kind: 'call', format: this.format };
+  }
+
+  /** A scripted record's completion, in the record's own format (a trace may mix formats). */
+  private scripted(record: TraceRecord): ScriptedCompletion {
+    return { text: record.completion?.text ?? '', kind: 'script', format: resolveFormat(record, null).format };
+  }
+
+  /** A short preamble and one call, in the model's format. */
+  private answer(name: string, index: number, args: unknown): string {
+    return writeCompletion(this.format.callWriter, 'Let me check that.', [{ name, index, arguments: JSON.stringify(args) }]);
   }
 }

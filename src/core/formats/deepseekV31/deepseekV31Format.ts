@@ -1,4 +1,5 @@
 /** DeepSeek-V3.1 tool calls as a `ToolCallFormat`: markers, detection and the reference parser. */
+import { deepseekV31CallWriter } from './deepseekV31CallWriter.ts';
 import { MarkerSplitter } from '../../tokens/markerSplitter.ts';
 import { deepseekV3Splitter } from './deepseekPretokenizer.ts';
 import type { ParserOptions, StreamingParser, ToolCallFormat } from '../toolCallFormat.ts';
@@ -16,6 +17,7 @@ export const deepseekV31Format: ToolCallFormat = {
   models: /deepseek[-_. ]?v3[-_.]1(?!\d)/iu,
   parserNames: ['deepseek_v31', 'deepseekv31'],
   // DeepSeek ships tokenizer.json; its GGUF builds name the pre-tokenizer `deepseek-v3`.
+  callWriter: deepseekV31CallWriter,
   tokenizer: {
     approximate: () => new MarkerSplitter(deepseekV31Format),
     gguf: { 'deepseek-v3': deepseekV3Splitter },

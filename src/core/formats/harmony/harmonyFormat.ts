@@ -1,4 +1,5 @@
 /** gpt-oss Harmony messages as a `ToolCallFormat`: markers, detection and the reference parser. */
+import { harmonyCallWriter } from './harmonyCallWriter.ts';
 import type { ParserOptions, StreamingParser, ToolCallFormat } from '../toolCallFormat.ts';
 import { CALL, HARMONY_MARKERS, RETURN } from './harmonyMarkers.ts';
 import { HarmonyParser } from './harmonyParser.ts';
@@ -18,6 +19,7 @@ export const harmonyFormat: ToolCallFormat = {
   // vLLM calls its Harmony parser `openai`, SGLang `gpt-oss`.
   parserNames: ['openai', 'gpt-oss', 'harmony'],
   // gpt-oss's tokenizer ships with Toolscope: exact ids offline. llama.cpp names o200k's pre-tokenizer `gpt-4o`.
+  callWriter: harmonyCallWriter,
   tokenizer: {
     approximate: () => new MarkerSplitter(harmonyFormat),
     builtin: o200kHarmony,

@@ -1,4 +1,5 @@
 /** Hermes-style tool calls (Hermes 2 Pro, Qwen2.5, Qwen3) as a `ToolCallFormat`: markers, detection and the reference parser. */
+import { hermesCallWriter } from './hermesCallWriter.ts';
 import { MarkerSplitter } from '../../tokens/markerSplitter.ts';
 import { qwen2Splitter } from './qwenPretokenizer.ts';
 import type { ParserOptions, StreamingParser, ToolCallFormat } from '../toolCallFormat.ts';
@@ -18,6 +19,7 @@ export const hermesFormat: ToolCallFormat = {
   // vLLM `hermes`; SGLang `qwen25` / `qwen`.
   parserNames: ['hermes', 'qwen25', 'qwen'],
   // Qwen models ship tokenizer.json; their GGUF builds name the pre-tokenizer `qwen2`.
+  callWriter: hermesCallWriter,
   tokenizer: {
     approximate: () => new MarkerSplitter(hermesFormat),
     gguf: { qwen2: qwen2Splitter },

@@ -1,4 +1,5 @@
 /** Kimi K2 as a `ToolCallFormat`: markers, detection and the reference parser. */
+import { kimiK2CallWriter } from './kimiK2CallWriter.ts';
 import type { ParserOptions, StreamingParser, ToolCallFormat } from '../toolCallFormat.ts';
 import { CANONICAL_CALL_ID, indexFromCallId, KIMI_MARKERS, KIMI_TOOL_MARKER_TEXTS, nameFromCallId } from './kimiK2Markers.ts';
 import { findRawFallbackCalls } from './rawFallbackScanner.ts';
@@ -41,6 +42,7 @@ export const kimiK2Format: ToolCallFormat = {
       'A </think> follows the section: streaming vLLM and SGLang still end the reasoning at the section, but their non-streaming parsers split at that </think> and keep the calls as reasoning.',
   },
   // Kimi's tokenizer is tiktoken BPE (tiktoken.model + tokenizer_config.json) with its own pre-tokenizer pattern.
+  callWriter: kimiK2CallWriter,
   tokenizer: {
     approximate: () => new KimiSplitter(),
     tiktoken: forEachPiece,
@@ -55,6 +57,7 @@ export const kimiK2Format: ToolCallFormat = {
   guided: {
     builtinStyle: 'kimi',
     shapes: STRUCTURAL_TAG_SHAPES,
+    markupInVocabulary: true,
     structuralTag: (tools, toolChoice, options) =>
       buildKimiStructuralTag(tools, toolChoice, { shape: options?.shape as StructuralTagShape | undefined }),
   },

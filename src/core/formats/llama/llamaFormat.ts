@@ -1,4 +1,5 @@
 /** Llama 3.x / 4 JSON tool calls as a `ToolCallFormat`: markers, detection, the reference parser and its structural tag. */
+import { llamaCallWriter } from './llamaCallWriter.ts';
 import { MarkerSplitter } from '../../tokens/markerSplitter.ts';
 import type { ParserOptions, StreamingParser, ToolCallFormat } from '../toolCallFormat.ts';
 import { END_OF_TEXT, EOM, EOM_ID, EOT, EOT_ID, LLAMA_MARKERS, PYTHON_TAG } from './llamaMarkers.ts';
@@ -21,6 +22,7 @@ export const llamaFormat: ToolCallFormat = {
   // vLLM `llama3_json` / `llama4_json`; SGLang `llama3`.
   parserNames: ['llama3_json', 'llama4_json', 'llama3'],
   // Llama 3 ships tiktoken BPE (original/tokenizer.model) and tokenizer.json; its GGUF builds name it `llama-bpe`.
+  callWriter: llamaCallWriter,
   tokenizer: {
     approximate: () => new MarkerSplitter(llamaFormat),
     tiktoken: llama3Splitter,

@@ -1,4 +1,5 @@
 /** Qwen3-Coder tool calls as a `ToolCallFormat`: markers, detection and the reference parser. */
+import { qwen3CoderCallWriter } from './qwen3CoderCallWriter.ts';
 import { MarkerSplitter } from '../../tokens/markerSplitter.ts';
 import { qwen2Splitter } from '../hermes/qwenPretokenizer.ts';
 import type { ParserOptions, StreamingParser, ToolCallFormat } from '../toolCallFormat.ts';
@@ -16,6 +17,7 @@ export const qwen3CoderFormat: ToolCallFormat = {
   models: /qwen3(?:\.\d+)?[-_. ]?coder|qwen3\.[5-9]/iu,
   parserNames: ['qwen3_coder', 'qwen3_xml'],
   // Qwen models ship tokenizer.json; their GGUF builds name the pre-tokenizer `qwen2`.
+  callWriter: qwen3CoderCallWriter,
   tokenizer: {
     approximate: () => new MarkerSplitter(qwen3CoderFormat),
     gguf: { qwen2: qwen2Splitter },
