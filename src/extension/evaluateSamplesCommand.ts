@@ -13,6 +13,7 @@ import { summarize } from '../host/eval/k2vvMetrics.ts';
 import { loadK2vvResults } from '../host/eval/loadResults.ts';
 import type { Endpoint } from '../net/replay/endpoint.ts';
 import { startServer, type RunningServer } from '../net/server/openAiServer.ts';
+import { formatNames, getFormat } from '../core/formats/registry.ts';
 import { ApiKeys, EMBEDDED_ENDPOINT } from './endpoints.ts';
 import { activeTrace, pickEndpoint } from './replayRecordCommand.ts';
 import { TRACE_VIEW_TYPE } from './traceEditorProvider.ts';
@@ -62,6 +63,7 @@ export class EvaluateSamplesCommand {
     const endpointChoice = await pickEndpoint('Evaluate against which endpoint?');
     if (!endpointChoice) return;
     let hallucinate = 0;
+    let format: string | undefined;
     if (endpointChoice === EMBEDDED_ENDPOINT) {
       const rate = await vscode.window.showQuickPick(
         [
@@ -73,6 +75,21 @@ export class EvaluateSamplesCommand {
       );
       if (!rate) return;
       hallucinate = rate.value;
+      const written = await vscode.window.showQuickPick(
+        formatNames().map((name) => {
+          const format = getFormat(name);
+          return {
+            label: format.displayName,
+            description: format.guided
+              ? `guided on: xgrammar's ${format.guided.builtinStyle} tag`
+              : 'no structural tag yet: guided on is refused',
+            value: name,
+          };
+        }),
+        { title: 'Which format should the simulated model write its tool calls in?' },
+      );
+      if (!written) return;
+      format = written.value;
     }
     const guided = await vscode.window.showQuickPick(
       [
@@ -108,8 +125,8 @@ export class EvaluateSamplesCommand {
         try {
           let endpoint: Endpoint;
           if (endpointChoice === EMBEDDED_ENDPOINT) {
-            embedded = await startServer({ hallucinate, seed: 0 });
-            endpoint = { name: EMBEDDED_ENDPOINT, baseUrl: embedded.url, model: 'toolscope-sim-kimi-k2', engine: 'vllm' };
+            embedded = await startServer({ hallucinate, seed: 0, ...(format ? { format } : {}) });
+            endpoint = { name: EMBEDDED_ENDPOINT, baseUrl: embedded.url, model: embedded.model, engine: 'vllm' };
           } else {
             endpoint = endpointChoice;
           }

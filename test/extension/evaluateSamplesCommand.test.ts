@@ -35,7 +35,7 @@ test('evaluate samples: embedded endpoint, 30 % broken, guided both → results 
     const lines: string[] = [];
     fake.trusted = true;
     fake.executed.length = 0;
-    fake.picks.push(byLabel('Embedded'), byLabel('30 %'), byLabel('Both'));
+    fake.picks.push(byLabel('Embedded'), byLabel('30 %'), byLabel('Kimi K2'), byLabel('Both'));
     await command(lines).run(Uri.file(samples) as never);
     const out = join(dir, 'k2vv-requests.toolscope-eval');
     const off = summarize((await loadK2vvResults(join(out, 'results.guided-off.jsonl'))).results);
@@ -54,11 +54,33 @@ test('evaluate samples: embedded endpoint, 30 % broken, guided both → results 
     assert.match(lines.join('\n'), /results\.guided-on\.jsonl: 4 requests, 4 tool_calls, 0 schema errors, schema accuracy 100\.00 %/);
 
     // Again: the folder exists; "Start a new run" keeps it and writes to the next one.
-    fake.picks.push(byLabel('Embedded'), byLabel('No broken'), byLabel('On'), byLabel('Start a new run'));
+    fake.picks.push(byLabel('Embedded'), byLabel('No broken'), byLabel('Kimi K2'), byLabel('On'), byLabel('Start a new run'));
     await command(lines).run(Uri.file(samples) as never);
     assert.ok(existsSync(join(dir, 'k2vv-requests.toolscope-eval-2', 'results.guided-on.jsonl')));
     assert.ok(!existsSync(join(dir, 'k2vv-requests.toolscope-eval-2', 'results.guided-off.jsonl')));
     assert.equal((await loadK2vvResults(join(out, 'results.guided-off.jsonl'))).results.length, 4, 'the first run is kept');
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('evaluate samples against a simulated Hermes model: its calls parsed as Hermes, guided on by its own tag', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'toolscope-evalcmd-'));
+  try {
+    const samples = join(dir, 'k2vv-requests.jsonl');
+    await copyFile(SAMPLES, samples);
+    const lines: string[] = [];
+    fake.trusted = true;
+    fake.pickTitles.length = 0;
+    fake.picks.push(byLabel('Embedded'), byLabel('30 %'), byLabel('Hermes'), byLabel('Both'));
+    await command(lines).run(Uri.file(samples) as never);
+    assert.ok(fake.pickTitles.includes('Which format should the simulated model write its tool calls in?'), fake.pickTitles.join(' | '));
+    const out = join(dir, 'k2vv-requests.toolscope-eval');
+    const off = await loadK2vvResults(join(out, 'results.guided-off.jsonl'));
+    const on = summarize((await loadK2vvResults(join(out, 'results.guided-on.jsonl'))).results);
+    assert.ok(summarize(off.results).schema_validation_error_count > 0);
+    assert.equal(on.schema_validation_error_count, 0);
+    assert.equal(on.finish_tool_calls, 4);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -348,6 +348,7 @@ async function moreJourneys(): Promise<void> {
     await runCommand(p, 'Toolscope: Evaluate Samples');
     await pickQuick(p, 'Embedded endpoint', 'Evaluate against which endpoint?');
     await pickQuick(p, '30 % broken answers', 'how often should it answer with a broken call?');
+    await pickQuick(p, 'Kimi K2', 'Which format should the simulated model write');
     await pickQuick(p, 'Both', 'Guided decoding');
     // The last run opens in the trace editor, on its Eval tab: K2VV's figures for both runs side by side.
     const evalFrame = await frameShowing(p, 'results.guided-on.jsonl', '#tab-eval[aria-selected="true"]');
