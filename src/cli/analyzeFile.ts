@@ -9,7 +9,7 @@ import { readTraceItems } from '../core/trace/jsonlIndex.ts';
 import { startupMark } from '../core/util/startupMarks.ts';
 import { errorJson, recordJson } from './analyzeJson.ts';
 import { STDIN_NAME, spoolInput, type SpooledInput } from './stdinTrace.ts';
-import type { HumanReport } from './humanReport.ts';
+import type { HumanReport } from '../host/report/humanReport.ts';
 import type { AnalyzeCiOutputs } from './analyzeCiOutputs.ts';
 import type { AnalysisOptions } from '../core/analysis.ts';
 import type { Severity } from '../core/diagnostics/diagnostic.ts';

@@ -5,8 +5,8 @@
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { Analyzer } from '../core/analysis.ts';
 import { analyzeFile } from './analyzeFile.ts';
-import { HumanReport } from './humanReport.ts';
-import { terminalStyle } from './terminalStyle.ts';
+import { HumanReport } from '../host/report/humanReport.ts';
+import { terminalStyle } from '../host/report/terminalStyle.ts';
 import { ANALYZE_WORKER, type AnalyzeWorkerData, type AnalyzeWorkerResult } from './analyzeWorkerProtocol.ts';
 
 /** This thread was started as a file worker of `analyze`. */

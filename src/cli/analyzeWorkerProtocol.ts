@@ -1,6 +1,6 @@
 /** What `analyze`'s main thread and its file workers (parallelAnalyze.ts, analyzeWorker.ts) send each other. */
 import type { AnalyzeCommandOptions } from './analyzeFile.ts';
-import type { HumanReportState } from './humanReport.ts';
+import type { HumanReportState } from '../host/report/humanReport.ts';
 
 export const ANALYZE_WORKER = 'toolscope-analyze-files';
 

@@ -3,7 +3,7 @@ import { loadK2vvResults } from '../host/eval/loadResults.ts';
 import { summarize, triggerScores } from '../host/eval/k2vvMetrics.ts';
 import { figuresOf, latestPerSample } from '../host/eval/evalFigures.ts';
 import { InputError } from './analyzeCommand.ts';
-import { terminalStyle } from './terminalStyle.ts';
+import { terminalStyle } from '../host/report/terminalStyle.ts';
 
 async function load(path: string) {
   try {

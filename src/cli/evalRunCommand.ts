@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { SingleBar } from 'cli-progress';
-import { runBatch, doneKeys, type EvalSample } from '../host/eval/batchRun.ts';
+import { runBatch, doneKeys, type EvalSample } from '../net/eval/batchRun.ts';
 import { loadK2vvResults } from '../host/eval/loadResults.ts';
 import { toolCallsValid, type K2vvResult } from '../host/eval/k2vvMetrics.ts';
 import { FIGURE_NAMES, evalReport, latestPerSample, type EvalReport } from '../host/eval/evalFigures.ts';

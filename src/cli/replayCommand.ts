@@ -14,7 +14,7 @@ import { loadAll } from '../core/trace/loadTrace.ts';
 import type { LoadedRecord, TraceRecord } from '../core/trace/record.ts';
 import { appendProblem, appendRecords, siblingReplaysPath } from '../core/trace/traceWriter.ts';
 import { InputError } from './analyzeCommand.ts';
-import { terminalStyle } from './terminalStyle.ts';
+import { terminalStyle } from '../host/report/terminalStyle.ts';
 
 export type GuidedChoice = 'off' | 'on' | 'both';
 

@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { doneIndices, runBatch } from '../host/eval/batchRun.ts';
+import { doneIndices, runBatch } from '../net/eval/batchRun.ts';
 import { loadSamples } from '../host/eval/loadSamples.ts';
 import { summarize } from '../host/eval/k2vvMetrics.ts';
 import { loadK2vvResults } from '../host/eval/loadResults.ts';

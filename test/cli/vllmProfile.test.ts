@@ -12,7 +12,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { startServer } from '../../src/net/server/openAiServer.ts';
-import { accumulate } from '../../src/core/formats/deltaAccumulator.ts';
+import { accumulate } from '../../src/core/trace/deltaAccumulator.ts';
 import type { ParserDelta } from '../../src/core/formats/toolCallFormat.ts';
 import type { TraceRecord } from '../../src/core/trace/record.ts';
 

@@ -3,7 +3,7 @@
  * contract of `ToolCallFormat.engineProfiles`. vLLM's streaming shapes, kept apart from any one format's profiles.
  */
 import type { Token } from '../tokens/token.ts';
-import type { ToolCallDelta } from './parserDelta.ts';
+import type { ToolCallDelta } from '../trace/parserDelta.ts';
 
 /** A vLLM generation Toolscope reproduces (docs/formats/kimi-k2.md lists the commits). */
 export type VllmGeneration = 'A' | 'B' | 'C';

@@ -7,10 +7,10 @@ import type { PieceSplitter, Tokenizer } from '../tokens/token.ts';
 import type { ChatTool, ToolChoice } from '../trace/record.ts';
 import type { StructuralTag } from './structuralTag/structuralTagFormat.ts';
 import type { VllmRun, VllmRunInput } from './engineRun.ts';
-import type { ParserDelta } from './parserDelta.ts';
+import type { ParserDelta } from '../trace/parserDelta.ts';
 import type { FormatCallWriter } from './callWriter.ts';
 
-export type { ParserDelta, ToolCallDelta } from './parserDelta.ts';
+export type { ParserDelta, ToolCallDelta } from '../trace/parserDelta.ts';
 
 export interface CharRange {
   /** Inclusive start offset in the parsed text (UTF-16 code units). */

@@ -2,8 +2,8 @@
  * The client's view of a recorded response: what it accumulated from a stream (or read from a whole
  * completion), and the per-chunk deltas it received on the way.
  */
-import { DeltaAccumulator, type AccumulatedCall } from '../formats/deltaAccumulator.ts';
-import type { ParserDelta } from '../formats/toolCallFormat.ts';
+import { DeltaAccumulator, type AccumulatedCall } from './deltaAccumulator.ts';
+import type { ParserDelta } from './parserDelta.ts';
 import { isStreamedResponse, type ChatCompletionChunkDelta, type RecordedResponse } from './record.ts';
 
 export interface ResponseMessage {

@@ -1,7 +1,12 @@
 /** K2-Vendor-Verifier samples: the chat requests of a file, keyed by K2VV's data_index (the 1-based line). */
 import { readTraceItems } from '../../core/trace/jsonlIndex.ts';
-import type { LineError } from '../../core/trace/record.ts';
-import type { EvalSample } from './batchRun.ts';
+import type { ChatRequest, LineError } from '../../core/trace/record.ts';
+
+/** One chat request of a samples file, by its index there (K2VV's `data_index`). */
+export interface EvalSample {
+  dataIndex: number;
+  request: ChatRequest;
+}
 
 export async function loadSamples(path: string, limit?: number): Promise<{ samples: EvalSample[]; errors: LineError[] }> {
   const samples: EvalSample[] = [];

@@ -1,5 +1,5 @@
 /** Pairs the reference parse's calls with the response's calls: by id where ids agree, else by position. */
-import type { AccumulatedCall } from '../../formats/deltaAccumulator.ts';
+import type { AccumulatedCall } from '../../trace/deltaAccumulator.ts';
 import type { ParsedCall } from '../../formats/toolCallFormat.ts';
 
 export interface CallPair {

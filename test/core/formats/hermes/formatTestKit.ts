@@ -3,7 +3,7 @@
  * checks, and the split property (every 2-cut, 1 char per delta, seeded random cuts) the Kimi K2 tests established.
  */
 import assert from 'node:assert/strict';
-import { accumulate } from '../../../../src/core/formats/deltaAccumulator.ts';
+import { accumulate } from '../../../../src/core/trace/deltaAccumulator.ts';
 import type { ParserDelta, ParserOptions, ParseResult, StreamingParser } from '../../../../src/core/formats/toolCallFormat.ts';
 import { mulberry32, randomCuts } from '../../../fixtures/randomCuts.ts';
 import { countWork } from '../workCounter.ts';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { HermesParser, parseHermes } from '../../../../src/core/formats/hermes/hermesParser.ts';
 import { hermesFormat } from '../../../../src/core/formats/hermes/hermesFormat.ts';
 import { detectFormat, getFormat } from '../../../../src/core/formats/registry.ts';
-import { accumulate } from '../../../../src/core/formats/deltaAccumulator.ts';
+import { accumulate } from '../../../../src/core/trace/deltaAccumulator.ts';
 import type { ParserOptions } from '../../../../src/core/formats/toolCallFormat.ts';
 import { HERMES_FIXTURES } from '../../../fixtures/hermesCompletions.ts';
 import { checkDeltas, checkFixture, checkLinear, checkNameFirst } from './formatTestKit.ts';

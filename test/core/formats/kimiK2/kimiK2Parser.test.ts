@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { KimiK2Parser, parseKimiK2 } from '../../../../src/core/formats/kimiK2/kimiK2Parser.ts';
-import { accumulate } from '../../../../src/core/formats/deltaAccumulator.ts';
+import { accumulate } from '../../../../src/core/trace/deltaAccumulator.ts';
 import type { ParserDelta, ParserOptions } from '../../../../src/core/formats/toolCallFormat.ts';
 import { KIMI_FIXTURES } from '../../../fixtures/kimiK2Completions.ts';
 import { checkLinear } from '../hermes/formatTestKit.ts';

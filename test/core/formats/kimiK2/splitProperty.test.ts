@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { KimiK2Parser, parseKimiK2 } from '../../../../src/core/formats/kimiK2/kimiK2Parser.ts';
-import { accumulate } from '../../../../src/core/formats/deltaAccumulator.ts';
+import { accumulate } from '../../../../src/core/trace/deltaAccumulator.ts';
 import type { ParserOptions, ParseResult } from '../../../../src/core/formats/toolCallFormat.ts';
 import { KIMI_FIXTURES } from '../../../fixtures/kimiK2Completions.ts';
 import { mulberry32, randomCuts } from '../../../fixtures/randomCuts.ts';

@@ -8,7 +8,7 @@
  * The result is what the client would have received: every DeltaMessage (or null), and content and calls
  * rebuilt from them the way a client accumulates a stream, plus the non-streaming answer.
  */
-import { DeltaAccumulator } from '../../deltaAccumulator.ts';
+import { DeltaAccumulator } from '../../../trace/deltaAccumulator.ts';
 import type { Token } from '../../../tokens/token.ts';
 import { planDeltas, pseudoTokenize, type DeltaGrouping, type DeltaToken } from './vllmDeltas.ts';
 import { vllmProfile } from './vllmProfiles.ts';

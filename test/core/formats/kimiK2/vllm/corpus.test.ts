@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { KimiK2Parser, parseKimiK2 } from '../../../../../src/core/formats/kimiK2/kimiK2Parser.ts';
-import { accumulate } from '../../../../../src/core/formats/deltaAccumulator.ts';
+import { accumulate } from '../../../../../src/core/trace/deltaAccumulator.ts';
 import { runVllmProfile, type VllmGroupingChoice, type VllmRun } from '../../../../../src/core/formats/kimiK2/vllm/profileRun.ts';
 import type { RecordedGrouping } from '../../../../../src/core/formats/recordedGrouping.ts';
 import { planDeltas, type DeltaGrouping } from '../../../../../src/core/formats/kimiK2/vllm/vllmDeltas.ts';

@@ -1,10 +1,10 @@
 /** The readable `toolscope analyze` summary: per record its calls, content and findings; totals per kind. */
-import type { AnalyzedRecord } from '../core/analysis.ts';
-import type { Diagnostic, Severity } from '../core/diagnostics/diagnostic.ts';
-import { worstSeverity } from '../core/diagnostics/diagnostic.ts';
-import type { LineError } from '../core/trace/record.ts';
+import type { AnalyzedRecord } from '../../core/analysis.ts';
+import type { Diagnostic, Severity } from '../../core/diagnostics/diagnostic.ts';
+import { worstSeverity } from '../../core/diagnostics/diagnostic.ts';
+import type { LineError } from '../../core/trace/record.ts';
 import type { Style } from './terminalStyle.ts';
-import { groupingLabel } from '../core/formats/kimiK2/vllm/profileRun.ts';
+import { groupingLabel } from '../../core/formats/kimiK2/vllm/profileRun.ts';
 
 function preview(text: string, max = 100): string {
   const flat = JSON.stringify(text);

@@ -6,19 +6,17 @@
 import { readFile } from 'node:fs/promises';
 import { responseMessage } from '../../core/trace/responseMessage.ts';
 import type { ChatCompletion, ChatRequest, TraceRecord } from '../../core/trace/record.ts';
-import type { Endpoint } from '../../net/replay/endpoint.ts';
-import type { StructuralTagBuilder } from '../../net/replay/guidedRequest.ts';
-import { replayRecord } from '../../net/replay/replay.ts';
-import { appendRecordsRaw, endTornLine } from './appendLines.ts';
-import { chainValue, lastLink, type ChainLink } from './resultsChain.ts';
-import { k2vvRequestHash } from './pythonJson.ts';
+import type { Endpoint } from '../replay/endpoint.ts';
+import type { StructuralTagBuilder } from '../replay/guidedRequest.ts';
+import { replayRecord } from '../replay/replay.ts';
+import { appendRecordsRaw, endTornLine } from '../../host/eval/appendLines.ts';
+import { chainValue, lastLink, type ChainLink } from '../../host/eval/resultsChain.ts';
+import { k2vvRequestHash } from '../../host/eval/pythonJson.ts';
+import type { EvalSample } from '../../host/eval/loadSamples.ts';
 import { ToolSchemas } from '../../core/schema/toolSchemas.ts';
-import { toolCallsValid } from './k2vvMetrics.ts';
+import { toolCallsValid } from '../../host/eval/k2vvMetrics.ts';
 
-export interface EvalSample {
-  dataIndex: number;
-  request: ChatRequest;
-}
+export type { EvalSample } from '../../host/eval/loadSamples.ts';
 
 export interface K2vvResultLine {
   data_index: number;

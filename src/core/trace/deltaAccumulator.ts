@@ -2,7 +2,7 @@
  * Accumulates OpenAI-style deltas the way a client does: content concatenated, tool calls merged by index.
  * Used to compare streaming with one-shot parses, to rebuild recorded streams, and for "calls so far" views.
  */
-import type { ParserDelta } from './toolCallFormat.ts';
+import type { ParserDelta } from './parserDelta.ts';
 
 export interface AccumulatedCall {
   index: number;
