@@ -24,8 +24,11 @@ export interface FormatCallWriter {
   readonly close: string;
   /** A call up to its arguments. */
   head(name: string, index: number): string;
-  /** The arguments in the format's spelling, from their JSON text (JSON itself where absent). */
-  arguments?(json: string): string;
+  /**
+   * One argument in the format's spelling, where the format writes arguments member by member rather than as one
+   * JSON object (Qwen3-Coder's `<parameter=KEY>` blocks): the arguments are then these, in order.
+   */
+  member?(key: string, value: unknown): string;
   /** A call after its arguments. */
   readonly tail: string;
 }
@@ -34,6 +37,15 @@ export interface FormatCallWriter {
 export function writeCompletion(writer: FormatCallWriter, content: string, calls: readonly WrittenCall[]): string {
   const lead = content ? writer.lead(content) : '';
   if (calls.length === 0) return lead;
-  const written = calls.map((c) => writer.head(c.name, c.index) + (writer.arguments?.(c.arguments) ?? c.arguments) + writer.tail);
+  const written = calls.map((c) => writer.head(c.name, c.index) + argumentsText(writer, c.arguments) + writer.tail);
   return lead + writer.open + written.join(writer.separator) + writer.close;
+}
+
+/** A call's arguments in the writer's spelling: the JSON text itself, or its members one by one. */
+export function argumentsText(writer: FormatCallWriter, json: string): string {
+  if (!writer.member) return json;
+  const args = JSON.parse(json) as Record<string, unknown>;
+  return Object.entries(args)
+    .map(([key, value]) => (writer.member as NonNullable<FormatCallWriter['member']>)(key, value))
+    .join('');
 }

@@ -14,11 +14,12 @@
  * masked position is not claimed.
  */
 import type { ToolCallFormat } from '../formats/toolCallFormat.ts';
+import { argumentsText, type FormatCallWriter } from '../formats/callWriter.ts';
 import type { ChatTool } from '../trace/record.ts';
 import { readBitmask } from './allowedNext.ts';
 import { ArgumentWriter } from './argumentWriter.ts';
 import type { ConstrainedOutput } from './constrainedOutput.ts';
-import { readScriptedObject } from './scriptedArguments.ts';
+import { readScriptedObject, resolveSchema, schemaValues, valueCandidates, type ScriptedObject } from './scriptedArguments.ts';
 import { grammarStartOf } from './whatIf.ts';
 import { newMatcher, type CompiledKimiGrammar } from './xgrammar.ts';
 import type { XgMatcher } from './xgrammarModule.ts';
@@ -34,6 +35,65 @@ function byCloseness(name: string, declared: readonly string[]): string[] {
     .map((d, order) => ({ d, order, score: common(d) }))
     .sort((x, y) => y.score - x.score || x.order - y.order)
     .map((x) => x.d);
+}
+
+/** Arguments that parse as one JSON object (else they are written as they came). */
+function readable(json: string): boolean {
+  try {
+    const v: unknown = JSON.parse(json);
+    return v !== null && typeof v === 'object' && !Array.isArray(v);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Arguments written member by member (Qwen3-Coder's parameters), in the schema's property order as xgrammar asks
+ * for them: each scripted member with its own value where the grammar takes it, else the nearest the schema allows;
+ * a required one the script lacks with the schema's own value; undeclared members only where the grammar takes them.
+ * All or nothing: on failure the matcher is rolled back and null returned.
+ */
+async function writeMembers(
+  matcher: XgMatcher,
+  member: NonNullable<FormatCallWriter['member']>,
+  obj: ScriptedObject,
+  root: unknown,
+): Promise<string | null> {
+  const schema = resolveSchema(root, root) ?? {};
+  const props = (schema.properties && typeof schema.properties === 'object' ? schema.properties : {}) as Record<string, unknown>;
+  const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
+  const byKey = new Map(obj.members.map((m) => [m.key, m]));
+  let text = '';
+  let steps = 0;
+  const tryValues = (key: string, candidates: string[]): boolean => {
+    for (const c of candidates) {
+      let value: unknown;
+      try {
+        value = JSON.parse(c);
+      } catch {
+        continue;
+      }
+      const piece = member(key, value);
+      if (matcher.acceptString(piece)) {
+        steps++;
+        text += piece;
+        return true;
+      }
+    }
+    return false;
+  };
+  for (const [key, schemaOf] of Object.entries(props)) {
+    const scripted = byKey.get(key);
+    byKey.delete(key);
+    if (!scripted && !required.includes(key)) continue;
+    const candidates = scripted ? [scripted.raw, ...valueCandidates(scripted, schemaOf, root)] : schemaValues(schemaOf, root);
+    if (!tryValues(key, candidates) && required.includes(key)) {
+      if (steps > 0) matcher.rollBack(steps);
+      return null;
+    }
+  }
+  for (const m of byKey.values()) tryValues(m.key, [m.raw]);
+  return text;
 }
 
 /** The grammar can end the turn here. */
@@ -133,7 +193,7 @@ export async function constrainCalls(
         break;
       }
       const name = declared.find((d) => writer.head(d, index) === head) ?? call.name;
-      const meantArgs = writer.arguments?.(call.arguments) ?? call.arguments;
+      const meantArgs = readable(call.arguments) ? argumentsText(writer, call.arguments) : call.arguments;
       let args: string | null = null;
       if (matcher.acceptString(meantArgs)) {
         if (matcher.acceptString(writer.tail)) {
@@ -144,7 +204,11 @@ export async function constrainCalls(
       }
       if (args === null) {
         const obj = readScriptedObject(call.arguments) ?? readScriptedObject('{}');
-        const written = obj ? await new ArgumentWriter(matcher, grammar.vocabulary, schemaOf(name)).write(obj, '', '') : null;
+        const written = !obj
+          ? null
+          : writer.member
+            ? await writeMembers(matcher, writer.member, obj, schemaOf(name))
+            : await new ArgumentWriter(matcher, grammar.vocabulary, schemaOf(name)).write(obj, '', '');
         if (written === null) {
           complete = false;
           break;

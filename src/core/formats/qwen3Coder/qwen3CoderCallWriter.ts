@@ -17,11 +17,6 @@ export const qwen3CoderCallWriter: FormatCallWriter = {
   separator: '\n',
   close: '',
   head: (name) => `${TOOL_CALL_BEGIN}\n${FUNCTION_BEGIN}${name}>\n`,
-  arguments(json) {
-    const args = JSON.parse(json) as Record<string, unknown>;
-    return Object.entries(args)
-      .map(([key, value]) => parameterText(key, value))
-      .join('');
-  },
+  member: parameterText,
   tail: `${FUNCTION_END}\n${TOOL_CALL_END}`,
 };
