@@ -9,25 +9,13 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Writable } from 'node:stream';
+import { sink } from '../textSink.ts';
 import { evalRunCommand } from '../../src/cli/evalRunCommand.ts';
 import { evalCompareCommand } from '../../src/cli/evalCompareCommand.ts';
 import { evalVerifyCommand } from '../../src/cli/evalVerifyCommand.ts';
 import { junitCounts, junitErrors } from './ciOutputs.ts';
 
 const samples = fileURLToPath(new URL('../../samples/k2vv-requests.jsonl', import.meta.url));
-
-function sink(): Writable & { text: () => string } {
-  let out = '';
-  const w = new Writable({
-    write(chunk: Buffer, _e, done) {
-      out += chunk.toString();
-      done();
-    },
-  }) as Writable & { text: () => string };
-  w.text = () => out;
-  return w;
-}
 
 async function captureStderr<T>(f: () => Promise<T>): Promise<{ value: T; stderr: string }> {
   const original = process.stderr.write.bind(process.stderr);

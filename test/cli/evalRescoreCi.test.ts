@@ -9,25 +9,13 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Writable } from 'node:stream';
+import { sink } from '../textSink.ts';
 import { analyzeCommand } from '../../src/cli/analyzeCommand.ts';
 import { evalRescoreCommand } from '../../src/cli/evalRescoreCommand.ts';
 import { junitCounts, junitErrors, sarifErrors } from './ciOutputs.ts';
 
 const shared = fileURLToPath(new URL('../../../shared/data/k2vv/', import.meta.url));
 const samplesDir = fileURLToPath(new URL('../../samples/', import.meta.url));
-
-function sink(): Writable & { text: () => string } {
-  let out = '';
-  const w = new Writable({
-    write(chunk: Buffer, _e, done) {
-      out += chunk.toString();
-      done();
-    },
-  }) as Writable & { text: () => string };
-  w.text = () => out;
-  return w;
-}
 
 test(
   "eval rescore: the shipped K2VV results give K2VV's summary again, with no endpoint at all",

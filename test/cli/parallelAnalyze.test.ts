@@ -9,22 +9,11 @@ import { copyFile, mkdir, mkdtemp, readdir, rm, symlink } from 'node:fs/promises
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Writable } from 'node:stream';
+import { sink } from '../textSink.ts';
 import { analyzeCommand } from '../../src/cli/analyzeCommand.ts';
 import { AnalyzeProgress } from '../../src/cli/analyzeProgress.ts';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
-
-function sink(): Writable & { text: () => string } {
-  const chunks: string[] = [];
-  const w = new Writable({
-    write(chunk: Buffer | string, _enc, done) {
-      chunks.push(String(chunk));
-      done();
-    },
-  });
-  return Object.assign(w, { text: () => chunks.join('') });
-}
 
 /** The samples in a folder tree (two levels, so the order is the sorted walk), plus one file that cannot be read. */
 async function corpus(): Promise<string> {

@@ -5,7 +5,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Writable } from 'node:stream';
+import { sink } from '../../textSink.ts';
 import { existsSync } from 'node:fs';
 import { evalRunCommand } from '../../../src/cli/evalRunCommand.ts';
 import { loadK2vvResults } from '../../../src/host/eval/loadResults.ts';
@@ -13,18 +13,6 @@ import { summarize } from '../../../src/host/eval/k2vvMetrics.ts';
 import { pythonJsonDumps } from '../../../src/host/eval/pythonJson.ts';
 
 const samples = fileURLToPath(new URL('../../../samples/k2vv-requests.jsonl', import.meta.url));
-
-function sink(): Writable & { text: () => string } {
-  let out = '';
-  const w = new Writable({
-    write(chunk: Buffer, _e, done) {
-      out += chunk.toString();
-      done();
-    },
-  }) as Writable & { text: () => string };
-  w.text = () => out;
-  return w;
-}
 
 test('eval run: K2VV result lines appended per sample, summary table, resume skips what is done', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'toolscope-eval-'));

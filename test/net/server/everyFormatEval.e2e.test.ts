@@ -11,7 +11,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Writable } from 'node:stream';
+import { sink } from '../../textSink.ts';
 import { evalRunCommand } from '../../../src/cli/evalRunCommand.ts';
 import { loadK2vvResults } from '../../../src/host/eval/loadResults.ts';
 import { summarize } from '../../../src/host/eval/k2vvMetrics.ts';
@@ -21,18 +21,6 @@ const shared = fileURLToPath(new URL('../../../../shared/data/k2vv/samples-99.js
 const bundled = fileURLToPath(new URL('../../../samples/k2vv-requests.jsonl', import.meta.url));
 const input = existsSync(shared) ? shared : bundled;
 if (input === bundled) console.log(`# ../shared is absent: the per-format evaluation runs on the ${bundled} samples only`);
-
-function sink(): Writable & { text: () => string } {
-  let out = '';
-  const w = new Writable({
-    write(chunk: Buffer, _e, done) {
-      out += chunk.toString();
-      done();
-    },
-  }) as Writable & { text: () => string };
-  w.text = () => out;
-  return w;
-}
 
 for (const name of formatNames().filter((n) => getFormat(n).guided)) {
   test(`eval run --format ${name} --guided both --hallucinate 0.5: schema errors off > 0, on = 0`, async () => {
