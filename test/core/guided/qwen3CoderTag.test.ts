@@ -11,6 +11,7 @@ import { StructuralTagError } from '../../../src/core/formats/structuralTag/tool
 import type { ChatTool } from '../../../src/core/trace/record.ts';
 import { compileFormatGrammar, grammarAccepts } from '../../../src/core/guided/xgrammar.ts';
 import { whatIfForRequest } from '../../../src/core/guided/whatIf.ts';
+import { qwenXmlUnenforced } from '../../../src/core/guided/qwenXmlGaps.ts';
 
 const params = { type: 'object', properties: { q: { type: 'string' } } };
 const tools: ChatTool[] = [
@@ -123,6 +124,9 @@ test('xgrammar 0.2.3 writes a top-level string with a length bound as [^]{m,}: i
   assert.equal(await grammarAccepts(await compileFormatGrammar(guided, weather, 'auto'), kelvin), false);
   // The city's value runs on to the last </parameter>: "kelvin" is inside it, not refused.
   assert.equal(await grammarAccepts(await compileFormatGrammar(guided, bounded, 'auto'), kelvin), true);
+  // What the what-if then says when ajv rejects such a call: the bound on city, not an unexplained disagreement.
+  assert.match(qwenXmlUnenforced(bounded[0]?.function.parameters).join(), /^minLength on city \(/);
+  assert.deepEqual(qwenXmlUnenforced(weather[0]?.function.parameters), []);
 });
 
 test('what the grammar allowed, in the words of XML parameters', async () => {
