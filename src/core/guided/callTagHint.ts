@@ -1,18 +1,22 @@
 /**
  * What the grammar allowed at a refused character, in the words of the tag, for any format: read back from the
  * tag's call tags (a begin that names the tool, JSON-schema arguments, an end). Inside a call's arguments it is the
- * schema fragment there; inside the begin of a call (past the part every call shares) it is the tool names the begin
- * may still become. Kimi K2's call ids (`functions.name:idx`) have their own words (whatIf.ts).
+ * schema fragment there (in JSON, or in `qwen_xml` parameters); inside the begin of a call (past the part every call
+ * shares) it is the tool names the begin may still become. Kimi K2's call ids (`functions.name:idx`) have their own
+ * words (whatIf.ts).
  */
 import type { JsonObject } from '../trace/record.ts';
 import { walkFormats, type StructuralTag } from '../formats/structuralTag/structuralTagFormat.ts';
 import { jsonPrefixContext } from './jsonPrefixContext.ts';
 import { schemaHintAt } from './schemaHint.ts';
+import { qwenXmlHint } from './qwenXmlHint.ts';
 
 interface CallTag {
   begin: string;
   ends: readonly string[];
   schema: JsonObject | boolean;
+  /** `qwen_xml`: the arguments are `<parameter=KEY>` members, not a JSON object. */
+  xml: boolean;
 }
 
 /** Tags whose content is the arguments' JSON schema, begin and all. */
@@ -20,7 +24,8 @@ function callTags(tag: StructuralTag): CallTag[] {
   const out: CallTag[] = [];
   for (const f of walkFormats(tag.format)) {
     if (f.type === 'tag' && f.content.type === 'json_schema' && f.begin) {
-      out.push({ begin: f.begin, ends: Array.isArray(f.end) ? f.end : [f.end], schema: f.content.json_schema });
+      const ends = Array.isArray(f.end) ? f.end : [f.end];
+      out.push({ begin: f.begin, ends, schema: f.content.json_schema, xml: f.content.style === 'qwen_xml' });
     }
   }
   return out;
@@ -44,14 +49,23 @@ export function callTagHint(
     if (t.ends.some((e) => e && text.slice(contentStart, offset).includes(e))) continue;
     open = { tag: t, at };
   }
-  if (open) return schemaHintAt(open.tag.schema, jsonPrefixContext(text.slice(open.at + open.tag.begin.length, offset)));
+  if (open) {
+    const written = text.slice(open.at + open.tag.begin.length, offset);
+    return open.tag.xml ? qwenXmlHint(open.tag.schema, written) : schemaHintAt(open.tag.schema, jsonPrefixContext(written));
+  }
   // In a begin: the longest text before the offset that some begin starts with, and what those begins name.
   const longest = Math.min(offset - grammarStart, Math.max(...tags.map((t) => t.begin.length)) - 1);
   for (let length = longest; length > 0; length--) {
     const written = text.slice(offset - length, offset);
     const open = tags.filter((t) => t.begin.length > length && t.begin.startsWith(written));
     if (open.length === 0) continue;
-    const names = toolNames.filter((n) => open.some((t) => t.begin.slice(length).includes(n)));
+    // A name counts while part of it is still unwritten (`get_` written: get_weather is still open).
+    const names = toolNames.filter((n) =>
+      open.some((t) => {
+        const at = t.begin.indexOf(n, Math.max(0, length - n.length));
+        return at >= 0 && at + n.length > length;
+      }),
+    );
     if (names.length === 0) return undefined;
     // The same words as Kimi K2's call-id hint.
     return `a tool name: ${names.length === 1 ? names[0] : `one of ${names.join(', ')}`}`;

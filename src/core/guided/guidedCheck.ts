@@ -13,6 +13,8 @@ import type { ChatRequest, ChatTool } from '../trace/record.ts';
 import { ToolSchemas } from '../schema/toolSchemas.ts';
 import { findFormat } from '../formats/registry.ts';
 import { schemaKeywordGaps, type KeywordGapEffect } from './unenforcedKeywords.ts';
+import { qwenXmlUnenforced } from './qwenXmlGaps.ts';
+import { walkFormats } from '../formats/structuralTag/structuralTagFormat.ts';
 import type { WhatIfRejected } from './whatIf.ts';
 import type { WhatIfOutcome } from './engineProtocol.ts';
 import { guidedEngine, type GuidedEngine } from './guidedEngine.ts';
@@ -105,17 +107,31 @@ function blocked(a: AnalyzedRecord, request: ChatRequest, r: WhatIfRejected): Di
   return d;
 }
 
+/** The record's format writes arguments in xgrammar's qwen_xml style (its tag says so, not its name). */
+function usesQwenXml(a: AnalyzedRecord, request: ChatRequest): boolean {
+  try {
+    const tag = findFormat(a.format)?.guided?.structuralTag(request.tools, request.tool_choice);
+    return tag !== undefined && [...walkFormats(tag.format)].some((f) => f.type === 'json_schema' && f.style === 'qwen_xml');
+  } catch {
+    return false;
+  }
+}
+
 function accepted(a: AnalyzedRecord, request: ChatRequest): Diagnostic {
   let message = `guided decoding (${tagName(a)}) would have let this completion through unchanged`;
   // ajv errors the grammar lets through: name the keyword xgrammar does not enforce.
   const notes: string[] = [];
+  const xmlArguments = usesQwenXml(a, request);
   for (const c of a.parse?.calls ?? []) {
     const found = a.diagnostics.filter((x) => x.kind === 'schema-violation' && x.callIndex === c.index && x.severity === 'error');
     if (!found.length) continue;
     const tool = request.tools?.find((t) => t.function?.name === c.name);
     if (!tool) continue;
     const keywords = ajvKeywords(tool, c.arguments);
-    const why = explainDisagreement(tool.function.parameters, 'unenforced', keywords);
+    const why = [
+      ...explainDisagreement(tool.function.parameters, 'unenforced', keywords),
+      ...(xmlArguments ? qwenXmlUnenforced(tool.function.parameters) : []),
+    ];
     notes.push(
       why.length
         ? `ajv rejects ${c.name}'s arguments on a keyword xgrammar does not enforce: ${why.join(', ')}`

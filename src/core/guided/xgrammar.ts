@@ -13,6 +13,7 @@ import { buildKimiStructuralTag, type StructuralTagShape } from '../formats/kimi
 import type { StructuralTag } from '../formats/structuralTag/structuralTagFormat.ts';
 import type { FormatGuidedGrammar } from '../formats/toolCallFormat.ts';
 import { lowerForWebXgrammar } from './webXgrammarLowering.ts';
+import { lowerQwenXmlFormats, patchQwenXml } from './qwenXmlLowering.ts';
 import { addExcludes, findRootRule, parseRules, printRules, removeSentinel, widenTextEnds } from './ebnfRules.ts';
 import { BYTE_VOCABULARY, type ByteVocabulary } from './byteVocabulary.ts';
 import { assertRegexesSupported } from './regexSupport.ts';
@@ -55,18 +56,25 @@ export async function structuralTagToEbnf(
 ): Promise<{ ebnf: string; root: string; route: CompiledKimiGrammar['route'] }> {
   assertRegexesSupported(tag);
   assertSchemasSupported(tag);
-  const lowered = lowerForWebXgrammar(tag);
+  const xml = lowerQwenXmlFormats(tag);
+  const lowered = lowerForWebXgrammar(xml.tag);
   const grammar = await grammarFromStructuralTag(JSON.stringify(lowered.tag));
   try {
     const printed = grammar.toString();
     let rules = parseRules(printed);
     const root = findRootRule(rules, lowered.topType).name;
     const needsPatch =
-      lowered.sentinels > 0 || lowered.dispatchExcludes.length > 0 || lowered.anyTextWithExcludes > 0 || lowered.multiEndTexts.length > 0;
+      lowered.sentinels > 0 ||
+      lowered.dispatchExcludes.length > 0 ||
+      lowered.anyTextWithExcludes > 0 ||
+      lowered.multiEndTexts.length > 0 ||
+      xml.plans.length > 0;
     if (!needsPatch) return { ebnf: printed, root, route: 'direct' };
     rules = removeSentinel(rules, lowered.sentinels);
     rules = widenTextEnds(rules, lowered.multiEndTexts);
     rules = addExcludes(rules, lowered.dispatchExcludes, lowered.anyTextExcludes, lowered.anyTextWithExcludes);
+    // After the excludes: they belong to the free text, not to the raw-text values of the XML layer.
+    rules = patchQwenXml(rules, xml.plans);
     return { ebnf: printRules(rules), root, route: 'patched-ebnf' };
   } finally {
     grammar.dispose();

@@ -1,7 +1,7 @@
 /**
  * Guided replay sends the record's own format's structural tag where the engine takes one from the client (SGLang's
- * response_format, completions mode's structured_outputs), and a record whose format has no tag is recorded with the
- * reason rather than sent Kimi K2's. Loopback (127.0.0.1): a server that keeps each request body.
+ * response_format, completions mode's structured_outputs), for every format (Qwen3-Coder's with its qwen_xml
+ * arguments), never Kimi K2's for another format's record. Loopback (127.0.0.1): a server that keeps each request body.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -101,12 +101,17 @@ test('vllm chat: strict tools only, no tag of ours unless a shape is chosen (the
   assert.equal((bodies[0]?.tools as Array<{ function: { strict?: boolean } }>)[0]?.function.strict, true);
 });
 
-test('a record whose format has no structural tag: the replay is recorded with the reason, nothing Kimi-shaped is sent', async () => {
+test("sglang: a Qwen3-Coder record is sent its own tag, the arguments in xgrammar's qwen_xml style", async () => {
   bodies.length = 0;
-  // Qwen3-Coder's tag needs xgrammar's qwen_xml schema style, which Toolscope does not build yet.
   const coder = record('coder', '<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n</function>\n</tool_call>');
-  const { record: out, error } = await replayRecord(coder, opts('sglang'));
-  assert.equal(error?.kind, 'request');
-  assert.match(out.error ?? '', /no structural tag for the .*qwen3_coder/i);
-  assert.equal(bodies.length, 0);
+  const { error } = await replayRecord(coder, opts('sglang'));
+  assert.equal(error, null, error?.message);
+  const sent = bodies[0]?.response_format as {
+    type: string;
+    format: { triggers: string[]; tags: Array<{ begin: string; content: { type: string; style: string } }> };
+  };
+  assert.equal(sent.type, 'structural_tag');
+  assert.deepEqual(sent.format.triggers, ['<tool_call>\n<function=']);
+  assert.equal(sent.format.tags[0]?.begin, '<tool_call>\n<function=get_weather>\n');
+  assert.deepEqual([sent.format.tags[0]?.content.type, sent.format.tags[0]?.content.style], ['json_schema', 'qwen_xml']);
 });

@@ -1,10 +1,11 @@
-/** Qwen3-Coder tool calls as a `ToolCallFormat`: markers, detection and the reference parser. */
+/** Qwen3-Coder tool calls as a `ToolCallFormat`: markers, detection, the reference parser and the structural tag. */
 import { qwen3CoderCallWriter } from './qwen3CoderCallWriter.ts';
 import { MarkerSplitter } from '../../tokens/markerSplitter.ts';
 import { qwen2Splitter } from '../hermes/qwenPretokenizer.ts';
 import type { ParserOptions, StreamingParser, ToolCallFormat } from '../toolCallFormat.ts';
 import { FUNCTION_BEGIN, PARAMETER_BEGIN, QWEN3_CODER_TOKEN_MARKERS, TOOL_CALL_BEGIN, TOOL_CALL_END } from './qwen3CoderMarkers.ts';
 import { Qwen3CoderParser } from './qwen3CoderParser.ts';
+import { buildQwen3CoderStructuralTag, QWEN3_CODER_TAG_SHAPES } from './qwen3CoderStructuralTag.ts';
 
 export const qwen3CoderFormat: ToolCallFormat = {
   name: 'qwen3_coder',
@@ -22,6 +23,8 @@ export const qwen3CoderFormat: ToolCallFormat = {
     approximate: () => new MarkerSplitter(qwen3CoderFormat),
     gguf: { qwen2: qwen2Splitter },
   },
+  // xgrammar's qwen_3_coder tag; its qwen_xml arguments are lowered to EBNF for web-xgrammar (guided/qwenXmlLowering.ts).
+  guided: { builtinStyle: 'qwen_3_coder', shapes: QWEN3_CODER_TAG_SHAPES, structuralTag: buildQwen3CoderStructuralTag },
   detect(text: string): boolean {
     // `<tool_call>` then `<function=`; or, without the wrapper, a function tag followed by a parameter or its end.
     return (

@@ -8,9 +8,12 @@ import type { ChatTool } from '../../trace/record.ts';
 import type { JsonSchemaFormat, StructuralTagFormat, TagFormat } from './structuralTagFormat.ts';
 import { xgrammarParameters, type SimplifiedChoice } from './toolChoice.ts';
 
-/** A tool's arguments as xgrammar's built-ins constrain them: its schema as JSON, properties in declared order. */
-export function argumentsFormat(tool: ChatTool): JsonSchemaFormat {
-  return { type: 'json_schema', json_schema: xgrammarParameters(tool), style: 'json', any_order: false };
+/**
+ * A tool's arguments as xgrammar's built-ins constrain them: its schema as JSON (or as Qwen XML parameters),
+ * properties in declared order.
+ */
+export function argumentsFormat(tool: ChatTool, style: 'json' | 'qwen_xml' = 'json'): JsonSchemaFormat {
+  return { type: 'json_schema', json_schema: xgrammarParameters(tool), style, any_order: false };
 }
 
 export interface CallListShape {

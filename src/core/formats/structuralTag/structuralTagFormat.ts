@@ -18,7 +18,8 @@ export interface JsonSchemaFormat {
   type: 'json_schema';
   /** `true` = any JSON value (xgrammar's choice for tools without parameters or with `strict: false`). */
   json_schema: JsonObject | boolean;
-  style?: 'json';
+  /** `qwen_xml`: the top-level object as `<parameter=KEY>VALUE</parameter>` members, strings raw (Qwen3-Coder). */
+  style?: 'json' | 'qwen_xml';
   any_order?: boolean;
 }
 
