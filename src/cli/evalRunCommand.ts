@@ -18,7 +18,6 @@ import { applyPassBars, figuresTable } from './evalReportText.ts';
 import { evalJunitSuite } from './evalJunit.ts';
 import { writeOutput } from './writeOutput.ts';
 import { normalizeBaseUrl, type Endpoint, type Engine } from '../net/replay/endpoint.ts';
-import type { StructuralTagBuilder } from '../net/replay/guidedRequest.ts';
 import { startServer, type OutputConstraint, type RunningServer } from '../net/server/openAiServer.ts';
 import { InputError } from './analyzeCommand.ts';
 import type { GuidedChoice } from './replayCommand.ts';
@@ -44,7 +43,8 @@ export interface EvalRunOptions {
   format?: string;
   /** Largest answer read per request, in MB (decoded). */
   maxAnswerMb?: number;
-  buildTag?: StructuralTagBuilder;
+  /** `--tag-shape`. */
+  tagShape?: string;
   constraint?: OutputConstraint;
   /** Runs per sample (`--repeat`). */
   repeat?: number;
@@ -145,7 +145,7 @@ export async function evalRunCommand(
         timeoutMs: options.timeoutS * 1000,
         retries: 5,
         ...(options.maxAnswerMb ? { maxAnswerBytes: Math.floor(options.maxAnswerMb * 1024 * 1024) } : {}),
-        buildTag: options.buildTag,
+        tagShape: options.tagShape,
         signal: abort.signal,
         repeat,
         want,

@@ -1,6 +1,6 @@
 /** The `toolscope` command line: thin glue from arguments to src/core. */
 import { Command, CommanderError, Option } from 'commander';
-import { formatNames } from '../core/formats/registry.ts';
+import { formatNames, getFormat } from '../core/formats/registry.ts';
 import { basename, resolve } from 'node:path';
 import { readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
@@ -11,8 +11,6 @@ import { isAnalyzeWorker, runAnalyzeWorker } from './analyzeWorker.ts';
 import { DEFAULT_MAX_COMPLETION_MB, type AnalysisOptions } from '../core/analysis.ts';
 import type { GuidedChoice } from './replayCommand.ts';
 import type { ReplayMode } from '../net/replay/replay.ts';
-import { STRUCTURAL_TAG_SHAPES, structuralTagBuilder, type StructuralTagShape } from '../core/formats/kimiK2/kimiK2StructuralTag.ts';
-import type { StructuralTagBuilder } from '../net/replay/guidedRequest.ts';
 import { VLLM_GENERATIONS } from '../core/formats/kimiK2/vllm/vllmProfiles.ts';
 import { DIAGNOSTIC_KINDS, SEVERITY_RANK, type DiagnosticKind, type Severity } from '../core/diagnostics/diagnostic.ts';
 import type { RecordSummary } from '../shared/protocol.ts';
@@ -103,8 +101,9 @@ const TOKENIZER_HELP =
   "your model's tokenizer for completions recorded without tokens: a model folder (tiktoken.model + tokenizer_config.json, or tokenizer.json) or a file (tokenizer.json, tiktoken.model, .gguf / Ollama blob)";
 
 /** Toolscope's own tag on the wire in the shape asked for; without one, the engine's default way (guidedRequest.ts). */
-function tagBuilder(shape: StructuralTagShape | undefined): StructuralTagBuilder | undefined {
-  return shape ? structuralTagBuilder({ shape }) : undefined;
+/** Every format's structural-tag shapes (Kimi K2: xgrammar-kimi, pr36891; the others: xgrammar's own). */
+function tagShapes(): string[] {
+  return [...new Set(formatNames().flatMap((name) => getFormat(name).guided?.shapes ?? []))];
 }
 
 declare const TOOLSCOPE_VERSION: string | undefined;
@@ -268,8 +267,8 @@ export function buildProgram(): Command {
     .addOption(
       new Option(
         '--tag-shape <shape>',
-        "also send Toolscope's structural tag in this shape (vLLM: beside strict tools; SGLang and completions mode always send one)",
-      ).choices([...STRUCTURAL_TAG_SHAPES]),
+        "also send the record's format's structural tag in this shape (vLLM: beside strict tools; SGLang and completions mode always send one); a shape of another format leaves the record's default",
+      ).choices(tagShapes()),
     )
     .option('--out <file>', 'where to append the replays (default: <trace>.replays.jsonl beside it)')
     .option('--json', 'print the written records as JSON Lines')
@@ -293,7 +292,7 @@ export function buildProgram(): Command {
           timeout: number;
           retries: number;
           maxAnswer: number;
-          tagShape?: StructuralTagShape;
+          tagShape?: string;
         },
       ) => {
         if (!(opts.timeout > 0)) throw new InputError('--timeout takes a positive number of seconds');
@@ -315,7 +314,7 @@ export function buildProgram(): Command {
             timeoutS: opts.timeout,
             retries: opts.retries,
             maxAnswerMb: opts.maxAnswer,
-            buildTag: tagBuilder(opts.tagShape),
+            tagShape: opts.tagShape,
           },
           process.stdout,
         );
@@ -351,8 +350,8 @@ export function buildProgram(): Command {
     .addOption(
       new Option(
         '--tag-shape <shape>',
-        "also send Toolscope's structural tag in this shape (vLLM: beside strict tools; SGLang and completions mode always send one)",
-      ).choices([...STRUCTURAL_TAG_SHAPES]),
+        "also send the record's format's structural tag in this shape (vLLM: beside strict tools; SGLang and completions mode always send one); a shape of another format leaves the record's default",
+      ).choices(tagShapes()),
     )
     .option('--repeat <n>', 'runs per sample, interleaved (figures as mean ± sd, min–max)', (v) => Number(v), 1)
     .option('--rerun-failed', 'only the samples whose latest result failed or had its tool calls rejected')
@@ -379,7 +378,7 @@ export function buildProgram(): Command {
           format?: string;
           json?: boolean;
           maxAnswer: number;
-          tagShape?: StructuralTagShape;
+          tagShape?: string;
           repeat: number;
           rerunFailed?: boolean;
           failUnder?: string;
@@ -388,7 +387,6 @@ export function buildProgram(): Command {
       ) => {
         if (!(opts.maxAnswer > 0)) throw new InputError('--max-answer takes a positive number of MB');
         if (opts.format && opts.tagShape) {
-          const { getFormat } = await import('../core/formats/registry.ts');
           if (!getFormat(opts.format).guided?.shapes.includes(opts.tagShape))
             throw new InputError(`--tag-shape ${opts.tagShape} is not a shape of the ${opts.format} format's structural tag`);
         }
@@ -413,7 +411,7 @@ export function buildProgram(): Command {
             seed: opts.seed,
             format: opts.format,
             maxAnswerMb: opts.maxAnswer,
-            buildTag: tagBuilder(opts.tagShape),
+            tagShape: opts.tagShape,
             repeat: opts.repeat,
             rerunFailed: opts.rerunFailed,
             failUnder: opts.failUnder,

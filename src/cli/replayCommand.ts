@@ -7,7 +7,6 @@ import { readFile } from 'node:fs/promises';
 import { Analyzer, type AnalyzedRecord } from '../core/analysis.ts';
 import { worstSeverity } from '../core/diagnostics/diagnostic.ts';
 import { ENGINES, normalizeBaseUrl, type Endpoint, type Engine } from '../net/replay/endpoint.ts';
-import type { StructuralTagBuilder } from '../net/replay/guidedRequest.ts';
 import { replayRecord, type ReplayMode } from '../net/replay/replay.ts';
 import { startServer, type OutputConstraint, type RunningServer } from '../net/server/openAiServer.ts';
 import { loadAll } from '../core/trace/loadTrace.ts';
@@ -34,7 +33,8 @@ export interface ReplayCommandOptions {
   /** Largest answer read, in MB (decoded). */
   maxAnswerMb?: number;
   /** Guided decoding pieces from src/core/guided, when loaded. */
-  buildTag?: StructuralTagBuilder;
+  /** `--tag-shape`. */
+  tagShape?: string;
   constraint?: OutputConstraint;
 }
 
@@ -115,7 +115,7 @@ export async function replayCommand(
           mode: options.mode,
           guided,
           template,
-          buildTag: options.buildTag,
+          tagShape: options.tagShape,
           timeoutMs: options.timeoutS * 1000,
           retries: options.retries,
           ...(options.maxAnswerMb ? { maxAnswerBytes: Math.floor(options.maxAnswerMb * 1024 * 1024) } : {}),

@@ -7,7 +7,6 @@ import { readFile } from 'node:fs/promises';
 import { responseMessage } from '../../core/trace/responseMessage.ts';
 import type { ChatCompletion, ChatRequest, TraceRecord } from '../../core/trace/record.ts';
 import type { Endpoint } from '../replay/endpoint.ts';
-import type { StructuralTagBuilder } from '../replay/guidedRequest.ts';
 import { replayRecord } from '../replay/replay.ts';
 import { appendRecordsRaw, endTornLine } from '../../host/eval/appendLines.ts';
 import { chainValue, lastLink, type ChainLink } from '../../host/eval/resultsChain.ts';
@@ -44,7 +43,8 @@ export interface BatchOptions {
   concurrency: number;
   timeoutMs: number;
   retries: number;
-  buildTag?: StructuralTagBuilder;
+  /** `--tag-shape`: the shape of each request's format's tag (replay.ts). */
+  tagShape?: string;
   signal?: AbortSignal;
   /** data_index values already in outFile (resume of a single run). */
   skip?: Set<number>;
@@ -94,7 +94,7 @@ export async function runSample(sample: EvalSample, options: BatchOptions, schem
     apiKey: options.apiKey,
     mode: 'chat',
     guided: options.guided,
-    buildTag: options.buildTag,
+    ...(options.tagShape === undefined ? {} : { tagShape: options.tagShape }),
     timeoutMs: options.timeoutMs,
     retries: options.retries,
     signal: options.signal,

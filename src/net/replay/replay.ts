@@ -28,7 +28,13 @@ export interface ReplayOptions {
   guided: boolean;
   /** Chat template for completions mode (the default is Toolscope's Kimi K2 template). */
   template?: { source: string; label: string };
+  /** A tag builder that replaces the record's format's tag (tests, callers with a tag of their own). */
   buildTag?: StructuralTagBuilder;
+  /**
+   * The tag shape the user chose (`--tag-shape`): the record's format's tag in that shape, also sent to vLLM beside
+   * strict tools. A shape the record's format does not offer leaves that record's default tag.
+   */
+  tagShape?: string;
   /** Bounds one replay, retries and their waits included. */
   timeoutMs?: number;
   retries?: number;
@@ -114,13 +120,20 @@ function parseEvents(events: CapturedEvent[]): unknown[] {
  * The tag of the record's own format (`ToolCallFormat.guided`): what an engine builds for that model's parser under
  * strict tool calling, so SGLang and completions mode are sent the same grammar the model's markup needs.
  */
-function recordTagBuilder(original: TraceRecord): StructuralTagBuilder {
+function recordTagBuilder(original: TraceRecord, shape?: string): StructuralTagBuilder {
   const { format } = resolveFormat(original, null);
   return (request) => {
     if (!format.guided)
       throw new StructuralTagError(`Toolscope has no structural tag for the ${format.displayName} format (${format.name})`);
-    return { ...format.guided.structuralTag(request.tools, request.tool_choice) };
+    const offered = shape !== undefined && format.guided.shapes.includes(shape);
+    return { ...format.guided.structuralTag(request.tools, request.tool_choice, offered ? { shape } : {}) };
   };
+}
+
+/** The tag the user chose: an explicit builder, else the record's format's tag in the chosen shape; else none. */
+function chosenTag(original: TraceRecord, options: ReplayOptions): StructuralTagBuilder | undefined {
+  if (options.buildTag) return options.buildTag;
+  return options.tagShape !== undefined ? recordTagBuilder(original, options.tagShape) : undefined;
 }
 
 /** Tells `onGuidedProblem` what xgrammar would refuse in the grammar a guided replay asks for. */
@@ -140,8 +153,8 @@ export async function replayRecord(original: TraceRecord, options: ReplayOptions
   if (!original.request || !Array.isArray(original.request.messages)) {
     throw new ReplayError('http', `record ${original.id} has no chat request to replay`);
   }
-  // An explicit tag shape (--tag-shape) wins; otherwise the record's format's own tag.
-  const tagFor = options.buildTag ?? recordTagBuilder(original);
+  // The tag the user chose (--tag-shape) wins; otherwise the record's format's own tag.
+  const tagFor = chosenTag(original, options) ?? recordTagBuilder(original);
   checkGuidedGrammar(original.request, options, tagFor);
   try {
     return await (options.mode === 'chat'
@@ -198,7 +211,7 @@ async function replayChat(
   options: ReplayOptions,
   tagFor: StructuralTagBuilder,
 ): Promise<ReplayResult> {
-  const guided = guidedRequest(request, options.endpoint.engine, options.guided, options.buildTag, tagFor);
+  const guided = guidedRequest(request, options.endpoint.engine, options.guided, chosenTag(original, options), tagFor);
   const body: Record<string, unknown> = { ...guided, model: options.endpoint.model, stream: true };
   delete body.stream_options;
   // Token logprobs where the engine offers them: the timeline can then shade tokens.

@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { replayRecord, type ReplayOptions } from '../../../src/net/replay/replay.ts';
 import type { TraceRecord } from '../../../src/core/trace/record.ts';
 import type { Engine } from '../../../src/net/replay/endpoint.ts';
+import { buildKimiStructuralTag } from '../../../src/core/formats/kimiK2/kimiK2StructuralTag.ts';
 
 const bodies: Array<Record<string, unknown>> = [];
 let server: Server;
@@ -114,4 +115,25 @@ test("sglang: a Qwen3-Coder record is sent its own tag, the arguments in xgramma
   assert.deepEqual(sent.format.triggers, ['<tool_call>\n<function=']);
   assert.equal(sent.format.tags[0]?.begin, '<tool_call>\n<function=get_weather>\n');
   assert.deepEqual([sent.format.tags[0]?.content.type, sent.format.tags[0]?.content.style], ['json_schema', 'qwen_xml']);
+});
+
+test("vllm chat with --tag-shape: the record's format's tag in that shape beside strict tools; a shape of another format leaves the default", async () => {
+  const kimi = record(
+    'kimi',
+    '<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>{}<|tool_call_end|><|tool_calls_section_end|>',
+  );
+  const hermes = record('hermes', '<tool_call>\n{"name": "get_weather", "arguments": {}}\n</tool_call>');
+  const sentTag = async (r: TraceRecord) => {
+    bodies.length = 0;
+    const { error } = await replayRecord(r, { ...opts('vllm'), tagShape: 'pr36891' });
+    assert.equal(error, null, error?.message);
+    const so = bodies[0]?.structured_outputs as { structural_tag: string } | undefined;
+    assert.ok(so, 'a chosen shape is sent beside strict tools');
+    return JSON.parse(so.structural_tag) as { format: { type: string; triggers?: string[] } };
+  };
+  // Kimi K2 offers pr36891: its tag in that shape, not xgrammar's kimi shape.
+  assert.deepEqual(await sentTag(kimi), JSON.parse(JSON.stringify(buildKimiStructuralTag(tools, undefined, { shape: 'pr36891' }))));
+  assert.notDeepEqual(await sentTag(kimi), JSON.parse(JSON.stringify(buildKimiStructuralTag(tools, undefined))));
+  // Hermes does not: its own default tag, never Kimi K2's.
+  assert.deepEqual((await sentTag(hermes)).format.triggers, ['<tool_call>']);
 });
