@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { DIAGNOSTIC_KINDS } from '../src/core/diagnostics/diagnostic.ts';
+import { DIAGNOSTIC_KINDS } from '../src/core/diagnostics/registry.ts';
 
 test('docs/diagnostics.md lists every kind with its code and default severity', () => {
   const doc = readFileSync(new URL('../docs/diagnostics.md', import.meta.url), 'utf8');

@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Analyzer, type AnalyzedRecord } from '../src/core/analysis.ts';
-import { DIAGNOSTIC_KINDS } from '../src/core/diagnostics/diagnostic.ts';
+import { DIAGNOSTIC_KINDS } from '../src/core/diagnostics/registry.ts';
 import { importText } from '../src/core/trace/importText.ts';
 import { loadKnownMisses, loadRealCases, traceText, type RealCase } from './fixtures/real/realCase.ts';
 

@@ -6,6 +6,7 @@ import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-toolbar-button/index.js';
 import type { HostEvent, RecordView, TraceInfo } from '../src/shared/protocol.ts';
 import { clip, h, isButtonLike, isFormControl, replace, type Child } from './dom.ts';
+import { adoptDiagnosticKinds } from './diagnosticKinds.ts';
 import { overlayOpen, showHelp } from './helpOverlay.ts';
 import type { HostConnection } from './hostConnection.ts';
 import { Inspector } from './inspector.ts';
@@ -467,6 +468,7 @@ export class App {
 
   private setInfo(info: TraceInfo): void {
     const evalChanged = JSON.stringify(info.eval ?? null) !== JSON.stringify(this.info?.eval ?? null);
+    adoptDiagnosticKinds(info.diagnosticKinds);
     this.info = info;
     const evalTab = this.tabs.get('eval');
     if (evalTab && evalChanged) {

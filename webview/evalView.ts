@@ -3,8 +3,8 @@
  * when `toolscope eval` wrote both) and a bar chart of the findings by kind, so what guided decoding removed is
  * visible at a glance; for a guided off / on pair, the two compared (deltas, and the samples that changed). Bars are plain elements sized through the CSSOM (the CSP allows no inline styles).
  */
-import { DIAGNOSTIC_KINDS, type DiagnosticKind } from '../src/core/diagnostics/diagnostic.ts';
 import type { EvalCompareView, EvalPanelView, EvalRunView } from '../src/shared/protocol.ts';
+import { DIAGNOSTIC_KINDS } from './diagnosticKinds.ts';
 import { h } from './dom.ts';
 
 const pct = (x: number | null) => (x === null ? '—' : `${(x * 100).toFixed(2)} %`);
@@ -59,7 +59,7 @@ function figures(runs: readonly EvalRunView[]): HTMLElement {
 }
 
 function chart(runs: readonly EvalRunView[]): HTMLElement {
-  const kinds = [...new Set(runs.flatMap((r) => Object.keys(r.findings)))] as DiagnosticKind[];
+  const kinds = [...new Set(runs.flatMap((r) => Object.keys(r.findings)))];
   if (kinds.length === 0) return h('p', { class: 'muted' }, 'No errors or warnings in these runs.');
   const max = Math.max(...runs.flatMap((r) => kinds.map((k) => r.findings[k] ?? 0)), 1);
   kinds.sort(
@@ -120,7 +120,7 @@ function sideText(s: EvalCompareView['samples'][number]['baseline']): string {
 }
 
 function findingsText(s: EvalCompareView['samples'][number]['baseline']): string {
-  const entries = Object.entries(s?.findings ?? {}) as Array<[DiagnosticKind, number]>;
+  const entries = Object.entries(s?.findings ?? {}) as Array<[string, number]>;
   return entries.length ? entries.map(([k, n]) => `${DIAGNOSTIC_KINDS[k]?.code ?? '?'} ${k}${n > 1 ? ` ×${n}` : ''}`).join(', ') : '—';
 }
 

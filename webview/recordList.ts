@@ -7,8 +7,9 @@ import '@vscode-elements/elements/dist/vscode-single-select/index.js';
 import '@vscode-elements/elements/dist/vscode-option/index.js';
 import '@vscode-elements/elements/dist/vscode-checkbox/index.js';
 import '@vscode-elements/elements/dist/vscode-collapsible/index.js';
-import { DIAGNOSTIC_KINDS, type DiagnosticKind, type Severity } from '../src/core/diagnostics/diagnostic.ts';
+import type { Severity } from '../src/core/diagnostics/diagnostic.ts';
 import type { LineErrorView, RecordSummary } from '../src/shared/protocol.ts';
+import { DIAGNOSTIC_KINDS } from './diagnosticKinds.ts';
 import { clip, h, replace } from './dom.ts';
 import type { Filters, SeverityFilter } from './state.ts';
 
@@ -44,12 +45,12 @@ export function severityIcon(severity: Severity | null, extra = ''): HTMLElement
 }
 
 function kindInfo(kind: string): { code: string; severity: Severity; title: string } | null {
-  return Object.hasOwn(DIAGNOSTIC_KINDS, kind) ? DIAGNOSTIC_KINDS[kind as DiagnosticKind] : null;
+  return Object.hasOwn(DIAGNOSTIC_KINDS, kind) ? (DIAGNOSTIC_KINDS[kind] ?? null) : null;
 }
 
 export function matchesFilters(s: RecordSummary, f: Filters, needle: string): boolean {
   if (f.errorsOnly && s.worst !== 'error' && !s.failed) return false;
-  if (f.kind && !s.kinds[f.kind as DiagnosticKind]) return false;
+  if (f.kind && !s.kinds[f.kind]) return false;
   switch (f.severity as SeverityFilter) {
     case 'error':
     case 'warning':

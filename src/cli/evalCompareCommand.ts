@@ -1,6 +1,6 @@
 /** `toolscope eval compare BASELINE CANDIDATE`: figures side by side with deltas, and the samples that changed. */
 import { basename } from 'node:path';
-import { DIAGNOSTIC_KINDS, type DiagnosticKind } from '../core/diagnostics/diagnostic.ts';
+import { DIAGNOSTIC_KINDS, type DiagnosticKind } from '../core/diagnostics/registry.ts';
 import { compareRuns, type SampleSide } from '../host/eval/compareRuns.ts';
 import { RATE_FIGURES } from '../host/eval/evalFigures.ts';
 import { formatFigure, textTable } from './evalReportText.ts';

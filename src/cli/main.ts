@@ -12,7 +12,8 @@ import { DEFAULT_MAX_COMPLETION_MB, type AnalysisOptions } from '../core/analysi
 import type { GuidedChoice } from './replayCommand.ts';
 import type { ReplayMode } from '../net/replay/replay.ts';
 import { VLLM_GENERATIONS } from '../core/formats/kimiK2/vllm/vllmProfiles.ts';
-import { DIAGNOSTIC_KINDS, SEVERITY_RANK, type DiagnosticKind, type Severity } from '../core/diagnostics/diagnostic.ts';
+import { SEVERITY_RANK, type Severity } from '../core/diagnostics/diagnostic.ts';
+import { DIAGNOSTIC_KINDS, type DiagnosticKind } from '../core/diagnostics/registry.ts';
 import type { RecordSummary } from '../shared/protocol.ts';
 import type { VllmGeneration } from '../core/formats/kimiK2/vllm/vllmProfile.ts';
 

@@ -2,9 +2,10 @@
  * The one pipeline the CLI, the extension and the server call: a loaded record in, an analysed record out.
  * bytes → record → tokens → parse events → diagnostics.
  */
-import { CHECKS } from './diagnostics/catalogue.ts';
-import type { CheckContext, CheckedCall, Oversized } from './diagnostics/context.ts';
-import type { Diagnostic, DiagnosticKind } from './diagnostics/diagnostic.ts';
+import type { PendingFindings } from './diagnostics/check.ts';
+import type { CheckContext, CheckedCall, EarlyRecord, Oversized } from './diagnostics/context.ts';
+import type { Diagnostic } from './diagnostics/diagnostic.ts';
+import { ASYNC_CHECKS, PROFILE_CHECKS, SYNC_CHECKS, type DiagnosticKind } from './diagnostics/registry.ts';
 import { parseTokens, type ParseEvent } from './formats/parseTokens.ts';
 import { findFormat } from './formats/registry.ts';
 import { modelNames, resolveFormat, type FormatBasis } from './formats/resolveFormat.ts';
@@ -13,18 +14,16 @@ import { completionQuotedInError } from './formats/quotedMarkup.ts';
 import { apiIssuesCallIds } from './trace/apiCallIds.ts';
 import type { ParseResult, ParserDelta } from './formats/toolCallFormat.ts';
 import { ToolSchemas } from './schema/toolSchemas.ts';
-import { guidedFindings, startWhatIf, type StartedWhatIf } from './guided/guidedCheck.ts';
 import { renderPrompt } from './template/renderPrompt.ts';
 import { tokenizeCompletion } from './tokens/index.ts';
 import { coarseSplit } from './tokens/coarseSplitter.ts';
 import { checkRecordedTokens } from './tokens/recordedTokenCheck.ts';
 import type { TokenizedCompletion } from './tokens/token.ts';
-import type { ChatRequest, ChatTool, LineError, LoadedRecord, RecordSource } from './trace/record.ts';
+import type { ChatTool, LineError, LoadedRecord, RecordSource } from './trace/record.ts';
 import { responseMessage, type ResponseMessage } from './trace/responseMessage.ts';
 import type { VllmGeneration, VllmGroupingChoice, VllmRun } from './formats/engineRun.ts';
 import type { FormatEngineProfiles } from './formats/toolCallFormat.ts';
 import { recordedGrouping } from './formats/recordedGrouping.ts';
-import { vllmDivergence } from './diagnostics/checks/vllmDivergence.ts';
 import { startupMark } from './util/startupMarks.ts';
 
 export interface AnalysisOptions {
@@ -48,7 +47,7 @@ export interface AnalysisOptions {
   deltaTokens?: number | 'recorded';
   /** The user's tokenizer files (`toolscope.tokenizer`, `--tokenizer`): real ids for completions recorded without. */
   tokenizers?: TokenizerPaths;
-  /** `false`: `analyzeWithGuided` skips the guided-decoding what-if (`--no-guided`). */
+  /** `false`: `analyzeWithGuided` skips the async checks, the guided-decoding what-if (`--no-guided`). */
   guided?: boolean;
   /**
    * The profile's server runs a reasoning parser (`--reasoning-parser kimi_k2`, the default); false models a server
@@ -101,7 +100,7 @@ export interface AnalyzedRecord {
   calls: AnalyzedCall[];
   diagnostics: Diagnostic[];
   /** Findings of the kinds the options ignore, counted per kind (empty when nothing was ignored). */
-  ignored: Partial<Record<DiagnosticKind, number>>;
+  ignored: Record<string, number>;
   /** The request failed (HTTP error, K2VV `status: failed`): the error body as recorded. */
   error: string | null;
   /** `completion` is tool-call markup quoted in `error`, not a recorded raw completion. */
@@ -119,15 +118,6 @@ export interface AnalyzedRecord {
   oversized: Oversized | null;
 }
 
-/** What is known of a record before its tokens are split and parsed (what the what-if needs to start). */
-interface ResolvedRecord {
-  format: string;
-  /** The completion text the analysis reads (quoted markup in an error included); null without one. */
-  text: string | null;
-  response: ResponseMessage | null;
-  oversized: boolean;
-}
-
 /** A record analysed, or why it could not be (an internal error, reported on its line). */
 export type AnalysisOutcome = { kind: 'record'; analysed: AnalyzedRecord } | { kind: 'error'; error: LineError };
 
@@ -138,22 +128,26 @@ export class Analyzer {
   constructor(private readonly options: AnalysisOptions = {}) {}
 
   /**
-   * `analyze`, plus the guided-decoding what-if (guided-would-block / guided-accepts): asynchronous, as it
-   * compiles the request's grammar with web-xgrammar (cached per tool set).
+   * `analyze`, plus the async checks (the guided-decoding what-if: guided-would-block / guided-accepts), whose
+   * findings come last: asynchronous, as the what-if compiles the request's grammar with web-xgrammar (cached per
+   * tool set).
    */
   async analyzeWithGuided(loaded: LoadedRecord): Promise<AnalyzedRecord> {
     if (this.options.guided === false) return this.analyze(loaded);
-    // The what-if is sent to the grammar engine as soon as the format is known: it compiles and matches on its
+    // Async checks start as soon as the format is known: the what-if compiles and matches on the grammar engine's
     // thread while this one tokenizes, parses and checks the record.
-    let started: StartedWhatIf | null = null;
-    const analysed = this.analyzeRecord(loaded, ({ format, text, response, oversized }) => {
-      if (oversized) return;
-      const finishReason = response?.finishReason ?? loaded.record.completion?.finish_reason ?? null;
-      started = startWhatIf(format, text, loaded.record.request, finishReason, { startInReasoning: this.options.startInReasoning });
+    const pending: PendingFindings[] = [];
+    const { analysed, ctx } = this.analyzeRecord(loaded, (early) => {
+      for (const check of ASYNC_CHECKS) {
+        const findings = check.run(early);
+        if (findings) pending.push(findings);
+      }
     });
-    if (!started) return analysed;
-    const extra = await guidedFindings(analysed, loaded.record.request as ChatRequest, started);
-    if (extra.length) analysed.diagnostics = [...analysed.diagnostics, ...extra];
+    if (!pending.length) return analysed;
+    for (const findings of pending) {
+      const extra = await findings(ctx, analysed.diagnostics);
+      if (extra.length) analysed.diagnostics = [...analysed.diagnostics, ...extra];
+    }
     this.setIgnored(analysed);
     return analysed;
   }
@@ -180,11 +174,17 @@ export class Analyzer {
   }
 
   analyze(loaded: LoadedRecord): AnalyzedRecord {
-    return this.analyzeRecord(loaded, null);
+    return this.analyzeRecord(loaded, null).analysed;
   }
 
-  /** `analyze`, telling `onResolved` the format and completion text before the tokens are split and parsed. */
-  private analyzeRecord(loaded: LoadedRecord, onResolved: ((resolved: ResolvedRecord) => void) | null): AnalyzedRecord {
+  /**
+   * `analyze`, with the context its checks saw; `startAsync` is told what is known of the record before its tokens
+   * are split and parsed (not for a completion above the size limit).
+   */
+  private analyzeRecord(
+    loaded: LoadedRecord,
+    startAsync: ((early: EarlyRecord) => void) | null,
+  ): { analysed: AnalyzedRecord; ctx: CheckContext } {
     // Markup quoted in an error message is the completion the client never got as calls (quotedMarkup.ts).
     const quoted = completionQuotedInError(loaded.record);
     const record = quoted ? { ...loaded.record, completion: quoted } : loaded.record;
@@ -194,12 +194,14 @@ export class Analyzer {
     const format = resolved.format;
     const checkedTokens = checkRecordedTokens(record.completion?.tokens);
     const oversized = this.oversized(record.completion?.text);
-    onResolved?.({
-      format: format.name,
-      text: typeof record.completion?.text === 'string' ? record.completion.text : null,
-      response,
-      oversized: oversized !== null,
-    });
+    if (startAsync && !oversized)
+      startAsync({
+        format,
+        completionText: typeof record.completion?.text === 'string' ? record.completion.text : null,
+        request: loaded.record.request,
+        finishReason: response?.finishReason ?? loaded.record.completion?.finish_reason ?? null,
+        startInReasoning: this.options.startInReasoning ?? false,
+      });
     // Without usable recorded tokens: the model's own tokenizer when there is one, else the format's splitter.
     let choice: TokenizerChoice | null = null;
     const choose = () => (choice = chooseTokenizer(format, modelNames(record), this.options.tokenizers)).tokenizer;
@@ -254,12 +256,13 @@ export class Analyzer {
       tokenMismatch: completion?.warning ?? null,
       oversized,
     };
-    const diagnostics = CHECKS.flatMap((check) => check(ctx));
+    const diagnostics = SYNC_CHECKS.flatMap((check) => check.run(ctx));
     startupMark('checked');
     let vllm: VllmRun | null = null;
     if (this.options.vllmProfile && completion && parse && format.engineProfiles && !oversized) {
       vllm = this.runVllm(format.engineProfiles, record, completion);
-      diagnostics.push(...vllmDivergence({ run: vllm, reference: parse, text: completion.text, tokens: completion.tokens }));
+      const profiled = { ...ctx, completionText: completion.text, parse, engineRun: vllm };
+      for (const check of PROFILE_CHECKS) diagnostics.push(...check.run(profiled));
     }
     const analysed: AnalyzedRecord = {
       id: record.id,
@@ -288,16 +291,17 @@ export class Analyzer {
       oversized,
     };
     this.setIgnored(analysed);
-    return analysed;
+    return { analysed, ctx };
   }
 
   /** Moves the findings of ignored kinds out of `diagnostics`, counting them. */
   private setIgnored(analysed: AnalyzedRecord): void {
     const ignore = this.options.ignore;
     if (!ignore?.length) return;
+    const ignored = new Set<string>(ignore);
     const kept: Diagnostic[] = [];
     for (const d of analysed.diagnostics) {
-      if (ignore.includes(d.kind)) analysed.ignored[d.kind] = (analysed.ignored[d.kind] ?? 0) + 1;
+      if (ignored.has(d.kind)) analysed.ignored[d.kind] = (analysed.ignored[d.kind] ?? 0) + 1;
       else kept.push(d);
     }
     analysed.diagnostics = kept;

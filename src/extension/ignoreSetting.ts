@@ -1,6 +1,6 @@
 /** The `toolscope.ignoreFindings` setting: diagnostic kinds the user expects and silences (counted, not listed). */
 import * as vscode from 'vscode';
-import { DIAGNOSTIC_KINDS, type DiagnosticKind } from '../core/diagnostics/diagnostic.ts';
+import { DIAGNOSTIC_KINDS, type DiagnosticKind } from '../core/diagnostics/registry.ts';
 
 export const IGNORE_SETTING = 'toolscope.ignoreFindings';
 

@@ -3,7 +3,7 @@
  * trace editor webview. Both sides import this file. Requests carry an id and get exactly one reply; events
  * carry none. The host does all parsing; the webview renders view models and sends intents.
  */
-import type { Diagnostic, DiagnosticKind, Severity } from '../core/diagnostics/diagnostic.ts';
+import type { Diagnostic, DiagnosticKindInfo, Severity } from '../core/diagnostics/diagnostic.ts';
 import type { FormatBasis } from './formatBasis.ts';
 import type { ParserDelta } from '../core/formats/toolCallFormat.ts';
 import type { ChatMessage, ChatTool, RecordSource, ToolChoice } from '../core/trace/record.ts';
@@ -30,7 +30,7 @@ export interface RecordSummary {
   calls: number;
   worst: Severity | null;
   counts: Record<Severity, number>;
-  kinds: Partial<Record<DiagnosticKind, number>>;
+  kinds: Partial<Record<string, number>>;
   /** The request failed (HTTP error, K2VV failed): first line of the error. */
   failed: string | null;
   /** First characters of the content, for the list and text filter. */
@@ -118,7 +118,7 @@ export interface RecordView {
   finalEmitted: ParserDelta | null;
   diagnostics: Diagnostic[];
   /** Findings of kinds the user ignores (`toolscope.ignoreFindings`), counted per kind: not listed, not lost. */
-  ignored: Partial<Record<DiagnosticKind, number>>;
+  ignored: Partial<Record<string, number>>;
   calls: CallView[];
   /** Toolscope's reference parse (of the completion; of the response when there is no completion). */
   reference: MessageView;
@@ -200,7 +200,7 @@ export interface EvalRunView {
   fileName: string;
   summary: EvalSummaryView;
   /** Error- and warning-level findings by kind, over the run's records. */
-  findings: Partial<Record<DiagnosticKind, number>>;
+  findings: Partial<Record<string, number>>;
 }
 
 /** One side of a sample in a comparison (src/host/eval/compareRuns.ts). */
@@ -208,7 +208,7 @@ export interface EvalSampleSideView {
   status: string;
   trigger: boolean;
   schemaValid: boolean | null;
-  findings: Partial<Record<DiagnosticKind, number>>;
+  findings: Partial<Record<string, number>>;
 }
 
 /** Two runs compared: figures with deltas, and the samples where trigger, schema, outcome or findings changed. */
@@ -236,7 +236,7 @@ export interface ComparisonColumn {
   content: string | null;
   calls: Array<{ name: string; arguments: string }>;
   /** Errors and warnings. */
-  findings: Array<{ code: string; kind: DiagnosticKind; severity: Severity; message: string }>;
+  findings: Array<{ code: string; kind: string; severity: Severity; message: string }>;
   error: string | null;
 }
 
@@ -260,6 +260,8 @@ export interface TraceInfo {
   format: string | null;
   /** K2-Vendor-Verifier figures when the file holds K2VV result lines (with its guided off/on sibling). */
   eval?: EvalPanelView | null;
+  /** The catalogue of diagnostic kinds, by kind (the host's registered checks declare them; the view knows none). */
+  diagnosticKinds: Record<string, DiagnosticKindInfo>;
 }
 
 // ---- messages ----------------------------------------------------------------------------------------

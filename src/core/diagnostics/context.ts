@@ -1,12 +1,13 @@
 /**
  * Everything a diagnostic check may look at for one record, computed once by the analysis pipeline.
  */
+import type { VllmRun } from '../formats/engineRun.ts';
 import type { CallIdRules, ParseResult, ToolCallFormat } from '../formats/toolCallFormat.ts';
 import type { ToolSchemas } from '../schema/toolSchemas.ts';
 import type { Token, TokenSource } from '../tokens/token.ts';
-import type { ChatTool, TraceRecord } from '../trace/record.ts';
+import type { ChatRequest, ChatTool, TraceRecord } from '../trace/record.ts';
 import type { ResponseMessage } from '../trace/responseMessage.ts';
-import { DIAGNOSTIC_KINDS, type Diagnostic, type DiagnosticKind, type DiagnosticWhere, type Severity } from './diagnostic.ts';
+import type { Diagnostic, DiagnosticKindInfo, DiagnosticWhere, Severity } from './diagnostic.ts';
 
 /** A tool call as the checks see it, from whichever side of the record carries it. */
 export interface CheckedCall {
@@ -56,6 +57,24 @@ export interface CheckContext {
   oversized: Oversized | null;
 }
 
+/** The profile stage's context: a completion that was parsed, and an engine profile's run over it (`--vllm-profile`). */
+export interface ProfileCheckContext extends CheckContext {
+  completionText: string;
+  parse: ParseResult;
+  engineRun: VllmRun;
+}
+
+/** What is known of a record before its tokens are split and parsed: what an async check starts from. */
+export interface EarlyRecord {
+  format: ToolCallFormat;
+  /** The completion text the analysis reads (markup quoted in an error included), or null without one. */
+  completionText: string | null;
+  request: ChatRequest | undefined;
+  finishReason: string | null;
+  /** The completion starts inside `<think>` (the template opened it). */
+  startInReasoning: boolean;
+}
+
 /** A completion above the size limit (AnalysisOptions.maxCompletionMB): its size, the limit, what was skipped. */
 export interface Oversized {
   chars: number;
@@ -99,15 +118,15 @@ export function tokenRange(tokens: readonly Token[], start: number, end: number)
   return { tokenStart: first, tokenEnd: last };
 }
 
-export function makeDiagnostic(ctx: CheckContext, kind: DiagnosticKind, init: DiagnosticInit): Diagnostic {
-  const entry = DIAGNOSTIC_KINDS[kind];
+/** A finding of `entry`'s kind (its code, and its severity unless `init` says otherwise), anchored to ctx's tokens. */
+export function makeDiagnostic(ctx: CheckContext, entry: DiagnosticKindInfo, init: DiagnosticInit): Diagnostic {
   const charStart = init.charStart ?? null;
   const charEnd = init.charEnd ?? charStart;
   const anchored = init.where === 'completion' && charStart !== null && charEnd !== null;
   const range = anchored ? tokenRange(ctx.tokens, charStart, charEnd) : { tokenStart: null, tokenEnd: null };
   const d: Diagnostic = {
     code: entry.code,
-    kind,
+    kind: entry.kind,
     severity: init.severity ?? entry.severity,
     message: init.message,
     hint: init.hint,
@@ -122,5 +141,3 @@ export function makeDiagnostic(ctx: CheckContext, kind: DiagnosticKind, init: Di
   if (init.detail !== undefined) d.detail = init.detail;
   return d;
 }
-
-export type Check = (ctx: CheckContext) => Diagnostic[];

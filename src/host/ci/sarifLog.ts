@@ -5,7 +5,8 @@
  */
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { DIAGNOSTIC_KINDS, type DiagnosticKind, type Severity } from '../../core/diagnostics/diagnostic.ts';
+import type { Severity } from '../../core/diagnostics/diagnostic.ts';
+import { DIAGNOSTIC_KINDS, diagnosticKindInfo, type DiagnosticKind } from '../../core/diagnostics/registry.ts';
 import type { CiRecord } from './findingExcerpt.ts';
 
 /** Where the catalogue lives, relative to the repository root (rules link to it). */
@@ -68,8 +69,8 @@ export function sarifLog(inputs: readonly SarifInput[], toolVersion: string, doc
     for (const a of input.records) {
       for (const { diagnostic: d, excerpt } of a.findings) {
         results.push({
-          ruleId: DIAGNOSTIC_KINDS[d.kind]?.code ?? d.code,
-          ruleIndex: ruleIndex.get(d.kind) ?? 0,
+          ruleId: diagnosticKindInfo(d.kind)?.code ?? d.code,
+          ruleIndex: ruleIndex.get(d.kind as DiagnosticKind) ?? 0,
           level: LEVEL[d.severity],
           message: { text: `${d.message} (record ${a.id})${d.hint ? ` — ${d.hint}` : ''}` },
           locations: [location(a.line, Math.max(a.line, a.lastLine))],

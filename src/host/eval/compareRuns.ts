@@ -5,7 +5,6 @@
  * sample by sample (the figures are the means across runs).
  */
 import { Analyzer } from '../../core/analysis.ts';
-import type { DiagnosticKind } from '../../core/diagnostics/diagnostic.ts';
 import { ToolSchemas } from '../../core/schema/toolSchemas.ts';
 import type { LoadedRecord } from '../../core/trace/record.ts';
 import { FIGURE_NAMES, evalReport, latestPerSample } from './evalFigures.ts';
@@ -23,7 +22,7 @@ export interface SampleSide {
   trigger: boolean;
   /** K2VV's verdict; null when the response called no tool. */
   schemaValid: boolean | null;
-  findings: Partial<Record<DiagnosticKind, number>>;
+  findings: Partial<Record<string, number>>;
 }
 
 export interface SampleChange {
@@ -53,7 +52,7 @@ function side(r: K2vvResult, analyzer: Analyzer, schemas: ToolSchemas, line: num
 }
 
 function sameFindings(a: SampleSide['findings'], b: SampleSide['findings']): boolean {
-  const keys = new Set([...Object.keys(a), ...Object.keys(b)]) as Set<DiagnosticKind>;
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
   return [...keys].every((k) => (a[k] ?? 0) === (b[k] ?? 0));
 }
 

@@ -1,5 +1,6 @@
 /** Everything the trace editor can show for one file, analysed up front: the data of a standalone report. */
 import type { AnalysisOptions } from '../../core/analysis.ts';
+import { DIAGNOSTIC_KINDS } from '../../core/diagnostics/registry.ts';
 import type { RecordView } from '../../shared/protocol.ts';
 import type { EmbeddedTrace } from './pageHtml.ts';
 import { TraceSession } from './traceSession.ts';
@@ -13,7 +14,7 @@ export async function embeddedTraces(
 ): Promise<EmbeddedTrace> {
   if (paths.length === 1 && paths[0]) return embeddedTrace(paths[0].path, paths[0].label, host, options);
   const out: EmbeddedTrace = {
-    info: { fileName: title, entries: 0, analysing: false, host, format: options.format || null },
+    info: { fileName: title, entries: 0, analysing: false, host, format: options.format || null, diagnosticKinds: DIAGNOSTIC_KINDS },
     summaries: [],
     lineErrors: [],
     records: {},

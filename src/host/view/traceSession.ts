@@ -4,6 +4,7 @@
  */
 import { guidedEngine } from '../../core/guided/guidedEngine.ts';
 import { Analyzer, type AnalysisOptions } from '../../core/analysis.ts';
+import { DIAGNOSTIC_KINDS } from '../../core/diagnostics/registry.ts';
 import { TraceIndex } from '../../core/trace/jsonlIndex.ts';
 import type { LoadedRecord } from '../../core/trace/record.ts';
 import type {
@@ -62,6 +63,7 @@ export class TraceSession {
       host,
       format: this.options.format || null,
       eval: this.evalPanel,
+      diagnosticKinds: DIAGNOSTIC_KINDS,
     };
   }
 

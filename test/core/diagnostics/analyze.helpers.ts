@@ -1,6 +1,7 @@
 /** Shared by the diagnostics tests: build a native record and run the real pipeline on it. */
 import { Analyzer, type AnalysisOptions, type AnalyzedRecord } from '../../../src/core/analysis.ts';
-import type { Diagnostic, DiagnosticKind } from '../../../src/core/diagnostics/diagnostic.ts';
+import type { Diagnostic } from '../../../src/core/diagnostics/diagnostic.ts';
+import type { DiagnosticKind } from '../../../src/core/diagnostics/registry.ts';
 import type { ChatCompletionChunk, ChatTool, TraceRecord } from '../../../src/core/trace/record.ts';
 
 export const S = '<|tool_calls_section_begin|>';

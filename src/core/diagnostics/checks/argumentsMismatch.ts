@@ -1,6 +1,14 @@
 /** arguments-mismatch: the client's arguments differ from the completion's (or streamed fragments from the final). */
-import { makeDiagnostic, type Check } from '../context.ts';
+import { defineCheck, diagnosticKind } from '../check.ts';
+import { makeDiagnostic } from '../context.ts';
 import { matchCalls } from './callMatching.ts';
+
+const ARGUMENTS_MISMATCH = diagnosticKind({
+  kind: 'arguments-mismatch',
+  code: 'TS015',
+  severity: 'error',
+  title: 'Arguments differ between stream, response and completion',
+});
 
 /** Equal as JSON values when both parse; otherwise equal as trimmed text. */
 function sameArguments(a: string, b: string): boolean {
@@ -18,19 +26,23 @@ function describe(raw: string, got: string): string {
   return `the client got ${JSON.stringify(got.length > 60 ? got.slice(0, 57) + '...' : got)}`;
 }
 
-export const argumentsMismatch: Check = (ctx) => {
-  if (!ctx.parse || !ctx.response) return [];
-  return matchCalls(ctx.parse.calls, ctx.response.calls).flatMap((p) => {
-    if (!p.response || sameArguments(p.raw.arguments, p.response.arguments)) return [];
-    return [
-      makeDiagnostic(ctx, 'arguments-mismatch', {
-        where: 'completion',
-        charStart: p.raw.argumentsSpan?.start ?? p.raw.span.start,
-        charEnd: p.raw.argumentsSpan?.end ?? p.raw.span.end,
-        callIndex: p.raw.index,
-        message: `arguments of ${p.raw.id} differ between the completion and the response: ${describe(p.raw.arguments, p.response.arguments)}`,
-        hint: 'The streaming parser mangled the arguments (e.g. cut at the first newline, or held-back JSON never flushed). Compare the per-delta fragments in the timeline.',
-      }),
-    ];
-  });
-};
+export const argumentsMismatch = defineCheck({
+  stage: 'sync',
+  kinds: [ARGUMENTS_MISMATCH],
+  run: (ctx) => {
+    if (!ctx.parse || !ctx.response) return [];
+    return matchCalls(ctx.parse.calls, ctx.response.calls).flatMap((p) => {
+      if (!p.response || sameArguments(p.raw.arguments, p.response.arguments)) return [];
+      return [
+        makeDiagnostic(ctx, ARGUMENTS_MISMATCH, {
+          where: 'completion',
+          charStart: p.raw.argumentsSpan?.start ?? p.raw.span.start,
+          charEnd: p.raw.argumentsSpan?.end ?? p.raw.span.end,
+          callIndex: p.raw.index,
+          message: `arguments of ${p.raw.id} differ between the completion and the response: ${describe(p.raw.arguments, p.response.arguments)}`,
+          hint: 'The streaming parser mangled the arguments (e.g. cut at the first newline, or held-back JSON never flushed). Compare the per-delta fragments in the timeline.',
+        }),
+      ];
+    });
+  },
+});

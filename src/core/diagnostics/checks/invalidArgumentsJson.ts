@@ -1,5 +1,13 @@
 /** invalid-arguments-json: a call's arguments are not a JSON object. */
-import { makeDiagnostic, type Check, type CheckedCall } from '../context.ts';
+import { defineCheck, diagnosticKind } from '../check.ts';
+import { makeDiagnostic, type CheckedCall } from '../context.ts';
+
+const INVALID_ARGUMENTS_JSON = diagnosticKind({
+  kind: 'invalid-arguments-json',
+  code: 'TS004',
+  severity: 'error',
+  title: 'Arguments are not a JSON object',
+});
 
 /** Parses arguments as a JSON object, or says why they are not one. */
 export function parseArguments(args: string): { ok: true; value: Record<string, unknown> } | { ok: false; reason: string } {
@@ -23,17 +31,21 @@ export function argumentsAnchor(c: CheckedCall): { charStart: number | null; cha
   return { charStart: c.argumentsStart ?? c.start, charEnd: c.argumentsEnd ?? c.end };
 }
 
-export const invalidArgumentsJson: Check = (ctx) =>
-  ctx.calls.flatMap((c) => {
-    const parsed = parseArguments(c.arguments);
-    if (parsed.ok) return [];
-    return [
-      makeDiagnostic(ctx, 'invalid-arguments-json', {
-        where: c.where,
-        ...argumentsAnchor(c),
-        callIndex: c.index,
-        message: `arguments of call ${c.id ?? c.index} are ${parsed.reason}`,
-        hint: 'Truncated output (finish_reason "length") or a model error. Guided decoding with the tool schema guarantees well-formed JSON.',
-      }),
-    ];
-  });
+export const invalidArgumentsJson = defineCheck({
+  stage: 'sync',
+  kinds: [INVALID_ARGUMENTS_JSON],
+  run: (ctx) =>
+    ctx.calls.flatMap((c) => {
+      const parsed = parseArguments(c.arguments);
+      if (parsed.ok) return [];
+      return [
+        makeDiagnostic(ctx, INVALID_ARGUMENTS_JSON, {
+          where: c.where,
+          ...argumentsAnchor(c),
+          callIndex: c.index,
+          message: `arguments of call ${c.id ?? c.index} are ${parsed.reason}`,
+          hint: 'Truncated output (finish_reason "length") or a model error. Guided decoding with the tool schema guarantees well-formed JSON.',
+        }),
+      ];
+    }),
+});

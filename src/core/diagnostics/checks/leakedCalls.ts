@@ -4,7 +4,8 @@
  * cause of the leak (an id like `functionsexec5` the server's parser refused). Each finding says the call leaked and
  * was never delivered; `detail: "leaked"`, no `callIndex` (the calls are not the record's).
  */
-import type { Check, CheckedCall } from '../context.ts';
+import { defineCheck, type SyncCheck } from '../check.ts';
+import type { CheckedCall } from '../context.ts';
 import type { Diagnostic } from '../diagnostic.ts';
 import { bestMarkup, scanToolMarkup } from '../toolMarkupScan.ts';
 import { badCallId } from './badCallId.ts';
@@ -12,33 +13,38 @@ import { invalidArgumentsJson } from './invalidArgumentsJson.ts';
 import { schemaViolation } from './schemaViolation.ts';
 import { unknownTool } from './unknownTool.ts';
 
-const CALL_CHECKS: readonly Check[] = [unknownTool, invalidArgumentsJson, schemaViolation, badCallId];
+const CALL_CHECKS: readonly SyncCheck[] = [unknownTool, invalidArgumentsJson, schemaViolation, badCallId];
 
-export const leakedCalls: Check = (ctx) => {
-  // With a raw completion, the reference parse's calls are the calls, and they were checked.
-  if (ctx.parse) return [];
-  const content = ctx.response?.content;
-  if (!content) return [];
-  const markup = bestMarkup(scanToolMarkup(content, ctx.record.request?.tools));
-  if (!markup?.calls.length) return [];
-  const delivered = new Set((ctx.response?.calls ?? []).map((c) => `${c.name ?? ''}\u0000${c.arguments.trim()}`));
-  const calls: CheckedCall[] = markup.calls
-    .filter((c) => !delivered.has(`${c.name}\u0000${c.arguments.trim()}`))
-    .map((c) => ({
-      index: c.index,
-      id: c.id || null,
-      name: c.name,
-      arguments: c.arguments,
-      where: 'response',
-      argumentsStart: c.argumentsStart,
-      argumentsEnd: c.argumentsEnd,
-      start: c.start,
-      end: c.end,
-    }));
-  if (!calls.length) return [];
-  const leakedCtx = { ...ctx, calls, callIds: markup.format.callIds ?? null };
-  return CALL_CHECKS.flatMap((check) => check(leakedCtx)).map((d): Diagnostic => {
-    const { callIndex: _notTheRecords, ...rest } = d;
-    return { ...rest, detail: 'leaked', message: `leaked ${markup.format.displayName} call in content, never delivered: ${d.message}` };
-  });
-};
+/** Its findings are of the call checks' kinds: it declares none of its own. */
+export const leakedCalls = defineCheck({
+  stage: 'sync',
+  kinds: [],
+  run: (ctx) => {
+    // With a raw completion, the reference parse's calls are the calls, and they were checked.
+    if (ctx.parse) return [];
+    const content = ctx.response?.content;
+    if (!content) return [];
+    const markup = bestMarkup(scanToolMarkup(content, ctx.record.request?.tools));
+    if (!markup?.calls.length) return [];
+    const delivered = new Set((ctx.response?.calls ?? []).map((c) => `${c.name ?? ''}\u0000${c.arguments.trim()}`));
+    const calls: CheckedCall[] = markup.calls
+      .filter((c) => !delivered.has(`${c.name}\u0000${c.arguments.trim()}`))
+      .map((c) => ({
+        index: c.index,
+        id: c.id || null,
+        name: c.name,
+        arguments: c.arguments,
+        where: 'response',
+        argumentsStart: c.argumentsStart,
+        argumentsEnd: c.argumentsEnd,
+        start: c.start,
+        end: c.end,
+      }));
+    if (!calls.length) return [];
+    const leakedCtx = { ...ctx, calls, callIds: markup.format.callIds ?? null };
+    return CALL_CHECKS.flatMap((check) => check.run(leakedCtx)).map((d): Diagnostic => {
+      const { callIndex: _notTheRecords, ...rest } = d;
+      return { ...rest, detail: 'leaked', message: `leaked ${markup.format.displayName} call in content, never delivered: ${d.message}` };
+    });
+  },
+});

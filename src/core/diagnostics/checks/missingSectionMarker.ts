@@ -1,29 +1,41 @@
 /** missing-section-marker: calls without `<|tool_calls_section_begin|>` or `<|tool_calls_section_end|>` around them. */
-import { makeDiagnostic, type Check } from '../context.ts';
+import { defineCheck, diagnosticKind } from '../check.ts';
+import { makeDiagnostic } from '../context.ts';
 import { notesOf } from './structureNotes.ts';
 
-export const missingSectionMarker: Check = (ctx) => {
-  const truncatedAt = new Set(notesOf(ctx, 'unterminated-call').map((n) => n.span.end));
-  const begins = notesOf(ctx, 'missing-section-begin').map((n) =>
-    makeDiagnostic(ctx, 'missing-section-marker', {
-      where: 'completion',
-      charStart: n.span.start,
-      charEnd: n.span.end,
-      message: `${n.detail}: the call is not inside <|tool_calls_section_begin|> … <|tool_calls_section_end|>`,
-      hint: 'vLLM and SGLang (non-streaming) return such calls as plain text; llama.cpp still parses them. Guided decoding forces the section.',
-    }),
-  );
-  // A section cut off by truncation is reported as an unterminated call, not twice.
-  const ends = notesOf(ctx, 'missing-section-end')
-    .filter((n) => !truncatedAt.has(n.span.start))
-    .map((n) =>
-      makeDiagnostic(ctx, 'missing-section-marker', {
+const MISSING_SECTION_MARKER = diagnosticKind({
+  kind: 'missing-section-marker',
+  code: 'TS008',
+  severity: 'warning',
+  title: 'Calls without a section begin or end',
+});
+
+export const missingSectionMarker = defineCheck({
+  stage: 'sync',
+  kinds: [MISSING_SECTION_MARKER],
+  run: (ctx) => {
+    const truncatedAt = new Set(notesOf(ctx, 'unterminated-call').map((n) => n.span.end));
+    const begins = notesOf(ctx, 'missing-section-begin').map((n) =>
+      makeDiagnostic(ctx, MISSING_SECTION_MARKER, {
         where: 'completion',
         charStart: n.span.start,
         charEnd: n.span.end,
-        message: `${n.detail}: no <|tool_calls_section_end|>`,
-        hint: 'Parsers that wait for the section end may never emit the calls, or emit the following text as part of the section.',
+        message: `${n.detail}: the call is not inside <|tool_calls_section_begin|> … <|tool_calls_section_end|>`,
+        hint: 'vLLM and SGLang (non-streaming) return such calls as plain text; llama.cpp still parses them. Guided decoding forces the section.',
       }),
     );
-  return [...begins, ...ends];
-};
+    // A section cut off by truncation is reported as an unterminated call, not twice.
+    const ends = notesOf(ctx, 'missing-section-end')
+      .filter((n) => !truncatedAt.has(n.span.start))
+      .map((n) =>
+        makeDiagnostic(ctx, MISSING_SECTION_MARKER, {
+          where: 'completion',
+          charStart: n.span.start,
+          charEnd: n.span.end,
+          message: `${n.detail}: no <|tool_calls_section_end|>`,
+          hint: 'Parsers that wait for the section end may never emit the calls, or emit the following text as part of the section.',
+        }),
+      );
+    return [...begins, ...ends];
+  },
+});

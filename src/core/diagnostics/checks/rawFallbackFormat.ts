@@ -6,11 +6,19 @@
  * is the whole content. For a format whose native call *is* that JSON (Llama-style, `nativeBareJson`), it is a
  * leaked call instead (content-leak).
  */
-import { makeDiagnostic, type Check, type CheckContext } from '../context.ts';
+import { defineCheck, diagnosticKind } from '../check.ts';
+import { makeDiagnostic, type CheckContext } from '../context.ts';
 import type { Diagnostic } from '../diagnostic.ts';
 import { findBareJsonCalls, type BareJsonCall } from '../bareJsonCalls.ts';
 import { notesOf } from './structureNotes.ts';
 import type { ParseResult } from '../../formats/toolCallFormat.ts';
+
+const RAW_FALLBACK_FORMAT = diagnosticKind({
+  kind: 'raw-fallback-format',
+  code: 'TS011',
+  severity: 'error',
+  title: 'Call written without special tokens',
+});
 
 const HINT =
   'The model wrote the call as plain text, so no parser turns it into tool_calls. Usually a template problem (tools not declared the way the model was trained); guided decoding forces the markup.';
@@ -29,7 +37,7 @@ function bareCallsAfterText(ctx: CheckContext, parse: ParseResult): Diagnostic[]
   const first = bare[0] as BareJsonCall;
   const last = bare[bare.length - 1] as BareJsonCall;
   return [
-    makeDiagnostic(ctx, 'raw-fallback-format', {
+    makeDiagnostic(ctx, RAW_FALLBACK_FORMAT, {
       where: 'completion',
       charStart: completionOffset(parse, first.start),
       charEnd: completionOffset(parse, last.end - 1) + 1,
@@ -66,47 +74,51 @@ export function bareCallsInContent(ctx: CheckContext, content: string): BareJson
   return all.length && /^\s*(?:```[A-Za-z]*)?[\s[\],]*(?:```)?\s*$/u.test(rest) ? all : [];
 }
 
-export const rawFallbackFormat: Check = (ctx) => {
-  if (ctx.parse) {
-    const out = notesOf(ctx, 'raw-fallback').map((n) =>
-      makeDiagnostic(ctx, 'raw-fallback-format', {
-        where: 'completion',
-        charStart: n.span.start,
-        charEnd: n.span.end,
-        message: n.detail,
+export const rawFallbackFormat = defineCheck({
+  stage: 'sync',
+  kinds: [RAW_FALLBACK_FORMAT],
+  run: (ctx) => {
+    if (ctx.parse) {
+      const out = notesOf(ctx, 'raw-fallback').map((n) =>
+        makeDiagnostic(ctx, RAW_FALLBACK_FORMAT, {
+          where: 'completion',
+          charStart: n.span.start,
+          charEnd: n.span.end,
+          message: n.detail,
+          hint: HINT,
+        }),
+      );
+      return ctx.format.nativeBareJson ? [...out, ...bareCallsAfterText(ctx, ctx.parse)] : out;
+    }
+    const content = ctx.response?.content;
+    if (!content) return [];
+    const out: Diagnostic[] = (ctx.format.findRawFallback?.(content) ?? []).map((hit) =>
+      makeDiagnostic(ctx, RAW_FALLBACK_FORMAT, {
+        where: 'response',
+        charStart: hit.start,
+        charEnd: hit.end,
+        message: `${hit.id} written without special tokens reached the client as content`,
         hint: HINT,
       }),
     );
-    return ctx.format.nativeBareJson ? [...out, ...bareCallsAfterText(ctx, ctx.parse)] : out;
-  }
-  const content = ctx.response?.content;
-  if (!content) return [];
-  const out: Diagnostic[] = (ctx.format.findRawFallback?.(content) ?? []).map((hit) =>
-    makeDiagnostic(ctx, 'raw-fallback-format', {
-      where: 'response',
-      charStart: hit.start,
-      charEnd: hit.end,
-      message: `${hit.id} written without special tokens reached the client as content`,
-      hint: HINT,
-    }),
-  );
-  const delivered = new Set((ctx.response?.calls ?? []).map((c) => c.name));
-  const bare = bareCallsInContent(ctx, content).filter((c) => !delivered.has(c.name));
-  if (bare.length && !ctx.format.nativeBareJson) {
-    const first = bare[0] as BareJsonCall;
-    out.push(
-      makeDiagnostic(ctx, 'raw-fallback-format', {
-        where: 'response',
-        charStart: first.start,
-        charEnd: bare[bare.length - 1]!.end,
-        detail: 'bare-json',
-        message: `${bare.length === 1 ? 'a call' : `${bare.length} calls`} written as bare JSON (${bare
-          .map((c) => c.name)
-          .slice(0, 5)
-          .join(', ')}) reached the client as content, not as tool_calls: no tool parser took ${bare.length === 1 ? 'it' : 'them'}`,
-        hint: BARE_HINT,
-      }),
-    );
-  }
-  return out;
-};
+    const delivered = new Set((ctx.response?.calls ?? []).map((c) => c.name));
+    const bare = bareCallsInContent(ctx, content).filter((c) => !delivered.has(c.name));
+    if (bare.length && !ctx.format.nativeBareJson) {
+      const first = bare[0] as BareJsonCall;
+      out.push(
+        makeDiagnostic(ctx, RAW_FALLBACK_FORMAT, {
+          where: 'response',
+          charStart: first.start,
+          charEnd: bare[bare.length - 1]!.end,
+          detail: 'bare-json',
+          message: `${bare.length === 1 ? 'a call' : `${bare.length} calls`} written as bare JSON (${bare
+            .map((c) => c.name)
+            .slice(0, 5)
+            .join(', ')}) reached the client as content, not as tool_calls: no tool parser took ${bare.length === 1 ? 'it' : 'them'}`,
+          hint: BARE_HINT,
+        }),
+      );
+    }
+    return out;
+  },
+});

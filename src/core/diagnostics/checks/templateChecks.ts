@@ -3,35 +3,56 @@
  * a prompt without the generation prompt, empty content rendered as a list literal, and earlier call ids
  * not in `functions.name:idx` form (the model copies what the history shows it).
  */
-import { makeDiagnostic, type Check } from '../context.ts';
+import { defineCheck, diagnosticKind } from '../check.ts';
+import { makeDiagnostic, type CheckContext } from '../context.ts';
+import type { Diagnostic } from '../diagnostic.ts';
+
+const TEMPLATE_GENERATION_PROMPT_MISSING = diagnosticKind({
+  kind: 'template-generation-prompt-missing',
+  code: 'TS021',
+  severity: 'error',
+  title: 'Prompt does not end with the generation prompt',
+});
+const TEMPLATE_EMPTY_CONTENT_LIST = diagnosticKind({
+  kind: 'template-empty-content-list',
+  code: 'TS022',
+  severity: 'warning',
+  title: 'Empty content rendered as a list literal',
+});
+const TEMPLATE_BAD_HISTORY_ID = diagnosticKind({
+  kind: 'template-bad-history-id',
+  code: 'TS023',
+  severity: 'warning',
+  title: 'Earlier call id not in functions.name:index form',
+});
 
 const GENERATION_PROMPT = '<|im_assistant|>assistant<|im_middle|>';
 /** The list literal as Python (vLLM's jinja2) and as JavaScript (our renderer) print it. */
 const EMPTY_LIST_FORMS = ["[{'type': 'text', 'text': ''}]", '[{"type": "text", "text": ""}]', '[{"type":"text","text":""}]'];
 
-export const templateGenerationPromptMissing: Check = (ctx) => {
+function templateGenerationPromptMissing(ctx: CheckContext): Diagnostic[] {
   const prompt = ctx.prompt;
   if (typeof prompt !== 'string' || prompt === '') return [];
   // K2.6-style templates open the think block right after the generation prompt.
   const trimmed = prompt.endsWith('<think>') ? prompt.slice(0, -'<think>'.length) : prompt;
   if (trimmed.endsWith(GENERATION_PROMPT)) return [];
   return [
-    makeDiagnostic(ctx, 'template-generation-prompt-missing', {
+    makeDiagnostic(ctx, TEMPLATE_GENERATION_PROMPT_MISSING, {
       where: 'request',
       message: `the prompt ends with ${JSON.stringify(prompt.slice(-40))}, not with ${GENERATION_PROMPT}`,
       hint: 'The chat template was applied without add_generation_prompt: the model continues the last message instead of answering, and tool calls go missing.',
     }),
   ];
-};
+}
 
-export const templateEmptyContentList: Check = (ctx) => {
+function templateEmptyContentList(ctx: CheckContext): Diagnostic[] {
   const prompt = ctx.prompt;
   if (typeof prompt !== 'string') return [];
   const form = EMPTY_LIST_FORMS.find((f) => prompt.includes(f));
   if (!form) return [];
   const python = form.startsWith("[{'");
   return [
-    makeDiagnostic(ctx, 'template-empty-content-list', {
+    makeDiagnostic(ctx, TEMPLATE_EMPTY_CONTENT_LIST, {
       where: 'request',
       message: `empty assistant content was rendered as the literal ${form}`,
       hint: python
@@ -39,9 +60,9 @@ export const templateEmptyContentList: Check = (ctx) => {
         : "The template printed a list of content parts. (JavaScript renders the JSON form; vLLM's Python renders [{'type': 'text', 'text': ''}] — the prompt vLLM built differs here.)",
     }),
   ];
-};
+}
 
-export const templateBadHistoryId: Check = (ctx) => {
+function templateBadHistoryId(ctx: CheckContext): Diagnostic[] {
   const messages = ctx.record.request?.messages;
   const rules = ctx.callIds;
   if (!Array.isArray(messages) || !rules) return [];
@@ -53,7 +74,7 @@ export const templateBadHistoryId: Check = (ctx) => {
   if (bad.size === 0) return [];
   const list = [...bad];
   return [
-    makeDiagnostic(ctx, 'template-bad-history-id', {
+    makeDiagnostic(ctx, TEMPLATE_BAD_HISTORY_ID, {
       where: 'request',
       message: `the history carries call id${list.length === 1 ? '' : 's'} ${list
         .slice(0, 5)
@@ -62,4 +83,10 @@ export const templateBadHistoryId: Check = (ctx) => {
       hint: 'Kimi K2 renders history ids as they are and imitates them: rewrite ids to functions.<name>:<index> before sending the conversation back.',
     }),
   ];
-};
+}
+
+export const templateChecks = defineCheck({
+  stage: 'sync',
+  kinds: [TEMPLATE_GENERATION_PROMPT_MISSING, TEMPLATE_EMPTY_CONTENT_LIST, TEMPLATE_BAD_HISTORY_ID],
+  run: (ctx) => [...templateGenerationPromptMissing(ctx), ...templateEmptyContentList(ctx), ...templateBadHistoryId(ctx)],
+});

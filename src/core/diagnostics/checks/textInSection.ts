@@ -1,14 +1,26 @@
 /** text-in-section: text inside the tool-call section but outside any call. */
-import { makeDiagnostic, type Check } from '../context.ts';
+import { defineCheck, diagnosticKind } from '../check.ts';
+import { makeDiagnostic } from '../context.ts';
 import { notesOf } from './structureNotes.ts';
 
-export const textInSection: Check = (ctx) =>
-  notesOf(ctx, 'text-in-section').map((n) =>
-    makeDiagnostic(ctx, 'text-in-section', {
-      where: 'completion',
-      charStart: n.span.start,
-      charEnd: n.span.end,
-      message: n.detail,
-      hint: 'vLLM drops this text, SGLang streams it as content; the reference parse keeps it as content. Guided decoding forbids text between calls.',
-    }),
-  );
+const TEXT_IN_SECTION = diagnosticKind({
+  kind: 'text-in-section',
+  code: 'TS019',
+  severity: 'warning',
+  title: 'Text inside the tool-call section',
+});
+
+export const textInSection = defineCheck({
+  stage: 'sync',
+  kinds: [TEXT_IN_SECTION],
+  run: (ctx) =>
+    notesOf(ctx, 'text-in-section').map((n) =>
+      makeDiagnostic(ctx, TEXT_IN_SECTION, {
+        where: 'completion',
+        charStart: n.span.start,
+        charEnd: n.span.end,
+        message: n.detail,
+        hint: 'vLLM drops this text, SGLang streams it as content; the reference parse keeps it as content. Guided decoding forbids text between calls.',
+      }),
+    ),
+});

@@ -2,7 +2,15 @@
  * tool-described-not-called: tools were offered, the model stopped without calling one, and its text names a
  * tool or announces that it will use one: the agent that "stops mid-task".
  */
-import { makeDiagnostic, type Check } from '../context.ts';
+import { defineCheck, diagnosticKind } from '../check.ts';
+import { makeDiagnostic } from '../context.ts';
+
+const TOOL_DESCRIBED_NOT_CALLED = diagnosticKind({
+  kind: 'tool-described-not-called',
+  code: 'TS018',
+  severity: 'warning',
+  title: 'Tool described but not called',
+});
 
 const INTENT =
   /\b(?:I(?:'ll| will| am going to|'m going to)|let me|I need to|I should|next,? I(?:'ll| will))\s+(?:now\s+)?(?:call|use|run|invoke|search|look up|check|query|fetch|read|open|execute)\b/iu;
@@ -11,53 +19,57 @@ function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-export const toolDescribedNotCalled: Check = (ctx) => {
-  if (!ctx.tools || ctx.tools.size === 0 || ctx.calls.length > 0) return [];
-  const finish = ctx.response?.finishReason ?? ctx.record.completion?.finish_reason ?? null;
-  const required = ctx.record.request?.tool_choice === 'required';
-  if (finish !== 'stop' && !(required && finish !== null)) return [];
-  // Where the words are: the content the client saw (response) or the completion's content and reasoning.
-  const where = ctx.response ? 'response' : 'completion';
-  const text = ctx.response ? (ctx.response.content ?? '') : (ctx.parse?.content ?? '');
-  const reasoning = ctx.response ? (ctx.response.reasoning ?? '') : (ctx.parse?.reasoning ?? '');
-  let hit: { at: number; length: number; what: string } | null = null;
-  for (const name of ctx.tools.keys()) {
-    const m = new RegExp(`(?<![\\w.])${escapeRegExp(name)}(?![\\w])`, 'u').exec(text);
-    if (m && (!hit || m.index < hit.at)) hit = { at: m.index, length: m[0].length, what: `names the tool "${name}"` };
-  }
-  const intent = INTENT.exec(text);
-  if (!hit && intent) hit = { at: intent.index, length: intent[0].length, what: `says "${intent[0]}"` };
-  const inReasoning = !hit && (INTENT.test(reasoning) || [...ctx.tools.keys()].some((n) => reasoning.includes(n)));
-  if (!hit && !inReasoning && !required) return [];
-  // Content offsets anchor to the completion only through its content spans.
-  let charStart: number | null = null;
-  let charEnd: number | null = null;
-  if (hit && where === 'response') {
-    charStart = hit.at;
-    charEnd = hit.at + hit.length;
-  } else if (hit && ctx.parse) {
-    let cursor = 0;
-    for (const span of ctx.parse.contentSpans) {
-      const len = span.end - span.start;
-      if (hit.at < cursor + len) {
-        charStart = span.start + (hit.at - cursor);
-        charEnd = charStart + hit.length;
-        break;
-      }
-      cursor += len;
+export const toolDescribedNotCalled = defineCheck({
+  stage: 'sync',
+  kinds: [TOOL_DESCRIBED_NOT_CALLED],
+  run: (ctx) => {
+    if (!ctx.tools || ctx.tools.size === 0 || ctx.calls.length > 0) return [];
+    const finish = ctx.response?.finishReason ?? ctx.record.completion?.finish_reason ?? null;
+    const required = ctx.record.request?.tool_choice === 'required';
+    if (finish !== 'stop' && !(required && finish !== null)) return [];
+    // Where the words are: the content the client saw (response) or the completion's content and reasoning.
+    const where = ctx.response ? 'response' : 'completion';
+    const text = ctx.response ? (ctx.response.content ?? '') : (ctx.parse?.content ?? '');
+    const reasoning = ctx.response ? (ctx.response.reasoning ?? '') : (ctx.parse?.reasoning ?? '');
+    let hit: { at: number; length: number; what: string } | null = null;
+    for (const name of ctx.tools.keys()) {
+      const m = new RegExp(`(?<![\\w.])${escapeRegExp(name)}(?![\\w])`, 'u').exec(text);
+      if (m && (!hit || m.index < hit.at)) hit = { at: m.index, length: m[0].length, what: `names the tool "${name}"` };
     }
-  }
-  const why = hit ? `the content ${hit.what}` : inReasoning ? 'the reasoning plans a tool call' : 'tool_choice is "required"';
-  return [
-    makeDiagnostic(ctx, 'tool-described-not-called', {
-      severity: required ? 'error' : 'warning',
-      where,
-      charStart,
-      charEnd,
-      message: `tools were offered and ${why}, but the model stopped (finish_reason "${finish}") without calling any`,
-      hint: required
-        ? 'tool_choice "required" was not enforced: constrain decoding (structural tag with the section forced).'
-        : 'The agent "stops mid-task". Check the chat template (tool declarations, generation prompt) and consider guidance in the system prompt.',
-    }),
-  ];
-};
+    const intent = INTENT.exec(text);
+    if (!hit && intent) hit = { at: intent.index, length: intent[0].length, what: `says "${intent[0]}"` };
+    const inReasoning = !hit && (INTENT.test(reasoning) || [...ctx.tools.keys()].some((n) => reasoning.includes(n)));
+    if (!hit && !inReasoning && !required) return [];
+    // Content offsets anchor to the completion only through its content spans.
+    let charStart: number | null = null;
+    let charEnd: number | null = null;
+    if (hit && where === 'response') {
+      charStart = hit.at;
+      charEnd = hit.at + hit.length;
+    } else if (hit && ctx.parse) {
+      let cursor = 0;
+      for (const span of ctx.parse.contentSpans) {
+        const len = span.end - span.start;
+        if (hit.at < cursor + len) {
+          charStart = span.start + (hit.at - cursor);
+          charEnd = charStart + hit.length;
+          break;
+        }
+        cursor += len;
+      }
+    }
+    const why = hit ? `the content ${hit.what}` : inReasoning ? 'the reasoning plans a tool call' : 'tool_choice is "required"';
+    return [
+      makeDiagnostic(ctx, TOOL_DESCRIBED_NOT_CALLED, {
+        severity: required ? 'error' : 'warning',
+        where,
+        charStart,
+        charEnd,
+        message: `tools were offered and ${why}, but the model stopped (finish_reason "${finish}") without calling any`,
+        hint: required
+          ? 'tool_choice "required" was not enforced: constrain decoding (structural tag with the section forced).'
+          : 'The agent "stops mid-task". Check the chat template (tool declarations, generation prompt) and consider guidance in the system prompt.',
+      }),
+    ];
+  },
+});

@@ -7,8 +7,16 @@ import type { ParsedCall } from '../../formats/toolCallFormat.ts';
 import type { VllmCall, VllmRun } from '../../formats/kimiK2/vllm/profileRun.ts';
 import { groupingLabel } from '../../formats/kimiK2/vllm/profileRun.ts';
 import type { Token } from '../../tokens/token.ts';
+import { defineCheck, diagnosticKind } from '../check.ts';
 import { tokenRange } from '../context.ts';
-import { DIAGNOSTIC_KINDS, type Diagnostic, type Severity } from '../diagnostic.ts';
+import type { Diagnostic, Severity } from '../diagnostic.ts';
+
+const VLLM_DIVERGENCE = diagnosticKind({
+  kind: 'vllm-divergence',
+  code: 'TS026',
+  severity: 'warning',
+  title: 'A vLLM generation would have sent something else',
+});
 
 export const VLLM_DIVERGENCE_DETAILS = [
   'content-dropped',
@@ -22,7 +30,7 @@ export const VLLM_DIVERGENCE_DETAILS = [
 ] as const;
 export type VllmDivergenceDetail = (typeof VLLM_DIVERGENCE_DETAILS)[number];
 
-export interface VllmDivergenceInput {
+interface VllmDivergenceInput {
   run: VllmRun;
   /** The reference parse of the same completion. */
   reference: { content: string | null; calls: readonly ParsedCall[] };
@@ -266,15 +274,15 @@ function callFindings(input: VllmDivergenceInput, gen: string): Finding[] {
   return out;
 }
 
-export function vllmDivergence(input: VllmDivergenceInput): Diagnostic[] {
+function divergences(input: VllmDivergenceInput): Diagnostic[] {
   const gen = input.run.profile;
-  const entry = DIAGNOSTIC_KINDS['vllm-divergence'];
+  const entry = VLLM_DIVERGENCE;
   const how = groupingLabel(input.run.grouping);
   return [...contentFindings(input, gen), ...callFindings(input, gen)].map((f) => {
     const range = f.anchor ? tokenRange(input.tokens, f.anchor.start, f.anchor.end) : { tokenStart: null, tokenEnd: null };
     const d: Diagnostic = {
       code: entry.code,
-      kind: 'vllm-divergence',
+      kind: entry.kind,
       severity: f.severity,
       message: `${f.message} (vLLM profile ${gen}, streamed ${how})`,
       hint: HINTS[f.detail][gen] ?? HINTS[f.detail].any,
@@ -289,3 +297,9 @@ export function vllmDivergence(input: VllmDivergenceInput): Diagnostic[] {
     return d;
   });
 }
+
+export const vllmDivergence = defineCheck({
+  stage: 'profile',
+  kinds: [VLLM_DIVERGENCE],
+  run: (ctx) => divergences({ run: ctx.engineRun, reference: ctx.parse, text: ctx.completionText, tokens: ctx.tokens }),
+});

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { Analyzer, type AnalysisOptions, type AnalyzedRecord } from '../../../../src/core/analysis.ts';
-import type { DiagnosticKind } from '../../../../src/core/diagnostics/diagnostic.ts';
+import type { DiagnosticKind } from '../../../../src/core/diagnostics/registry.ts';
 import { readTraceItems } from '../../../../src/core/trace/jsonlIndex.ts';
 import type { ChatTool, TraceRecord } from '../../../../src/core/trace/record.ts';
 import { buildTokenViews } from '../../../../src/host/view/recordView.ts';
@@ -50,7 +50,7 @@ export function analyze(r: TraceRecord, options?: AnalysisOptions): AnalyzedReco
   return new Analyzer(options).analyze({ record: r, line: 1, lastLine: 1, source: 'native' });
 }
 
-export const kinds = (r: AnalyzedRecord): DiagnosticKind[] => r.diagnostics.map((d) => d.kind);
+export const kinds = (r: AnalyzedRecord): string[] => r.diagnostics.map((d) => d.kind);
 
 /** Not a single warning or error: the record is clean. */
 export function assertClean(r: AnalyzedRecord, label: string): void {

@@ -1,30 +1,42 @@
 /**
- * guided-would-block / guided-accepts: the offline what-if as diagnostics. The request's Kimi structural tag (the
- * shape current vLLM builds) is compiled with web-xgrammar and the recorded completion fed through it; the first
- * character it would have masked becomes a diagnostic on the recorded token holding it, with what the grammar
- * allowed and what the model wrote. Where the grammar and ajv disagree about a call, the keyword behind it
- * (unenforcedKeywords.ts) is named — or the disagreement is said to be unexplained.
+ * guided-would-block / guided-accepts / guided-unavailable: the offline what-if as diagnostics. The structural tag of
+ * the record's format (`ToolCallFormat.guided`, the shape the engines build) is compiled with web-xgrammar for the
+ * request's tools and the recorded completion fed through it; the first character it would have masked becomes a
+ * diagnostic on the recorded token holding it, with what the grammar allowed and what the model wrote. Where the
+ * grammar and ajv disagree about a call, the keyword behind it (unenforcedKeywords.ts) is named — or the
+ * disagreement is said to be unexplained. An async check: the what-if starts on the grammar engine's thread as soon
+ * as the format is known, and its findings come after every other.
  */
-import type { AnalyzedRecord } from '../analysis.ts';
-import type { Diagnostic } from '../diagnostics/diagnostic.ts';
-import { DIAGNOSTIC_KINDS } from '../diagnostics/diagnostic.ts';
-import { tokenRange } from '../diagnostics/context.ts';
-import type { ChatRequest, ChatTool } from '../trace/record.ts';
-import { ToolSchemas } from '../schema/toolSchemas.ts';
-import { findFormat } from '../formats/registry.ts';
-import { schemaKeywordGaps, type KeywordGapEffect } from './unenforcedKeywords.ts';
-import { qwenXmlUnenforced } from './qwenXmlGaps.ts';
-import { walkFormats } from '../formats/structuralTag/structuralTagFormat.ts';
-import type { WhatIfRejected } from './whatIf.ts';
-import type { WhatIfOutcome } from './engineProtocol.ts';
-import { guidedEngine, type GuidedEngine } from './guidedEngine.ts';
+import { walkFormats } from '../../formats/structuralTag/structuralTagFormat.ts';
+import type { WhatIfOutcome } from '../../guided/engineProtocol.ts';
+import { guidedEngine } from '../../guided/guidedEngine.ts';
+import { qwenXmlUnenforced } from '../../guided/qwenXmlGaps.ts';
+import { schemaKeywordGaps, type KeywordGapEffect } from '../../guided/unenforcedKeywords.ts';
+import type { WhatIfRejected } from '../../guided/whatIf.ts';
+import { ToolSchemas } from '../../schema/toolSchemas.ts';
+import type { ChatRequest, ChatTool } from '../../trace/record.ts';
+import { defineCheck, diagnosticKind } from '../check.ts';
+import { tokenRange, type CheckContext, type EarlyRecord } from '../context.ts';
+import type { Diagnostic, DiagnosticKindInfo } from '../diagnostic.ts';
 
-export interface GuidedCheckOptions {
-  /** The completion starts inside `<think>`: the grammar starts after `</think>` (as vLLM's reasoning parser). */
-  startInReasoning?: boolean;
-  /** The grammar engine to run in (default: the process's worker, guidedEngine.ts). */
-  engine?: GuidedEngine;
-}
+const GUIDED_WOULD_BLOCK = diagnosticKind({
+  kind: 'guided-would-block',
+  code: 'TS024',
+  severity: 'warning',
+  title: 'Guided decoding would have blocked this token',
+});
+const GUIDED_ACCEPTS = diagnosticKind({
+  kind: 'guided-accepts',
+  code: 'TS025',
+  severity: 'info',
+  title: 'Guided decoding lets this completion through',
+});
+const GUIDED_UNAVAILABLE = diagnosticKind({
+  kind: 'guided-unavailable',
+  code: 'TS027',
+  severity: 'info',
+  title: 'The guided-decoding what-if could not run on this request',
+});
 
 /** Why the grammar and ajv disagree on a call: the keywords of its schema known to differ in that direction. */
 export function explainDisagreement(schema: unknown, effect: KeywordGapEffect, keywords: readonly string[]): string[] {
@@ -47,39 +59,35 @@ function ajvKeywords(tool: ChatTool, args: string): string[] {
   return check.kind === 'findings' ? [...new Set(check.findings.filter((f) => f.severity === 'error').map((f) => f.keyword))] : [];
 }
 
-function diagnostic(
-  kind: 'guided-would-block' | 'guided-accepts' | 'guided-unavailable',
-  fields: Omit<Diagnostic, 'code' | 'kind' | 'severity'>,
-): Diagnostic {
-  const entry = DIAGNOSTIC_KINDS[kind];
-  return { code: entry.code, kind, severity: entry.severity, ...fields };
+function diagnostic(entry: DiagnosticKindInfo, fields: Omit<Diagnostic, 'code' | 'kind' | 'severity'>): Diagnostic {
+  return { code: entry.code, kind: entry.kind, severity: entry.severity, ...fields };
 }
 
 /** The tag the what-if compiled, in words: xgrammar's built-in of the record's format. */
-function tagName(a: AnalyzedRecord): string {
-  return `xgrammar's ${findFormat(a.format)?.guided?.builtinStyle ?? 'kimi'} tag`;
+function tagName(ctx: CheckContext): string {
+  return `xgrammar's ${ctx.format.guided?.builtinStyle ?? 'kimi'} tag`;
 }
 
 /** The call (by index in the parse) whose arguments hold a char offset, if any. */
-function callAt(a: AnalyzedRecord, offset: number): { index: number; name: string } | null {
-  for (const c of a.parse?.calls ?? []) {
+function callAt(ctx: CheckContext, offset: number): { index: number; name: string } | null {
+  for (const c of ctx.parse?.calls ?? []) {
     const span = c.argumentsSpan;
     if (span && offset >= span.start && offset <= span.end) return { index: c.index, name: c.name };
   }
   return null;
 }
 
-function blocked(a: AnalyzedRecord, request: ChatRequest, r: WhatIfRejected): Diagnostic {
-  const text = a.completion?.text ?? '';
-  const tokens = a.completion?.tokens ?? [];
+function blocked(ctx: CheckContext, earlier: readonly Diagnostic[], request: ChatRequest, r: WhatIfRejected): Diagnostic {
+  const text = ctx.completionText ?? '';
+  const tokens = ctx.tokens;
   // The blocking token is the one holding the first masked character.
   const end = Math.min(text.length, r.charOffset + 1);
   const range = tokenRange(tokens, r.charOffset, end);
   const where = r.reason === 'cannot-end' ? 'the end of the output' : `token ${range.tokenStart ?? '?'}`;
   const wrote = r.reason === 'cannot-end' ? 'the model stopped here' : `the model wrote ${JSON.stringify(r.produced)}`;
-  let message = `guided decoding (${tagName(a)}) would have stepped in at ${where}: it allowed ${r.allowed}; ${wrote}`;
-  const call = callAt(a, r.charOffset);
-  const d = diagnostic('guided-would-block', {
+  let message = `guided decoding (${tagName(ctx)}) would have stepped in at ${where}: it allowed ${r.allowed}; ${wrote}`;
+  const call = callAt(ctx, r.charOffset);
+  const d = diagnostic(GUIDED_WOULD_BLOCK, {
     message,
     hint: 'Replay with guided decoding on (`toolscope replay --guided both`) to see the constrained answer; on vLLM mark the tools `strict: true`, on SGLang send the structural tag.',
     where: 'completion',
@@ -91,8 +99,8 @@ function blocked(a: AnalyzedRecord, request: ChatRequest, r: WhatIfRejected): Di
   if (call) {
     d.callIndex = call.index;
     // Blocked inside arguments ajv accepts: the grammar is stricter there (e.g. property order, extra properties).
-    const ajvFound = a.diagnostics.some((x) => x.kind === 'schema-violation' && x.callIndex === call.index && x.severity === 'error');
-    const known = a.diagnostics.some(
+    const ajvFound = earlier.some((x) => x.kind === 'schema-violation' && x.callIndex === call.index && x.severity === 'error');
+    const known = earlier.some(
       (x) => (x.kind === 'invalid-arguments-json' || x.kind === 'unterminated-call') && x.callIndex === call.index,
     );
     if (!ajvFound && !known) {
@@ -108,22 +116,22 @@ function blocked(a: AnalyzedRecord, request: ChatRequest, r: WhatIfRejected): Di
 }
 
 /** The record's format writes arguments in xgrammar's qwen_xml style (its tag says so, not its name). */
-function usesQwenXml(a: AnalyzedRecord, request: ChatRequest): boolean {
+function usesQwenXml(ctx: CheckContext, request: ChatRequest): boolean {
   try {
-    const tag = findFormat(a.format)?.guided?.structuralTag(request.tools, request.tool_choice);
+    const tag = ctx.format.guided?.structuralTag(request.tools, request.tool_choice);
     return tag !== undefined && [...walkFormats(tag.format)].some((f) => f.type === 'json_schema' && f.style === 'qwen_xml');
   } catch {
     return false;
   }
 }
 
-function accepted(a: AnalyzedRecord, request: ChatRequest): Diagnostic {
-  let message = `guided decoding (${tagName(a)}) would have let this completion through unchanged`;
+function accepted(ctx: CheckContext, earlier: readonly Diagnostic[], request: ChatRequest): Diagnostic {
+  let message = `guided decoding (${tagName(ctx)}) would have let this completion through unchanged`;
   // ajv errors the grammar lets through: name the keyword xgrammar does not enforce.
   const notes: string[] = [];
-  const xmlArguments = usesQwenXml(a, request);
-  for (const c of a.parse?.calls ?? []) {
-    const found = a.diagnostics.filter((x) => x.kind === 'schema-violation' && x.callIndex === c.index && x.severity === 'error');
+  const xmlArguments = usesQwenXml(ctx, request);
+  for (const c of ctx.parse?.calls ?? []) {
+    const found = earlier.filter((x) => x.kind === 'schema-violation' && x.callIndex === c.index && x.severity === 'error');
     if (!found.length) continue;
     const tool = request.tools?.find((t) => t.function?.name === c.name);
     if (!tool) continue;
@@ -139,7 +147,7 @@ function accepted(a: AnalyzedRecord, request: ChatRequest): Diagnostic {
     );
   }
   if (notes.length) message += `; ${notes.join('; ')}`;
-  const d = diagnostic('guided-accepts', {
+  const d = diagnostic(GUIDED_ACCEPTS, {
     message,
     hint: notes.length
       ? 'Guided decoding alone would not have fixed this call: validate the arguments server-side too.'
@@ -156,7 +164,7 @@ function accepted(a: AnalyzedRecord, request: ChatRequest): Diagnostic {
 }
 
 function unavailable(why: string): Diagnostic {
-  return diagnostic('guided-unavailable', {
+  return diagnostic(GUIDED_UNAVAILABLE, {
     message: `guided-decoding what-if skipped: ${why}`,
     hint: 'A real engine refuses this request the same way when guided decoding is on (HTTP 400, or a crashed worker). Fix the tool schema; the other findings of this record do not depend on it.',
     where: 'request',
@@ -167,59 +175,56 @@ function unavailable(why: string): Diagnostic {
   });
 }
 
-/**
- * The what-if diagnostics for an analysed record whose format has a structural tag (`ToolCallFormat.guided`), with a
- * raw completion and a request offering tools; none for other records (no tag to build, nothing recorded to feed).
- */
-export async function guidedDiagnostics(
-  a: AnalyzedRecord,
-  request: ChatRequest | undefined,
-  options: GuidedCheckOptions = {},
-  finishReason: string | null = null,
-): Promise<Diagnostic[]> {
-  const started = startWhatIf(a.format, a.completion?.text ?? null, request, a.response?.finishReason ?? finishReason ?? null, options);
-  return started ? guidedFindings(a, request as ChatRequest, started) : [];
-}
-
-/** A what-if under way, started before the record's own analysis (analysis.ts): its findings come after. */
-export interface StartedWhatIf {
+/** A what-if under way, started before the record's own analysis: its findings come after. */
+interface StartedWhatIf {
   run: Promise<WhatIfOutcome>;
-  /** Length of the synthetic `<think>` put in front of the text (startInReasoning), taken off the offsets again. */
+  /** Characters of a synthetic `<think>` put before the completion (the grammar starts after `</think>`). */
   shift: number;
 }
 
 /**
- * Sends the record's completion to the grammar engine now, when its format has a structural tag, it has a raw
- * completion and its request offers tools; else null (no tag to build, nothing recorded to feed). Needs only the
- * format and the text, so the engine compiles and matches while the caller parses and checks the record.
+ * The record sent to the grammar engine now, when its format has a structural tag, it has a raw completion and its
+ * request offers tools; else null (no tag to build, nothing recorded to feed). Needs only the format and the text, so
+ * the engine compiles and matches while the analysis parses and checks the record.
  */
-export function startWhatIf(
-  format: string,
-  completionText: string | null,
-  request: ChatRequest | undefined,
-  finishReason: string | null,
-  options: GuidedCheckOptions = {},
-): StartedWhatIf | null {
-  if (!findFormat(format)?.guided || completionText === null || !request?.tools?.length) return null;
+function startWhatIf(early: EarlyRecord): StartedWhatIf | null {
+  const { format, completionText, request } = early;
+  if (!format.guided || completionText === null || !request?.tools?.length) return null;
   if (request.tool_choice === 'none') return null;
-  const text = options.startInReasoning && !completionText.trimStart().startsWith('<think>') ? `<think>${completionText}` : completionText;
-  const engine = options.engine ?? guidedEngine();
+  // Started inside reasoning (vLLM's reasoning parser): the grammar starts after the `</think>` put before it.
+  const text = early.startInReasoning && !completionText.trimStart().startsWith('<think>') ? `<think>${completionText}` : completionText;
   // No tokens: the findings place the blocking character on the record's tokens themselves (blocked()).
-  const run = engine.whatIf(request, { text, tokens: [], finishReason }, { format });
+  const run = guidedEngine().whatIf(request, { text, tokens: [], finishReason: early.finishReason }, { format: format.name });
   // Nobody may come for the answer (the record's own analysis can still fail): that is no unhandled rejection.
   run.catch(() => undefined);
   return { run, shift: text.length - completionText.length };
 }
 
 /** The what-if's findings for the analysed record (startWhatIf ran on the same record). */
-export async function guidedFindings(a: AnalyzedRecord, request: ChatRequest, started: StartedWhatIf): Promise<Diagnostic[]> {
+async function guidedFindings(
+  ctx: CheckContext,
+  earlier: readonly Diagnostic[],
+  request: ChatRequest,
+  started: StartedWhatIf,
+): Promise<Diagnostic[]> {
   const { shift } = started;
   const run = await started.run;
   // A grammar xgrammar cannot compile (or that aborted, overran or exhausted it): said, and the other findings stand.
   if (!run.ran) return run.unavailable ? [unavailable(run.why)] : [];
   const { result } = run;
-  if (result.accepted) return [accepted(a, request)];
+  if (result.accepted) return [accepted(ctx, earlier, request)];
   // Offsets of the synthetic `<think>` prefix come off again (tokens are looked up from the offset).
   if (shift) result.charOffset = Math.max(0, result.charOffset - shift);
-  return [blocked(a, request, result)];
+  return [blocked(ctx, earlier, request, result)];
 }
+
+export const guidedWhatIf = defineCheck({
+  stage: 'async',
+  kinds: [GUIDED_WOULD_BLOCK, GUIDED_ACCEPTS, GUIDED_UNAVAILABLE],
+  run: (early) => {
+    const started = startWhatIf(early);
+    const request = early.request;
+    if (!started || !request) return null;
+    return (ctx, earlier) => guidedFindings(ctx, earlier, request, started);
+  },
+});
