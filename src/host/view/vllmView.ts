@@ -5,7 +5,7 @@
  */
 import type { AnalyzedRecord } from '../../core/analysis.ts';
 import { tokenRange } from '../../core/diagnostics/context.ts';
-import { pairCalls } from '../../core/diagnostics/checks/vllmDivergence.ts';
+import { pairCalls } from '../../core/formats/pairEngineCalls.ts';
 import { groupingLabel, type VllmDeltaEntry } from '../../core/formats/kimiK2/vllm/profileRun.ts';
 import type { VllmDeltaMessage } from '../../core/formats/kimiK2/vllm/vllmProfile.ts';
 import { vllmProfile } from '../../core/formats/kimiK2/vllm/vllmProfiles.ts';

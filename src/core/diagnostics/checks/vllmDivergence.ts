@@ -4,8 +4,9 @@
  * profile's answer), `detail` naming it; token positions point at the completion tokens behind it.
  */
 import type { ParsedCall } from '../../formats/toolCallFormat.ts';
-import type { VllmCall, VllmRun } from '../../formats/kimiK2/vllm/profileRun.ts';
+import type { VllmRun } from '../../formats/kimiK2/vllm/profileRun.ts';
 import { groupingLabel } from '../../formats/kimiK2/vllm/profileRun.ts';
+import { pairCalls } from '../../formats/pairEngineCalls.ts';
 import type { Token } from '../../tokens/token.ts';
 import { defineCheck, diagnosticKind } from '../check.ts';
 import { tokenRange } from '../context.ts';
@@ -118,30 +119,6 @@ interface Finding {
   /** Completion chars behind it, for token positions. */
   anchor?: { start: number; end: number } | null;
   callIndex?: number;
-}
-
-/** Pairs reference calls with the profile's: same id, else same name in order, else in order. */
-export function pairCalls(
-  ref: readonly ParsedCall[],
-  got: readonly VllmCall[],
-): { pairs: Array<{ ref: ParsedCall; got: VllmCall | null }>; extra: VllmCall[] } {
-  const used = new Set<VllmCall>();
-  const pairs = ref.map((r) => {
-    const byId = got.find((c) => !used.has(c) && c.id !== '' && c.id === r.id);
-    if (byId) used.add(byId);
-    return { ref: r, got: byId ?? null };
-  });
-  for (const match of [(r: ParsedCall, c: VllmCall) => c.name === r.name, () => true]) {
-    for (const p of pairs) {
-      if (p.got) continue;
-      const c = got.find((c) => !used.has(c) && match(p.ref, c));
-      if (c) {
-        used.add(c);
-        p.got = c;
-      }
-    }
-  }
-  return { pairs, extra: got.filter((c) => !used.has(c)) };
 }
 
 /** Completion chars of the deltas whose content produced `[from, to)` of the profile's content. */
