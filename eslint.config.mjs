@@ -27,10 +27,10 @@ export default tseslint.config(
     },
   },
   {
-    // The domain layers (src/core) are pure: file, process, thread and network I/O belong to src/net and the
-    // composition roots. The files below predate the rule (the trace index and writer, tokenizer files, the grammar
-    // worker); the list may only shrink.
-    files: ['src/core/**/*.ts'],
+    // The domain layers (src/core) and the protocol layer (src/shared, which the browser shares) are pure: file,
+    // process, thread and network I/O belong to src/net and the composition roots. The files below predate the rule
+    // (the trace index and writer, tokenizer files, the grammar worker); the list may only shrink.
+    files: ['src/core/**/*.ts', 'src/shared/**/*.ts'],
     ignores: [
       'src/core/guided/engineWorker.ts',
       'src/core/guided/guidedEngine.ts',

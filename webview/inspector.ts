@@ -4,8 +4,8 @@
  * cursor, and the recorded response next to Toolscope's reference parse.
  */
 import '@vscode-elements/elements/dist/vscode-collapsible/index.js';
-import type { Diagnostic } from '../src/core/diagnostics/diagnostic.ts';
-import type { ParserDelta } from '../src/core/formats/toolCallFormat.ts';
+import type { Diagnostic } from '../src/shared/diagnostic.ts';
+import type { ParserDelta } from '../src/shared/parserDelta.ts';
 import type { CallView, MessageView, RecordView, TokenView } from '../src/shared/protocol.ts';
 import { DIAGNOSTIC_KINDS } from './diagnosticKinds.ts';
 import { clip, h, prettyJson, replace, type Child } from './dom.ts';

@@ -2,10 +2,10 @@
  * Where stepping goes and what the client had at a token: pure functions over the record view, DOM-free so
  * they can be tested in Node.
  */
-import type { Diagnostic } from '../src/core/diagnostics/diagnostic.ts';
-import type { ParserDelta } from '../src/core/formats/toolCallFormat.ts';
+import type { Diagnostic } from '../src/shared/diagnostic.ts';
+import type { ParserDelta } from '../src/shared/parserDelta.ts';
 import type { CallView, RecordView, TokenView } from '../src/shared/protocol.ts';
-import { canonicalJson } from '../src/core/util/canonicalJson.ts';
+import { canonicalJson } from '../src/shared/canonicalJson.ts';
 
 export function isMarker(t: TokenView): boolean {
   return t.special || t.role === 'marker' || t.role === 'think-marker' || t.role === 'special';

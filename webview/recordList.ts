@@ -7,7 +7,7 @@ import '@vscode-elements/elements/dist/vscode-single-select/index.js';
 import '@vscode-elements/elements/dist/vscode-option/index.js';
 import '@vscode-elements/elements/dist/vscode-checkbox/index.js';
 import '@vscode-elements/elements/dist/vscode-collapsible/index.js';
-import type { Severity } from '../src/core/diagnostics/diagnostic.ts';
+import type { Severity } from '../src/shared/diagnostic.ts';
 import type { LineErrorView, RecordSummary } from '../src/shared/protocol.ts';
 import { DIAGNOSTIC_KINDS } from './diagnosticKinds.ts';
 import { clip, h, replace } from './dom.ts';

@@ -4,7 +4,7 @@
  * capitals: tool names and roles must show as written).
  */
 import '@vscode-elements/elements/dist/vscode-button/index.js';
-import type { ChatMessage, ChatTool } from '../src/core/trace/record.ts';
+import type { ChatMessage, ChatTool } from '../src/shared/record.ts';
 import type { RecordView } from '../src/shared/protocol.ts';
 import { clip, formatBytes, h, type Child, replace } from './dom.ts';
 import { diagnosticItem, jsonBlock } from './inspector.ts';

@@ -8,8 +8,8 @@
 import '@vscode-elements/elements/dist/vscode-single-select/index.js';
 import '@vscode-elements/elements/dist/vscode-option/index.js';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
-import type { Diagnostic } from '../src/core/diagnostics/diagnostic.ts';
-import type { VllmDeltaMessage } from '../src/core/formats/kimiK2/vllm/vllmProfile.ts';
+import type { Diagnostic } from '../src/shared/diagnostic.ts';
+import type { VllmDeltaMessage } from '../src/shared/vllmStream.ts';
 import type { RecordView, VllmGroupingChoice, VllmRowView, VllmView } from '../src/shared/protocol.ts';
 import { clip, h, replace, type Child } from './dom.ts';
 import type { HostConnection } from './hostConnection.ts';

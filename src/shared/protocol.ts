@@ -3,15 +3,16 @@
  * trace editor webview. Both sides import this file. Requests carry an id and get exactly one reply; events
  * carry none. The host does all parsing; the webview renders view models and sends intents.
  */
-import type { Diagnostic, DiagnosticKindInfo, Severity } from '../core/diagnostics/diagnostic.ts';
+import type { Diagnostic, DiagnosticKindInfo, Severity } from './diagnostic.ts';
 import type { FormatBasis } from './formatBasis.ts';
-import type { ParserDelta } from '../core/formats/toolCallFormat.ts';
-import type { ChatMessage, ChatTool, RecordSource, ToolChoice } from '../core/trace/record.ts';
-import type { VllmDeltaMessage, VllmGeneration } from '../core/formats/kimiK2/vllm/vllmProfile.ts';
-import type { VllmGroupingChoice, VllmGroupingUsed } from '../core/formats/kimiK2/vllm/profileRun.ts';
+import type { K2vvSummary } from './k2vvSummary.ts';
+import type { ParserDelta } from './parserDelta.ts';
+import type { ParserState } from './parserState.ts';
+import type { ChatMessage, ChatTool, RecordSource, ToolChoice } from './record.ts';
+import type { TokenSource } from './token.ts';
+import type { VllmDeltaMessage, VllmGeneration, VllmGroupingChoice, VllmGroupingUsed } from './vllmStream.ts';
 
 export type { VllmGroupingChoice, VllmGroupingUsed };
-import type { K2vvSummary } from '../host/eval/k2vvSummary.ts';
 
 // ---- view models -------------------------------------------------------------------------------------
 
@@ -56,7 +57,7 @@ export interface TokenView {
   bytes?: string;
   logprob?: number;
   /** Parser state after this token. */
-  state: string;
+  state: ParserState;
   /** What the client would have received for this token (one token per delta). */
   emitted: ParserDelta | null;
 }
@@ -106,7 +107,7 @@ export interface RecordView {
   /** `none`: the record holds no raw completion (only a response or a request). */
   tokenOrigin: 'recorded' | 'splitter' | 'none';
   /** Where the token ids come from (`re-encoded`: the model's tokenizer run on the text), or null without tokens. */
-  tokenSource: 'recorded' | 're-encoded' | 'approximate' | null;
+  tokenSource: TokenSource | null;
   /** The header line about them: `tokens: o200k_harmony (exact, re-encoded…)`, `tokens: approximate — set toolscope.tokenizer`. */
   tokenLabel: string | null;
   /** Some token boundaries are inferred, not recorded: the UI says so. */

@@ -3,19 +3,9 @@
  * contract of `ToolCallFormat.engineProfiles`. vLLM's streaming shapes, kept apart from any one format's profiles.
  */
 import type { Token } from '../tokens/token.ts';
-import type { ToolCallDelta } from '../trace/parserDelta.ts';
+import type { VllmDeltaMessage, VllmGeneration, VllmGroupingChoice, VllmGroupingUsed } from '../../shared/vllmStream.ts';
 
-/** A vLLM generation Toolscope reproduces (docs/formats/kimi-k2.md lists the commits). */
-export type VllmGeneration = 'A' | 'B' | 'C';
-
-/**
- * One DeltaMessage as vLLM returned it, with only the fields it set. Unlike `ParserDelta`, an empty
- * `content: ""` is meaningful here: generation A returns it where it swallows text.
- */
-export interface VllmDeltaMessage {
-  content?: string;
-  tool_calls?: ToolCallDelta[];
-}
+export type { VllmDeltaMessage, VllmGeneration, VllmGroupingChoice, VllmGroupingUsed } from '../../shared/vllmStream.ts';
 
 /** A delta grouping a record shows (its recorded stream chunks). */
 export interface RecordedGrouping {
@@ -24,12 +14,6 @@ export interface RecordedGrouping {
   /** Where they come from, in words. */
   source: string;
 }
-
-/** What the user asks for: N tokens per delta, or the grouping the record shows. */
-export type VllmGroupingChoice = { kind: 'tokens'; perDelta: number } | { kind: 'recorded' };
-
-/** The grouping a run used. */
-export type VllmGroupingUsed = { kind: 'tokens'; perDelta: number } | { kind: 'recorded'; source: string };
 
 export interface VllmCall {
   id: string;

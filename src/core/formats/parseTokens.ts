@@ -2,11 +2,11 @@
  * Runs a format's streaming parser over a completion one token at a time, recording for every token the
  * parser state after it and what the client would have received: the timeline's data.
  */
-import type { ParserDelta, ParserOptions, ParseResult, ToolCallFormat } from './toolCallFormat.ts';
+import type { ParserDelta, ParserOptions, ParserState, ParseResult, ToolCallFormat } from './toolCallFormat.ts';
 
 export interface ParseEvent {
   tokenIndex: number;
-  state: string;
+  state: ParserState;
   emitted: ParserDelta | null;
 }
 

@@ -7,10 +7,12 @@ import type { PieceSplitter, Tokenizer } from '../tokens/token.ts';
 import type { ChatTool, ToolChoice } from '../trace/record.ts';
 import type { StructuralTag } from './structuralTag/structuralTagFormat.ts';
 import type { VllmRun, VllmRunInput } from './engineRun.ts';
-import type { ParserDelta } from '../trace/parserDelta.ts';
+import type { ParserDelta } from '../../shared/parserDelta.ts';
+import type { ParserState } from '../../shared/parserState.ts';
 import type { FormatCallWriter } from './callWriter.ts';
 
-export type { ParserDelta, ToolCallDelta } from '../trace/parserDelta.ts';
+export type { ParserDelta, ToolCallDelta } from '../../shared/parserDelta.ts';
+export type { ParserState } from '../../shared/parserState.ts';
 
 export interface CharRange {
   /** Inclusive start offset in the parsed text (UTF-16 code units). */
@@ -81,12 +83,6 @@ export interface ParseResult {
   /** Where content came from in the parsed text, in order. */
   contentSpans: CharRange[];
 }
-
-/**
- * Where a parser stands, in one vocabulary for every format (the view colours tokens by it): plain content, a think
- * block, a tool-call section between calls, a call's header (id or name), a call's arguments.
- */
-export type ParserState = 'content' | 'reasoning' | 'section' | 'call-id' | 'call-arguments';
 
 export interface StreamingParser {
   /** Feed the next piece of text; returns what the client would receive now, or null for nothing. */

@@ -1,14 +1,2 @@
-/** What a streaming parser hands a client for one delta, in OpenAI's field names (re-exported by toolCallFormat.ts). */
-export interface ToolCallDelta {
-  index: number;
-  id?: string;
-  type?: 'function';
-  function: { name?: string; arguments?: string };
-}
-
-/** What a client receives for one delta, in OpenAI's field names. Fields are absent, never empty strings. */
-export interface ParserDelta {
-  content?: string;
-  reasoning_content?: string;
-  tool_calls?: ToolCallDelta[];
-}
+/** The delta types live in the protocol layer (src/shared/parserDelta.ts), which the webview shares; named here for the domain. */
+export * from '../../shared/parserDelta.ts';

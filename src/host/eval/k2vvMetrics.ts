@@ -6,7 +6,7 @@
 import { ToolSchemas } from '../../core/schema/toolSchemas.ts';
 import type { TraceRecord } from '../../core/trace/record.ts';
 import { classifyCall, completionCalls } from './errorClasses.ts';
-import type { K2vvSummary } from './k2vvSummary.ts';
+import type { K2vvSummary } from '../../shared/k2vvSummary.ts';
 
 /** One K2VV result, as Toolscope imports it (`record.id` is the data_index). */
 export interface K2vvResult {
@@ -18,7 +18,7 @@ export interface K2vvResult {
   record: TraceRecord;
 }
 
-export type { K2vvSummary } from './k2vvSummary.ts';
+export type { K2vvSummary } from '../../shared/k2vvSummary.ts';
 
 export interface TriggerScores {
   precision: number;
