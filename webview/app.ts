@@ -2,6 +2,8 @@
  * The trace editor: record list (left), the selected record's timeline, response and request (centre), the
  * inspector (right). It talks to its host only through the connection, and keeps its UI state in the store.
  */
+// The shell's stylesheet first: each module's own comes after it in dist/webview.css.
+import './shell.css';
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-toolbar-button/index.js';
 import type { HostEvent, RecordView, TraceInfo } from '../src/shared/protocol.ts';

@@ -3,6 +3,7 @@
  * reason, calls with their arguments, findings — and a word diff of what the client got in two of them.
  * Everything from the trace goes in as text.
  */
+import './compareTab.css';
 import type { ComparisonColumn, ComparisonView } from '../../src/shared/protocol.ts';
 import { clip, h, replace, type Child } from '../dom.ts';
 import { jsonBlock } from '../inspector.ts';

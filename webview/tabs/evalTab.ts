@@ -4,6 +4,7 @@
  * visible at a glance; for a guided off / on pair, the two compared (deltas, and the samples that changed). Bars
  * are plain elements sized through the CSSOM (the CSP allows no inline styles).
  */
+import './evalTab.css';
 import { DIAGNOSTIC_KINDS, type DiagnosticKind } from '../../src/core/diagnostics/diagnostic.ts';
 import type { EvalCompareView, EvalPanelView, EvalRunView } from '../../src/shared/protocol.ts';
 import { h, replace } from '../dom.ts';

@@ -3,6 +3,7 @@
  * are <details> (not vscode-collapsible, whose heading is set in capitals: tool names and roles must show as
  * written).
  */
+import './requestTab.css';
 import type { ChatMessage, ChatTool } from '../../src/core/trace/record.ts';
 import type { RecordView } from '../../src/shared/protocol.ts';
 import { clip, formatBytes, h, replace, type Child } from '../dom.ts';

@@ -2,6 +2,7 @@
  * The Response tab: what the client received (finish reason, delivery, content, reasoning, tool calls), with the
  * findings anchored in the content or the reasoning marked where they are.
  */
+import './responseTab.css';
 import type { RecordView } from '../../src/shared/protocol.ts';
 import { clip, h, replace, type Child } from '../dom.ts';
 import { diagnosticItem, jsonBlock } from '../inspector.ts';

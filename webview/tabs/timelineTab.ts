@@ -3,6 +3,7 @@
  * controls, which its keys and the inspector drive), under banners that say where the tokens came from and how far
  * their boundaries can be trusted. A record without tokens shows its response and request here instead.
  */
+import './timelineTab.css';
 import type { RecordView } from '../../src/shared/protocol.ts';
 import { clip, h, replace } from '../dom.ts';
 import type { TabFactory } from './recordTab.ts';

@@ -5,6 +5,7 @@
  * delta with what vLLM returned for it. A control switches the delta grouping (1 token, N tokens, as recorded); the
  * host runs the profile again. Everything from the trace goes in as text.
  */
+import './vllmTab.css';
 import '@vscode-elements/elements/dist/vscode-single-select/index.js';
 import '@vscode-elements/elements/dist/vscode-option/index.js';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
