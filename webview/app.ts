@@ -1,6 +1,7 @@
 /**
- * The trace editor: record list (left), the selected record's timeline, response and request (centre), the
- * inspector (right). It talks to its host only through the connection, and keeps its UI state in the store.
+ * The trace editor's shell: record list (left), the selected record's head and tabs (centre; each tab a module in
+ * tabs/, listed in tabs/registry.ts), the inspector (right), and the stepping and its keys. It talks to its host
+ * only through the connection, and keeps its UI state in the store.
  */
 // The shell's stylesheet first: each module's own comes after it in dist/webview.css.
 import './shell.css';
