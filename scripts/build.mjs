@@ -79,7 +79,8 @@ export function buildBundles({ outdir = 'dist', shippedOnly = false, production:
           build({ ...opts, entryPoints: ['src/cli/main.ts'], outfile: `${outdir}/cli-main.js` }),
           build({ ...opts, entryPoints: ['bench/main.ts'], outfile: `${outdir}/bench.js` }),
         ]),
-    // The webview runs in a browser: one IIFE bundle, its stylesheet beside it.
+    // The webview runs in a browser: one IIFE bundle. Its modules import their stylesheets (the shell's first, then
+    // each tab's), which esbuild joins into one stylesheet beside it: webview.css, the one <link> the page loads.
     build({
       ...opts,
       platform: 'browser',
@@ -88,7 +89,6 @@ export function buildBundles({ outdir = 'dist', shippedOnly = false, production:
       entryPoints: ['webview/main.ts'],
       outfile: `${outdir}/webview.js`,
     }),
-    build({ ...opts, platform: 'browser', entryPoints: ['media/toolscope.css'], outfile: `${outdir}/webview.css` }),
   ]);
 }
 

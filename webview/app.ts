@@ -1,7 +1,10 @@
 /**
- * The trace editor: record list (left), the selected record's timeline, response and request (centre), the
- * inspector (right). It talks to its host only through the connection, and keeps its UI state in the store.
+ * The trace editor's shell: record list (left), the selected record's head and tabs (centre; each tab a module in
+ * tabs/, listed in tabs/registry.ts), the inspector (right), and the stepping and its keys. It talks to its host
+ * only through the connection, and keeps its UI state in the store.
  */
+// The shell's stylesheet first: each module's own comes after it in dist/webview.css.
+import './shell.css';
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-toolbar-button/index.js';
 import type { HostEvent, RecordView, TraceInfo } from '../src/shared/protocol.ts';
@@ -16,13 +19,11 @@ import { splitter } from './panels.ts';
 import { CursorAnnouncer, cursorSentence } from './cursorAnnouncer.ts';
 import { PanelModes, type SidePanel } from './panelModes.ts';
 import { RecordList, type SelectHow } from './recordList.ts';
-import { evalView } from './evalView.ts';
-import { comparisonView } from './comparisonView.ts';
-import { VllmTab } from './vllmView.ts';
-import { rawButton, requestView, responseView } from './requestView.ts';
-import type { CentreTab } from './state.ts';
 import { StateStore } from './stateStore.ts';
+import { Stepbar } from './stepbar.ts';
 import { actionForKey, Stepper, type StepAction } from './stepping.ts';
+import type { RecordTab, TabInput } from './tabs/recordTab.ts';
+import { TABS } from './tabs/registry.ts';
 import { Timeline } from './timeline.ts';
 
 const VIEW_CACHE = 6;
@@ -30,32 +31,14 @@ const KEYBOARD_OPEN_DELAY = 120;
 
 type ToolbarButton = HTMLElement & { checked: boolean };
 
-interface StepButton {
-  action: StepAction;
-  text: string;
-  label: string;
+/** A registered tab with its place in the page: its button in the tab bar, its panel, and whether it is stale. */
+interface PlacedTab {
+  readonly tab: RecordTab;
+  readonly button: HTMLElement;
+  readonly panel: HTMLElement;
+  /** Its input changed since it last rendered. */
+  dirty: boolean;
 }
-
-const STEP_BUTTONS: StepButton[][] = [
-  [
-    { action: 'first', text: '⇤', label: 'First token (Home)' },
-    { action: 'prev', text: '‹', label: 'Previous token (←)' },
-    { action: 'next', text: '›', label: 'Next token (→)' },
-    { action: 'last', text: '⇥', label: 'Last token (End)' },
-  ],
-  [
-    { action: 'prevMarker', text: '‹ marker', label: 'Previous marker (↑ or [)' },
-    { action: 'nextMarker', text: 'marker ›', label: 'Next marker (↓ or ])' },
-  ],
-  [
-    { action: 'prevCall', text: '‹ call', label: 'Previous tool call (p)' },
-    { action: 'nextCall', text: 'call ›', label: 'Next tool call (n)' },
-  ],
-  [
-    { action: 'prevDiag', text: '‹ finding', label: 'Previous finding (Shift+E)' },
-    { action: 'nextDiag', text: 'finding ›', label: 'Next finding (e)' },
-  ],
-];
 
 export class App {
   private readonly store: StateStore;
@@ -66,19 +49,15 @@ export class App {
   private readonly panelModes: PanelModes;
   private readonly toggles: Record<SidePanel, ToolbarButton>;
   private readonly stepper: Stepper;
+  private readonly stepbar: Stepbar;
   private readonly statusEl = h('span', { class: 'status', 'aria-live': 'polite' });
   private readonly titleEl = h('span', { class: 'file-name' });
   private readonly messageEl = h('span', { class: 'message', role: 'status' });
   private readonly mainEl: HTMLElement;
   private readonly recordHead = h('div', { class: 'record-head' });
-  private readonly banners = h('div', { class: 'banners' });
-  private readonly stepbar: HTMLElement;
-  private readonly positionEl = h('span', { class: 'position', 'aria-label': 'Cursor position' });
-  private readonly playButton: ToolbarButton;
-  private readonly timelineHost = h('div', { class: 'timeline-host' });
-  private readonly noCompletion = h('div', { class: 'no-completion doc-view', tabindex: 0, hidden: true });
-  private readonly tabs = new Map<CentreTab, { tab: HTMLElement; panel: HTMLElement; dirty: boolean }>();
-  private readonly vllmTab: VllmTab;
+  private readonly tabs: PlacedTab[];
+  /** The first registered tab: always offered, the fallback, and where stepping happens. */
+  private readonly home: PlacedTab;
   private info: TraceInfo | null = null;
   private view: RecordView | null = null;
   private readonly cache = new Map<string, RecordView>();
@@ -88,8 +67,8 @@ export class App {
   private initialised = false;
   private readonly queued: HostEvent[] = [];
   private firstPaint = false;
-  private pendingReveal: { recordId: string; tab: CentreTab } | null = null;
-  private revealTab: CentreTab | null = null;
+  private pendingReveal: { recordId: string; tab: string } | null = null;
+  private revealTab: string | null = null;
   private messageTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
@@ -97,7 +76,6 @@ export class App {
     private readonly connection: HostConnection,
   ) {
     this.store = new StateStore(connection);
-    this.vllmTab = new VllmTab(connection);
     const st = this.store.state;
 
     this.list = new RecordList({
@@ -112,48 +90,26 @@ export class App {
       sections: st.sections,
       onSectionToggle: (name, open) => this.store.update((s) => (s.sections[name] = open)),
       onJump: (token, diag) => {
-        this.showTab('timeline');
+        this.showTab(this.home.tab.id);
         this.stepper.moveTo(token, diag);
         this.timeline.focus();
       },
     });
     this.stepper = new Stepper({
       onChange: (cursor, active) => this.onCursor(cursor, active),
-      onPlayChange: (playing) => {
-        this.playButton.checked = playing;
-        this.playButton.textContent = playing ? '❚❚ Pause' : '▶ Play';
-        this.playButton.setAttribute('label', playing ? 'Pause (Space)' : `Play (Space)`);
-      },
+      onPlayChange: (playing) => this.stepbar.setPlaying(playing),
       onBoundary: (action) => this.flash(boundaryMessage(action)),
     });
 
-    this.playButton = h(
-      'vscode-toolbar-button',
-      { toggleable: true, label: 'Play (Space)', title: 'Play / pause (Space)', class: 'play' },
-      '▶ Play',
-    ) as ToolbarButton;
-    this.playButton.addEventListener('click', () => {
-      this.stepper.togglePlay();
-      // The button toggles itself; the stepper is the truth.
-      this.playButton.checked = this.stepper.playing;
+    this.stepbar = new Stepbar({
+      perform: (action) => this.stepper.perform(action),
+      togglePlay: () => {
+        this.stepper.togglePlay();
+        return this.stepper.playing;
+      },
     });
-    this.stepbar = h(
-      'div',
-      { class: 'stepbar', role: 'toolbar', 'aria-label': 'Stepping' },
-      STEP_BUTTONS.map((group) =>
-        h(
-          'span',
-          { class: 'step-group' },
-          group.map((b) => {
-            const el = h('vscode-toolbar-button', { label: b.label, title: b.label, 'data-action': b.action }, b.text);
-            el.addEventListener('click', () => this.stepper.perform(b.action));
-            return el;
-          }),
-        ),
-      ),
-      this.playButton,
-      this.positionEl,
-    );
+    this.tabs = TABS.map((make) => this.placeTab(make({ connection, timeline: this.timeline, stepbar: this.stepbar })));
+    this.home = this.tabs[0] as PlacedTab;
 
     const toggleList = h(
       'vscode-toolbar-button',
@@ -174,14 +130,8 @@ export class App {
       { class: 'centre', 'aria-label': 'Record' },
       this.recordHead,
       this.tabBar(),
-      this.tabPanel('timeline', h('div', { class: 'timeline-panel' }, this.banners, this.stepbar, this.timelineHost, this.noCompletion)),
-      this.tabPanel('response', null),
-      this.tabPanel('request', null),
-      this.tabPanel('vllm', null),
-      this.tabPanel('compare', null),
-      this.tabPanel('eval', null),
+      this.tabs.map((t) => t.panel),
     );
-    this.timelineHost.appendChild(this.timeline.el);
 
     this.mainEl = h(
       'div',
@@ -218,6 +168,7 @@ export class App {
       onChange: () => this.syncToggles(),
     });
     this.syncToggles();
+    this.syncTabBar();
 
     replace(
       root,
@@ -249,28 +200,33 @@ export class App {
     return b;
   }
 
+  private placeTab(tab: RecordTab): PlacedTab {
+    const { id } = tab;
+    const button = h(
+      'button',
+      { type: 'button', class: 'tab', role: 'tab', id: `tab-${id}`, 'aria-controls': `panel-${id}`, 'data-tab': id },
+      tab.label,
+    );
+    const panel = h('div', {
+      class: `tabpanel tabpanel-${id}`,
+      role: 'tabpanel',
+      id: `panel-${id}`,
+      'aria-labelledby': `tab-${id}`,
+      tabindex: tab.focusablePanel ? 0 : -1,
+    });
+    return { tab, button, panel, dirty: true };
+  }
+
   private tabBar(): HTMLElement {
     const bar = h('div', { class: 'tabs', role: 'tablist', 'aria-label': 'Record views' });
-    const names: Array<[CentreTab, string]> = [
-      ['timeline', 'Timeline'],
-      ['response', 'Response'],
-      ['request', 'Request'],
-      ['vllm', 'vLLM'],
-      ['compare', 'Compare'],
-      ['eval', 'Eval'],
-    ];
-    // Arrow keys move between the tabs that are shown (Eval only for K2-Vendor-Verifier results).
-    const shown = () => names.filter(([n]) => !this.tabs.get(n)?.tab.hidden);
-    for (const [name, label] of names) {
-      const tab = h(
-        'button',
-        { type: 'button', class: 'tab', role: 'tab', id: `tab-${name}`, 'aria-controls': `panel-${name}`, 'data-tab': name },
-        label,
-      );
-      tab.addEventListener('click', () => this.showTab(name));
-      tab.addEventListener('keydown', (e) => {
-        const visible = shown();
-        const i = visible.findIndex(([n]) => n === name);
+    // Arrow keys move between the tabs that are offered (Eval only for K2-Vendor-Verifier results, …).
+    const offered = () => this.tabs.filter((t) => !t.button.hidden);
+    for (const placed of this.tabs) {
+      const { button } = placed;
+      button.addEventListener('click', () => this.showTab(placed.tab.id));
+      button.addEventListener('keydown', (e) => {
+        const visible = offered();
+        const i = visible.indexOf(placed);
         let j: number | null = null;
         if (e.key === 'ArrowRight') j = (i + 1) % visible.length;
         else if (e.key === 'ArrowLeft') j = (i + visible.length - 1) % visible.length;
@@ -279,67 +235,44 @@ export class App {
         if (j === null) return;
         e.preventDefault();
         e.stopPropagation();
-        const next = (visible[j] as [CentreTab, string])[0];
-        this.showTab(next);
-        this.tabs.get(next)?.tab.focus();
+        const next = visible[j] as PlacedTab;
+        this.showTab(next.tab.id);
+        next.button.focus();
       });
-      bar.appendChild(tab);
-      this.tabs.set(name, { tab, panel: h('div'), dirty: true });
-    }
-    // Compare only for replay records, Eval only for K2-Vendor-Verifier results, vLLM only with a profile chosen.
-    for (const n of ['compare', 'eval', 'vllm'] as const) {
-      const t = this.tabs.get(n);
-      if (t) t.tab.hidden = true;
+      bar.appendChild(button);
     }
     return bar;
   }
 
-  private tabPanel(name: CentreTab, content: HTMLElement | null): HTMLElement {
-    const panel = h(
-      'div',
-      {
-        class: `tabpanel tabpanel-${name}`,
-        role: 'tabpanel',
-        id: `panel-${name}`,
-        'aria-labelledby': `tab-${name}`,
-        tabindex: name === 'timeline' ? -1 : 0,
-      },
-      content,
-    );
-    const t = this.tabs.get(name);
-    if (t) t.panel = panel;
-    return panel;
+  private get tabInput(): TabInput {
+    return { info: this.info, view: this.view };
   }
 
-  private showTab(wanted: CentreTab): void {
-    // The Eval tab exists only for K2-Vendor-Verifier results; a saved choice of it falls back to the timeline.
-    const name: CentreTab =
-      (wanted === 'eval' && !this.info?.eval) || (wanted === 'compare' && !this.view?.comparison) || (wanted === 'vllm' && !this.view?.vllm)
-        ? 'timeline'
-        : wanted;
-    for (const [n, t] of this.tabs) {
-      const on = n === name;
-      t.tab.setAttribute('aria-selected', on ? 'true' : 'false');
-      t.tab.tabIndex = on ? 0 : -1;
+  /** Hides the tabs not offered for what is on screen. */
+  private syncTabBar(): void {
+    const input = this.tabInput;
+    for (const t of this.tabs) t.button.hidden = !t.tab.shownWhen(input);
+  }
+
+  private draw(t: PlacedTab): void {
+    if (!t.dirty) return;
+    t.tab.render(this.tabInput, t.panel);
+    t.dirty = false;
+  }
+
+  private showTab(wanted: string): void {
+    // A tab not offered (a saved choice of Eval for a plain trace) falls back to the home tab.
+    const input = this.tabInput;
+    const shown = this.tabs.find((t) => t.tab.id === wanted && t.tab.shownWhen(input)) ?? this.home;
+    for (const t of this.tabs) {
+      const on = t === shown;
+      t.button.setAttribute('aria-selected', on ? 'true' : 'false');
+      t.button.tabIndex = on ? 0 : -1;
       t.panel.hidden = !on;
-      if (on && t.dirty && n !== 'timeline') {
-        if (n === 'eval') replace(t.panel, evalView(this.info?.eval));
-        else if (n === 'compare') replace(t.panel, comparisonView(this.view?.comparison ?? null));
-        else if (n === 'vllm') this.vllmTab.render(t.panel, this.view);
-        else
-          replace(
-            t.panel,
-            this.view
-              ? n === 'request'
-                ? requestView(this.view)
-                : responseView(this.view)
-              : h('p', { class: 'muted' }, 'No record open.'),
-          );
-        t.dirty = false;
-      }
+      if (on) this.draw(t);
     }
-    if (this.store.state.centreTab !== name) this.store.update((s) => (s.centreTab = name));
-    if (name === 'timeline') this.timeline.relayout();
+    if (this.store.state.centreTab !== shown.tab.id) this.store.update((s) => (s.centreTab = shown.tab.id));
+    shown.tab.shown?.();
   }
 
   /** Shows or hides a side panel: collapses it when wide, opens it over the centre when narrow (panelModes.ts). */
@@ -418,7 +351,7 @@ export class App {
     }
     if (e.type === 'step') {
       if (!this.view || this.view.tokens.length === 0 || overlayOpen()) return;
-      if (this.store.state.centreTab !== 'timeline') this.showTab('timeline');
+      if (this.store.state.centreTab !== this.home.tab.id) this.showTab(this.home.tab.id);
       this.stepper.perform(e.action);
       return;
     }
@@ -467,17 +400,16 @@ export class App {
   }
 
   private setInfo(info: TraceInfo): void {
-    const evalChanged = JSON.stringify(info.eval ?? null) !== JSON.stringify(this.info?.eval ?? null);
+    const before = this.info;
     adoptDiagnosticKinds(info.diagnosticKinds);
     this.info = info;
-    const evalTab = this.tabs.get('eval');
-    if (evalTab && evalChanged) {
-      evalTab.tab.hidden = !info.eval;
-      evalTab.dirty = true;
+    this.syncTabBar();
+    for (const t of this.tabs) {
+      if (!t.tab.traceChanged?.(before, info)) continue;
+      t.dirty = true;
       // A results file opened fresh (nothing selected yet) starts on its figures.
-      const fresh = info.eval && !this.initialised && this.store.state.selectedKey === null;
-      if (fresh) this.showTab('eval');
-      else if (this.store.state.centreTab === 'eval') this.showTab('eval');
+      const fresh = t.tab.opensFreshTrace && !t.button.hidden && !this.initialised && this.store.state.selectedKey === null;
+      if (fresh || this.store.state.centreTab === t.tab.id) this.showTab(t.tab.id);
     }
     replace(this.titleEl, clip(info.fileName, 200));
     this.titleEl.title = info.fileName.length > 200 ? clip(info.fileName, 2000) : info.fileName;
@@ -553,55 +485,32 @@ export class App {
   }
 
   private focusRecord(): void {
-    if (this.view && this.view.tokens.length) {
-      this.showTab('timeline');
-      this.timeline.focus();
-    } else this.noCompletion.focus();
+    if (this.view && this.view.tokens.length) this.showTab(this.home.tab.id);
+    this.home.tab.focus?.();
   }
 
   private setView(view: RecordView | null): void {
     this.view = view;
-    for (const [name, t] of this.tabs) if (name !== 'timeline') t.dirty = true;
-    const compare = this.tabs.get('compare');
-    if (compare) compare.tab.hidden = !view?.comparison;
-    const vllm = this.tabs.get('vllm');
-    if (vllm) vllm.tab.hidden = !view?.vllm;
+    for (const t of this.tabs) t.dirty = true;
+    this.syncTabBar();
     if (view && this.revealTab) {
       const tab = this.revealTab;
       this.revealTab = null;
       this.store.update((s) => (s.centreTab = tab));
     }
     this.showRecordHead(view, null);
-    this.renderBanners(view);
+    // The home tab follows every record (it holds the timeline the stepping drives), before the timeline lays out.
+    this.draw(this.home);
     const hasTokens = Boolean(view && view.tokens.length);
     const cursor = view ? Math.min(this.store.state.cursors[view.key] ?? 0, Math.max(0, view.tokens.length - 1)) : 0;
     this.stepper.setRecord(view, cursor);
-    this.stepbar.hidden = !hasTokens;
-    this.timelineHost.hidden = !hasTokens;
-    this.noCompletion.hidden = hasTokens || !view;
-    if (view && !hasTokens) {
-      replace(
-        this.noCompletion,
-        h(
-          'p',
-          { class: 'banner info' },
-          view.tokenOrigin === 'none'
-            ? 'This record holds no raw completion (no model output with its special tokens), so there are no tokens to step through. What the client received and the request follow.'
-            : 'The completion is empty.',
-        ),
-        h('h2', null, 'Response'),
-        responseView(view),
-        h('h2', null, 'Request'),
-        requestView(view),
-      );
-    } else replace(this.noCompletion);
     this.timeline.setRecord(hasTokens ? view : null, cursor);
     this.inspector.setRecord(view);
     if (hasTokens) this.onCursor(cursor, null, false);
-    else this.positionEl.textContent = '';
-    // Re-render an open tab (leaving a replay on its Compare tab falls back to the timeline).
+    else this.stepbar.setPosition('');
+    // Re-render an open tab (leaving a replay on its Compare tab falls back to the home tab).
     const current = this.store.state.centreTab;
-    if (current !== 'timeline') this.showTab(current);
+    if (current !== this.home.tab.id) this.showTab(current);
   }
 
   private showRecordHead(view: RecordView | null, message: string | null): void {
@@ -643,35 +552,6 @@ export class App {
     );
   }
 
-  private renderBanners(view: RecordView | null): void {
-    if (!view) {
-      replace(this.banners);
-      return;
-    }
-    replace(
-      this.banners,
-      view.failed ? h('div', { class: 'banner error' }, 'The request failed: ', clip(view.failed, 1000)) : null,
-      view.tokenLabel && view.tokens.length ? h('div', { class: 'token-source muted' }, clip(view.tokenLabel, 1000)) : null,
-      view.tokens.length && view.approximate
-        ? h(
-            'div',
-            { class: 'banner warn approximate-banner' },
-            view.tokenOrigin === 'splitter'
-              ? 'token boundaries are approximate: no recorded tokens (split by Toolscope; dashed chips)'
-              : 'token boundaries are approximate where chips are dashed: some recorded tokens could not be placed exactly',
-          )
-        : null,
-      view.rebuilt
-        ? h(
-            'div',
-            { class: 'banner info' },
-            'The engine skipped special tokens when decoding: the text was rebuilt from the recorded token ids.',
-          )
-        : null,
-      view.tokenWarning ? h('div', { class: 'banner warn' }, clip(view.tokenWarning, 1000)) : null,
-    );
-  }
-
   private async openRaw(key: string): Promise<void> {
     const reply = await this.connection.request({ type: 'openRaw', key });
     if (reply.type === 'error') this.flash(`Could not open the raw record: ${reply.message}`);
@@ -684,7 +564,7 @@ export class App {
     if (!view) return;
     this.timeline.setCursor(cursor, active);
     this.inspector.setCursor(cursor, active, this.timeline.diagnostics);
-    this.positionEl.textContent = `token ${cursor + 1} / ${view.tokens.length}`;
+    this.stepbar.setPosition(`token ${cursor + 1} / ${view.tokens.length}`);
     const token = view.tokens[cursor];
     if (token) this.announcer.say(cursorSentence(cursor, view.tokens.length, token, active, this.timeline.diagnostics));
     if (save) this.store.setCursor(view.key, cursor);
@@ -720,9 +600,19 @@ export class App {
     if (!this.view || this.view.tokens.length === 0) return;
     e.preventDefault();
     e.stopPropagation();
-    if (this.store.state.centreTab !== 'timeline' && action !== 'play') this.showTab('timeline');
+    if (this.store.state.centreTab !== this.home.tab.id && action !== 'play') this.showTab(this.home.tab.id);
     this.stepper.perform(action);
   }
+}
+
+export function rawButton(onRaw: () => void): HTMLElement {
+  const b = h(
+    'vscode-button',
+    { secondary: true, class: 'raw-button', title: 'Show the record as JSON (credentials redacted)' },
+    'Raw JSON',
+  );
+  b.addEventListener('click', onRaw);
+  return b;
 }
 
 function copyRealWhitespace(e: ClipboardEvent): void {

@@ -1,12 +1,12 @@
 /**
  * Side panels at every width. Wide, the record list and the inspector sit beside the centre and the top-bar
- * toggles collapse them (remembered). Narrow (the breakpoints below, matched in media/toolscope.css), they float
+ * toggles collapse them (remembered). Narrow (the breakpoints below, matched in webview/shell.css), they float
  * over the centre instead: closed until opened from the top bar, closed again with Escape or, for the list, by
  * opening a record. Overlay openness is not saved: the next narrow view starts on the record.
  */
 export type SidePanel = 'list' | 'inspector';
 
-/** Keep in step with the `narrow widths` section of media/toolscope.css. */
+/** Keep in step with the `narrow widths` section of shell.css. */
 const OVERLAY_QUERY: Record<SidePanel, string> = {
   list: '(max-width: 999px)',
   inspector: '(max-width: 699px)',

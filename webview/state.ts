@@ -5,7 +5,6 @@
  */
 
 export type SeverityFilter = '' | 'error' | 'warning' | 'info' | 'none';
-export type CentreTab = 'timeline' | 'response' | 'request' | 'compare' | 'eval' | 'vllm';
 
 export interface Filters {
   text: string;
@@ -25,13 +24,17 @@ export interface UiState {
   inspectorWidth: number;
   listCollapsed: boolean;
   inspectorCollapsed: boolean;
-  centreTab: CentreTab;
+  /** The id of the tab shown in the centre (tabs/registry.ts); one no longer registered shows the home tab. */
+  centreTab: string;
   /** Open/closed inspector sections by name. */
   sections: Record<string, boolean>;
   listScrollTop: number;
 }
 
 export const MAX_CURSORS = 100;
+
+/** What a tab id looks like: the shell falls back to the home tab for one that is not registered. */
+const TAB_ID = /^[a-z][a-z0-9-]{0,39}$/;
 
 export function defaultState(): UiState {
   return {
@@ -43,6 +46,7 @@ export function defaultState(): UiState {
     inspectorWidth: 380,
     listCollapsed: false,
     inspectorCollapsed: false,
+    // The home tab.
     centreTab: 'timeline',
     sections: {},
     listScrollTop: 0,
@@ -77,10 +81,7 @@ export function restoreState(saved: unknown): UiState {
   s.inspectorWidth = num(o.inspectorWidth, 200, 1400, s.inspectorWidth);
   s.listCollapsed = bool(o.listCollapsed, false);
   s.inspectorCollapsed = bool(o.inspectorCollapsed, false);
-  s.centreTab =
-    o.centreTab === 'response' || o.centreTab === 'request' || o.centreTab === 'compare' || o.centreTab === 'eval' || o.centreTab === 'vllm'
-      ? o.centreTab
-      : 'timeline';
+  s.centreTab = typeof o.centreTab === 'string' && TAB_ID.test(o.centreTab) ? o.centreTab : s.centreTab;
   if (typeof o.sections === 'object' && o.sections !== null) {
     for (const [k, v] of Object.entries(o.sections as Record<string, unknown>)) if (typeof v === 'boolean') s.sections[k] = v;
   }

@@ -4,12 +4,13 @@
  * role, special tokens show their text, whitespace is visible (and copies as itself), approximate boundaries
  * are dashed, logprobs shade the chip, and diagnostics underline exactly the tokens they anchor to.
  */
+import './timeline.css';
 import type { RecordView, TokenView } from '../src/shared/protocol.ts';
 import { clip, h } from './dom.ts';
 import { displayRuns, layoutTokens, type TimelineLayout } from './layout.ts';
 import { anchoredDiagnostics, type AnchoredDiagnostic } from './navigation.ts';
 
-/** Padding (2 × 2px) + border (2 × 1px) + gap (1px) of a chip, px: must match `.chip` in toolscope.css. */
+/** Padding (2 × 2px) + border (2 × 1px) + gap (1px) of a chip, px: must match `.chip` in timeline.css. */
 const CHIP_EXTRA = 7;
 /** Left and right padding of the rows, px. */
 const ROW_PADDING = 8;

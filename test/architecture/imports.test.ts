@@ -65,6 +65,8 @@ function importsOf(file: string): string[] {
     let target = relative(ROOT, resolve(ROOT, dirname(file), fileName))
       .split('\\')
       .join('/');
+    // A stylesheet a module imports is a leaf: it imports no code.
+    if (target.endsWith('.css')) continue;
     if (!target.endsWith('.ts')) target = existsSync(join(ROOT, `${target}.ts`)) ? `${target}.ts` : `${target}/index.ts`;
     out.push(target);
   }

@@ -58,11 +58,8 @@ function newestMtime(dir: string): number {
 export function ensureBuilt(): void {
   const js = join(ROOT, 'dist', 'webview.js');
   const css = join(ROOT, 'dist', 'webview.css');
-  const sources = Math.max(
-    newestMtime(join(ROOT, 'webview')),
-    statSync(join(ROOT, 'media', 'toolscope.css')).mtimeMs,
-    statSync(join(ROOT, 'src', 'shared', 'protocol.ts')).mtimeMs,
-  );
+  // The stylesheets are in webview/ beside the modules that import them.
+  const sources = Math.max(newestMtime(join(ROOT, 'webview')), statSync(join(ROOT, 'src', 'shared', 'protocol.ts')).mtimeMs);
   if (existsSync(js) && existsSync(css) && statSync(js).mtimeMs >= sources && statSync(css).mtimeMs >= sources) return;
   const r = spawnSync(process.execPath, [join(ROOT, 'scripts', 'build.mjs')], { cwd: ROOT, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`build failed:\n${r.stdout}\n${r.stderr}`);

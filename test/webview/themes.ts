@@ -1,6 +1,6 @@
 /**
  * The four VS Code theme kinds for the VS Code-shaped test page: the body class VS Code sets, and the
- * `--vscode-*` colours taken from the report's own fallbacks in media/toolscope.css (light/dark from
+ * `--vscode-*` colours taken from the report's own fallbacks in webview/shell.css (light/dark from
  * `light-dark(…)`, the high-contrast kinds from its `prefers-contrast: more` block), so both pages are checked
  * against the same values.
  */
@@ -21,7 +21,7 @@ const BODY_CLASS: Record<ThemeKind, string> = {
 /** `--name: value;` declarations of the first rule block after `marker`. */
 function declarations(css: string, marker: string): Map<string, string> {
   const at = css.indexOf(marker);
-  if (at < 0) throw new Error(`toolscope.css: no ${marker}`);
+  if (at < 0) throw new Error(`shell.css: no ${marker}`);
   const body = css.slice(css.indexOf('{', at) + 1, css.indexOf('}', at));
   const out = new Map<string, string>();
   for (const m of body.matchAll(/(--vscode-[\w-]+)\s*:\s*([^;]+);/g)) out.set(m[1] as string, (m[2] as string).trim());
@@ -44,7 +44,7 @@ function side(value: string, dark: boolean): string {
 
 /** The theme's variables. */
 export function themeVariables(kind: ThemeKind): Record<string, string> {
-  const css = readFileSync(join(ROOT, 'media', 'toolscope.css'), 'utf8');
+  const css = readFileSync(join(ROOT, 'webview', 'shell.css'), 'utf8');
   const vars = declarations(css, 'body.toolscope-report {');
   if (kind.startsWith('high-contrast')) for (const [k, v] of declarations(css, '@media (prefers-contrast: more)')) vars.set(k, v);
   const dark = kind === 'dark' || kind === 'high-contrast';

@@ -1,11 +1,13 @@
 /**
- * The Compare tab of a replay record: the recording and its replays (guided off / on) side by side — finish
+ * The Compare tab, offered for a replay record: the recording and its replays (guided off / on) side by side — finish
  * reason, calls with their arguments, findings — and a word diff of what the client got in two of them.
  * Everything from the trace goes in as text.
  */
-import type { ComparisonColumn, ComparisonView } from '../src/shared/protocol.ts';
-import { clip, h, type Child } from './dom.ts';
-import { jsonBlock } from './inspector.ts';
+import './compareTab.css';
+import type { ComparisonColumn, ComparisonView } from '../../src/shared/protocol.ts';
+import { clip, h, replace, type Child } from '../dom.ts';
+import { jsonBlock } from '../inspector.ts';
+import type { TabFactory } from './recordTab.ts';
 
 function cell(c: ComparisonColumn, row: 'finish' | 'calls' | 'findings'): HTMLElement {
   const body: Child[] = [];
@@ -96,3 +98,11 @@ export function comparisonView(view: ComparisonView | null): HTMLElement {
   }
   return h('div', { class: 'doc-view compare-view' }, parts);
 }
+
+export const compareTab: TabFactory = () => ({
+  id: 'compare',
+  label: 'Compare',
+  focusablePanel: true,
+  shownWhen: ({ view }) => Boolean(view?.comparison),
+  render: ({ view }, panel) => replace(panel, comparisonView(view?.comparison ?? null)),
+});

@@ -1,19 +1,21 @@
 /**
- * The vLLM tab: for a record with a raw Kimi K2 completion and a vLLM profile chosen (`toolscope.vllmProfile`),
+ * The vLLM tab, offered for a record with a raw Kimi K2 completion and a vLLM profile chosen (`toolscope.vllmProfile`),
  * the reference parse and what that vLLM generation would have sent, side by side — content and each call, with
  * the vllm-divergence findings that explain each difference next to it — then the non-streaming answer and every
  * delta with what vLLM returned for it. A control switches the delta grouping (1 token, N tokens, as recorded); the
  * host runs the profile again. Everything from the trace goes in as text.
  */
+import './vllmTab.css';
 import '@vscode-elements/elements/dist/vscode-single-select/index.js';
 import '@vscode-elements/elements/dist/vscode-option/index.js';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
-import type { Diagnostic } from '../src/shared/diagnostic.ts';
-import type { VllmDeltaMessage } from '../src/shared/vllmStream.ts';
-import type { RecordView, VllmGroupingChoice, VllmRowView, VllmView } from '../src/shared/protocol.ts';
-import { clip, h, replace, type Child } from './dom.ts';
-import type { HostConnection } from './hostConnection.ts';
-import { diagnosticItem, visibleText } from './inspector.ts';
+import type { Diagnostic } from '../../src/shared/diagnostic.ts';
+import type { VllmDeltaMessage } from '../../src/shared/vllmStream.ts';
+import type { RecordView, VllmGroupingChoice, VllmRowView, VllmView } from '../../src/shared/protocol.ts';
+import { clip, h, replace, type Child } from '../dom.ts';
+import type { HostConnection } from '../hostConnection.ts';
+import { diagnosticItem, visibleText } from '../inspector.ts';
+import type { RecordTab, TabFactory, TabInput } from './recordTab.ts';
 
 type Select = HTMLElement & { value: string };
 type TextField = HTMLElement & { value: string };
@@ -227,7 +229,10 @@ function nonstream(view: VllmView): HTMLElement {
  * The tab's controller: keeps the user's grouping across records (a record opened later is run again with it),
  * asks the host for a new run when the grouping changes, and renders.
  */
-export class VllmTab {
+class VllmTab implements RecordTab {
+  readonly id = 'vllm';
+  readonly label = 'vLLM';
+  readonly focusablePanel = true;
   private choice: VllmGroupingChoice | null = null;
   private status: string | null = null;
   private seq = 0;
@@ -240,7 +245,15 @@ export class VllmTab {
     return this.connection.host === 'vscode';
   }
 
-  render(panel: HTMLElement, record: RecordView | null): void {
+  shownWhen({ view }: TabInput): boolean {
+    return Boolean(view?.vllm);
+  }
+
+  render({ view }: TabInput, panel: HTMLElement): void {
+    this.draw(panel, view);
+  }
+
+  private draw(panel: HTMLElement, record: RecordView | null): void {
     const view = record?.vllm ?? null;
     this.shownKey = record?.key ?? null;
     if (record && view && this.choice && this.canRerun && !sameGrouping(this.choice, view)) void this.rerun(panel, record, this.choice);
@@ -249,7 +262,7 @@ export class VllmTab {
 
   private pick(panel: HTMLElement, record: RecordView | null, grouping: VllmGroupingChoice): void {
     this.choice = grouping;
-    this.render(panel, record);
+    this.draw(panel, record);
   }
 
   private async rerun(panel: HTMLElement, record: RecordView, grouping: VllmGroupingChoice): Promise<void> {
@@ -265,9 +278,11 @@ export class VllmTab {
       // The record view keeps the new run: coming back to the tab shows it.
       record.vllm = reply.view;
     }
-    if (this.shownKey === record.key) this.render(panel, record);
+    if (this.shownKey === record.key) this.draw(panel, record);
   }
 }
+
+export const vllmTab: TabFactory = ({ connection }) => new VllmTab(connection);
 
 export function vllmView(view: VllmView | null | undefined, opts: VllmTabOptions): HTMLElement {
   if (!view) {

@@ -1,65 +1,15 @@
 /**
- * The request (messages and tools, each collapsible) and the recorded response of a record, and the record's
- * raw JSON one click away. Messages and tools are <details> (not vscode-collapsible, whose heading is set in
- * capitals: tool names and roles must show as written).
+ * The Request tab: the record's request (messages and tools, each collapsible, and the prompt). Messages and tools
+ * are <details> (not vscode-collapsible, whose heading is set in capitals: tool names and roles must show as
+ * written).
  */
-import '@vscode-elements/elements/dist/vscode-button/index.js';
-import type { ChatMessage, ChatTool } from '../src/shared/record.ts';
-import type { RecordView } from '../src/shared/protocol.ts';
-import { clip, formatBytes, h, type Child, replace } from './dom.ts';
-import { diagnosticItem, jsonBlock } from './inspector.ts';
-
-const FIRST_CHARS = 20000;
-
-type Diagnostic = RecordView['diagnostics'][number];
-type DiagnosticWhere = Diagnostic['where'];
-
-/** Long text shows its start, with a button for the rest. */
-export function longText(text: string, cls = 'text-block'): HTMLElement {
-  const pre = h('pre', { class: cls }, text.length > FIRST_CHARS ? text.slice(0, FIRST_CHARS) : text);
-  if (text.length <= FIRST_CHARS) return pre;
-  const more = h('button', { type: 'button', class: 'link show-all' }, `Show all ${formatBytes(text.length)}`);
-  more.addEventListener('click', () => {
-    replace(pre, text);
-    more.remove();
-  });
-  return h('div', { class: 'long-text' }, pre, more);
-}
-
-/**
- * Response text with the findings anchored in it (`where` naming that text) marked, and the findings listed under
- * it: the reader sees leaked markup or calls left in the reasoning where they are. Overlapping spans keep the first.
- */
-function findingsText(text: string, diagnostics: readonly Diagnostic[], where: DiagnosticWhere, cls: string): Child[] {
-  const anchored = diagnostics
-    // vllm-divergence says `response` about a profile's answer, its positions in the completion: not this text.
-    .filter(
-      (d) => d.where === where && d.kind !== 'vllm-divergence' && d.charStart !== null && d.charEnd !== null && d.charStart <= text.length,
-    )
-    .sort((a, b) => (a.charStart as number) - (b.charStart as number));
-  if (!anchored.length || text.length > FIRST_CHARS * 5) return [longText(text, cls)];
-  const pieces: Child[] = [];
-  let at = 0;
-  for (const d of anchored) {
-    const start = d.charStart as number;
-    const end = Math.min(text.length, Math.max(start, d.charEnd as number));
-    if (start < at) continue;
-    pieces.push(
-      text.slice(at, start),
-      h('mark', { class: `finding sev-${d.severity}`, title: `${d.code} ${d.message}` }, text.slice(start, end)),
-    );
-    at = end;
-  }
-  pieces.push(text.slice(at));
-  return [
-    h('pre', { class: cls }, pieces),
-    h(
-      'ul',
-      { class: 'diag-list response-findings' },
-      anchored.map((d) => diagnosticItem(d, null)),
-    ),
-  ];
-}
+import './requestTab.css';
+import type { ChatMessage, ChatTool } from '../../src/shared/record.ts';
+import type { RecordView } from '../../src/shared/protocol.ts';
+import { clip, formatBytes, h, replace, type Child } from '../dom.ts';
+import { jsonBlock } from '../inspector.ts';
+import { longText } from '../longText.ts';
+import type { TabFactory } from './recordTab.ts';
 
 function contentText(content: ChatMessage['content']): string | null {
   if (content === undefined || content === null) return null;
@@ -137,16 +87,6 @@ function toolItem(t: ChatTool): HTMLElement {
   );
 }
 
-export function rawButton(onRaw: () => void): HTMLElement {
-  const b = h(
-    'vscode-button',
-    { secondary: true, class: 'raw-button', title: 'Show the record as JSON (credentials redacted)' },
-    'Raw JSON',
-  );
-  b.addEventListener('click', onRaw);
-  return b;
-}
-
 export function requestView(view: RecordView): HTMLElement {
   const req = view.request;
   if (!req) return h('div', { class: 'doc-view request-view' }, h('p', { class: 'muted' }, 'No request was recorded for this record.'));
@@ -201,45 +141,10 @@ function promptItem(prompt: RecordView['prompt']): HTMLElement | null {
   );
 }
 
-export function responseView(view: RecordView): HTMLElement {
-  const r = view.response;
-  const parts: Child[] = [];
-  if (view.failed) parts.push(h('p', { class: 'error-banner' }, 'The request failed: ', clip(view.failed, 2000)));
-  if (!r) {
-    parts.push(h('p', { class: 'muted' }, 'No response was recorded for this record.'));
-    return h('div', { class: 'doc-view response-view' }, parts);
-  }
-  parts.push(
-    h(
-      'dl',
-      { class: 'kv summary' },
-      h('dt', null, 'finish_reason'),
-      h('dd', null, r.finishReason ?? '—'),
-      h('dt', null, 'delivery'),
-      h('dd', null, r.streamed ? `streamed in ${r.chunks} chunk${r.chunks === 1 ? '' : 's'}` : 'one chat.completion'),
-    ),
-    h('h3', null, 'Content'),
-    ...(r.content === null ? [h('p', { class: 'muted' }, 'null')] : findingsText(r.content, view.diagnostics, 'response', 'text-block')),
-  );
-  if (r.reasoning !== null)
-    parts.push(h('h3', null, 'Reasoning'), ...findingsText(r.reasoning, view.diagnostics, 'reasoning', 'text-block reasoning'));
-  parts.push(h('h3', null, `Tool calls (${r.calls.length})`));
-  if (!r.calls.length) parts.push(h('p', { class: 'muted' }, 'None.'));
-  r.calls.forEach((c, i) =>
-    parts.push(
-      h(
-        'div',
-        { class: 'msg-call' },
-        h(
-          'div',
-          { class: 'acc-head' },
-          h('span', { class: 'acc-index' }, `#${i}`),
-          h('span', { class: 'acc-name' }, clip(c.name, 200)),
-          h('span', { class: 'acc-id muted' }, clip(c.id, 200)),
-        ),
-        jsonBlock(c.arguments),
-      ),
-    ),
-  );
-  return h('div', { class: 'doc-view response-view' }, parts);
-}
+export const requestTab: TabFactory = () => ({
+  id: 'request',
+  label: 'Request',
+  focusablePanel: true,
+  shownWhen: () => true,
+  render: ({ view }, panel) => replace(panel, view ? requestView(view) : h('p', { class: 'muted' }, 'No record open.')),
+});

@@ -1,11 +1,14 @@
 /**
- * The eval summary of a K2-Vendor-Verifier results file: K2VV's figures per run (guided off / on side by side
+ * The Eval tab, offered for a K2-Vendor-Verifier results file: K2VV's figures per run (guided off / on side by side
  * when `toolscope eval` wrote both) and a bar chart of the findings by kind, so what guided decoding removed is
- * visible at a glance; for a guided off / on pair, the two compared (deltas, and the samples that changed). Bars are plain elements sized through the CSSOM (the CSP allows no inline styles).
+ * visible at a glance; for a guided off / on pair, the two compared (deltas, and the samples that changed). Bars
+ * are plain elements sized through the CSSOM (the CSP allows no inline styles).
  */
-import type { EvalCompareView, EvalPanelView, EvalRunView } from '../src/shared/protocol.ts';
-import { DIAGNOSTIC_KINDS } from './diagnosticKinds.ts';
-import { h } from './dom.ts';
+import './evalTab.css';
+import { DIAGNOSTIC_KINDS } from '../diagnosticKinds.ts';
+import type { EvalCompareView, EvalPanelView, EvalRunView } from '../../src/shared/protocol.ts';
+import { h, replace } from '../dom.ts';
+import type { TabFactory } from './recordTab.ts';
 
 const pct = (x: number | null) => (x === null ? '—' : `${(x * 100).toFixed(2)} %`);
 
@@ -216,3 +219,14 @@ export function evalView(panel: EvalPanelView | null | undefined): HTMLElement {
     panel.compare ? comparison(panel.compare) : null,
   );
 }
+
+/** The trace's figures, not the record's: a results file opened with nothing selected starts here. */
+export const evalTab: TabFactory = () => ({
+  id: 'eval',
+  label: 'Eval',
+  focusablePanel: true,
+  shownWhen: ({ info }) => Boolean(info?.eval),
+  render: ({ info }, panel) => replace(panel, evalView(info?.eval)),
+  traceChanged: (before, after) => JSON.stringify(after.eval ?? null) !== JSON.stringify(before?.eval ?? null),
+  opensFreshTrace: true,
+});
