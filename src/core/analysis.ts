@@ -131,6 +131,23 @@ interface ResolvedRecord {
 /** A record analysed, or why it could not be (an internal error, reported on its line). */
 export type AnalysisOutcome = { kind: 'record'; analysed: AnalyzedRecord } | { kind: 'error'; error: LineError };
 
+/** A record analysed without the guided what-if, and the what-if under way (`Analyzer.analyzeInSteps`). */
+export interface SteppedAnalysis {
+  analysed: AnalyzedRecord;
+  /** The same record with the what-if's findings, once the grammar engine answers; null: no what-if for it. */
+  guided: Promise<AnalyzedRecord> | null;
+}
+
+/** `AnalysisOutcome` in two steps (`Analyzer.analyzeGuardedInSteps`). */
+export type SteppedOutcome = ({ kind: 'record' } & SteppedAnalysis) | { kind: 'error'; error: LineError };
+
+/** An unexpected exception while analysing a record, as the error reported on its line. */
+function internalError(loaded: LoadedRecord, err: unknown): LineError {
+  const reason = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+  const message = `line ${loaded.line}: record "${loaded.record.id}" could not be analysed (${reason}); this is a Toolscope bug, please report it with the record`;
+  return { line: loaded.line, message };
+}
+
 export class Analyzer {
   /** Shared across records so each tool schema compiles once per session. */
   private readonly schemas = new ToolSchemas();
@@ -142,7 +159,17 @@ export class Analyzer {
    * compiles the request's grammar with web-xgrammar (cached per tool set).
    */
   async analyzeWithGuided(loaded: LoadedRecord): Promise<AnalyzedRecord> {
-    if (this.options.guided === false) return this.analyze(loaded);
+    const { analysed, guided } = this.analyzeInSteps(loaded);
+    return guided ?? analysed;
+  }
+
+  /**
+   * `analyzeWithGuided` in two steps, for a view that shows a record before the what-if answers: the record
+   * without the what-if's findings now, and `guided`, a copy of it with them once the grammar engine answers (null:
+   * no what-if for this record). `guided` rejects where `analyzeWithGuided` would throw.
+   */
+  analyzeInSteps(loaded: LoadedRecord): SteppedAnalysis {
+    if (this.options.guided === false) return { analysed: this.analyze(loaded), guided: null };
     // The what-if is sent to the grammar engine as soon as the format is known: it compiles and matches on its
     // thread while this one tokenizes, parses and checks the record.
     let started: StartedWhatIf | null = null;
@@ -151,11 +178,17 @@ export class Analyzer {
       const finishReason = response?.finishReason ?? loaded.record.completion?.finish_reason ?? null;
       started = startWhatIf(format, text, loaded.record.request, finishReason, { startInReasoning: this.options.startInReasoning });
     });
-    if (!started) return analysed;
-    const extra = await guidedFindings(analysed, loaded.record.request as ChatRequest, started);
-    if (extra.length) analysed.diagnostics = [...analysed.diagnostics, ...extra];
-    this.setIgnored(analysed);
-    return analysed;
+    if (!started) return { analysed, guided: null };
+    return { analysed, guided: this.withGuidedFindings(analysed, loaded.record.request as ChatRequest, started) };
+  }
+
+  private async withGuidedFindings(analysed: AnalyzedRecord, request: ChatRequest, started: StartedWhatIf): Promise<AnalyzedRecord> {
+    const extra = await guidedFindings(analysed, request, started);
+    if (!extra.length) return analysed;
+    // A copy: the record without them may already be on screen.
+    const complete = { ...analysed, diagnostics: [...analysed.diagnostics, ...extra], ignored: { ...analysed.ignored } };
+    this.setIgnored(complete);
+    return complete;
   }
 
   /**
@@ -173,9 +206,17 @@ export class Analyzer {
         return { kind: 'record', analysed: this.analyze(loaded) };
       }
     } catch (err) {
-      const reason = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
-      const message = `line ${loaded.line}: record "${loaded.record.id}" could not be analysed (${reason}); this is a Toolscope bug, please report it with the record`;
-      return { kind: 'error', error: { line: loaded.line, message } };
+      return { kind: 'error', error: internalError(loaded, err) };
+    }
+  }
+
+  /** `analyzeGuarded` in two steps (`analyzeInSteps`); `guided` never rejects: a failed what-if leaves the record as it is. */
+  analyzeGuardedInSteps(loaded: LoadedRecord): SteppedOutcome {
+    try {
+      const { analysed, guided } = this.analyzeInSteps(loaded);
+      return { kind: 'record', analysed, guided: guided && guided.catch(() => analysed) };
+    } catch (err) {
+      return { kind: 'error', error: internalError(loaded, err) };
     }
   }
 
