@@ -46,7 +46,7 @@ export async function embeddedTrace(
     for (const s of summaries) {
       // A record whose view cannot be built is listed as an error on its line; the report still gets written.
       try {
-        records[s.key] = (await session.record(s.key)).view;
+        records[s.key] = await session.completeRecord(s.key);
         shown.push(s);
       } catch (err) {
         const message = err instanceof Error ? err.message : String(err);
