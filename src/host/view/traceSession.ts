@@ -38,7 +38,7 @@ export interface ListBatch extends SummaryBatch {
 export interface RecordResult {
   view: RecordView;
   loaded: LoadedRecord;
-  /** Null once resolved when the findings no longer apply (the options changed, or the record's entry grew). */
+  /** Its findings once the what-if answers; they resolve to null when they no longer apply (other options, the entry re-read). */
   guided: Promise<GuidedFindings | null> | null;
 }
 
