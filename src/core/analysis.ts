@@ -211,8 +211,9 @@ export class Analyzer {
   }
 
   /** `analyzeGuarded` in two steps (`analyzeInSteps`); `guided` never rejects: a failed what-if leaves the record as it is. */
-  analyzeGuardedInSteps(loaded: LoadedRecord): SteppedOutcome {
+  analyzeGuardedInSteps(loaded: LoadedRecord, withWhatIf = true): SteppedOutcome {
     try {
+      if (!withWhatIf) return { kind: 'record', analysed: this.analyze(loaded), guided: null };
       const { analysed, guided } = this.analyzeInSteps(loaded);
       return { kind: 'record', analysed, guided: guided && guided.catch(() => analysed) };
     } catch (err) {

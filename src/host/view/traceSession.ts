@@ -79,6 +79,12 @@ export class TraceSession {
   private building: RecordSummary[] | null = null;
   /** Findings for rows already handed out, to go with the next batch (or `nextGuidedFindings`). */
   private readonly guidedOut: GuidedFindings[] = [];
+  /**
+   * The list's findings by key, kept while everything is analysed for a report (`analyseAll`): its record views take
+   * them instead of running each what-if a second time.
+   */
+  private readonly listFindings = new Map<string, GuidedFindings>();
+  private keepListFindings = false;
   /** K2VV figures, when the file is a K2VV results file (computed on open and when it changes). */
   private evalPanel: EvalPanelView | null = null;
 
@@ -200,6 +206,8 @@ export class TraceSession {
         this.listWhatIfs.splice(this.listWhatIfs.indexOf(underWay), 1);
         if (underWay.stale || underWay.generation !== this.generation) return;
         const summary = recordSummary(key, entry, complete, loaded.record);
+        const findings: GuidedFindings = { key, diagnostics: complete.diagnostics, ignored: complete.ignored, summary };
+        if (this.keepListFindings) this.listFindings.set(key, findings);
         const building = this.building?.findIndex((s) => s.key === key) ?? -1;
         if (building >= 0) {
           (this.building as RecordSummary[])[building] = summary;
@@ -209,7 +217,7 @@ export class TraceSession {
         const at = this.summaries.findLastIndex((s) => s.key === key);
         if (at < 0) return;
         this.summaries[at] = summary;
-        this.guidedOut.push({ key, diagnostics: complete.diagnostics, ignored: complete.ignored, summary });
+        this.guidedOut.push(findings);
       })
       // Whatever happens, the list goes on (`guided` itself never rejects).
       .catch(() => undefined);
@@ -218,6 +226,7 @@ export class TraceSession {
 
   /** Analyses everything (the standalone report), the what-if included. */
   async analyseAll(): Promise<SummaryBatch> {
+    this.keepListFindings = true;
     while (await this.nextBatch(1000));
     while (await this.nextGuidedFindings());
     return this.snapshot();
@@ -239,9 +248,12 @@ export class TraceSession {
     const cached = this.views.get(key);
     if (cached) return { view: cached.view, loaded, guided: cached.guided };
     const generation = this.generation;
-    const outcome = this.analyzer.analyzeGuardedInSteps(loaded);
+    // Its what-if already answered for the list (a report): the same findings, not a second run.
+    const known = this.listFindings.get(key);
+    const outcome = this.analyzer.analyzeGuardedInSteps(loaded, known === undefined);
     if (outcome.kind === 'error') throw new Error(outcome.error.message);
-    const view = recordView(key, outcome.analysed, loaded.record);
+    let view = recordView(key, outcome.analysed, loaded.record);
+    if (known) view = withGuidedFindings(view, known);
     view.guidedPending = outcome.guided !== null;
     const kept: KeptView = { view, guided: null };
     if (outcome.guided) kept.guided = this.viewWhatIf(key, entry, loaded, outcome.guided, kept, generation);
@@ -320,6 +332,7 @@ export class TraceSession {
       const cut = r.firstChanged;
       // What-ifs of the entries read again no longer apply; the others' rows are kept and still completed.
       for (const w of [...this.listWhatIfs, ...this.viewWhatIfs]) if (w.entry >= cut) w.stale = true;
+      for (const f of [...this.listFindings.values()]) if (f.summary.entry >= cut) this.listFindings.delete(f.key);
       for (let i = this.guidedOut.length - 1; i >= 0; i--)
         if ((this.guidedOut[i] as GuidedFindings).summary.entry >= cut) this.guidedOut.splice(i, 1);
       let keep = 0;
@@ -342,6 +355,7 @@ export class TraceSession {
     this.analysedEntries = 0;
     this.views.clear();
     this.guidedOut.length = 0;
+    this.listFindings.clear();
   }
 
   close(): Promise<void> {
