@@ -44,6 +44,12 @@ async function entry(): Promise<void> {
   if (flag === MEMORY_CHILD_FLAG && path) return memoryChild(path, limit ? Number(limit) : undefined);
   // `bench.js --process`: only the whole-process figures (quick to re-run).
   if (flag === '--process') return benchProcess((line) => process.stdout.write(line + '\n'));
+  // `bench.js --guided`: only the what-if figures (per 1k tokens at 4k, 36k, 100k) and the grammar engine's.
+  if (flag === '--guided') {
+    const log = (line: string) => process.stdout.write(line + '\n');
+    await benchGuided(log);
+    return benchGuidedWorker(log);
+  }
   // `bench.js --guided-formats`: only the per-format guided figures.
   if (flag === '--guided-formats') return benchGuidedFormats((line) => process.stdout.write(line + '\n'));
   return main();

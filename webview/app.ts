@@ -7,7 +7,8 @@
 import './shell.css';
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-toolbar-button/index.js';
-import type { HostEvent, RecordView, TraceInfo } from '../src/shared/protocol.ts';
+import type { GuidedFindings, HostEvent, RecordView, TraceInfo } from '../src/shared/protocol.ts';
+import { withGuidedFindings } from '../src/shared/guidedFindings.ts';
 import { clip, h, isButtonLike, isFormControl, replace, type Child } from './dom.ts';
 import { adoptDiagnosticKinds } from './diagnosticKinds.ts';
 import { overlayOpen, showHelp } from './helpOverlay.ts';
@@ -355,6 +356,10 @@ export class App {
       this.stepper.perform(e.action);
       return;
     }
+    if (e.type === 'guidedFindings') {
+      this.applyGuidedFindings(e.findings);
+      return;
+    }
     if (e.type === 'reset') {
       this.setInfo(e.info);
       this.list.setData([], []);
@@ -392,6 +397,22 @@ export class App {
       this.restoreSelectionFallback();
     }
     this.updateStatus();
+  }
+
+  /** The what-if answered for records sent without its findings: their rows, kept views and the one shown. */
+  private applyGuidedFindings(findings: GuidedFindings[]): void {
+    const rows = findings.filter((f) => this.list.has(f.key)).map((f) => f.summary);
+    if (rows.length) this.list.append(rows, []);
+    for (const f of findings) {
+      const kept = this.cache.get(f.key);
+      if (kept?.guidedPending) this.cache.set(f.key, withGuidedFindings(kept, f));
+      const shown = this.view;
+      if (shown?.key !== f.key || !shown.guidedPending) continue;
+      // The same record with more findings: the cursor stays (setView reads it from the store), playing goes on.
+      const playing = this.stepper.playing;
+      this.setView(withGuidedFindings(shown, f));
+      if (playing) this.stepper.togglePlay();
+    }
   }
 
   private restoreSelectionFallback(): void {
@@ -547,6 +568,16 @@ export class App {
         h('span', { class: 'count-warning' }, `${counts.warning} warning${counts.warning === 1 ? '' : 's'}`),
         ', ',
         h('span', { class: 'count-info' }, `${counts.info} info`),
+        view.guidedPending
+          ? h(
+              'span',
+              {
+                class: 'guided-pending muted',
+                title: 'The guided-decoding what-if is still running: its findings are added when it answers.',
+              },
+              ' · guided checks pending…',
+            )
+          : null,
         ...ignoredNote(view),
       ),
     );

@@ -426,6 +426,9 @@ export class RecordList {
         h(
           'span',
           { class: 'rec-badges' },
+          s.guidedPending
+            ? h('span', { class: 'guided-pending muted', title: 'guided-decoding checks still running: more findings may come' }, '…')
+            : null,
           badges.map((b) =>
             h(
               'span',

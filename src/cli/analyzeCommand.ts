@@ -11,7 +11,8 @@ import { terminalStyle } from '../host/report/terminalStyle.ts';
 import { AnalyzeCiOutputs } from './analyzeCiOutputs.ts';
 import { writeOutput } from './writeOutput.ts';
 import { startupMark } from '../core/util/startupMarks.ts';
-import { analyzeInParallel, fileSize, parallelThreads } from './parallelAnalyze.ts';
+import { analyzeInParallel, parallelThreads } from './parallelAnalyze.ts';
+import { fileSize } from './fileSize.ts';
 import { analyzeFile, type AnalyzeCommandOptions } from './analyzeFile.ts';
 import { AnalyzeProgress } from './analyzeProgress.ts';
 

@@ -3,7 +3,7 @@
  * Shown only when stderr is a terminal (never in a pipe, a file or CI logs), for several files, once the run has
  * taken more than a second; redrawn at most five times a second and erased at the end, so stdout is untouched.
  */
-import { fileSize } from './parallelAnalyze.ts';
+import { fileSize } from './fileSize.ts';
 
 const FIRST_DRAW_MS = 1000;
 const REDRAW_MS = 200;

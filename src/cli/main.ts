@@ -8,6 +8,7 @@ import type { TokenizerPaths } from '../core/formats/tokenizerChoice.ts';
 import { InputError } from './inputError.ts';
 import { startupMark } from '../core/util/startupMarks.ts';
 import { isAnalyzeWorker, runAnalyzeWorker } from './analyzeWorker.ts';
+import { isReportWorker } from './reportWorkerProtocol.ts';
 import { DEFAULT_MAX_COMPLETION_MB, type AnalysisOptions } from '../core/analysis.ts';
 import type { GuidedChoice } from './replayCommand.ts';
 import type { ReplayMode } from '../net/replay/replay.ts';
@@ -238,10 +239,11 @@ export function buildProgram(): Command {
     .description('write the trace editor for traces (files or directories) as one self-contained HTML file')
     .argument('<paths...>', 'trace files, directories of trace files (.jsonl .json .ndjson .sse .log .txt), or - for standard input')
     .requiredOption('-o, --out <file>', 'where to write the HTML report')
-    .option('--open', 'open the report in the desktop browser when there is one');
-  withAnalysisOptions(report).action(async (paths: string[], opts: AnalysisFlags & { out: string; open?: boolean }) => {
+    .option('--open', 'open the report in the desktop browser when there is one')
+    .option('--jobs <n>', 'worker threads for many files (default: one per core for 8 MB or more; 1: one thread)', parseJobs);
+  withAnalysisOptions(report).action(async (paths: string[], opts: AnalysisFlags & { out: string; open?: boolean; jobs?: number }) => {
     const { openInBrowser, writeReport } = await import('./reportCommand.ts');
-    const { records, bytes, summaries } = await writeReport(paths, opts.out, await analysisOptionsFrom(opts));
+    const { records, bytes, summaries } = await writeReport(paths, opts.out, { ...(await analysisOptionsFrom(opts)), jobs: opts.jobs });
     const where = resolve(opts.out);
     process.stdout.write(`Report: ${where} (${records} records, ${(bytes / 1024).toFixed(0)} KB)\n`);
     process.stdout.write(reportFindings(summaries, opts.verbose ?? false));
@@ -603,4 +605,6 @@ export function runCli(): void {
 }
 
 if (isAnalyzeWorker()) runAnalyzeWorker();
+// Loaded only in a report worker: the report's code stays out of the CLI's start-up.
+else if (isReportWorker()) void import('./reportWorker.ts').then((m) => m.runReportWorker());
 else if (require.main === module) runCli();

@@ -9,6 +9,8 @@ import { reportPageHtml } from '../host/view/pageHtml.ts';
 import { expandInputs, InputError } from './analyzeCommand.ts';
 import { STDIN_NAME, spoolInput, type SpooledInput } from './stdinTrace.ts';
 import { guidedEngine } from '../core/guided/guidedEngine.ts';
+import { parallelThreads } from './parallelAnalyze.ts';
+import { embeddedTracesInParallel } from './parallelReport.ts';
 
 /** dist/ holds cli.js next to webview.js and webview.css. */
 function bundleDir(): string {
@@ -18,12 +20,14 @@ function bundleDir(): string {
 export async function writeReport(
   inputs: string[],
   out: string,
-  options: AnalysisOptions = {},
+  { jobs, ...options }: AnalysisOptions & { jobs?: number } = {},
   input: NodeJS.ReadableStream = process.stdin,
 ): Promise<{ records: number; bytes: number; summaries: RecordSummary[] }> {
   const files = await expandInputs(inputs);
   if (files.filter((f) => f === STDIN_NAME).length > 1) throw new InputError('standard input (-) can be read only once');
-  if (options.guided !== false) guidedEngine().warmUp();
+  // Many files: built on worker threads (each with its own grammar engine), gathered in file order.
+  const threads = await parallelThreads(files, jobs);
+  if (options.guided !== false && threads === 1) guidedEngine().warmUp();
   let script: string;
   let style: string;
   try {
@@ -38,7 +42,11 @@ export async function writeReport(
   try {
     if (files.includes(STDIN_NAME)) spooled = await spoolInput(input);
     const sources = files.map((path) => ({ path: path === STDIN_NAME && spooled ? spooled.path : path, label: path }));
-    data = await embeddedTraces(sources, files.length === 1 ? title : `${title} (${files.length} files)`, 'report', options);
+    const fullTitle = files.length === 1 ? title : `${title} (${files.length} files)`;
+    data =
+      threads > 1
+        ? await embeddedTracesInParallel(files, fullTitle, options, threads)
+        : await embeddedTraces(sources, fullTitle, 'report', options);
   } catch (err) {
     throw new InputError(`cannot read the traces: ${err instanceof Error ? err.message : String(err)}`);
   } finally {

@@ -121,6 +121,23 @@ export interface AnalyzedRecord {
 /** A record analysed, or why it could not be (an internal error, reported on its line). */
 export type AnalysisOutcome = { kind: 'record'; analysed: AnalyzedRecord } | { kind: 'error'; error: LineError };
 
+/** A record analysed without the guided what-if, and the what-if under way (`Analyzer.analyzeInSteps`). */
+export interface SteppedAnalysis {
+  analysed: AnalyzedRecord;
+  /** The same record with the what-if's findings, once the grammar engine answers; null: no what-if for it. */
+  guided: Promise<AnalyzedRecord> | null;
+}
+
+/** `AnalysisOutcome` in two steps (`Analyzer.analyzeGuardedInSteps`). */
+export type SteppedOutcome = ({ kind: 'record' } & SteppedAnalysis) | { kind: 'error'; error: LineError };
+
+/** An unexpected exception while analysing a record, as the error reported on its line. */
+function internalError(loaded: LoadedRecord, err: unknown): LineError {
+  const reason = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+  const message = `line ${loaded.line}: record "${loaded.record.id}" could not be analysed (${reason}); this is a Toolscope bug, please report it with the record`;
+  return { line: loaded.line, message };
+}
+
 export class Analyzer {
   /** Shared across records so each tool schema compiles once per session. */
   private readonly schemas = new ToolSchemas();
@@ -133,7 +150,17 @@ export class Analyzer {
    * tool set).
    */
   async analyzeWithGuided(loaded: LoadedRecord): Promise<AnalyzedRecord> {
-    if (this.options.guided === false) return this.analyze(loaded);
+    const { analysed, guided } = this.analyzeInSteps(loaded);
+    return guided ?? analysed;
+  }
+
+  /**
+   * `analyzeWithGuided` in two steps, for a view that shows a record before the what-if answers: the record
+   * without the async checks' findings now, and `guided`, a copy of it with them once they answer (null: no async
+   * check for this record). `guided` rejects where `analyzeWithGuided` would throw.
+   */
+  analyzeInSteps(loaded: LoadedRecord): SteppedAnalysis {
+    if (this.options.guided === false) return { analysed: this.analyze(loaded), guided: null };
     // Async checks start as soon as the format is known: the what-if compiles and matches on the grammar engine's
     // thread while this one tokenizes, parses and checks the record.
     const pending: PendingFindings[] = [];
@@ -143,13 +170,21 @@ export class Analyzer {
         if (findings) pending.push(findings);
       }
     });
-    if (!pending.length) return analysed;
+    if (!pending.length) return { analysed, guided: null };
+    return { analysed, guided: this.withAsyncFindings(analysed, ctx, pending) };
+  }
+
+  private async withAsyncFindings(analysed: AnalyzedRecord, ctx: CheckContext, pending: PendingFindings[]): Promise<AnalyzedRecord> {
+    let diagnostics = analysed.diagnostics;
     for (const findings of pending) {
-      const extra = await findings(ctx, analysed.diagnostics);
-      if (extra.length) analysed.diagnostics = [...analysed.diagnostics, ...extra];
+      const extra = await findings(ctx, diagnostics);
+      if (extra.length) diagnostics = [...diagnostics, ...extra];
     }
-    this.setIgnored(analysed);
-    return analysed;
+    if (diagnostics === analysed.diagnostics) return analysed;
+    // A copy: the record without them may already be on screen.
+    const complete = { ...analysed, diagnostics, ignored: { ...analysed.ignored } };
+    this.setIgnored(complete);
+    return complete;
   }
 
   /**
@@ -167,9 +202,18 @@ export class Analyzer {
         return { kind: 'record', analysed: this.analyze(loaded) };
       }
     } catch (err) {
-      const reason = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
-      const message = `line ${loaded.line}: record "${loaded.record.id}" could not be analysed (${reason}); this is a Toolscope bug, please report it with the record`;
-      return { kind: 'error', error: { line: loaded.line, message } };
+      return { kind: 'error', error: internalError(loaded, err) };
+    }
+  }
+
+  /** `analyzeGuarded` in two steps (`analyzeInSteps`); `guided` never rejects: a failed what-if leaves the record as it is. */
+  analyzeGuardedInSteps(loaded: LoadedRecord, withWhatIf = true): SteppedOutcome {
+    try {
+      if (!withWhatIf) return { kind: 'record', analysed: this.analyze(loaded), guided: null };
+      const { analysed, guided } = this.analyzeInSteps(loaded);
+      return { kind: 'record', analysed, guided: guided && guided.catch(() => analysed) };
+    } catch (err) {
+      return { kind: 'error', error: internalError(loaded, err) };
     }
   }
 

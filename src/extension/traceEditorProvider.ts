@@ -7,7 +7,7 @@
  */
 import * as vscode from 'vscode';
 import { basename } from 'node:path';
-import { HostRpc, type HostEvent, type HostReply, type WebviewRequest } from '../shared/protocol.ts';
+import { HostRpc, type FollowUp, type GuidedFindings, type HostEvent, type HostReply, type WebviewRequest } from '../shared/protocol.ts';
 import { makeNonce, webviewPageHtml } from '../host/view/pageHtml.ts';
 import { TraceSession } from '../host/view/traceSession.ts';
 import { FORMAT_SETTING, formatSettingFor } from './formatSetting.ts';
@@ -76,7 +76,10 @@ class TraceDocument implements vscode.CustomDocument {
     return new vscode.Disposable(() => this.views.delete(rpc));
   }
 
-  /** Analyses the rest of the list in batches, pushing each batch to every open view. */
+  /**
+   * Analyses the rest of the list in batches, pushing each batch to every open view, then the guided findings of
+   * rows sent before their what-if answered.
+   */
   analyseInBackground(): Promise<void> {
     this.analysing ??= (async () => {
       try {
@@ -86,8 +89,13 @@ class TraceDocument implements vscode.CustomDocument {
           if (!batch) break;
           const info = this.session.info('vscode');
           for (const v of this.views) v.event({ type: 'summaries', summaries: batch.summaries, lineErrors: batch.lineErrors, info });
+          this.post(batch.guided);
           // Yield so requests for records are answered between batches.
           await new Promise((r) => setTimeout(r, 0));
+        }
+        for (let findings; (findings = await this.session.nextGuidedFindings());) {
+          if (this.disposed || this.stopping) return;
+          this.post(findings);
         }
         const info = this.session.info('vscode');
         for (const v of this.views) v.event({ type: 'summaries', summaries: [], lineErrors: [], info });
@@ -96,6 +104,10 @@ class TraceDocument implements vscode.CustomDocument {
       }
     })();
     return this.analysing;
+  }
+
+  private post(findings: GuidedFindings[]): void {
+    if (findings.length) for (const v of this.views) v.event({ type: 'guidedFindings', findings });
   }
 
   fileChanged(): Promise<void> {
@@ -223,7 +235,7 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
     });
     const rpc: HostRpc = new HostRpc(
       (message) => void panel.webview.postMessage(message),
-      (request): Promise<HostReply> => this.handle(document, request, rpc),
+      (request, followUp): Promise<HostReply> => this.handle(document, request, rpc, followUp),
     );
     // The folder, filtered to this file: a file name with [ ] { } * ? would be read as a glob pattern.
     const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.joinPath(document.uri, '..'), '*'));
@@ -250,7 +262,7 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
     panel.onDidDispose(() => subscriptions.forEach((s) => s.dispose()));
   }
 
-  private async handle(document: TraceDocument, request: WebviewRequest, rpc: HostRpc): Promise<HostReply> {
+  private async handle(document: TraceDocument, request: WebviewRequest, rpc: HostRpc, followUp: FollowUp): Promise<HostReply> {
     switch (request.type) {
       case 'ready': {
         const { summaries, lineErrors } = document.session.snapshot();
@@ -267,8 +279,12 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
         }
         return { type: 'init', info: document.session.info('vscode'), summaries, lineErrors };
       }
-      case 'getRecord':
-        return { type: 'record', view: (await document.session.record(request.key)).view };
+      case 'getRecord': {
+        // Shown without waiting for the what-if; its findings follow the reply.
+        const { view, guided } = await document.session.record(request.key);
+        if (guided) followUp(guided.then((findings) => findings && { type: 'guidedFindings', findings: [findings] }));
+        return { type: 'record', view };
+      }
       case 'vllmRun':
         return { type: 'vllm', view: await document.session.vllmRun(request.key, request.grouping) };
       case 'openRaw': {

@@ -36,6 +36,8 @@ export interface RecordSummary {
   failed: string | null;
   /** First characters of the content, for the list and text filter. */
   preview: string;
+  /** The guided what-if is still running: its findings (and counts) follow in a `guidedFindings` event. */
+  guidedPending: boolean;
 }
 
 export interface LineErrorView {
@@ -120,6 +122,11 @@ export interface RecordView {
   diagnostics: Diagnostic[];
   /** Findings of kinds the user ignores (`toolscope.ignoreFindings`), counted per kind: not listed, not lost. */
   ignored: Partial<Record<string, number>>;
+  /**
+   * The guided what-if is still running: `diagnostics` lack its findings, which follow in a `guidedFindings` event
+   * (the record is shown without waiting for the grammar engine).
+   */
+  guidedPending: boolean;
   calls: CallView[];
   /** Toolscope's reference parse (of the completion; of the response when there is no completion). */
   reference: MessageView;
@@ -265,6 +272,19 @@ export interface TraceInfo {
   diagnosticKinds: Record<string, DiagnosticKindInfo>;
 }
 
+/**
+ * A record's findings once its guided what-if answered, for a record or list row sent with `guidedPending`: they
+ * replace the record's `diagnostics` and `ignored` (src/shared/guidedFindings.ts), and its row.
+ */
+export interface GuidedFindings {
+  key: string;
+  /** Every finding of the record, the what-if's included, in the order the full analysis gives them. */
+  diagnostics: Diagnostic[];
+  ignored: Partial<Record<string, number>>;
+  /** The record's list row with them counted. */
+  summary: RecordSummary;
+}
+
 // ---- messages ----------------------------------------------------------------------------------------
 
 export type WebviewRequest =
@@ -285,6 +305,8 @@ export type HostReply =
 export type HostEvent =
   | { type: 'summaries'; summaries: RecordSummary[]; lineErrors: LineErrorView[]; info: TraceInfo }
   | { type: 'reset'; info: TraceInfo; reason?: 'file' | 'format' | 'vllmProfile' | 'tokenizer' }
+  /** The guided what-if answered for records sent without its findings (a record view, list rows): merge them. */
+  | { type: 'guidedFindings'; findings: GuidedFindings[] }
   /** A contributed stepping command (F10, F9, F8…): the workbench's keys, not the webview's, so it acts once. */
   | { type: 'step'; action: StepCommand }
   /** Select a record by id (once it is listed) and show one of its tabs: a replay just written, on Compare. */
@@ -339,22 +361,35 @@ export class WebviewRpc {
   }
 }
 
+/**
+ * An event that completes a reply (the guided findings of a record sent without them), posted when it comes but
+ * never before the reply; null: nothing to send after all.
+ */
+export type FollowUp = (event: Promise<HostEvent | null>) => void;
+
 /** The host's side: answers requests through a handler, pushes events. */
 export class HostRpc {
   constructor(
     private readonly post: (message: Envelope) => void,
-    private readonly handle: (request: WebviewRequest) => Promise<HostReply>,
+    private readonly handle: (request: WebviewRequest, followUp: FollowUp) => Promise<HostReply>,
   ) {}
 
   async receive(message: unknown): Promise<void> {
     if (!isEnvelope(message) || message.kind !== 'request') return;
+    const later: Array<Promise<HostEvent | null>> = [];
     let reply: HostReply;
     try {
-      reply = await this.handle(message.body);
+      reply = await this.handle(message.body, (event) => later.push(event));
     } catch (err) {
       reply = { type: 'error', message: err instanceof Error ? err.message : String(err) };
     }
     this.post({ kind: 'reply', id: message.id, body: reply });
+    // Attached only now: an event that is already there cannot overtake its reply.
+    for (const event of later)
+      event.then(
+        (body) => body && this.event(body),
+        () => undefined,
+      );
   }
 
   event(body: HostEvent): void {

@@ -26,6 +26,8 @@ export function fakePanel() {
   return {
     panel,
     events,
+    /** Everything posted to the webview so far, replies and events, in order. */
+    posted: () => [...posted],
     /** Sends a request as the webview does and waits for its reply. */
     async request(body: WebviewRequest): Promise<HostReply> {
       const id = nextId++;

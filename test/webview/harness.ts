@@ -199,7 +199,8 @@ export interface FakeHost {
 
 /**
  * Opens the VS Code-shaped page for a trace. The host answers like TraceEditorProvider: `init` with the
- * snapshot, then the list analysed in small batches pushed as `summaries` events.
+ * snapshot, then the list analysed in small batches pushed as `summaries` events, then the guided findings of rows
+ * and records sent before their what-if answered, as `guidedFindings` events.
  */
 export async function openVsCodePage(
   page: Page,
@@ -246,7 +247,7 @@ export async function openVsCodePage(
       await session.close();
     },
   };
-  const rpc = new HostRpc(post, async (request): Promise<HostReply> => {
+  const rpc = new HostRpc(post, async (request, followUp): Promise<HostReply> => {
     host.requests.push(request);
     switch (request.type) {
       case 'ready': {
@@ -254,8 +255,11 @@ export async function openVsCodePage(
         queueMicrotask(analyse);
         return { type: 'init', info: session.info('harness'), summaries, lineErrors };
       }
-      case 'getRecord':
-        return { type: 'record', view: (await session.record(request.key)).view };
+      case 'getRecord': {
+        const { view, guided } = await session.record(request.key);
+        if (guided) followUp(guided.then((findings) => findings && { type: 'guidedFindings', findings: [findings] }));
+        return { type: 'record', view };
+      }
       case 'vllmRun':
         return { type: 'vllm', view: await session.vllmRun(request.key, request.grouping) };
       case 'openRaw':
@@ -274,8 +278,11 @@ export async function openVsCodePage(
           const batch = await session.nextBatch(batchMs);
           if (!batch) break;
           event({ type: 'summaries', summaries: batch.summaries, lineErrors: batch.lineErrors, info: session.info('harness') });
+          if (batch.guided.length) event({ type: 'guidedFindings', findings: batch.guided });
           await new Promise((r) => setTimeout(r, 5));
         }
+        for (let findings; (findings = await session.nextGuidedFindings());)
+          if (findings.length) event({ type: 'guidedFindings', findings });
         event({ type: 'summaries', summaries: [], lineErrors: [], info: session.info('harness') });
       } finally {
         analysing = null;

@@ -12,8 +12,9 @@ import type { Token } from '../tokens/token.ts';
 import type { ChatRequest } from '../trace/record.ts';
 import { ARGUMENT_BEGIN, CALL_BEGIN, CALL_END, nameFromCallId, THINK_BEGIN, THINK_END } from '../formats/kimiK2/kimiK2Markers.ts';
 import { SPECIAL_TEXTS_BY_LENGTH } from './byteVocabulary.ts';
-import { pieces, SPECIAL_SPLIT, STOP_TEXTS, stopOffset } from './completionPieces.ts';
-import { describeAllowed, nothingAllowed, readBitmask, type AllowedNext } from './allowedNext.ts';
+import { SPECIAL_SPLIT, STOP_TEXTS, stopOffset } from './completionPieces.ts';
+import { describeAllowed, readBitmask, type AllowedNext } from './allowedNext.ts';
+import { feedInBulk } from './bulkFeed.ts';
 import { jsonPrefixContext } from './jsonPrefixContext.ts';
 import { schemaHintAt } from './schemaHint.ts';
 import { tagExcludes, tagTools } from './tagTools.ts';
@@ -79,54 +80,6 @@ export interface WhatIfRejected {
 export type WhatIfResult = WhatIfAccepted | WhatIfRejected;
 
 const TRUNCATED = new Set(['length', 'max_tokens']);
-const CHUNK = 64;
-
-/** Code-point-safe chunks of at most CHUNK UTF-16 units. */
-function* chunks(text: string): Generator<[offset: number, chunk: string]> {
-  let i = 0;
-  while (i < text.length) {
-    let end = Math.min(i + CHUNK, text.length);
-    const last = text.charCodeAt(end - 1);
-    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end++;
-    yield [i, text.slice(i, end)];
-    i = end;
-  }
-}
-
-type FeedOutcome = { ok: true } | { ok: false; offset: number; excluded: boolean };
-
-/** Feeds text[from, to) into the matcher; stops before the first rejected character. */
-async function feed(
-  matcher: XgMatcher,
-  grammar: CompiledKimiGrammar,
-  excludes: ReadonlySet<string>,
-  text: string,
-  from: number,
-  to: number,
-): Promise<FeedOutcome> {
-  for (const p of pieces(text, from, to)) {
-    if (p.special) {
-      if (!matcher.acceptToken(grammar.vocabulary.specialIds.get(p.text) as number)) return { ok: false, offset: p.start, excluded: false };
-      // An excluded string is accepted as a trigger that leads nowhere: the matcher is dead after it.
-      if (excludes.has(p.text)) {
-        const next = readBitmask(await matcher.nextTokenBitmask(), grammar.vocabulary, '');
-        if (nothingAllowed(next)) return { ok: false, offset: p.start, excluded: true };
-      }
-      continue;
-    }
-    for (const [offset, chunk] of chunks(p.text)) {
-      if (matcher.acceptString(chunk)) continue;
-      // Find the character: feed the chunk one code point at a time (a failed acceptString changes nothing).
-      let at = 0;
-      for (const ch of chunk) {
-        if (!matcher.acceptString(ch)) return { ok: false, offset: p.start + offset + at, excluded: false };
-        at += ch.length;
-      }
-      return { ok: false, offset: p.start + offset + at, excluded: false };
-    }
-  }
-  return { ok: true };
-}
 
 function excerpt(text: string, offset: number): string {
   const rest = text.slice(offset);
@@ -206,7 +159,7 @@ export async function whatIf(
 
   const matcher = await newMatcher(grammar);
   try {
-    const outcome = await feed(matcher, grammar, excludes, text, start, textEnd);
+    const outcome = await feedInBulk(matcher, grammar.vocabulary, excludes, text, start, textEnd);
     let offset: number;
     let reason: WhatIfRejected['reason'];
     let at: XgMatcher = matcher;
@@ -217,7 +170,7 @@ export async function whatIf(
       if (outcome.excluded) {
         // The matcher is past the excluded string: rebuild the state before it to say what was allowed there.
         fresh = await newMatcher(grammar);
-        await feed(fresh, grammar, new Set(), text, start, offset);
+        await feedInBulk(fresh, grammar.vocabulary, new Set(), text, start, offset);
         at = fresh;
       }
     } else {

@@ -13,24 +13,41 @@ export async function embeddedTraces(
   options: AnalysisOptions = {},
 ): Promise<EmbeddedTrace> {
   if (paths.length === 1 && paths[0]) return embeddedTrace(paths[0].path, paths[0].label, host, options);
-  const out: EmbeddedTrace = {
-    info: { fileName: title, entries: 0, analysing: false, host, format: options.format || null, diagnosticKinds: DIAGNOSTIC_KINDS },
-    summaries: [],
-    lineErrors: [],
-    records: {},
-  };
-  for (const [i, p] of paths.entries()) {
-    const one = await embeddedTrace(p.path, p.label, host, options);
+  const out = new EmbeddedTraces(title, host, options);
+  for (const p of paths) out.add(await embeddedTrace(p.path, p.label, host, options), p.label);
+  return out.trace;
+}
+
+/**
+ * The files of one view gathered in order (`add` each file's trace as `embeddedTrace` made it): on this thread, or
+ * from worker threads that made them (the CLI's report over many files).
+ */
+export class EmbeddedTraces {
+  readonly trace: EmbeddedTrace;
+  /** Files added so far: the next one's key prefix. */
+  private files = 0;
+
+  constructor(title: string, host: 'report' | 'harness', options: AnalysisOptions = {}) {
+    this.trace = {
+      info: { fileName: title, entries: 0, analysing: false, host, format: options.format || null, diagnosticKinds: DIAGNOSTIC_KINDS },
+      summaries: [],
+      lineErrors: [],
+      records: {},
+    };
+  }
+
+  add(one: EmbeddedTrace, label: string): void {
+    const out = this.trace;
+    const i = this.files++;
     out.info.entries += one.info.entries;
     for (const s of one.summaries) {
       const key = `${i}/${s.key}`;
-      out.summaries.push({ ...s, key, file: p.label });
+      out.summaries.push({ ...s, key, file: label });
       const view = one.records[s.key];
       if (view) out.records[key] = { ...view, key };
     }
-    out.lineErrors.push(...one.lineErrors.map((e) => ({ ...e, file: p.label })));
+    out.lineErrors.push(...one.lineErrors.map((e) => ({ ...e, file: label })));
   }
-  return out;
 }
 
 export async function embeddedTrace(
@@ -47,7 +64,7 @@ export async function embeddedTrace(
     for (const s of summaries) {
       // A record whose view cannot be built is listed as an error on its line; the report still gets written.
       try {
-        records[s.key] = (await session.record(s.key)).view;
+        records[s.key] = await session.completeRecord(s.key);
         shown.push(s);
       } catch (err) {
         const message = err instanceof Error ? err.message : String(err);

@@ -162,6 +162,7 @@ export function recordView(key: string, a: AnalyzedRecord, given: TraceRecord): 
     finalEmitted: a.finalEmitted,
     diagnostics: a.diagnostics,
     ignored: a.ignored,
+    guidedPending: false,
     calls: buildCalls(a, record),
     reference,
     response: a.response
@@ -220,5 +221,6 @@ export function recordSummary(key: string, entry: number, a: AnalyzedRecord, rec
     kinds,
     failed: a.error ? firstLine(redactString(a.error)) : null,
     preview,
+    guidedPending: false,
   };
 }

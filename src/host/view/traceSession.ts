@@ -1,14 +1,17 @@
 /**
  * The host side of the trace editor without VS Code: an indexed trace file, its record list analysed in the
- * background in batches, record views built on demand, and following a file that grows.
+ * background in batches, record views built on demand, and following a file that grows. Rows and views are handed
+ * out as soon as the synchronous analysis is done; the guided what-if's findings follow (`guidedFindings`), so the
+ * grammar engine never delays a record on screen.
  */
 import { guidedEngine } from '../../core/guided/guidedEngine.ts';
-import { Analyzer, type AnalysisOptions } from '../../core/analysis.ts';
+import { Analyzer, type AnalysisOptions, type AnalyzedRecord } from '../../core/analysis.ts';
 import { DIAGNOSTIC_KINDS } from '../../core/diagnostics/registry.ts';
 import { TraceIndex } from '../../core/trace/jsonlIndex.ts';
 import type { LoadedRecord } from '../../core/trace/record.ts';
 import type {
   EvalPanelView,
+  GuidedFindings,
   LineErrorView,
   RecordSummary,
   RecordView,
@@ -20,10 +23,44 @@ import { recordSummary, recordView } from './recordView.ts';
 import { evalPanelFor } from '../eval/evalPanel.ts';
 import { comparisonFor } from './comparison.ts';
 import { vllmView } from './vllmView.ts';
+import { withGuidedFindings } from '../../shared/guidedFindings.ts';
 
 export interface SummaryBatch {
   summaries: RecordSummary[];
   lineErrors: LineErrorView[];
+}
+
+/** A batch of the list, and the what-if findings of rows handed out before it (to send after it). */
+export interface ListBatch extends SummaryBatch {
+  guided: GuidedFindings[];
+}
+
+/** A record view, and its guided findings to come when it was built without them (`view.guidedPending`). */
+export interface RecordResult {
+  view: RecordView;
+  loaded: LoadedRecord;
+  /** Its findings once the what-if answers; they resolve to null when they no longer apply (other options, the entry re-read). */
+  guided: Promise<GuidedFindings | null> | null;
+}
+
+/**
+ * The list's what-ifs under way at once: beyond that, the list waits for the grammar engine (the engine runs one
+ * job at a time; this bounds the records held in memory and how long a shown record's what-if queues behind them).
+ */
+const LIST_WHAT_IFS_IN_FLIGHT = 4;
+
+/** A record view kept for stepping back to it; completed in place when its what-if answers. */
+interface KeptView {
+  view: RecordView;
+  guided: Promise<GuidedFindings | null> | null;
+}
+
+/** A what-if under way for a record of the current options; `stale` once its record was read again. */
+interface WhatIfUnderWay {
+  entry: number;
+  generation: number;
+  stale: boolean;
+  done: Promise<void>;
 }
 
 export class TraceSession {
@@ -33,7 +70,22 @@ export class TraceSession {
   private readonly lineErrors: LineErrorView[] = [];
   /** Entries before this one are in `summaries`. */
   private analysedEntries = 0;
-  private readonly views = new Map<string, RecordView>();
+  private readonly views = new Map<string, KeptView>();
+  /** Bumped when every analysis so far stops applying (other options, the file replaced). */
+  private generation = 0;
+  /** The list's what-ifs under way, and the record views' (oldest first). */
+  private readonly listWhatIfs: WhatIfUnderWay[] = [];
+  private readonly viewWhatIfs = new Set<WhatIfUnderWay>();
+  /** The batch being built: a what-if that answers before it is handed out completes its row there. */
+  private building: RecordSummary[] | null = null;
+  /** Findings for rows already handed out, to go with the next batch (or `nextGuidedFindings`). */
+  private readonly guidedOut: GuidedFindings[] = [];
+  /**
+   * The list's findings by key, kept while everything is analysed for a report (`analyseAll`): its record views take
+   * them instead of running each what-if a second time.
+   */
+  private readonly listFindings = new Map<string, GuidedFindings>();
+  private keepListFindings = false;
   /** K2VV figures, when the file is a K2VV results file (computed on open and when it changes). */
   private evalPanel: EvalPanelView | null = null;
 
@@ -59,7 +111,8 @@ export class TraceSession {
     return {
       fileName: this.fileName,
       entries: this.index.count,
-      analysing: this.analysedEntries < this.index.count,
+      // Rows still waiting for their what-if count as not analysed yet.
+      analysing: this.analysedEntries < this.index.count || this.listWhatIfs.length > 0,
       host,
       format: this.options.format || null,
       eval: this.evalPanel,
@@ -86,10 +139,7 @@ export class TraceSession {
     if (same) return false;
     this.options = next;
     this.analyzer = new Analyzer(next);
-    this.summaries.length = 0;
-    this.lineErrors.length = 0;
-    this.analysedEntries = 0;
-    this.views.clear();
+    this.startOver();
     return true;
   }
 
@@ -97,35 +147,98 @@ export class TraceSession {
     return { summaries: [...this.summaries], lineErrors: [...this.lineErrors] };
   }
 
-  /** Analyses the next entries for the list, until about `budgetMs` has passed; null when all are done. */
-  async nextBatch(budgetMs = 50): Promise<SummaryBatch | null> {
+  /**
+   * Analyses the next entries for the list, until about `budgetMs` has passed; null when all are done. Rows whose
+   * what-if is still running are `guidedPending`; their findings come with a later batch or `nextGuidedFindings`.
+   */
+  async nextBatch(budgetMs = 50): Promise<ListBatch | null> {
     if (this.analysedEntries >= this.index.count) return null;
+    // The list may run ahead of the grammar engine by a few records, no more.
+    while (this.listWhatIfs.length >= LIST_WHAT_IFS_IN_FLIGHT) await Promise.race(this.listWhatIfs.map((w) => w.done));
     const started = Date.now();
-    const batch: SummaryBatch = { summaries: [], lineErrors: [] };
-    while (this.analysedEntries < this.index.count && Date.now() - started < budgetMs) {
-      const entry = this.analysedEntries;
-      const { records, errors } = await this.index.read(entry);
-      for (const [k, loaded] of records.entries()) {
-        // With the guided what-if, so the list's badges and filters agree with the record view.
-        const outcome = await this.analyzer.analyzeGuarded(loaded);
-        if (outcome.kind === 'error') batch.lineErrors.push(outcome.error);
-        else batch.summaries.push(recordSummary(`${entry}:${k}`, entry, outcome.analysed, loaded.record));
+    const batch: ListBatch = { summaries: [], lineErrors: [], guided: [] };
+    this.building = batch.summaries;
+    try {
+      while (
+        this.analysedEntries < this.index.count &&
+        Date.now() - started < budgetMs &&
+        this.listWhatIfs.length < LIST_WHAT_IFS_IN_FLIGHT
+      ) {
+        const entry = this.analysedEntries;
+        const { records, errors } = await this.index.read(entry);
+        for (const [k, loaded] of records.entries()) {
+          const outcome = this.analyzer.analyzeGuardedInSteps(loaded);
+          if (outcome.kind === 'error') {
+            batch.lineErrors.push(outcome.error);
+            continue;
+          }
+          const key = `${entry}:${k}`;
+          const summary = recordSummary(key, entry, outcome.analysed, loaded.record);
+          summary.guidedPending = outcome.guided !== null;
+          batch.summaries.push(summary);
+          if (outcome.guided) this.listWhatIf(key, entry, loaded, outcome.guided);
+        }
+        batch.lineErrors.push(...errors.map((e) => ({ line: e.line, message: e.message })));
+        this.analysedEntries++;
       }
-      batch.lineErrors.push(...errors.map((e) => ({ line: e.line, message: e.message })));
-      this.analysedEntries++;
+    } finally {
+      this.building = null;
     }
     this.summaries.push(...batch.summaries);
     this.lineErrors.push(...batch.lineErrors);
+    batch.guided = this.guidedOut.splice(0);
     return batch;
   }
 
-  /** Analyses everything (the standalone report). */
+  /**
+   * The findings of listed rows whose what-if answered since the last batch, waiting for one when none has; null
+   * when no what-if of the list is under way (every row is complete).
+   */
+  async nextGuidedFindings(): Promise<GuidedFindings[] | null> {
+    if (!this.guidedOut.length && this.listWhatIfs.length) await Promise.race(this.listWhatIfs.map((w) => w.done));
+    if (!this.guidedOut.length && !this.listWhatIfs.length) return null;
+    return this.guidedOut.splice(0);
+  }
+
+  /** Follows a listed row's what-if: its findings complete the row, in the batch being built or after it. */
+  private listWhatIf(key: string, entry: number, loaded: LoadedRecord, guided: Promise<AnalyzedRecord>): void {
+    const underWay: WhatIfUnderWay = { entry, generation: this.generation, stale: false, done: Promise.resolve() };
+    underWay.done = guided
+      .then((complete) => {
+        this.listWhatIfs.splice(this.listWhatIfs.indexOf(underWay), 1);
+        if (underWay.stale || underWay.generation !== this.generation) return;
+        const summary = recordSummary(key, entry, complete, loaded.record);
+        const findings: GuidedFindings = { key, diagnostics: complete.diagnostics, ignored: complete.ignored, summary };
+        if (this.keepListFindings) this.listFindings.set(key, findings);
+        const building = this.building?.findIndex((s) => s.key === key) ?? -1;
+        if (building >= 0) {
+          (this.building as RecordSummary[])[building] = summary;
+          return;
+        }
+        // Handed out already (the newest rows are at the end).
+        const at = this.summaries.findLastIndex((s) => s.key === key);
+        if (at < 0) return;
+        this.summaries[at] = summary;
+        this.guidedOut.push(findings);
+      })
+      // Whatever happens, the list goes on (`guided` itself never rejects).
+      .catch(() => undefined);
+    this.listWhatIfs.push(underWay);
+  }
+
+  /** Analyses everything (the standalone report), the what-if included. */
   async analyseAll(): Promise<SummaryBatch> {
+    this.keepListFindings = true;
     while (await this.nextBatch(1000));
+    while (await this.nextGuidedFindings());
     return this.snapshot();
   }
 
-  async record(key: string): Promise<{ view: RecordView; loaded: LoadedRecord }> {
+  /**
+   * A record's view, as soon as its synchronous analysis is done: with `guided` (its findings to come) while its
+   * what-if runs. Views are kept, and completed when their what-if answers.
+   */
+  async record(key: string): Promise<RecordResult> {
     const m = /^(\d+):(\d+)$/u.exec(key);
     if (!m) throw new Error(`bad record key "${key}"`);
     const entry = Number(m[1]);
@@ -135,15 +248,61 @@ export class TraceSession {
     const loaded = records[k];
     if (!loaded) throw new Error(errors[0] ? `line ${errors[0].line}: ${errors[0].message}` : `record ${key} is not in the file`);
     const cached = this.views.get(key);
-    if (cached) return { view: cached, loaded };
-    const outcome = await this.analyzer.analyzeGuarded(loaded);
+    if (cached) return { view: cached.view, loaded, guided: cached.guided };
+    const generation = this.generation;
+    // Its what-if already answered for the list (a report): the same findings, not a second run.
+    const known = this.listFindings.get(key);
+    const outcome = this.analyzer.analyzeGuardedInSteps(loaded, known === undefined);
     if (outcome.kind === 'error') throw new Error(outcome.error.message);
-    const view = recordView(key, outcome.analysed, loaded.record);
-    view.comparison = await comparisonFor(this.path, loaded, this.analyzer);
-    // Keep a few views: stepping back and forth between records should not re-analyse.
-    this.views.set(key, view);
-    if (this.views.size > 8) this.views.delete(this.views.keys().next().value as string);
-    return { view, loaded };
+    let view = recordView(key, outcome.analysed, loaded.record);
+    if (known) view = withGuidedFindings(view, known);
+    view.guidedPending = outcome.guided !== null;
+    const kept: KeptView = { view, guided: null };
+    if (outcome.guided) kept.guided = this.viewWhatIf(key, entry, loaded, outcome.guided, kept, generation);
+    const comparison = await comparisonFor(this.path, loaded, this.analyzer);
+    kept.view.comparison = comparison;
+    // Options changed while the comparison was read: this view is not kept.
+    if (generation === this.generation) {
+      // Keep a few views: stepping back and forth between records should not re-analyse.
+      this.views.set(key, kept);
+      if (this.views.size > 8) this.views.delete(this.views.keys().next().value as string);
+    }
+    // The what-if may have answered meanwhile: then the view is complete already.
+    return { view: kept.view, loaded, guided: kept.guided };
+  }
+
+  /** A record's view with its guided findings (the standalone report, which shows nothing until it is complete). */
+  async completeRecord(key: string): Promise<RecordView> {
+    const { view, guided } = await this.record(key);
+    const findings = guided ? await guided : null;
+    return findings ? withGuidedFindings(view, findings) : view;
+  }
+
+  /** Follows a record view's what-if: its findings, and the kept view completed. */
+  private viewWhatIf(
+    key: string,
+    entry: number,
+    loaded: LoadedRecord,
+    guided: Promise<AnalyzedRecord>,
+    kept: KeptView,
+    generation: number,
+  ): Promise<GuidedFindings | null> {
+    const underWay: WhatIfUnderWay = { entry, generation, stale: false, done: Promise.resolve() };
+    this.viewWhatIfs.add(underWay);
+    return guided.then((complete) => {
+      this.viewWhatIfs.delete(underWay);
+      if (underWay.stale || underWay.generation !== this.generation) return null;
+      const findings: GuidedFindings = {
+        key,
+        diagnostics: complete.diagnostics,
+        ignored: complete.ignored,
+        summary: recordSummary(key, entry, complete, loaded.record),
+      };
+      // The kept view is complete from now on (kept or not).
+      kept.view = withGuidedFindings(kept.view, findings);
+      kept.guided = null;
+      return findings;
+    });
   }
 
   /**
@@ -168,13 +327,16 @@ export class TraceSession {
     this.views.clear();
     if (this.evalPanel || r.reset) this.evalPanel = await evalPanelFor(this.path);
     if (r.reset) {
-      this.summaries.length = 0;
-      this.lineErrors.length = 0;
-      this.analysedEntries = 0;
+      this.startOver();
       return { reset: true };
     }
     if (r.firstChanged < this.analysedEntries) {
       const cut = r.firstChanged;
+      // What-ifs of the entries read again no longer apply; the others' rows are kept and still completed.
+      for (const w of [...this.listWhatIfs, ...this.viewWhatIfs]) if (w.entry >= cut) w.stale = true;
+      for (const f of [...this.listFindings.values()]) if (f.summary.entry >= cut) this.listFindings.delete(f.key);
+      for (let i = this.guidedOut.length - 1; i >= 0; i--)
+        if ((this.guidedOut[i] as GuidedFindings).summary.entry >= cut) this.guidedOut.splice(i, 1);
       let keep = 0;
       while (keep < this.summaries.length && (this.summaries[keep] as RecordSummary).entry < cut) keep++;
       this.summaries.length = keep;
@@ -185,6 +347,17 @@ export class TraceSession {
       this.analysedEntries = cut;
     }
     return { reset: false };
+  }
+
+  /** The list starts over: nothing analysed so far applies, what-ifs under way included. */
+  private startOver(): void {
+    this.generation++;
+    this.summaries.length = 0;
+    this.lineErrors.length = 0;
+    this.analysedEntries = 0;
+    this.views.clear();
+    this.guidedOut.length = 0;
+    this.listFindings.clear();
   }
 
   close(): Promise<void> {

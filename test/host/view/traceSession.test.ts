@@ -7,6 +7,10 @@ import { TraceSession } from '../../../src/host/view/traceSession.ts';
 import { embeddedTraces } from '../../../src/host/view/embeddedTrace.ts';
 import { reportPageHtml, scriptSafeJson } from '../../../src/host/view/pageHtml.ts';
 import { redact } from '../../../src/core/util/redact.ts';
+import { Analyzer } from '../../../src/core/analysis.ts';
+import { TraceIndex } from '../../../src/core/trace/jsonlIndex.ts';
+import { guidedEngine } from '../../../src/core/guided/guidedEngine.ts';
+import { holdWhatIfs } from '../../fixtures/heldWhatIfs.ts';
 
 const S = '<|tool_calls_section_begin|>';
 const E = '<|tool_calls_section_end|>';
@@ -157,6 +161,35 @@ test('the format chosen by the user (toolscope.format) reads every record in it;
       assert.equal((await session.record('0:0')).view.formatBasis, 'markup');
     } finally {
       await session.close();
+    }
+  });
+});
+
+test("a report runs each record's what-if once (its view takes the list's findings) and embeds what the full analysis finds", async () => {
+  const text = `${S}${call('functions.search:0', '{"query": 1}')}${E}`;
+  await withFile(line('blocked', text) + line('clean', `${S}${call('functions.search:0', '{"query": "x"}')}${E}`), async (path) => {
+    // Held only to count what is asked of the engine; let through at once.
+    const counted = holdWhatIfs(guidedEngine());
+    counted.release();
+    try {
+      const data = await embeddedTraces([{ path, label: 't.jsonl' }], 't.jsonl', 'report');
+      assert.equal(counted.asked, 2, 'one what-if per record, none again for the views');
+      const index = await TraceIndex.open(path);
+      try {
+        for (const [entry, key] of ['0:0', '1:0'].entries()) {
+          const loaded = (await index.read(entry)).records[0];
+          assert.ok(loaded);
+          const full = await new Analyzer().analyzeWithGuided(loaded);
+          const view = data.records[key];
+          assert.equal(view?.guidedPending, false);
+          assert.deepEqual(view?.diagnostics, full.diagnostics);
+          assert.ok(full.diagnostics.some((d) => d.kind.startsWith('guided-')));
+        }
+      } finally {
+        await index.close();
+      }
+    } finally {
+      counted.restore();
     }
   });
 });

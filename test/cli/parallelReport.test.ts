@@ -1,0 +1,67 @@
+/**
+ * `report` over many files on worker threads (parallelReport.ts) writes the report one thread writes — the same
+ * records, keys, order and findings — and prints the same summary; a file that cannot be read fails the report the
+ * same way. Runs the built CLI (npm test builds first): the report embeds the webview bundle that sits beside it.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, symlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const repo = fileURLToPath(new URL('../../', import.meta.url));
+const cli = join(repo, 'dist/cli.js');
+
+function run(args: string[]): { status: number | null; stdout: string; stderr: string } {
+  assert.ok(existsSync(cli), 'dist/cli.js is missing: run npm run build first');
+  const r = spawnSync(process.execPath, [cli, ...args], {
+    cwd: repo,
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1', TOOLSCOPE_CODE_CACHE: '0' },
+  });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** The report with its nonce (random per report) taken out. */
+async function reportText(path: string): Promise<string> {
+  const html = await readFile(path, 'utf8');
+  const nonce = /nonce="([^"]+)"/.exec(html)?.[1];
+  assert.ok(nonce);
+  return html.replaceAll(nonce, 'NONCE');
+}
+
+test('report over many files: two worker threads write the report one thread writes', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'toolscope-parallel-report-'));
+  try {
+    // The samples in a folder tree (two levels, so the order is the sorted walk).
+    const traces = join(dir, 'traces');
+    await mkdir(join(traces, 'b'), { recursive: true });
+    const samples = (await readdir(join(repo, 'samples'))).filter((f) => /\.(jsonl|sse|ndjson|json|log|txt)$/.test(f));
+    assert.ok(samples.length >= 4);
+    for (const [i, f] of samples.entries()) await copyFile(join(repo, 'samples', f), join(traces, i % 2 ? 'b' : '', f));
+    const one = run(['report', traces, '-o', join(dir, 'one.html'), '-v', '--jobs', '1']);
+    const two = run(['report', traces, '-o', join(dir, 'two.html'), '-v', '--jobs', '2']);
+    assert.equal(one.status, 0, one.stderr);
+    assert.equal(two.status, one.status, two.stderr);
+    assert.equal(two.stdout.replace('two.html', 'one.html'), one.stdout);
+    const html = await reportText(join(dir, 'one.html'));
+    assert.equal(await reportText(join(dir, 'two.html')), html);
+    // Every file is in it, under its own key prefix, with the what-if's findings.
+    for (let i = 0; i < samples.length; i++) assert.ok(html.includes(`"key":"${i}/0:0"`), `file ${i}`);
+    assert.match(html, /"kind":"guided-(would-block|accepts)"/);
+
+    // A file that cannot be read: the same failure either way.
+    await symlink(join(dir, 'missing-target'), join(traces, 'a-dangling.jsonl'));
+    const bad1 = run(['report', traces, '-o', join(dir, 'bad1.html'), '--jobs', '1']);
+    const bad2 = run(['report', traces, '-o', join(dir, 'bad2.html'), '--jobs', '2']);
+    assert.notEqual(bad1.status, 0);
+    assert.equal(bad2.status, bad1.status);
+    assert.match(bad1.stderr, /cannot read the traces: .*a-dangling\.jsonl/);
+    assert.equal(bad2.stderr, bad1.stderr);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
