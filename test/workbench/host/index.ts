@@ -289,6 +289,7 @@ function trustedTests(): void {
     expectPrompts(
       { title: 'Evaluate against which endpoint?', kind: 'pick', answer: 'Embedded endpoint' },
       { title: 'how often should it answer with a broken call?', kind: 'pick', answer: '30 % broken answers' },
+      { title: 'Which format should the simulated model write', kind: 'pick', answer: 'Kimi K2' },
       { title: 'Guided decoding', kind: 'pick', answer: 'Both' },
     );
     const t0 = performance.now();
