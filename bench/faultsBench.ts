@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { createGzip } from 'node:zlib';
 import { replayRecord } from '../src/net/replay/replay.ts';
 import { DEFAULT_MAX_ANSWER_BYTES } from '../src/net/replay/sseCapture.ts';
-import { appendRecords } from '../src/core/trace/traceWriter.ts';
+import { appendRecords } from '../src/io/trace/traceWriter.ts';
 import type { TraceRecord } from '../src/core/trace/record.ts';
 
 const MB = 1024 * 1024;

@@ -11,7 +11,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Analyzer } from '../src/core/analysis.ts';
-import { readTraceItems } from '../src/core/trace/jsonlIndex.ts';
+import { readTraceItems } from '../src/io/trace/traceIndex.ts';
 import { recordView } from '../src/host/view/recordView.ts';
 
 export const MEMORY_CHILD_FLAG = '--memory-child';

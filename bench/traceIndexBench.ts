@@ -6,7 +6,7 @@ import { open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { TraceIndex } from '../src/core/trace/jsonlIndex.ts';
+import { TraceIndex } from '../src/io/trace/traceIndex.ts';
 import type { RecordedToken, TraceRecord } from '../src/core/trace/record.ts';
 
 const TARGET_BYTES = 200 * 1024 * 1024;

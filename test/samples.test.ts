@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { CLEAN_RECORD_IDS, MALFORMED_LINES, generateSamples } from '../scripts/generate-samples.ts';
 import { Analyzer, type AnalyzedRecord } from '../src/core/analysis.ts';
 import { DIAGNOSTIC_KINDS } from '../src/core/diagnostics/registry.ts';
-import { readTraceItems } from '../src/core/trace/jsonlIndex.ts';
+import { readTraceItems } from '../src/io/trace/traceIndex.ts';
 import { isTraceFileName } from '../src/core/trace/traceFileNames.ts';
 import { analyzeCommand } from '../src/cli/analyzeCommand.ts';
 

@@ -5,7 +5,7 @@
  */
 import type { Analyzer } from '../core/analysis.ts';
 import { SEVERITY_RANK } from '../core/diagnostics/diagnostic.ts';
-import { readTraceItems } from '../core/trace/jsonlIndex.ts';
+import { readTraceItems } from '../io/trace/traceIndex.ts';
 import { startupMark } from '../core/util/startupMarks.ts';
 import { errorJson, recordJson } from './analyzeJson.ts';
 import { STDIN_NAME, spoolInput, type SpooledInput } from './stdinTrace.ts';

@@ -22,7 +22,7 @@ import { startServer, type OutputConstraint, type RunningServer } from '../net/s
 import { InputError } from './analyzeCommand.ts';
 import type { GuidedChoice } from './replayCommand.ts';
 import { loadSamples as loadSampleFile } from '../host/eval/loadSamples.ts';
-import { appendProblem } from '../core/trace/traceWriter.ts';
+import { appendProblem } from '../io/trace/traceWriter.ts';
 
 export interface EvalRunOptions {
   endpoint?: string;

@@ -9,9 +9,9 @@ import { worstSeverity } from '../core/diagnostics/diagnostic.ts';
 import { ENGINES, normalizeBaseUrl, type Endpoint, type Engine } from '../net/replay/endpoint.ts';
 import { replayRecord, type ReplayMode } from '../net/replay/replay.ts';
 import { startServer, type OutputConstraint, type RunningServer } from '../net/server/openAiServer.ts';
-import { loadAll } from '../core/trace/loadTrace.ts';
+import { loadAll } from '../io/trace/loadTrace.ts';
 import type { LoadedRecord, TraceRecord } from '../core/trace/record.ts';
-import { appendProblem, appendRecords, siblingReplaysPath } from '../core/trace/traceWriter.ts';
+import { appendProblem, appendRecords, siblingReplaysPath } from '../io/trace/traceWriter.ts';
 import { InputError } from './analyzeCommand.ts';
 import { terminalStyle } from '../host/report/terminalStyle.ts';
 

@@ -1,5 +1,5 @@
 /** `toolscope serve`: the embedded OpenAI-compatible endpoint, as a process (a simulator, not a model). */
-import { loadAll } from '../core/trace/loadTrace.ts';
+import { loadAll } from '../io/trace/loadTrace.ts';
 import { startServer } from '../net/server/openAiServer.ts';
 import type { TraceRecord } from '../core/trace/record.ts';
 import { InputError } from './analyzeCommand.ts';

@@ -4,7 +4,7 @@
  * object per record.
  */
 import { Analyzer, type AnalysisOptions } from '../core/analysis.ts';
-import { readTraceItems } from '../core/trace/jsonlIndex.ts';
+import { readTraceItems } from '../io/trace/traceIndex.ts';
 import type { TokenizedCompletion } from '../core/tokens/token.ts';
 import { tokenSourceLabel } from '../core/tokens/tokenSourceLabel.ts';
 import { expandInputs, InputError } from './analyzeCommand.ts';

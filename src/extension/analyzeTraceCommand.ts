@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import { Analyzer } from '../core/analysis.ts';
 import type { Severity } from '../core/diagnostics/diagnostic.ts';
-import { TraceIndex } from '../core/trace/jsonlIndex.ts';
+import { TraceIndex } from '../io/trace/traceIndex.ts';
 import { TRACE_EXTENSIONS, isTraceFileName } from '../core/trace/traceFileNames.ts';
 import { HumanReport } from '../host/report/humanReport.ts';
 import { terminalStyle } from '../host/report/terminalStyle.ts';

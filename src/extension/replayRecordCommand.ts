@@ -8,10 +8,10 @@ import { Analyzer } from '../core/analysis.ts';
 import { replayRecord } from '../net/replay/replay.ts';
 import type { Endpoint } from '../net/replay/endpoint.ts';
 import { startServer, type RunningServer } from '../net/server/openAiServer.ts';
-import { loadAll } from '../core/trace/loadTrace.ts';
+import { loadAll } from '../io/trace/loadTrace.ts';
 import type { TraceRecord } from '../core/trace/record.ts';
 import { isTraceFileName } from '../core/trace/traceFileNames.ts';
-import { appendRecords, siblingReplaysPath } from '../core/trace/traceWriter.ts';
+import { appendRecords, siblingReplaysPath } from '../io/trace/traceWriter.ts';
 import { ApiKeys, configuredEndpoints, EMBEDDED_ENDPOINT } from './endpoints.ts';
 import { revealInTrace, TRACE_VIEW_TYPE } from './traceEditorProvider.ts';
 

@@ -23,6 +23,7 @@ const LAYERS: { name: string; prefixes: string[] }[] = [
   { name: 'guided', prefixes: ['src/core/guided/'] },
   { name: 'diagnostics', prefixes: ['src/core/diagnostics/'] },
   { name: 'analysis', prefixes: ['src/core/analysis.ts'] },
+  { name: 'io', prefixes: ['src/io/'] },
   { name: 'host', prefixes: ['src/host/'] },
   { name: 'net', prefixes: ['src/net/'] },
   { name: 'roots', prefixes: ['src/cli/', 'src/extension/'] },

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Analyzer, type AnalyzedRecord } from '../../src/core/analysis.ts';
-import { readTraceItems } from '../../src/core/trace/jsonlIndex.ts';
+import { readTraceItems } from '../../src/io/trace/traceIndex.ts';
 
 const dir = fileURLToPath(new URL('../../../shared/data/k2vv/', import.meta.url));
 

@@ -25,7 +25,7 @@ test('trace editor: rows and the record are sent before the what-if answers; its
   const { TraceEditorProvider, TRACE_VIEW_TYPE } = await import('../../src/extension/traceEditorProvider.ts');
   const { guidedEngine } = await import('../../src/core/guided/guidedEngine.ts');
   const { Analyzer } = await import('../../src/core/analysis.ts');
-  const { TraceIndex } = await import('../../src/core/trace/jsonlIndex.ts');
+  const { TraceIndex } = await import('../../src/io/trace/traceIndex.ts');
   const { recordSummary } = await import('../../src/host/view/recordView.ts');
   const dir = await mkdtemp(join(tmpdir(), 'toolscope-guided-follow-up-'));
   const trace = join(dir, 'held.jsonl');

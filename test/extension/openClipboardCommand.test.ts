@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { fake, Uri } from './fakeVscode.ts';
 import { openClipboardTrace, PASTE_KEEP } from '../../src/extension/openClipboardCommand.ts';
-import { loadAll } from '../../src/core/trace/loadTrace.ts';
+import { loadAll } from '../../src/io/trace/loadTrace.ts';
 
 const SSE = [
   'event: message_start',

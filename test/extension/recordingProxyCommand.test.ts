@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { fake, Uri } from './fakeVscode.ts';
 import { OPEN_RECORDING_COMMAND, RECORDING_CONTEXT, RecordingProxyCommand } from '../../src/extension/recordingProxyCommand.ts';
 import { ApiKeys } from '../../src/extension/endpoints.ts';
-import { loadAll } from '../../src/core/trace/loadTrace.ts';
+import { loadAll } from '../../src/io/trace/loadTrace.ts';
 
 const byLabel = (prefix: string) => (items: Array<{ label: string }>) => items.find((i) => i.label.startsWith(prefix));
 

@@ -19,7 +19,7 @@ import type { Browser, Frame, Page } from 'playwright-core';
 import { launch, ROOT } from '../webview/harness.ts';
 import { summarize } from '../../src/host/eval/k2vvMetrics.ts';
 import { loadK2vvResults } from '../../src/host/eval/loadResults.ts';
-import { loadAll } from '../../src/core/trace/loadTrace.ts';
+import { loadAll } from '../../src/io/trace/loadTrace.ts';
 import { answerInput, CodeServer, freePort, openWorkbench, pickQuick, runCommand, toasts, workbenchMissing } from './codeServer.ts';
 
 const missing = workbenchMissing();

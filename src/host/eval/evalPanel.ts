@@ -9,7 +9,7 @@ import { basename, dirname, join } from 'node:path';
 import { Analyzer } from '../../core/analysis.ts';
 import type { EvalPanelView, EvalRunView } from '../../shared/protocol.ts';
 import { ToolSchemas } from '../../core/schema/toolSchemas.ts';
-import { readTraceItems } from '../../core/trace/jsonlIndex.ts';
+import { readTraceItems } from '../../io/trace/traceIndex.ts';
 import { resultFromRecord, summarize, type K2vvResult } from './k2vvMetrics.ts';
 import { compareRuns } from './compareRuns.ts';
 

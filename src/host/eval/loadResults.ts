@@ -1,5 +1,5 @@
 /** Reads a K2VV result file through the trace importers; lines that are not K2VV results are reported. */
-import { readTraceItems } from '../../core/trace/jsonlIndex.ts';
+import { readTraceItems } from '../../io/trace/traceIndex.ts';
 import type { LineError } from '../../core/trace/record.ts';
 import { resultFromRecord, type K2vvResult } from './k2vvMetrics.ts';
 

@@ -1,5 +1,5 @@
 /** K2-Vendor-Verifier samples: the chat requests of a file, keyed by K2VV's data_index (the 1-based line). */
-import { readTraceItems } from '../../core/trace/jsonlIndex.ts';
+import { readTraceItems } from '../../io/trace/traceIndex.ts';
 import type { ChatRequest, LineError } from '../../core/trace/record.ts';
 
 /** One chat request of a samples file, by its index there (K2VV's `data_index`). */

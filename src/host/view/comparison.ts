@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { basename } from 'node:path';
 import { diffWordsWithSpace } from 'diff';
 import type { Analyzer, AnalyzedRecord } from '../../core/analysis.ts';
-import { readTraceItems } from '../../core/trace/jsonlIndex.ts';
+import { readTraceItems } from '../../io/trace/traceIndex.ts';
 import type { LoadedRecord } from '../../core/trace/record.ts';
 import type { ComparisonColumn, ComparisonView } from '../../shared/protocol.ts';
 

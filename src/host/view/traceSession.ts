@@ -7,7 +7,7 @@
 import { guidedEngine } from '../../core/guided/guidedEngine.ts';
 import { Analyzer, type AnalysisOptions, type AnalyzedRecord } from '../../core/analysis.ts';
 import { DIAGNOSTIC_KINDS } from '../../core/diagnostics/registry.ts';
-import { TraceIndex } from '../../core/trace/jsonlIndex.ts';
+import { TraceIndex } from '../../io/trace/traceIndex.ts';
 import type { LoadedRecord } from '../../core/trace/record.ts';
 import type {
   EvalPanelView,

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { loadAll } from '../../../src/core/trace/loadTrace.ts';
+import { loadAll } from '../../../src/io/trace/loadTrace.ts';
 
 const K2VV = resolve(import.meta.dirname, '../../../../shared/data/k2vv');
 const EXPECTED_IDS = Array.from({ length: 99 }, (_, i) => String(i + 1));

@@ -4,8 +4,8 @@ import { appendFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { importText } from '../../../src/core/trace/importText.ts';
-import { TraceIndex } from '../../../src/core/trace/jsonlIndex.ts';
-import { loadAll } from '../../../src/core/trace/loadTrace.ts';
+import { TraceIndex } from '../../../src/io/trace/traceIndex.ts';
+import { loadAll } from '../../../src/io/trace/loadTrace.ts';
 import { CHAT_COMPLETION } from './traceFixtures.ts';
 
 let dir = '';

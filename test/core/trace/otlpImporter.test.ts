@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Analyzer } from '../../../src/core/analysis.ts';
 import { importText } from '../../../src/core/trace/importText.ts';
-import { TraceIndex } from '../../../src/core/trace/jsonlIndex.ts';
+import { TraceIndex } from '../../../src/io/trace/traceIndex.ts';
 import type { ChatCompletion, LoadedRecord } from '../../../src/core/trace/record.ts';
 import { responseMessage } from '../../../src/core/trace/responseMessage.ts';
 

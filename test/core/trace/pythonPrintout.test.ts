@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { Analyzer } from '../../../src/core/analysis.ts';
 import { importText } from '../../../src/core/trace/importText.ts';
 import { PythonLiteralError, parsePythonLiteral } from '../../../src/core/trace/importers/pythonLiteral.ts';
-import { loadAll } from '../../../src/core/trace/loadTrace.ts';
+import { loadAll } from '../../../src/io/trace/loadTrace.ts';
 import type { ChatCompletion, LoadedRecord } from '../../../src/core/trace/record.ts';
 import { responseMessage } from '../../../src/core/trace/responseMessage.ts';
 

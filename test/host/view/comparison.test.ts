@@ -12,8 +12,8 @@ import { fileURLToPath } from 'node:url';
 import { Analyzer } from '../../../src/core/analysis.ts';
 import { replayRecord } from '../../../src/net/replay/replay.ts';
 import { startServer, type RunningServer } from '../../../src/net/server/openAiServer.ts';
-import { loadAll } from '../../../src/core/trace/loadTrace.ts';
-import { appendRecords, siblingReplaysPath } from '../../../src/core/trace/traceWriter.ts';
+import { loadAll } from '../../../src/io/trace/loadTrace.ts';
+import { appendRecords, siblingReplaysPath } from '../../../src/io/trace/traceWriter.ts';
 import { comparisonFor } from '../../../src/host/view/comparison.ts';
 
 const SAMPLES = fileURLToPath(new URL('../../../samples/kimi-k2-raw-completions.jsonl', import.meta.url));

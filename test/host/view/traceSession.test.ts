@@ -8,7 +8,7 @@ import { embeddedTraces } from '../../../src/host/view/embeddedTrace.ts';
 import { reportPageHtml, scriptSafeJson } from '../../../src/host/view/pageHtml.ts';
 import { redact } from '../../../src/core/util/redact.ts';
 import { Analyzer } from '../../../src/core/analysis.ts';
-import { TraceIndex } from '../../../src/core/trace/jsonlIndex.ts';
+import { TraceIndex } from '../../../src/io/trace/traceIndex.ts';
 import { guidedEngine } from '../../../src/core/guided/guidedEngine.ts';
 import { holdWhatIfs } from '../../fixtures/heldWhatIfs.ts';
 

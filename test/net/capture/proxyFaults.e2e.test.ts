@@ -9,7 +9,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { startRecordingProxy, type ExchangeSummary, type RecordingProxyOptions } from '../../../src/net/capture/recordingProxy.ts';
-import { loadAll } from '../../../src/core/trace/loadTrace.ts';
+import { loadAll } from '../../../src/io/trace/loadTrace.ts';
 import type { TraceRecord } from '../../../src/core/trace/record.ts';
 import { post, testUpstream, withTempDir } from './httpKit.ts';
 

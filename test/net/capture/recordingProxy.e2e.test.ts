@@ -16,7 +16,7 @@ import {
   type RecordingProxyOptions,
   type RunningProxy,
 } from '../../../src/net/capture/recordingProxy.ts';
-import { loadAll } from '../../../src/core/trace/loadTrace.ts';
+import { loadAll } from '../../../src/io/trace/loadTrace.ts';
 import { Analyzer } from '../../../src/core/analysis.ts';
 import type { TraceRecord } from '../../../src/core/trace/record.ts';
 import { renderPrompt } from '../../../src/core/template/renderPrompt.ts';

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { startServer, type RunningServer } from '../../../src/net/server/openAiServer.ts';
 import { replayRecord, type ReplayOptions } from '../../../src/net/replay/replay.ts';
 import { Analyzer } from '../../../src/core/analysis.ts';
-import { loadAll } from '../../../src/core/trace/loadTrace.ts';
+import { loadAll } from '../../../src/io/trace/loadTrace.ts';
 import type { TraceRecord } from '../../../src/core/trace/record.ts';
 import type { Engine } from '../../../src/net/replay/endpoint.ts';
 import type { ReplayMode } from '../../../src/net/replay/replay.ts';

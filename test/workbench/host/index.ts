@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { startServer } from '../../../src/net/server/openAiServer.ts';
 import { summarize } from '../../../src/host/eval/k2vvMetrics.ts';
 import { loadK2vvResults } from '../../../src/host/eval/loadResults.ts';
-import { loadAll } from '../../../src/core/trace/loadTrace.ts';
+import { loadAll } from '../../../src/io/trace/loadTrace.ts';
 import { config, expectPrompts, figures, promptsAnswered, runAll, test, waitFor } from './runner.ts';
 
 const EXTENSION_ID = 'toolscope.toolscope';

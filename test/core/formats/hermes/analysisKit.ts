@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { Analyzer, type AnalysisOptions, type AnalyzedRecord } from '../../../../src/core/analysis.ts';
 import type { DiagnosticKind } from '../../../../src/core/diagnostics/registry.ts';
-import { readTraceItems } from '../../../../src/core/trace/jsonlIndex.ts';
+import { readTraceItems } from '../../../../src/io/trace/traceIndex.ts';
 import type { ChatTool, TraceRecord } from '../../../../src/core/trace/record.ts';
 import { buildTokenViews } from '../../../../src/host/view/recordView.ts';
 

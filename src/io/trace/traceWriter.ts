@@ -4,7 +4,7 @@
  */
 import { access, appendFile, constants, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import type { TraceRecord } from './record.ts';
+import type { TraceRecord } from '../../core/trace/record.ts';
 
 /** `trace.jsonl` → `trace.replays.jsonl` beside it. */
 export function siblingReplaysPath(tracePath: string): string {

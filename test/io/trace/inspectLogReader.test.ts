@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { strToU8, zipSync } from 'fflate';
 import { Analyzer } from '../../../src/core/analysis.ts';
-import { readTraceItems } from '../../../src/core/trace/jsonlIndex.ts';
+import { readTraceItems } from '../../../src/io/trace/traceIndex.ts';
 import type { TraceItem } from '../../../src/core/trace/importers/importResult.ts';
 
 const fixture = fileURLToPath(new URL('../../fixtures/inspect/log_read_sample.reduced.json', import.meta.url));

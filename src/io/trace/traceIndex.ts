@@ -9,17 +9,25 @@
  * `refresh()` follows a file being appended to: it continues from where the last scan stopped.
  */
 import { open, stat, type FileHandle } from 'node:fs/promises';
-import type { LineError } from './record.ts';
-import { ENTRY_INCOMPLETE, ENTRY_OLLAMA, ENTRY_PYCHUNK, ENTRY_SSE, EntryTable } from './entryTable.ts';
-import { incompleteLineError, itemsInLineOrder, type ReadResult, type TraceItem } from './importers/importResult.ts';
-import { readLineText } from './importers/importLineText.ts';
-import { importLineGroup, type TextLine } from './importers/importGroup.ts';
-import { importSseBlock } from './importers/sseImporter.ts';
-import { importOllamaLines } from './importers/ollamaImporter.ts';
-import { importPrintedChunks } from './importers/printedChunks.ts';
-import { LINE_HEAD_LENGTH, SHORT_HEAD, classifyHead, classifyText, isLeadingSpace, isOllamaStart, type LineKind } from './lineKind.ts';
-import { readInspectLogFile } from './importers/inspectLogImporter.ts';
-import { decodeUtf8Line } from './utf8.ts';
+import type { LineError } from '../../core/trace/record.ts';
+import { ENTRY_INCOMPLETE, ENTRY_OLLAMA, ENTRY_PYCHUNK, ENTRY_SSE, EntryTable } from '../../core/trace/entryTable.ts';
+import { incompleteLineError, itemsInLineOrder, type ReadResult, type TraceItem } from '../../core/trace/importers/importResult.ts';
+import { readLineText } from '../../core/trace/importers/importLineText.ts';
+import { importLineGroup, type TextLine } from '../../core/trace/importers/importGroup.ts';
+import { importSseBlock } from '../../core/trace/importers/sseImporter.ts';
+import { importOllamaLines } from '../../core/trace/importers/ollamaImporter.ts';
+import { importPrintedChunks } from '../../core/trace/importers/printedChunks.ts';
+import {
+  LINE_HEAD_LENGTH,
+  SHORT_HEAD,
+  classifyHead,
+  classifyText,
+  isLeadingSpace,
+  isOllamaStart,
+  type LineKind,
+} from '../../core/trace/lineKind.ts';
+import { readInspectLogFile } from './inspectLogReader.ts';
+import { decodeUtf8Line } from '../../core/trace/utf8.ts';
 
 export interface TraceIndexOptions {
   /** Bytes read per `fs.read` while scanning (default 2 MB). */

@@ -8,10 +8,10 @@
  */
 import { readFile } from 'node:fs/promises';
 import { unzipSync, strFromU8 } from 'fflate';
-import type { ChatCompletion, ChatRequest, LineError, LoadedRecord, TraceRecord } from '../record.ts';
-import { chatCompletionProblem, isChatCompletionShape } from './chatCompletionImporter.ts';
-import { messagesProblem } from './chatRequestImporter.ts';
-import { isObject, type UnknownObject } from './jsonGuards.ts';
+import type { ChatCompletion, ChatRequest, LineError, LoadedRecord, TraceRecord } from '../../core/trace/record.ts';
+import { chatCompletionProblem, isChatCompletionShape } from '../../core/trace/importers/chatCompletionImporter.ts';
+import { messagesProblem } from '../../core/trace/importers/chatRequestImporter.ts';
+import { isObject, type UnknownObject } from '../../core/trace/importers/jsonGuards.ts';
 
 export interface InspectLogRead {
   records: LoadedRecord[];
