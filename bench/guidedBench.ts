@@ -182,8 +182,8 @@ export async function benchGuidedWorker(log: (line: string) => void): Promise<vo
 
 /**
  * Per format with a structural tag (`ToolCallFormat.guided`): compile time of its tag for the every-format case's tool,
- * and the what-if over a completion of that format — prose, then the case's clean call — of about 4k and 36k
- * characters, per 1k characters.
+ * and the what-if over a completion of that format — prose as the format writes it, then the case's clean call — of
+ * about 4k and 36k characters, per 1k characters.
  */
 export async function benchGuidedFormats(log: (line: string) => void): Promise<void> {
   log('Guided decoding per format (the tag of each format that declares one; the every-format case of test/fixtures/guided)');
@@ -199,7 +199,10 @@ export async function benchGuidedFormats(log: (line: string) => void): Promise<v
     const compileMs = performance.now() - start;
     const sized = (chars: number) => {
       const prose = 'The forecast depends on the city and on how many days ahead you ask about. ';
-      return `${prose.repeat(Math.max(1, Math.round((chars - c.clean.length) / prose.length)))}${c.clean}`;
+      const said = prose.repeat(Math.max(1, Math.round((chars - c.clean.length) / prose.length)));
+      // What the model says before its call, as the format writes it (gpt-oss: an analysis message); Llama writes
+      // calls alone, so its prose stays bare free text, which its tag allows before the trigger.
+      return `${getFormat(name).callWriter.lead(said) || said}${c.clean}`;
     };
     const times: number[] = [];
     let verdict = '';
