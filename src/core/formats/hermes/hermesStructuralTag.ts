@@ -9,8 +9,7 @@
  * With `reasoning`, a think block ending in `</think>` and a blank line comes first (xgrammar's prefix tag).
  */
 import type { ChatTool, ToolChoice } from '../../trace/record.ts';
-import { normalizeToolChoice } from '../structuralTag/toolChoice.ts';
-import { argumentsFormat, callListFormat } from '../structuralTag/callTags.ts';
+import { argumentsFormat, callListTag } from '../structuralTag/callTags.ts';
 import type { StructuralTag, StructuralTagFormat, TagFormat } from '../structuralTag/structuralTagFormat.ts';
 import type { GuidedTagOptions } from '../toolCallFormat.ts';
 
@@ -49,8 +48,6 @@ export function buildHermesStructuralTag(
   toolChoice: ToolChoice | undefined | null,
   options: GuidedTagOptions = {},
 ): StructuralTag {
-  const { fns, choice } = normalizeToolChoice(tools, toolChoice);
-  let format = callListFormat(choice, fns.map(callTag), { trigger: CALL_TRIGGER, separator: '\n', excludes: THINK_EXCLUDES });
-  if (options.reasoning) format = { type: 'sequence', elements: [qwenReasoningPrefix(), format] };
-  return { type: 'structural_tag', format };
+  const shape = { trigger: CALL_TRIGGER, separator: '\n', excludes: THINK_EXCLUDES };
+  return callListTag(tools, toolChoice, callTag, shape, options.reasoning ? qwenReasoningPrefix() : null);
 }

@@ -9,8 +9,7 @@
  * Llama has no reasoning part: the `reasoning` option changes nothing, as in xgrammar.
  */
 import type { ChatTool, ToolChoice } from '../../trace/record.ts';
-import { normalizeToolChoice } from '../structuralTag/toolChoice.ts';
-import { argumentsFormat, callListFormat } from '../structuralTag/callTags.ts';
+import { argumentsFormat, callListTag } from '../structuralTag/callTags.ts';
 import type { StructuralTag, TagFormat } from '../structuralTag/structuralTagFormat.ts';
 
 export const LLAMA_TAG_SHAPES: readonly string[] = ['xgrammar-llama'];
@@ -28,9 +27,5 @@ function callTag(tool: ChatTool): TagFormat {
 
 /** The Llama tag for a request's tools and tool_choice; throws StructuralTagError where xgrammar raises. */
 export function buildLlamaStructuralTag(tools: readonly ChatTool[] | undefined, toolChoice: ToolChoice | undefined | null): StructuralTag {
-  const { fns, choice } = normalizeToolChoice(tools, toolChoice);
-  return {
-    type: 'structural_tag',
-    format: callListFormat(choice, fns.map(callTag), { trigger: CALL_TRIGGER, separator: '', excludes: THINK_EXCLUDES }),
-  };
+  return callListTag(tools, toolChoice, callTag, { trigger: CALL_TRIGGER, separator: '', excludes: THINK_EXCLUDES });
 }

@@ -11,8 +11,7 @@
  */
 import type { ChatTool, ToolChoice } from '../../trace/record.ts';
 import { qwenReasoningPrefix } from '../hermes/hermesStructuralTag.ts';
-import { normalizeToolChoice } from '../structuralTag/toolChoice.ts';
-import { argumentsFormat, callListFormat } from '../structuralTag/callTags.ts';
+import { argumentsFormat, callListTag } from '../structuralTag/callTags.ts';
 import type { StructuralTag, TagFormat } from '../structuralTag/structuralTagFormat.ts';
 import type { GuidedTagOptions } from '../toolCallFormat.ts';
 import { FUNCTION_BEGIN, FUNCTION_END, TOOL_CALL_BEGIN, TOOL_CALL_END } from './qwen3CoderMarkers.ts';
@@ -40,8 +39,6 @@ export function buildQwen3CoderStructuralTag(
   toolChoice: ToolChoice | undefined | null,
   options: GuidedTagOptions = {},
 ): StructuralTag {
-  const { fns, choice } = normalizeToolChoice(tools, toolChoice);
-  let format = callListFormat(choice, fns.map(callTag), { trigger: CALL_TRIGGER, separator: '\n', excludes: THINK_EXCLUDES });
-  if (options.reasoning) format = { type: 'sequence', elements: [qwenReasoningPrefix(), format] };
-  return { type: 'structural_tag', format };
+  const shape = { trigger: CALL_TRIGGER, separator: '\n', excludes: THINK_EXCLUDES };
+  return callListTag(tools, toolChoice, callTag, shape, options.reasoning ? qwenReasoningPrefix() : null);
 }

@@ -4,9 +4,9 @@
  * alone without tools. Formats whose calls sit in a section (Kimi K2, DeepSeek-V3.1) or in messages (Harmony) build
  * their own around it.
  */
-import type { ChatTool } from '../../trace/record.ts';
-import type { JsonSchemaFormat, StructuralTagFormat, TagFormat } from './structuralTagFormat.ts';
-import { xgrammarParameters, type SimplifiedChoice } from './toolChoice.ts';
+import type { ChatTool, ToolChoice } from '../../trace/record.ts';
+import type { JsonSchemaFormat, StructuralTag, StructuralTagFormat, TagFormat } from './structuralTagFormat.ts';
+import { normalizeToolChoice, xgrammarParameters, type SimplifiedChoice } from './toolChoice.ts';
 
 /**
  * A tool's arguments as xgrammar's built-ins constrain them: its schema as JSON (or as Qwen XML parameters),
@@ -38,4 +38,20 @@ export function callListFormat(choice: SimplifiedChoice, tags: TagFormat[], shap
     stop_after_first: false,
     excludes: [...shape.excludes],
   };
+}
+
+/**
+ * A whole tag of that shape for a request: its tools (as xgrammar normalises the choice) as call tags in a call list,
+ * after `prefix` when there is one (a reasoning block). Throws StructuralTagError where xgrammar raises.
+ */
+export function callListTag(
+  tools: readonly ChatTool[] | undefined,
+  toolChoice: ToolChoice | undefined | null,
+  callTag: (tool: ChatTool) => TagFormat,
+  shape: CallListShape,
+  prefix: StructuralTagFormat | null = null,
+): StructuralTag {
+  const { fns, choice } = normalizeToolChoice(tools, toolChoice);
+  const format = callListFormat(choice, fns.map(callTag), shape);
+  return { type: 'structural_tag', format: prefix ? { type: 'sequence', elements: [prefix, format] } : format };
 }
