@@ -6,7 +6,15 @@ import { join } from 'node:path';
 import { importText } from '../../../src/core/trace/importText.ts';
 import { TraceIndex, readTraceItems } from '../../../src/io/trace/traceIndex.ts';
 import { loadAll } from '../../../src/io/trace/loadTrace.ts';
-import { CHAT_COMPLETION, CHAT_REQUEST_LINE, NATIVE_RECORDS, TEXT_COMPLETION, chunk, jsonl, k2vvLine } from '../../core/trace/traceFixtures.ts';
+import {
+  CHAT_COMPLETION,
+  CHAT_REQUEST_LINE,
+  NATIVE_RECORDS,
+  TEXT_COMPLETION,
+  chunk,
+  jsonl,
+  k2vvLine,
+} from '../../core/trace/traceFixtures.ts';
 
 let dir = '';
 let counter = 0;
