@@ -6,7 +6,7 @@
  */
 import { readBitmask } from './allowedNext.ts';
 import type { ByteVocabulary } from './byteVocabulary.ts';
-import { readScriptedObject, resolveSchema, schemaValues, valueCandidates, type ScriptedObject } from './scriptedArguments.ts';
+import { plannedMembers, readScriptedObject, type ScriptedObject } from './scriptedArguments.ts';
 import type { XgMatcher } from './xgrammarModule.ts';
 
 /** On success the text written (the matcher advanced over it), on failure null with the matcher as it was. */
@@ -61,48 +61,30 @@ export class ArgumentWriter {
   }
 
   private async object(obj: ScriptedObject, schemaNode: unknown): Promise<boolean> {
-    const schema = resolveSchema(schemaNode, this.root) ?? {};
-    const props = (schema.properties && typeof schema.properties === 'object' ? schema.properties : {}) as Record<string, unknown>;
-    const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
-    const byKey = new Map(obj.members.map((m) => [m.key, m]));
     if (!this.accept([obj.open ? `{${obj.open}` : '{', '{'])) return false;
     let first = true;
-    const member = async (
-      key: string,
-      schemaOf: unknown,
-      candidates: () => string[],
-      nested: ScriptedObject | null,
-    ): Promise<boolean | 'refused'> => {
+    for (const m of plannedMembers(obj, schemaNode, this.root)) {
       const steps = this.steps;
       const length = this.text.length;
       const sep = first ? [''] : [obj.separator, ', ', ','];
-      const head = JSON.stringify(key);
+      const head = JSON.stringify(m.key);
       if (!this.accept(sep) || !this.accept([head + obj.colon, `${head}: `, `${head}:`])) {
         this.undo(this.steps - steps, length);
-        return 'refused';
+        if (m.required) return false;
+        continue;
       }
-      for (const c of candidates()) if (await this.value(c)) return true;
-      if (nested && (await this.object(nested, schemaOf))) return true;
-      this.undo(this.steps - steps, length);
-      return false;
-    };
-    for (const [key, schemaOf] of Object.entries(props)) {
-      const scripted = byKey.get(key);
-      byKey.delete(key);
-      if (!scripted && !required.includes(key)) continue;
+      const value = m.scripted?.value;
       const nested =
-        scripted && scripted.value && typeof scripted.value === 'object' && !Array.isArray(scripted.value)
-          ? readScriptedObject(scripted.raw)
-          : null;
-      const candidates = scripted
-        ? () => [scripted.raw, ...valueCandidates(scripted, schemaOf, this.root)]
-        : () => schemaValues(schemaOf, this.root);
-      const done = await member(key, schemaOf, candidates, nested);
-      if (done === true) first = false;
-      else if (required.includes(key)) return false;
+        m.declared && value && typeof value === 'object' && !Array.isArray(value) ? readScriptedObject(m.scripted?.raw ?? '') : null;
+      let done = false;
+      for (const c of m.candidates()) if ((done = await this.value(c))) break;
+      if (!done && nested) done = await this.object(nested, m.schema);
+      if (done) first = false;
+      else {
+        this.undo(this.steps - steps, length);
+        if (m.required) return false;
+      }
     }
-    // Undeclared keys stay only where the grammar takes them.
-    for (const m of byKey.values()) if ((await member(m.key, {}, () => [m.raw], null)) === true) first = false;
     return this.accept([obj.close ? `${obj.close}}` : '}', '}']);
   }
 }

@@ -19,7 +19,7 @@ import type { ChatTool } from '../trace/record.ts';
 import { readBitmask } from './allowedNext.ts';
 import { ArgumentWriter } from './argumentWriter.ts';
 import type { ConstrainedOutput } from './constrainedOutput.ts';
-import { readScriptedObject, resolveSchema, schemaValues, valueCandidates, type ScriptedObject } from './scriptedArguments.ts';
+import { plannedMembers, readScriptedObject, type ScriptedObject } from './scriptedArguments.ts';
 import { grammarStartOf } from './whatIf.ts';
 import { newMatcher, type CompiledKimiGrammar } from './xgrammar.ts';
 import type { XgMatcher } from './xgrammarModule.ts';
@@ -59,40 +59,26 @@ async function writeMembers(
   obj: ScriptedObject,
   root: unknown,
 ): Promise<string | null> {
-  const schema = resolveSchema(root, root) ?? {};
-  const props = (schema.properties && typeof schema.properties === 'object' ? schema.properties : {}) as Record<string, unknown>;
-  const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
-  const byKey = new Map(obj.members.map((m) => [m.key, m]));
   let text = '';
   let steps = 0;
-  const tryValues = (key: string, candidates: string[]): boolean => {
-    for (const c of candidates) {
-      let value: unknown;
-      try {
-        value = JSON.parse(c);
-      } catch {
-        continue;
-      }
-      const piece = member(key, value);
-      if (matcher.acceptString(piece)) {
-        steps++;
-        text += piece;
-        return true;
-      }
+  const accepted = (key: string, candidate: string): boolean => {
+    let value: unknown;
+    try {
+      value = JSON.parse(candidate);
+    } catch {
+      return false;
     }
-    return false;
+    const piece = member(key, value);
+    if (!matcher.acceptString(piece)) return false;
+    steps++;
+    text += piece;
+    return true;
   };
-  for (const [key, schemaOf] of Object.entries(props)) {
-    const scripted = byKey.get(key);
-    byKey.delete(key);
-    if (!scripted && !required.includes(key)) continue;
-    const candidates = scripted ? [scripted.raw, ...valueCandidates(scripted, schemaOf, root)] : schemaValues(schemaOf, root);
-    if (!tryValues(key, candidates) && required.includes(key)) {
-      if (steps > 0) matcher.rollBack(steps);
-      return null;
-    }
+  for (const m of plannedMembers(obj, root, root)) {
+    if (m.candidates().some((c) => accepted(m.key, c)) || !m.required) continue;
+    if (steps > 0) matcher.rollBack(steps);
+    return null;
   }
-  for (const m of byKey.values()) tryValues(m.key, [m.raw]);
   return text;
 }
 
@@ -176,23 +162,15 @@ export async function constrainCalls(
       }
       const index = call.index;
       const meantHead = writer.head(call.name, index);
-      let head: string | null = null;
-      for (const name of [call.name, ...byCloseness(call.name, declared)]) {
-        const candidate = writer.head(name, index);
-        if (matcher.acceptString(candidate)) {
-          head = candidate;
-          if (name === call.name) run.out += candidate;
-          else run.supplied(candidate, meantHead);
-          break;
-        }
-      }
-      if (head === null) {
+      const name = [call.name, ...byCloseness(call.name, declared)].find((n) => matcher.acceptString(writer.head(n, index)));
+      if (name === undefined) {
         // No call may start here (tool_choice "none", or a grammar without this format's calls).
         run.changed(0, meantHead.length + call.arguments.length + writer.tail.length);
         complete = false;
         break;
       }
-      const name = declared.find((d) => writer.head(d, index) === head) ?? call.name;
+      if (name === call.name) run.out += meantHead;
+      else run.supplied(writer.head(name, index), meantHead);
       const meantArgs = readable(call.arguments) ? argumentsText(writer, call.arguments) : call.arguments;
       let args: string | null = null;
       if (matcher.acceptString(meantArgs)) {

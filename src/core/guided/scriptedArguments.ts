@@ -189,3 +189,45 @@ export function valueCandidates(member: ScriptedMember, schema: unknown, root: u
   const texts = out.map((x) => JSON.stringify(x) as string);
   return [...new Set([...texts, ...schemaValues(s, root)])].filter((x) => x !== member.raw);
 }
+
+/** A member the guided writer tries to write, in the order xgrammar asks for them. */
+export interface PlannedMember {
+  key: string;
+  /** The property's schema (`{}` for a key the schema does not declare). */
+  schema: unknown;
+  declared: boolean;
+  required: boolean;
+  /** What the script wrote for it; null for a required key the script lacks. */
+  scripted: ScriptedMember | null;
+  /** Values to try, nearest first: the script's own, then the nearest the schema allows (or the schema's own). */
+  candidates(): string[];
+}
+
+/**
+ * The members of a scripted object as guided decoding writes them: the declared properties in the schema's order
+ * (those the script wrote, and required ones it lacks), then the script's undeclared keys as written — which stay
+ * only where the grammar takes them.
+ */
+export function plannedMembers(obj: ScriptedObject, schemaNode: unknown, root: unknown): PlannedMember[] {
+  const schema = resolveSchema(schemaNode, root) ?? {};
+  const props = (schema.properties && typeof schema.properties === 'object' ? schema.properties : {}) as Record<string, unknown>;
+  const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
+  const byKey = new Map(obj.members.map((m) => [m.key, m]));
+  const out: PlannedMember[] = [];
+  for (const [key, schemaOf] of Object.entries(props)) {
+    const scripted = byKey.get(key) ?? null;
+    byKey.delete(key);
+    if (!scripted && !required.includes(key)) continue;
+    out.push({
+      key,
+      schema: schemaOf,
+      declared: true,
+      required: required.includes(key),
+      scripted,
+      candidates: scripted ? () => [scripted.raw, ...valueCandidates(scripted, schemaOf, root)] : () => schemaValues(schemaOf, root),
+    });
+  }
+  for (const m of byKey.values())
+    out.push({ key: m.key, schema: {}, declared: false, required: false, scripted: m, candidates: () => [m.raw] });
+  return out;
+}

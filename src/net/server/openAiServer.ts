@@ -149,7 +149,8 @@ export class OpenAiServer {
   private readonly model: ScriptedModel;
   private readonly modelName: string;
   private readonly format: ToolCallFormat;
-  private readonly tokenizer: Tokenizer;
+  /** Each format's approximate tokenizer, built once (a scripted record may be written in another format). */
+  private readonly tokenizers = new Map<ToolCallFormat, Tokenizer>();
   private readonly constraint: OutputConstraint | null;
   private server: Server | null = null;
   private counter = 0;
@@ -159,10 +160,18 @@ export class OpenAiServer {
     this.format = getFormat(options.format ?? DEFAULT_FORMAT);
     if (options.vllmProfile && !this.format.engineProfiles)
       throw new Error(`vLLM parser profiles replay Kimi K2's parser generations; the ${this.format.displayName} format has none`);
-    this.tokenizer = this.format.tokenizer.approximate();
     this.model = new ScriptedModel({ ...options, format: this.format });
     this.modelName = options.model ?? `toolscope-sim-${this.format.name.replace(/_/gu, '-')}`;
     this.constraint = options.constraint === undefined ? xgrammarConstraint() : options.constraint;
+  }
+
+  private tokenizerFor(format: ToolCallFormat): Tokenizer {
+    let tokenizer = this.tokenizers.get(format);
+    if (!tokenizer) {
+      tokenizer = format.tokenizer.approximate();
+      this.tokenizers.set(format, tokenizer);
+    }
+    return tokenizer;
   }
 
   async listen(): Promise<RunningServer> {
@@ -279,7 +288,7 @@ export class OpenAiServer {
         : typeof body.max_completion_tokens === 'number'
           ? body.max_completion_tokens
           : Infinity;
-    const all = simulatedTokens(text, format === this.format ? this.tokenizer : format.tokenizer.approximate());
+    const all = simulatedTokens(text, this.tokenizerFor(format));
     const tokens = all.slice(0, maxTokens);
     const id = `chatcmpl-toolscope-${++this.counter}`;
     const created = Math.floor(Date.now() / 1000);
@@ -375,7 +384,7 @@ export class OpenAiServer {
       body.prompt,
     );
     const maxTokens = typeof body.max_tokens === 'number' ? body.max_tokens : Infinity;
-    const all = simulatedTokens(text, format === this.format ? this.tokenizer : format.tokenizer.approximate());
+    const all = simulatedTokens(text, this.tokenizerFor(format));
     const tokens = all.slice(0, maxTokens);
     const asIds = body.return_tokens_as_token_ids === true;
     const wantLogprobs = typeof body.logprobs === 'number' || body.logprobs === true;

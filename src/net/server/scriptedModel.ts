@@ -73,6 +73,8 @@ function brokenArguments(tool: ChatTool, valid: unknown): unknown {
 export class ScriptedModel {
   private readonly byKey = new Map<string, TraceRecord>();
   private byPrompt: Map<string, TraceRecord> | null = null;
+  /** Each scripted record's format, resolved once. */
+  private readonly formats = new Map<TraceRecord, ToolCallFormat>();
   private readonly repeats = new Map<string, number>();
   readonly format: ToolCallFormat;
 
@@ -140,7 +142,12 @@ export class ScriptedModel {
 
   /** A scripted record's completion, in the record's own format (a trace may mix formats). */
   private scripted(record: TraceRecord): ScriptedCompletion {
-    return { text: record.completion?.text ?? '', kind: 'script', format: resolveFormat(record, null).format };
+    let format = this.formats.get(record);
+    if (!format) {
+      format = resolveFormat(record, null).format;
+      this.formats.set(record, format);
+    }
+    return { text: record.completion?.text ?? '', kind: 'script', format };
   }
 
   /** A short preamble and one call, in the model's format. */
