@@ -10,7 +10,8 @@ import { getFormat } from '../../../src/core/formats/registry.ts';
 import { compileStructuralTag, grammarAccepts } from '../../../src/core/guided/xgrammar.ts';
 import { whatIfForRequest } from '../../../src/core/guided/whatIf.ts';
 import { guidedCase } from '../../fixtures/guided/harmony.ts';
-import type { ChatTool } from '../../../src/core/trace/record.ts';
+import type { ChatTool, TraceRecord } from '../../../src/core/trace/record.ts';
+import { loadRealCases } from '../../fixtures/real/realCase.ts';
 
 const params = { type: 'object', properties: { q: { type: 'string' } } };
 const tools: ChatTool[] = [{ type: 'function', function: { name: 'search', parameters: params } }];
@@ -102,4 +103,22 @@ test('a completion whose final <|return|> or <|call|> the server stripped may en
   const cut = guidedCase.clean.slice(0, guidedCase.clean.indexOf('"days"'));
   const run = await whatIfForRequest(request, { text: cut, tokens: [], finishReason: 'stop' }, { format: 'harmony' });
   assert.ok(run.ran && !run.result.accepted && run.result.reason === 'cannot-end', JSON.stringify(run));
+});
+
+test('a real gpt-oss completion (https://github.com/kekzl/imp/pull/1719): what follows its analysis message is held to the tag', async () => {
+  // The PR shows the model's output (an analysis message, then the call on a new line) but not the request's tool
+  // schema: the one tool it names is declared with the argument it passes.
+  const real = loadRealCases().find((c) => c.id === 'gpt-oss-imp-1719-call-dropped');
+  assert.ok(real, 'the case is in test/fixtures/real');
+  const text = (real.trace[0] as TraceRecord).completion?.text ?? '';
+  const weather: ChatTool[] = [
+    { type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } },
+  ];
+  const run = await whatIfForRequest({ tools: weather }, { text, tokens: [] }, { format: 'harmony' });
+  // Lowered one tag per end, the analysis text ran on through <|end|> and this was accepted whole. The message ends at
+  // its <|end|>: the line break the output has there is refused; the next message's <|start|> (or the end) is allowed.
+  const afterEnd = text.indexOf('<|end|>') + '<|end|>'.length;
+  assert.ok(run.ran && !run.result.accepted, JSON.stringify(run));
+  assert.equal(run.result.charOffset, afterEnd);
+  assert.match(run.result.allowed, /"<".*end of output/u);
 });
