@@ -3,52 +3,28 @@
  * header says the guided checks are pending and no guided finding is listed; once the follow-up arrives, the
  * finding is in the record's diagnostics, its row's badges and the header's counts, and the pending notes are gone.
  */
-import { after, before, describe, test, type TestContext } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
-import { browserMissing, ensureBuilt, launch, openPage, openVsCodePage, PageServer, selectRecord } from './harness.ts';
+import { browserSuite, openPage, openVsCodePage, selectRecord } from './harness.ts';
 import { recordWithSchema, traceText } from '../fixtures/hostileSchemas.ts';
 import { holdWhatIfs } from '../fixtures/heldWhatIfs.ts';
 import { guidedEngine } from '../../src/core/guided/guidedEngine.ts';
 
-const missing = browserMissing();
-let browser: Browser;
-let server: PageServer;
-let tmp: string;
-
 const SCHEMA = { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] };
 
 describe('guided findings after the first paint', () => {
-  before(async () => {
-    if (missing) return;
-    ensureBuilt();
-    server = new PageServer();
-    await server.start();
-    browser = await launch();
-    tmp = await mkdtemp(join(tmpdir(), 'toolscope-guided-follow-up-'));
-  });
-  after(async () => {
-    if (missing) return;
-    await browser?.close();
-    await server?.stop();
-    await rm(tmp, { recursive: true, force: true });
-  });
-  const skip = (t: TestContext) => {
-    if (missing) t.skip(missing);
-    return Boolean(missing);
-  };
+  const suite = browserSuite('toolscope-guided-follow-up-');
 
   test('a record painted while its what-if is held gets the finding when the follow-up arrives', async (t) => {
-    if (skip(t)) return;
-    const trace = join(tmp, 'held.jsonl');
+    if (suite.skip(t)) return;
+    const trace = join(suite.tmp, 'held.jsonl');
     // The integer is refused by the grammar (TS024) and by ajv (TS005).
     await writeFile(trace, traceText([recordWithSchema('accepted', SCHEMA), recordWithSchema('blocked', SCHEMA, '{"a": 1}')]));
     const held = holdWhatIfs(guidedEngine());
-    const { page, done } = await openPage(browser, null, { theme: 'light' });
-    const host = await openVsCodePage(page, server, trace, '/guided-follow-up.html');
+    const { page, done } = await openPage(suite.browser, null, { theme: 'light' });
+    const host = await openVsCodePage(page, suite.server, trace, '/guided-follow-up.html');
     try {
       await page.locator('.list-count', { hasText: /^2 records · analysing…$/ }).waitFor();
       await selectRecord(page, 'blocked');

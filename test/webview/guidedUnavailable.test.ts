@@ -3,52 +3,28 @@
  * record shows `guided-unavailable` with the engine's reason, and the normal record opened after it still shows
  * its guided finding — the host's grammar engine was replaced, not lost (issue #13).
  */
-import { after, before, describe, test, type TestContext } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
-import { browserMissing, ensureBuilt, launch, openPage, openVsCodePage, PageServer, selectRecord, shot } from './harness.ts';
+import { browserSuite, openPage, openVsCodePage, selectRecord, shot } from './harness.ts';
 import { ABORTS_IN_ENGINE, recordWithSchema, traceText } from '../fixtures/hostileSchemas.ts';
-
-const missing = browserMissing();
-let browser: Browser;
-let server: PageServer;
-let tmp: string;
 
 const GOOD = { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] };
 
 describe('guided-unavailable in the trace editor', () => {
-  before(async () => {
-    if (missing) return;
-    ensureBuilt();
-    server = new PageServer();
-    await server.start();
-    browser = await launch();
-    tmp = await mkdtemp(join(tmpdir(), 'toolscope-guided-unavailable-'));
-  });
-  after(async () => {
-    if (missing) return;
-    await browser?.close();
-    await server?.stop();
-    await rm(tmp, { recursive: true, force: true });
-  });
-  const skip = (t: TestContext) => {
-    if (missing) t.skip(missing);
-    return Boolean(missing);
-  };
+  const suite = browserSuite('toolscope-guided-unavailable-');
 
   test('an aborting record, then a normal one: the normal one keeps its guided finding', async (t) => {
-    if (skip(t)) return;
-    const trace = join(tmp, 'hostile.jsonl');
+    if (suite.skip(t)) return;
+    const trace = join(suite.tmp, 'hostile.jsonl');
     // The normal record's argument has the wrong type: the grammar would have blocked it (TS024).
     await writeFile(
       trace,
       traceText([recordWithSchema('aborts-xgrammar', ABORTS_IN_ENGINE), recordWithSchema('normal', GOOD, '{"a": 1}')]),
     );
-    const { page, done } = await openPage(browser, null, { theme: 'light' });
-    const host = await openVsCodePage(page, server, trace, '/guided-unavailable.html');
+    const { page, done } = await openPage(suite.browser, null, { theme: 'light' });
+    const host = await openVsCodePage(page, suite.server, trace, '/guided-unavailable.html');
     await page.locator('.list-count', { hasText: /^2 records$/ }).waitFor();
     await host.idle();
 

@@ -5,11 +5,13 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { basename, join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { after, before, type TestContext } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { embeddedTraces } from '../../src/host/view/embeddedTrace.ts';
@@ -413,4 +415,42 @@ export async function openPage(
 export async function shot(page: Page, name: string): Promise<void> {
   await mkdir(RESULTS, { recursive: true });
   await page.screenshot({ path: join(RESULTS, `${name}.png`) });
+}
+
+/** What the tests of one `describe` share: a browser, a page server and a scratch folder. */
+export interface BrowserSuite {
+  readonly browser: Browser;
+  readonly server: PageServer;
+  readonly tmp: string;
+  /** Skips the test, with the reason, when there is no browser; true when it did. */
+  skip(t: TestContext): boolean;
+}
+
+/** Sets up a BrowserSuite before the `describe`'s tests (none without a browser) and closes it after them. */
+export function browserSuite(tmpPrefix: string): BrowserSuite {
+  const missing = browserMissing();
+  const suite = {
+    browser: undefined as unknown as Browser,
+    server: undefined as unknown as PageServer,
+    tmp: '',
+    skip(t: TestContext): boolean {
+      if (missing) t.skip(missing);
+      return Boolean(missing);
+    },
+  };
+  before(async () => {
+    if (missing) return;
+    ensureBuilt();
+    suite.server = new PageServer();
+    await suite.server.start();
+    suite.browser = await launch();
+    suite.tmp = await mkdtemp(join(tmpdir(), tmpPrefix));
+  });
+  after(async () => {
+    if (missing) return;
+    await suite.browser?.close();
+    await suite.server?.stop();
+    if (suite.tmp) await rm(suite.tmp, { recursive: true, force: true });
+  });
+  return suite;
 }
