@@ -28,16 +28,9 @@ export default tseslint.config(
   },
   {
     // The domain layers (src/core) and the protocol layer (src/shared, which the browser shares) are pure: file,
-    // process, thread and network I/O belong to src/io (files), src/net (network) and the composition roots. The files
-    // below predate the rule (tokenizer files, the grammar worker); the list may only shrink.
+    // process, thread and network I/O belong to src/io (files, the grammar engine's thread), src/net (network) and the
+    // composition roots, which hand the domain what it needs (AnalysisServices).
     files: ['src/core/**/*.ts', 'src/shared/**/*.ts'],
-    ignores: [
-      'src/core/guided/engineWorker.ts',
-      'src/core/guided/guidedEngine.ts',
-      'src/core/guided/guidedWorkerStart.ts',
-      'src/core/tokens/ggufHeader.ts',
-      'src/core/tokens/localTokenizer.ts',
-    ],
     rules: {
       'no-restricted-imports': [
         'error',

@@ -9,7 +9,7 @@ import { compileKimiGrammar, whatIf } from '../src/core/guided/index.ts';
 import { compileFormatGrammar } from '../src/core/guided/xgrammar.ts';
 import { formatNames, getFormat } from '../src/core/formats/registry.ts';
 import { GUIDED_CASES } from '../test/fixtures/guided/index.ts';
-import { GuidedEngine } from '../src/core/guided/guidedEngine.ts';
+import { GuidedEngine } from '../src/io/guided/guidedEngine.ts';
 import { suiteSchemas } from '../test/fixtures/hostileSchemas.ts';
 import { KimiSplitter } from '../src/core/tokens/index.ts';
 import type { ChatTool } from '../src/core/trace/record.ts';

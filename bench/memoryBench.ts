@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { Analyzer } from '../src/core/analysis.ts';
 import { readTraceItems } from '../src/io/trace/traceIndex.ts';
 import { recordView } from '../src/host/view/recordView.ts';
+import { nodeServices } from '../src/io/nodeServices.ts';
 
 export const MEMORY_CHILD_FLAG = '--memory-child';
 
@@ -43,7 +44,7 @@ function hugeRecord(mb: number, specials = 0): string {
 /** The child: analyse every record of the file, build its view, print the figures as one JSON line. */
 export async function memoryChild(path: string, maxCompletionMB: number | undefined): Promise<void> {
   const started = performance.now();
-  const analyzer = new Analyzer(maxCompletionMB ? { maxCompletionMB } : {});
+  const analyzer = new Analyzer(maxCompletionMB ? { maxCompletionMB } : {}, nodeServices());
   let kinds: string[] = [];
   let tokens = 0;
   let findings = 0;

@@ -69,7 +69,7 @@ export function buildBundles({ outdir = 'dist', shippedOnly = false, production:
       entryPoints: [createRequire(import.meta.url).resolve(O200K_RANKS)],
       outfile: `${outdir}/o200k_base.js`,
     }),
-    build({ ...opts, entryPoints: ['src/core/guided/engineWorker.ts'], outfile: `${outdir}/guidedWorker.js` }),
+    build({ ...opts, entryPoints: ['src/io/guided/engineWorker.ts'], outfile: `${outdir}/guidedWorker.js` }),
     ...(shippedOnly
       ? []
       : [

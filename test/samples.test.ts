@@ -11,11 +11,12 @@ import { DIAGNOSTIC_KINDS } from '../src/core/diagnostics/registry.ts';
 import { readTraceItems } from '../src/io/trace/traceIndex.ts';
 import { isTraceFileName } from '../src/core/trace/traceFileNames.ts';
 import { analyzeCommand } from '../src/cli/analyzeCommand.ts';
+import { nodeServices } from '../src/io/nodeServices.ts';
 
 const dir = fileURLToPath(new URL('../samples/', import.meta.url));
 
 async function analyseSamples(): Promise<{ records: Map<string, AnalyzedRecord[]>; errors: Map<string, number[]> }> {
-  const analyzer = new Analyzer();
+  const analyzer = new Analyzer({}, nodeServices());
   const records = new Map<string, AnalyzedRecord[]>();
   const errors = new Map<string, number[]>();
   for (const name of readdirSync(dir).filter(isTraceFileName).sort()) {

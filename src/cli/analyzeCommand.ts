@@ -2,7 +2,6 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Analyzer } from '../core/analysis.ts';
-import { guidedEngine } from '../core/guided/guidedEngine.ts';
 import { SEVERITY_RANK } from '../core/diagnostics/diagnostic.ts';
 import { TRACE_EXTENSIONS, isTraceFileName } from '../core/trace/traceFileNames.ts';
 import { STDIN_NAME } from './stdinTrace.ts';
@@ -19,6 +18,7 @@ import { AnalyzeProgress } from './analyzeProgress.ts';
 export type { AnalyzeCommandOptions };
 
 import { InputError } from './inputError.ts';
+import { nodeServices } from '../io/nodeServices.ts';
 
 export { InputError };
 
@@ -92,8 +92,9 @@ export async function analyzeCommand(
     });
   } else {
     // xgrammar's worker loads its WASM module while the first file is read.
-    if (options.guided !== false) guidedEngine().warmUp();
-    const analyzer = new Analyzer(options);
+    const services = nodeServices();
+    if (options.guided !== false) services.grammarEngine.warmUp();
+    const analyzer = new Analyzer(options, services);
     for (const file of files) {
       const r = await analyzeFile(file, analyzer, options, { write, report, ci, errors, onRecord: () => progress?.record() }, input);
       worst = Math.max(worst, r.worst);

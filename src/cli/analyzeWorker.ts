@@ -8,6 +8,7 @@ import { analyzeFile } from './analyzeFile.ts';
 import { HumanReport } from '../host/report/humanReport.ts';
 import { terminalStyle } from '../host/report/terminalStyle.ts';
 import { ANALYZE_WORKER, type AnalyzeWorkerData, type AnalyzeWorkerResult } from './analyzeWorkerProtocol.ts';
+import { nodeServices } from '../io/nodeServices.ts';
 
 /** This thread was started as a file worker of `analyze`. */
 export function isAnalyzeWorker(): boolean {
@@ -16,7 +17,7 @@ export function isAnalyzeWorker(): boolean {
 
 export function runAnalyzeWorker(): void {
   const { options, isTTY } = workerData as AnalyzeWorkerData;
-  const analyzer = new Analyzer(options);
+  const analyzer = new Analyzer(options, nodeServices());
   const style = terminalStyle({ isTTY });
   let queue: Promise<void> = Promise.resolve();
   parentPort?.on('message', ({ index, file }: { index: number; file: string }) => {

@@ -9,9 +9,10 @@ import { classifyCall, completionCalls } from '../host/eval/errorClasses.ts';
 import { latestPerSample } from '../host/eval/evalFigures.ts';
 import { toolCallsValid, type K2vvResult } from '../host/eval/k2vvMetrics.ts';
 import { ToolSchemas } from '../core/schema/toolSchemas.ts';
+import { nodeServices } from '../io/nodeServices.ts';
 
 export function evalJunitSuite(label: string, results: readonly K2vvResult[], properties: Record<string, string> = {}): JunitSuite {
-  const analyzer = new Analyzer();
+  const analyzer = new Analyzer({}, nodeServices());
   const schemas = new ToolSchemas();
   const classname = `toolscope.eval.${label.replace(/[^A-Za-z0-9_.-]+/g, '-')}`;
   const cases: JunitCase[] = latestPerSample(results)

@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import { statSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
-import { prestartGuidedWorker } from '../core/guided/guidedWorkerStart.ts';
+import { prestartGuidedWorker } from '../io/guided/guidedWorkerStart.ts';
 import { requireWithCodeCache } from './codeCache.ts';
 import { startupMark } from '../core/util/startupMarks.ts';
 

@@ -14,6 +14,7 @@ import type { LoadedRecord, TraceRecord } from '../core/trace/record.ts';
 import { appendProblem, appendRecords, siblingReplaysPath } from '../io/trace/traceWriter.ts';
 import { InputError } from './analyzeCommand.ts';
 import { terminalStyle } from '../host/report/terminalStyle.ts';
+import { nodeServices } from '../io/nodeServices.ts';
 
 export type GuidedChoice = 'off' | 'on' | 'both';
 
@@ -101,7 +102,7 @@ export async function replayCommand(
   }
   const style = terminalStyle(out);
   const write = (s: string) => out.write(s + '\n');
-  const analyzer = new Analyzer();
+  const analyzer = new Analyzer({}, nodeServices());
   const modes: boolean[] = options.guided === 'both' ? [false, true] : [options.guided === 'on'];
   let failures = 0;
   try {

@@ -8,7 +8,7 @@ import { embeddedTraces } from '../host/view/embeddedTrace.ts';
 import { reportPageHtml } from '../host/view/pageHtml.ts';
 import { expandInputs, InputError } from './analyzeCommand.ts';
 import { STDIN_NAME, spoolInput, type SpooledInput } from './stdinTrace.ts';
-import { guidedEngine } from '../core/guided/guidedEngine.ts';
+import { nodeServices } from '../io/nodeServices.ts';
 import { parallelThreads } from './parallelAnalyze.ts';
 import { embeddedTracesInParallel } from './parallelReport.ts';
 
@@ -27,7 +27,7 @@ export async function writeReport(
   if (files.filter((f) => f === STDIN_NAME).length > 1) throw new InputError('standard input (-) can be read only once');
   // Many files: built on worker threads (each with its own grammar engine), gathered in file order.
   const threads = await parallelThreads(files, jobs);
-  if (options.guided !== false && threads === 1) guidedEngine().warmUp();
+  if (options.guided !== false && threads === 1) nodeServices().grammarEngine.warmUp();
   let script: string;
   let style: string;
   try {

@@ -8,6 +8,7 @@ import { readTraceItems } from '../io/trace/traceIndex.ts';
 import type { TokenizedCompletion } from '../core/tokens/token.ts';
 import { tokenSourceLabel } from '../core/tokens/tokenSourceLabel.ts';
 import { expandInputs, InputError } from './analyzeCommand.ts';
+import { nodeServices } from '../io/nodeServices.ts';
 
 export interface TokensJson {
   id: string;
@@ -42,7 +43,7 @@ export async function tokensCommand(
   out: NodeJS.WritableStream,
 ): Promise<number> {
   const files = await expandInputs(inputs);
-  const analyzer = new Analyzer({ format: options.format, tokenizers: options.tokenizers });
+  const analyzer = new Analyzer({ format: options.format, tokenizers: options.tokenizers }, nodeServices());
   const write = (line: string) => out.write(line + '\n');
   for (const file of files) {
     try {

@@ -9,7 +9,8 @@ import { ASYNC_CHECKS, PROFILE_CHECKS, SYNC_CHECKS, type DiagnosticKind } from '
 import { parseTokens, type ParseEvent } from './formats/parseTokens.ts';
 import { findFormat } from './formats/registry.ts';
 import { modelNames, resolveFormat, type FormatBasis } from './formats/resolveFormat.ts';
-import { chooseTokenizer, type TokenizerChoice, type TokenizerPaths } from './formats/tokenizerChoice.ts';
+import { chooseTokenizer, type TokenizerChoice, type TokenizerFileReader, type TokenizerPaths } from './formats/tokenizerChoice.ts';
+import type { GrammarEngine } from './guided/grammarEngine.ts';
 import { completionQuotedInError } from './formats/quotedMarkup.ts';
 import { apiIssuesCallIds } from './trace/apiCallIds.ts';
 import type { ParseResult, ParserDelta } from './formats/toolCallFormat.ts';
@@ -64,6 +65,17 @@ export interface AnalysisOptions {
    * guided what-if and the vLLM profile (a record-too-large finding says so). Default DEFAULT_MAX_COMPLETION_MB.
    */
   maxCompletionMB?: number;
+}
+
+/**
+ * What the analysis is handed by its composition root: the parts that do I/O, which the domain may not
+ * (src/io/nodeServices.ts builds Node's). Options say what the user chose; services are what the platform provides.
+ */
+export interface AnalysisServices {
+  /** Reads the user's tokenizer files (`tokenizers`); without it a path that is set becomes a note on the tokens. */
+  readTokenizer?: TokenizerFileReader;
+  /** Runs the guided-decoding what-if (the async checks); without it there is no what-if. */
+  grammarEngine?: GrammarEngine;
 }
 
 /** The default size limit of a completion, in million characters: a few hundred MB of memory at most. */
@@ -142,7 +154,10 @@ export class Analyzer {
   /** Shared across records so each tool schema compiles once per session. */
   private readonly schemas = new ToolSchemas();
 
-  constructor(private readonly options: AnalysisOptions = {}) {}
+  constructor(
+    private readonly options: AnalysisOptions = {},
+    private readonly services: AnalysisServices = {},
+  ) {}
 
   /**
    * `analyze`, plus the async checks (the guided-decoding what-if: guided-would-block / guided-accepts), whose
@@ -245,10 +260,12 @@ export class Analyzer {
         request: loaded.record.request,
         finishReason: response?.finishReason ?? loaded.record.completion?.finish_reason ?? null,
         startInReasoning: this.options.startInReasoning ?? false,
+        grammarEngine: this.services.grammarEngine ?? null,
       });
     // Without usable recorded tokens: the model's own tokenizer when there is one, else the format's splitter.
     let choice: TokenizerChoice | null = null;
-    const choose = () => (choice = chooseTokenizer(format, modelNames(record), this.options.tokenizers)).tokenizer;
+    const choose = () =>
+      (choice = chooseTokenizer(format, modelNames(record), this.options.tokenizers, this.services.readTokenizer)).tokenizer;
     let completion: TokenizedCompletion | null = null;
     if (record.completion && oversized) {
       completion = {

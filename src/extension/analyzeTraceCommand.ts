@@ -15,6 +15,7 @@ import { tokenizerSettingFor } from './tokenizerSetting.ts';
 import { ignoreSettingFor } from './ignoreSetting.ts';
 import { vllmProfileSettingFor, vllmReasoningParserSettingFor } from './vllmProfileSetting.ts';
 import { maxCompletionMBFor } from './sizeLimitSetting.ts';
+import { nodeServices } from '../io/nodeServices.ts';
 
 const SEVERITY: Record<Severity, vscode.DiagnosticSeverity> = {
   error: vscode.DiagnosticSeverity.Error,
@@ -69,15 +70,18 @@ export class AnalyzeTraceCommand {
       return null;
     }
     try {
-      const analyzer = new Analyzer({
-        format: formatSettingFor(uri),
-        template: await templateSettingFor(uri),
-        vllmProfile: vllmProfileSettingFor(uri),
-        tokenizers: tokenizerSettingFor(uri),
-        vllmReasoningParser: vllmReasoningParserSettingFor(uri),
-        ignore: ignoreSettingFor(uri),
-        maxCompletionMB: maxCompletionMBFor(uri),
-      });
+      const analyzer = new Analyzer(
+        {
+          format: formatSettingFor(uri),
+          template: await templateSettingFor(uri),
+          vllmProfile: vllmProfileSettingFor(uri),
+          tokenizers: tokenizerSettingFor(uri),
+          vllmReasoningParser: vllmReasoningParserSettingFor(uri),
+          ignore: ignoreSettingFor(uri),
+          maxCompletionMB: maxCompletionMBFor(uri),
+        },
+        nodeServices(),
+      );
       this.output.clear();
       const report = new HumanReport((line) => this.output.appendLine(line), terminalStyle({ isTTY: false }), false);
       report.file(vscode.workspace.asRelativePath(uri));

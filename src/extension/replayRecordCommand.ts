@@ -14,6 +14,7 @@ import { isTraceFileName } from '../core/trace/traceFileNames.ts';
 import { appendRecords, siblingReplaysPath } from '../io/trace/traceWriter.ts';
 import { ApiKeys, configuredEndpoints, EMBEDDED_ENDPOINT } from './endpoints.ts';
 import { revealInTrace, TRACE_VIEW_TYPE } from './traceEditorProvider.ts';
+import { nodeServices } from '../io/nodeServices.ts';
 
 export interface ReplayTarget {
   uri?: vscode.Uri;
@@ -69,7 +70,7 @@ export class ReplayRecordCommand {
     );
     if (!guided) return;
     const outPath = siblingReplaysPath(uri.fsPath);
-    const analyzer = new Analyzer();
+    const analyzer = new Analyzer({}, nodeServices());
     const written = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: `Toolscope: replaying ${record.id}`, cancellable: true },
       async (progress, token) => {

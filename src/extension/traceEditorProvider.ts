@@ -13,7 +13,7 @@ import { TraceSession } from '../host/view/traceSession.ts';
 import { FORMAT_SETTING, formatSettingFor } from './formatSetting.ts';
 import { templateSettingFor } from './templateSetting.ts';
 import { TOKENIZER_SETTING, tokenizerSettingFor } from './tokenizerSetting.ts';
-import { clearLocalTokenizers } from '../core/tokens/localTokenizer.ts';
+import { clearLocalTokenizers } from '../io/tokens/localTokenizer.ts';
 import { IGNORE_SETTING, ignoreSettingFor } from './ignoreSetting.ts';
 import {
   VLLM_PROFILE_SETTING,

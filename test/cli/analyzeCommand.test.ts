@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { nodeServices } from '../../src/io/nodeServices.ts';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 const cli = join(repo, 'src/cli/main.ts');
@@ -211,7 +212,7 @@ test('analyze: type-confused records and an unreadable file in a directory: exit
 
 test('an internal error while analysing one record is an error on its line; the next record is analysed', async () => {
   const { Analyzer } = await import('../../src/core/analysis.ts');
-  const analyzer = new Analyzer();
+  const analyzer = new Analyzer({}, nodeServices());
   const original = analyzer.analyze.bind(analyzer);
   analyzer.analyze = (loaded) => {
     if (loaded.record.id === 'boom') throw new TypeError('x is not a function');
@@ -230,7 +231,7 @@ test('an internal error while analysing one record is an error on its line; the 
 
 test('when only the guided what-if fails on a record, the record is kept with its other findings', async () => {
   const { Analyzer } = await import('../../src/core/analysis.ts');
-  const analyzer = new Analyzer();
+  const analyzer = new Analyzer({}, nodeServices());
   analyzer.analyzeWithGuided = () => Promise.reject(new RangeError('Maximum call stack size exceeded'));
   const outcome = await analyzer.analyzeGuarded({ record: { ...bad } as never, line: 2, lastLine: 2, source: 'native' });
   assert.equal(outcome.kind, 'record');

@@ -31,7 +31,7 @@ async function buildCli(dir: string): Promise<void> {
   await Promise.all([
     build({ ...common, entryPoints: [join(ROOT, 'src/cli/launcher.ts')], outfile: join(dir, 'cli.js') }),
     build({ ...common, entryPoints: [join(ROOT, 'src/cli/main.ts')], outfile: join(dir, 'cli-main.js') }),
-    build({ ...common, entryPoints: [join(ROOT, 'src/core/guided/engineWorker.ts')], outfile: join(dir, 'guidedWorker.js') }),
+    build({ ...common, entryPoints: [join(ROOT, 'src/io/guided/engineWorker.ts')], outfile: join(dir, 'guidedWorker.js') }),
   ]);
 }
 

@@ -16,6 +16,7 @@ import { fake, Uri } from './fakeVscode.ts';
 import { done, fakePanel } from './fakePanel.ts';
 import { recordWithSchema, traceText } from '../fixtures/hostileSchemas.ts';
 import { holdWhatIfs } from '../fixtures/heldWhatIfs.ts';
+import { nodeServices } from '../../src/io/nodeServices.ts';
 
 const SCHEMA = { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] };
 const isGuided = (kind: string) => kind.startsWith('guided-');
@@ -23,7 +24,7 @@ const isGuided = (kind: string) => kind.startsWith('guided-');
 test('trace editor: rows and the record are sent before the what-if answers; its findings follow, none lost', async () => {
   // Loaded after the hook, as the provider is, so both name the same engine.
   const { TraceEditorProvider, TRACE_VIEW_TYPE } = await import('../../src/extension/traceEditorProvider.ts');
-  const { guidedEngine } = await import('../../src/core/guided/guidedEngine.ts');
+  const { guidedEngine } = await import('../../src/io/guided/guidedEngine.ts');
   const { Analyzer } = await import('../../src/core/analysis.ts');
   const { TraceIndex } = await import('../../src/io/trace/traceIndex.ts');
   const { recordSummary } = await import('../../src/host/view/recordView.ts');
@@ -84,7 +85,7 @@ test('trace editor: rows and the record are sent before the what-if answers; its
       for (const row of rows) {
         const loaded = (await index.read(row.entry)).records[0];
         assert.ok(loaded);
-        const full = await new Analyzer().analyzeWithGuided(loaded);
+        const full = await new Analyzer({}, nodeServices()).analyzeWithGuided(loaded);
         const f = byKey.get(row.key) as GuidedFindings;
         assert.deepEqual(f.diagnostics, full.diagnostics);
         assert.deepEqual(f.ignored, full.ignored);

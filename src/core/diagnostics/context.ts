@@ -1,6 +1,7 @@
 /**
  * Everything a diagnostic check may look at for one record, computed once by the analysis pipeline.
  */
+import type { GrammarEngine } from '../guided/grammarEngine.ts';
 import type { VllmRun } from '../formats/engineRun.ts';
 import type { CallIdRules, ParseResult, ToolCallFormat } from '../formats/toolCallFormat.ts';
 import type { ToolSchemas } from '../schema/toolSchemas.ts';
@@ -73,6 +74,8 @@ export interface EarlyRecord {
   finishReason: string | null;
   /** The completion starts inside `<think>` (the template opened it). */
   startInReasoning: boolean;
+  /** The engine the what-if runs on (AnalysisServices), or null: no what-if. */
+  grammarEngine: GrammarEngine | null;
 }
 
 /** A completion above the size limit (AnalysisOptions.maxCompletionMB): its size, the limit, what was skipped. */

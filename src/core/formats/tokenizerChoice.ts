@@ -5,7 +5,7 @@
  * format's approximate splitter, with a note that says why (nothing set, or what was wrong with the file).
  * Asks no format for anything by name: each format's `tokenizer` capability says what it has.
  */
-import { loadLocalTokenizer } from '../tokens/localTokenizer.ts';
+import type { PieceSplitter } from '../tokens/bytePairEncoder.ts';
 import type { Tokenizer } from '../tokens/token.ts';
 import { tokenizerFor } from './registry.ts';
 import type { ToolCallFormat } from './toolCallFormat.ts';
@@ -18,6 +18,18 @@ export interface TokenizerPaths {
   any?: string;
 }
 
+/** What a format brings to read its models' files (the pre-tokenizers the files do not hold). */
+export interface PretokenizerKnowledge {
+  readonly tiktoken?: PieceSplitter;
+  readonly gguf?: Readonly<Record<string, PieceSplitter>>;
+}
+
+/**
+ * Reads the tokenizer at a path for a format (file I/O: the composition root hands it in, src/io/tokens); throws an
+ * error that names the path and what was wrong.
+ */
+export type TokenizerFileReader = (path: string, formatName: string, knows: PretokenizerKnowledge) => Tokenizer;
+
 export interface TokenizerChoice {
   tokenizer: Tokenizer;
   /** Why the tokens are approximate (`set toolscope.tokenizer`, or the file's problem); null when they are not. */
@@ -26,7 +38,12 @@ export interface TokenizerChoice {
 
 export const SET_TOKENIZER = 'set toolscope.tokenizer';
 
-export function chooseTokenizer(format: ToolCallFormat, models: readonly string[], paths: TokenizerPaths | undefined): TokenizerChoice {
+export function chooseTokenizer(
+  format: ToolCallFormat,
+  models: readonly string[],
+  paths: TokenizerPaths | undefined,
+  read: TokenizerFileReader | undefined,
+): TokenizerChoice {
   const notes: string[] = [];
   const builtin = format.tokenizer.builtin;
   if (builtin) {
@@ -37,9 +54,11 @@ export function chooseTokenizer(format: ToolCallFormat, models: readonly string[
     }
   }
   const path = pathFor(paths, format.name, models);
-  if (path !== undefined) {
+  if (path !== undefined && !read) {
+    notes.push(`${path} was not read: this process reads no tokenizer files`);
+  } else if (path !== undefined && read) {
     try {
-      return { tokenizer: loadLocalTokenizer(path, format.name, format.tokenizer), note: null };
+      return { tokenizer: read(path, format.name, format.tokenizer), note: null };
     } catch (err) {
       notes.push(message(err));
     }

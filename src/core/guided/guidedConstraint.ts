@@ -1,11 +1,11 @@
 /**
  * Guided decoding for the embedded endpoint: the grammar the request asks for (requestGrammar.ts) shapes the
  * scripted output (constrainedDecoding.ts token by token, constrainedCalls.ts call by call), in the grammar-engine
- * worker (guidedEngine.ts). A grammar xgrammar cannot compile, or one that aborts it, is a GuidedRequestError: the
+ * worker (src/io/guided/guidedEngine.ts, handed in as a GrammarEngine). A grammar xgrammar cannot compile, or one that aborts it, is a GuidedRequestError: the
  * server answers 400 with the reason, as vLLM does, and the next request gets a fresh engine.
  */
 import type { ChatRequest } from '../trace/record.ts';
-import { guidedEngine } from './guidedEngine.ts';
+import type { GrammarEngine } from './grammarEngine.ts';
 import { buildsFormatTag, requestedTag } from './requestGrammar.ts';
 
 export { GuidedRequestError, requestedTag } from './requestGrammar.ts';
@@ -18,7 +18,8 @@ export interface OutputConstraint {
   constrain(request: ChatRequest, text: string, format: string): Promise<string> | string;
 }
 
-export function xgrammarConstraint(): OutputConstraint {
+/** Guided writing on `engine` (the endpoint's composition root passes the process's). */
+export function engineConstraint(engine: GrammarEngine): OutputConstraint {
   return {
     applies: (request) => {
       try {
@@ -28,6 +29,6 @@ export function xgrammarConstraint(): OutputConstraint {
         return true;
       }
     },
-    constrain: (request, text, format) => guidedEngine().constrain(request, text, format),
+    constrain: (request, text, format) => engine.constrain(request, text, format),
   };
 }

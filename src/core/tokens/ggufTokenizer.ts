@@ -6,17 +6,14 @@
  */
 import { BytePairEncoder, type BpeModel, type PieceSplitter } from './bytePairEncoder.ts';
 import { byteLevelBytes } from './byteLevel.ts';
-import { readGgufHeader, type GgufValue } from './ggufHeader.ts';
 import { assertByteLevel } from './tiktokenFile.ts';
 
 // llama.cpp's token types: 3 control (`<|im_end|>`), 4 user-defined (added tokens such as `<tool_call>`).
 const CONTROL = 3;
 const USER_DEFINED = 4;
 
-export function ggufTokenizer(path: string, name: string, splitters: Readonly<Record<string, PieceSplitter>> | undefined): BytePairEncoder {
-  const { metadata } = readGgufHeader(path, (key) => key.startsWith('tokenizer.ggml.'));
-  return tokenizerFromMetadata(metadata, path, name, splitters);
-}
+/** A value of a GGUF header's metadata (src/io/tokens/ggufHeader.ts reads them from the file). */
+export type GgufValue = number | bigint | boolean | string | GgufValue[];
 
 export function tokenizerFromMetadata(
   metadata: ReadonlyMap<string, GgufValue>,

@@ -9,6 +9,7 @@ import { ToolSchemas } from '../../core/schema/toolSchemas.ts';
 import type { LoadedRecord } from '../../core/trace/record.ts';
 import { FIGURE_NAMES, evalReport, latestPerSample } from './evalFigures.ts';
 import { toolCallsValid, type K2vvResult } from './k2vvMetrics.ts';
+import { nodeServices } from '../../io/nodeServices.ts';
 
 export interface FigureDelta {
   figure: string;
@@ -76,7 +77,7 @@ export function compareRuns(
     if (x === null && y === null) continue;
     figures.push({ figure, baseline: x, candidate: y, delta: x !== null && y !== null ? y - x : null });
   }
-  const analyzer = new Analyzer();
+  const analyzer = new Analyzer({}, nodeServices());
   const schemas = new ToolSchemas();
   const left = firstRun(baseline.results);
   const right = firstRun(candidate.results);

@@ -12,13 +12,14 @@ import { ToolSchemas } from '../../core/schema/toolSchemas.ts';
 import { readTraceItems } from '../../io/trace/traceIndex.ts';
 import { resultFromRecord, summarize, type K2vvResult } from './k2vvMetrics.ts';
 import { compareRuns } from './compareRuns.ts';
+import { nodeServices } from '../../io/nodeServices.ts';
 
 const PAIR = /^results\.guided-(off|on)\.jsonl$/;
 
 async function run(path: string, label: string): Promise<(EvalRunView & { results: K2vvResult[] }) | null> {
   const results: K2vvResult[] = [];
   const findings: EvalRunView['findings'] = {};
-  const analyzer = new Analyzer();
+  const analyzer = new Analyzer({}, nodeServices());
   for await (const item of readTraceItems(path)) {
     if (item.kind === 'error') continue;
     const r = resultFromRecord(item.loaded.record);

@@ -4,7 +4,6 @@
  * out as soon as the synchronous analysis is done; the guided what-if's findings follow (`guidedFindings`), so the
  * grammar engine never delays a record on screen.
  */
-import { guidedEngine } from '../../core/guided/guidedEngine.ts';
 import { Analyzer, type AnalysisOptions, type AnalyzedRecord } from '../../core/analysis.ts';
 import { DIAGNOSTIC_KINDS } from '../../core/diagnostics/registry.ts';
 import { TraceIndex } from '../../io/trace/traceIndex.ts';
@@ -24,6 +23,7 @@ import { evalPanelFor } from '../eval/evalPanel.ts';
 import { comparisonFor } from './comparison.ts';
 import { vllmView } from './vllmView.ts';
 import { withGuidedFindings } from '../../shared/guidedFindings.ts';
+import { nodeServices } from '../../io/nodeServices.ts';
 
 export interface SummaryBatch {
   summaries: RecordSummary[];
@@ -96,12 +96,12 @@ export class TraceSession {
     private readonly path: string,
   ) {
     this.options = { ...options };
-    this.analyzer = new Analyzer(this.options);
+    this.analyzer = new Analyzer(this.options, nodeServices());
   }
 
   static async open(path: string, fileName: string, options: AnalysisOptions = {}): Promise<TraceSession> {
     // xgrammar's worker loads its WASM module while the file is indexed.
-    if (options.guided !== false) guidedEngine().warmUp();
+    if (options.guided !== false) nodeServices().grammarEngine.warmUp();
     const session = new TraceSession(await TraceIndex.open(path), fileName, options, path);
     session.evalPanel = await evalPanelFor(path);
     return session;
@@ -138,7 +138,7 @@ export class TraceSession {
       JSON.stringify(next.tokenizers ?? null) === JSON.stringify(this.options.tokenizers ?? null);
     if (same) return false;
     this.options = next;
-    this.analyzer = new Analyzer(next);
+    this.analyzer = new Analyzer(next, nodeServices());
     this.startOver();
     return true;
   }
@@ -313,7 +313,7 @@ export class TraceSession {
     if (!this.options.vllmProfile) throw new Error('no vLLM profile is chosen (the toolscope.vllmProfile setting)');
     const { loaded } = await this.record(key);
     const deltaTokens = grouping.kind === 'recorded' ? 'recorded' : grouping.perDelta;
-    const view = vllmView(new Analyzer({ ...this.options, deltaTokens }).analyze(loaded));
+    const view = vllmView(new Analyzer({ ...this.options, deltaTokens }, nodeServices()).analyze(loaded));
     if (!view) throw new Error('this record has no raw Kimi K2 completion to run through a vLLM profile');
     return view;
   }

@@ -13,7 +13,8 @@ import type { ChatRequest } from '../../core/trace/record.ts';
 import { requestFromPrompt } from './promptRequest.ts';
 import { ScriptedModel, type ScriptOptions } from './scriptedModel.ts';
 import { simulatedTokens } from './serverTokens.ts';
-import { xgrammarConstraint, type OutputConstraint } from '../../core/guided/guidedConstraint.ts';
+import { engineConstraint, type OutputConstraint } from '../../core/guided/guidedConstraint.ts';
+import { nodeServices } from '../../io/nodeServices.ts';
 import type { VllmGeneration } from '../../core/formats/kimiK2/vllm/vllmProfile.ts';
 import { VllmServerParser } from './vllmServerParser.ts';
 import { browserRefusal, clientTimeouts, type ClientLimits } from './httpLimits.ts';
@@ -162,7 +163,7 @@ export class OpenAiServer {
       throw new Error(`vLLM parser profiles replay Kimi K2's parser generations; the ${this.format.displayName} format has none`);
     this.model = new ScriptedModel({ ...options, format: this.format });
     this.modelName = options.model ?? `toolscope-sim-${this.format.name.replace(/_/gu, '-')}`;
-    this.constraint = options.constraint === undefined ? xgrammarConstraint() : options.constraint;
+    this.constraint = options.constraint === undefined ? engineConstraint(nodeServices().grammarEngine) : options.constraint;
   }
 
   private tokenizerFor(format: ToolCallFormat): Tokenizer {

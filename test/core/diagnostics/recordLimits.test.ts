@@ -13,6 +13,7 @@ import { recordJson } from '../../../src/cli/analyzeJson.ts';
 import { recordView } from '../../../src/host/view/recordView.ts';
 import type { LoadedRecord, TraceRecord } from '../../../src/core/trace/record.ts';
 import { call, ofKind, record, section } from './analyze.helpers.ts';
+import { nodeServices } from '../../../src/io/nodeServices.ts';
 
 const loaded = (r: TraceRecord): LoadedRecord => ({ record: r, line: 1, lastLine: 1, source: 'native' });
 
@@ -25,8 +26,8 @@ function bigCompletion(chars: number): string {
 test('record-too-large: above the limit the calls and findings stay, the per-token work is skipped and named', async () => {
   const text = bigCompletion(200_000);
   const r = record({ completion: { text, finish_reason: 'tool_calls' } });
-  const full = await new Analyzer({ vllmProfile: 'A' }).analyzeWithGuided(loaded(r));
-  const small = await new Analyzer({ vllmProfile: 'A', maxCompletionMB: 0.05 }).analyzeWithGuided(loaded(r));
+  const full = await new Analyzer({ vllmProfile: 'A' }, nodeServices()).analyzeWithGuided(loaded(r));
+  const small = await new Analyzer({ vllmProfile: 'A', maxCompletionMB: 0.05 }, nodeServices()).analyzeWithGuided(loaded(r));
   assert.equal(ofKind(full, 'record-too-large').length, 0);
   const [finding] = ofKind(small, 'record-too-large');
   assert.ok(finding);

@@ -90,7 +90,7 @@ test('bundled: the grammar engine starts guidedWorker.js beside the bundle, surv
     const entry = join(dir, 'entry.ts');
     writeFileSync(
       entry,
-      `import { GuidedEngine } from ${JSON.stringify(join(ROOT, 'src/core/guided/guidedEngine.ts'))};
+      `import { GuidedEngine } from ${JSON.stringify(join(ROOT, 'src/io/guided/guidedEngine.ts'))};
 const tools = (parameters: unknown) => [{ type: 'function' as const, function: { name: 'f', parameters: parameters as Record<string, never> } }];
 const text = '<|tool_calls_section_begin|><|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{"a": "x"}<|tool_call_end|><|tool_calls_section_end|>';
 async function main() {
@@ -106,7 +106,7 @@ main().catch((e) => { process.stderr.write(String(e)); process.exitCode = 1; });
 `,
     );
     await bundle(entry, join(dir, 'bundle.js'), [umdAsCommonJs]);
-    await bundle(join(ROOT, 'src/core/guided/engineWorker.ts'), join(dir, 'guidedWorker.js'), [umdAsCommonJs]);
+    await bundle(join(ROOT, 'src/io/guided/engineWorker.ts'), join(dir, 'guidedWorker.js'), [umdAsCommonJs]);
     const stdout = execFileSync(process.execPath, [join(dir, 'bundle.js')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
     assert.deepStrictEqual(JSON.parse(stdout), { out: ['xgrammar aborted', true], starts: 2 });
   } finally {

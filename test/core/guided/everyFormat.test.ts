@@ -12,6 +12,7 @@ import { formatNames, getFormat } from '../../../src/core/formats/registry.ts';
 import { importText } from '../../../src/core/trace/importText.ts';
 import { GUIDED_CASES, type GuidedCase } from '../../fixtures/guided/index.ts';
 import { mulberry32, randomCuts } from '../../fixtures/randomCuts.ts';
+import { nodeServices } from '../../../src/io/nodeServices.ts';
 
 const guidedFormats = formatNames().filter((name) => getFormat(name).guided);
 
@@ -20,7 +21,7 @@ async function analyse(c: GuidedCase, text: string, cuts?: string[]): Promise<An
   const record = { toolscope: 1, id: 'case', request: { tools: c.tools }, completion: { text, ...(tokens ? { tokens } : {}) } };
   const loaded = importText(JSON.stringify(record), 'case.jsonl');
   assert.equal(loaded.errors.length, 0, JSON.stringify(loaded.errors));
-  return new Analyzer({ format: c.format }).analyzeWithGuided(loaded.records[0] as (typeof loaded.records)[0]);
+  return new Analyzer({ format: c.format }, nodeServices()).analyzeWithGuided(loaded.records[0] as (typeof loaded.records)[0]);
 }
 
 const guided = (a: AnalyzedRecord) => a.diagnostics.filter((d) => d.kind.startsWith('guided-'));

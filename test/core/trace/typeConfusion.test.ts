@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { Analyzer } from '../../../src/core/analysis.ts';
 import { importText } from '../../../src/core/trace/importText.ts';
 import { recordSummary, recordView } from '../../../src/host/view/recordView.ts';
+import { nodeServices } from '../../../src/io/nodeServices.ts';
 
 const SAMPLES = join(import.meta.dirname, '..', '..', '..', 'samples');
 const REPLACEMENTS: unknown[] = [null, -1.5, 'x', [null, 5], { text: null, id: 'x' }];
@@ -78,7 +79,7 @@ function* variants(): Generator<{ name: string; text: string; line: number }> {
 }
 
 test('type-confused sample records: import, analyse (sync and guided) and view never throw; every line is accounted for', async () => {
-  const analyzer = new Analyzer();
+  const analyzer = new Analyzer({}, nodeServices());
   const failures: string[] = [];
   /** Failures by their first line and stack frame: one line per class of input, with its count. */
   const classes = new Map<string, { count: number; example: string }>();

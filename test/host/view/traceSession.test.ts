@@ -9,8 +9,9 @@ import { reportPageHtml, scriptSafeJson } from '../../../src/host/view/pageHtml.
 import { redact } from '../../../src/core/util/redact.ts';
 import { Analyzer } from '../../../src/core/analysis.ts';
 import { TraceIndex } from '../../../src/io/trace/traceIndex.ts';
-import { guidedEngine } from '../../../src/core/guided/guidedEngine.ts';
+import { guidedEngine } from '../../../src/io/guided/guidedEngine.ts';
 import { holdWhatIfs } from '../../fixtures/heldWhatIfs.ts';
+import { nodeServices } from '../../../src/io/nodeServices.ts';
 
 const S = '<|tool_calls_section_begin|>';
 const E = '<|tool_calls_section_end|>';
@@ -179,7 +180,7 @@ test("a report runs each record's what-if once (its view takes the list's findin
         for (const [entry, key] of ['0:0', '1:0'].entries()) {
           const loaded = (await index.read(entry)).records[0];
           assert.ok(loaded);
-          const full = await new Analyzer().analyzeWithGuided(loaded);
+          const full = await new Analyzer({}, nodeServices()).analyzeWithGuided(loaded);
           const view = data.records[key];
           assert.equal(view?.guidedPending, false);
           assert.deepEqual(view?.diagnostics, full.diagnostics);

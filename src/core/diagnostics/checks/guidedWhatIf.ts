@@ -9,7 +9,6 @@
  */
 import { walkFormats } from '../../formats/structuralTag/structuralTagFormat.ts';
 import type { WhatIfOutcome } from '../../guided/engineProtocol.ts';
-import { guidedEngine } from '../../guided/guidedEngine.ts';
 import { qwenXmlUnenforced } from '../../guided/qwenXmlGaps.ts';
 import { schemaKeywordGaps, type KeywordGapEffect } from '../../guided/unenforcedKeywords.ts';
 import type { WhatIfRejected } from '../../guided/whatIf.ts';
@@ -188,13 +187,13 @@ interface StartedWhatIf {
  * the engine compiles and matches while the analysis parses and checks the record.
  */
 function startWhatIf(early: EarlyRecord): StartedWhatIf | null {
-  const { format, completionText, request } = early;
-  if (!format.guided || completionText === null || !request?.tools?.length) return null;
+  const { format, completionText, request, grammarEngine } = early;
+  if (!grammarEngine || !format.guided || completionText === null || !request?.tools?.length) return null;
   if (request.tool_choice === 'none') return null;
   // Started inside reasoning (vLLM's reasoning parser): the grammar starts after the `</think>` put before it.
   const text = early.startInReasoning && !completionText.trimStart().startsWith('<think>') ? `<think>${completionText}` : completionText;
   // No tokens: the findings place the blocking character on the record's tokens themselves (blocked()).
-  const run = guidedEngine().whatIf(request, { text, tokens: [], finishReason: early.finishReason }, { format: format.name });
+  const run = grammarEngine.whatIf(request, { text, tokens: [], finishReason: early.finishReason }, { format: format.name });
   // Nobody may come for the answer (the record's own analysis can still fail): that is no unhandled rejection.
   run.catch(() => undefined);
   return { run, shift: text.length - completionText.length };

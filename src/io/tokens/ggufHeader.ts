@@ -5,8 +5,7 @@
  * bounded and a short or malformed header is an error naming the offset.
  */
 import { closeSync, openSync, readSync } from 'node:fs';
-
-export type GgufValue = number | bigint | boolean | string | GgufValue[];
+import type { GgufValue } from '../../core/tokens/ggufTokenizer.ts';
 
 const CHUNK = 1 << 20;
 // Bounds that no real header reaches (a vocabulary has some 10^5 tokens) and that keep a hostile file small.

@@ -9,15 +9,15 @@ import { writeFileSync } from 'node:fs';
 import { Analyzer, type AnalysisOptions } from '../../../src/core/analysis.ts';
 import { getFormat } from '../../../src/core/formats/registry.ts';
 import { chooseTokenizer, pathFor } from '../../../src/core/formats/tokenizerChoice.ts';
-import { clearLocalTokenizers, loadLocalTokenizer } from '../../../src/core/tokens/localTokenizer.ts';
+import { clearLocalTokenizers, loadLocalTokenizer } from '../../../src/io/tokens/localTokenizer.ts';
 import { TokenizerJson } from '../../../src/core/tokens/tokenizerJson.ts';
 import { recordView } from '../../../src/host/view/recordView.ts';
 import type { Token } from '../../../src/core/tokens/token.ts';
 import type { TraceRecord } from '../../../src/core/trace/record.ts';
-import { ADDED, FIRST_SPECIAL, tempDir, writeGguf, writeKimiFolder, writeTokenizerJson } from './tokenizerFiles.ts';
+import { ADDED, FIRST_SPECIAL, tempDir, writeGguf, writeKimiFolder, writeTokenizerJson } from '../../core/tokens/tokenizerFiles.ts';
 
 function analyze(record: TraceRecord, options: AnalysisOptions) {
-  return new Analyzer(options).analyze({ record, line: 1, lastLine: 1, source: 'native' });
+  return new Analyzer(options, { readTokenizer: loadLocalTokenizer }).analyze({ record, line: 1, lastLine: 1, source: 'native' });
 }
 
 function assertTiles(text: string, tokens: Token[]): void {
@@ -133,11 +133,11 @@ test('GGUF: the header vocabulary gives the same ids as the tokenizer.json; unkn
   assert.equal(gguf.name, 'GGUF (sha256-0123abcd)');
   // A pre-tokenizer Toolscope does not know for the format: approximate, saying which.
   const llama = writeGguf(join(dir, 'llama.gguf'), { pre: 'llama-bpe' });
-  const choice = chooseTokenizer(getFormat('hermes'), [], { any: llama });
+  const choice = chooseTokenizer(getFormat('hermes'), [], { any: llama }, loadLocalTokenizer);
   assert.equal(choice.tokenizer.approximate, true);
   assert.match(choice.note ?? '', /pre-tokenizer "llama-bpe" is not one Toolscope knows for this format \(it knows "qwen2"\)/u);
   assert.match(
-    chooseTokenizer(getFormat('hermes'), [], { any: writeGguf(join(dir, 'spm.gguf'), { model: 'llama' }) }).note ?? '',
+    chooseTokenizer(getFormat('hermes'), [], { any: writeGguf(join(dir, 'spm.gguf'), { model: 'llama' }) }, loadLocalTokenizer).note ?? '',
     /tokenizer\.ggml\.model "llama" is not read/u,
   );
 });
@@ -146,7 +146,7 @@ test('clear errors: missing path, corrupt tiktoken.model, truncated GGUF, not JS
   clearLocalTokenizers();
   const dir = tempDir('broken');
   const note = (format: string, path: string) => {
-    const choice = chooseTokenizer(getFormat(format), [], { any: path });
+    const choice = chooseTokenizer(getFormat(format), [], { any: path }, loadLocalTokenizer);
     assert.equal(choice.tokenizer.approximate, true);
     return choice.note ?? '';
   };
@@ -167,13 +167,22 @@ test('clear errors: missing path, corrupt tiktoken.model, truncated GGUF, not JS
 });
 
 test('order: o200k_harmony is built in; a path per model name beats one per format, which beats the catch-all', () => {
-  assert.equal(chooseTokenizer(getFormat('harmony'), [], undefined).tokenizer.name, 'o200k_harmony');
-  assert.equal(chooseTokenizer(getFormat('harmony'), [], undefined).note, null);
+  assert.equal(chooseTokenizer(getFormat('harmony'), [], undefined, undefined).tokenizer.name, 'o200k_harmony');
+  assert.equal(chooseTokenizer(getFormat('harmony'), [], undefined, undefined).note, null);
   const paths = { byName: { 'Kimi-K2-Instruct': '/a', kimi_k2: '/b' }, any: '/c' };
   assert.equal(pathFor(paths, 'kimi_k2', ['moonshotai/Kimi-K2-Instruct']), '/a');
   assert.equal(pathFor(paths, 'kimi_k2', ['other']), '/b');
   assert.equal(pathFor(paths, 'hermes', []), '/c');
   assert.equal(pathFor(undefined, 'hermes', []), undefined);
+});
+
+test('a process that reads no files (no reader handed in): a set path is a note, the approximate splitter is used', () => {
+  const dir = writeKimiFolder(join(tempDir('unread'), 'Kimi-K2-Instruct'));
+  const choice = chooseTokenizer(getFormat('kimi_k2'), [], { any: dir }, undefined);
+  assert.equal(choice.tokenizer.approximate, true);
+  assert.match(choice.note ?? '', /was not read: this process reads no tokenizer files/u);
+  // With the reader, the same path gives the model's tokens.
+  assert.equal(chooseTokenizer(getFormat('kimi_k2'), [], { any: dir }, loadLocalTokenizer).tokenizer.approximate, false);
 });
 
 test('marker-split is not judged on re-encoded tokens: a marker the tokenizer splits is how it splits, not what the engine did', () => {

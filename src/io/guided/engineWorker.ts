@@ -10,9 +10,9 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { format } from 'node:util';
-import type { EngineAnswer, EngineRequest } from './engineProtocol.ts';
-import { runJob } from './engineJobs.ts';
-import { warmUpCompiler } from './xgrammar.ts';
+import type { EngineAnswer, EngineRequest } from '../../core/guided/engineProtocol.ts';
+import { runJob } from '../../core/guided/engineJobs.ts';
+import { warmUpCompiler } from '../../core/guided/xgrammar.ts';
 
 let log: string[] = [];
 const capture = (...args: unknown[]) => {

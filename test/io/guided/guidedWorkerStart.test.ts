@@ -7,12 +7,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join, resolve } from 'node:path';
 import { once } from 'node:events';
-import { GuidedEngine } from '../../../src/core/guided/guidedEngine.ts';
-import { prestartGuidedWorker, startGuidedWorker } from '../../../src/core/guided/guidedWorkerStart.ts';
+import { GuidedEngine } from '../../../src/io/guided/guidedEngine.ts';
+import { prestartGuidedWorker, startGuidedWorker } from '../../../src/io/guided/guidedWorkerStart.ts';
 import type { ChatTool } from '../../../src/core/trace/record.ts';
-import { call, section } from './fixtures.ts';
+import { call, section } from '../../core/guided/fixtures.ts';
 
-const WORKER = join(resolve(import.meta.dirname, '../../..'), 'src/core/guided/engineWorker.ts');
+const WORKER = join(resolve(import.meta.dirname, '../../..'), 'src/io/guided/engineWorker.ts');
 const TOOLS: ChatTool[] = [
   { type: 'function', function: { name: 'f', parameters: { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] } } },
 ];

@@ -6,18 +6,12 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import type { PieceSplitter } from './bytePairEncoder.ts';
-import { ggufTokenizer } from './ggufTokenizer.ts';
-import { isGgufFile } from './ggufHeader.ts';
-import { tiktokenTokenizer } from './tiktokenFile.ts';
-import { TokenizerJson } from './tokenizerJson.ts';
-import type { Tokenizer } from './token.ts';
-
-/** What a format brings to read its models' files (the pre-tokenizers the files do not hold). */
-export interface PretokenizerKnowledge {
-  readonly tiktoken?: PieceSplitter;
-  readonly gguf?: Readonly<Record<string, PieceSplitter>>;
-}
+import type { PretokenizerKnowledge, TokenizerFileReader } from '../../core/formats/tokenizerChoice.ts';
+import { tokenizerFromMetadata } from '../../core/tokens/ggufTokenizer.ts';
+import { isGgufFile, readGgufHeader } from './ggufHeader.ts';
+import { tiktokenTokenizer } from '../../core/tokens/tiktokenFile.ts';
+import { TokenizerJson } from '../../core/tokens/tokenizerJson.ts';
+import type { Tokenizer } from '../../core/tokens/token.ts';
 
 const cache = new Map<string, Tokenizer | Error>();
 
@@ -27,7 +21,7 @@ export function clearLocalTokenizers(): void {
 }
 
 /** The tokenizer at `path` for a format (cached, errors too: a broken file is reported, not re-read per record). */
-export function loadLocalTokenizer(path: string, formatName: string, knows: PretokenizerKnowledge): Tokenizer {
+export const loadLocalTokenizer: TokenizerFileReader = (path, formatName, knows) => {
   const full = resolve(path);
   const key = `${formatName}\u0000${full}`;
   let entry = cache.get(key);
@@ -41,7 +35,7 @@ export function loadLocalTokenizer(path: string, formatName: string, knows: Pret
   }
   if (entry instanceof Error) throw entry;
   return entry;
-}
+};
 
 function readTokenizer(path: string, knows: PretokenizerKnowledge): Tokenizer {
   if (!existsSync(path)) throw new Error(`no tokenizer at ${path}: the path does not exist`);
@@ -94,5 +88,6 @@ function fromTokenizerJson(file: string): Tokenizer {
 }
 
 function fromGguf(file: string, knows: PretokenizerKnowledge): Tokenizer {
-  return ggufTokenizer(file, `GGUF (${basename(file)})`, knows.gguf);
+  const { metadata } = readGgufHeader(file, (key) => key.startsWith('tokenizer.ggml.'));
+  return tokenizerFromMetadata(metadata, file, `GGUF (${basename(file)})`, knows.gguf);
 }

@@ -4,11 +4,11 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { GuidedEngine, fatalReason } from '../../../src/core/guided/guidedEngine.ts';
+import { GuidedEngine, fatalReason } from '../../../src/io/guided/guidedEngine.ts';
 import { GuidedRequestError } from '../../../src/core/guided/requestGrammar.ts';
 import type { ChatRequest, ChatTool } from '../../../src/core/trace/record.ts';
 import { ABORTS_IN_ENGINE } from '../../fixtures/hostileSchemas.ts';
-import { call, section } from './fixtures.ts';
+import { call, section } from '../../core/guided/fixtures.ts';
 
 const tools = (parameters: unknown): ChatTool[] => [
   { type: 'function', function: { name: 'f', parameters: parameters as Record<string, never> } },

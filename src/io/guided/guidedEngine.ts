@@ -10,23 +10,16 @@
  */
 import type { Worker } from 'node:worker_threads';
 import { dirname, join } from 'node:path';
-import type { ChatRequest } from '../trace/record.ts';
-import type { Token } from '../tokens/token.ts';
-import type { EngineAnswer, EngineJob, EngineValue, WhatIfOutcome } from './engineProtocol.ts';
-import type { StructuralTagShape } from '../formats/kimiK2/kimiK2StructuralTag.ts';
-import type { WhatIfOptions } from './whatIf.ts';
-import { tokenAt } from './tokenAt.ts';
-import { GuidedRequestError } from './guidedRequestError.ts';
+import type { ChatRequest } from '../../core/trace/record.ts';
+import type { Token } from '../../core/tokens/token.ts';
+import type { EngineAnswer, EngineJob, EngineValue, WhatIfOutcome } from '../../core/guided/engineProtocol.ts';
+import type { StructuralTagShape } from '../../core/formats/kimiK2/kimiK2StructuralTag.ts';
+import type { WhatIfOptions } from '../../core/guided/whatIf.ts';
+import { tokenAt } from '../../core/guided/tokenAt.ts';
+import { GuidedRequestError } from '../../core/guided/guidedRequestError.ts';
+import type { GrammarEngine } from '../../core/guided/grammarEngine.ts';
 import { DEFAULT_WORKER_MEMORY_MB, startGuidedWorker } from './guidedWorkerStart.ts';
-import { startupMark } from '../util/startupMarks.ts';
-
-/** xgrammar could not be used for this job; `reason` says why in words. */
-export class GuidedUnavailableError extends Error {
-  constructor(readonly reason: string) {
-    super(reason);
-    this.name = 'GuidedUnavailableError';
-  }
-}
+import { startupMark } from '../../core/util/startupMarks.ts';
 
 export interface GuidedEngineOptions {
   /** Time budget of one job (compile + what-if of one record), ms. Default 30 s. */
@@ -57,6 +50,14 @@ interface Pending {
   timeoutMs: number;
   resolve: (value: EngineValue) => void;
   reject: (err: Error) => void;
+}
+
+/** xgrammar could not be used for this job; `reason` says why in words. */
+export class GuidedUnavailableError extends Error {
+  constructor(readonly reason: string) {
+    super(reason);
+    this.name = 'GuidedUnavailableError';
+  }
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
@@ -90,7 +91,7 @@ export function fatalReason(log: readonly string[]): string | undefined {
   return text.length > 240 ? `${text.slice(0, 240)}…` : text;
 }
 
-export class GuidedEngine {
+export class GuidedEngine implements GrammarEngine {
   private worker: Worker | null = null;
   private ready: Promise<void> | null = null;
   private readonly queue: Pending[] = [];
