@@ -2,7 +2,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { formatNames } from '../../src/core/formats/registry.ts';
+import { formatNames, getFormat } from '../../src/core/formats/registry.ts';
+import { formatSettingValues, MANIFEST, syncedManifest } from '../../scripts/syncManifest.ts';
 import { AUTO_FORMAT, formatFromSetting } from '../../src/core/formats/resolveFormat.ts';
 
 interface SettingSchema {
@@ -18,6 +19,14 @@ const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.me
   contributes: { configuration: { properties: Record<string, SettingSchema> } };
   capabilities: { untrustedWorkspaces: { restrictedConfigurations: string[] } };
 };
+
+test('package.json follows the format registry (`npm run manifest` writes it): nothing to edit by hand for a new format', () => {
+  const text = readFileSync(MANIFEST, 'utf8');
+  assert.equal(syncedManifest(text), text, 'package.json is behind the format registry: run `npm run manifest`');
+  // Each value described by its format, from the format's own declaration.
+  const { enumDescriptions } = formatSettingValues();
+  for (const [i, name] of formatNames().entries()) assert.ok(enumDescriptions[i + 1]?.startsWith(`${getFormat(name).displayName}: `));
+});
 
 test('package.json contributes toolscope.format: auto plus every registered format, each described, default auto', () => {
   const setting = manifest.contributes.configuration.properties['toolscope.format'];

@@ -198,6 +198,8 @@ export interface FormatEngineProfiles {
 export interface ToolCallFormat {
   readonly name: string;
   readonly displayName: string;
+  /** How a call looks, in one line (the `toolscope.format` setting's description of the value: scripts/syncManifest.ts). */
+  readonly markupSketch: string;
   /** Every marker string of the format (for tokenisation, highlighting and leak detection). */
   readonly markers: readonly string[];
   /** Strings only this format's tool-call markup produces: found in a client's content, they are a leak. */

@@ -10,6 +10,7 @@ import { buildDeepseekV31StructuralTag, DEEPSEEK_V31_TAG_SHAPES } from './deepse
 export const deepseekV31Format: ToolCallFormat = {
   name: 'deepseek_v31',
   displayName: 'DeepSeek-V3.1',
+  markupSketch: '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>name<｜tool▁sep｜>{json}<｜tool▁call▁end｜>',
   markers: DEEPSEEK_V31_MARKERS.map((m) => m.text),
   // The tool markers, and the pieces a split marker leaves behind (U+2581 and U+FF5C never occur in prose).
   leakFragments: [...DEEPSEEK_TOOL_MARKER_TEXTS, '<｜tool▁', 'tool▁call', '▁sep｜>'],

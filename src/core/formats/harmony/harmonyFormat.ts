@@ -11,6 +11,7 @@ import { O200K_PATTERN, o200kHarmony } from './o200kHarmony.ts';
 export const harmonyFormat: ToolCallFormat = {
   name: 'harmony',
   displayName: 'gpt-oss Harmony',
+  markupSketch: '<|channel|>commentary to=functions.name <|constrain|>json<|message|>{json}<|call|>',
   markers: HARMONY_MARKERS.map((m) => m.text),
   // The special tokens, and what a server that decodes with skip_special_tokens leaves of a header in content
   // (`assistantfinal…`, `commentary to=functions.f json{…}`).

@@ -10,6 +10,7 @@ import { buildHermesStructuralTag, HERMES_TAG_SHAPES } from './hermesStructuralT
 export const hermesFormat: ToolCallFormat = {
   name: 'hermes',
   displayName: 'Hermes / Qwen2.5 / Qwen3',
+  markupSketch: '<tool_call>{"name": …, "arguments": {…}}</tool_call>',
   markers: HERMES_MARKERS.map((m) => m.text),
   // Whole tags first (they name the leak best), then what a tag split across deltas leaves behind.
   leakFragments: [TOOL_CALL_BEGIN, TOOL_CALL_END, '<tool_call', 'tool_call>'],

@@ -14,6 +14,7 @@ import { forEachPiece } from '../../tokens/kimiPretokenizer.ts';
 export const kimiK2Format: ToolCallFormat = {
   name: 'kimi_k2',
   displayName: 'Kimi K2',
+  markupSketch: '<|tool_calls_section_begin|> … <|tool_call_begin|>functions.name:0<|tool_call_argument_begin|>{json}<|tool_call_end|>',
   markers: KIMI_MARKERS.map((m) => m.text),
   // Whole markers, and the pieces a split marker leaves behind.
   leakFragments: [...KIMI_TOOL_MARKER_TEXTS, '<|tool_call', '_section_begin|>', '_section_end|>', 'argument_begin|>'],

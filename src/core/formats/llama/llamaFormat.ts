@@ -10,6 +10,7 @@ import { buildLlamaStructuralTag, LLAMA_TAG_SHAPES } from './llamaStructuralTag.
 export const llamaFormat: ToolCallFormat = {
   name: 'llama',
   displayName: 'Llama 3.x / 4 JSON',
+  markupSketch: '<|python_tag|>{"name": …, "parameters": {…}} (calls separated by ;), or the bare object at the start of the answer',
   markers: LLAMA_MARKERS.map((m) => m.text),
   // Only `<|python_tag|>` is tool-call markup (and what a split one leaves behind); the turn ends are not.
   leakFragments: [PYTHON_TAG, '<|python_tag', 'python_tag|>'],

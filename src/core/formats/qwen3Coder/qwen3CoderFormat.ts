@@ -10,6 +10,7 @@ import { buildQwen3CoderStructuralTag, QWEN3_CODER_TAG_SHAPES } from './qwen3Cod
 export const qwen3CoderFormat: ToolCallFormat = {
   name: 'qwen3_coder',
   displayName: 'Qwen3-Coder',
+  markupSketch: '<tool_call><function=name><parameter=key>value</parameter></function></tool_call>',
   // The special tokens; the <function=…>/<parameter=…> tags are text tokens, recognised by the parser.
   markers: QWEN3_CODER_TOKEN_MARKERS,
   // The opening tags only: closing tags like </function> also occur in ordinary code and prose.
