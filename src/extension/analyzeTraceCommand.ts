@@ -9,12 +9,7 @@ import { TraceIndex } from '../io/trace/traceIndex.ts';
 import { TRACE_EXTENSIONS, isTraceFileName } from '../core/trace/traceFileNames.ts';
 import { HumanReport } from '../host/report/humanReport.ts';
 import { terminalStyle } from '../host/report/terminalStyle.ts';
-import { formatSettingFor } from './formatSetting.ts';
-import { templateSettingFor } from './templateSetting.ts';
-import { tokenizerSettingFor } from './tokenizerSetting.ts';
-import { ignoreSettingFor } from './ignoreSetting.ts';
-import { vllmProfileSettingFor, vllmReasoningParserSettingFor } from './vllmProfileSetting.ts';
-import { maxCompletionMBFor } from './sizeLimitSetting.ts';
+import { analysisSettingsFor } from './analysisSettings.ts';
 import { nodeServices } from '../io/nodeServices.ts';
 
 const SEVERITY: Record<Severity, vscode.DiagnosticSeverity> = {
@@ -70,18 +65,7 @@ export class AnalyzeTraceCommand {
       return null;
     }
     try {
-      const analyzer = new Analyzer(
-        {
-          format: formatSettingFor(uri),
-          template: await templateSettingFor(uri),
-          vllmProfile: vllmProfileSettingFor(uri),
-          tokenizers: tokenizerSettingFor(uri),
-          vllmReasoningParser: vllmReasoningParserSettingFor(uri),
-          ignore: ignoreSettingFor(uri),
-          maxCompletionMB: maxCompletionMBFor(uri),
-        },
-        nodeServices(),
-      );
+      const analyzer = new Analyzer(await analysisSettingsFor(uri), nodeServices());
       this.output.clear();
       const report = new HumanReport((line) => this.output.appendLine(line), terminalStyle({ isTTY: false }), false);
       report.file(vscode.workspace.asRelativePath(uri));

@@ -11,7 +11,6 @@ import { HostRpc, type FollowUp, type GuidedFindings, type HostEvent, type HostR
 import { makeNonce, webviewPageHtml } from '../host/view/pageHtml.ts';
 import { TraceSession } from '../host/view/traceSession.ts';
 import { FORMAT_SETTING, formatSettingFor } from './formatSetting.ts';
-import { templateSettingFor } from './templateSetting.ts';
 import { TOKENIZER_SETTING, tokenizerSettingFor } from './tokenizerSetting.ts';
 import { clearLocalTokenizers } from '../io/tokens/localTokenizer.ts';
 import { IGNORE_SETTING, ignoreSettingFor } from './ignoreSetting.ts';
@@ -21,7 +20,7 @@ import {
   vllmProfileSettingFor,
   vllmReasoningParserSettingFor,
 } from './vllmProfileSetting.ts';
-import { maxCompletionMBFor } from './sizeLimitSetting.ts';
+import { analysisSettingsFor } from './analysisSettings.ts';
 import type { AnalysisOptions } from '../core/analysis.ts';
 import { rawRecordUri, registerRawRecordDocuments, setRawContent } from './rawRecordDocuments.ts';
 
@@ -194,15 +193,7 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
 
   async openCustomDocument(uri: vscode.Uri): Promise<TraceDocument> {
     if (uri.scheme !== 'file') throw new Error(`Toolscope reads traces from disk by byte offset; ${uri.scheme}: files are not supported.`);
-    const session = await TraceSession.open(uri.fsPath, basename(uri.fsPath), {
-      format: formatSettingFor(uri),
-      template: await templateSettingFor(uri),
-      vllmProfile: vllmProfileSettingFor(uri),
-      tokenizers: tokenizerSettingFor(uri),
-      vllmReasoningParser: vllmReasoningParserSettingFor(uri),
-      ignore: ignoreSettingFor(uri),
-      maxCompletionMB: maxCompletionMBFor(uri),
-    });
+    const session = await TraceSession.open(uri.fsPath, basename(uri.fsPath), await analysisSettingsFor(uri));
     const document: TraceDocument = new TraceDocument(uri, session, () => this.documents.delete(document));
     this.documents.add(document);
     return document;
