@@ -5,8 +5,7 @@
 import type { AnalyzedRecord } from '../core/analysis.ts';
 import type { Diagnostic } from '../core/diagnostics/diagnostic.ts';
 import type { LineError } from '../core/trace/record.ts';
-import type { VllmDeltaEntry, VllmGroupingUsed } from '../core/formats/kimiK2/vllm/profileRun.ts';
-import type { VllmGeneration } from '../core/formats/kimiK2/vllm/vllmProfile.ts';
+import type { VllmDeltaEntry, VllmGeneration, VllmGroupingUsed } from '../core/formats/engineRun.ts';
 
 /**
  * `--vllm-profile`: what that vLLM generation would have streamed for the record's raw Kimi K2 completion

@@ -12,11 +12,11 @@ import { isReportWorker } from './reportWorkerProtocol.ts';
 import { DEFAULT_MAX_COMPLETION_MB, type AnalysisOptions } from '../core/analysis.ts';
 import type { GuidedChoice } from './replayCommand.ts';
 import type { ReplayMode } from '../net/replay/replay.ts';
-import { VLLM_GENERATIONS } from '../core/formats/kimiK2/vllm/vllmProfiles.ts';
+import { engineGenerations } from '../core/formats/engineGenerations.ts';
 import { SEVERITY_RANK, type Severity } from '../core/diagnostics/diagnostic.ts';
 import { DIAGNOSTIC_KINDS, type DiagnosticKind } from '../core/diagnostics/registry.ts';
 import type { RecordSummary } from '../shared/protocol.ts';
-import type { VllmGeneration } from '../core/formats/kimiK2/vllm/vllmProfile.ts';
+import type { VllmGeneration } from '../core/formats/engineRun.ts';
 
 /** `--delta-tokens N|recorded`: tokens per delta for a vLLM profile, or the record's own grouping. */
 function parseDeltaTokens(value: string): number | 'recorded' {
@@ -80,7 +80,7 @@ const vllmProfileOption = () =>
   new Option(
     '--vllm-profile <generation>',
     "also show what this vLLM generation's Kimi K2 tool parser would have streamed (vllm-divergence findings)",
-  ).choices([...VLLM_GENERATIONS]);
+  ).choices(engineGenerations());
 
 /** A chat template named on the command line, read once. */
 async function readTemplate(path: string | undefined): Promise<{ source: string; label: string } | undefined> {
@@ -487,7 +487,7 @@ export function buildProgram(): Command {
       new Option(
         '--vllm-profile <generation>',
         "parse tool calls the way this vLLM generation's Kimi K2 parser does (its bugs included) instead of Toolscope's reference parser",
-      ).choices([...VLLM_GENERATIONS]),
+      ).choices(engineGenerations()),
     )
     .action(
       async (opts: {

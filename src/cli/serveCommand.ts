@@ -4,7 +4,7 @@ import { startServer } from '../net/server/openAiServer.ts';
 import type { TraceRecord } from '../core/trace/record.ts';
 import { InputError } from './analyzeCommand.ts';
 import { getFormat } from '../core/formats/registry.ts';
-import type { VllmGeneration } from '../core/formats/kimiK2/vllm/vllmProfile.ts';
+import type { VllmGeneration } from '../core/formats/engineRun.ts';
 
 export interface ServeOptions {
   port: number;

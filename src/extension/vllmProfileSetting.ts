@@ -1,7 +1,7 @@
 /** The `toolscope.vllmProfile` setting: the vLLM generation whose answer the trace editor and Analyze Trace add. */
 import * as vscode from 'vscode';
-import { vllmProfileFromSetting } from '../core/formats/kimiK2/vllm/vllmProfiles.ts';
-import type { VllmGeneration } from '../core/formats/kimiK2/vllm/vllmProfile.ts';
+import { vllmProfileFromSetting } from '../core/formats/engineGenerations.ts';
+import type { VllmGeneration } from '../core/formats/engineRun.ts';
 
 export const VLLM_PROFILE_SETTING = 'toolscope.vllmProfile';
 export const VLLM_REASONING_PARSER_SETTING = 'toolscope.vllmReasoningParser';

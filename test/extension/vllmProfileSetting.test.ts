@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { HostEvent, RecordView } from '../../src/shared/protocol.ts';
 import type { TraceEditorProvider as Provider } from '../../src/extension/traceEditorProvider.ts';
-import { vllmProfileFromSetting } from '../../src/core/formats/kimiK2/vllm/vllmProfiles.ts';
+import { vllmProfileFromSetting } from '../../src/core/formats/engineGenerations.ts';
 import { fake, Uri } from './fakeVscode.ts';
 import { done, fakePanel } from './fakePanel.ts';
 

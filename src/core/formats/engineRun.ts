@@ -43,6 +43,8 @@ export interface VllmRun {
   profile: VllmGeneration;
   /** The vLLM commit the profile reproduces. */
   commit: string;
+  /** What the generation is, in a sentence (the editor's vLLM tab). */
+  description: string;
   grouping: VllmGroupingUsed;
   /** Why the grouping asked for was not used (no recorded grouping), or null. */
   groupingNote: string | null;
@@ -58,4 +60,29 @@ export interface VllmRun {
   spans: Array<{ start: number; end: number }>;
   /** The non-streaming answer (`extract_tool_calls`) for the same text. */
   nonstream: { content: string | null; calls: VllmCall[] };
+}
+
+/** How a run grouped the completion into deltas, in words (findings, the report, the editor). */
+export function groupingLabel(g: VllmGroupingUsed): string {
+  if (g.kind === 'recorded') return `as recorded (${g.source})`;
+  return g.perDelta === 1 ? '1 token per delta' : `${g.perDelta} tokens per delta`;
+}
+
+/** The non-streaming answer a server running a generation's parser gives. */
+export interface EngineChatMessage {
+  content: string | null;
+  reasoning: string | null;
+  calls: VllmCall[];
+}
+
+/**
+ * A generation's parser as a server runs it over a completion's tokens, one token per delta (the embedded endpoint's
+ * `serve --vllm-profile`): the chunk deltas a client of that server receives, and its non-streaming answer.
+ */
+export interface EngineServerParser {
+  /** The chunk delta for token `i`, or null when the server would have sent nothing for it. */
+  push(i: number): Record<string, unknown> | null;
+  /** End of stream: the generation's flush, if it has one. */
+  finish(): Record<string, unknown> | null;
+  message(): EngineChatMessage;
 }

@@ -3,10 +3,10 @@
  * A parser is streaming first: fed text deltas, it returns OpenAI-style deltas. The one-shot form is the same
  * parser fed the whole text, so "streaming equals non-streaming" is a property of the design, checked by tests.
  */
-import type { PieceSplitter, Tokenizer } from '../tokens/token.ts';
+import type { PieceSplitter, Token, Tokenizer } from '../tokens/token.ts';
 import type { ChatTool, ToolChoice } from '../trace/record.ts';
 import type { StructuralTag } from './structuralTag/structuralTagFormat.ts';
-import type { VllmRun, VllmRunInput } from './engineRun.ts';
+import type { EngineServerParser, VllmGeneration, VllmRun, VllmRunInput } from './engineRun.ts';
 import type { ParserDelta } from '../../shared/parserDelta.ts';
 import type { ParserState } from '../../shared/parserState.ts';
 import type { FormatCallWriter } from './callWriter.ts';
@@ -192,7 +192,11 @@ export interface FormatChatTemplate {
 
 /** Replays of a serving engine's own parser generations over this format's completions (`--vllm-profile`). */
 export interface FormatEngineProfiles {
+  /** The generations replayed, oldest first (`--vllm-profile`, `toolscope.vllmProfile`). */
+  readonly generations: readonly VllmGeneration[];
   run(input: VllmRunInput): VllmRun;
+  /** The generation's parser as a server runs it over the tokens of `text` (`serve --vllm-profile`). */
+  serverParser(generation: VllmGeneration, tokens: ReadonlyArray<Token & { id: number }>, text: string): EngineServerParser;
 }
 
 export interface ToolCallFormat {

@@ -4,7 +4,7 @@ import type { Diagnostic, Severity } from '../../core/diagnostics/diagnostic.ts'
 import { worstSeverity } from '../../core/diagnostics/diagnostic.ts';
 import type { LineError } from '../../core/trace/record.ts';
 import type { Style } from './terminalStyle.ts';
-import { groupingLabel } from '../../core/formats/kimiK2/vllm/profileRun.ts';
+import { groupingLabel } from '../../core/formats/engineRun.ts';
 
 function preview(text: string, max = 100): string {
   const flat = JSON.stringify(text);

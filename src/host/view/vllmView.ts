@@ -6,9 +6,7 @@
 import type { AnalyzedRecord } from '../../core/analysis.ts';
 import { tokenRange } from '../../core/diagnostics/context.ts';
 import { pairCalls } from '../../core/formats/pairEngineCalls.ts';
-import { groupingLabel, type VllmDeltaEntry } from '../../core/formats/kimiK2/vllm/profileRun.ts';
-import type { VllmDeltaMessage } from '../../core/formats/kimiK2/vllm/vllmProfile.ts';
-import { vllmProfile } from '../../core/formats/kimiK2/vllm/vllmProfiles.ts';
+import { groupingLabel, type VllmDeltaEntry, type VllmDeltaMessage } from '../../core/formats/engineRun.ts';
 import type { VllmDeltaView, VllmRowView, VllmView } from '../../shared/protocol.ts';
 
 /** Past this many deltas the list is cut (the side by side covers them all). */
@@ -56,11 +54,10 @@ export function vllmView(a: AnalyzedRecord): VllmView | null {
     };
   });
   const last = run.deltas.at(-1);
-  const profile = vllmProfile(run.profile);
   const view: VllmView = {
     profile: run.profile,
     commit: run.commit,
-    description: profile.description,
+    description: run.description,
     grouping: run.grouping,
     groupingLabel: groupingLabel(run.grouping),
     groupingNote: run.groupingNote,
@@ -72,6 +69,7 @@ export function vllmView(a: AnalyzedRecord): VllmView | null {
     deltasTotal: run.spans.length,
     diagnostics,
   };
-  if (profile.hasFinish) view.finish = last && last !== null && '__finish__' in last ? last.__finish__ : null;
+  // A generation with an end-of-stream flush ends its deltas with it (`{__finish__}`); the others have none.
+  if (last && '__finish__' in last) view.finish = last.__finish__;
   return view;
 }

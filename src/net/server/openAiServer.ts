@@ -15,8 +15,7 @@ import { ScriptedModel, type ScriptOptions } from './scriptedModel.ts';
 import { simulatedTokens } from './serverTokens.ts';
 import { engineConstraint, type OutputConstraint } from '../../core/guided/guidedConstraint.ts';
 import { nodeServices } from '../../io/nodeServices.ts';
-import type { VllmGeneration } from '../../core/formats/kimiK2/vllm/vllmProfile.ts';
-import { VllmServerParser } from './vllmServerParser.ts';
+import type { VllmGeneration } from '../../core/formats/engineRun.ts';
 import { browserRefusal, clientTimeouts, type ClientLimits } from './httpLimits.ts';
 import { chatRequestProblem, completionsRequestProblem } from './requestShape.ts';
 
@@ -296,7 +295,7 @@ export class OpenAiServer {
     const parser = format.createParser({ tools: request.tools ?? [] });
     const vllm =
       this.options.vllmProfile && format.engineProfiles
-        ? new VllmServerParser(this.options.vllmProfile, tokens, tokens.map((t) => t.text).join(''))
+        ? format.engineProfiles.serverParser(this.options.vllmProfile, tokens, tokens.map((t) => t.text).join(''))
         : null;
     const wantLogprobs = body.logprobs === true;
 

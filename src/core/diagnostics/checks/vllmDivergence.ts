@@ -4,8 +4,7 @@
  * profile's answer), `detail` naming it; token positions point at the completion tokens behind it.
  */
 import type { ParsedCall } from '../../formats/toolCallFormat.ts';
-import type { VllmRun } from '../../formats/kimiK2/vllm/profileRun.ts';
-import { groupingLabel } from '../../formats/kimiK2/vllm/profileRun.ts';
+import { groupingLabel, type VllmRun } from '../../formats/engineRun.ts';
 import { pairCalls } from '../../formats/pairEngineCalls.ts';
 import type { Token } from '../../tokens/token.ts';
 import { defineCheck, diagnosticKind } from '../check.ts';

@@ -7,6 +7,8 @@ import { specialTokenId } from '../../tokens/kimiSpecialTokens.ts';
 import { KimiK2Parser } from './kimiK2Parser.ts';
 import { KIMI_K2_DEFAULT_TEMPLATE } from './kimiK2DefaultTemplate.ts';
 import { runVllmProfile } from './vllm/profileRun.ts';
+import { VLLM_GENERATIONS } from './vllm/vllmProfiles.ts';
+import { VllmServerParser } from './vllm/vllmServerParser.ts';
 import { buildKimiStructuralTag, STRUCTURAL_TAG_SHAPES, type StructuralTagShape } from './kimiK2StructuralTag.ts';
 import { KimiSplitter } from '../../tokens/kimiSplitter.ts';
 import { forEachPiece } from '../../tokens/kimiPretokenizer.ts';
@@ -54,7 +56,11 @@ export const kimiK2Format: ToolCallFormat = {
     source: KIMI_K2_DEFAULT_TEMPLATE,
     userTemplates: true,
   },
-  engineProfiles: { run: runVllmProfile },
+  engineProfiles: {
+    generations: VLLM_GENERATIONS,
+    run: runVllmProfile,
+    serverParser: (generation, tokens, text) => new VllmServerParser(generation, tokens, text),
+  },
   guided: {
     builtinStyle: 'kimi',
     shapes: STRUCTURAL_TAG_SHAPES,

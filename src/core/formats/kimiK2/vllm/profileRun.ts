@@ -65,11 +65,6 @@ function callsOf(calls: ReadonlyArray<{ id: string | null; name: string | null; 
   return calls.map((c) => ({ id: c.id ?? '', name: c.name ?? '', arguments: c.arguments }));
 }
 
-export function groupingLabel(g: VllmGroupingUsed): string {
-  if (g.kind === 'recorded') return `as recorded (${g.source})`;
-  return g.perDelta === 1 ? '1 token per delta' : `${g.perDelta} tokens per delta`;
-}
-
 export function runVllmProfile(input: VllmRunInput): VllmRun {
   const profile = vllmProfile(input.generation);
   const { text } = input;
@@ -114,6 +109,7 @@ export function runVllmProfile(input: VllmRunInput): VllmRun {
   return {
     profile: profile.generation,
     commit: profile.commit,
+    description: profile.description,
     grouping,
     groupingNote,
     recordedSource: input.recorded?.source ?? null,

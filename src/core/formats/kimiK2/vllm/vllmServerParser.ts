@@ -4,20 +4,15 @@
  * parser); the rest goes through the generation's profile one token per delta with the token's id, and its
  * DeltaMessages become the chunks' deltas unchanged (`content: ""` and all).
  */
-import { reasoningEnd } from '../../core/formats/kimiK2/vllm/profileRun.ts';
-import type { VllmDeltaMessage, VllmGeneration, VllmStreamParser } from '../../core/formats/kimiK2/vllm/vllmProfile.ts';
-import { vllmProfile } from '../../core/formats/kimiK2/vllm/vllmProfiles.ts';
-import type { Token } from '../../core/tokens/token.ts';
+import { reasoningEnd } from './profileRun.ts';
+import type { VllmDeltaMessage, VllmGeneration, VllmStreamParser } from './vllmProfile.ts';
+import { vllmProfile } from './vllmProfiles.ts';
+import type { Token } from '../../../tokens/token.ts';
+import type { EngineChatMessage, EngineServerParser } from '../../engineRun.ts';
 
 const THINK = new Set(['<think>', '</think>']);
 
-export interface VllmChatMessage {
-  content: string | null;
-  reasoning: string | null;
-  calls: Array<{ id: string; name: string; arguments: string }>;
-}
-
-export class VllmServerParser {
+export class VllmServerParser implements EngineServerParser {
   private readonly stream: VllmStreamParser;
   private readonly reasoningEnd: number;
 
@@ -45,7 +40,7 @@ export class VllmServerParser {
   }
 
   /** The non-streaming answer (`extract_tool_calls` on the text after the reasoning). */
-  message(): VllmChatMessage {
+  message(): EngineChatMessage {
     const reasoning = this.text.slice(0, this.reasoningEnd).replace(/<\/?think>/gu, '');
     const r = vllmProfile(this.generation).extract(this.text.slice(this.reasoningEnd));
     return {
