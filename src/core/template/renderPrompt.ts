@@ -1,13 +1,20 @@
 /** Renders a chat request into a raw prompt with a chat template, as transformers' apply_chat_template does. */
 import { Template } from '@huggingface/jinja';
 import type { ChatRequest } from '../trace/record.ts';
-import { KIMI_K2_DEFAULT_TEMPLATE } from '../formats/kimiK2/kimiK2DefaultTemplate.ts';
+import { DEFAULT_FORMAT, getFormat } from '../formats/registry.ts';
 
 const compiled = new Map<string, Template>();
 
 export class TemplateError extends Error {}
 
-export function renderPrompt(request: ChatRequest, template: string = KIMI_K2_DEFAULT_TEMPLATE, addGenerationPrompt = true): string {
+/** The default format's own chat template (`ToolCallFormat.chatTemplate`): what a caller that names none renders with. */
+function defaultTemplate(): string {
+  const template = getFormat(DEFAULT_FORMAT).chatTemplate;
+  if (!template) throw new TemplateError(`the default format (${DEFAULT_FORMAT}) declares no chat template`);
+  return template.source;
+}
+
+export function renderPrompt(request: ChatRequest, template: string = defaultTemplate(), addGenerationPrompt = true): string {
   let t = compiled.get(template);
   if (!t) {
     try {

@@ -1,20 +1,17 @@
 /**
  * What "guided decoding on" means on the wire, per engine (docs/guided-decoding.md):
- * - current vLLM: tools marked `strict: true` (the server builds xgrammar's Kimi tag itself), plus our own tag
+ * - current vLLM: tools marked `strict: true` (the server builds its model's format's tag itself), plus our own tag
  *   in `structured_outputs.structural_tag` when the user chose a tag shape (`--tag-shape`);
- * - SGLang and older vLLM: `response_format: {type: "structural_tag", …}` with our tag;
+ * - SGLang and older vLLM: `response_format: {type: "structural_tag", …}` with our tag (the record's format's unless
+ *   the user chose one);
  * - hosted OpenAI-compatible APIs: `strict: true` on every tool.
  * "Off" is the plain request: no `strict`, no tag.
  */
 import type { ChatRequest, ChatTool } from '../../core/trace/record.ts';
 import type { Engine } from './endpoint.ts';
-import { structuralTagBuilder } from '../../core/formats/kimiK2/kimiK2StructuralTag.ts';
 
-/** Builds the structural tag for a request: src/core/guided's one builder, in the shape the user chose. */
+/** Builds the structural tag for a request: a format's own builder (`ToolCallFormat.guided`), in the shape asked for. */
 export type StructuralTagBuilder = (request: ChatRequest) => Record<string, unknown>;
-
-/** xgrammar's built-in Kimi shape: what current vLLM builds itself. */
-export const defaultTagBuilder: StructuralTagBuilder = structuralTagBuilder();
 
 function withStrict(tools: ChatTool[] | undefined, strict: boolean): ChatTool[] | undefined {
   return tools?.map((t) => {
@@ -33,8 +30,8 @@ export function guidedRequest(
   request: ChatRequest,
   engine: Engine,
   on: boolean,
-  buildTag?: StructuralTagBuilder,
-  recordTag?: StructuralTagBuilder,
+  buildTag: StructuralTagBuilder | undefined,
+  recordTag: StructuralTagBuilder,
 ): ChatRequest {
   const out: ChatRequest = { ...request };
   delete out.structured_outputs;
@@ -44,7 +41,7 @@ export function guidedRequest(
   if (!on || !request.tools?.length) return out;
   if (engine === 'vllm' && buildTag) out.structured_outputs = { structural_tag: JSON.stringify(buildTag(request)) };
   if (engine === 'sglang') {
-    out.response_format = { type: 'structural_tag', ...(buildTag ?? recordTag ?? defaultTagBuilder)(request) };
+    out.response_format = { type: 'structural_tag', ...(buildTag ?? recordTag)(request) };
   }
   return out;
 }

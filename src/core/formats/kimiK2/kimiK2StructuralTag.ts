@@ -122,10 +122,7 @@ export function buildKimiStructuralTag(
   return { type: 'structural_tag', format };
 }
 
-/**
- * The builder in the form replay takes (`StructuralTagBuilder` in src/net/replay/guidedRequest.ts), so the wire
- * and the what-if use the same tag.
- */
+/** The builder as a function of the request, the form replay takes (`StructuralTagBuilder`, src/net/replay/guidedRequest.ts). */
 export function structuralTagBuilder(
   options: StructuralTagOptions = {},
 ): (request: Pick<ChatRequest, 'tools' | 'tool_choice'>) => Record<string, unknown> {
