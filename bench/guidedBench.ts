@@ -11,7 +11,7 @@ import { formatNames, getFormat } from '../src/core/formats/registry.ts';
 import { GUIDED_CASES } from '../test/fixtures/guided/index.ts';
 import { GuidedEngine } from '../src/io/guided/guidedEngine.ts';
 import { suiteSchemas } from '../test/fixtures/hostileSchemas.ts';
-import { KimiSplitter } from '../src/core/tokens/index.ts';
+import { KimiSplitter } from '../src/core/formats/kimiK2/kimiSplitter.ts';
 import type { ChatTool } from '../src/core/trace/record.ts';
 
 const TOOLS: ChatTool[] = [

@@ -3,7 +3,7 @@
  * ratio between sizes shows whether cost is linear), and the one-shot form.
  */
 import { KimiK2Parser, parseKimiK2 } from '../src/core/formats/kimiK2/kimiK2Parser.ts';
-import { KimiSplitter } from '../src/core/tokens/index.ts';
+import { KimiSplitter } from '../src/core/formats/kimiK2/kimiSplitter.ts';
 
 /** A realistic completion of about `tokens` tokens: prose, then a section of calls with nested JSON. */
 export function generateCompletion(tokens: number): string {

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { getFormat } from '../src/core/formats/registry.ts';
 import { O200K_PATTERN, o200kHarmony, o200kRanks } from '../src/core/formats/harmony/o200kHarmony.ts';
 import { clearLocalTokenizers, loadLocalTokenizer } from '../src/io/tokens/localTokenizer.ts';
-import { KimiSplitter } from '../src/core/tokens/kimiSplitter.ts';
+import { KimiSplitter } from '../src/core/formats/kimiK2/kimiSplitter.ts';
 import type { Tokenizer } from '../src/core/tokens/token.ts';
 
 const ALPHABET = (() => {

@@ -8,6 +8,7 @@ import type { Diagnostic } from './diagnostics/diagnostic.ts';
 import { ASYNC_CHECKS, PROFILE_CHECKS, SYNC_CHECKS, type DiagnosticKind } from './diagnostics/registry.ts';
 import { parseTokens, type ParseEvent } from './formats/parseTokens.ts';
 import { findFormat } from './formats/registry.ts';
+import { recordedSpecialTokens } from './formats/recordedSpecialTokens.ts';
 import { modelNames, resolveFormat, type FormatBasis } from './formats/resolveFormat.ts';
 import { chooseTokenizer, type TokenizerChoice, type TokenizerFileReader, type TokenizerPaths } from './formats/tokenizerChoice.ts';
 import type { GrammarEngine } from './guided/grammarEngine.ts';
@@ -276,7 +277,7 @@ export class Analyzer {
         tokenizer: 'coarse split (size limit)',
       };
     } else if (record.completion) {
-      completion = tokenizeCompletion({ ...record.completion, tokens: checkedTokens.tokens }, choose);
+      completion = tokenizeCompletion({ ...record.completion, tokens: checkedTokens.tokens }, choose, recordedSpecialTokens());
     }
     const note = (choice as TokenizerChoice | null)?.note;
     if (completion && completion.source === 'approximate' && note) completion.tokenizerNote = note;

@@ -4,6 +4,7 @@
  * parser fed the whole text, so "streaming equals non-streaming" is a property of the design, checked by tests.
  */
 import type { PieceSplitter, Token, Tokenizer } from '../tokens/token.ts';
+import type { SpecialTokens } from '../tokens/specialTokens.ts';
 import type { ChatTool, ToolChoice } from '../trace/record.ts';
 import type { StructuralTag } from './structuralTag/structuralTagFormat.ts';
 import type { EngineServerParser, VllmGeneration, VllmRun, VllmRunInput } from './engineRun.ts';
@@ -130,6 +131,11 @@ export interface FormatTokenizer {
    * pre-tokenizer but does not hold the pattern.
    */
   gguf?: Readonly<Record<string, PieceSplitter>>;
+  /**
+   * The special tokens of the models' vocabulary with their ids, when Toolscope knows them (Kimi K2's): recorded
+   * tokens are recognised as special by them (formats/recordedSpecialTokens.ts).
+   */
+  specialTokens?: SpecialTokens;
 }
 
 /** Options of a format's structural tag. */

@@ -3,7 +3,7 @@
  * special token as one token of its own. It is not Kimi's 163k vocabulary: xgrammar matches tokens by their
  * decoded text, so masking this vocabulary decides the same characters, but the ids are ours, never Kimi's.
  */
-import { KIMI_SPECIAL_TOKENS } from '../tokens/kimiSpecialTokens.ts';
+import { KIMI_SPECIAL_TOKENS } from '../formats/kimiK2/kimiSpecialTokens.ts';
 import { IM_END } from '../formats/kimiK2/kimiK2Markers.ts';
 
 export interface ByteVocabulary {

@@ -3,7 +3,7 @@
  * token, as in that model's vocabulary, and the text between splits with the pre-tokenizer. Without it a
  * `<tool_call>` would fall into four pieces and every marker would look split across tokens.
  */
-import { pretokenize } from './kimiPretokenizer.ts';
+import { pretokenize } from './approximatePretokenizer.ts';
 import type { Token, Tokenizer } from './token.ts';
 
 export class MarkerSplitter implements Tokenizer {

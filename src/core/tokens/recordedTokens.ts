@@ -6,8 +6,8 @@
  * Tokens that cannot be reconciled with the text fall back to the splitter when they carry no ids.
  */
 import type { Completion, RecordedToken } from '../trace/record.ts';
-import { isSpecialTokenId, isSpecialTokenText, specialTokenId, specialTokenText } from './kimiSpecialTokens.ts';
-import { pretokenize } from './kimiPretokenizer.ts';
+import { pretokenize } from './approximatePretokenizer.ts';
+import type { SpecialTokens } from './specialTokens.ts';
 import type { Token, TokenizedCompletion, Tokenizer } from './token.ts';
 
 /** Shares `segment` over `count` tokens: pre-tokenizer pieces when there are enough, else code points. */
@@ -26,9 +26,14 @@ export function distribute(segment: string, count: number): string[] {
 
 /**
  * `fallback` splits the text when there are no usable recorded tokens; a function is called only then (a model's
- * real tokenizer may have to be read from disk first).
+ * real tokenizer may have to be read from disk first). `specials`: the special tokens recorded ids and texts are
+ * recognised by.
  */
-export function tokenizeCompletion(completion: Completion, fallback: Tokenizer | (() => Tokenizer)): TokenizedCompletion {
+export function tokenizeCompletion(
+  completion: Completion,
+  fallback: Tokenizer | (() => Tokenizer),
+  specials: SpecialTokens,
+): TokenizedCompletion {
   const text = completion.text;
   const recorded = completion.tokens;
   if (recorded === undefined) return splitterResult(text, fallback);
@@ -36,8 +41,8 @@ export function tokenizeCompletion(completion: Completion, fallback: Tokenizer |
     if (text === '') return { text, tokens: [], origin: 'recorded', source: 'recorded', tokenizer: 'recorded' };
     return splitterResult(text, fallback, 'the record has an empty token list for a non-empty completion');
   }
-  const entries = recorded.map(classify);
-  const direct = directTiling(text, entries);
+  const entries = recorded.map((t) => classify(t, specials));
+  const direct = directTiling(text, entries, specials);
   if (direct !== null) return direct;
   const aligned = new Aligner(text, entries).run();
   const hasIds = recorded.some((t) => t.id !== undefined);
@@ -47,7 +52,7 @@ export function tokenizeCompletion(completion: Completion, fallback: Tokenizer |
   }
   const result: TokenizedCompletion = {
     text: aligned.texts.join(''),
-    tokens: buildTokens(entries, aligned.texts, aligned.approximate),
+    tokens: buildTokens(entries, aligned.texts, aligned.approximate, specials),
     origin: 'recorded',
     source: 'recorded',
     tokenizer: 'recorded',
@@ -82,18 +87,19 @@ interface Entry {
   expect: string;
 }
 
-function classify(t: RecordedToken): Entry {
-  if (t.id !== undefined && isSpecialTokenId(t.id)) {
+function classify(t: RecordedToken, specials: SpecialTokens): Entry {
+  const idText = t.id !== undefined ? specials.textOf(t.id) : undefined;
+  if (idText !== undefined) {
     // The id is ground truth: its recorded text counts only when it is a spelling of a special token.
-    return { recorded: t, kind: 'special', expect: isSpecialTokenText(t.text) ? t.text : (specialTokenText(t.id) ?? '') };
+    return { recorded: t, kind: 'special', expect: specials.idOf(t.text) !== undefined ? t.text : idText };
   }
   if (t.text === '') return { recorded: t, kind: 'unknown', expect: '' };
-  if (isSpecialTokenText(t.text)) return { recorded: t, kind: 'special', expect: t.text };
+  if (specials.idOf(t.text) !== undefined) return { recorded: t, kind: 'special', expect: t.text };
   return { recorded: t, kind: 'known', expect: t.text };
 }
 
 /** Case (a): the recorded texts tile the completion text, no special token is missing, no code point is cut. */
-function directTiling(text: string, entries: Entry[]): TokenizedCompletion | null {
+function directTiling(text: string, entries: Entry[], specials: SpecialTokens): TokenizedCompletion | null {
   let at = 0;
   for (const e of entries) {
     if (e.kind === 'special' && e.recorded.text === '') return null;
@@ -110,6 +116,7 @@ function directTiling(text: string, entries: Entry[]): TokenizedCompletion | nul
       entries,
       texts,
       texts.map(() => false),
+      specials,
     ),
     origin: 'recorded',
     source: 'recorded',
@@ -117,7 +124,7 @@ function directTiling(text: string, entries: Entry[]): TokenizedCompletion | nul
   };
 }
 
-function buildTokens(entries: Entry[], texts: string[], approximate: boolean[]): Token[] {
+function buildTokens(entries: Entry[], texts: string[], approximate: boolean[], specials: SpecialTokens): Token[] {
   const tokens: Token[] = [];
   let at = 0;
   for (const [i, e] of entries.entries()) {
@@ -130,7 +137,7 @@ function buildTokens(entries: Entry[], texts: string[], approximate: boolean[]):
       special: e.kind === 'special',
       approximate: approximate[i] ?? true,
     };
-    const id = e.recorded.id ?? (e.kind === 'special' ? specialTokenId(t) : undefined);
+    const id = e.recorded.id ?? (e.kind === 'special' ? specials.idOf(t) : undefined);
     if (id !== undefined) token.id = id;
     if (e.recorded.logprob !== undefined) token.logprob = e.recorded.logprob;
     if (e.recorded.top !== undefined) token.top = e.recorded.top;

@@ -2,7 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { tokenAt, whatIf, whatIfForRequest, type WhatIfRejected, type WhatIfResult } from '../../../src/core/guided/whatIf.ts';
 import { compileKimiGrammar } from '../../../src/core/guided/xgrammar.ts';
-import { KimiSplitter, tokenizeCompletion } from '../../../src/core/tokens/index.ts';
+import { tokenizeCompletion } from '../../../src/core/tokens/index.ts';
+import { KimiSplitter } from '../../../src/core/formats/kimiK2/kimiSplitter.ts';
+import { kimiSpecialTokenTable } from '../../../src/core/formats/kimiK2/kimiSpecialTokens.ts';
 import type { Completion } from '../../../src/core/trace/record.ts';
 import { call, section, TOOLS } from './fixtures.ts';
 
@@ -125,7 +127,7 @@ test('recorded tokens: the token holding the offset is reported, markers split a
     ],
     finish_reason: 'stop',
   };
-  const tokenized = tokenizeCompletion(completion, splitter);
+  const tokenized = tokenizeCompletion(completion, splitter, kimiSpecialTokenTable);
   const g = await compileKimiGrammar(TOOLS, 'auto');
   const r = rejected(await whatIf(g, { text: tokenized.text, tokens: tokenized.tokens, finishReason: 'stop' }));
   assert.equal(r.charOffset, at);

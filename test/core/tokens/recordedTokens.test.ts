@@ -1,11 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Completion, RecordedToken } from '../../../src/core/trace/record.ts';
-import { KimiSplitter, distribute, tokenizeCompletion, type TokenizedCompletion } from '../../../src/core/tokens/index.ts';
+import { distribute, tokenizeCompletion, type TokenizedCompletion } from '../../../src/core/tokens/index.ts';
+import { KimiSplitter } from '../../../src/core/formats/kimiK2/kimiSplitter.ts';
+import { kimiSpecialTokenTable } from '../../../src/core/formats/kimiK2/kimiSpecialTokens.ts';
 import { seededRandom } from './sharedData.ts';
 
 const splitter = new KimiSplitter();
-const run = (completion: Completion): TokenizedCompletion => tokenizeCompletion(completion, splitter);
+const run = (completion: Completion): TokenizedCompletion => tokenizeCompletion(completion, splitter, kimiSpecialTokenTable);
 
 /** Offsets tile the returned text, and no token boundary cuts a surrogate pair. */
 function assertConsistent(r: TokenizedCompletion): void {

@@ -3,15 +3,15 @@ import { kimiK2CallWriter } from './kimiK2CallWriter.ts';
 import type { ParserOptions, StreamingParser, ToolCallFormat } from '../toolCallFormat.ts';
 import { CANONICAL_CALL_ID, indexFromCallId, KIMI_MARKERS, KIMI_TOOL_MARKER_TEXTS, nameFromCallId } from './kimiK2Markers.ts';
 import { findRawFallbackCalls } from './rawFallbackScanner.ts';
-import { specialTokenId } from '../../tokens/kimiSpecialTokens.ts';
+import { kimiSpecialTokenTable, specialTokenId } from './kimiSpecialTokens.ts';
 import { KimiK2Parser } from './kimiK2Parser.ts';
 import { KIMI_K2_DEFAULT_TEMPLATE } from './kimiK2DefaultTemplate.ts';
 import { runVllmProfile } from './vllm/profileRun.ts';
 import { VLLM_GENERATIONS } from './vllm/vllmProfiles.ts';
 import { VllmServerParser } from './vllm/vllmServerParser.ts';
 import { buildKimiStructuralTag, STRUCTURAL_TAG_SHAPES, type StructuralTagShape } from './kimiK2StructuralTag.ts';
-import { KimiSplitter } from '../../tokens/kimiSplitter.ts';
-import { forEachPiece } from '../../tokens/kimiPretokenizer.ts';
+import { KimiSplitter } from './kimiSplitter.ts';
+import { forEachPiece } from '../../tokens/approximatePretokenizer.ts';
 
 export const kimiK2Format: ToolCallFormat = {
   name: 'kimi_k2',
@@ -50,6 +50,7 @@ export const kimiK2Format: ToolCallFormat = {
     approximate: () => new KimiSplitter(),
     tiktoken: forEachPiece,
     gguf: { 'kimi-k2': forEachPiece },
+    specialTokens: kimiSpecialTokenTable,
   },
   chatTemplate: {
     label: "Toolscope's Kimi K2 template (written from the documented format; your model's own template may differ)",

@@ -10,7 +10,7 @@ import {
   MarkerSplitter,
   tokenizerFor,
 } from '../../../../src/core/formats/registry.ts';
-import { KimiSplitter } from '../../../../src/core/tokens/index.ts';
+import { KimiSplitter } from '../../../../src/core/formats/kimiK2/kimiSplitter.ts';
 
 test('registry: Kimi K2 stays first and the default; the five other formats are registered', () => {
   assert.deepEqual(formatNames(), ['kimi_k2', 'harmony', 'deepseek_v31', 'qwen3_coder', 'hermes', 'llama']);

@@ -3,8 +3,8 @@
  * Kimi's real ids (generations A and C look at ids); ordinary tokens without an id get pseudo ids from 1000
  * up, one per distinct text, and a decode table so generation C can place the special tokens in each delta.
  */
-import { isSpecialTokenId, specialTokenId } from '../../../tokens/kimiSpecialTokens.ts';
-import { specialAt } from '../../../tokens/kimiSplitter.ts';
+import { isSpecialTokenId, specialTokenId } from '../kimiSpecialTokens.ts';
+import { specialAt } from '../kimiSplitter.ts';
 
 /** A token as recorded or split: text, and its vocabulary id when known. */
 export interface DeltaToken {

@@ -19,7 +19,7 @@ import {
   SECTION_END,
   SECTION_END_SINGULAR,
 } from '../kimiK2Markers.ts';
-import { specialTokenId } from '../../../tokens/kimiSpecialTokens.ts';
+import { specialTokenId } from '../kimiSpecialTokens.ts';
 import type { ToolCallDelta } from '../../toolCallFormat.ts';
 import {
   firstPiece,

@@ -5,7 +5,7 @@
  * text is content: markers count by token id alone. Arguments stream character by character except a
  * closing top-level `}` / `]`, held until more text (or the call's end) shows it was not the last.
  */
-import { specialTokenId, specialTokenText } from '../../../tokens/kimiSpecialTokens.ts';
+import { specialTokenId, specialTokenText } from '../kimiSpecialTokens.ts';
 import { ARGUMENT_BEGIN, CALL_BEGIN, CALL_END, SECTION_BEGIN, SECTION_END, THINK_BEGIN, THINK_END } from '../kimiK2Markers.ts';
 import { CONTENT, GenCLexer, type LexToken } from './vllmGenCLexer.ts';
 

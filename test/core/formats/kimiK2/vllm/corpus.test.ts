@@ -13,7 +13,7 @@ import type { RecordedGrouping } from '../../../../../src/core/formats/recordedG
 import { planDeltas, type DeltaGrouping } from '../../../../../src/core/formats/kimiK2/vllm/vllmDeltas.ts';
 import type { VllmGeneration } from '../../../../../src/core/formats/kimiK2/vllm/vllmProfile.ts';
 import { VLLM_GENERATIONS, vllmProfile } from '../../../../../src/core/formats/kimiK2/vllm/vllmProfiles.ts';
-import { KimiSplitter } from '../../../../../src/core/tokens/kimiSplitter.ts';
+import { KimiSplitter } from '../../../../../src/core/formats/kimiK2/kimiSplitter.ts';
 import type { Token } from '../../../../../src/core/tokens/token.ts';
 import { generateCorpus, mulberry32, type CorpusCompletion } from '../../../../fixtures/kimiK2Corpus.ts';
 import { randomCuts as cut } from '../../../../fixtures/randomCuts.ts';

@@ -1,7 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { KIMI_SPECIAL_TOKENS, KimiSplitter, type Token } from '../../../src/core/tokens/index.ts';
-import { seededRandom } from './sharedData.ts';
+import type { Token } from '../../../../src/core/tokens/index.ts';
+import { KIMI_SPECIAL_TOKENS } from '../../../../src/core/formats/kimiK2/kimiSpecialTokens.ts';
+import { KimiSplitter } from '../../../../src/core/formats/kimiK2/kimiSplitter.ts';
+import { seededRandom } from '../../tokens/sharedData.ts';
 
 const splitter = new KimiSplitter();
 

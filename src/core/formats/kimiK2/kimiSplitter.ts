@@ -5,8 +5,8 @@
  * tiktoken.model and can implement `Tokenizer` later.
  */
 import { MAX_SPECIAL_LENGTH, specialTokenId } from './kimiSpecialTokens.ts';
-import { forEachPiece } from './kimiPretokenizer.ts';
-import type { Token, Tokenizer } from './token.ts';
+import { forEachPiece } from '../../tokens/approximatePretokenizer.ts';
+import type { Token, Tokenizer } from '../../tokens/token.ts';
 
 // Every special string starts with `<` (`<|…|>`, `<think>`, `</think>`) or `[` (`[BOS]` …).
 const CANDIDATE = /[<[]/g;

@@ -1,5 +1,9 @@
 /**
- * The Kimi tiktoken pre-tokenizer pattern in JavaScript (`v` flag). The original (tokenization_kimi.py, run by
+ * The pre-tokenizer of Toolscope's approximate splits, for every format: the text between markers in a
+ * `MarkerSplitter`, and the text shared out among recorded tokens that carry none (recordedTokens.ts). It is Kimi
+ * K2's tiktoken pattern, which Kimi K2's format also declares as its models' own (`tokenizer.tiktoken`, `gguf`).
+ *
+ * The pattern in JavaScript (`v` flag): the original (tokenization_kimi.py, run by
  * Python `regex` / Rust regex) uses set intersection `[…&&[^\p{Han}]]` and scoped case-insensitivity
  * `(?i:'s|…)`; here they become `v`-flag set subtraction and explicit case classes.
  * Two details keep the splits identical to the original rather than to a literal translation:

@@ -4,6 +4,8 @@
  * `<think>`/`</think>` and the media tokens are single tokens in the K2-Thinking/K2.5/K2.6 vocabularies and
  * reserved slots in K2-Instruct: treated as special either way, under both spellings.
  */
+import type { SpecialTokens } from '../../tokens/specialTokens.ts';
+
 export const FIRST_SPECIAL_ID = 163584;
 export const LAST_SPECIAL_ID = 163839;
 
@@ -85,3 +87,6 @@ export const MAX_SPECIAL_LENGTH = Math.max(
   ...KIMI_SPECIAL_TOKENS.map(([text]) => text.length),
   `<|reserved_token_${LAST_SPECIAL_ID}|>`.length,
 );
+
+/** The table as Kimi K2's tokenizer capability declares it (`tokenizer.specialTokens`). */
+export const kimiSpecialTokenTable: SpecialTokens = { idOf: specialTokenId, textOf: specialTokenText };

@@ -11,8 +11,8 @@ import {
   isSpecialTokenText,
   specialTokenId,
   specialTokenText,
-} from '../../../src/core/tokens/index.ts';
-import { readKimiReference } from './sharedData.ts';
+} from '../../../../src/core/formats/kimiK2/kimiSpecialTokens.ts';
+import { readKimiReference } from '../../tokens/sharedData.ts';
 
 test('special token table agrees with the K2-Instruct config in ../shared', (t) => {
   const json = readKimiReference('special_tokens.K2-Instruct.json');
