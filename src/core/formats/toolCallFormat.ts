@@ -147,6 +147,47 @@ export interface GuidedTagOptions {
 }
 
 /**
+ * How a format's call reads between its call begin and its arguments (Kimi K2's call id `functions.NAME:IDX`), for
+ * the what-if's words at a refused character and for reading which tool a call tag of the format's structural tag
+ * is for. Formats without one get words read from their tags alone (guided/callTagHint.ts).
+ */
+export interface CallHeaderReading {
+  /** What begins a call. */
+  readonly callBegin: string;
+  /** What ends the header and begins the arguments. */
+  readonly argumentsBegin: string;
+  /** What ends a call. */
+  readonly callEnd: string;
+  /** The tool a written header names (whitespace around it ignored). */
+  toolOf(header: string): string;
+  /** The tool a call tag is for, read from the tag's begin; undefined for a tag that is no call of this format. */
+  toolOfTag(begin: string): string | undefined;
+  /**
+   * What the grammar wants next where a header is written up to `header` and refused, in words, or undefined when
+   * there is nothing to say; `tools` names the tag's tools in words (`get_weather`, `one of get_weather, search`).
+   */
+  hint(header: string, tools: string): string | undefined;
+}
+
+/**
+ * Call markup made of special tokens of the model's vocabulary (Kimi K2's): the grammars are compiled against a
+ * vocabulary holding them as single tokens (guided/byteVocabulary.ts), and constrained decoding walks a completion
+ * token by token with these markers (guided/constrainedDecoding.ts).
+ */
+export interface VocabularyMarkup {
+  /** The special tokens of the model's vocabulary, as text. */
+  readonly specialTokens: readonly string[];
+  /** Those that end the model's turn: the grammar's stop tokens, the first the one an output's end is checked with. */
+  readonly stopTokens: readonly string[];
+  /** What opens the calls. */
+  readonly sectionBegin: string;
+  /** What closes them. */
+  readonly sectionEnd: string;
+  /** How each call inside reads. */
+  readonly call: CallHeaderReading;
+}
+
+/**
  * The structural tag the serving engines send for this format under strict tool calling (vLLM
  * `structured_outputs.structural_tag`, SGLang): the same shape as xgrammar's built-in tag of `builtinStyle`.
  * Guided decoding (the what-if, guided replay, the embedded endpoint's constrained answers) is built on it.
@@ -172,12 +213,14 @@ export interface FormatGuidedGrammar {
    * try: a completion that ends without one may end where one of them would have been.
    */
   readonly strippedEnds?: readonly string[];
+  /** How a call's header reads, for the what-if's words where a header is refused (Kimi K2's call ids). */
+  readonly callHeader?: CallHeaderReading;
   /**
-   * The format's call markup is special tokens of the vocabulary grammars are compiled against (guided/
-   * byteVocabulary.ts holds Kimi K2's): constrained decoding walks a completion token by token. Other formats'
-   * completions are read back into calls by their parser and written again through the grammar call by call.
+   * The format's call markup is special tokens of the vocabulary grammars are compiled against: constrained decoding
+   * walks a completion token by token. Other formats' completions are read back into calls by their parser and
+   * written again through the grammar call by call (guided/constrainedCalls.ts).
    */
-  readonly markupInVocabulary?: boolean;
+  readonly markupInVocabulary?: VocabularyMarkup;
   /** Throws StructuralTagError (structuralTag/toolChoice.ts) where xgrammar raises for the same request. */
   structuralTag(
     tools: readonly ChatTool[] | undefined,

@@ -11,6 +11,8 @@ import { VLLM_GENERATIONS } from './vllm/vllmProfiles.ts';
 import { VllmServerParser } from './vllm/vllmServerParser.ts';
 import { buildKimiStructuralTag, STRUCTURAL_TAG_SHAPES, type StructuralTagShape } from './kimiK2StructuralTag.ts';
 import { KimiSplitter } from './kimiSplitter.ts';
+import { kimiK2CallHeader } from './kimiK2CallHeader.ts';
+import { kimiK2VocabularyMarkup } from './kimiK2VocabularyMarkup.ts';
 import { forEachPiece } from '../../tokens/approximatePretokenizer.ts';
 
 export const kimiK2Format: ToolCallFormat = {
@@ -65,7 +67,8 @@ export const kimiK2Format: ToolCallFormat = {
   guided: {
     builtinStyle: 'kimi',
     shapes: STRUCTURAL_TAG_SHAPES,
-    markupInVocabulary: true,
+    callHeader: kimiK2CallHeader,
+    markupInVocabulary: kimiK2VocabularyMarkup,
     structuralTag: (tools, toolChoice, options) =>
       buildKimiStructuralTag(tools, toolChoice, { shape: options?.shape as StructuralTagShape | undefined }),
   },
