@@ -2,8 +2,8 @@
  * What the grammar allowed at a refused character, in the words of the tag, for any format: read back from the
  * tag's call tags (a begin that names the tool, JSON-schema arguments, an end). Inside a call's arguments it is the
  * schema fragment there (in JSON, or in `qwen_xml` parameters); inside the begin of a call (past the part every call
- * shares) it is the tool names the begin may still become. Kimi K2's call ids (`functions.name:idx`) have their own
- * words (whatIf.ts).
+ * shares) it is the tool names the begin may still become. A format that declares how its call header reads
+ * (`guided.callHeader`, Kimi K2's call ids) has its own words first (whatIf.ts).
  */
 import type { JsonObject } from '../trace/record.ts';
 import { walkFormats, type StructuralTag } from '../formats/structuralTag/structuralTagFormat.ts';
@@ -67,7 +67,7 @@ export function callTagHint(
       }),
     );
     if (names.length === 0) return undefined;
-    // The same words as Kimi K2's call-id hint.
+    // The same words as a declared call header's hint for a tool name (Kimi K2's).
     return `a tool name: ${names.length === 1 ? names[0] : `one of ${names.join(', ')}`}`;
   }
   return undefined;

@@ -2,7 +2,7 @@
  * A completion cut the way the byte vocabulary sees it: special-token strings as single pieces, the text between
  * them as plain pieces. Shared by the what-if (feeding a recorded completion) and constrained decoding.
  */
-import { SPECIAL_TEXTS_BY_LENGTH } from './byteVocabulary.ts';
+import { SPECIAL_TEXTS_BY_LENGTH, STOP_TEXTS } from './byteVocabulary.ts';
 
 export interface Piece {
   start: number;
@@ -10,10 +10,10 @@ export interface Piece {
   special: boolean;
 }
 
-/** Stop strings: where the model ended its turn; nothing after them reaches the grammar. */
-export const STOP_TEXTS: readonly string[] = ['<|im_end|>', '[EOS]'];
-
-export const SPECIAL_SPLIT = new RegExp(`(${SPECIAL_TEXTS_BY_LENGTH.map((t) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})`);
+/** Splits text at the special tokens, keeping them (a pattern that never matches when the vocabulary has none). */
+export const SPECIAL_SPLIT = SPECIAL_TEXTS_BY_LENGTH.length
+  ? new RegExp(`(${SPECIAL_TEXTS_BY_LENGTH.map((t) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})`)
+  : /(?!)/;
 
 const SPECIAL_SET: ReadonlySet<string> = new Set(SPECIAL_TEXTS_BY_LENGTH);
 

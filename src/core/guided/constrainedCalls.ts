@@ -21,7 +21,7 @@ import { ArgumentWriter } from './argumentWriter.ts';
 import type { ConstrainedOutput } from './constrainedOutput.ts';
 import { plannedMembers, readScriptedObject, type ScriptedObject } from './scriptedArguments.ts';
 import { grammarStartOf } from './whatIf.ts';
-import { newMatcher, type CompiledKimiGrammar } from './xgrammar.ts';
+import { newMatcher, type CompiledGrammar } from './xgrammar.ts';
 import type { XgMatcher } from './xgrammarModule.ts';
 
 /** Declared tool names, closest to `name` first (longest common prefix, then declaration order). */
@@ -83,7 +83,7 @@ async function writeMembers(
 }
 
 /** The grammar can end the turn here. */
-async function canEnd(matcher: XgMatcher, grammar: CompiledKimiGrammar): Promise<boolean> {
+async function canEnd(matcher: XgMatcher, grammar: CompiledGrammar): Promise<boolean> {
   return matcher.isTerminated() || readBitmask(await matcher.nextTokenBitmask(), grammar.vocabulary, '').end;
 }
 
@@ -128,7 +128,7 @@ class CallWriterRun {
 
 /** Runs a scripted completion of `format` through a compiled grammar of that format, call by call. */
 export async function constrainCalls(
-  grammar: CompiledKimiGrammar,
+  grammar: CompiledGrammar,
   format: ToolCallFormat,
   scripted: string,
   tools: readonly ChatTool[] | undefined,

@@ -1,6 +1,7 @@
 /**
- * Guided decoding for the embedded endpoint's scripted model: the script plays the model's preferred output, and
- * a GrammarMatcher over the byte vocabulary masks it as xgrammar would mask a real model's logits. Where the
+ * Guided decoding for the embedded endpoint's scripted model, for a format whose call markup is special tokens of
+ * the vocabulary (`guided.markupInVocabulary`, Kimi K2's): the script plays the model's preferred output, and a
+ * GrammarMatcher over the byte vocabulary masks it token by token as xgrammar would mask a real model's logits. Where the
  * script is accepted it goes through unchanged; at a masked position the simulated model takes, in order:
  * - the grammar's jump-forward string (the only continuation: a tool name with one tool, `":"`, a closing tag);
  * - the section begin, when the script wrote call markup where free text may not hold it;
@@ -9,9 +10,9 @@
  * - else a deterministic choice among the allowed tokens that closes structures first, so the output ends.
  * After the script ends it completes what the grammar still requires, bounded in length. A simulator of the
  * effect guided decoding has (a hallucinated tool name becomes a declared one, a schema break a valid value), not
- * a model: it never claims which of Kimi's token ids would have been sampled.
+ * a model: it never claims which of the model's token ids would have been sampled.
  */
-import { ARGUMENT_BEGIN, CALL_BEGIN, CALL_END, SECTION_BEGIN, SECTION_END } from '../formats/kimiK2/kimiK2Markers.ts';
+import type { VocabularyMarkup } from '../formats/toolCallFormat.ts';
 import { nothingAllowed, readBitmask, type AllowedNext } from './allowedNext.ts';
 import { SPECIAL_TEXTS_BY_LENGTH } from './byteVocabulary.ts';
 import { pieces, stopOffset } from './completionPieces.ts';
@@ -22,7 +23,7 @@ import type { ConstrainedOutput } from './constrainedOutput.ts';
 export type { ConstrainedOutput } from './constrainedOutput.ts';
 import { tagExcludes, tagTools } from './tagTools.ts';
 import { grammarStartOf } from './whatIf.ts';
-import { newMatcher, type CompiledKimiGrammar } from './xgrammar.ts';
+import { newMatcher, type CompiledGrammar } from './xgrammar.ts';
 import type { XgMatcher } from './xgrammarModule.ts';
 
 export interface ConstrainOptions {
@@ -40,10 +41,11 @@ const RESYNC_WINDOW = 48;
 
 /**
  * Deterministic preference among allowed continuations: close what is open (a string first: inside one every
- * special-token text is allowed as plain characters), then the tags, then the simplest values.
+ * special-token text is allowed as plain characters), then the tags (the call's end, the section's end, the
+ * arguments' begin), then the simplest values.
  */
 const CLOSERS = '"}]';
-const PREFERRED_SPECIALS = [CALL_END, SECTION_END, ARGUMENT_BEGIN];
+const preferredSpecials = (m: VocabularyMarkup) => [m.call.callEnd, m.sectionEnd, m.call.argumentsBegin];
 const PREFERRED_CHARS = ',:1@.a234567890flsetrunbcdghijkmopqvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_-/';
 /** How wide and deep to look for a short way to a closer (an e-mail needs `@a` before its quote). */
 const SEARCH_WIDTH = 16;
@@ -84,7 +86,8 @@ class Decoder {
 
   constructor(
     private readonly matcher: XgMatcher,
-    private readonly grammar: CompiledKimiGrammar,
+    private readonly grammar: CompiledGrammar,
+    private readonly markup: VocabularyMarkup,
     private readonly excludes: ReadonlySet<string>,
     private readonly prefixLength: number,
   ) {}
@@ -118,13 +121,14 @@ class Decoder {
       this.forced += text.length;
     }
     this.out += text;
+    const { call } = this.markup;
     // A supplied string may hold several tags (a jump-forward `<|tool_call_end|><|tool_calls_section_end|>`).
-    const args = text.lastIndexOf(ARGUMENT_BEGIN);
-    const callEnd = text.lastIndexOf(CALL_END);
+    const args = text.lastIndexOf(call.argumentsBegin);
+    const callEnd = text.lastIndexOf(call.callEnd);
     if (args >= 0 || callEnd >= 0) this.inArguments = args > callEnd;
     if (supplied) {
-      const sectionEnd = text.lastIndexOf(SECTION_END);
-      if (sectionEnd >= 0 || callEnd >= 0) this.suppliedClose = sectionEnd > callEnd ? SECTION_END : CALL_END;
+      const sectionEnd = text.lastIndexOf(this.markup.sectionEnd);
+      if (sectionEnd >= 0 || callEnd >= 0) this.suppliedClose = sectionEnd > callEnd ? this.markup.sectionEnd : call.callEnd;
     }
   }
 
@@ -134,15 +138,16 @@ class Decoder {
    * not one JSON object, e.g. cut short, or a tool the tag does not describe).
    */
   async alignArguments(script: readonly Unit[], i: number): Promise<number | null> {
+    const { call } = this.markup;
     let start = i;
     const prev = script[i - 1];
-    if (!(prev?.special && prev.text === ARGUMENT_BEGIN)) {
+    if (!(prev?.special && prev.text === call.argumentsBegin)) {
       // The grammar wrote the call's header itself (a corrected name): the script's arguments follow its own tag.
       start = -1;
       for (let j = i; j < script.length; j++) {
         const u = script[j] as Unit;
         if (!u.special) continue;
-        if (u.text === ARGUMENT_BEGIN) start = j + 1;
+        if (u.text === call.argumentsBegin) start = j + 1;
         break;
       }
       if (start < 0) return null;
@@ -153,23 +158,23 @@ class Decoder {
       .slice(start, end)
       .map((u) => u.text)
       .join('');
-    const header = this.out.slice(this.out.lastIndexOf(CALL_BEGIN) + CALL_BEGIN.length, this.out.length - ARGUMENT_BEGIN.length);
-    const name = header
-      .trim()
-      .replace(/^functions\./, '')
-      .replace(/:\d+$/, '');
-    const tool = tagTools(this.grammar.tag).find((t) => t.name === name);
+    const header = this.out.slice(
+      this.out.lastIndexOf(call.callBegin) + call.callBegin.length,
+      this.out.length - call.argumentsBegin.length,
+    );
+    const name = call.toolOf(header);
+    const tool = tagTools(this.grammar.tag, call.toolOfTag).find((t) => t.name === name);
     const obj = readScriptedObject(seg);
     if (!tool || typeof tool.schema !== 'object' || !obj) return null;
     let text: string | null = null;
     if (this.matcher.acceptString(seg)) {
       // As written, if the arguments are complete there.
-      if ((await this.allowed()).specials.includes(CALL_END)) text = seg;
+      if ((await this.allowed()).specials.includes(call.callEnd)) text = seg;
       else this.matcher.rollBack(1);
     }
     const lead = /^\s*/.exec(seg)?.[0] ?? '';
     const trail = /\s*$/.exec(seg)?.[0] ?? '';
-    text ??= await new ArgumentWriter(this.matcher, this.grammar.vocabulary, tool.schema, [CALL_END]).write(obj, lead, trail);
+    text ??= await new ArgumentWriter(this.matcher, this.grammar.vocabulary, tool.schema, [call.callEnd]).write(obj, lead, trail);
     if (text === null) return null;
     const skipped = script.slice(i, start).reduce((n, u) => n + u.text.length, 0);
     if (skipped > 0) {
@@ -204,7 +209,8 @@ class Decoder {
     const next = await this.allowed();
     if (canEnd && next.end) return 'end';
     for (const ch of CLOSERS) if (next.bytes.includes(ch.charCodeAt(0)) && (await this.close(ch))) return ch;
-    for (const t of PREFERRED_SPECIALS) if (next.specials.includes(t) && (await this.tryAccept({ text: t, special: true }))) return t;
+    for (const t of preferredSpecials(this.markup))
+      if (next.specials.includes(t) && (await this.tryAccept({ text: t, special: true }))) return t;
     return null;
   }
 
@@ -279,7 +285,7 @@ class Decoder {
  * Where the script continues after the grammar supplied `close` itself: past the script's own copy when it comes
  * before any new call or section, else where it was.
  */
-function skipPast(script: readonly Unit[], i: number, close: string, d: Decoder): number {
+function skipPast(script: readonly Unit[], i: number, close: string, d: Decoder, markup: VocabularyMarkup): number {
   for (let j = i; j < script.length; j++) {
     const u = script[j] as Unit;
     if (!u.special) continue;
@@ -287,14 +293,15 @@ function skipPast(script: readonly Unit[], i: number, close: string, d: Decoder)
       d.dropped += script.slice(i, j + 1).reduce((n, x) => n + x.text.length, 0);
       return j + 1;
     }
-    if (u.text === CALL_BEGIN || u.text === SECTION_BEGIN || u.text === SECTION_END) return i;
+    if (u.text === markup.call.callBegin || u.text === markup.sectionBegin || u.text === markup.sectionEnd) return i;
   }
   return i;
 }
 
 /** Runs a scripted completion through a compiled grammar, as guided decoding would have shaped it. */
 export async function constrainCompletion(
-  grammar: CompiledKimiGrammar,
+  grammar: CompiledGrammar,
+  markup: VocabularyMarkup,
   scripted: string,
   options: ConstrainOptions = {},
 ): Promise<ConstrainedOutput> {
@@ -306,7 +313,8 @@ export async function constrainCompletion(
   const prefix = scripted.slice(0, start);
   const matcher = await newMatcher(grammar);
   try {
-    const d = new Decoder(matcher, grammar, tagExcludes(grammar.tag), prefix.length);
+    const d = new Decoder(matcher, grammar, markup, tagExcludes(grammar.tag), prefix.length);
+    const { sectionBegin, call } = markup;
     const budget = script.length + (options.maxExtra ?? 4096);
     let i = 0;
     let steps = 0;
@@ -315,11 +323,11 @@ export async function constrainCompletion(
     while (i < script.length && steps++ < budget) {
       if (d.suppliedClose) {
         // The grammar closed the call or section itself: the script's rest of it is what the model meant there.
-        i = skipPast(script, i, d.suppliedClose, d);
+        i = skipPast(script, i, d.suppliedClose, d, markup);
         d.suppliedClose = null;
         continue;
       }
-      if (d.inArguments && d.out.endsWith(ARGUMENT_BEGIN) && alignedAt !== d.out.length) {
+      if (d.inArguments && d.out.endsWith(call.argumentsBegin) && alignedAt !== d.out.length) {
         alignedAt = d.out.length;
         const resume = await d.alignArguments(script, i);
         if (resume !== null) {
@@ -354,12 +362,8 @@ export async function constrainCompletion(
         continue;
       }
       // Call markup in free text: the section begin is what the grammar lets a call start with.
-      if (
-        u.special &&
-        (await d.allowed()).specials.includes(SECTION_BEGIN) &&
-        (await d.tryAccept({ text: SECTION_BEGIN, special: true }))
-      ) {
-        d.emit(SECTION_BEGIN, true);
+      if (u.special && (await d.allowed()).specials.includes(sectionBegin) && (await d.tryAccept({ text: sectionBegin, special: true }))) {
+        d.emit(sectionBegin, true);
         continue;
       }
       const jump = wholeTags(matcher.jumpForwardString());

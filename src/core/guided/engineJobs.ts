@@ -7,16 +7,16 @@ import { whatIfForRequest } from './whatIf.ts';
 import { constrainCompletion } from './constrainedDecoding.ts';
 import { constrainCalls } from './constrainedCalls.ts';
 import { buildsFormatTag, GuidedRequestError, requestedTag } from './requestGrammar.ts';
-import { compileFormatGrammar, compileTag, warmUpCompiler, type CompiledKimiGrammar } from './xgrammar.ts';
+import { compileFormatGrammar, compileTag, warmUpCompiler, type CompiledGrammar } from './xgrammar.ts';
 import type { ChatRequest } from '../trace/record.ts';
 import type { ToolCallFormat } from '../formats/toolCallFormat.ts';
-import { DEFAULT_FORMAT, getFormat } from '../formats/registry.ts';
+import { getFormat } from '../formats/registry.ts';
 
 /**
  * The grammar a guided request to a model of `format` is decoded under, or null for an unguided one: the request's
  * own tag, else the format's tag for its tools.
  */
-export async function grammarForRequest(request: ChatRequest, format: ToolCallFormat): Promise<CompiledKimiGrammar | null> {
+export async function grammarForRequest(request: ChatRequest, format: ToolCallFormat): Promise<CompiledGrammar | null> {
   const tag = requestedTag(request);
   if (tag) return compileTag(tag);
   if (!buildsFormatTag(request)) return null;
@@ -26,11 +26,12 @@ export async function grammarForRequest(request: ChatRequest, format: ToolCallFo
 }
 
 /** A scripted completion as guided decoding would have shaped it. */
-async function constrained(request: ChatRequest, text: string, formatName: string | undefined): Promise<string> {
-  const format = getFormat(formatName ?? DEFAULT_FORMAT);
+async function constrained(request: ChatRequest, text: string, formatName: string): Promise<string> {
+  const format = getFormat(formatName);
   const grammar = await grammarForRequest(request, format);
   if (!grammar) return text;
-  if (format.guided?.markupInVocabulary) return (await constrainCompletion(grammar, text)).text;
+  const markup = format.guided?.markupInVocabulary;
+  if (markup) return (await constrainCompletion(grammar, markup, text)).text;
   return (await constrainCalls(grammar, format, text, request.tools)).text;
 }
 
@@ -40,7 +41,7 @@ export async function runJob(job: EngineJob): Promise<EngineValue> {
       const run = await whatIfForRequest(
         { tools: job.tools as NonNullable<Parameters<typeof whatIfForRequest>[0]['tools']>, tool_choice: job.toolChoice ?? undefined },
         { text: job.text, tokens: [], finishReason: job.finishReason },
-        { ...job.options, shape: job.shape, ...(job.format === undefined ? {} : { format: job.format }) },
+        { ...job.options, format: job.format, ...(job.shape === undefined ? {} : { shape: job.shape }) },
       );
       const outcome: WhatIfOutcome = run.ran ? { ran: true, result: run.result, compileMs: run.grammar.compileMs } : run;
       return outcome;

@@ -4,7 +4,6 @@
  * costs one round trip however many tokens it has. Everything here is structured-clone data.
  */
 import type { ChatRequest, ChatTool, ToolChoice } from '../trace/record.ts';
-import type { StructuralTagShape } from '../formats/kimiK2/kimiK2StructuralTag.ts';
 import type { WhatIfOptions, WhatIfResult } from './whatIf.ts';
 
 export type EngineJob =
@@ -12,15 +11,16 @@ export type EngineJob =
       kind: 'what-if';
       tools: readonly ChatTool[] | undefined;
       toolChoice: ToolChoice | undefined | null;
-      shape: StructuralTagShape;
-      /** The record's format, whose structural tag is compiled (Kimi K2's when absent). */
-      format?: string;
+      /** The record's format, whose structural tag is compiled. */
+      format: string;
+      /** One of the format's tag shapes; its default when absent. */
+      shape?: string;
       text: string;
       finishReason: string | null;
       options: WhatIfOptions;
     }
-  /** `format`: the model's format, whose tag and call markup apply (Kimi K2's when absent). */
-  | { kind: 'constrain'; request: ChatRequest; text: string; format?: string }
+  /** `format`: the model's format, whose tag and call markup apply. */
+  | { kind: 'constrain'; request: ChatRequest; text: string; format: string }
   /** Loads the WASM module and builds the compiler, so the first record does not pay for it. */
   | { kind: 'warm-up' };
 

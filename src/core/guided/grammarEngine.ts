@@ -6,8 +6,7 @@
 import type { ChatRequest } from '../trace/record.ts';
 import type { Token } from '../tokens/token.ts';
 import type { WhatIfOutcome } from './engineProtocol.ts';
-import type { WhatIfOptions } from './whatIf.ts';
-import type { StructuralTagShape } from '../formats/kimiK2/kimiK2StructuralTag.ts';
+import type { WhatIfRequestOptions } from './whatIf.ts';
 
 export interface GrammarEngine {
   /** Start loading the engine now (while the caller reads its traces); never waits. */
@@ -19,8 +18,8 @@ export interface GrammarEngine {
   whatIf(
     request: Pick<ChatRequest, 'tools' | 'tool_choice'>,
     completion: { text: string; tokens: readonly Token[]; finishReason?: string | null },
-    options?: WhatIfOptions & { shape?: StructuralTagShape },
+    options: WhatIfRequestOptions,
   ): Promise<WhatIfOutcome>;
   /** A scripted completion in `format` shaped by the grammar the request asks for; GuidedRequestError when none compiles. */
-  constrain(request: ChatRequest, text: string, format?: string): Promise<string>;
+  constrain(request: ChatRequest, text: string, format: string): Promise<string>;
 }

@@ -1,4 +1,7 @@
-/** Guided decoding: the Kimi structural tag (replay, what-if), its compilation with web-xgrammar, the what-if. */
+/**
+ * Guided decoding: a format's structural tag (`ToolCallFormat.guided`) compiled with web-xgrammar, and the what-if.
+ * The tags themselves are the formats' own (src/core/formats/<name>/).
+ */
 export type {
   StructuralTag,
   StructuralTagFormat,
@@ -7,29 +10,15 @@ export type {
   TagsWithSeparatorFormat,
   JsonSchemaFormat,
 } from '../formats/structuralTag/structuralTagFormat.ts';
-export {
-  buildKimiStructuralTag,
-  structuralTagBuilder,
-  STRUCTURAL_TAG_SHAPES,
-  toolTagBegin,
-  type StructuralTagOptions,
-  type StructuralTagShape,
-} from '../formats/kimiK2/kimiK2StructuralTag.ts';
 export { StructuralTagError } from '../formats/structuralTag/toolChoice.ts';
-export {
-  compileKimiGrammar,
-  compileStructuralTag,
-  grammarAccepts,
-  guidedCacheKey,
-  structuralTagToEbnf,
-  type CompiledKimiGrammar,
-} from './xgrammar.ts';
+export { compileFormatGrammar, compileStructuralTag, grammarAccepts, structuralTagToEbnf, type CompiledGrammar } from './xgrammar.ts';
 export {
   whatIf,
   whatIfForRequest,
   type WhatIfCompletion,
   type WhatIfForRequest,
   type WhatIfOptions,
+  type WhatIfRequestOptions,
   type WhatIfResult,
   type WhatIfAccepted,
   type WhatIfRejected,

@@ -6,8 +6,8 @@
  * `$ref` targets reached — so an unused `$defs` entry or a keyword xgrammar ignores (`not`, `if`, `contains`…)
  * is not held against the schema. Whatever this misses is caught by the worker (guidedEngine.ts).
  */
-import { CALL_BEGIN } from '../formats/kimiK2/kimiK2Markers.ts';
 import { assertRegexesSupported, unsupportedRegexFeature } from './regexSupport.ts';
+import { toolOfAnyTag } from './tagTools.ts';
 import { walkFormats, type StructuralTag } from '../formats/structuralTag/structuralTagFormat.ts';
 
 export class UnsupportedSchemaError extends Error {
@@ -233,12 +233,8 @@ export function assertSchemasSupported(tag: StructuralTag): void {
       if (e.type !== 'json_schema') continue;
       const problem = schemaProblem(e.json_schema);
       if (!problem) continue;
-      const tool = f.begin.startsWith(CALL_BEGIN)
-        ? `tool ${f.begin
-            .slice(CALL_BEGIN.length)
-            .replace(/^functions\./, '')
-            .replace(/:$/, '')}`
-        : `the tag ${q(f.begin)}`;
+      const name = toolOfAnyTag(f.begin);
+      const tool = name !== undefined ? `tool ${name}` : `the tag ${q(f.begin)}`;
       throw new UnsupportedSchemaError(`xgrammar cannot compile the parameters of ${tool}: ${problem}`);
     }
   }

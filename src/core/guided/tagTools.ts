@@ -1,26 +1,39 @@
-/** What a built Kimi tag allows, read back from the tag itself: tool names with their schemas, and excludes. */
+/** What a built tag allows, read back from the tag itself: tool names with their schemas, and excludes. */
 import type { JsonObject } from '../trace/record.ts';
-import { CALL_BEGIN } from '../formats/kimiK2/kimiK2Markers.ts';
 import { walkFormats, type StructuralTag } from '../formats/structuralTag/structuralTagFormat.ts';
+import { formatNames, getFormat } from '../formats/registry.ts';
 
 export interface TagTool {
   name: string;
   schema: JsonObject | boolean;
 }
 
-/** Tools in tag order (a name once), from tags beginning `<|tool_call_begin|>functions.{name}:`. */
-export function tagTools(tag: StructuralTag): TagTool[] {
+/** Reads the tool a call tag is for from the tag's begin (`CallHeaderReading.toolOfTag`); undefined for other tags. */
+export type TagToolReader = (begin: string) => string | undefined;
+
+/** Tools in tag order (a name once), from the tags whose begin `toolOfTag` reads a tool from. */
+export function tagTools(tag: StructuralTag, toolOfTag: TagToolReader): TagTool[] {
   const out = new Map<string, TagTool>();
   for (const f of walkFormats(tag.format)) {
-    if (f.type !== 'tag' || !f.begin.startsWith(CALL_BEGIN)) continue;
-    const name = f.begin
-      .slice(CALL_BEGIN.length)
-      .replace(/^functions\./, '')
-      .replace(/:$/, '');
+    if (f.type !== 'tag') continue;
+    const name = toolOfTag(f.begin);
+    if (name === undefined) continue;
     const schema = f.content.type === 'sequence' ? f.content.elements.find((e) => e.type === 'json_schema') : undefined;
     if (!out.has(name)) out.set(name, { name, schema: schema?.type === 'json_schema' ? schema.json_schema : true });
   }
   return [...out.values()];
+}
+
+/**
+ * The tool a call tag of unknown origin is for (a request's own tag): read by the first registered format whose call
+ * header reads one from the tag's begin.
+ */
+export function toolOfAnyTag(begin: string): string | undefined {
+  for (const name of formatNames()) {
+    const tool = getFormat(name).guided?.callHeader?.toolOfTag(begin);
+    if (tool !== undefined) return tool;
+  }
+  return undefined;
 }
 
 /** Every string the tag excludes from free text. */

@@ -4,24 +4,22 @@
  * character is mapped to its completion offset and recorded token, with what the grammar allowed there.
  *
  * Semantics (docs/guided-decoding.md): matching is by text, as xgrammar does with the real vocabulary, so the
- * verdict is the same as long as the model's tokens spell the same text; it cannot say which of Kimi's token
- * ids the mask would have kept. Reasoning (`<think>…</think>`) is skipped by default, as vLLM only applies the
+ * verdict is the same as long as the model's tokens spell the same text; it cannot say which of the model's
+ * token ids the mask would have kept. Reasoning (`<think>…</think>`) is skipped by default, as vLLM only applies the
  * grammar after its reasoning parser saw the end of reasoning.
  */
 import type { Token } from '../tokens/token.ts';
 import type { ChatRequest } from '../trace/record.ts';
-import { ARGUMENT_BEGIN, CALL_BEGIN, CALL_END, nameFromCallId, THINK_BEGIN, THINK_END } from '../formats/kimiK2/kimiK2Markers.ts';
-import { SPECIAL_TEXTS_BY_LENGTH } from './byteVocabulary.ts';
-import { SPECIAL_SPLIT, STOP_TEXTS, stopOffset } from './completionPieces.ts';
+import { SPECIAL_TEXTS_BY_LENGTH, STOP_TEXTS } from './byteVocabulary.ts';
+import { SPECIAL_SPLIT, stopOffset } from './completionPieces.ts';
 import { describeAllowed, readBitmask, type AllowedNext } from './allowedNext.ts';
 import { feedInBulk } from './bulkFeed.ts';
 import { jsonPrefixContext } from './jsonPrefixContext.ts';
 import { schemaHintAt } from './schemaHint.ts';
 import { tagExcludes, tagTools } from './tagTools.ts';
 import { walkFormats } from '../formats/structuralTag/structuralTagFormat.ts';
-import { compileFormatGrammar, compileKimiGrammar, newMatcher, type CompiledKimiGrammar } from './xgrammar.ts';
+import { compileFormatGrammar, newMatcher, type CompiledGrammar } from './xgrammar.ts';
 import { findFormat } from '../formats/registry.ts';
-import type { StructuralTagShape } from '../formats/kimiK2/kimiK2StructuralTag.ts';
 import { StructuralTagError } from '../formats/structuralTag/toolChoice.ts';
 import { XgrammarError, type XgMatcher } from './xgrammarModule.ts';
 import { UnsupportedSchemaError } from './schemaSupport.ts';
@@ -43,13 +41,15 @@ export interface WhatIfCompletion {
 export interface WhatIfOptions {
   /** `skip` (default): constrain only what follows the first `</think>`; `constrain`: from the first char. */
   reasoning?: 'skip' | 'constrain';
-  /**
-   * The registered format whose structural tag (`ToolCallFormat.guided`) is compiled; Kimi K2's tag when absent
-   * (the callers that predate the capability).
-   */
-  format?: string;
   /** The request's tool names, for what-the-grammar-allowed hints in a call's begin (callTagHint.ts). */
   toolNames?: readonly string[];
+}
+
+/** A what-if of a request: the registered format whose structural tag (`ToolCallFormat.guided`) is compiled, in a shape. */
+export interface WhatIfRequestOptions extends WhatIfOptions {
+  format: string;
+  /** One of the format's `shapes`; its default when absent or not one of them. */
+  shape?: string;
 }
 
 export interface WhatIfAccepted {
@@ -81,6 +81,10 @@ export type WhatIfResult = WhatIfAccepted | WhatIfRejected;
 
 const TRUNCATED = new Set(['length', 'max_tokens']);
 
+/** The think block vLLM's reasoning parsers strip before the grammar applies, in every format that reasons in one. */
+const THINK_BEGIN = '<think>';
+const THINK_END = '</think>';
+
 function excerpt(text: string, offset: number): string {
   const rest = text.slice(offset);
   const special = SPECIAL_TEXTS_BY_LENGTH.find((s) => rest.startsWith(s)) ?? STOP_TEXTS.find((s) => rest.startsWith(s));
@@ -90,32 +94,33 @@ function excerpt(text: string, offset: number): string {
   return rest.length > limit ? `${rest.slice(0, limit)}…` : rest;
 }
 
-/** Words from the tag for the position: tool names in a call header, the schema fragment in arguments. */
-function contextHint(grammar: CompiledKimiGrammar, text: string, grammarStart: number, offset: number): string | undefined {
-  const begin = text.lastIndexOf(CALL_BEGIN, offset - 1);
-  if (begin < grammarStart || begin + CALL_BEGIN.length > offset) return undefined;
-  const end = text.indexOf(CALL_END, begin);
+/**
+ * Words for the position in a call of a format that declares how its call header reads (`guided.callHeader`): the
+ * tool names in the header, the schema fragment in the arguments.
+ */
+function contextHint(grammar: CompiledGrammar, text: string, grammarStart: number, offset: number): string | undefined {
+  const reading = grammar.callHeader;
+  if (!reading) return undefined;
+  const { callBegin, argumentsBegin, callEnd } = reading;
+  const begin = text.lastIndexOf(callBegin, offset - 1);
+  if (begin < grammarStart || begin + callBegin.length > offset) return undefined;
+  const end = text.indexOf(callEnd, begin);
   if (end >= 0 && end < offset) return undefined;
-  const headerStart = begin + CALL_BEGIN.length;
-  const tools = tagTools(grammar.tag);
+  const headerStart = begin + callBegin.length;
+  const tools = tagTools(grammar.tag, reading.toolOfTag);
   const names = tools.map((t) => t.name).join(', ');
-  const arg = text.indexOf(ARGUMENT_BEGIN, headerStart);
-  if (arg >= 0 && arg + ARGUMENT_BEGIN.length <= offset) {
-    const name = nameFromCallId(text.slice(headerStart, arg).trim());
+  const arg = text.indexOf(argumentsBegin, headerStart);
+  if (arg >= 0 && arg + argumentsBegin.length <= offset) {
+    const name = reading.toolOf(text.slice(headerStart, arg));
     const tool = tools.find((t) => t.name === name);
     if (!tool) return undefined;
-    return schemaHintAt(tool.schema, jsonPrefixContext(text.slice(arg + ARGUMENT_BEGIN.length, offset)));
+    return schemaHintAt(tool.schema, jsonPrefixContext(text.slice(arg + argumentsBegin.length, offset)));
   }
-  const header = text.slice(headerStart, offset);
-  const nameList = tools.length === 1 ? names : `one of ${names}`;
-  if (header.startsWith('functions.') && !header.includes(':')) return `a tool name: ${nameList}`;
-  if ('functions.'.startsWith(header)) return `"functions." then the tool name (${nameList})`;
-  if (header.startsWith('functions.')) return `the call index (digits) then "${ARGUMENT_BEGIN}"`;
-  return undefined;
+  return reading.hint(text.slice(headerStart, offset), tools.length === 1 ? names : `one of ${names}`);
 }
 
 /** Free text where an excluded string was written: what the tag lets through instead. */
-function excludedHint(grammar: CompiledKimiGrammar, excludes: ReadonlySet<string>): string {
+function excludedHint(grammar: CompiledGrammar, excludes: ReadonlySet<string>): string {
   const triggers = new Set<string>();
   for (const f of walkFormats(grammar.tag.format)) if (f.type === 'triggered_tags') for (const t of f.triggers) triggers.add(t);
   const list = (xs: Iterable<string>) => [...xs].map((x) => JSON.stringify(x)).join(', ');
@@ -127,7 +132,7 @@ function excludedHint(grammar: CompiledKimiGrammar, excludes: ReadonlySet<string
  * The output may end here once a stripped end-of-turn token is put back (a server returns Harmony text without its
  * final `<|return|>` or `<|call|>`). A refused string changes nothing, so they are tried in turn.
  */
-function endsAtStrippedEnd(matcher: XgMatcher, grammar: CompiledKimiGrammar): boolean {
+function endsAtStrippedEnd(matcher: XgMatcher, grammar: CompiledGrammar): boolean {
   for (const end of grammar.strippedEnds ?? []) {
     if (matcher.acceptString(end)) return matcher.acceptToken(grammar.vocabulary.stopIds[0] as number);
   }
@@ -143,11 +148,7 @@ export function grammarStartOf(text: string, reasoning: 'skip' | 'constrain'): n
 }
 
 /** Runs a recorded completion through a compiled grammar. */
-export async function whatIf(
-  grammar: CompiledKimiGrammar,
-  completion: WhatIfCompletion,
-  options: WhatIfOptions = {},
-): Promise<WhatIfResult> {
+export async function whatIf(grammar: CompiledGrammar, completion: WhatIfCompletion, options: WhatIfOptions = {}): Promise<WhatIfResult> {
   const { text, tokens } = completion;
   const start = grammar.reasoningInTag ? 0 : grammarStartOf(text, options.reasoning ?? 'skip');
   if (start === null) return { accepted: true, grammarStart: text.length, endChecked: false };
@@ -206,22 +207,21 @@ export async function whatIf(
 }
 
 export type WhatIfForRequest =
-  | { ran: true; result: WhatIfResult; grammar: CompiledKimiGrammar }
+  | { ran: true; result: WhatIfResult; grammar: CompiledGrammar }
   /** `unavailable`: xgrammar cannot compile the request's grammar (why says what); else there is no tag to build. */
   | { ran: false; why: string; unavailable: boolean };
 
-/** Builds (cached) the request's tag in the given shape and runs the completion through it. */
+/** Builds (cached) the request's tag of the format in the shape asked for and runs the completion through it. */
 export async function whatIfForRequest(
   request: Pick<ChatRequest, 'tools' | 'tool_choice'>,
   completion: WhatIfCompletion,
-  options: WhatIfOptions & { shape?: StructuralTagShape } = {},
+  options: WhatIfRequestOptions,
 ): Promise<WhatIfForRequest> {
-  let grammar: CompiledKimiGrammar;
-  const guided = options.format === undefined ? undefined : findFormat(options.format)?.guided;
+  let grammar: CompiledGrammar;
+  const guided = findFormat(options.format)?.guided;
+  if (!guided) return { ran: false, why: `the ${options.format} format has no structural tag`, unavailable: false };
   try {
-    grammar = guided
-      ? await compileFormatGrammar(guided, request.tools, request.tool_choice, options.shape)
-      : await compileKimiGrammar(request.tools, request.tool_choice, { shape: options.shape ?? 'xgrammar-kimi' });
+    grammar = await compileFormatGrammar(guided, request.tools, request.tool_choice, options.shape);
   } catch (err) {
     // No tag for this request in this shape; or a schema the engine would have refused outright.
     if (err instanceof StructuralTagError) return { ran: false, why: err.message, unavailable: false };

@@ -1,7 +1,7 @@
 /**
- * Compiling a Kimi structural tag with web-xgrammar, the engine vLLM uses, for the offline what-if.
+ * Compiling a format's structural tag with web-xgrammar, the engine vLLM uses, for the offline what-if.
  *
- * web-xgrammar 0.1.27 (the only published version) cannot compile xgrammar's built-in kimi tag as is (an empty
+ * web-xgrammar 0.1.27 (the only published version) cannot compile xgrammar's built-in tags as they are (an empty
  * `tags_with_separator` separator throws, a tags_with_separator inside a sequence throws, `excludes` is
  * ignored). So: lower the tag (webXgrammarLowering.ts), let web-xgrammar build the grammar, take its EBNF, patch
  * it back to the 0.2.x semantics (ebnfRules.ts) and compile that EBNF from the root found by structure. Tags that
@@ -9,9 +9,8 @@
  */
 import { createHash } from 'node:crypto';
 import type { ChatTool, ToolChoice } from '../trace/record.ts';
-import { buildKimiStructuralTag, type StructuralTagShape } from '../formats/kimiK2/kimiK2StructuralTag.ts';
 import type { StructuralTag } from '../formats/structuralTag/structuralTagFormat.ts';
-import type { FormatGuidedGrammar } from '../formats/toolCallFormat.ts';
+import type { CallHeaderReading, FormatGuidedGrammar } from '../formats/toolCallFormat.ts';
 import { lowerForWebXgrammar } from './webXgrammarLowering.ts';
 import { lowerQwenXmlFormats, patchQwenXml } from './qwenXmlLowering.ts';
 import { addExcludes, findRootRule, parseRules, printRules, removeSentinel, widenTextEnds } from './ebnfRules.ts';
@@ -30,7 +29,7 @@ import {
   type XgMatcher,
 } from './xgrammarModule.ts';
 
-export interface CompiledKimiGrammar {
+export interface CompiledGrammar {
   /** sha256 of the canonical (tag) JSON: the cache key. */
   readonly key: string;
   readonly tag: StructuralTag;
@@ -46,14 +45,14 @@ export interface CompiledKimiGrammar {
   readonly reasoningInTag?: boolean;
   /** `FormatGuidedGrammar.strippedEnds`: the end of the text may stand for one of them. */
   readonly strippedEnds?: readonly string[];
+  /** `FormatGuidedGrammar.callHeader`: how the format's call header reads, for the what-if's words. */
+  readonly callHeader?: CallHeaderReading;
   readonly vocabulary: ByteVocabulary;
   readonly compiled: XgCompiledGrammar;
 }
 
 /** The EBNF of a structural tag with the 0.2.x semantics, and how it was obtained. */
-export async function structuralTagToEbnf(
-  tag: StructuralTag,
-): Promise<{ ebnf: string; root: string; route: CompiledKimiGrammar['route'] }> {
+export async function structuralTagToEbnf(tag: StructuralTag): Promise<{ ebnf: string; root: string; route: CompiledGrammar['route'] }> {
   assertRegexesSupported(tag);
   assertSchemasSupported(tag);
   const xml = lowerQwenXmlFormats(tag);
@@ -94,19 +93,8 @@ export async function warmUpCompiler(): Promise<void> {
   await compiler();
 }
 
-/** Cache key of (tools, tool_choice, shape). */
-export function guidedCacheKey(
-  tools: readonly ChatTool[] | undefined,
-  toolChoice: ToolChoice | undefined | null,
-  shape: StructuralTagShape,
-): string {
-  return createHash('sha256')
-    .update(canonicalJson({ tools: tools ?? [], tool_choice: toolChoice ?? 'auto', shape }))
-    .digest('hex');
-}
-
-/** Compiles a tag (not cached: use compileKimiGrammar for requests). */
-export async function compileStructuralTag(tag: StructuralTag, key?: string): Promise<CompiledKimiGrammar> {
+/** Compiles a tag (not cached: use compileFormatGrammar for requests). */
+export async function compileStructuralTag(tag: StructuralTag, key?: string): Promise<CompiledGrammar> {
   const start = performance.now();
   const { ebnf, root, route } = await structuralTagToEbnf(tag);
   const grammar = await grammarFromEBNF(ebnf, root);
@@ -128,22 +116,8 @@ export async function compileStructuralTag(tag: StructuralTag, key?: string): Pr
 }
 
 /** Compiled grammars by cache key, oldest first; a failed compile is not kept. */
-const cache = new Map<string, Promise<CompiledKimiGrammar>>();
+const cache = new Map<string, Promise<CompiledGrammar>>();
 const CACHE_LIMIT = 64;
-
-/**
- * The compiled grammar for a request's tools and tool_choice in the given shape, cached by
- * `guidedCacheKey`. Throws StructuralTagError when the shape builds no tag for the request.
- */
-export function compileKimiGrammar(
-  tools: readonly ChatTool[] | undefined,
-  toolChoice: ToolChoice | undefined | null,
-  options: { shape?: StructuralTagShape } = {},
-): Promise<CompiledKimiGrammar> {
-  const shape = options.shape ?? 'xgrammar-kimi';
-  const key = guidedCacheKey(tools, toolChoice, shape);
-  return cached(key, () => buildKimiStructuralTag(tools, toolChoice, { shape }));
-}
 
 /**
  * The compiled grammar of a format's own structural tag (`ToolCallFormat.guided`) for a request, cached by the tag's
@@ -154,7 +128,7 @@ export async function compileFormatGrammar(
   tools: readonly ChatTool[] | undefined,
   toolChoice: ToolChoice | undefined | null,
   shape?: string,
-): Promise<CompiledKimiGrammar> {
+): Promise<CompiledGrammar> {
   const tag = guided.structuralTag(tools, toolChoice, {
     shape: shape !== undefined && guided.shapes.includes(shape) ? shape : undefined,
     ...(guided.reasoningInTag ? { reasoning: true } : {}),
@@ -165,27 +139,20 @@ export async function compileFormatGrammar(
     ...(guided.stops ? { stops: guided.stops } : {}),
     ...(guided.reasoningInTag ? { reasoningInTag: true } : {}),
     ...(guided.strippedEnds ? { strippedEnds: guided.strippedEnds } : {}),
+    ...(guided.callHeader ? { callHeader: guided.callHeader } : {}),
   };
 }
 
 /** The compiled grammar of a tag as received (e.g. a request's own `structural_tag`), cached by its content. */
-export function compileTag(tag: StructuralTag): Promise<CompiledKimiGrammar> {
-  return cached(createHash('sha256').update(canonicalJson(tag)).digest('hex'), () => tag);
-}
-
-function cached(key: string, makeTag: () => StructuralTag): Promise<CompiledKimiGrammar> {
+export function compileTag(tag: StructuralTag): Promise<CompiledGrammar> {
+  const key = createHash('sha256').update(canonicalJson(tag)).digest('hex');
   const hit = cache.get(key);
   if (hit) {
     cache.delete(key);
     cache.set(key, hit);
     return hit;
   }
-  let pending: Promise<CompiledKimiGrammar>;
-  try {
-    pending = compileStructuralTag(makeTag(), key);
-  } catch (err) {
-    return Promise.reject(err);
-  }
+  const pending = compileStructuralTag(tag, key);
   cache.set(key, pending);
   pending.catch(() => cache.delete(key));
   if (cache.size > CACHE_LIMIT) {
@@ -200,8 +167,8 @@ export function guidedCacheSize(): number {
   return cache.size;
 }
 
-/** A fresh matcher over a compiled grammar, stopping on `<|im_end|>` / `[EOS]`. Dispose it when done. */
-export function newMatcher(grammar: CompiledKimiGrammar): Promise<XgMatcher> {
+/** A fresh matcher over a compiled grammar, stopping on the vocabulary's stop tokens. Dispose it when done. */
+export function newMatcher(grammar: CompiledGrammar): Promise<XgMatcher> {
   return createMatcher(grammar.compiled, [...grammar.vocabulary.stopIds]);
 }
 
@@ -209,7 +176,7 @@ export function newMatcher(grammar: CompiledKimiGrammar): Promise<XgMatcher> {
  * Whether the grammar accepts `text` as a whole output (then a stop token), or as a prefix when
  * `complete: false`. Special-token strings are ordinary text to xgrammar, so this is exact at the text level.
  */
-export async function grammarAccepts(grammar: CompiledKimiGrammar, text: string, options: { complete?: boolean } = {}): Promise<boolean> {
+export async function grammarAccepts(grammar: CompiledGrammar, text: string, options: { complete?: boolean } = {}): Promise<boolean> {
   const matcher = await newMatcher(grammar);
   try {
     if (text.length > 0 && !matcher.acceptString(text)) return false;

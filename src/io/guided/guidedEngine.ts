@@ -13,8 +13,7 @@ import { dirname, join } from 'node:path';
 import type { ChatRequest } from '../../core/trace/record.ts';
 import type { Token } from '../../core/tokens/token.ts';
 import type { EngineAnswer, EngineJob, EngineValue, WhatIfOutcome } from '../../core/guided/engineProtocol.ts';
-import type { StructuralTagShape } from '../../core/formats/kimiK2/kimiK2StructuralTag.ts';
-import type { WhatIfOptions } from '../../core/guided/whatIf.ts';
+import type { WhatIfRequestOptions } from '../../core/guided/whatIf.ts';
 import { tokenAt } from '../../core/guided/tokenAt.ts';
 import { GuidedRequestError } from '../../core/guided/guidedRequestError.ts';
 import type { GrammarEngine } from '../../core/guided/grammarEngine.ts';
@@ -127,7 +126,7 @@ export class GuidedEngine implements GrammarEngine {
   async whatIf(
     request: Pick<ChatRequest, 'tools' | 'tool_choice'>,
     completion: { text: string; tokens: readonly Token[]; finishReason?: string | null },
-    options: WhatIfOptions & { shape?: StructuralTagShape } = {},
+    options: WhatIfRequestOptions,
   ): Promise<WhatIfOutcome> {
     const { shape, format, ...rest } = options;
     let outcome: WhatIfOutcome;
@@ -136,8 +135,8 @@ export class GuidedEngine implements GrammarEngine {
         kind: 'what-if',
         tools: request.tools,
         toolChoice: request.tool_choice ?? null,
-        shape: shape ?? 'xgrammar-kimi',
-        ...(format === undefined ? {} : { format }),
+        format,
+        ...(shape === undefined ? {} : { shape }),
         text: completion.text,
         finishReason: completion.finishReason ?? null,
         options: rest,
@@ -156,10 +155,9 @@ export class GuidedEngine implements GrammarEngine {
   }
 
   /** A scripted completion shaped by the grammar the request asks for; GuidedRequestError (HTTP 400) when none compiles. */
-  async constrain(request: ChatRequest, text: string, format?: string): Promise<string> {
+  async constrain(request: ChatRequest, text: string, format: string): Promise<string> {
     try {
-      return ((await this.submit({ kind: 'constrain', request, text, ...(format === undefined ? {} : { format }) })) as { text: string })
-        .text;
+      return ((await this.submit({ kind: 'constrain', request, text, format })) as { text: string }).text;
     } catch (err) {
       if (err instanceof GuidedUnavailableError) throw new GuidedRequestError(err.reason);
       throw err;

@@ -10,13 +10,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { feedByPiece, feedInBulk, type FeedOutcome } from '../../../src/core/guided/bulkFeed.ts';
 import { tagExcludes } from '../../../src/core/guided/tagTools.ts';
-import { compileFormatGrammar, compileKimiGrammar, newMatcher, type CompiledKimiGrammar } from '../../../src/core/guided/xgrammar.ts';
+import { compileFormatGrammar, newMatcher, type CompiledGrammar } from '../../../src/core/guided/xgrammar.ts';
+import { compileKimiGrammar } from './kimiGrammar.ts';
 import { getFormat } from '../../../src/core/formats/registry.ts';
 import { GUIDED_CASES } from '../../fixtures/guided/index.ts';
 import { call, section, TOOLS } from './fixtures.ts';
 
 /** Both ways over text[0, text.length): the outcomes and the matchers' states where they stopped. */
-async function compare(grammar: CompiledKimiGrammar, text: string, label: string): Promise<FeedOutcome> {
+async function compare(grammar: CompiledGrammar, text: string, label: string): Promise<FeedOutcome> {
   const excludes = tagExcludes(grammar.tag);
   const bulk = await newMatcher(grammar);
   const byPiece = await newMatcher(grammar);
@@ -34,7 +35,7 @@ async function compare(grammar: CompiledKimiGrammar, text: string, label: string
 }
 
 /** The completion broken at every offset: a character refused there, excluded strings written there, cut there. */
-async function everyBreak(grammar: CompiledKimiGrammar, text: string): Promise<Map<string, number>> {
+async function everyBreak(grammar: CompiledGrammar, text: string): Promise<Map<string, number>> {
   const outcomes = new Map<string, number>();
   const count = (o: FeedOutcome) => {
     const k = o.ok ? 'ok' : o.excluded ? 'excluded' : 'refused';

@@ -34,10 +34,11 @@ test('bundled with the build plugin: the guided module loads web-xgrammar and ru
     const entry = join(dir, 'entry.ts');
     writeFileSync(
       entry,
-      `import { compileKimiGrammar, whatIf } from ${JSON.stringify(join(ROOT, 'src/core/guided/index.ts'))};
+      `import { compileFormatGrammar, whatIf } from ${JSON.stringify(join(ROOT, 'src/core/guided/index.ts'))};
+import { getFormat } from ${JSON.stringify(join(ROOT, 'src/core/formats/registry.ts'))};
 const tools = [{ type: 'function' as const, function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } } }];
 async function main() {
-  const g = await compileKimiGrammar(tools, 'auto');
+  const g = await compileFormatGrammar(getFormat('kimi_k2').guided!, tools, 'auto');
   const text = '<|tool_calls_section_begin|><|tool_call_begin|>functions.img_gen:0<|tool_call_argument_begin|>{}<|tool_call_end|><|tool_calls_section_end|>';
   const r = await whatIf(g, { text, tokens: [] });
   process.stdout.write(JSON.stringify({ route: g.route, accepted: r.accepted, offset: r.accepted ? null : r.charOffset }));
@@ -97,7 +98,7 @@ async function main() {
   const engine = new GuidedEngine();
   const out = [];
   for (const p of [{ type: 'object', properties: { a: { $id: 'x.json', $ref: '#/$defs/nothing' } } }, { type: 'object', properties: { a: { type: 'string' } } }]) {
-    const r = await engine.whatIf({ tools: tools(p), tool_choice: 'auto' }, { text, tokens: [] });
+    const r = await engine.whatIf({ tools: tools(p), tool_choice: 'auto' }, { text, tokens: [] }, { format: 'kimi_k2' });
     out.push(r.ran ? r.result.accepted : r.why.slice(0, 16));
   }
   process.stdout.write(JSON.stringify({ out, starts: engine.stats.starts }));

@@ -5,7 +5,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { compileKimiGrammar, grammarAccepts } from '../../../src/core/guided/xgrammar.ts';
+import { grammarAccepts } from '../../../src/core/guided/xgrammar.ts';
+import { compileKimiGrammar } from './kimiGrammar.ts';
 import type { ChatTool } from '../../../src/core/trace/record.ts';
 
 const tool = (name: string): ChatTool => ({

@@ -5,7 +5,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { compileKimiGrammar, grammarAccepts } from '../../../src/core/guided/xgrammar.ts';
+import { grammarAccepts } from '../../../src/core/guided/xgrammar.ts';
+import { compileKimiGrammar, KIMI_MARKUP } from './kimiGrammar.ts';
 import { constrainCompletion } from '../../../src/core/guided/constrainedDecoding.ts';
 import { parseKimiK2 } from '../../../src/core/formats/kimiK2/kimiK2Parser.ts';
 import { ToolSchemas } from '../../../src/core/schema/toolSchemas.ts';
@@ -13,7 +14,7 @@ import { TOOLS, call, section } from './fixtures.ts';
 
 async function constrain(text: string, toolChoice: 'auto' | 'required' = 'auto') {
   const grammar = await compileKimiGrammar(TOOLS, toolChoice);
-  const out = await constrainCompletion(grammar, text);
+  const out = await constrainCompletion(grammar, KIMI_MARKUP, text);
   assert.ok(out.complete, `generation ended: ${out.text}`);
   assert.ok(await grammarAccepts(grammar, out.text), `grammar accepts its own output: ${out.text}`);
   return out;
@@ -98,7 +99,7 @@ test('required: plain text is turned into a call; truncated arguments are comple
 test('reasoning before </think> is left alone; the stop token and what follows it are kept', async () => {
   const text = `<think>maybe functions.nope:0 {}</think>${section(call('get_weather_v2', 0, '{"city": "Rome"}'))}<|im_end|>`;
   const grammar = await compileKimiGrammar(TOOLS, 'auto');
-  const out = await constrainCompletion(grammar, text);
+  const out = await constrainCompletion(grammar, KIMI_MARKUP, text);
   assert.ok(out.text.startsWith('<think>maybe functions.nope:0 {}</think>'));
   assert.ok(out.text.endsWith('<|im_end|>'));
   assert.equal(validCalls(out.text.slice(0, -'<|im_end|>'.length)).calls[0]?.name, 'get_weather');

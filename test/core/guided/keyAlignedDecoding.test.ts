@@ -7,7 +7,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { compileKimiGrammar, grammarAccepts } from '../../../src/core/guided/xgrammar.ts';
+import { grammarAccepts } from '../../../src/core/guided/xgrammar.ts';
+import { compileKimiGrammar, KIMI_MARKUP } from './kimiGrammar.ts';
 import { constrainCompletion } from '../../../src/core/guided/constrainedDecoding.ts';
 import { UnsupportedSchemaError } from '../../../src/core/guided/schemaSupport.ts';
 import { parseKimiK2 } from '../../../src/core/formats/kimiK2/kimiK2Parser.ts';
@@ -58,7 +59,7 @@ test('every scripted value the schema allows stays under its own key, byte for b
       if (err instanceof UnsupportedSchemaError) continue;
       throw err;
     }
-    const out = await constrainCompletion(grammar, scripted);
+    const out = await constrainCompletion(grammar, KIMI_MARKUP, scripted);
     const before = parseKimiK2(scripted).calls;
     const after = parseKimiK2(out.text).calls;
     for (const [i, sc] of before.entries()) {
@@ -96,7 +97,7 @@ test('every scripted value the schema allows stays under its own key, byte for b
 test('the schema-violation sample: the date stays in start, the duration is clamped, the title comes from the schema', async () => {
   const record = records.find((r) => r.id === 'schema-violations') as TraceRecord;
   const grammar = await compileKimiGrammar(record.request?.tools ?? [], 'auto');
-  const out = await constrainCompletion(grammar, record.completion?.text ?? '');
+  const out = await constrainCompletion(grammar, KIMI_MARKUP, record.completion?.text ?? '');
   const [event, email] = parseKimiK2(out.text).calls;
   const args = JSON.parse(event?.arguments ?? '{}') as Record<string, unknown>;
   assert.equal(args.start, '2025-10-22T14:00:00Z', event?.arguments);
@@ -134,6 +135,7 @@ test('keys in another order than the schema: each key keeps its own value; a bad
   const grammar = await compileKimiGrammar(tools, 'auto');
   const out = await constrainCompletion(
     grammar,
+    KIMI_MARKUP,
     section(call('get_weather', 0, '{"days": 0, "unit": "Fahrenheit", "city": "Oslo", "extra": true}')),
   );
   assert.ok(out.complete);

@@ -6,7 +6,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { schemaProblem } from '../../../src/core/guided/schemaSupport.ts';
-import { compileKimiGrammar, grammarAccepts } from '../../../src/core/guided/xgrammar.ts';
+import { grammarAccepts } from '../../../src/core/guided/xgrammar.ts';
+import { compileKimiGrammar } from './kimiGrammar.ts';
 import { whatIfForRequest } from '../../../src/core/guided/whatIf.ts';
 import type { ChatTool } from '../../../src/core/trace/record.ts';
 import { ABORTING_CLASSES, ESCAPED_PROPERTY_NAMES } from '../../fixtures/hostileSchemas.ts';
@@ -24,7 +25,7 @@ for (const { name, schema, reason } of ABORTING_CLASSES) {
 
 test('pre-check: the what-if says why instead of reaching the engine', async () => {
   for (const { name, schema, reason } of ABORTING_CLASSES) {
-    const run = await whatIfForRequest({ tools: tool(schema), tool_choice: 'auto' }, { text: 'hi', tokens: [] });
+    const run = await whatIfForRequest({ tools: tool(schema), tool_choice: 'auto' }, { text: 'hi', tokens: [] }, { format: 'kimi_k2' });
     assert.equal(run.ran, false, name);
     if (!run.ran) {
       assert.equal(run.unavailable, true, name);

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { tokenAt, whatIf, whatIfForRequest, type WhatIfRejected, type WhatIfResult } from '../../../src/core/guided/whatIf.ts';
-import { compileKimiGrammar } from '../../../src/core/guided/xgrammar.ts';
+import { compileKimiGrammar } from './kimiGrammar.ts';
 import { tokenizeCompletion } from '../../../src/core/tokens/index.ts';
 import { KimiSplitter } from '../../../src/core/formats/kimiK2/kimiSplitter.ts';
 import { kimiSpecialTokenTable } from '../../../src/core/formats/kimiK2/kimiSpecialTokens.ts';
@@ -136,9 +136,13 @@ test('recorded tokens: the token holding the offset is reported, markers split a
 });
 
 test('whatIfForRequest: no tag for the request is reported, not thrown', async () => {
-  const none = await whatIfForRequest({ tools: TOOLS, tool_choice: 'required' }, { text: 'x', tokens: [] }, { shape: 'pr36891' });
+  const none = await whatIfForRequest(
+    { tools: TOOLS, tool_choice: 'required' },
+    { text: 'x', tokens: [] },
+    { format: 'kimi_k2', shape: 'pr36891' },
+  );
   assert.equal(none.ran, false);
-  const ran = await whatIfForRequest({ tools: TOOLS, tool_choice: 'required' }, { text: 'x', tokens: [] });
+  const ran = await whatIfForRequest({ tools: TOOLS, tool_choice: 'required' }, { text: 'x', tokens: [] }, { format: 'kimi_k2' });
   assert.ok(ran.ran && !ran.result.accepted && ran.result.charOffset === 0 && ran.result.tokenIndex === -1);
 });
 

@@ -15,20 +15,22 @@ const tools = (parameters: unknown): ChatTool[] => [
 ];
 const GOOD = tools({ type: 'object', properties: { a: { type: 'string' } }, required: ['a'] });
 const completion = (args: string) => ({ text: section(call('f', 0, args)), tokens: [] });
+/** The completions are Kimi K2's: its tag is compiled. */
+const KIMI = { format: 'kimi_k2' };
 
 test('an abort costs one job: the next job runs in a fresh worker with its guided verdict', async () => {
   const lines: string[] = [];
   const engine = new GuidedEngine({ onLog: (l) => lines.push(l) });
   try {
-    const before = await engine.whatIf({ tools: GOOD, tool_choice: 'auto' }, completion('{"a": "x"}'));
+    const before = await engine.whatIf({ tools: GOOD, tool_choice: 'auto' }, completion('{"a": "x"}'), KIMI);
     assert.equal(before.ran && before.result.accepted, true);
-    const aborted = await engine.whatIf({ tools: tools(ABORTS_IN_ENGINE), tool_choice: 'auto' }, completion('{"a": "x"}'));
+    const aborted = await engine.whatIf({ tools: tools(ABORTS_IN_ENGINE), tool_choice: 'auto' }, completion('{"a": "x"}'), KIMI);
     assert.equal(aborted.ran, false);
     if (!aborted.ran) {
       assert.equal(aborted.unavailable, true);
       assert.match(aborted.why, /^xgrammar aborted: Cannot find field \$defs/);
     }
-    const after = await engine.whatIf({ tools: GOOD, tool_choice: 'auto' }, completion('{"a": 1}'));
+    const after = await engine.whatIf({ tools: GOOD, tool_choice: 'auto' }, completion('{"a": 1}'), KIMI);
     assert.equal(after.ran, true);
     if (after.ran) assert.equal(after.result.accepted, false, 'the fresh worker still blocks a wrong type');
     assert.equal(engine.stats.starts, 2);
@@ -42,7 +44,7 @@ test('jobs queued behind an abort are answered by the next worker', async () => 
   const engine = new GuidedEngine({ onLog: () => undefined });
   try {
     const runs = await Promise.all(
-      [tools(ABORTS_IN_ENGINE), GOOD, GOOD].map((t) => engine.whatIf({ tools: t, tool_choice: 'auto' }, completion('{"a": "x"}'))),
+      [tools(ABORTS_IN_ENGINE), GOOD, GOOD].map((t) => engine.whatIf({ tools: t, tool_choice: 'auto' }, completion('{"a": "x"}'), KIMI)),
     );
     assert.deepEqual(
       runs.map((r) => r.ran),
@@ -57,7 +59,7 @@ test('jobs queued behind an abort are answered by the next worker', async () => 
 test('a job over its time budget is stopped and said so; the worker is replaced', async () => {
   const engine = new GuidedEngine({ onLog: () => undefined, timeoutMs: 1 });
   try {
-    const run = await engine.whatIf({ tools: GOOD, tool_choice: 'required' }, completion('{"a": "x"}'));
+    const run = await engine.whatIf({ tools: GOOD, tool_choice: 'required' }, completion('{"a": "x"}'), KIMI);
     assert.equal(run.ran, false);
     if (!run.ran) assert.match(run.why, /longer than 0\.001 s .*time budget/);
     assert.equal(engine.stats.failures, 1);
@@ -74,7 +76,7 @@ test('constrain: a grammar that aborts the engine is a GuidedRequestError (HTTP 
       structured_outputs: { structural_tag: { type: 'structural_tag', format: { type: 'regex', pattern: 'a{2,1}' } } },
     } as ChatRequest;
     await assert.rejects(
-      engine.constrain(bad, 'aa'),
+      engine.constrain(bad, 'aa', 'kimi_k2'),
       (err: unknown) => err instanceof GuidedRequestError && /xgrammar aborted: .*Lower bound is larger than upper bound/.test(err.message),
     );
     const strict: ChatRequest = {
@@ -82,7 +84,7 @@ test('constrain: a grammar that aborts the engine is a GuidedRequestError (HTTP 
       tools: GOOD.map((t) => ({ ...t, function: { ...t.function, strict: true } })),
       tool_choice: 'required',
     };
-    const text = await engine.constrain(strict, section(call('f', 0, '{"a": 1}')));
+    const text = await engine.constrain(strict, section(call('f', 0, '{"a": 1}')), 'kimi_k2');
     assert.match(text, /functions\.f:0<\|tool_call_argument_begin\|>\{"a": "/);
   } finally {
     await engine.close();

@@ -43,8 +43,12 @@ test('the engine runs its first job on the prestarted worker, sent behind the wa
   try {
     // Both jobs submitted at once, before the worker has answered anything.
     const [good, bad] = await Promise.all([
-      engine.whatIf({ tools: TOOLS, tool_choice: 'auto' }, { text: section(call('f', 0, '{"a": "x"}')), tokens: [] }),
-      engine.whatIf({ tools: TOOLS, tool_choice: 'auto' }, { text: section(call('f', 0, '{"a": 1}')), tokens: [] }),
+      engine.whatIf(
+        { tools: TOOLS, tool_choice: 'auto' },
+        { text: section(call('f', 0, '{"a": "x"}')), tokens: [] },
+        { format: 'kimi_k2' },
+      ),
+      engine.whatIf({ tools: TOOLS, tool_choice: 'auto' }, { text: section(call('f', 0, '{"a": 1}')), tokens: [] }, { format: 'kimi_k2' }),
     ]);
     assert.equal(good.ran && good.result.accepted, true);
     assert.equal(bad.ran && bad.result.accepted, false);
