@@ -1,7 +1,7 @@
 /** Hermes-style tool calls (Hermes 2 Pro, Qwen2.5, Qwen3) as a `ToolCallFormat`: markers, detection and the reference parser. */
 import { hermesCallWriter } from './hermesCallWriter.ts';
 import { MarkerSplitter } from '../../tokens/markerSplitter.ts';
-import { qwen2Splitter } from './qwenPretokenizer.ts';
+import { qwen2Splitter } from '../../tokens/qwenPretokenizer.ts';
 import type { ParserOptions, StreamingParser, ToolCallFormat } from '../toolCallFormat.ts';
 import { HERMES_MARKERS, TOOL_CALL_BEGIN, TOOL_CALL_END } from './hermesMarkers.ts';
 import { HermesParser } from './hermesParser.ts';

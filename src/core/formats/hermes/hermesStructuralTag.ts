@@ -10,7 +10,8 @@
  */
 import type { ChatTool, ToolChoice } from '../../trace/record.ts';
 import { argumentsFormat, callListTag } from '../structuralTag/callTags.ts';
-import type { StructuralTag, StructuralTagFormat, TagFormat } from '../structuralTag/structuralTagFormat.ts';
+import type { StructuralTag, TagFormat } from '../structuralTag/structuralTagFormat.ts';
+import { qwenReasoningPrefix } from '../structuralTag/qwenReasoningPrefix.ts';
 import type { GuidedTagOptions } from '../toolCallFormat.ts';
 
 export const HERMES_TAG_SHAPES: readonly string[] = ['xgrammar-qwen_3'];
@@ -28,17 +29,6 @@ function callTag(tool: ChatTool): TagFormat {
     begin: `${CALL_BEGIN_PREFIX}${tool.function.name}${ARGUMENTS_PREFIX}`,
     content: argumentsFormat(tool),
     end: CALL_END,
-  };
-}
-
-/** xgrammar's reasoning prefix of the Qwen tags: any text up to `</think>`, then a blank line. */
-export function qwenReasoningPrefix(): StructuralTagFormat {
-  return {
-    type: 'sequence',
-    elements: [
-      { type: 'tag', begin: '', content: { type: 'any_text', excludes: [] }, end: '</think>' },
-      { type: 'const_string', value: '\n\n' },
-    ],
   };
 }
 

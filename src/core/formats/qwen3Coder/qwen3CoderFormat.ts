@@ -1,7 +1,7 @@
 /** Qwen3-Coder tool calls as a `ToolCallFormat`: markers, detection, the reference parser and the structural tag. */
 import { qwen3CoderCallWriter } from './qwen3CoderCallWriter.ts';
 import { MarkerSplitter } from '../../tokens/markerSplitter.ts';
-import { qwen2Splitter } from '../hermes/qwenPretokenizer.ts';
+import { qwen2Splitter } from '../../tokens/qwenPretokenizer.ts';
 import type { ParserOptions, StreamingParser, ToolCallFormat } from '../toolCallFormat.ts';
 import { FUNCTION_BEGIN, PARAMETER_BEGIN, QWEN3_CODER_TOKEN_MARKERS, TOOL_CALL_BEGIN, TOOL_CALL_END } from './qwen3CoderMarkers.ts';
 import { Qwen3CoderParser } from './qwen3CoderParser.ts';

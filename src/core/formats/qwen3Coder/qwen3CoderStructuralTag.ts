@@ -10,7 +10,7 @@
  * With `reasoning`, a think block ending in `</think>` and a blank line comes first (the prefix of the Qwen tags).
  */
 import type { ChatTool, ToolChoice } from '../../trace/record.ts';
-import { qwenReasoningPrefix } from '../hermes/hermesStructuralTag.ts';
+import { qwenReasoningPrefix } from '../structuralTag/qwenReasoningPrefix.ts';
 import { argumentsFormat, callListTag } from '../structuralTag/callTags.ts';
 import type { StructuralTag, TagFormat } from '../structuralTag/structuralTagFormat.ts';
 import type { GuidedTagOptions } from '../toolCallFormat.ts';
