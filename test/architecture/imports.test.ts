@@ -6,11 +6,9 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, existsSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
-import ts from 'typescript';
-
-const ROOT = resolve(import.meta.dirname, '../..');
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { graph } from './importGraph.ts';
 
 /** Lowest first. A file belongs to the first layer whose prefix it starts with. */
 const LAYERS: { name: string; prefixes: string[] }[] = [
@@ -45,38 +43,6 @@ function violation(from: string, to: string): string | null {
   if (a.name === 'roots' && b.name === 'roots' && from.split('/')[1] !== to.split('/')[1]) return 'one composition root imports another';
   if (b.rank > a.rank) return `${a.name} imports ${b.name}, a layer above it`;
   return null;
-}
-
-function sourceFiles(dir: string): string[] {
-  const out: string[] = [];
-  for (const entry of readdirSync(join(ROOT, dir), { withFileTypes: true })) {
-    const path = `${dir}/${entry.name}`;
-    if (entry.isDirectory()) out.push(...sourceFiles(path));
-    else if (path.endsWith('.ts') && !path.endsWith('.d.ts')) out.push(path);
-  }
-  return out;
-}
-
-/** Relative imports of a file (static, type-only, re-exports and dynamic), resolved to repo paths. */
-function importsOf(file: string): string[] {
-  const info = ts.preProcessFile(readFileSync(join(ROOT, file), 'utf8'), true, true);
-  const out: string[] = [];
-  for (const { fileName } of info.importedFiles) {
-    if (!fileName.startsWith('.')) continue;
-    let target = relative(ROOT, resolve(ROOT, dirname(file), fileName))
-      .split('\\')
-      .join('/');
-    // A stylesheet a module imports is a leaf: it imports no code.
-    if (target.endsWith('.css')) continue;
-    if (!target.endsWith('.ts')) target = existsSync(join(ROOT, `${target}.ts`)) ? `${target}.ts` : `${target}/index.ts`;
-    out.push(target);
-  }
-  return out;
-}
-
-function graph(): Map<string, string[]> {
-  const files = [...sourceFiles('src'), ...sourceFiles('webview')];
-  return new Map(files.map((f) => [f, importsOf(f)]));
 }
 
 /** Strongly connected components of more than one file (or a file importing itself): the import circles. */
