@@ -64,7 +64,9 @@ function diagnostic(entry: DiagnosticKindInfo, fields: Omit<Diagnostic, 'code' |
 
 /** The tag the what-if compiled, in words: xgrammar's built-in of the record's format. */
 function tagName(ctx: CheckContext): string {
-  return `xgrammar's ${ctx.format.guided?.builtinStyle ?? 'kimi'} tag`;
+  // The what-if runs only for a format with a tag (startWhatIf), so the style is always there.
+  const style = ctx.format.guided?.builtinStyle;
+  return style ? `xgrammar's ${style} tag` : "the format's structural tag";
 }
 
 /** The call (by index in the parse) whose arguments hold a char offset, if any. */
