@@ -61,7 +61,8 @@ export interface RefreshResult {
 }
 
 const DEFAULT_CHUNK = 2 * 1024 * 1024;
-const BATCH_BYTES = 1024 * 1024;
+/** Entries read together with one `fs.read` (one read per entry is slow). */
+export const BATCH_BYTES = 1024 * 1024;
 const BOM = [0xef, 0xbb, 0xbf];
 
 /** What to undo before scanning on: the incomplete last line was indexed provisionally. */
@@ -185,15 +186,8 @@ export class TraceIndex {
     return run;
   }
 
-  /** Reads `bytes.length` bytes at `position`; fewer only at the end of the file. */
-  private async readFully(bytes: Uint8Array, position: number): Promise<number> {
-    let got = 0;
-    while (got < bytes.length) {
-      const { bytesRead } = await this.handle.read(bytes, got, bytes.length - got, position + got);
-      if (bytesRead === 0) break;
-      got += bytesRead;
-    }
-    return got;
+  private readFully(bytes: Uint8Array, position: number): Promise<number> {
+    return readFully(this.handle, bytes, position);
   }
 
   private async readNow(i: number): Promise<ReadResult> {
@@ -387,18 +381,30 @@ export class TraceIndex {
   }
 }
 
+/** Reads `bytes.length` bytes at `position`; fewer only at the end of the file. */
+export async function readFully(handle: FileHandle, bytes: Uint8Array, position: number): Promise<number> {
+  let got = 0;
+  while (got < bytes.length) {
+    const { bytesRead } = await handle.read(bytes, got, bytes.length - got, position + got);
+    if (bytesRead === 0) break;
+    got += bytesRead;
+  }
+  return got;
+}
+
 /** The entry type a line of this kind starts (or extends: SSE lines SSE blocks, Ollama lines Ollama runs, continuation lines records). */
 function entryFlagsFor(kind: LineKind): number {
   return kind === 'sse' ? ENTRY_SSE : kind === 'ollama' ? ENTRY_OLLAMA : kind === 'pychunk' ? ENTRY_PYCHUNK : 0;
 }
 
-function shrunk(entry: TraceEntry): ReadResult {
+/** What an entry gives when the file no longer holds all of its bytes. */
+export function shrunk(entry: TraceEntry): ReadResult {
   const message = `line ${entry.line}: could not be read: the file is shorter than when it was indexed (refresh it)`;
   return { records: [], errors: [{ line: entry.line, message }] };
 }
 
 /** Decodes and imports one entry's bytes: a JSON line, or a multi-line record or SSE block split back into lines. */
-function importEntryBytes(bytes: Uint8Array, entry: TraceEntry): ReadResult {
+export function importEntryBytes(bytes: Uint8Array, entry: TraceEntry): ReadResult {
   const { line, lastLine, start, sse, ollama, printedChunks, incomplete } = entry;
   if (!sse && !ollama && !printedChunks && line === lastLine) {
     const decoded = decodeUtf8Line(bytes, line, start);
