@@ -118,6 +118,23 @@ test('several threads over one big file write the same bytes as one, JSON and re
   }
 });
 
+test('a big file among small ones: cut into ranges, the small ones whole, all in the order named; same exit status under --fail-on', async () => {
+  const small = join(repo, 'samples', 'malformed-lines.jsonl');
+  const run = async (jobs: number) => {
+    const out = sink();
+    const err = sink();
+    const code = await analyzeCommand([small, big, small], { guided: false, failOn: 'warning', jobs }, out, process.stdin, err);
+    return { code, stdout: out.text(), stderr: err.text() };
+  };
+  const one = await run(1);
+  const three = await run(3);
+  assert.equal(three.stdout, one.stdout);
+  assert.equal(three.stderr, one.stderr);
+  assert.equal(one.code, 1);
+  assert.equal(three.code, one.code);
+  assert.equal(one.stdout.split(`${small}\n`).length, 3, 'the small file twice, around the big one');
+});
+
 test('with the what-if: several threads over one big file write the same bytes as one', async () => {
   const one = await analyze({ json: true, guided: true, jobs: 1 });
   const two = await analyze({ json: true, guided: true, jobs: 2 });
