@@ -7,7 +7,7 @@
  * stand on it (parallelAnalyze.ts, parallelReport.ts); the CLI bundle is its own worker (main.ts starts the
  * worker's side by the `kind` of its data).
  */
-import { Worker, type TransferListItem } from 'node:worker_threads';
+import { Worker } from 'node:worker_threads';
 import { dirname, join } from 'node:path';
 import { fileSize } from './fileSize.ts';
 
@@ -23,7 +23,6 @@ export interface PoolJob {
   what: string;
   /** The message posted to the worker. */
   message: unknown;
-  transfer?: TransferListItem[];
 }
 
 /** Bundled: this bundle (cli-main.js) is also the worker; from source (tsx): main.ts with tsx's CommonJS hooks. */
@@ -97,7 +96,7 @@ export async function inJobOrder<J extends PoolJob, R extends { index: number }>
         onJob.set(w, job);
         sent.set(job.index, job);
         nextIn++;
-        w.postMessage(job.message, job.transfer);
+        w.postMessage(job.message);
       }
       // In job order: an answer that came early waits for the ones before it.
       for (let r = answered.get(nextOut); r; r = answered.get(nextOut)) {

@@ -16,6 +16,8 @@ import { sink } from '../textSink.ts';
 import { analyzeCommand } from '../../src/cli/analyzeCommand.ts';
 import { AnalyzeProgress } from '../../src/cli/analyzeProgress.ts';
 import { analyzeJobs, analyzeThreads, type AnalyzeJob } from '../../src/cli/analyzeJobs.ts';
+import { inJobOrder } from '../../src/cli/fileWorkerPool.ts';
+import { ANALYZE_WORKER, type AnalyzeWorkerData, type AnalyzeWorkerResult } from '../../src/cli/analyzeWorkerProtocol.ts';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 const BAD_LINE = '{"toolscope": 1, "id": "cut-short", "completion": {"text": "the line ends he';
@@ -133,6 +135,30 @@ test('a big file among small ones: cut into ranges, the small ones whole, all in
   assert.equal(one.code, 1);
   assert.equal(three.code, one.code);
   assert.equal(one.stdout.split(`${small}\n`).length, 3, 'the small file twice, around the big one');
+});
+
+test('memory stays bounded: the pool draws at most two jobs per thread ahead of the oldest one not yet written', async () => {
+  let drawn = 0;
+  let written = 0;
+  let most = 0;
+  async function* counted() {
+    for await (const job of analyzeJobs([big], 2)) {
+      drawn++;
+      most = Math.max(most, drawn - written);
+      yield job;
+    }
+  }
+  const data: AnalyzeWorkerData = { kind: ANALYZE_WORKER, options: { guided: false, json: true }, isTTY: false };
+  await inJobOrder<AnalyzeJob, AnalyzeWorkerResult>(counted(), data, 2, async (r, job) => {
+    assert.equal(r.index, written);
+    assert.equal(job.index, written);
+    written++;
+    // A slow writer: the threads would run ahead without the bound.
+    await new Promise((resolve) => setTimeout(resolve, 30));
+  });
+  assert.equal(written, drawn);
+  assert.ok(drawn >= 8);
+  assert.equal(most, 4);
 });
 
 test('with the what-if: several threads over one big file write the same bytes as one', async () => {
