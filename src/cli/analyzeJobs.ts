@@ -11,8 +11,7 @@ import { availableParallelism } from 'node:os';
 import { STDIN_NAME } from './stdinTrace.ts';
 import { fileSize } from './fileSize.ts';
 import { mayBeInspectLog } from '../io/trace/inspectLogReader.ts';
-import { TraceIndex } from '../io/trace/traceIndex.ts';
-import { cutRanges, type TraceRange } from '../io/trace/traceRanges.ts';
+import { indexedRanges, type TraceRange } from '../io/trace/traceRanges.ts';
 import type { PoolJob } from './fileWorkerPool.ts';
 import type { AnalyzeWorkerJob } from './analyzeWorkerProtocol.ts';
 
@@ -58,8 +57,8 @@ export async function analyzeThreads(files: readonly string[], jobs: number | un
 }
 
 /**
- * The jobs for `files` on `threads` threads, in output order. A file that is cut is indexed here when its turn
- * comes (while the threads work on what came before), and its ranges are made as they are taken.
+ * The jobs for `files` on `threads` threads, in output order. A file that is cut is indexed here a piece at a time
+ * as its ranges are taken (traceRanges.ts), while the threads work on what came before.
  */
 export async function* analyzeJobs(files: readonly string[], threads: number): AsyncGenerator<AnalyzeJob> {
   const sizes = await Promise.all(files.map(fileSize));
@@ -70,32 +69,39 @@ export async function* analyzeJobs(files: readonly string[], threads: number): A
   let index = 0;
   for (const [i, file] of files.entries()) {
     const size = sizes[i] as number;
-    const trace = isCut(file, size, rangeBytes) ? await TraceIndex.open(file).catch(() => null) : null;
+    const ranges = isCut(file, size, rangeBytes) ? await firstRange(indexedRanges(file, size, rangeBytes)) : null;
     // Not cut, empty, or not readable here: the whole file is one job (its worker says why it cannot be read).
-    if (!trace || trace.count === 0) {
-      await trace?.close();
+    if (!ranges?.first) {
       yield { index, what: file, message: { index, file }, bytes: size, endsFile: true };
       index++;
       continue;
     }
-    try {
-      // One range ahead, to know which one is the file's last.
-      let held: TraceRange | null = null;
-      let first = true;
-      const job = (range: TraceRange, endsFile: boolean): AnalyzeJob => {
-        const lines = `lines ${range.entries[0]?.line}–${range.entries.at(-1)?.lastLine}`;
-        const made: AnalyzeJob = { index, what: `${file} (${lines})`, message: { index, range, first }, bytes: range.bytes, endsFile };
-        index++;
-        first = false;
-        return made;
-      };
-      for (const range of cutRanges(trace, rangeBytes)) {
-        if (held) yield job(held, false);
-        held = range;
-      }
-      if (held) yield job(held, true);
-    } finally {
-      await trace.close();
+    let first = true;
+    const job = (range: TraceRange, endsFile: boolean): AnalyzeJob => {
+      const lines = `lines ${range.entries[0]?.line}–${range.entries.at(-1)?.lastLine}`;
+      const made: AnalyzeJob = { index, what: `${file} (${lines})`, message: { index, range, first }, bytes: range.bytes, endsFile };
+      index++;
+      first = false;
+      return made;
+    };
+    // One range ahead, to know which one is the file's last.
+    let held = ranges.first;
+    for await (const range of ranges.rest) {
+      yield job(held, false);
+      held = range;
     }
+    yield job(held, true);
+  }
+}
+
+/** A file's first range and the rest to come; null when it cannot be opened here (no first: an empty file). */
+async function firstRange(
+  ranges: AsyncGenerator<TraceRange>,
+): Promise<{ first: TraceRange | undefined; rest: AsyncGenerator<TraceRange> } | null> {
+  try {
+    const next = await ranges.next();
+    return { first: next.done ? undefined : next.value, rest: ranges };
+  } catch {
+    return null;
   }
 }

@@ -32,6 +32,11 @@ import { decodeUtf8Line } from '../../core/trace/utf8.ts';
 export interface TraceIndexOptions {
   /** Bytes read per `fs.read` while scanning (default 2 MB). */
   chunkSize?: number;
+  /**
+   * Index only the first `limit` bytes for now; `indexTo` goes on. Until the whole file is indexed, the last two
+   * entries may still change (the last may grow; a line cut at the limit may turn out to continue the one before).
+   */
+  limit?: number;
 }
 
 export interface TraceEntry {
@@ -100,7 +105,7 @@ export class TraceIndex {
     try {
       const st = await handle.stat();
       const index = new TraceIndex(path, handle, st.ino, st.dev, Math.max(1, options.chunkSize ?? DEFAULT_CHUNK));
-      await index.scan(st.size);
+      await index.scan(Math.min(st.size, options.limit ?? Infinity));
       return index;
     } catch (err) {
       await handle.close();
@@ -149,6 +154,14 @@ export class TraceIndex {
   /** Decodes and imports entry `i`: one record or error for a JSON line, any number for an SSE block. */
   read(i: number): Promise<ReadResult> {
     return this.serial(() => this.readNow(i));
+  }
+
+  /** Indexes on up to byte `limit` (or the end of the file) after an `open` with a `limit`. */
+  indexTo(limit: number): Promise<void> {
+    return this.serial(async () => {
+      this.undoTail();
+      await this.scan(limit);
+    });
   }
 
   /** Indexes what was appended since the last scan (and re-reads a last line that was incomplete). */

@@ -7,7 +7,7 @@
  */
 import { open } from 'node:fs/promises';
 import { itemsInLineOrder, type TraceItem } from '../../core/trace/importers/importResult.ts';
-import { BATCH_BYTES, importEntryBytes, readFully, shrunk, type TraceEntry, type TraceIndex } from './traceIndex.ts';
+import { BATCH_BYTES, TraceIndex, importEntryBytes, readFully, shrunk, type TraceEntry } from './traceIndex.ts';
 
 /** Consecutive entries of one file (plain data: it crosses threads). */
 export interface TraceRange {
@@ -17,23 +17,49 @@ export interface TraceRange {
   bytes: number;
 }
 
+/** Bytes indexed at a time: the first ranges go out while the rest of the file is being indexed. */
+const INDEX_STEP = 16 * 1024 * 1024;
+
 /**
- * The index's entries in consecutive ranges of about `targetBytes` each (an entry larger than that is a range of
- * its own); made one at a time, so only the ranges in use are held as objects.
+ * The first `size` bytes of the file at `path` in consecutive ranges of about `targetBytes` each (an entry larger
+ * than that is a range of its own). The file is indexed INDEX_STEP bytes at a time, the next step while the ranges
+ * of the last one are taken, so the first range is ready long before a big file is indexed; a range is made only
+ * once its entries are final, so the ranges are those of the file indexed at once.
  */
-export function* cutRanges(index: TraceIndex, targetBytes: number): Generator<TraceRange> {
-  let from = 0;
-  let rangeStart = 0;
-  while (from < index.count) {
-    const base = index.byteRange(from).start;
-    let to = from + 1;
-    while (to < index.count && index.byteRange(to).end - base <= targetBytes) to++;
-    const entries: TraceEntry[] = [];
-    for (let i = from; i < to; i++) entries.push(index.entry(i));
-    const rangeEnd = to < index.count ? index.byteRange(to).start : index.size;
-    yield { path: index.path, entries, bytes: rangeEnd - rangeStart };
-    from = to;
-    rangeStart = rangeEnd;
+export async function* indexedRanges(path: string, size: number, targetBytes: number, step = INDEX_STEP): AsyncGenerator<TraceRange> {
+  const index = await TraceIndex.open(path, { limit: step });
+  let scanning: Promise<void> | null = null;
+  try {
+    let from = 0;
+    let rangeStart = 0;
+    let before = -1;
+    for (;;) {
+      const indexed = index.size;
+      // Indexed as far as planned, or the last step found the file's end early (it shrank): every entry is final.
+      const done = indexed >= size || indexed === before;
+      before = indexed;
+      const final = done ? index.count : Math.max(0, index.count - 2);
+      // The entries before `final` no longer change while the next step is indexed.
+      scanning = done ? null : index.indexTo(Math.min(size, indexed + step));
+      while (from < final) {
+        const base = index.byteRange(from).start;
+        let to = from + 1;
+        while (to < final && index.byteRange(to).end - base <= targetBytes) to++;
+        // Still room in this range, and more entries may come to fill it.
+        if (to === final && !done) break;
+        const entries: TraceEntry[] = [];
+        for (let i = from; i < to; i++) entries.push(index.entry(i));
+        const rangeEnd = to < index.count ? index.byteRange(to).start : indexed;
+        yield { path, entries, bytes: rangeEnd - rangeStart };
+        from = to;
+        rangeStart = rangeEnd;
+      }
+      if (done) return;
+      await scanning;
+    }
+  } finally {
+    await scanning?.catch(() => undefined);
+    await index.close();
   }
 }
 
