@@ -1,17 +1,20 @@
 /**
  * Toolscope as users run it: `toolscope analyze FILE` (default options, the what-if included) as a whole process,
  * beside vLLM's own Kimi K2 parser run the same way (DESIGN §9, ../shared/data/vllm-kimi/README.md), and
- * `analyze DIR` over a generated corpus on one thread and on every core.
+ * `analyze DIR` over a generated corpus on one thread and on every core, and `analyze FILE` over the same records in
+ * one big file (analysed in ranges of its records on every core).
  *
  * Inputs: the completions vLLM was timed on (five sentences, then N search calls), recorded as a native record with
  * one token per delta (special tokens with their ids), 20 calls (777 tokens) and 1000 calls (36,057 tokens).
  * Each figure is the minimum of several runs (the machine is shared: the minimum is the least disturbed run);
  * the parts come from the CLI's own timeline (TOOLSCOPE_STARTUP_MARKS=1, ms since the process started).
- * TOOLSCOPE_BENCH_CORPUS_MB sets the corpus size (default 1000 MB; it is generated in a temp folder and deleted).
+ * TOOLSCOPE_BENCH_CORPUS_MB sets the corpus size (default 1000 MB; it is generated in a temp folder, as files and
+ * as one file, and deleted); TOOLSCOPE_BENCH_CORPUS_RUNS=N runs each corpus figure N times and keeps the fastest.
+ * `node dist/bench.js --corpus` prints only the corpus figures.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { availableParallelism, tmpdir } from 'node:os';
+import { appendFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { closeSync, existsSync, openSync, readSync } from 'node:fs';
 import { createHash } from 'node:crypto';
@@ -21,6 +24,8 @@ import { pseudoTokenize } from '../src/core/formats/kimiK2/vllm/vllmDeltas.ts';
 /** vLLM gen C (current), whole process, seconds (../shared/data/vllm-kimi/README.md). */
 const VLLM_C_SECONDS: Record<number, number> = { 20: 0.24, 200: 0.41, 1000: 1.6 };
 const RUNS = 7;
+/** The corpus's files (its records are also written as one file). */
+const FILE_MB = 16;
 const CLI = join(__dirname, 'cli.js');
 
 const SEARCH_TOOL = {
@@ -59,9 +64,9 @@ function runCli(
   args: string[],
   env: Record<string, string> = {},
   outFile?: string,
-): { ms: number; marks: Marks; code: number | null; stdout: string; peakMb: number | null } {
-  // Under GNU time when there is one: the process's peak RSS (all its threads) comes with the run itself.
-  const time = existsSync('/usr/bin/time') ? ['/usr/bin/time', '-f', 'toolscope-peak-kb %M'] : [];
+): { ms: number; marks: Marks; code: number | null; stdout: string; peakMb: number | null; cpuS: number | null } {
+  // Under GNU time when there is one: the process's peak RSS and CPU time (all its threads) come with the run itself.
+  const time = existsSync('/usr/bin/time') ? ['/usr/bin/time', '-f', 'toolscope-peak-kb %M %U %S'] : [];
   const out = outFile === undefined ? undefined : openSync(outFile, 'w');
   const started = performance.now();
   const r = spawnSync(time[0] ?? process.execPath, [...time.slice(1), ...(time.length ? [process.execPath] : []), CLI, ...args], {
@@ -81,6 +86,7 @@ function runCli(
     code: r.status,
     stdout: outFile === undefined ? r.stdout : fileHash(outFile),
     peakMb: peak ? Number(peak.split(' ')[1]) / 1000 : null,
+    cpuS: peak ? Number(peak.split(' ')[2]) + Number(peak.split(' ')[3]) : null,
   };
 }
 
@@ -188,35 +194,60 @@ function corpusRecord(i: number): string {
   });
 }
 
-async function benchCorpus(log: (line: string) => void, dir: string): Promise<void> {
-  const totalMb = Number(process.env.TOOLSCOPE_BENCH_CORPUS_MB ?? 1000);
-  const fileMb = 16;
+/**
+ * The corpus: `totalMb` of corpus records in files of FILE_MB under `dir/corpus`, and the same records in one file,
+ * `dir/corpus.jsonl`.
+ */
+async function writeCorpus(
+  dir: string,
+  totalMb: number,
+): Promise<{ corpus: string; big: string; bytes: number; records: number; files: number }> {
   const corpus = join(dir, 'corpus');
+  const big = join(dir, 'corpus.jsonl');
   await rm(corpus, { recursive: true, force: true });
-  const { mkdir } = await import('node:fs/promises');
   await mkdir(corpus);
+  await writeFile(big, '');
   let bytes = 0;
   let records = 0;
-  for (let f = 0; bytes < totalMb * 1e6; f++) {
+  let files = 0;
+  while (bytes < totalMb * 1e6) {
     const lines: string[] = [];
     let size = 0;
-    while (size < fileMb * 1e6 && bytes + size < totalMb * 1e6) {
+    while (size < FILE_MB * 1e6 && bytes + size < totalMb * 1e6) {
       const line = corpusRecord(records++);
       lines.push(line);
       size += line.length + 1;
     }
-    await writeFile(join(corpus, `trace-${String(f).padStart(4, '0')}.jsonl`), lines.join('\n') + '\n');
+    const text = lines.join('\n') + '\n';
+    await writeFile(join(corpus, `trace-${String(files++).padStart(4, '0')}.jsonl`), text);
+    await appendFile(big, text);
     bytes += size;
   }
+  return { corpus, big, bytes, records, files };
+}
+
+/**
+ * `analyze TARGET --json` to a file on one thread and on every core, default options and --no-guided; with
+ * TOOLSCOPE_BENCH_CORPUS_RUNS=N each N times, alternating, and the fastest of each kept (the machine may be shared).
+ */
+function benchThreads(log: (line: string) => void, dir: string, target: string, bytes: number, records: number): void {
   const cores = availableParallelism();
-  log(
-    `analyze DIR: ${(bytes / 1e6).toFixed(0)} MB in ${Math.ceil(bytes / (fileMb * 1e6))} files, ${records.toLocaleString('en-US')} records (TOOLSCOPE_BENCH_CORPUS_MB=${totalMb}), --json to a file, default options`,
-  );
+  const runs = Math.max(1, Number(process.env.TOOLSCOPE_BENCH_CORPUS_RUNS ?? 1));
+  const fastest = (rs: ReturnType<typeof runCli>[]) => rs.reduce((a, b) => (b.ms < a.ms ? b : a));
   for (const guided of [true, false]) {
     const extra = guided ? [] : ['--no-guided'];
-    const one = runCli(['analyze', corpus, '--json', '--jobs', '1', ...extra], {}, join(dir, 'one.jsonl'));
-    const all = runCli(['analyze', corpus, '--json', ...extra], {}, join(dir, 'all.jsonl'));
-    log(`  ${guided ? 'default (what-if on its own thread per analysing thread)' : '--no-guided'}`);
+    const ones: ReturnType<typeof runCli>[] = [];
+    const alls: ReturnType<typeof runCli>[] = [];
+    for (let i = 0; i < runs; i++) {
+      ones.push(runCli(['analyze', target, '--json', '--jobs', '1', ...extra], {}, join(dir, 'one.jsonl')));
+      alls.push(runCli(['analyze', target, '--json', ...extra], {}, join(dir, 'all.jsonl')));
+    }
+    const one = fastest(ones);
+    const all = fastest(alls);
+    const same = [...ones, ...alls].every((r) => r.stdout === one.stdout && r.code === one.code);
+    log(
+      `  ${guided ? 'default (what-if on its own thread per analysing thread)' : '--no-guided'}${runs > 1 ? `, fastest of ${runs}` : ''}`,
+    );
     for (const [label, r] of [
       ['1 thread', one],
       [`${cores} threads`, all],
@@ -226,14 +257,38 @@ async function benchCorpus(log: (line: string) => void, dir: string): Promise<vo
           records / (r.ms / 1000),
         )
           .toLocaleString('en-US')
-          .padStart(8)} records/s  peak RSS ${r.peakMb === null ? 'n/a' : `${r.peakMb.toFixed(0)} MB`}`,
+          .padStart(
+            8,
+          )} records/s  peak RSS ${r.peakMb === null ? 'n/a' : `${r.peakMb.toFixed(0)} MB`}  CPU ${r.cpuS === null ? 'n/a' : `${r.cpuS.toFixed(1)} s`}`,
       );
     }
     log(
-      `    speed-up on ${cores} cores: ${(one.ms / all.ms).toFixed(2)}× (goal ≥ 1.6× on 2 cores); output identical to one thread: ${one.stdout === all.stdout ? 'yes' : 'NO'}`,
+      `    speed-up on ${cores} cores: ${(one.ms / all.ms).toFixed(2)}× (goal ≥ 1.6× on 2 cores); output identical to one thread: ${same ? 'yes' : 'NO'}`,
     );
   }
-  await rm(corpus, { recursive: true, force: true });
+}
+
+/** `analyze DIR` over the corpus's files, then `analyze FILE` over the same records in one file (cut into ranges). */
+async function benchCorpus(log: (line: string) => void, dir: string): Promise<void> {
+  const totalMb = Number(process.env.TOOLSCOPE_BENCH_CORPUS_MB ?? 1000);
+  const { corpus, big, bytes, records, files } = await writeCorpus(dir, totalMb);
+  const load = () =>
+    `load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`;
+  try {
+    log(
+      `analyze DIR: ${(bytes / 1e6).toFixed(0)} MB in ${files} files, ${records.toLocaleString('en-US')} records (TOOLSCOPE_BENCH_CORPUS_MB=${totalMb}), --json to a file; ${load()}`,
+    );
+    benchThreads(log, dir, corpus, bytes, records);
+    await rm(corpus, { recursive: true, force: true });
+    log(`analyze FILE: the same records in one ${(bytes / 1e6).toFixed(0)} MB file (cut into ranges of its records); ${load()}`);
+    benchThreads(log, dir, big, bytes, records);
+    log(`  (${load()} at the end; the machine may be shared: compare runs made close together)`);
+  } finally {
+    await rm(corpus, { recursive: true, force: true });
+    await rm(big, { force: true });
+  }
 }
 
 export async function benchProcess(log: (line: string) => void): Promise<void> {
@@ -241,6 +296,16 @@ export async function benchProcess(log: (line: string) => void): Promise<void> {
   try {
     await benchWholeProcess(log, dir);
     log('');
+    await benchCorpus(log, dir);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** `bench.js --corpus`: only the corpus figures (analyze DIR and FILE, 1 thread against every core). */
+export async function benchCorpusOnly(log: (line: string) => void): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'toolscope-bench-process-'));
+  try {
     await benchCorpus(log, dir);
   } finally {
     await rm(dir, { recursive: true, force: true });

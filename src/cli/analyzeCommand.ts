@@ -10,7 +10,7 @@ import { terminalStyle } from '../host/report/terminalStyle.ts';
 import { AnalyzeCiOutputs } from './analyzeCiOutputs.ts';
 import { writeOutput } from './writeOutput.ts';
 import { startupMark } from '../core/util/startupMarks.ts';
-import { analyzeInParallel, parallelThreads } from './parallelAnalyze.ts';
+import { analyzeInParallel, analyzeThreads } from './parallelAnalyze.ts';
 import { fileSize } from './fileSize.ts';
 import { analyzeFile, type AnalyzeCommandOptions } from './analyzeFile.ts';
 import { AnalyzeProgress } from './analyzeProgress.ts';
@@ -76,20 +76,13 @@ export async function analyzeCommand(
   const color = terminalStyle(out);
   const report = options.json ? null : new HumanReport(write, color, Boolean(options.verbose));
   const ci = options.junit || options.sarif ? new AnalyzeCiOutputs(options.failOn) : null;
-  const progress = await AnalyzeProgress.forRun(files, errors);
+  const threads = ci ? 1 : await analyzeThreads(files, options.jobs);
+  const progress = await AnalyzeProgress.forRun(files, errors, threads);
   let worst = 0;
   let unreadable = 0;
-  const threads = ci ? 1 : await parallelThreads(files, options.jobs);
   if (threads > 1) {
-    // Whole files to worker threads; results are written in file order, exactly as one thread writes them.
-    await analyzeInParallel(files, options, threads, Boolean(out.isTTY), (r) => {
-      for (const line of r.lines) write(line);
-      for (const text of r.stderr) errors.write(text);
-      if (report && r.report) report.merge(r.report);
-      worst = Math.max(worst, r.worst);
-      if (r.unreadable) unreadable++;
-      progress?.fileDone(r.bytes, r.records);
-    });
+    // Whole files, or ranges of a big file's records, to worker threads; written in order, as one thread writes them.
+    ({ worst, unreadable } = await analyzeInParallel(files, options, threads, Boolean(out.isTTY), { out, errors, report, progress }));
   } else {
     // xgrammar's worker loads its WASM module while the first file is read.
     const services = nodeServices();

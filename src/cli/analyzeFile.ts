@@ -6,9 +6,11 @@
 import type { Analyzer } from '../core/analysis.ts';
 import { SEVERITY_RANK } from '../core/diagnostics/diagnostic.ts';
 import { readTraceItems } from '../io/trace/traceIndex.ts';
+import { readTraceRange, type TraceRange } from '../io/trace/traceRanges.ts';
+import type { TraceItem } from '../core/trace/importers/importResult.ts';
 import { startupMark } from '../core/util/startupMarks.ts';
 import { errorJson, recordJson } from './analyzeJson.ts';
-import { STDIN_NAME, spoolInput, type SpooledInput } from './stdinTrace.ts';
+import { STDIN_NAME, spoolInput } from './stdinTrace.ts';
 import type { HumanReport } from '../host/report/humanReport.ts';
 import type { AnalyzeCiOutputs } from './analyzeCiOutputs.ts';
 import type { AnalysisOptions } from '../core/analysis.ts';
@@ -23,7 +25,7 @@ export interface AnalyzeCommandOptions extends AnalysisOptions {
   /** `--sarif FILE`: SARIF 2.1.0, one result per finding. */
   sarif?: string;
   toolVersion?: string;
-  /** `--jobs N`: worker threads for several files (default: one per core; 1: this thread only). */
+  /** `--jobs N`: worker threads for several files or a big one (default: one per core; 1: this thread only). */
   jobs?: number;
 }
 
@@ -52,14 +54,47 @@ export async function analyzeFile(
   sinks: FileSinks,
   input: NodeJS.ReadableStream,
 ): Promise<FileResult> {
+  sinks.report?.file(file);
+  sinks.ci?.file(file);
+  return analyzeItems(file, fileItems(file, input), analyzer, options, sinks);
+}
+
+/** A file's records and errors; standard input is copied to a temporary file first (and removed at the end). */
+async function* fileItems(file: string, input: NodeJS.ReadableStream): AsyncGenerator<TraceItem> {
+  const spooled = file === STDIN_NAME ? await spoolInput(input) : null;
+  try {
+    yield* readTraceItems(spooled?.path ?? file);
+  } finally {
+    await spooled?.dispose();
+  }
+}
+
+/**
+ * Analyses one range of a big file's records (traceRanges.ts) into `sinks`, as `analyzeFile` does the whole file:
+ * the ranges of a file, written one after another, are what `analyzeFile` writes. Only the first names the file.
+ */
+export function analyzeRange(
+  range: TraceRange,
+  first: boolean,
+  analyzer: Analyzer,
+  options: AnalyzeCommandOptions,
+  sinks: FileSinks,
+): Promise<FileResult> {
+  if (first) sinks.report?.file(range.path);
+  return analyzeItems(range.path, readTraceRange(range), analyzer, options, sinks);
+}
+
+async function analyzeItems(
+  file: string,
+  items: AsyncIterable<TraceItem>,
+  analyzer: Analyzer,
+  options: AnalyzeCommandOptions,
+  sinks: FileSinks,
+): Promise<FileResult> {
   const { write, report, ci } = sinks;
   const result: FileResult = { worst: 0, unreadable: false, records: 0 };
-  report?.file(file);
-  ci?.file(file);
-  let spooled: SpooledInput | null = null;
   try {
-    if (file === STDIN_NAME) spooled = await spoolInput(input);
-    for await (const item of readTraceItems(spooled?.path ?? file)) {
+    for await (const item of items) {
       if (item.kind === 'error') {
         ci?.error(item.error);
         if (report) report.error(item.error);
@@ -86,8 +121,6 @@ export async function analyzeFile(
     // Only reading can fail here (each record's analysis is guarded): say so, and go on with the next file.
     result.unreadable = true;
     sinks.errors.write(`toolscope: cannot read ${file === STDIN_NAME ? 'standard input' : file}: ${(err as Error).message}\n`);
-  } finally {
-    await spooled?.dispose();
   }
   return result;
 }

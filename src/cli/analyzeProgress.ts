@@ -1,7 +1,8 @@
 /**
  * Progress of a long `analyze` on a terminal: one line on stderr, rewritten in place (files, MB, records, MB/s).
- * Shown only when stderr is a terminal (never in a pipe, a file or CI logs), for several files, once the run has
- * taken more than a second; redrawn at most five times a second and erased at the end, so stdout is untouched.
+ * Shown only when stderr is a terminal (never in a pipe, a file or CI logs), for several files or one big file on
+ * several threads, once the run has taken more than a second; redrawn at most five times a second and erased at the
+ * end, so stdout is untouched.
  */
 import { fileSize } from './fileSize.ts';
 
@@ -25,12 +26,16 @@ export class AnalyzeProgress {
     this.started = now();
   }
 
-  /** A progress line for this run, or null when there is no terminal to show it on or only one file. */
+  /**
+   * A progress line for this run, or null when there is no terminal to show it on, or only one file on one thread
+   * (a file analysed on several threads, in ranges of its records, shows its progress).
+   */
   static async forRun(
     files: readonly string[],
     errors: { isTTY?: boolean; write(text: string): unknown },
+    threads = 1,
   ): Promise<AnalyzeProgress | null> {
-    if (!errors.isTTY || files.length < 2) return null;
+    if (!errors.isTTY || (files.length < 2 && threads < 2)) return null;
     const sizes = await Promise.all(files.map(fileSize));
     return new AnalyzeProgress(
       files.length,
@@ -48,6 +53,13 @@ export class AnalyzeProgress {
   /** A file is done: its size, and its records when they were counted elsewhere (a worker thread). */
   fileDone(bytes: number, records: number): void {
     this.files++;
+    this.bytes += bytes;
+    this.records += records;
+    this.draw();
+  }
+
+  /** A range of a file's records is done (on a worker thread): its share of the file's bytes, and its records. */
+  rangeDone(bytes: number, records: number): void {
     this.bytes += bytes;
     this.records += records;
     this.draw();

@@ -1,6 +1,7 @@
 /** What `analyze`'s main thread and its file workers (parallelAnalyze.ts, analyzeWorker.ts) send each other. */
 import type { AnalyzeCommandOptions } from './analyzeFile.ts';
 import type { HumanReportState } from '../host/report/humanReport.ts';
+import type { TraceRange } from '../io/trace/traceRanges.ts';
 
 export const ANALYZE_WORKER = 'toolscope-analyze-files';
 
@@ -11,10 +12,14 @@ export interface AnalyzeWorkerData {
   isTTY: boolean;
 }
 
-/** One file's results: the lines to write, in order, and what the summary and the exit status need. */
+/** One job: a whole file, or one range of a big file's records (`first`: the range that names the file). */
+export type AnalyzeWorkerJob = { index: number; file: string } | { index: number; range: TraceRange; first: boolean };
+
+/** One job's results: its output, and what the summary and the exit status need. */
 export interface AnalyzeWorkerResult {
   index: number;
-  lines: string[];
+  /** The output lines, each ended by a newline, as UTF-8: one block, moved (not copied) between the threads. */
+  output: Uint8Array<ArrayBuffer>;
   stderr: string[];
   report: HumanReportState | null;
   worst: number;

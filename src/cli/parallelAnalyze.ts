@@ -1,25 +1,25 @@
 /**
- * `analyze` over many files on every core: whole files go to worker threads (fileWorkerPool.ts; analyzeWorker.ts:
- * one Analyzer each, with its own grammar-engine worker), and this thread writes their results in file order — byte
- * for byte what one thread writes — and merges their summaries. Used where it pays: two or more files and, unless `--jobs` says how
- * many threads, at least PARALLEL_MIN_BYTES of them (starting a thread costs about as much as a small trace).
- * Standard input, `--junit` and `--sarif` stay on one thread.
+ * `analyze` on every core: whole files, and ranges of a big file's records, go to worker threads (analyzeJobs.ts,
+ * fileWorkerPool.ts; analyzeWorker.ts: one Analyzer each, with its own grammar-engine worker), and this thread
+ * writes their output in order — byte for byte what one thread writes — and merges their summaries. Standard input,
+ * `--junit` and `--sarif` stay on one thread.
  */
 import { availableParallelism } from 'node:os';
 import { STDIN_NAME } from './stdinTrace.ts';
+import { fileSize } from './fileSize.ts';
 import type { AnalyzeCommandOptions } from './analyzeFile.ts';
 import { ANALYZE_WORKER, type AnalyzeWorkerData, type AnalyzeWorkerResult } from './analyzeWorkerProtocol.ts';
-import { inFileOrder } from './fileWorkerPool.ts';
-import { fileSize } from './fileSize.ts';
+import { inJobOrder } from './fileWorkerPool.ts';
+import { PARALLEL_MIN_BYTES, analyzeJobs, type AnalyzeJob } from './analyzeJobs.ts';
+import type { HumanReport } from '../host/report/humanReport.ts';
+import type { AnalyzeProgress } from './analyzeProgress.ts';
 
-/** Below this much input the files are analysed on this thread. */
-export const PARALLEL_MIN_BYTES = 8_000_000;
+export { analyzeThreads } from './analyzeJobs.ts';
 
-export interface ParallelFileResult extends AnalyzeWorkerResult {
-  bytes: number;
-}
-
-/** How many threads to analyse `files` with (1: this one). */
+/**
+ * How many threads `report` builds `files` with (1: this one): whole files only (a report holds every record
+ * anyway), so two or more files and, unless `--jobs` says how many threads, at least PARALLEL_MIN_BYTES of them.
+ */
 export async function parallelThreads(files: readonly string[], jobs: number | undefined): Promise<number> {
   const wanted = jobs ?? availableParallelism();
   if (wanted <= 1 || files.length < 2 || files.includes(STDIN_NAME)) return 1;
@@ -30,17 +30,64 @@ export async function parallelThreads(files: readonly string[], jobs: number | u
   return Math.min(wanted, files.length);
 }
 
+/** Where the results go: the output, the error stream, the readable report's summary, the progress line. */
+export interface ParallelSinks {
+  out: NodeJS.WritableStream;
+  errors: NodeJS.WritableStream;
+  report: HumanReport | null;
+  progress: AnalyzeProgress | null;
+}
+
+/** What the exit status needs: the worst severity found (SEVERITY_RANK) and how many files could not be read. */
+export interface ParallelOutcome {
+  worst: number;
+  unreadable: number;
+}
+
 /**
- * Analyses `files` on `threads` worker threads, one file at a time each, and calls `onResult` for every file in
- * file order. A thread that dies (out of memory, a crash) fails the run with the file it was on.
+ * Analyses `files` on `threads` worker threads and writes everything in order. A thread that dies (out of memory,
+ * a crash) fails the run with the file (and lines) it was on.
  */
-export function analyzeInParallel(
+export async function analyzeInParallel(
   files: readonly string[],
   options: AnalyzeCommandOptions,
   threads: number,
   isTTY: boolean,
-  onResult: (r: ParallelFileResult) => void,
-): Promise<void> {
+  { out, errors, report, progress }: ParallelSinks,
+): Promise<ParallelOutcome> {
   const data: AnalyzeWorkerData = { kind: ANALYZE_WORKER, options, isTTY };
-  return inFileOrder<AnalyzeWorkerResult>(files, data, threads, onResult);
+  const outcome: ParallelOutcome = { worst: 0, unreadable: 0 };
+  // A file that failed to read part-way is not read on (one thread stops at the failure): its later ranges are dropped.
+  let failedFile: string | null = null;
+  await inJobOrder<AnalyzeJob, AnalyzeWorkerResult>(analyzeJobs(files, threads), data, threads, async (r, job) => {
+    const file = 'range' in job.message ? job.message.range.path : job.message.file;
+    if (failedFile === file && !('range' in job.message && job.message.first)) return;
+    failedFile = null;
+    if (r.output.length > 0 && !out.write(r.output)) await drained(out);
+    for (const text of r.stderr) errors.write(text);
+    if (report && r.report) report.merge(r.report);
+    outcome.worst = Math.max(outcome.worst, r.worst);
+    if (r.unreadable) {
+      outcome.unreadable++;
+      failedFile = file;
+    }
+    if (job.endsFile) progress?.fileDone(job.bytes, r.records);
+    else progress?.rangeDone(job.bytes, r.records);
+  });
+  return outcome;
+}
+
+/** Waits until a stream that asked to (its `write` returned false) takes more, or can take nothing more. */
+function drained(out: NodeJS.WritableStream): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      out.off('drain', done);
+      out.off('error', done);
+      out.off('close', done);
+      resolve();
+    };
+    out.once('drain', done);
+    out.once('error', done);
+    out.once('close', done);
+  });
 }

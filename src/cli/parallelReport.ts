@@ -1,8 +1,8 @@
 /**
  * `report` over many files on every core: each file's part of the report is built on a worker thread
  * (fileWorkerPool.ts, reportWorker.ts) and the parts are gathered in file order, so the report is byte for byte the
- * one a single thread writes. Used as `analyze` does (parallelAnalyze.ts `parallelThreads`): two or more files, and
- * at least 8 MB of them unless `--jobs` says how many threads.
+ * one a single thread writes. Used for two or more files and at least 8 MB of them, unless `--jobs` says how many
+ * threads (parallelAnalyze.ts `parallelThreads`).
  */
 import type { AnalysisOptions } from '../core/analysis.ts';
 import { EmbeddedTraces } from '../host/view/embeddedTrace.ts';

@@ -6,16 +6,19 @@
  */
 const PREFIX = 'toolscope:';
 // Shared by the copies of this module in the launcher's and the CLI's bundles: one set of names, one printout.
-const state = ((globalThis as unknown as Record<symbol, { printing: boolean; marked: Set<string> } | undefined>)[
+// The variable is read once per thread: `process.env` is slow to read (a worker thread's most of all), and the
+// analysis marks every record.
+const state = ((globalThis as unknown as Record<symbol, { enabled: boolean; printing: boolean; marked: Set<string> } | undefined>)[
   Symbol.for('toolscope.startupMarks')
 ] ??= {
+  enabled: process.env.TOOLSCOPE_STARTUP_MARKS === '1',
   printing: false,
   marked: new Set<string>(),
 });
 
 export function startupMark(name: string, detail?: Record<string, number>): void {
   // The first of each name only: a long run marks nothing after its first record.
-  if (process.env.TOOLSCOPE_STARTUP_MARKS !== '1' || state.marked.has(name)) return;
+  if (!state.enabled || state.marked.has(name)) return;
   state.marked.add(name);
   performance.mark(PREFIX + name, detail ? { detail } : undefined);
   if (state.printing) return;

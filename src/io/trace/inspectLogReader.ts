@@ -134,14 +134,19 @@ export function importInspectEvalZip(bytes: Uint8Array): InspectLogRead {
   return out;
 }
 
+/** Whether a file may be an Inspect log, by its name (`.eval`, `.json`); any other file is read by lines. */
+export function mayBeInspectLog(path: string): boolean {
+  const lower = path.toLowerCase();
+  return lower.endsWith('.eval') || lower.endsWith('.json');
+}
+
 /**
  * A `.eval` file, or a `.json` file holding an Inspect log, read whole; null for anything else (read line by line
  * as usual). Inspect logs are one document, so they are not indexed by byte offset.
  */
 export async function readInspectLogFile(path: string): Promise<InspectLogRead | null> {
-  const lower = path.toLowerCase();
-  if (lower.endsWith('.eval')) return importInspectEvalZip(new Uint8Array(await readFile(path)));
-  if (!lower.endsWith('.json')) return null;
+  if (!mayBeInspectLog(path)) return null;
+  if (path.toLowerCase().endsWith('.eval')) return importInspectEvalZip(new Uint8Array(await readFile(path)));
   let value: unknown;
   try {
     value = JSON.parse(await readFile(path, 'utf8'));

@@ -32,6 +32,11 @@ import { decodeUtf8Line } from '../../core/trace/utf8.ts';
 export interface TraceIndexOptions {
   /** Bytes read per `fs.read` while scanning (default 2 MB). */
   chunkSize?: number;
+  /**
+   * Index only the first `limit` bytes for now; `indexTo` goes on. Until the whole file is indexed, the last two
+   * entries may still change (the last may grow; a line cut at the limit may turn out to continue the one before).
+   */
+  limit?: number;
 }
 
 export interface TraceEntry {
@@ -61,7 +66,8 @@ export interface RefreshResult {
 }
 
 const DEFAULT_CHUNK = 2 * 1024 * 1024;
-const BATCH_BYTES = 1024 * 1024;
+/** Entries read together with one `fs.read` (one read per entry is slow). */
+export const BATCH_BYTES = 1024 * 1024;
 const BOM = [0xef, 0xbb, 0xbf];
 
 /** What to undo before scanning on: the incomplete last line was indexed provisionally. */
@@ -99,7 +105,7 @@ export class TraceIndex {
     try {
       const st = await handle.stat();
       const index = new TraceIndex(path, handle, st.ino, st.dev, Math.max(1, options.chunkSize ?? DEFAULT_CHUNK));
-      await index.scan(st.size);
+      await index.scan(Math.min(st.size, options.limit ?? Infinity));
       return index;
     } catch (err) {
       await handle.close();
@@ -150,6 +156,14 @@ export class TraceIndex {
     return this.serial(() => this.readNow(i));
   }
 
+  /** Indexes on up to byte `limit` (or the end of the file) after an `open` with a `limit`. */
+  indexTo(limit: number): Promise<void> {
+    return this.serial(async () => {
+      this.undoTail();
+      await this.scan(limit);
+    });
+  }
+
   /** Indexes what was appended since the last scan (and re-reads a last line that was incomplete). */
   refresh(): Promise<RefreshResult> {
     return this.serial(() => this.refreshNow());
@@ -158,10 +172,10 @@ export class TraceIndex {
   /** Every record and error in file order (entries read in batches: one `fs.read` per entry is slow). */
   async *items(): AsyncGenerator<TraceItem> {
     for (let i = 0; i < this.count;) {
-      const results = await this.serial(() => this.readBatchNow(i));
-      if (results.length === 0) break;
-      for (const result of results) yield* itemsInLineOrder(result);
-      i += results.length;
+      const batch = await this.serial(() => this.readBatchNow(i));
+      if (batch.entries.length === 0) break;
+      yield* batchItems(batch);
+      i += batch.entries.length;
     }
   }
 
@@ -185,15 +199,8 @@ export class TraceIndex {
     return run;
   }
 
-  /** Reads `bytes.length` bytes at `position`; fewer only at the end of the file. */
-  private async readFully(bytes: Uint8Array, position: number): Promise<number> {
-    let got = 0;
-    while (got < bytes.length) {
-      const { bytesRead } = await this.handle.read(bytes, got, bytes.length - got, position + got);
-      if (bytesRead === 0) break;
-      got += bytesRead;
-    }
-    return got;
+  private readFully(bytes: Uint8Array, position: number): Promise<number> {
+    return readFully(this.handle, bytes, position);
   }
 
   private async readNow(i: number): Promise<ReadResult> {
@@ -205,8 +212,8 @@ export class TraceIndex {
   }
 
   /** Entries `from`… read with one `fs.read` of up to BATCH_BYTES (or the one entry, if larger). */
-  private async readBatchNow(from: number): Promise<ReadResult[]> {
-    if (from >= this.count) return [];
+  private async readBatchNow(from: number): Promise<EntryBatch> {
+    if (from >= this.count) return { entries: [], bytes: new Uint8Array(0), got: 0 };
     const entries = [this.entry(from)];
     const base = entries[0]?.start ?? 0;
     for (let j = from + 1; j < this.count; j++) {
@@ -217,7 +224,7 @@ export class TraceIndex {
     const last = entries[entries.length - 1] ?? this.entry(from);
     const bytes = Buffer.allocUnsafe(last.end - base);
     const got = await this.readFully(bytes, base);
-    return entries.map((e) => (e.end - base > got ? shrunk(e) : importEntryBytes(bytes.subarray(e.start - base, e.end - base), e)));
+    return { entries, bytes, got };
   }
 
   private async refreshNow(): Promise<RefreshResult> {
@@ -387,18 +394,50 @@ export class TraceIndex {
   }
 }
 
+/** Consecutive entries and their bytes (from the first entry's start), read with one `fs.read`; `got` bytes came. */
+export interface EntryBatch {
+  entries: TraceEntry[];
+  bytes: Uint8Array;
+  got: number;
+}
+
+/**
+ * A batch's records and errors in file order, each entry imported only as its items are taken: imported all at
+ * once, a batch's parsed records (a megabyte of them) are all held while the first is analysed and outlive the
+ * young generation (measured on the 1 GB bench corpus: 2.8 s of garbage collection per analysing thread, 1.2 s
+ * imported one at a time).
+ */
+export function* batchItems(batch: EntryBatch): Generator<TraceItem> {
+  const base = batch.entries[0]?.start ?? 0;
+  for (const e of batch.entries) {
+    yield* itemsInLineOrder(e.end - base > batch.got ? shrunk(e) : importEntryBytes(batch.bytes.subarray(e.start - base, e.end - base), e));
+  }
+}
+
+/** Reads `bytes.length` bytes at `position`; fewer only at the end of the file. */
+export async function readFully(handle: FileHandle, bytes: Uint8Array, position: number): Promise<number> {
+  let got = 0;
+  while (got < bytes.length) {
+    const { bytesRead } = await handle.read(bytes, got, bytes.length - got, position + got);
+    if (bytesRead === 0) break;
+    got += bytesRead;
+  }
+  return got;
+}
+
 /** The entry type a line of this kind starts (or extends: SSE lines SSE blocks, Ollama lines Ollama runs, continuation lines records). */
 function entryFlagsFor(kind: LineKind): number {
   return kind === 'sse' ? ENTRY_SSE : kind === 'ollama' ? ENTRY_OLLAMA : kind === 'pychunk' ? ENTRY_PYCHUNK : 0;
 }
 
-function shrunk(entry: TraceEntry): ReadResult {
+/** What an entry gives when the file no longer holds all of its bytes. */
+export function shrunk(entry: TraceEntry): ReadResult {
   const message = `line ${entry.line}: could not be read: the file is shorter than when it was indexed (refresh it)`;
   return { records: [], errors: [{ line: entry.line, message }] };
 }
 
 /** Decodes and imports one entry's bytes: a JSON line, or a multi-line record or SSE block split back into lines. */
-function importEntryBytes(bytes: Uint8Array, entry: TraceEntry): ReadResult {
+export function importEntryBytes(bytes: Uint8Array, entry: TraceEntry): ReadResult {
   const { line, lastLine, start, sse, ollama, printedChunks, incomplete } = entry;
   if (!sse && !ollama && !printedChunks && line === lastLine) {
     const decoded = decodeUtf8Line(bytes, line, start);
