@@ -163,7 +163,11 @@ export class ToolSchemas {
     } finally {
       // Compiled functions keep what they resolved. Ids stay registered in the ajv instance otherwise, and two
       // tools declaring the same `$id` differently would collide ("already exists"); a new instance costs 100 ms.
-      for (const ajv of [structuralAjv, formatAjv]) ajv.removeSchema(declaresIds ? EVERY_SCHEMA : schema);
+      for (const ajv of [structuralAjv, formatAjv]) {
+        // A root id that is no string made the compile fail before ajv kept anything, and removeSchema would throw.
+        const rootId = schema[ajv.opts.schemaId];
+        if (!rootId || typeof rootId === 'string') ajv.removeSchema(declaresIds ? EVERY_SCHEMA : schema);
+      }
     }
   }
 

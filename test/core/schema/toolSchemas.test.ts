@@ -181,6 +181,8 @@ test('hostile schemas give a result, never an exception', () => {
     { $id: 'x', $ref: 'http://example.com/other.json' },
     { type: 'object', properties: { 'a"b\nc': { type: 'string' } } },
     { format: 'no-such-format', type: 'string' },
+    { type: 'object', $id: 7 },
+    { $schema: 'http://json-schema.org/draft-04/schema#', type: 'object', id: { a: 1 } },
     [1, 2],
     'not a schema',
   ];
