@@ -2,7 +2,7 @@
 import { build } from 'esbuild';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { realpathSync } from 'node:fs';
 
@@ -39,9 +39,41 @@ export const ranksBesideBundle = {
   },
 };
 
+/**
+ * The meta-schema validators (src/core/schema/metaSchemaValidators.ts) are made at build time: ajv's standalone
+ * code for each draft's meta-schema (scripts/metaSchemaCode.ts, generated once per build), so the bundles check the
+ * first tool schema without compiling its meta-schema. Running from source compiles it at run time instead.
+ */
+let metaSchemaModule;
+export const precompiledMetaSchemas = {
+  name: 'precompiled-meta-schemas',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]src[\\/]core[\\/]schema[\\/]metaSchemaValidators\.ts$/ }, async (args) => {
+      metaSchemaModule ??= generateMetaSchemaModule();
+      return { contents: await metaSchemaModule, loader: 'js', resolveDir: dirname(args.path) };
+    });
+  },
+};
+
+/** Runs scripts/metaSchemaCode.ts (bundled on its own: one copy of ajv, whatever loaders this process has). */
+async function generateMetaSchemaModule() {
+  const generator = await build({
+    entryPoints: [join(dirname(fileURLToPath(import.meta.url)), 'metaSchemaCode.ts')],
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    write: false,
+    logLevel: 'warning',
+  });
+  const module = { exports: {} };
+  new Function('module', 'exports', 'require', generator.outputFiles[0].text)(module, module.exports, createRequire(import.meta.url));
+  return module.exports.metaSchemaValidatorsModule();
+}
+
 const production = process.argv.includes('--production');
 const common = {
-  plugins: [umdAsCommonJs, ranksBesideBundle],
+  plugins: [umdAsCommonJs, ranksBesideBundle, precompiledMetaSchemas],
   bundle: true,
   platform: 'node',
   target: 'node20',
