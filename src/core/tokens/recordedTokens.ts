@@ -36,9 +36,9 @@ export function tokenizeCompletion(completion: Completion, fallback: Tokenizer |
     if (text === '') return { text, tokens: [], origin: 'recorded', source: 'recorded', tokenizer: 'recorded' };
     return splitterResult(text, fallback, 'the record has an empty token list for a non-empty completion');
   }
-  const entries = recorded.map(classify);
-  const direct = directTiling(text, entries);
+  const direct = directTiling(text, recorded);
   if (direct !== null) return direct;
+  const entries = recorded.map(classify);
   const aligned = new Aligner(text, entries).run();
   const hasIds = recorded.some((t) => t.id !== undefined);
   if (aligned.unplaceable !== null) return splitterResult(text, fallback, `${aligned.unplaceable}; ${APPROX}`);
@@ -92,52 +92,49 @@ function classify(t: RecordedToken): Entry {
   return { recorded: t, kind: 'known', expect: t.text };
 }
 
-/** Case (a): the recorded texts tile the completion text, no special token is missing, no code point is cut. */
-function directTiling(text: string, entries: Entry[]): TokenizedCompletion | null {
+/**
+ * Case (a): the recorded texts tile the completion text, no special token is missing, no code point is cut. The
+ * tokens are those `buildTokens` makes of the classified entries, built in the same pass (a long completion's
+ * tokens are most of its analysis's allocations); null at the first token that does not tile.
+ */
+function directTiling(text: string, recorded: readonly RecordedToken[]): TokenizedCompletion | null {
+  const tokens: Token[] = [];
   let at = 0;
-  for (const e of entries) {
-    if (e.kind === 'special' && e.recorded.text === '') return null;
-    const t = e.recorded.text;
+  for (let i = 0; i < recorded.length; i++) {
+    const r = recorded[i] as RecordedToken;
+    const t = r.text;
+    // classify(): special by id, else (with text) by spelling.
+    const special = r.id !== undefined && isSpecialTokenId(r.id) ? true : t !== '' && isSpecialTokenText(t);
+    if (special && t === '') return null;
     if (!text.startsWith(t, at)) return null;
-    at += t.length;
-    if (cutsCodePoint(text, at)) return null;
+    const end = at + t.length;
+    if (cutsCodePoint(text, end)) return null;
+    tokens.push(newToken(i, t, at, special, false, r));
+    at = end;
   }
   if (at !== text.length) return null;
-  const texts = entries.map((e) => e.recorded.text);
-  return {
-    text,
-    tokens: buildTokens(
-      entries,
-      texts,
-      texts.map(() => false),
-    ),
-    origin: 'recorded',
-    source: 'recorded',
-    tokenizer: 'recorded',
-  };
+  return { text, tokens, origin: 'recorded', source: 'recorded', tokenizer: 'recorded' };
 }
 
 function buildTokens(entries: Entry[], texts: string[], approximate: boolean[]): Token[] {
   const tokens: Token[] = [];
   let at = 0;
-  for (const [i, e] of entries.entries()) {
+  for (let i = 0; i < entries.length; i++) {
+    const e = entries[i] as Entry;
     const t = texts[i] ?? '';
-    const token: Token = {
-      index: i,
-      text: t,
-      charStart: at,
-      charEnd: at + t.length,
-      special: e.kind === 'special',
-      approximate: approximate[i] ?? true,
-    };
-    const id = e.recorded.id ?? (e.kind === 'special' ? specialTokenId(t) : undefined);
-    if (id !== undefined) token.id = id;
-    if (e.recorded.logprob !== undefined) token.logprob = e.recorded.logprob;
-    if (e.recorded.top !== undefined) token.top = e.recorded.top;
-    tokens.push(token);
+    tokens.push(newToken(i, t, at, e.kind === 'special', approximate[i] ?? true, e.recorded));
     at += t.length;
   }
   return tokens;
+}
+
+function newToken(index: number, text: string, at: number, special: boolean, approximate: boolean, recorded: RecordedToken): Token {
+  const token: Token = { index, text, charStart: at, charEnd: at + text.length, special, approximate };
+  const id = recorded.id ?? (special ? specialTokenId(text) : undefined);
+  if (id !== undefined) token.id = id;
+  if (recorded.logprob !== undefined) token.logprob = recorded.logprob;
+  if (recorded.top !== undefined) token.top = recorded.top;
+  return token;
 }
 
 /** True when offset `at` falls between the two halves of a surrogate pair. */
