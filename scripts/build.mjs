@@ -124,7 +124,20 @@ export function buildBundles({ outdir = 'dist', shippedOnly = false, production:
       entryPoints: [createRequire(import.meta.url).resolve(O200K_RANKS)],
       outfile: `${outdir}/o200k_base.js`,
     }),
-    build({ ...startup, entryPoints: ['src/core/guided/engineWorker.ts'], outfile: `${outdir}/guidedWorker.js` }),
+    // The grammar worker. The CLI's build starts it through a small entry that loads the engine's bundle with V8's
+    // code cache (src/cli/guidedWorkerLoader.ts); that bundle is compiled by vm.Script, which has no dynamic import()
+    // in Node 20, so esbuild writes those as require(). The extension's package ships the engine as guidedWorker.js.
+    ...(prod
+      ? [build({ ...opts, entryPoints: ['src/core/guided/engineWorker.ts'], outfile: `${outdir}/guidedWorker.js` })]
+      : [
+          build({ ...startup, entryPoints: ['src/cli/guidedWorkerLoader.ts'], outfile: `${outdir}/guidedWorker.js` }),
+          build({
+            ...startup,
+            supported: { 'dynamic-import': false },
+            entryPoints: ['src/core/guided/engineWorker.ts'],
+            outfile: `${outdir}/guidedWorker-engine.js`,
+          }),
+        ]),
     ...(shippedOnly
       ? []
       : [
@@ -146,7 +159,8 @@ export function buildBundles({ outdir = 'dist', shippedOnly = false, production:
     }),
   ]);
   if (prod) return built;
-  const checked = shippedOnly ? ['guidedWorker.js'] : ['guidedWorker.js', 'cli.js', 'cli-main.js'];
+  const worker = ['guidedWorker.js', 'guidedWorker-engine.js'];
+  const checked = shippedOnly ? worker : [...worker, 'cli.js', 'cli-main.js'];
   return built.then(async (results) => {
     await assertAscii(checked.map((f) => `${outdir}/${f}`));
     return results;
