@@ -7,11 +7,18 @@
  * keeps the engine itself as guidedWorker.js.
  */
 import { join } from 'node:path';
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { requireWithCodeCache } from './codeCache.ts';
+import { passBootGate } from './workerBootGate.ts';
+
+/** How long the worker waits at the boot gate before it goes on anyway. */
+const GATE_WAIT_MS = 2000;
 
 /** The warm-up's answer and the first job's. */
 const ANSWERS_BEFORE_SAVING = 2;
+
+// The launcher sets V8 flags once the worker has booted, before the engine (and its WASM) loads.
+passBootGate(workerData, GATE_WAIT_MS);
 
 requireWithCodeCache(join(__dirname, 'guidedWorker-engine.js'), (save) => {
   const port = parentPort;

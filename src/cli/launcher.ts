@@ -9,9 +9,13 @@ import { statSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 import { prestartGuidedWorker } from '../core/guided/guidedWorkerStart.ts';
 import { requireWithCodeCache } from './codeCache.ts';
+import { awaitBoot, newBootGate, release } from './workerBootGate.ts';
 import { startupMark } from '../core/util/startupMarks.ts';
 
 startupMark('launcher');
+
+/** How long the launcher waits for the grammar worker to boot before it sets the flags anyway. */
+const BOOT_WAIT_MS = 500;
 
 /** Below this much named input a run is short: WASM stays on V8's baseline compiler (see below). */
 const SHORT_RUN_BYTES = 4_000_000;
@@ -37,9 +41,17 @@ if ((args[0] === 'analyze' || args[0] === 'report') && !args.includes('--no-guid
   // V8 moves hot WASM functions to its optimising compiler in the background, and the process waits for those
   // compilations before it ends: measured, a short run ended ~100 ms after its last record, for code it no longer
   // needed. Long runs keep the optimised code (it pays back on thousands of records).
-  if (shortRun(args.slice(1).filter((a) => a === '-' || !a.startsWith('-'))))
-    setFlagsFromString('--no-wasm-tier-up --no-wasm-dynamic-tiering');
-  prestartGuidedWorker(join(__dirname, 'guidedWorker.js'));
+  // Set after the worker has booted (workerBootGate.ts): flags changed at run time cost its bootstrap ~18 ms.
+  if (shortRun(args.slice(1).filter((a) => a === '-' || !a.startsWith('-')))) {
+    const gate = newBootGate();
+    prestartGuidedWorker(join(__dirname, 'guidedWorker.js'), undefined, gate);
+    try {
+      awaitBoot(gate, BOOT_WAIT_MS);
+      setFlagsFromString('--no-wasm-tier-up --no-wasm-dynamic-tiering');
+    } finally {
+      release(gate);
+    }
+  } else prestartGuidedWorker(join(__dirname, 'guidedWorker.js'));
 }
 const cli = requireWithCodeCache(join(__dirname, 'cli-main.js')) as { runCli(): void };
 startupMark('bundle-loaded');
