@@ -4,6 +4,7 @@
  * xgrammar's WASM module start while this thread loads the CLI bundle (dist/cli-main.js, through V8's code cache:
  * codeCache.ts) and reads the traces. Everything else is main.ts.
  */
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { statSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
@@ -13,6 +14,12 @@ import { awaitBoot, newBootGate, release } from './workerBootGate.ts';
 import { startupMark } from '../core/util/startupMarks.ts';
 
 startupMark('launcher');
+
+/**
+ * Built-ins every analyze start loads: loaded before the flags, while Node's own code cache applies to them (the
+ * flags change the hash it is checked against, and what loads after them is compiled from source).
+ */
+const PRELOADED = ['node:child_process', 'node:fs/promises', 'node:perf_hooks', 'node:readline'];
 
 /** How long the launcher waits for the grammar worker to boot before it sets the flags anyway. */
 const BOOT_WAIT_MS = 500;
@@ -47,6 +54,8 @@ if ((args[0] === 'analyze' || args[0] === 'report') && !args.includes('--no-guid
     prestartGuidedWorker(join(__dirname, 'guidedWorker.js'), undefined, gate);
     try {
       awaitBoot(gate, BOOT_WAIT_MS);
+      const load = createRequire(__filename);
+      for (const id of PRELOADED) load(id);
       setFlagsFromString('--no-wasm-tier-up --no-wasm-dynamic-tiering');
     } finally {
       release(gate);
