@@ -6,10 +6,14 @@
  * warm-up and its first job (the functions they ran are compiled by then), not on exit. The extension's package
  * keeps the engine itself as guidedWorker.js.
  */
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { requireWithCodeCache } from './codeCache.ts';
 import { passBootGate } from './workerBootGate.ts';
+
+/** Built-ins the engine's bundle loads (besides those this file does). */
+const ENGINE_BUILTINS = ['node:perf_hooks', 'node:url'];
 
 /** How long the worker waits at the boot gate before it goes on anyway. */
 const GATE_WAIT_MS = 2000;
@@ -17,7 +21,9 @@ const GATE_WAIT_MS = 2000;
 /** The warm-up's answer and the first job's. */
 const ANSWERS_BEFORE_SAVING = 2;
 
-// The launcher sets V8 flags once the worker has booted, before the engine (and its WASM) loads.
+// The launcher sets V8 flags once the worker has booted, before the engine (and its WASM) loads. The built-ins the
+// engine loads come first, while Node's own code cache still applies to them (see workerBootGate.ts).
+for (const id of ENGINE_BUILTINS) createRequire(__filename)(id);
 passBootGate(workerData, GATE_WAIT_MS);
 
 requireWithCodeCache(join(__dirname, 'guidedWorker-engine.js'), (save) => {
