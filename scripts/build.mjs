@@ -2,7 +2,7 @@
 import { build } from 'esbuild';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { realpathSync } from 'node:fs';
 
@@ -39,9 +39,41 @@ export const ranksBesideBundle = {
   },
 };
 
+/**
+ * The meta-schema validators (src/core/schema/metaSchemaValidators.ts) are made at build time: ajv's standalone
+ * code for each draft's meta-schema (scripts/metaSchemaCode.ts, generated once per build), so the bundles check the
+ * first tool schema without compiling its meta-schema. Running from source compiles it at run time instead.
+ */
+let metaSchemaModule;
+export const precompiledMetaSchemas = {
+  name: 'precompiled-meta-schemas',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]src[\\/]core[\\/]schema[\\/]metaSchemaValidators\.ts$/ }, async (args) => {
+      metaSchemaModule ??= generateMetaSchemaModule();
+      return { contents: await metaSchemaModule, loader: 'js', resolveDir: dirname(args.path) };
+    });
+  },
+};
+
+/** Runs scripts/metaSchemaCode.ts (bundled on its own: one copy of ajv, whatever loaders this process has). */
+async function generateMetaSchemaModule() {
+  const generator = await build({
+    entryPoints: [join(dirname(fileURLToPath(import.meta.url)), 'metaSchemaCode.ts')],
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    write: false,
+    logLevel: 'warning',
+  });
+  const module = { exports: {} };
+  new Function('module', 'exports', 'require', generator.outputFiles[0].text)(module, module.exports, createRequire(import.meta.url));
+  return module.exports.metaSchemaValidatorsModule();
+}
+
 const production = process.argv.includes('--production');
 const common = {
-  plugins: [umdAsCommonJs, ranksBesideBundle],
+  plugins: [umdAsCommonJs, ranksBesideBundle, precompiledMetaSchemas],
   bundle: true,
   platform: 'node',
   target: 'node20',
@@ -52,6 +84,28 @@ const common = {
 };
 
 /**
+ * What `toolscope analyze` reads at start-up (the CLI's bundles and the grammar worker's) is written without
+ * whitespace or comments, and must be ASCII: Node reads a file holding any other character into a two-byte string,
+ * ~10 ms slower for the 3 MB CLI bundle, and V8 scans it slower too. Names are kept (stack traces show them), the
+ * source map has the rest, and legal comments go to a `.LEGAL.txt` beside the bundle. Production builds minify anyway.
+ */
+const STARTUP = { minifyWhitespace: true, legalComments: 'linked' };
+
+/** Fails the build when a start-up bundle is not ASCII, naming the first character that is not and its place. */
+async function assertAscii(files) {
+  for (const file of files) {
+    const text = await readFile(file, 'utf8');
+    const at = text.search(/\P{ASCII}/u);
+    if (at < 0) continue;
+    const line = text.slice(0, at).split('\n').length;
+    throw new Error(
+      `${file}:${line}: ${JSON.stringify(text.slice(Math.max(0, at - 40), at + 10))} is not ASCII: a start-up bundle must be (scripts/build.mjs); ` +
+        'write the character as a \\u escape in the source',
+    );
+  }
+}
+
+/**
  * Builds the bundles into `outdir`: the extension host, the grammar-engine worker beside it (guidedEngine.ts
  * starts `guidedWorker.js` from the bundle's own folder), the webview script and stylesheet (what the .vsix
  * ships), and, unless `shippedOnly`, the CLI (launcher and main bundle) and the benchmarks. scripts/package.mjs builds a production set
@@ -59,7 +113,8 @@ const common = {
  */
 export function buildBundles({ outdir = 'dist', shippedOnly = false, production: prod = production } = {}) {
   const opts = { ...common, sourcemap: prod ? false : 'linked', minify: prod };
-  return Promise.all([
+  const startup = prod ? opts : { ...opts, ...STARTUP };
+  const built = Promise.all([
     build({ ...opts, entryPoints: ['src/extension/extension.ts'], outfile: `${outdir}/extension.js`, external: ['vscode'] }),
     // The ranks themselves, required by the bundles above on first use.
     build({
@@ -69,14 +124,27 @@ export function buildBundles({ outdir = 'dist', shippedOnly = false, production:
       entryPoints: [createRequire(import.meta.url).resolve(O200K_RANKS)],
       outfile: `${outdir}/o200k_base.js`,
     }),
-    build({ ...opts, entryPoints: ['src/io/guided/engineWorker.ts'], outfile: `${outdir}/guidedWorker.js` }),
+    // The grammar worker. The CLI's build starts it through a small entry that loads the engine's bundle with V8's
+    // code cache (src/cli/guidedWorkerLoader.ts); that bundle is compiled by vm.Script, which has no dynamic import()
+    // in Node 20, so esbuild writes those as require(). The extension's package ships the engine as guidedWorker.js.
+    ...(prod
+      ? [build({ ...opts, entryPoints: ['src/io/guided/engineWorker.ts'], outfile: `${outdir}/guidedWorker.js` })]
+      : [
+          build({ ...startup, entryPoints: ['src/cli/guidedWorkerLoader.ts'], outfile: `${outdir}/guidedWorker.js` }),
+          build({
+            ...startup,
+            supported: { 'dynamic-import': false },
+            entryPoints: ['src/io/guided/engineWorker.ts'],
+            outfile: `${outdir}/guidedWorker-engine.js`,
+          }),
+        ]),
     ...(shippedOnly
       ? []
       : [
           // The command is a small launcher (it starts the grammar worker first and loads the rest through V8's
           // code cache); the CLI itself is cli-main.js beside it.
-          build({ ...opts, entryPoints: ['src/cli/launcher.ts'], outfile: `${outdir}/cli.js`, banner: { js: '#!/usr/bin/env node' } }),
-          build({ ...opts, entryPoints: ['src/cli/main.ts'], outfile: `${outdir}/cli-main.js` }),
+          build({ ...startup, entryPoints: ['src/cli/launcher.ts'], outfile: `${outdir}/cli.js`, banner: { js: '#!/usr/bin/env node' } }),
+          build({ ...startup, entryPoints: ['src/cli/main.ts'], outfile: `${outdir}/cli-main.js` }),
           build({ ...opts, entryPoints: ['bench/main.ts'], outfile: `${outdir}/bench.js` }),
         ]),
     // The webview runs in a browser: one IIFE bundle. Its modules import their stylesheets (the shell's first, then
@@ -90,6 +158,13 @@ export function buildBundles({ outdir = 'dist', shippedOnly = false, production:
       outfile: `${outdir}/webview.js`,
     }),
   ]);
+  if (prod) return built;
+  const worker = ['guidedWorker.js', 'guidedWorker-engine.js'];
+  const checked = shippedOnly ? worker : [...worker, 'cli.js', 'cli-main.js'];
+  return built.then(async (results) => {
+    await assertAscii(checked.map((f) => `${outdir}/${f}`));
+    return results;
+  });
 }
 
 // Imported (tests take the plugin from here) it builds nothing; run as a script it builds everything.

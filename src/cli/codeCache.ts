@@ -14,6 +14,7 @@ import { Script } from 'node:vm';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
+import { threadId } from 'node:worker_threads';
 import { basename, dirname, join } from 'node:path';
 
 function cacheFolder(): string | null {
@@ -45,8 +46,12 @@ interface CommonJsModule {
   loaded: boolean;
 }
 
-/** `require(file)`, with the compiled code cached between runs; returns the module's exports. */
-export function requireWithCodeCache(file: string): unknown {
+/**
+ * `require(file)`, with the compiled code cached between runs; returns the module's exports. A missing or rejected
+ * cache is written when `saveWhen` calls back: by default when the process exits, so the functions the command
+ * compiled are in it too.
+ */
+export function requireWithCodeCache(file: string, saveWhen: (save: () => void) => void = (save) => process.once('exit', save)): unknown {
   const folder = process.env.TOOLSCOPE_CODE_CACHE === '0' ? null : cacheFolder();
   const source = readFileSync(file, 'utf8');
   const cached = folder ? cacheFile(folder, file) : null;
@@ -70,10 +75,7 @@ export function requireWithCodeCache(file: string): unknown {
   mod.filename = file;
   mod.paths = (Module as unknown as { _nodeModulePaths(dir: string): string[] })._nodeModulePaths(dirname(file));
   const require = createRequire(file);
-  if (cached && (cachedData === undefined || script.cachedDataRejected)) {
-    // Written once the command has run, so the functions it compiled are in the cache too.
-    process.once('exit', () => saveCache(script, cached));
-  }
+  if (cached && (cachedData === undefined || script.cachedDataRejected)) saveWhen(() => saveCache(script, cached));
   wrapper.call(mod.exports, mod.exports, require, mod, file, dirname(file));
   mod.loaded = true;
   return mod.exports;
@@ -81,14 +83,17 @@ export function requireWithCodeCache(file: string): unknown {
 
 function saveCache(script: Script, path: string): void {
   try {
-    const temp = `${path}.${process.pid}.tmp`;
+    // Per thread: the grammar workers of one process may write the same cache at once.
+    const temp = `${path}.${process.pid}.${threadId}.tmp`;
     writeFileSync(temp, script.createCachedData(), { mode: 0o600 });
     renameSync(temp, path);
     // Caches of earlier builds of the same bundle (another size, time or Node) are of no more use: one is kept.
+    // (And the temporary file of a write that was cut short: a worker thread ends without finishing what it does.)
     const folder = dirname(path);
     const prefix = `${basename(path).slice(0, basename(path).lastIndexOf('-'))}-`;
     for (const name of readdirSync(folder)) {
-      if (name.startsWith(prefix) && name.endsWith('.v8cache') && name !== basename(path)) rmSync(join(folder, name), { force: true });
+      const stale = (name.endsWith('.v8cache') && name !== basename(path)) || name.endsWith('.tmp');
+      if (name.startsWith(prefix) && stale) rmSync(join(folder, name), { force: true });
     }
   } catch {
     // A cache that cannot be written is only a slower next start.

@@ -4,14 +4,25 @@
  * xgrammar's WASM module start while this thread loads the CLI bundle (dist/cli-main.js, through V8's code cache:
  * codeCache.ts) and reads the traces. Everything else is main.ts.
  */
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { statSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 import { prestartGuidedWorker } from '../io/guided/guidedWorkerStart.ts';
 import { requireWithCodeCache } from './codeCache.ts';
+import { awaitBoot, newBootGate, release } from './workerBootGate.ts';
 import { startupMark } from '../core/util/startupMarks.ts';
 
 startupMark('launcher');
+
+/**
+ * Built-ins every analyze start loads: loaded before the flags, while Node's own code cache applies to them (the
+ * flags change the hash it is checked against, and what loads after them is compiled from source).
+ */
+const PRELOADED = ['node:child_process', 'node:fs/promises', 'node:perf_hooks', 'node:readline'];
+
+/** How long the launcher waits for the grammar worker to boot before it sets the flags anyway. */
+const BOOT_WAIT_MS = 500;
 
 /** Below this much named input a run is short: WASM stays on V8's baseline compiler (see below). */
 const SHORT_RUN_BYTES = 4_000_000;
@@ -37,9 +48,19 @@ if ((args[0] === 'analyze' || args[0] === 'report') && !args.includes('--no-guid
   // V8 moves hot WASM functions to its optimising compiler in the background, and the process waits for those
   // compilations before it ends: measured, a short run ended ~100 ms after its last record, for code it no longer
   // needed. Long runs keep the optimised code (it pays back on thousands of records).
-  if (shortRun(args.slice(1).filter((a) => a === '-' || !a.startsWith('-'))))
-    setFlagsFromString('--no-wasm-tier-up --no-wasm-dynamic-tiering');
-  prestartGuidedWorker(join(__dirname, 'guidedWorker.js'));
+  // Set after the worker has booted (workerBootGate.ts): flags changed at run time cost its bootstrap ~18 ms.
+  if (shortRun(args.slice(1).filter((a) => a === '-' || !a.startsWith('-')))) {
+    const gate = newBootGate();
+    prestartGuidedWorker(join(__dirname, 'guidedWorker.js'), undefined, gate);
+    try {
+      awaitBoot(gate, BOOT_WAIT_MS);
+      const load = createRequire(__filename);
+      for (const id of PRELOADED) load(id);
+      setFlagsFromString('--no-wasm-tier-up --no-wasm-dynamic-tiering');
+    } finally {
+      release(gate);
+    }
+  } else prestartGuidedWorker(join(__dirname, 'guidedWorker.js'));
 }
 const cli = requireWithCodeCache(join(__dirname, 'cli-main.js')) as { runCli(): void };
 startupMark('bundle-loaded');

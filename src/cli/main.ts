@@ -212,6 +212,8 @@ export function buildProgram(): Command {
           sarif: opts.sarif,
           toolVersion: toolVersion(),
           jobs: opts.jobs,
+          // Nothing analyze prints comes from the per-token timeline (the report's editor shows it).
+          timeline: false,
         },
         process.stdout,
       );

@@ -66,6 +66,12 @@ export interface AnalysisOptions {
    * guided what-if and the vLLM profile (a record-too-large finding says so). Default DEFAULT_MAX_COMPLETION_MB.
    */
   maxCompletionMB?: number;
+  /**
+   * `false`: no per-token timeline (`events` stays empty): the completion is parsed in one piece, which gives the
+   * same parse (split invariance) without a parser state and a delta kept per token. For callers that show no
+   * timeline (`toolscope analyze`).
+   */
+  timeline?: boolean;
 }
 
 /**
@@ -285,11 +291,16 @@ export class Analyzer {
     let events: ParseEvent[] = [];
     let finalEmitted: ParserDelta | null = null;
     if (completion) {
-      const run = parseTokens(format, completion.tokens, {
-        startInReasoning: this.options.startInReasoning,
-        recoverRawFallback: this.options.recoverRawFallback,
-        tools: record.request?.tools,
-      });
+      const run = parseTokens(
+        format,
+        completion.tokens,
+        {
+          startInReasoning: this.options.startInReasoning,
+          recoverRawFallback: this.options.recoverRawFallback,
+          tools: record.request?.tools,
+        },
+        this.options.timeline !== false,
+      );
       parse = run.result;
       events = run.events;
       finalEmitted = run.finalEmitted;

@@ -93,6 +93,8 @@ export function diagnosticKindInfo(kind: string): DiagnosticKindInfo<DiagnosticK
 /** The catalogue: kind → code, default severity and title, for every registered kind, in the order of their codes. */
 export const DIAGNOSTIC_KINDS = Object.fromEntries(
   CHECKS.flatMap((c): readonly DiagnosticKindInfo<DiagnosticKind>[] => c.kinds)
-    .sort((a, b) => a.code.localeCompare(b.code))
+    // Codes are TS + three digits, so code-unit order is their order; localeCompare would first load ICU's
+    // collator (5-9 ms of every start-up).
+    .sort((a, b) => (a.code < b.code ? -1 : a.code > b.code ? 1 : 0))
     .map((info) => [info.kind, info]),
 ) as Readonly<Record<DiagnosticKind, DiagnosticKindInfo<DiagnosticKind>>>;

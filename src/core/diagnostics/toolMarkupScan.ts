@@ -137,7 +137,7 @@ export function bestMarkup(found: readonly FormatMarkup[]): FormatMarkup | null 
  * lengths keep the scan linear and stop prose from matching.
  */
 const SHAPES =
-  /<\/?\|[A-Za-z0-9_.:=/-]{1,64}\|>|<\|[A-Za-z0-9_]{1,32}>|<[A-Za-z0-9_]{1,32}\|>|<\/?[｜‖]{1,2}[^<>\s｜‖]{1,64}[｜‖]{1,2}[^<>\s]{0,64}>?|<[^<>\s]{0,32}▁[^<>\s]{0,32}>/gu;
+  /<\/?\|[A-Za-z0-9_.:=/-]{1,64}\|>|<\|[A-Za-z0-9_]{1,32}>|<[A-Za-z0-9_]{1,32}\|>|<\/?[\uFF5C\u2016]{1,2}[^<>\s\uFF5C\u2016]{1,64}[\uFF5C\u2016]{1,2}[^<>\s]{0,64}>?|<[^<>\s]{0,32}\u2581[^<>\s]{0,32}>/gu;
 
 export interface UnknownMarkup {
   text: string;

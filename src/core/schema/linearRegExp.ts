@@ -23,6 +23,7 @@ export const linearRegExp: RegExpEngine = Object.assign(
     // ajv caches compiled patterns by toString(): it must tell patterns apart.
     return { test: (s: string) => re.test(s), toString: () => `/${pattern}/${flags} (re2)` };
   },
-  // Only used by ajv's standalone code generation, which Toolscope does not use.
-  { code: 'toolscope/linearRegExp' },
+  // How ajv's standalone code names this engine: the meta-schema validators generated at build time
+  // (scripts/metaSchemaCode.ts) are bundled from this folder.
+  { code: 'require("./linearRegExp.ts").linearRegExp' },
 );

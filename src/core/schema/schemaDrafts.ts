@@ -8,11 +8,13 @@ import AjvDraft07Module from 'ajv';
 import Ajv2019Module from 'ajv/dist/2019.js';
 import Ajv2020Module from 'ajv/dist/2020.js';
 import AjvDraft04Module from 'ajv-draft-04';
-import type { Options } from 'ajv';
+import type { AnySchema, CodeOptions, Options } from 'ajv';
 import type AjvCore from 'ajv/dist/core.js';
+import { normalizeId } from 'ajv/dist/compile/resolve.js';
 import addFormatsModule from 'ajv-formats';
 import draft06MetaSchema from 'ajv/dist/refs/json-schema-draft-06.json';
 import { linearRegExp } from './linearRegExp.ts';
+import { PRECOMPILED_META_SCHEMA_VALIDATORS } from './metaSchemaValidators.ts';
 
 export const SCHEMA_DRAFTS = ['draft-04', 'draft-06', 'draft-07', '2019-09', '2020-12'] as const;
 export type SchemaDraft = (typeof SCHEMA_DRAFTS)[number];
@@ -27,6 +29,15 @@ const DRAFT_URIS: Record<string, SchemaDraft> = {
   'json-schema.org/draft-07/schema': 'draft-07',
   'json-schema.org/draft/2019-09/schema': '2019-09',
   'json-schema.org/draft/2020-12/schema': '2020-12',
+};
+
+/** The id (as ajv keys it: no trailing `#`) of the meta-schema each draft's schemas are checked against. */
+export const META_SCHEMA_IDS: Record<SchemaDraft, string> = {
+  'draft-04': 'http://json-schema.org/draft-04/schema',
+  'draft-06': 'http://json-schema.org/draft-06/schema',
+  'draft-07': 'http://json-schema.org/draft-07/schema',
+  '2019-09': 'https://json-schema.org/draft/2019-09/schema',
+  '2020-12': 'https://json-schema.org/draft/2020-12/schema',
 };
 
 /** The draft a schema's `$schema` names; null without one; `unknown` for a URI that is not a supported draft. */
@@ -51,6 +62,44 @@ const CLASSES: Record<SchemaDraft, AjvClass> = {
   '2019-09': unwrap<AjvClass>(Ajv2019Module),
   '2020-12': unwrap<AjvClass>(Ajv2020Module),
 };
+
+/**
+ * The class, with `validateSchema` answered by the draft's precompiled meta-schema validator when the bundle has
+ * one (metaSchemaValidators.ts) and the schema is checked against that meta-schema: the validator ajv would compile
+ * from it for an ajv made by `newAjv(draft, …)`, so the same verdict and the same errors, without the compile.
+ * Anything else (a boolean schema, another `$schema`, no precompiled validator) goes ajv's own way.
+ */
+const checkingClasses = new Map<SchemaDraft, AjvClass>();
+function checkingAheadOfTime(draft: SchemaDraft): AjvClass {
+  let Ajv = checkingClasses.get(draft);
+  if (!Ajv) checkingClasses.set(draft, (Ajv = checkingClass(CLASSES[draft], draft)));
+  return Ajv;
+}
+
+function checkingClass(Ajv: AjvClass, draft: SchemaDraft): AjvClass {
+  const metaId = META_SCHEMA_IDS[draft];
+  const validate = PRECOMPILED_META_SCHEMA_VALIDATORS[metaId];
+  if (!validate) return Ajv;
+  // Without `$schema` ajv checks against the class's default meta-schema: draft-06's class is draft-07's.
+  const defaultMetaId = draft === 'draft-06' ? META_SCHEMA_IDS['draft-07'] : metaId;
+  return class extends Ajv {
+    override validateSchema(schema: AnySchema, throwOrLogError?: boolean): boolean | Promise<unknown> {
+      const named: unknown = typeof schema === 'object' ? schema.$schema : undefined;
+      const against = named === undefined ? defaultMetaId : typeof named === 'string' ? normalizeId(named) : null;
+      if (typeof schema !== 'object' || against !== metaId) return super.validateSchema(schema, throwOrLogError);
+      // What AjvCore.validateSchema does once it has the meta-schema's validator.
+      const valid = validate(schema);
+      this.errors = validate.errors;
+      if (!valid && throwOrLogError) {
+        const message = 'schema is invalid: ' + this.errorsText();
+        if (this.opts.validateSchema === 'log') this.logger.error(message);
+        else throw new Error(message);
+      }
+      return valid;
+    }
+  };
+}
+
 type AddFormats = (ajv: AjvCore) => unknown;
 const addFormats = unwrap<AddFormats>(addFormatsModule);
 
@@ -58,10 +107,13 @@ const addFormats = unwrap<AddFormats>(addFormatsModule);
  * A new ajv for a draft. `ownProperties`: a property is present only when the arguments object has it itself
  * (`{}` has no `toString`, and `constructor` is an ordinary key). Patterns run on the linear-time engine.
  * `validateSchema: false` skips checking the schema against its draft's meta-schema (compiling that meta-schema
- * is most of a first compile's time): only for a schema another ajv has already checked.
+ * is most of a first compile's time unless the bundle has it precompiled): only for a schema another ajv has
+ * already checked. `code` adds to ajv's code options (the build's standalone code generation).
  */
-export function newAjv(draft: SchemaDraft, validateFormats: boolean, validateSchema = true): AjvCore {
-  const Ajv = CLASSES[draft];
+export function newAjv(draft: SchemaDraft, validateFormats: boolean, validateSchema = true, code: CodeOptions = {}): AjvCore {
+  // An ajv made for standalone code (the build generating the validators) compiles what it checks with. (ajv checks
+  // meta-schemas without formats whatever `validateFormats` says: one validator serves both kinds.)
+  const Ajv = code.source ? CLASSES[draft] : checkingAheadOfTime(draft);
   const ajv = new Ajv({
     allErrors: true,
     strict: false,
@@ -69,7 +121,7 @@ export function newAjv(draft: SchemaDraft, validateFormats: boolean, validateSch
     validateSchema,
     allowUnionTypes: true,
     ownProperties: true,
-    code: { regExp: linearRegExp },
+    code: { regExp: linearRegExp, ...code },
   });
   if (draft === 'draft-06') ajv.addMetaSchema(draft06MetaSchema);
   addFormats(ajv);

@@ -1,7 +1,8 @@
 /**
  * The cache key of a tool schema: its JSON text, written without recursion. `JSON.stringify` recurses, and a
  * schema nested a few thousand levels deep (hostile, or generated) overflows the stack before anything is checked.
- * The same walk notes whether the schema declares its own ids (`$id`, draft-04 `id`), which ajv registers globally.
+ * The same walk notes whether the schema declares its own ids (`$id`, draft-04 `id`), which ajv registers globally,
+ * and whether it has a key `format` anywhere.
  */
 
 /** Text to write as is (punctuation, an object key), told apart from the JSON values still to write. */
@@ -17,12 +18,15 @@ export interface SchemaKey {
   key: string;
   /** The schema names ids (`$id` or `id` holding a string) somewhere. */
   declaresIds: boolean;
+  /** Some object of the schema has a key `format` (the keyword, or a property of that name). */
+  mentionsFormat: boolean;
 }
 
 export function schemaKey(schema: unknown): SchemaKey {
   const out: string[] = [];
   const stack: unknown[] = [schema];
   let declaresIds = false;
+  let mentionsFormat = false;
   while (stack.length > 0) {
     const v = stack.pop();
     if (v instanceof Raw) {
@@ -49,10 +53,11 @@ export function schemaKey(schema: unknown): SchemaKey {
     for (let i = keys.length - 1; i >= 0; i--) {
       const k = keys[i] as string;
       if ((k === '$id' || k === 'id') && typeof o[k] === 'string') declaresIds = true;
+      else if (k === 'format') mentionsFormat = true;
       stack.push(o[k]);
       stack.push(new Raw(`${JSON.stringify(k)}:`));
       if (i > 0) stack.push(COMMA);
     }
   }
-  return { key: out.join(''), declaresIds };
+  return { key: out.join(''), declaresIds, mentionsFormat };
 }

@@ -29,7 +29,8 @@ export type SchemaCheck =
 interface Compiled {
   draft: SchemaDraft;
   structural: ValidateFunction;
-  withFormats: ValidateFunction;
+  /** Null when the schema has no `format` anywhere: that pass could only repeat the structural one. */
+  withFormats: ValidateFunction | null;
 }
 
 type CacheEntry = Compiled | { error: string };
@@ -93,6 +94,8 @@ export class ToolSchemas {
   /** One ajv per draft and mode, made when first needed. */
   private readonly ajvs = new Map<string, AjvCore>();
   private readonly cache = new Map<string, CacheEntry>();
+  /** The entry of a schema object already seen (a record's calls share their tool's schema object). */
+  private readonly byObject = new WeakMap<JsonObject, CacheEntry>();
 
   /** Validates parsed arguments against a tool's `parameters`. */
   check(tool: ChatTool, args: unknown): SchemaCheck {
@@ -113,7 +116,7 @@ export class ToolSchemas {
     for (const e of structural) {
       findings.push({ path: jsonPath(e.instancePath), message: describe(e), keyword: e.keyword, severity: 'error' });
     }
-    for (const e of run(compiled.withFormats, args) ?? []) {
+    for (const e of (compiled.withFormats && run(compiled.withFormats, args)) ?? []) {
       if (e.keyword !== 'format') continue;
       findings.push({ path: jsonPath(e.instancePath), message: describe(e), keyword: 'format', severity: 'warning' });
     }
@@ -129,41 +132,51 @@ export class ToolSchemas {
   }
 
   private compile(schema: JsonObject): CacheEntry {
-    const { key, declaresIds } = schemaKey(schema);
-    let entry = this.cache.get(key);
+    // Records are not changed once read: the same object is the same schema, without writing its key again.
+    let entry = this.byObject.get(schema);
+    if (entry) return entry;
+    const { key, declaresIds, mentionsFormat } = schemaKey(schema);
+    entry = this.cache.get(key);
     if (!entry) {
-      entry = this.compileNow(schema, declaresIds);
+      entry = this.compileNow(schema, declaresIds, mentionsFormat);
       if (this.cache.size >= CACHE_LIMIT) this.cache.clear();
       this.cache.set(key, entry);
     }
+    this.byObject.set(schema, entry);
     return entry;
   }
 
-  private compileNow(schema: JsonObject, declaresIds: boolean): CacheEntry {
+  private compileNow(schema: JsonObject, declaresIds: boolean, mentionsFormat: boolean): CacheEntry {
     const named = schemaDraft(schema);
     if (named === 'unknown') {
       return { error: `"$schema" ${JSON.stringify(schema.$schema)} is not a draft Toolscope validates with (${SCHEMA_DRAFTS.join(', ')})` };
     }
-    const first = this.compileAs(named ?? DEFAULT_DRAFT, schema, declaresIds);
+    const first = this.compileAs(named ?? DEFAULT_DRAFT, schema, declaresIds, mentionsFormat);
     // Without `$schema`, a schema written for draft-07 (tuple `items: […]`, `definitions`) is read as one.
     if ('error' in first && named === null) {
-      const asDraft07 = this.compileAs('draft-07', schema, declaresIds);
+      const asDraft07 = this.compileAs('draft-07', schema, declaresIds, mentionsFormat);
       if (!('error' in asDraft07)) return asDraft07;
     }
     return first;
   }
 
-  private compileAs(draft: SchemaDraft, schema: JsonObject, declaresIds: boolean): CacheEntry {
+  private compileAs(draft: SchemaDraft, schema: JsonObject, declaresIds: boolean, mentionsFormat: boolean): CacheEntry {
     const structuralAjv = this.ajv(draft, false);
-    const formatAjv = this.ajv(draft, true);
+    // Without a `format` anywhere, validating formats changes nothing: the format pass (a second ajv, a second
+    // compile, a second validation per call) is left out.
+    const formatAjv = mentionsFormat ? this.ajv(draft, true) : null;
     try {
-      return { draft, structural: structuralAjv.compile(schema), withFormats: formatAjv.compile(schema) };
+      return { draft, structural: structuralAjv.compile(schema), withFormats: formatAjv ? formatAjv.compile(schema) : null };
     } catch (err) {
       return { error: messageOf(err) };
     } finally {
       // Compiled functions keep what they resolved. Ids stay registered in the ajv instance otherwise, and two
       // tools declaring the same `$id` differently would collide ("already exists"); a new instance costs 100 ms.
-      for (const ajv of [structuralAjv, formatAjv]) ajv.removeSchema(declaresIds ? EVERY_SCHEMA : schema);
+      for (const ajv of formatAjv ? [structuralAjv, formatAjv] : [structuralAjv]) {
+        // A root id that is no string made the compile fail before ajv kept anything, and removeSchema would throw.
+        const rootId = schema[ajv.opts.schemaId];
+        if (!rootId || typeof rootId === 'string') ajv.removeSchema(declaresIds ? EVERY_SCHEMA : schema);
+      }
     }
   }
 

@@ -15,7 +15,7 @@ const SPACE = String.raw`\p{White_Space}`;
 const NOT_SPACE = String.raw`\P{White_Space}`;
 const UPPER = String.raw`[[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]--${HAN}]`;
 const LOWER = String.raw`[[\p{Ll}\p{Lm}\p{Lo}\p{M}]--${HAN}]`;
-const CONTRACTION = String.raw`(?:'[sSſ]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])?`;
+const CONTRACTION = String.raw`(?:'[sS\u017F]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])?`;
 const PREFIX = String.raw`[^\r\n\p{L}\p{N}]?`;
 
 export const KIMI_PRETOKENIZER_SOURCE = [

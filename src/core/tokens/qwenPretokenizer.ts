@@ -8,7 +8,7 @@ import { regexSplitter } from './bytePairEncoder.ts';
 
 const S = String.raw`\p{White_Space}`;
 export const QWEN2_PATTERN = [
-  String.raw`'[sSſ]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD]`,
+  String.raw`'[sS\u017F]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD]`,
   String.raw`[^\r\n\p{L}\p{N}]?\p{L}+`,
   String.raw`\p{N}`,
   String.raw` ?[^${S}\p{L}\p{N}]+[\r\n]*`,

@@ -47,6 +47,11 @@ export function checkRecordedTokens(tokens: unknown): CheckedTokens {
   const out: RecordedToken[] = [];
   let badFields = 0;
   let first: string | null = null;
+  // One closure for the list, not one per token.
+  const note = (i: number, what: string) => {
+    badFields++;
+    first ??= `token ${i} has ${what}`;
+  };
   for (let i = 0; i < tokens.length; i++) {
     const t: unknown = tokens[i];
     if (typeof t !== 'object' || t === null || Array.isArray(t)) {
@@ -65,22 +70,18 @@ export function checkRecordedTokens(tokens: unknown): CheckedTokens {
       };
     }
     const token: RecordedToken = { text };
-    const note = (what: string) => {
-      badFields++;
-      first ??= `token ${i} has ${what}`;
-    };
     if (raw.id !== undefined) {
       if (isTokenId(raw.id)) token.id = raw.id;
-      else note(`id ${describe(raw.id)} (an id is a whole number, 0 or more)`);
+      else note(i, `id ${describe(raw.id)} (an id is a whole number, 0 or more)`);
     }
     if (raw.logprob !== undefined && raw.logprob !== null) {
       if (typeof raw.logprob === 'number' && Number.isFinite(raw.logprob)) token.logprob = raw.logprob;
-      else note(`logprob ${describe(raw.logprob)}`);
+      else note(i, `logprob ${describe(raw.logprob)}`);
     }
     if (raw.top !== undefined && raw.top !== null) {
       const top = topOf(raw.top);
       if (top) token.top = top;
-      else note(`a "top" that is not a list of {text, logprob}`);
+      else note(i, `a "top" that is not a list of {text, logprob}`);
     }
     out.push(token);
   }

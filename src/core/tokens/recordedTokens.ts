@@ -41,9 +41,9 @@ export function tokenizeCompletion(
     if (text === '') return { text, tokens: [], origin: 'recorded', source: 'recorded', tokenizer: 'recorded' };
     return splitterResult(text, fallback, 'the record has an empty token list for a non-empty completion');
   }
-  const entries = recorded.map((t) => classify(t, specials));
-  const direct = directTiling(text, entries, specials);
+  const direct = directTiling(text, recorded, specials);
   if (direct !== null) return direct;
+  const entries = recorded.map((t) => classify(t, specials));
   const aligned = new Aligner(text, entries).run();
   const hasIds = recorded.some((t) => t.id !== undefined);
   if (aligned.unplaceable !== null) return splitterResult(text, fallback, `${aligned.unplaceable}; ${APPROX}`);
@@ -98,53 +98,57 @@ function classify(t: RecordedToken, specials: SpecialTokens): Entry {
   return { recorded: t, kind: 'known', expect: t.text };
 }
 
-/** Case (a): the recorded texts tile the completion text, no special token is missing, no code point is cut. */
-function directTiling(text: string, entries: Entry[], specials: SpecialTokens): TokenizedCompletion | null {
+/**
+ * Case (a): the recorded texts tile the completion text, no special token is missing, no code point is cut. The
+ * tokens are those `buildTokens` makes of the classified entries, built in the same pass (a long completion's
+ * tokens are most of its analysis's allocations); null at the first token that does not tile.
+ */
+function directTiling(text: string, recorded: readonly RecordedToken[], specials: SpecialTokens): TokenizedCompletion | null {
+  const tokens: Token[] = [];
   let at = 0;
-  for (const e of entries) {
-    if (e.kind === 'special' && e.recorded.text === '') return null;
-    const t = e.recorded.text;
+  for (let i = 0; i < recorded.length; i++) {
+    const r = recorded[i] as RecordedToken;
+    const t = r.text;
+    // classify(): special by id, else (with text) by spelling.
+    const special = r.id !== undefined && specials.textOf(r.id) !== undefined ? true : t !== '' && specials.idOf(t) !== undefined;
+    if (special && t === '') return null;
     if (!text.startsWith(t, at)) return null;
-    at += t.length;
-    if (cutsCodePoint(text, at)) return null;
+    const end = at + t.length;
+    if (cutsCodePoint(text, end)) return null;
+    tokens.push(newToken(i, t, at, special, false, r, specials));
+    at = end;
   }
   if (at !== text.length) return null;
-  const texts = entries.map((e) => e.recorded.text);
-  return {
-    text,
-    tokens: buildTokens(
-      entries,
-      texts,
-      texts.map(() => false),
-      specials,
-    ),
-    origin: 'recorded',
-    source: 'recorded',
-    tokenizer: 'recorded',
-  };
+  return { text, tokens, origin: 'recorded', source: 'recorded', tokenizer: 'recorded' };
 }
 
 function buildTokens(entries: Entry[], texts: string[], approximate: boolean[], specials: SpecialTokens): Token[] {
   const tokens: Token[] = [];
   let at = 0;
-  for (const [i, e] of entries.entries()) {
+  for (let i = 0; i < entries.length; i++) {
+    const e = entries[i] as Entry;
     const t = texts[i] ?? '';
-    const token: Token = {
-      index: i,
-      text: t,
-      charStart: at,
-      charEnd: at + t.length,
-      special: e.kind === 'special',
-      approximate: approximate[i] ?? true,
-    };
-    const id = e.recorded.id ?? (e.kind === 'special' ? specials.idOf(t) : undefined);
-    if (id !== undefined) token.id = id;
-    if (e.recorded.logprob !== undefined) token.logprob = e.recorded.logprob;
-    if (e.recorded.top !== undefined) token.top = e.recorded.top;
-    tokens.push(token);
+    tokens.push(newToken(i, t, at, e.kind === 'special', approximate[i] ?? true, e.recorded, specials));
     at += t.length;
   }
   return tokens;
+}
+
+function newToken(
+  index: number,
+  text: string,
+  at: number,
+  special: boolean,
+  approximate: boolean,
+  recorded: RecordedToken,
+  specials: SpecialTokens,
+): Token {
+  const token: Token = { index, text, charStart: at, charEnd: at + text.length, special, approximate };
+  const id = recorded.id ?? (special ? specials.idOf(text) : undefined);
+  if (id !== undefined) token.id = id;
+  if (recorded.logprob !== undefined) token.logprob = recorded.logprob;
+  if (recorded.top !== undefined) token.top = recorded.top;
+  return token;
 }
 
 /** True when offset `at` falls between the two halves of a surrogate pair. */

@@ -59,6 +59,7 @@ export class HumanReport {
     for (const [kind, n] of other.ignored) this.ignored.set(kind, (this.ignored.get(kind) ?? 0) + n);
   }
 
+  /** `write` is given a line, or a record's lines joined by newlines. */
   constructor(
     private readonly write: (line: string) => void,
     private readonly style: Style,
@@ -71,6 +72,9 @@ export class HumanReport {
 
   record(r: AnalyzedRecord): void {
     this.records++;
+    // A record's lines go out in one write (one system call for a completion's thousand calls, not a thousand).
+    const lines: string[] = [];
+    const line = (text: string) => lines.push(text);
     const s = this.style;
     // A record of a failed exchange is never marked ✔, whatever its findings.
     const worst = r.error ? 'error' : worstSeverity(r.diagnostics);
@@ -79,20 +83,20 @@ export class HumanReport {
     const tokens = r.completion
       ? `, ${r.completion.tokens.length} tokens${r.completion.source === 'approximate' ? ' (approx.)' : r.completion.source === 're-encoded' ? ` (${r.completion.tokenizer}, re-encoded)` : ''}`
       : '';
-    this.write(
+    line(
       `  ${mark} ${s.bold(`#${r.id}`)} ${s.dim(`line ${r.line} · ${r.format}${r.formatBasis === 'default' ? ' (assumed)' : ''} · ${r.source}`)} · ${calls}${tokens}`,
     );
-    if (r.error) this.write(`      ${s.red('failed')}    ${preview(r.error, 120)}`);
-    if (r.reasoning) this.write(`      ${s.dim('reasoning')} ${preview(r.reasoning, 80)}`);
-    if (r.content) this.write(`      ${s.dim('content')}   ${preview(r.content)}`);
+    if (r.error) line(`      ${s.red('failed')}    ${preview(r.error, 120)}`);
+    if (r.reasoning) line(`      ${s.dim('reasoning')} ${preview(r.reasoning, 80)}`);
+    if (r.content) line(`      ${s.dim('content')}   ${preview(r.content)}`);
     for (const c of r.calls)
-      this.write(`      ${s.blue('call')}      ${c.id || '(no id)'} → ${c.name || '(no name)'} ${preview(c.arguments, 80)}`);
+      line(`      ${s.blue('call')}      ${c.id || '(no id)'} → ${c.name || '(no name)'} ${preview(c.arguments, 80)}`);
     if (r.vllm) {
       // What the chosen vLLM generation would have streamed; its differences follow as vllm-divergence findings.
       const v = r.vllm;
       const same = !r.diagnostics.some((d) => d.kind === 'vllm-divergence');
       const calls = v.calls.map((c) => `${c.id || '(no id)'} → ${c.name || '(no name)'}`).join(', ') || 'no calls';
-      this.write(
+      line(
         `      ${s.blue(`vllm ${v.profile}`)}    ${v.spans.length} deltas, ${groupingLabel(v.grouping)}: ${v.content !== null ? `content ${preview(v.content, 60)}, ` : ''}${calls}${same ? s.green(' (same as the reference parse)') : ''}`,
       );
     }
@@ -107,18 +111,19 @@ export class HumanReport {
         continue;
       }
       const sev = d.severity === 'error' ? s.red('error  ') : d.severity === 'warning' ? s.yellow('warning') : s.dim('info   ');
-      this.write(`      ${sev} ${s.bold(d.code)} ${d.kind}${d.detail ? `/${d.detail}` : ''} ${s.dim(`(${position(d)})`)}: ${d.message}`);
-      this.write(`              ${s.dim(`hint: ${d.hint}`)}`);
+      line(`      ${sev} ${s.bold(d.code)} ${d.kind}${d.detail ? `/${d.detail}` : ''} ${s.dim(`(${position(d)})`)}: ${d.message}`);
+      line(`              ${s.dim(`hint: ${d.hint}`)}`);
     }
     const silenced = Object.entries(r.ignored);
     if (silenced.length) {
       for (const [kind, n] of silenced) this.ignored.set(kind, (this.ignored.get(kind) ?? 0) + (n ?? 0));
-      this.write(`      ${s.dim(`ignored ${silenced.map(([kind, n]) => `${n} ${kind}`).join(', ')} (--ignore)`)}`);
+      line(`      ${s.dim(`ignored ${silenced.map(([kind, n]) => `${n} ${kind}`).join(', ')} (--ignore)`)}`);
     }
     if (infos.length) {
       const kinds = [...new Set(infos.map((d) => d.kind))].join(', ');
-      this.write(`      ${s.dim(`info    ${infos.length} note${infos.length === 1 ? '' : 's'} (${kinds}); --verbose shows them`)}`);
+      line(`      ${s.dim(`info    ${infos.length} note${infos.length === 1 ? '' : 's'} (${kinds}); --verbose shows them`)}`);
     }
+    this.write(lines.join('\n'));
   }
 
   error(e: LineError): void {

@@ -21,8 +21,8 @@ interface Prestarted {
 const SLOT = Symbol.for('toolscope.prestartedGuidedWorker');
 const slots = globalThis as unknown as Record<symbol, Prestarted | undefined>;
 
-function spawn(file: string, memoryMb: number): Worker {
-  const limits = { resourceLimits: { maxOldGenerationSizeMb: memoryMb } };
+function spawn(file: string, memoryMb: number, workerData?: unknown): Worker {
+  const limits = { resourceLimits: { maxOldGenerationSizeMb: memoryMb }, workerData };
   // From source (tests, scripts under tsx) the worker needs tsx's CommonJS hooks: workers get no loader hooks.
   return file.endsWith('.ts')
     ? new Worker(`require('tsx/cjs'); require(${JSON.stringify(file)});`, { ...limits, eval: true })
@@ -32,10 +32,11 @@ function spawn(file: string, memoryMb: number): Worker {
 /**
  * Starts the worker now, for a GuidedEngine to adopt later. It does not keep the process alive, and a failure
  * before adoption is only noted (the engine then starts a fresh worker and reports what goes wrong with that one).
+ * `workerData` is the worker's (the CLI's boot gate, src/cli/workerBootGate.ts).
  */
-export function prestartGuidedWorker(file: string, memoryMb = DEFAULT_WORKER_MEMORY_MB): void {
+export function prestartGuidedWorker(file: string, memoryMb = DEFAULT_WORKER_MEMORY_MB, workerData?: unknown): void {
   if (slots[SLOT]) return;
-  const worker = spawn(file, memoryMb);
+  const worker = spawn(file, memoryMb, workerData);
   worker.unref();
   const entry: Prestarted = { file, memoryMb, worker, dead: false };
   worker.once('error', () => (entry.dead = true));

@@ -7,7 +7,7 @@
  * "Line" numbers are the model events' ordinals in the log (a log is one JSON document, not lines).
  */
 import { readFile } from 'node:fs/promises';
-import { unzipSync, strFromU8 } from 'fflate';
+import type * as Fflate from 'fflate';
 import type { ChatCompletion, ChatRequest, LineError, LoadedRecord, TraceRecord } from '../../core/trace/record.ts';
 import { chatCompletionProblem, isChatCompletionShape } from '../../core/trace/importers/chatCompletionImporter.ts';
 import { messagesProblem } from '../../core/trace/importers/chatRequestImporter.ts';
@@ -110,8 +110,11 @@ export function importInspectLog(log: UnknownObject): InspectLogRead {
   return out;
 }
 
-/** Records of a `.eval` Inspect log (a zip): its `samples/*.json` in name order; a bad entry is an error, not fatal. */
-export function importInspectEvalZip(bytes: Uint8Array): InspectLogRead {
+/**
+ * Records of a `.eval` Inspect log (a zip): its `samples/*.json` in name order; a bad entry is an error, not fatal.
+ * fflate comes from the caller: it builds its tables when loaded (~6 ms), so it is loaded for a `.eval` file only.
+ */
+export function importInspectEvalZip(bytes: Uint8Array, { unzipSync, strFromU8 }: typeof Fflate): InspectLogRead {
   const out: InspectLogRead = { records: [], errors: [] };
   let entries: Record<string, Uint8Array>;
   try {
@@ -146,7 +149,7 @@ export function mayBeInspectLog(path: string): boolean {
  */
 export async function readInspectLogFile(path: string): Promise<InspectLogRead | null> {
   if (!mayBeInspectLog(path)) return null;
-  if (path.toLowerCase().endsWith('.eval')) return importInspectEvalZip(new Uint8Array(await readFile(path)));
+  if (path.toLowerCase().endsWith('.eval')) return importInspectEvalZip(new Uint8Array(await readFile(path)), await import('fflate'));
   let value: unknown;
   try {
     value = JSON.parse(await readFile(path, 'utf8'));

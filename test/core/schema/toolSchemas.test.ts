@@ -5,8 +5,14 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { ToolSchemas, schemaDraft, type SchemaCheck } from '../../../src/core/schema/toolSchemas.ts';
+import { newAjv } from '../../../src/core/schema/schemaDrafts.ts';
+import { schemaKey } from '../../../src/core/schema/schemaKey.ts';
 import type { ChatTool, JsonObject } from '../../../src/core/trace/record.ts';
+
+const SUITE = join(import.meta.dirname, '../../fixtures/json-schema-test-suite');
 
 const tool = (parameters: unknown): ChatTool => ({ type: 'function', function: { name: 't', parameters: parameters as JsonObject } });
 
@@ -181,6 +187,8 @@ test('hostile schemas give a result, never an exception', () => {
     { $id: 'x', $ref: 'http://example.com/other.json' },
     { type: 'object', properties: { 'a"b\nc': { type: 'string' } } },
     { format: 'no-such-format', type: 'string' },
+    { type: 'object', $id: 7 },
+    { $schema: 'http://json-schema.org/draft-04/schema#', type: 'object', id: { a: 1 } },
     [1, 2],
     'not a schema',
   ];
@@ -198,4 +206,45 @@ test('two tools declaring the same $id differently do not collide', () => {
   assert.deepEqual(check(b, { n: 'x' }, schemas), { kind: 'ok' });
   assert.deepEqual(paths(check(a, { n: 'x' }, schemas)), ['$.n type']);
   assert.deepEqual(paths(check(b, { n: 1 }, schemas)), ['$.n type']);
+});
+
+test('format warnings come beside the structural errors; a schema without a format key has none to give', () => {
+  const s = { type: 'object', properties: { when: { type: 'string', format: 'date' }, n: { type: 'integer' } }, required: ['n'] };
+  const r = check(s, { when: 'not a date' });
+  assert.deepEqual(r.kind === 'findings' ? r.findings.map((f) => `${f.path} ${f.keyword} ${f.severity}`) : r.kind, [
+    '$ required error',
+    '$.when format warning',
+  ]);
+  // ToolSchemas leaves the format pass out for a schema with no key `format` anywhere: on every schema of the
+  // JSON-Schema-Test-Suite without one, and every instance the suite tests it with, that pass reports no format error.
+  let instances = 0;
+  for (const file of ['draft2020-12', 'draft7'].flatMap((d) => readdirSync(join(SUITE, d)).map((f) => join(SUITE, d, f)))) {
+    const groups = JSON.parse(readFileSync(file, 'utf8')) as Array<{ schema: unknown; tests: Array<{ data: unknown }> }>;
+    for (const { schema, tests } of groups) {
+      if (schemaKey(schema).mentionsFormat) continue;
+      const draft = schemaDraft(schema);
+      let validate: ((data: unknown) => boolean) & { errors?: Array<{ keyword: string }> | null };
+      try {
+        validate = newAjv(draft === null || draft === 'unknown' ? '2020-12' : draft, true).compile(schema as JsonObject);
+      } catch {
+        continue;
+      }
+      for (const { data } of tests) {
+        let valid: boolean;
+        try {
+          valid = validate(data);
+        } catch {
+          continue; // a $ref cycle that consumes nothing (ToolSchemas makes it a bad schema)
+        }
+        instances++;
+        if (!valid)
+          assert.deepEqual(
+            validate.errors?.filter((e) => e.keyword === 'format'),
+            [],
+            JSON.stringify(schema),
+          );
+      }
+    }
+  }
+  assert.ok(instances > 1000, `${instances} instances`);
 });

@@ -8,7 +8,7 @@ import { chainedSplitter } from '../../tokens/bytePairEncoder.ts';
 const S = String.raw`\p{White_Space}`;
 export const DEEPSEEK_V3_PATTERNS = [
   String.raw`\p{N}{1,3}`,
-  String.raw`[一-龥぀-ゟ゠-ヿ]+`,
+  String.raw`[\u4E00-\u9FA5\u3040-\u309F\u30A0-\u30FF]+`,
   [
     // ASCII punctuation (backslash and backtick included) followed by letters: `.foo`, `_bar`.
     '[!"#$%&\'()*+,\\-./:;<=>?@\\[\\\\\\]^_`{|}~][A-Za-z]+',

@@ -30,7 +30,7 @@ const RESERVED_TO = 201088;
  */
 const S = String.raw`\p{White_Space}`;
 const NOT_S = String.raw`\P{White_Space}`;
-const CONTRACTION = String.raw`(?:'[sSſ]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])?`;
+const CONTRACTION = String.raw`(?:'[sS\u017F]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])?`;
 const UPPER = String.raw`[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]`;
 const LOWER = String.raw`[\p{Ll}\p{Lm}\p{Lo}\p{M}]`;
 export const O200K_PATTERN = [

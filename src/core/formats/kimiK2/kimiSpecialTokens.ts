@@ -55,6 +55,7 @@ const idByText = new Map<string, number>(KIMI_SPECIAL_TOKENS);
 const textById = new Map<number, string>(KIMI_SPECIAL_TOKENS.map(([text, id]) => [id, text]));
 // Ids whose only spelling is their name (everywhere else `<|reserved_token_N|>` is the vocabulary's string).
 const namedOnly = new Set<number>(KIMI_SPECIAL_TOKENS.filter(([text]) => !KIMI_LATER_SPECIAL_TOKENS.includes(text)).map(([, id]) => id));
+const RESERVED_PREFIX = '<|reserved_token_';
 const RESERVED = /^<\|reserved_token_([1-9]\d{5})\|>$/;
 
 export function isSpecialTokenId(id: number): boolean {
@@ -65,6 +66,8 @@ export function isSpecialTokenId(id: number): boolean {
 export function specialTokenId(text: string): number | undefined {
   const named = idByText.get(text);
   if (named !== undefined) return named;
+  // Every token of a completion is asked: most are ordinary text, which need not meet the pattern.
+  if (!text.startsWith(RESERVED_PREFIX)) return undefined;
   const m = RESERVED.exec(text);
   if (!m) return undefined;
   const id = Number(m[1]);

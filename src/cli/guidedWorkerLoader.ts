@@ -1,0 +1,40 @@
+/**
+ * The grammar-engine worker's entry in the CLI's build (dist/guidedWorker.js): it loads the engine's own bundle
+ * (dist/guidedWorker-engine.js, built from src/io/guided/engineWorker.ts) through V8's code cache, as the launcher
+ * loads the CLI's. A short `analyze` waits for the what-if, so compiling that 1.3 MB bundle is on its critical path.
+ * A worker is ended, not exited, when the process exits: the cache is written once the worker has answered its
+ * warm-up and its first job (the functions they ran are compiled by then), not on exit. The extension's package
+ * keeps the engine itself as guidedWorker.js.
+ */
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { parentPort, workerData } from 'node:worker_threads';
+import { requireWithCodeCache } from './codeCache.ts';
+import { passBootGate } from './workerBootGate.ts';
+
+/** Built-ins the engine's bundle loads (besides those this file does). */
+const ENGINE_BUILTINS = ['node:perf_hooks', 'node:url'];
+
+/** How long the worker waits at the boot gate before it goes on anyway. */
+const GATE_WAIT_MS = 2000;
+
+/** The warm-up's answer and the first job's. */
+const ANSWERS_BEFORE_SAVING = 2;
+
+// The launcher sets V8 flags once the worker has booted, before the engine (and its WASM) loads. The built-ins the
+// engine loads come first, while Node's own code cache still applies to them (see workerBootGate.ts).
+for (const id of ENGINE_BUILTINS) createRequire(__filename)(id);
+passBootGate(workerData, GATE_WAIT_MS);
+
+requireWithCodeCache(join(__dirname, 'guidedWorker-engine.js'), (save) => {
+  const port = parentPort;
+  if (!port) return;
+  const post = port.postMessage.bind(port);
+  let answers = 0;
+  port.postMessage = (value: unknown, transfer?: Parameters<typeof post>[1]) => {
+    post(value, transfer);
+    if (++answers < ANSWERS_BEFORE_SAVING) return;
+    port.postMessage = post;
+    setImmediate(save);
+  };
+});

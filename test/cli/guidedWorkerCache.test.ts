@@ -1,0 +1,64 @@
+/**
+ * The CLI as `npm run build` makes it: the grammar worker's entry loads the engine's bundle through V8's code cache
+ * (src/cli/guidedWorkerLoader.ts). The first run writes that cache once the worker has answered, later runs use it
+ * without writing it again, and the output (the what-if's findings included) is the same with and without it, on one
+ * thread and with a grammar worker per file thread.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { spawnSync } from 'node:child_process';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const SAMPLE = join(ROOT, 'samples', 'kimi-k2-raw-completions.jsonl');
+
+function run(dir: string, cache: string, args: string[], env: Record<string, string> = {}) {
+  const r = spawnSync(process.execPath, [join(dir, 'cli.js'), 'analyze', ...args, '--json'], {
+    encoding: 'utf8',
+    env: { ...process.env, XDG_CACHE_HOME: cache, ...env },
+    maxBuffer: 64 << 20,
+  });
+  assert.equal(r.status, 0, r.stderr);
+  return r.stdout;
+}
+
+const engineCaches = (cache: string) => readdirSync(join(cache, 'toolscope')).filter((f) => f.startsWith('guidedWorker-engine.js-'));
+
+test('the grammar worker loads its engine through the code cache: written once, then used; the output never changes', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'toolscope-worker-cache-'));
+  const cache = join(dir, 'cache');
+  try {
+    const { buildBundles } = (await import(pathToFileURL(join(ROOT, 'scripts/build.mjs')).href)) as {
+      buildBundles(o: { outdir: string }): Promise<unknown>;
+    };
+    await buildBundles({ outdir: join(dir, 'dist') });
+    const dist = join(dir, 'dist');
+    const plain = run(dist, cache, [SAMPLE], { TOOLSCOPE_CODE_CACHE: '0' });
+    assert.match(plain, /"kind":"guided-accepts"/, 'the what-if ran');
+
+    assert.equal(run(dist, cache, [SAMPLE]), plain, 'first run (writes the cache)');
+    const [written] = engineCaches(cache);
+    assert.ok(written, 'the engine cache is written by the first run');
+    const stamp = statSync(join(cache, 'toolscope', written)).mtimeMs;
+    assert.equal(run(dist, cache, [SAMPLE]), plain, 'second run (uses the cache)');
+    assert.deepEqual(engineCaches(cache), [written]);
+    assert.equal(statSync(join(cache, 'toolscope', written)).mtimeMs, stamp, 'a cache that was used is not written again');
+
+    // A grammar worker per file thread, all loading through the one cache (and writing it at once when it is new).
+    rmSync(join(cache, 'toolscope'), { recursive: true, force: true });
+    const samples = join(ROOT, 'samples');
+    const oneThread = run(dist, cache, [samples, '--jobs', '1'], { TOOLSCOPE_CODE_CACHE: '0' });
+    for (let i = 0; i < 2; i++) assert.equal(run(dist, cache, [samples, '--jobs', '2']), oneThread, `--jobs 2, run ${i + 1}`);
+    assert.equal(engineCaches(cache).length, 1);
+    assert.deepEqual(
+      readdirSync(join(cache, 'toolscope')).filter((f) => f.endsWith('.tmp')),
+      [],
+      'no temporary file is left',
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
