@@ -30,13 +30,16 @@ function cacheFolder(): string | null {
   }
 }
 
-function cacheFile(folder: string, file: string): string {
+function cacheFile(folder: string, file: string, runtimeFlags: string): string {
   const info = statSync(file);
   const key = createHash('sha256')
     .update(`${file}\0${info.size}\0${info.mtimeMs}\0${process.version}\0${process.arch}\0${process.execArgv.join(' ')}`)
     .digest('hex')
     .slice(0, 24);
-  return join(folder, `${basename(file)}-${key}.v8cache`);
+  // The flags name a cache of their own (saveCache keeps one cache per bundle and flags: another build's is stale,
+  // the other flags' is not).
+  const flags = createHash('sha256').update(runtimeFlags).digest('hex').slice(0, 8);
+  return join(folder, `${basename(file)}-${flags}-${key}.v8cache`);
 }
 
 interface CommonJsModule {
@@ -49,12 +52,18 @@ interface CommonJsModule {
 /**
  * `require(file)`, with the compiled code cached between runs; returns the module's exports. A missing or rejected
  * cache is written when `saveWhen` calls back: by default when the process exits, so the functions the command
- * compiled are in it too.
+ * compiled are in it too. `runtimeFlags`: the V8 flags set at run time before the cache is written (the launcher's
+ * for short runs). V8 rejects a cache made under other flags, so each set of flags keeps its own cache: runs with
+ * and without them would otherwise throw each other's cache away.
  */
-export function requireWithCodeCache(file: string, saveWhen: (save: () => void) => void = (save) => process.once('exit', save)): unknown {
+export function requireWithCodeCache(
+  file: string,
+  runtimeFlags = '',
+  saveWhen: (save: () => void) => void = (save) => process.once('exit', save),
+): unknown {
   const folder = process.env.TOOLSCOPE_CODE_CACHE === '0' ? null : cacheFolder();
   const source = readFileSync(file, 'utf8');
-  const cached = folder ? cacheFile(folder, file) : null;
+  const cached = folder ? cacheFile(folder, file, runtimeFlags) : null;
   let cachedData: Buffer | undefined;
   if (cached) {
     try {
@@ -87,12 +96,16 @@ function saveCache(script: Script, path: string): void {
     const temp = `${path}.${process.pid}.${threadId}.tmp`;
     writeFileSync(temp, script.createCachedData(), { mode: 0o600 });
     renameSync(temp, path);
-    // Caches of earlier builds of the same bundle (another size, time or Node) are of no more use: one is kept.
-    // (And the temporary file of a write that was cut short: a worker thread ends without finishing what it does.)
+    // Caches of earlier builds of the same bundle (another size, time or Node; or named before the flags were) are of
+    // no more use; this build's caches under other flags are. (And the temporary file of a write that was cut short:
+    // a worker thread ends without finishing what it does.) Names: `<bundle>-<flags>-<build key>.v8cache`.
     const folder = dirname(path);
-    const prefix = `${basename(path).slice(0, basename(path).lastIndexOf('-'))}-`;
+    const ours = basename(path);
+    const build = ours.slice(ours.lastIndexOf('-'));
+    const withFlags = ours.slice(0, ours.lastIndexOf('-'));
+    const prefix = `${withFlags.slice(0, withFlags.lastIndexOf('-'))}-`;
     for (const name of readdirSync(folder)) {
-      const stale = (name.endsWith('.v8cache') && name !== basename(path)) || name.endsWith('.tmp');
+      const stale = (name.endsWith('.v8cache') && !name.endsWith(build)) || name.endsWith('.tmp');
       if (name.startsWith(prefix) && stale) rmSync(join(folder, name), { force: true });
     }
   } catch {

@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { requireWithCodeCache } from './codeCache.ts';
-import { passBootGate } from './workerBootGate.ts';
+import { passBootGate, SHORT_RUN_FLAGS, type BootGate } from './workerBootGate.ts';
 
 /** Built-ins the engine's bundle loads (besides those this file does). */
 const ENGINE_BUILTINS = ['node:perf_hooks', 'node:url'];
@@ -26,7 +26,10 @@ const ANSWERS_BEFORE_SAVING = 2;
 for (const id of ENGINE_BUILTINS) createRequire(__filename)(id);
 passBootGate(workerData, GATE_WAIT_MS);
 
-requireWithCodeCache(join(__dirname, 'guidedWorker-engine.js'), (save) => {
+// A worker started with a boot gate is a short run's: the launcher set its V8 flags before letting it go on, and the
+// engine's code cache is kept per set of flags (codeCache.ts).
+const flagged = (workerData as Partial<BootGate> | null)?.bootGate instanceof SharedArrayBuffer;
+requireWithCodeCache(join(__dirname, 'guidedWorker-engine.js'), flagged ? SHORT_RUN_FLAGS : '', (save) => {
   const port = parentPort;
   if (!port) return;
   const post = port.postMessage.bind(port);

@@ -10,7 +10,7 @@ import { statSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 import { prestartGuidedWorker } from '../io/guided/guidedWorkerStart.ts';
 import { requireWithCodeCache } from './codeCache.ts';
-import { awaitBoot, newBootGate, release } from './workerBootGate.ts';
+import { awaitBoot, newBootGate, release, SHORT_RUN_FLAGS } from './workerBootGate.ts';
 import { startupMark } from '../core/util/startupMarks.ts';
 
 startupMark('launcher');
@@ -44,24 +44,27 @@ function shortRun(paths: readonly string[]): boolean {
 }
 
 const args = process.argv.slice(2);
+/** The V8 flags this run sets before the CLI's bundle loads (its code cache is kept per set of flags). */
+let runtimeFlags = '';
 if ((args[0] === 'analyze' || args[0] === 'report') && !args.includes('--no-guided') && !args.includes('--help') && !args.includes('-h')) {
   // V8 moves hot WASM functions to its optimising compiler in the background, and the process waits for those
   // compilations before it ends: measured, a short run ended ~100 ms after its last record, for code it no longer
   // needed. Long runs keep the optimised code (it pays back on thousands of records).
   // Set after the worker has booted (workerBootGate.ts): flags changed at run time cost its bootstrap ~18 ms.
   if (shortRun(args.slice(1).filter((a) => a === '-' || !a.startsWith('-')))) {
+    runtimeFlags = SHORT_RUN_FLAGS;
     const gate = newBootGate();
     prestartGuidedWorker(join(__dirname, 'guidedWorker.js'), undefined, gate);
     try {
       awaitBoot(gate, BOOT_WAIT_MS);
       const load = createRequire(__filename);
       for (const id of PRELOADED) load(id);
-      setFlagsFromString('--no-wasm-tier-up --no-wasm-dynamic-tiering');
+      setFlagsFromString(SHORT_RUN_FLAGS);
     } finally {
       release(gate);
     }
   } else prestartGuidedWorker(join(__dirname, 'guidedWorker.js'));
 }
-const cli = requireWithCodeCache(join(__dirname, 'cli-main.js')) as { runCli(): void };
+const cli = requireWithCodeCache(join(__dirname, 'cli-main.js'), runtimeFlags) as { runCli(): void };
 startupMark('bundle-loaded');
 cli.runCli();

@@ -6,6 +6,9 @@
  * worker here: it waits until the worker has booted, sets the flags, then lets the worker load the engine (whose WASM
  * is compiled under those flags). Both sides give up waiting after a time limit rather than hang.
  */
+/** The flags the launcher sets behind the gate for a short run: WASM on V8's baseline compiler only. */
+export const SHORT_RUN_FLAGS = '--no-wasm-tier-up --no-wasm-dynamic-tiering';
+
 /** What the starting thread hands the worker (as its workerData): [booted, released]. */
 export interface BootGate {
   bootGate: SharedArrayBuffer;

@@ -62,3 +62,29 @@ test('the grammar worker loads its engine through the code cache: written once, 
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('short runs (WASM flags set at run time) and long runs keep caches of their own: alternating, neither throws the other away', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'toolscope-worker-cache-'));
+  const cache = join(dir, 'cache');
+  try {
+    const { buildBundles } = (await import(pathToFileURL(join(ROOT, 'scripts/build.mjs')).href)) as {
+      buildBundles(o: { outdir: string }): Promise<unknown>;
+    };
+    await buildBundles({ outdir: join(dir, 'dist') });
+    const dist = join(dir, 'dist');
+    const samples = join(ROOT, 'samples');
+    // A file is a short run (the launcher sets V8 flags); a directory is a long one (it does not).
+    const stamps = () =>
+      new Map(readdirSync(join(cache, 'toolscope')).map((f) => [f, statSync(join(cache, 'toolscope', f)).mtimeMs] as const));
+    run(dist, cache, [SAMPLE]);
+    run(dist, cache, [samples, '--jobs', '1']);
+    const first = stamps();
+    assert.equal([...first.keys()].filter((f) => f.startsWith('cli-main.js-')).length, 2, 'one CLI cache per set of flags');
+    assert.equal(engineCaches(cache).length, 2, 'one engine cache per set of flags');
+    run(dist, cache, [SAMPLE]);
+    run(dist, cache, [samples, '--jobs', '1']);
+    assert.deepEqual(stamps(), first, 'the second round uses the caches the first wrote, and writes none');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
