@@ -15,21 +15,12 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { Writable } from 'node:stream';
 import { analyzeCommand, type AnalyzeCommandOptions } from '../../src/cli/analyzeCommand.ts';
+import { PINNED_OPTION_SETS } from './pinnedOptionSets.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const PIN = join(import.meta.dirname, 'outputPin.json');
 
-const OPTION_SETS: Record<string, AnalyzeCommandOptions> = {
-  default: {},
-  'think-open': { startInReasoning: true },
-  'recover-raw-fallback': { recoverRawFallback: true },
-  'vllm-profile-C': { vllmProfile: 'C' },
-  'vllm-profile-B-3-tokens': { vllmProfile: 'B', deltaTokens: 3 },
-  'format-deepseek_v31': { format: 'deepseek_v31' },
-  'format-hermes': { format: 'hermes' },
-  'format-qwen3_coder': { format: 'qwen3_coder' },
-  'format-harmony': { format: 'harmony' },
-};
+const OPTION_SETS = PINNED_OPTION_SETS;
 
 function inputs(): string[] {
   const dirs = ['samples', 'test/webview/fixtures'];

@@ -11,22 +11,12 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Writable } from 'node:stream';
 import { analyzeCommand, type AnalyzeCommandOptions } from '../../src/cli/analyzeCommand.ts';
+import { PINNED_OPTION_SETS } from '../architecture/pinnedOptionSets.ts';
 import { ABORTING_CLASSES, recordWithSchema, traceText } from '../fixtures/hostileSchemas.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
-const OPTION_SETS: Record<string, AnalyzeCommandOptions> = {
-  default: {},
-  'think-open': { startInReasoning: true },
-  'recover-raw-fallback': { recoverRawFallback: true },
-  'vllm-profile-C': { vllmProfile: 'C' },
-  'vllm-profile-B-3-tokens': { vllmProfile: 'B', deltaTokens: 3 },
-  'format-deepseek_v31': { format: 'deepseek_v31' },
-  'format-hermes': { format: 'hermes' },
-  'format-qwen3_coder': { format: 'qwen3_coder' },
-  'format-harmony': { format: 'harmony' },
-  'format-llama': { format: 'llama' },
-};
+const OPTION_SETS: Record<string, AnalyzeCommandOptions> = { ...PINNED_OPTION_SETS, 'format-llama': { format: 'llama' } };
 
 async function analyzed(files: string[], options: AnalyzeCommandOptions): Promise<string> {
   let text = '';

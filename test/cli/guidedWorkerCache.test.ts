@@ -25,17 +25,21 @@ function run(dir: string, cache: string, args: string[], env: Record<string, str
   return r.stdout;
 }
 
+/** The CLI built as `npm run build` builds it, in a scratch folder with an empty cache folder beside it. */
+async function builtCli(): Promise<{ dir: string; dist: string; cache: string }> {
+  const dir = mkdtempSync(join(tmpdir(), 'toolscope-worker-cache-'));
+  const { buildBundles } = (await import(pathToFileURL(join(ROOT, 'scripts/build.mjs')).href)) as {
+    buildBundles(o: { outdir: string }): Promise<unknown>;
+  };
+  await buildBundles({ outdir: join(dir, 'dist') });
+  return { dir, dist: join(dir, 'dist'), cache: join(dir, 'cache') };
+}
+
 const engineCaches = (cache: string) => readdirSync(join(cache, 'toolscope')).filter((f) => f.startsWith('guidedWorker-engine.js-'));
 
 test('the grammar worker loads its engine through the code cache: written once, then used; the output never changes', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'toolscope-worker-cache-'));
-  const cache = join(dir, 'cache');
+  const { dir, dist, cache } = await builtCli();
   try {
-    const { buildBundles } = (await import(pathToFileURL(join(ROOT, 'scripts/build.mjs')).href)) as {
-      buildBundles(o: { outdir: string }): Promise<unknown>;
-    };
-    await buildBundles({ outdir: join(dir, 'dist') });
-    const dist = join(dir, 'dist');
     const plain = run(dist, cache, [SAMPLE], { TOOLSCOPE_CODE_CACHE: '0' });
     assert.match(plain, /"kind":"guided-accepts"/, 'the what-if ran');
 
@@ -64,14 +68,8 @@ test('the grammar worker loads its engine through the code cache: written once, 
 });
 
 test('short runs (WASM flags set at run time) and long runs keep caches of their own: alternating, neither throws the other away', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'toolscope-worker-cache-'));
-  const cache = join(dir, 'cache');
+  const { dir, dist, cache } = await builtCli();
   try {
-    const { buildBundles } = (await import(pathToFileURL(join(ROOT, 'scripts/build.mjs')).href)) as {
-      buildBundles(o: { outdir: string }): Promise<unknown>;
-    };
-    await buildBundles({ outdir: join(dir, 'dist') });
-    const dist = join(dir, 'dist');
     const samples = join(ROOT, 'samples');
     // A file is a short run (the launcher sets V8 flags); a directory is a long one (it does not).
     const stamps = () =>
