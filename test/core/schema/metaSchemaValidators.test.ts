@@ -155,7 +155,7 @@ const DRAFT_URIS: Record<SchemaDraft, string[]> = {
 function corpus(): Array<{ name: string; schema: unknown }> {
   const base = [
     ...realWorldSchemas(),
-    ...suiteSchemas(),
+    ...suiteSchemas(join(import.meta.dirname, '..', '..', 'fixtures', 'json-schema-test-suite')),
     ...ABORTING_CLASSES.map((c) => ({ name: `hostile: ${c.name}`, schema: c.schema })),
   ];
   return [...base, ...base.flatMap(({ name, schema }) => broken(schema).map((b, i) => ({ name: `${name} broken #${i}`, schema: b })))];
