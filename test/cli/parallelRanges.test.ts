@@ -6,13 +6,12 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { sink } from '../textSink.ts';
+import { runBuiltCli } from './builtCli.ts';
 import { analyzeCommand } from '../../src/cli/analyzeCommand.ts';
 import { AnalyzeProgress } from '../../src/cli/analyzeProgress.ts';
 import { analyzeJobs, analyzeThreads, type AnalyzeJob } from '../../src/cli/analyzeJobs.ts';
@@ -183,14 +182,7 @@ test('progress: one file on several threads shows it (on a terminal), one file o
 });
 
 test('the built CLI over one big file: --jobs 2 writes what --jobs 1 writes', () => {
-  const cli = join(repo, 'dist/cli.js');
-  assert.ok(existsSync(cli), 'dist/cli.js is missing: run npm run build first');
-  const run = (args: string[]) =>
-    spawnSync(process.execPath, [cli, 'analyze', big, ...args], {
-      encoding: 'utf8',
-      maxBuffer: 1 << 28,
-      env: { ...process.env, NO_COLOR: '1', TOOLSCOPE_CODE_CACHE: '0' },
-    });
+  const run = (args: string[]) => runBuiltCli(['analyze', big, ...args]);
   for (const args of [['--json', '--no-guided'], ['-v']]) {
     const one = run([...args, '--jobs', '1']);
     const two = run([...args, '--jobs', '2']);

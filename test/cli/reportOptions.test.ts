@@ -5,25 +5,12 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { runBuiltCli } from './builtCli.ts';
 
-const repo = fileURLToPath(new URL('../../', import.meta.url));
-const cli = join(repo, 'dist/cli.js');
-
-function run(args: string[]): { status: number | null; stdout: string; stderr: string } {
-  assert.ok(existsSync(cli), 'dist/cli.js is missing: run npm run build first');
-  const r = spawnSync(process.execPath, [cli, ...args], {
-    cwd: repo,
-    encoding: 'utf8',
-    env: { ...process.env, NO_COLOR: '1', TOOLSCOPE_CODE_CACHE: '0' },
-  });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const run = runBuiltCli;
 
 const S = '<|tool_calls_section_begin|>';
 const tools = [{ type: 'function', function: { name: 'search', parameters: { type: 'object', properties: { q: { type: 'string' } } } } }];
