@@ -17,7 +17,6 @@ import { addExcludes, findRootRule, parseRules, printRules, removeSentinel, wide
 import { BYTE_VOCABULARY, type ByteVocabulary } from './byteVocabulary.ts';
 import { assertRegexesSupported } from './regexSupport.ts';
 import { assertSchemasSupported } from './schemaSupport.ts';
-import { canonicalJson } from '../util/canonicalJson.ts';
 import {
   createCompiler,
   createMatcher,
@@ -101,7 +100,7 @@ export async function compileStructuralTag(tag: StructuralTag, key?: string): Pr
   try {
     const compiled = await (await compiler()).compileGrammar(grammar);
     return {
-      key: key ?? createHash('sha256').update(canonicalJson(tag)).digest('hex'),
+      key: key ?? tagKey(tag),
       tag,
       ebnf,
       root,
@@ -113,6 +112,15 @@ export async function compileStructuralTag(tag: StructuralTag, key?: string): Pr
   } finally {
     grammar.dispose();
   }
+}
+
+/**
+ * A tag's cache key: its JSON as written, not canonical JSON. The order of a schema's `properties` is the order the
+ * grammar requires them in (any_order: false), so two tool schemas that differ only there are two grammars; a
+ * sorted key made the second record of such a pair be judged by the first one's grammar.
+ */
+function tagKey(tag: StructuralTag): string {
+  return createHash('sha256').update(JSON.stringify(tag)).digest('hex');
 }
 
 /** Compiled grammars by cache key, oldest first; a failed compile is not kept. */
@@ -145,7 +153,7 @@ export async function compileFormatGrammar(
 
 /** The compiled grammar of a tag as received (e.g. a request's own `structural_tag`), cached by its content. */
 export function compileTag(tag: StructuralTag): Promise<CompiledGrammar> {
-  const key = createHash('sha256').update(canonicalJson(tag)).digest('hex');
+  const key = tagKey(tag);
   const hit = cache.get(key);
   if (hit) {
     cache.delete(key);

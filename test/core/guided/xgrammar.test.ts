@@ -132,7 +132,7 @@ test('every shape compiles; the root is found by structure; the sentinel is gone
   assert.equal(findRootRule(rules, 'triggered_tags').name, 'root_2');
 });
 
-test('compiled grammars are cached by (tools, tool_choice, shape), key order does not matter', async () => {
+test("compiled grammars are cached by (tools, tool_choice, shape); the order of a schema's properties makes another grammar", async () => {
   const a = await compileKimiGrammar(TOOLS, 'auto');
   const b = await compileKimiGrammar(JSON.parse(JSON.stringify(TOOLS)), 'auto');
   assert.equal(a.compiled, b.compiled, 'compiled once');
@@ -140,6 +140,17 @@ test('compiled grammars are cached by (tools, tool_choice, shape), key order doe
   assert.equal((await compileKimiGrammar(reordered, 'auto')).key, (await compileKimiGrammar(TOOLS, undefined)).key);
   assert.notEqual((await compileKimiGrammar(TOOLS, 'auto')).key, (await compileKimiGrammar(TOOLS, 'auto', { shape: 'pr36891' })).key);
   assert.notEqual((await compileKimiGrammar(TOOLS, 'auto')).key, (await compileKimiGrammar(TOOLS, 'required')).key);
+  // The grammar requires properties in their declared order: a schema that declares them the other way round is
+  // another grammar, whichever of the two was compiled first.
+  const search = (properties: Record<string, unknown>) => [
+    { type: 'function' as const, function: { name: 'search', parameters: { type: 'object', properties, required: ['query'] } } },
+  ];
+  const queryFirst = await compileKimiGrammar(search({ query: { type: 'string' }, top_k: { type: 'integer' } }), 'auto');
+  const topKFirst = await compileKimiGrammar(search({ top_k: { type: 'integer' }, query: { type: 'string' } }), 'auto');
+  const completion = (args: string) => section(call('search', 0, args));
+  assert.ok(await grammarAccepts(queryFirst, completion('{"query": "x", "top_k": 3}')));
+  assert.ok(await grammarAccepts(topKFirst, completion('{"top_k": 3, "query": "x"}')));
+  assert.ok(!(await grammarAccepts(topKFirst, completion('{"query": "x", "top_k": 3}'))));
 });
 
 test('a regex xgrammar refuses is reported, not passed to the WASM module (which would abort)', async () => {
