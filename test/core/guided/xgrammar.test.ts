@@ -5,7 +5,8 @@ import { compileKimiGrammar } from './kimiGrammar.ts';
 import { buildKimiStructuralTag } from '../../../src/core/formats/kimiK2/kimiK2StructuralTag.ts';
 import { findRootRule, parseRules, referencedNames } from '../../../src/core/guided/ebnfRules.ts';
 import { UnsupportedRegexError } from '../../../src/core/guided/regexSupport.ts';
-import type { ToolChoice } from '../../../src/core/trace/record.ts';
+import type { ChatTool, ToolChoice } from '../../../src/core/trace/record.ts';
+import type { JsonObject } from '../../../src/shared/record.ts';
 import { call, section, TOOLS } from './fixtures.ts';
 
 const NAMED: ToolChoice = { type: 'function', function: { name: 'get_weather' } };
@@ -142,7 +143,7 @@ test("compiled grammars are cached by (tools, tool_choice, shape); the order of 
   assert.notEqual((await compileKimiGrammar(TOOLS, 'auto')).key, (await compileKimiGrammar(TOOLS, 'required')).key);
   // The grammar requires properties in their declared order: a schema that declares them the other way round is
   // another grammar, whichever of the two was compiled first.
-  const search = (properties: Record<string, unknown>) => [
+  const search = (properties: JsonObject): ChatTool[] => [
     { type: 'function' as const, function: { name: 'search', parameters: { type: 'object', properties, required: ['query'] } } },
   ];
   const queryFirst = await compileKimiGrammar(search({ query: { type: 'string' }, top_k: { type: 'integer' } }), 'auto');
