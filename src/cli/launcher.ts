@@ -2,7 +2,8 @@
  * `toolscope`'s entry point (dist/cli.js), kept tiny so the first milliseconds go to what the command needs:
  * for `analyze` (unless --no-guided) the grammar-engine worker is started before anything else, so its thread and
  * xgrammar's WASM module start while this thread loads the CLI bundle (dist/cli-main.js, through V8's code cache:
- * codeCache.ts) and reads the traces. Everything else is main.ts.
+ * codeCache.ts) and reads the traces. A short run's V8 flags are set once both have happened (workerBootGate.ts).
+ * Everything else is main.ts.
  */
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -10,14 +11,15 @@ import { statSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 import { prestartGuidedWorker } from '../io/guided/guidedWorkerStart.ts';
 import { requireWithCodeCache } from './codeCache.ts';
-import { awaitBoot, newBootGate, release, SHORT_RUN_FLAGS } from './workerBootGate.ts';
+import { awaitBoot, DEFAULT_RUN_FLAGS, newBootGate, release, SHORT_RUN_FLAGS, type BootGate } from './workerBootGate.ts';
 import { startupMark } from '../core/util/startupMarks.ts';
 
 startupMark('launcher');
 
 /**
- * Built-ins every analyze start loads: loaded before the flags, while Node's own code cache applies to them (the
- * flags change the hash it is checked against, and what loads after them is compiled from source).
+ * Built-ins every analyze start loads that the bundle loads only when it runs: loaded before the flags, while Node's
+ * own code cache applies to them (the flags change the hash it is checked against, and what loads after them is
+ * compiled from source).
  */
 const PRELOADED = ['node:child_process', 'node:fs/promises', 'node:perf_hooks', 'node:readline'];
 
@@ -44,27 +46,40 @@ function shortRun(paths: readonly string[]): boolean {
 }
 
 const args = process.argv.slice(2);
-/** The V8 flags this run sets before the CLI's bundle loads (its code cache is kept per set of flags). */
-let runtimeFlags = '';
+const load = createRequire(__filename);
+/** Set for a short run: the V8 flags go on once both the worker has booted and this thread has loaded its bundle. */
+let gate: BootGate | null = null;
 if ((args[0] === 'analyze' || args[0] === 'report') && !args.includes('--no-guided') && !args.includes('--help') && !args.includes('-h')) {
   // V8 moves hot WASM functions to its optimising compiler in the background, and the process waits for those
   // compilations before it ends: measured, a short run ended ~100 ms after its last record, for code it no longer
   // needed. Long runs keep the optimised code (it pays back on thousands of records).
   // Set after the worker has booted (workerBootGate.ts): flags changed at run time cost its bootstrap ~18 ms.
   if (shortRun(args.slice(1).filter((a) => a === '-' || !a.startsWith('-')))) {
-    runtimeFlags = SHORT_RUN_FLAGS;
-    const gate = newBootGate();
+    gate = newBootGate();
     prestartGuidedWorker(join(__dirname, 'guidedWorker.js'), undefined, gate);
-    try {
-      awaitBoot(gate, BOOT_WAIT_MS);
-      const load = createRequire(__filename);
-      for (const id of PRELOADED) load(id);
-      setFlagsFromString(SHORT_RUN_FLAGS);
-    } finally {
-      release(gate);
-    }
   } else prestartGuidedWorker(join(__dirname, 'guidedWorker.js'));
 }
-const cli = requireWithCodeCache(join(__dirname, 'cli-main.js'), runtimeFlags) as { runCli(): void };
+// The bundle loads while the worker boots, before any flag is set: its code cache is V8's under the default flags,
+// and it is written under them too (the flags are put back at exit first), so every run reads the same cache.
+const cli = requireWithCodeCache(
+  join(__dirname, 'cli-main.js'),
+  '',
+  gate
+    ? (save) =>
+        process.once('exit', () => {
+          setFlagsFromString(DEFAULT_RUN_FLAGS);
+          save();
+        })
+    : undefined,
+) as { runCli(): void };
 startupMark('bundle-loaded');
+if (gate) {
+  try {
+    for (const id of PRELOADED) load(id);
+    awaitBoot(gate, BOOT_WAIT_MS);
+    setFlagsFromString(SHORT_RUN_FLAGS);
+  } finally {
+    release(gate);
+  }
+}
 cli.runCli();

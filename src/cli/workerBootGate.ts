@@ -9,6 +9,9 @@
 /** The flags the launcher sets behind the gate for a short run: WASM on V8's baseline compiler only. */
 export const SHORT_RUN_FLAGS = '--no-wasm-tier-up --no-wasm-dynamic-tiering';
 
+/** The same flags at V8's defaults (Node 20): what a code cache written at the end of a short run is made under. */
+export const DEFAULT_RUN_FLAGS = '--wasm-tier-up --wasm-dynamic-tiering';
+
 /** What the starting thread hands the worker (as its workerData): [booted, released]. */
 export interface BootGate {
   bootGate: SharedArrayBuffer;
