@@ -4,31 +4,17 @@
  * parsing and compiling it. Node 22's `module.enableCompileCache()` does this for every module; Node 20 has only
  * the V8 API underneath, so the CLI's launcher uses that for its one big bundle.
  *
- * The cache lives in the user's own cache folder (`$XDG_CACHE_HOME/toolscope` or `~/.cache/toolscope`, created
- * 0700), never in a folder other users can write, keyed by Node's version and the bundle's size and time. Any
- * problem (no home folder, read-only disk, a cache V8 rejects) means a normal load, never a failure.
- * `TOOLSCOPE_CODE_CACHE=0` turns it off.
+ * The cache lives in the user's own cache folder (src/io/cache/userCacheFolder.ts), keyed by Node's version and the
+ * bundle's size and time. Any problem (no home folder, read-only disk, a cache V8 rejects) means a normal load, never
+ * a failure. `TOOLSCOPE_CODE_CACHE=0` turns it off.
  */
 import Module, { createRequire } from 'node:module';
 import { Script } from 'node:vm';
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { threadId } from 'node:worker_threads';
 import { basename, dirname, join } from 'node:path';
-
-function cacheFolder(): string | null {
-  try {
-    const base = process.env.XDG_CACHE_HOME || join(homedir(), '.cache');
-    const dir = join(base, 'toolscope');
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    // Someone else's folder could hold code planted for us: only our own is used.
-    if (typeof process.getuid === 'function' && statSync(dir).uid !== process.getuid()) return null;
-    return dir;
-  } catch {
-    return null;
-  }
-}
+import { userCacheFolder } from '../io/cache/userCacheFolder.ts';
 
 function cacheFile(folder: string, file: string, runtimeFlags: string): string {
   const info = statSync(file);
@@ -61,7 +47,7 @@ export function requireWithCodeCache(
   runtimeFlags = '',
   saveWhen: (save: () => void) => void = (save) => process.once('exit', save),
 ): unknown {
-  const folder = process.env.TOOLSCOPE_CODE_CACHE === '0' ? null : cacheFolder();
+  const folder = userCacheFolder();
   const source = readFileSync(file, 'utf8');
   const cached = folder ? cacheFile(folder, file, runtimeFlags) : null;
   let cachedData: Buffer | undefined;

@@ -2,11 +2,12 @@
  * The CLI as `npm run build` makes it: the grammar worker's entry loads the engine's bundle through V8's code cache
  * (src/cli/guidedWorkerLoader.ts). The first run writes that cache once the worker has answered, later runs use it
  * without writing it again, and the output (the what-if's findings included) is the same with and without it, on one
- * thread and with a grammar worker per file thread.
+ * thread and with a grammar worker per file thread. The worker also keeps the grammars it derives from tags
+ * (src/io/cache/derivedGrammarFiles.ts), with the same output whether they are kept, read back, or bad.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -87,6 +88,31 @@ test("short runs (WASM flags set at run time) and long runs share the CLI's cach
     run(dist, cache, [SAMPLE]);
     run(dist, cache, [samples, '--jobs', '1']);
     assert.deepEqual(stamps(), first, 'the second round uses the caches the first wrote, and writes none');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the grammar worker keeps the grammars it derives: written by the first run, read by the next, rewritten when bad; the output never changes', async () => {
+  const { dir, dist, cache } = await builtCli();
+  try {
+    const grammars = join(cache, 'toolscope', 'grammars');
+    const files = () => readdirSync(grammars).filter((f) => f.endsWith('.json'));
+    const plain = run(dist, cache, [SAMPLE], { TOOLSCOPE_CODE_CACHE: '0' });
+    assert.ok(!existsSync(grammars), 'TOOLSCOPE_CODE_CACHE=0 keeps nothing');
+
+    assert.equal(run(dist, cache, [SAMPLE]), plain, 'first run (derives and keeps)');
+    const kept = files();
+    assert.ok(kept.length > 0, 'a grammar file per tool set of the sample');
+    const stamps = new Map(kept.map((f) => [f, statSync(join(grammars, f)).mtimeMs] as const));
+    assert.equal(run(dist, cache, [SAMPLE]), plain, 'second run (reads them)');
+    assert.deepEqual(new Map(files().map((f) => [f, statSync(join(grammars, f)).mtimeMs] as const)), stamps, 'nothing derived again');
+
+    // A kept grammar that does not parse (or is not whole) is derived again: the verdicts are those of the tag.
+    for (const f of kept)
+      writeFileSync(join(grammars, f), JSON.stringify({ ...JSON.parse(readFileSync(join(grammars, f), 'utf8')), ebnf: 'root ::= (' }));
+    assert.equal(run(dist, cache, [SAMPLE]), plain, 'bad grammars in the store');
+    for (const f of kept) assert.notEqual(JSON.parse(readFileSync(join(grammars, f), 'utf8')).ebnf, 'root ::= (', `${f} rewritten`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -25,11 +25,13 @@ import {
   grammarFromStructuralTag,
   type XgCompiledGrammar,
   type XgCompiler,
+  type XgGrammar,
   type XgMatcher,
 } from './xgrammarModule.ts';
+import type { DerivedGrammar, DerivedGrammarStore } from './derivedGrammarStore.ts';
 
 export interface CompiledGrammar {
-  /** sha256 of the canonical (tag) JSON: the cache key. */
+  /** sha256 of the tag's JSON: the cache key (`tagKey`). */
   readonly key: string;
   readonly tag: StructuralTag;
   /** The EBNF that was compiled, and its root rule. */
@@ -92,15 +94,41 @@ export async function warmUpCompiler(): Promise<void> {
   await compiler();
 }
 
+/** Where grammars derived from tags are kept between processes (derivedGrammarStore.ts); none unless handed in. */
+let derivedGrammars: DerivedGrammarStore | null = null;
+
+/** Keep derived grammars in `store` (the grammar worker of a built CLI or extension), or nowhere (null). */
+export function keepDerivedGrammarsIn(store: DerivedGrammarStore | null): void {
+  derivedGrammars = store;
+}
+
+/**
+ * The tag's grammar from the store, or derived and (once it compiled) kept. A kept grammar xgrammar refuses is
+ * derived again: the store is a cache, never the reason a what-if fails.
+ */
+async function derivedGrammar(tag: StructuralTag, key: string): Promise<{ derived: DerivedGrammar; grammar: XgGrammar; kept: boolean }> {
+  const kept = derivedGrammars?.read(key);
+  if (kept) {
+    try {
+      return { derived: kept, grammar: await grammarFromEBNF(kept.ebnf, kept.root), kept: true };
+    } catch {
+      // Derived again below.
+    }
+  }
+  const derived = await structuralTagToEbnf(tag);
+  return { derived, grammar: await grammarFromEBNF(derived.ebnf, derived.root), kept: false };
+}
+
 /** Compiles a tag (not cached: use compileFormatGrammar for requests). */
-export async function compileStructuralTag(tag: StructuralTag, key?: string): Promise<CompiledGrammar> {
+export async function compileStructuralTag(tag: StructuralTag, key = tagKey(tag)): Promise<CompiledGrammar> {
   const start = performance.now();
-  const { ebnf, root, route } = await structuralTagToEbnf(tag);
-  const grammar = await grammarFromEBNF(ebnf, root);
+  const { derived, grammar, kept } = await derivedGrammar(tag, key);
+  const { ebnf, root, route } = derived;
   try {
     const compiled = await (await compiler()).compileGrammar(grammar);
+    if (!kept) derivedGrammars?.write(key, derived);
     return {
-      key: key ?? tagKey(tag),
+      key,
       tag,
       ebnf,
       root,

@@ -12,7 +12,8 @@ import { parentPort } from 'node:worker_threads';
 import { format } from 'node:util';
 import type { EngineAnswer, EngineRequest } from '../../core/guided/engineProtocol.ts';
 import { runJob } from '../../core/guided/engineJobs.ts';
-import { warmUpCompiler } from '../../core/guided/xgrammar.ts';
+import { keepDerivedGrammarsIn, warmUpCompiler } from '../../core/guided/xgrammar.ts';
+import { bundleBuild, derivedGrammarFiles } from '../cache/derivedGrammarFiles.ts';
 
 let log: string[] = [];
 const capture = (...args: unknown[]) => {
@@ -29,6 +30,16 @@ for (const stream of [process.stdout, process.stderr]) {
     for (const line of String(chunk).split('\n')) if (line.trim()) log.push(line);
     return true;
   }) as typeof stream.write;
+}
+
+// A built worker (the CLI's engine bundle, the extension's guidedWorker.js) keeps the grammars it derives from tags
+// between runs, by its build; from source (tests) nothing is kept, as the build of the sources is not known.
+if (__filename.endsWith('.js')) {
+  try {
+    keepDerivedGrammarsIn(derivedGrammarFiles(bundleBuild(__filename)));
+  } catch {
+    // No store: every run derives its grammars.
+  }
 }
 
 // The WASM module and the compiler start now, not when the first job arrives: the thread that started this worker
