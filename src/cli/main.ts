@@ -1,4 +1,5 @@
 /** The `toolscope` command line: thin glue from arguments to src/core. */
+import { endQuietlyOnBrokenPipe } from './brokenPipe.ts';
 import { Command, CommanderError, Option } from 'commander';
 import { formatNames, getFormat } from '../core/formats/registry.ts';
 import { basename, resolve } from 'node:path';
@@ -594,6 +595,7 @@ export async function main(argv: string[]): Promise<number> {
 
 /** Runs the command line of this process and sets its exit code (launcher.ts calls it; so does running this file). */
 export function runCli(): void {
+  endQuietlyOnBrokenPipe(process.stdout);
   main(process.argv).then(
     (code) => {
       startupMark('main-done');
