@@ -9,6 +9,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ToolSchemas, schemaDraft, type SchemaCheck } from '../../../src/core/schema/toolSchemas.ts';
 import { newAjv } from '../../../src/core/schema/schemaDrafts.ts';
+import { linearRegExp } from '../../../src/core/schema/linearRegExp.ts';
+import { RE2JS } from 're2js';
 import { schemaKey } from '../../../src/core/schema/schemaKey.ts';
 import type { ChatTool, JsonObject } from '../../../src/core/trace/record.ts';
 
@@ -157,6 +159,22 @@ test('patterns run in linear time: "^(a+)+$" against 34 a and "!" is instant', (
   assert.deepEqual(paths(check(s, { p: evil, [`${'x'.repeat(40)}z`]: 'not checked' })), ['$.p pattern']);
   assert.deepEqual(paths(check(s, { p: 'aaa' })), []);
   assert.ok(Date.now() - started < 2000, `took ${Date.now() - started} ms`);
+});
+
+test("the meta-schemas' own patterns get V8's engine, every other pattern RE2, and both check $id and $anchor alike", () => {
+  for (const meta of ['^[^#]*#?$', '^[A-Za-z_][-A-Za-z0-9._]*$', '^[A-Za-z][-A-Za-z0-9.:_]*$']) {
+    assert.ok(linearRegExp(meta, 'u') instanceof RegExp, meta);
+  }
+  // The same letters with anything changed are the schema's own pattern: RE2.
+  for (const other of ['^[^#]*#?', '^(a+)+$', '^[A-Za-z_][-A-Za-z0-9._]+$'])
+    assert.match(String(linearRegExp(other, 'u')), /\(re2\)$/, other);
+  // The same verdicts either way, on ids and anchors that pass and fail.
+  const re2 = (pattern: string) => RE2JS.compile(pattern);
+  for (const meta of ['^[^#]*#?$', '^[A-Za-z_][-A-Za-z0-9._]*$', '^[A-Za-z][-A-Za-z0-9.:_]*$']) {
+    for (const text of ['https://x.example/s#', 'https://x.example/s#a#b', 'item_1', '1item', 'a:b.c', '', 'Ünï', '\ud800#', 'a\nb']) {
+      assert.equal(linearRegExp(meta, 'u').test(text), re2(meta).test(text), `${meta} on ${JSON.stringify(text)}`);
+    }
+  }
 });
 
 test('patterns: \\p{L}, \\d, anchors and unanchored search behave like ECMAScript', () => {
