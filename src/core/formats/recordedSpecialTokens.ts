@@ -10,6 +10,8 @@ import { formatNames, getFormat } from './registry.ts';
 /** The first registered format's table that knows a text or an id answers for it. */
 export function recordedSpecialTokens(): SpecialTokens {
   const tables = formatNames().flatMap((name) => getFormat(name).tokenizer.specialTokens ?? []);
+  // Every recorded token is asked, several times: one table answers directly.
+  if (tables.length === 1) return tables[0] as SpecialTokens;
   const first = <T>(ask: (table: SpecialTokens) => T | undefined): T | undefined => {
     for (const table of tables) {
       const answer = ask(table);
