@@ -26,9 +26,15 @@ export function tiktokenModel(ranks: ReadonlyMap<string, number>): BpeModel {
   return { mergeRank: (l, r) => ranks.get(l + r), idOf: (b) => ranks.get(b), wholePieceFirst: true };
 }
 
-/** A splitter from a global regular expression (`g` and `u` or `v` flags). */
-export function regexSplitter(pattern: RegExp): PieceSplitter {
+/**
+ * A splitter from a global regular expression (`g` and `u` or `v` flags). Given as source text it is compiled on
+ * first use: the pre-tokenizers' Unicode classes take ~1–2 ms each to compile, and the bundles declare several at
+ * load, most of which a run never uses.
+ */
+export function regexSplitter(source: RegExp | string, flags = 'gu'): PieceSplitter {
+  let compiled = typeof source === 'string' ? undefined : source;
   return (text, from, to, piece) => {
+    const pattern = (compiled ??= new RegExp(source, flags));
     const segment = from === 0 && to === text.length ? text : text.slice(from, to);
     let last = 0;
     pattern.lastIndex = 0;
@@ -47,7 +53,7 @@ export function regexSplitter(pattern: RegExp): PieceSplitter {
  * `Split` pre-tokenizers with `Isolated` behaviour: matches and the text between them both become pieces).
  */
 export function chainedSplitter(patterns: readonly RegExp[]): PieceSplitter {
-  const stages = patterns.map(regexSplitter);
+  const stages = patterns.map((pattern) => regexSplitter(pattern));
   const run = (stage: number, text: string, from: number, to: number, piece: (start: number, end: number) => void): void => {
     const split = stages[stage];
     if (!split) {

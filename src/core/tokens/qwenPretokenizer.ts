@@ -17,4 +17,4 @@ export const QWEN2_PATTERN = [
   String.raw`${S}+`,
 ].join('|');
 
-export const qwen2Splitter = regexSplitter(new RegExp(QWEN2_PATTERN, 'gu'));
+export const qwen2Splitter = regexSplitter(QWEN2_PATTERN);

@@ -24,7 +24,7 @@ export const harmonyFormat: ToolCallFormat = {
   tokenizer: {
     approximate: () => new MarkerSplitter(harmonyFormat),
     builtin: o200kHarmony,
-    gguf: { 'gpt-4o': regexSplitter(new RegExp(O200K_PATTERN, 'gu')) },
+    gguf: { 'gpt-4o': regexSplitter(O200K_PATTERN) },
   },
   // The turn ends at <|call|> or <|return|>, which servers strip; the analysis channel is a message of the tag.
   guided: {

@@ -74,11 +74,6 @@ let tokenizer: BytePairEncoder | null = null;
 
 /** The o200k_harmony tokenizer (built on first call, then shared). */
 export function o200kHarmony(): BytePairEncoder {
-  tokenizer ??= new BytePairEncoder(
-    O200K_HARMONY,
-    tiktokenModel(o200kRanks()),
-    regexSplitter(new RegExp(O200K_PATTERN, 'gu')),
-    harmonySpecials(),
-  );
+  tokenizer ??= new BytePairEncoder(O200K_HARMONY, tiktokenModel(o200kRanks()), regexSplitter(O200K_PATTERN), harmonySpecials());
   return tokenizer;
 }

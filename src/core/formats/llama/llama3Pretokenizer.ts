@@ -17,4 +17,4 @@ export const LLAMA3_PATTERN = [
   String.raw`${S}+`,
 ].join('|');
 
-export const llama3Splitter = regexSplitter(new RegExp(LLAMA3_PATTERN, 'gu'));
+export const llama3Splitter = regexSplitter(LLAMA3_PATTERN);
