@@ -7,6 +7,14 @@ import { join } from 'node:path';
 import { generateCompletion } from './parserBench.ts';
 import { whatIf } from '../src/core/guided/index.ts';
 import { compileFormatGrammar, type CompiledGrammar } from '../src/core/guided/xgrammar.ts';
+import {
+  createCompiler,
+  createMatcher,
+  createTokenizerInfo,
+  grammarFromEBNF,
+  type XgCompiledGrammar,
+} from '../src/core/guided/xgrammarModule.ts';
+import { BYTE_VOCABULARY } from '../src/core/guided/byteVocabulary.ts';
 import { formatNames, getFormat } from '../src/core/formats/registry.ts';
 import type { FormatGuidedGrammar } from '../src/core/formats/toolCallFormat.ts';
 import { GUIDED_CASES } from '../test/fixtures/guided/index.ts';
@@ -124,6 +132,7 @@ export async function benchGuided(log: (line: string) => void): Promise<void> {
     );
   }
   log(`  CPU cost per token at 100k vs 36k: ${((perK[2] ?? 0) / (perK[1] ?? 1)).toFixed(2)}× (1.0 = linear)`);
+  await logMatcherFloor(log, sizes[1] as { text: string; tokens: readonly unknown[] });
   // The rejection path: the last call names an undeclared tool, so the whole text is read and the reply built.
   const text = generateCompletion(4_000).replace(/functions\.search:(\d+)(?!.*functions\.search)/s, 'functions.img_gen:$1');
   const tokens = splitter.tokenize(text);
@@ -133,6 +142,45 @@ export async function benchGuided(log: (line: string) => void): Promise<void> {
     offset = r.accepted ? -1 : r.charOffset;
   });
   log(`  ${String(tokens.length).padStart(7)} tokens, rejected at char ${offset} of ${text.length}: ${ms.toFixed(2)} ms`);
+}
+
+/**
+ * What xgrammar's matcher itself costs: the same 36k-token text fed in the same strings of 4096 characters to the
+ * simplest grammar that takes it (`[ -~]*`, printable ASCII) and to the Kimi tag. The what-if cannot go below the
+ * first figure by feeding differently; only feeding fewer characters could.
+ */
+async function logMatcherFloor(log: (line: string) => void, { text, tokens }: { text: string; tokens: readonly unknown[] }): Promise<void> {
+  const info = await createTokenizerInfo([...BYTE_VOCABULARY.entries], [...BYTE_VOCABULARY.stopIds]);
+  const compiler = await createCompiler(info);
+  const trivial = await grammarFromEBNF('root ::= [ -~]*', 'root');
+  const floor = await compiler.compileGrammar(trivial);
+  const tag = await compileKimiGrammar(TOOLS, 'auto');
+  // What follows the reasoning, as the what-if feeds it (the tag refuses `<think>` in free text).
+  const body = text.slice(text.indexOf('</think>') + '</think>'.length);
+  const charsPerToken = text.length / tokens.length;
+  const feedCpuMs = async (compiled: XgCompiledGrammar): Promise<number> => {
+    const { cpuMs } = await mediansAsync(async () => {
+      const matcher = await createMatcher(compiled, [...BYTE_VOCABULARY.stopIds]);
+      try {
+        for (let at = 0; at < body.length; at += 4096) {
+          if (!matcher.acceptString(body.slice(at, at + 4096))) throw new Error(`refused at ${at}`);
+        }
+      } finally {
+        matcher.dispose();
+      }
+    });
+    return cpuMs;
+  };
+  for (const [name, compiled] of [
+    ['[ -~]*', floor],
+    ['Kimi tag', tag.compiled],
+  ] as const) {
+    const cpuMs = await feedCpuMs(compiled);
+    log(
+      `  xgrammar matcher alone, ${name.padEnd(8)}: ${((cpuMs * 1e6) / body.length).toFixed(0)} ns per character, ${((cpuMs / body.length) * charsPerToken * 1000).toFixed(3)} ms per 1k tokens (${charsPerToken.toFixed(2)} characters a token)`,
+    );
+  }
+  trivial.dispose();
 }
 
 /**
