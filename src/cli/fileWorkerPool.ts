@@ -25,13 +25,17 @@ export interface PoolJob {
   message: unknown;
 }
 
-/** Bundled: this bundle (cli-main.js) is also the worker; from source (tsx): main.ts with tsx's CommonJS hooks. */
+/**
+ * Bundled: this bundle (cli-main.js) is also the worker, started through the launcher beside it (cli.js), which loads
+ * it with the main thread's code cache (compiling it cost each thread ~0.1 s of CPU); from source (tsx): main.ts with
+ * tsx's CommonJS hooks.
+ */
 function spawnWorker(data: { kind: string }): Worker {
   if (__filename.endsWith('.ts')) {
     const main = join(dirname(__filename), 'main.ts');
     return new Worker(`require('tsx/cjs'); require(${JSON.stringify(main)});`, { eval: true, workerData: data });
   }
-  return new Worker(__filename, { workerData: data });
+  return new Worker(join(dirname(__filename), 'cli.js'), { workerData: data });
 }
 
 /**

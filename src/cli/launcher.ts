@@ -9,12 +9,11 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { statSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
+import { isMainThread } from 'node:worker_threads';
 import { prestartGuidedWorker } from '../io/guided/guidedWorkerStart.ts';
 import { requireWithCodeCache } from './codeCache.ts';
 import { awaitBoot, DEFAULT_RUN_FLAGS, newBootGate, release, SHORT_RUN_FLAGS, type BootGate } from './workerBootGate.ts';
 import { startupMark } from '../core/util/startupMarks.ts';
-
-startupMark('launcher');
 
 /**
  * Built-ins every analyze start loads that the bundle loads only when it runs: loaded before the flags, while Node's
@@ -45,41 +44,61 @@ function shortRun(paths: readonly string[]): boolean {
   return bytes < SHORT_RUN_BYTES;
 }
 
-const args = process.argv.slice(2);
-const load = createRequire(__filename);
-/** Set for a short run: the V8 flags go on once both the worker has booted and this thread has loaded its bundle. */
-let gate: BootGate | null = null;
-if ((args[0] === 'analyze' || args[0] === 'report') && !args.includes('--no-guided') && !args.includes('--help') && !args.includes('-h')) {
-  // V8 moves hot WASM functions to its optimising compiler in the background, and the process waits for those
-  // compilations before it ends: measured, a short run ended ~100 ms after its last record, for code it no longer
-  // needed. Long runs keep the optimised code (it pays back on thousands of records).
-  // Set after the worker has booted (workerBootGate.ts): flags changed at run time cost its bootstrap ~18 ms.
-  if (shortRun(args.slice(1).filter((a) => a === '-' || !a.startsWith('-')))) {
-    gate = newBootGate();
-    prestartGuidedWorker(join(__dirname, 'guidedWorker.js'), undefined, gate);
-  } else prestartGuidedWorker(join(__dirname, 'guidedWorker.js'));
-}
-// The bundle loads while the worker boots, before any flag is set: its code cache is V8's under the default flags,
-// and it is written under them too (the flags are put back at exit first), so every run reads the same cache.
-const cli = requireWithCodeCache(
-  join(__dirname, 'cli-main.js'),
-  '',
-  gate
-    ? (save) =>
-        process.once('exit', () => {
-          setFlagsFromString(DEFAULT_RUN_FLAGS);
-          save();
-        })
-    : undefined,
-) as { runCli(): void };
-startupMark('bundle-loaded');
-if (gate) {
-  try {
-    for (const id of PRELOADED) load(id);
-    awaitBoot(gate, BOOT_WAIT_MS);
-    setFlagsFromString(SHORT_RUN_FLAGS);
-  } finally {
-    release(gate);
+/** The command's process: the grammar worker first, then the CLI's bundle, then the command. */
+function launch(): void {
+  startupMark('launcher');
+  const args = process.argv.slice(2);
+  const load = createRequire(__filename);
+  /** Set for a short run: the V8 flags go on once both the worker has booted and this thread has loaded its bundle. */
+  let gate: BootGate | null = null;
+  if (
+    (args[0] === 'analyze' || args[0] === 'report') &&
+    !args.includes('--no-guided') &&
+    !args.includes('--help') &&
+    !args.includes('-h')
+  ) {
+    // V8 moves hot WASM functions to its optimising compiler in the background, and the process waits for those
+    // compilations before it ends: measured, a short run ended ~100 ms after its last record, for code it no longer
+    // needed. Long runs keep the optimised code (it pays back on thousands of records).
+    // Set after the worker has booted (workerBootGate.ts): flags changed at run time cost its bootstrap ~18 ms.
+    if (shortRun(args.slice(1).filter((a) => a === '-' || !a.startsWith('-')))) {
+      gate = newBootGate();
+      prestartGuidedWorker(join(__dirname, 'guidedWorker.js'), undefined, gate);
+    } else prestartGuidedWorker(join(__dirname, 'guidedWorker.js'));
   }
+  // The bundle loads while the worker boots, before any flag is set: its code cache is V8's under the default flags,
+  // and it is written under them too (the flags are put back at exit first), so every run reads the same cache.
+  const cli = requireWithCodeCache(
+    join(__dirname, 'cli-main.js'),
+    '',
+    gate
+      ? (save) =>
+          process.once('exit', () => {
+            setFlagsFromString(DEFAULT_RUN_FLAGS);
+            save();
+          })
+      : undefined,
+  ) as { runCli(): void };
+  startupMark('bundle-loaded');
+  if (gate) {
+    try {
+      for (const id of PRELOADED) load(id);
+      awaitBoot(gate, BOOT_WAIT_MS);
+      setFlagsFromString(SHORT_RUN_FLAGS);
+    } finally {
+      release(gate);
+    }
+  }
+  cli.runCli();
 }
-cli.runCli();
+
+/**
+ * A file thread of `analyze` or `report` (fileWorkerPool.ts) starts here too, for the same code cache: loading the
+ * bundle runs the thread's job (main.ts). Only the main thread writes the cache.
+ */
+function loadInFileThread(): void {
+  requireWithCodeCache(join(__dirname, 'cli-main.js'), '', () => undefined);
+}
+
+if (isMainThread) launch();
+else loadInFileThread();
