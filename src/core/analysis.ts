@@ -283,7 +283,7 @@ export class Analyzer {
         tokenizer: 'coarse split (size limit)',
       };
     } else if (record.completion) {
-      completion = tokenizeCompletion({ ...record.completion, tokens: checkedTokens.tokens }, choose, recordedSpecialTokens());
+      completion = tokenizeCompletion({ ...record.completion, tokens: checkedTokens.tokens }, choose, recordedSpecialTokens(format));
     }
     const note = (choice as TokenizerChoice | null)?.note;
     if (completion && completion.source === 'approximate' && note) completion.tokenizerNote = note;

@@ -1,23 +1,15 @@
 /**
- * The special tokens a record's recorded tokens are recognised by (tokens/recordedTokens.ts): those of every
- * registered format's vocabulary (`tokenizer.specialTokens`; Kimi K2 alone declares one), whatever the record's
- * format. Recorded ids and texts have always been read against every table Toolscope knows; reading them against
- * the record's format alone would change which tokens of a record count as special.
+ * The special tokens a record's recorded tokens are recognised by (tokens/recordedTokens.ts): those of the
+ * vocabulary of the format the analysis resolved for the record, and no other. One vocabulary's special id is an
+ * ordinary token of another (Kimi K2's 163584–163839 are o200k text), and a text such as `<think>` has a
+ * different id in each. A format that declares no table recognises no recorded token as special, by id or by
+ * text: without its vocabulary there is no telling whether a recorded text is one special token or ordinary text
+ * that reads like one (the parsers find markup in the text either way).
  */
 import type { SpecialTokens } from '../tokens/specialTokens.ts';
-import { formatNames, getFormat } from './registry.ts';
+import { NO_SPECIAL_TOKENS } from '../tokens/specialTokenTable.ts';
+import type { ToolCallFormat } from './toolCallFormat.ts';
 
-/** The first registered format's table that knows a text or an id answers for it. */
-export function recordedSpecialTokens(): SpecialTokens {
-  const tables = formatNames().flatMap((name) => getFormat(name).tokenizer.specialTokens ?? []);
-  // Every recorded token is asked, several times: one table answers directly.
-  if (tables.length === 1) return tables[0] as SpecialTokens;
-  const first = <T>(ask: (table: SpecialTokens) => T | undefined): T | undefined => {
-    for (const table of tables) {
-      const answer = ask(table);
-      if (answer !== undefined) return answer;
-    }
-    return undefined;
-  };
-  return { idOf: (text) => first((t) => t.idOf(text)), textOf: (id) => first((t) => t.textOf(id)) };
+export function recordedSpecialTokens(format: ToolCallFormat): SpecialTokens {
+  return format.tokenizer.specialTokens ?? NO_SPECIAL_TOKENS;
 }

@@ -132,8 +132,9 @@ export interface FormatTokenizer {
    */
   gguf?: Readonly<Record<string, PieceSplitter>>;
   /**
-   * The special tokens of the models' vocabulary with their ids, when Toolscope knows them (Kimi K2's): recorded
-   * tokens are recognised as special by them (formats/recordedSpecialTokens.ts).
+   * The special tokens of the models' vocabulary with their ids, from a public source named beside them: a record
+   * of this format has its recorded tokens recognised as special by them alone (formats/recordedSpecialTokens.ts);
+   * without a table none is.
    */
   specialTokens?: SpecialTokens;
 }

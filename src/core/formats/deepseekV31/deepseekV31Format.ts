@@ -2,6 +2,7 @@
 import { deepseekV31CallWriter } from './deepseekV31CallWriter.ts';
 import { MarkerSplitter } from '../../tokens/markerSplitter.ts';
 import { deepseekV3Splitter } from './deepseekPretokenizer.ts';
+import { deepseekSpecialTokens } from './deepseekSpecialTokens.ts';
 import type { ParserOptions, StreamingParser, ToolCallFormat } from '../toolCallFormat.ts';
 import { DEEPSEEK_TOOL_MARKER_TEXTS, DEEPSEEK_V31_MARKERS, END_OF_SENTENCE } from './deepseekV31Markers.ts';
 import { DeepSeekV31Parser } from './deepseekV31Parser.ts';
@@ -22,6 +23,7 @@ export const deepseekV31Format: ToolCallFormat = {
   tokenizer: {
     approximate: () => new MarkerSplitter(deepseekV31Format),
     gguf: { 'deepseek-v3': deepseekV3Splitter },
+    specialTokens: deepseekSpecialTokens,
   },
   guided: { builtinStyle: 'deepseek_v3_1', shapes: DEEPSEEK_V31_TAG_SHAPES, structuralTag: buildDeepseekV31StructuralTag },
   detect(text: string): boolean {

@@ -6,7 +6,8 @@ import { HarmonyParser } from './harmonyParser.ts';
 import { MarkerSplitter } from '../../tokens/markerSplitter.ts';
 import { regexSplitter } from '../../tokens/bytePairEncoder.ts';
 import { buildHarmonyStructuralTag, HARMONY_TAG_SHAPES } from './harmonyStructuralTag.ts';
-import { O200K_PATTERN, o200kHarmony } from './o200kHarmony.ts';
+import { harmonySpecials, O200K_PATTERN, o200kHarmony } from './o200kHarmony.ts';
+import { specialTokenTable } from '../../tokens/specialTokenTable.ts';
 
 export const harmonyFormat: ToolCallFormat = {
   name: 'harmony',
@@ -25,6 +26,8 @@ export const harmonyFormat: ToolCallFormat = {
     approximate: () => new MarkerSplitter(harmonyFormat),
     builtin: o200kHarmony,
     gguf: { 'gpt-4o': regexSplitter(O200K_PATTERN) },
+    // o200k_harmony's specials, as the built-in tokenizer has them (o200kHarmony.ts).
+    specialTokens: specialTokenTable(harmonySpecials),
   },
   // The turn ends at <|call|> or <|return|>, which servers strip; the analysis channel is a message of the tag.
   guided: {

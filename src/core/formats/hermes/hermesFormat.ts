@@ -2,6 +2,7 @@
 import { hermesCallWriter } from './hermesCallWriter.ts';
 import { MarkerSplitter } from '../../tokens/markerSplitter.ts';
 import { qwen2Splitter } from '../../tokens/qwenPretokenizer.ts';
+import { qwenSpecialTokens } from '../../tokens/qwenSpecialTokens.ts';
 import type { ParserOptions, StreamingParser, ToolCallFormat } from '../toolCallFormat.ts';
 import { HERMES_MARKERS, TOOL_CALL_BEGIN, TOOL_CALL_END } from './hermesMarkers.ts';
 import { HermesParser } from './hermesParser.ts';
@@ -24,6 +25,8 @@ export const hermesFormat: ToolCallFormat = {
   tokenizer: {
     approximate: () => new MarkerSplitter(hermesFormat),
     gguf: { qwen2: qwen2Splitter },
+    // Qwen's vocabulary: Hermes models on other bases (Hermes 2 Pro on Mistral or Llama 3) have other ids.
+    specialTokens: qwenSpecialTokens,
   },
   guided: { builtinStyle: 'qwen_3', shapes: HERMES_TAG_SHAPES, structuralTag: buildHermesStructuralTag },
   detect(text: string): boolean {

@@ -5,6 +5,7 @@ import type { ParserOptions, StreamingParser, ToolCallFormat } from '../toolCall
 import { END_OF_TEXT, EOM, EOM_ID, EOT, EOT_ID, LLAMA_MARKERS, PYTHON_TAG } from './llamaMarkers.ts';
 import { LlamaParser } from './llamaParser.ts';
 import { llama3Splitter } from './llama3Pretokenizer.ts';
+import { llama3SpecialTokens } from './llama3SpecialTokens.ts';
 import { buildLlamaStructuralTag, LLAMA_TAG_SHAPES } from './llamaStructuralTag.ts';
 
 export const llamaFormat: ToolCallFormat = {
@@ -28,6 +29,7 @@ export const llamaFormat: ToolCallFormat = {
     approximate: () => new MarkerSplitter(llamaFormat),
     tiktoken: llama3Splitter,
     gguf: { 'llama-bpe': llama3Splitter },
+    specialTokens: llama3SpecialTokens,
   },
   guided: {
     builtinStyle: 'llama',

@@ -2,6 +2,7 @@
 import { qwen3CoderCallWriter } from './qwen3CoderCallWriter.ts';
 import { MarkerSplitter } from '../../tokens/markerSplitter.ts';
 import { qwen2Splitter } from '../../tokens/qwenPretokenizer.ts';
+import { qwenSpecialTokens } from '../../tokens/qwenSpecialTokens.ts';
 import type { ParserOptions, StreamingParser, ToolCallFormat } from '../toolCallFormat.ts';
 import { FUNCTION_BEGIN, PARAMETER_BEGIN, QWEN3_CODER_TOKEN_MARKERS, TOOL_CALL_BEGIN, TOOL_CALL_END } from './qwen3CoderMarkers.ts';
 import { Qwen3CoderParser } from './qwen3CoderParser.ts';
@@ -23,6 +24,7 @@ export const qwen3CoderFormat: ToolCallFormat = {
   tokenizer: {
     approximate: () => new MarkerSplitter(qwen3CoderFormat),
     gguf: { qwen2: qwen2Splitter },
+    specialTokens: qwenSpecialTokens,
   },
   // xgrammar's qwen_3_coder tag; its qwen_xml arguments are lowered to EBNF for web-xgrammar (guided/qwenXmlLowering.ts).
   guided: { builtinStyle: 'qwen_3_coder', shapes: QWEN3_CODER_TAG_SHAPES, structuralTag: buildQwen3CoderStructuralTag },
