@@ -1,6 +1,7 @@
 /**
- * The special (added) tokens of the DeepSeek-V3.1 vocabulary, from the `added_tokens_decoder` of its
- * tokenizer_config.json (https://huggingface.co/deepseek-ai/DeepSeek-V3.1/blob/main/tokenizer_config.json): the
+ * The special (added) tokens of the DeepSeek-V3.1 vocabulary, as the `added_tokens_decoder` of its
+ * tokenizer_config.json lists them (https://huggingface.co/deepseek-ai/DeepSeek-V3.1/blob/main/tokenizer_config.json;
+ * that file could not be read where this was written: the ids come from sources that agree on it, below): the
  * sentence tokens at 0–2, 800 slots from 128000 spelled `<｜place▁holder▁no▁N｜>` of which V3.1 names the last four
  * (search, think), and the chat and tool tokens from 128800 to 128814. The think and tool ids are those engines'
  * tests give V3.1 too (https://github.com/PaddlePaddle/FastDeploy/blob/develop/tests/entrypoints/openai/tool_parsers/test_deepseek_tool_parser.py).
