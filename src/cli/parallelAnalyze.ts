@@ -1,5 +1,5 @@
 /**
- * `analyze` on every core: whole files, and ranges of a big file's records, go to worker threads (analyzeJobs.ts,
+ * `analyze` on every core: whole files, and ranges of a big file's records, go to worker threads (traceJobs.ts,
  * fileWorkerPool.ts; analyzeWorker.ts: one Analyzer each, with its own grammar-engine worker), and this thread
  * writes their output in order — byte for byte what one thread writes — and merges their summaries. Standard input,
  * `--junit` and `--sarif` stay on one thread.
@@ -10,11 +10,9 @@ import { fileSize } from './fileSize.ts';
 import type { AnalyzeCommandOptions } from './analyzeFile.ts';
 import { ANALYZE_WORKER, type AnalyzeWorkerData, type AnalyzeWorkerResult } from './analyzeWorkerProtocol.ts';
 import { inJobOrder } from './fileWorkerPool.ts';
-import { PARALLEL_MIN_BYTES, analyzeJobs, type AnalyzeJob } from './analyzeJobs.ts';
+import { PARALLEL_MIN_BYTES, traceJobs, type TraceJob } from './traceJobs.ts';
 import type { HumanReport } from '../host/report/humanReport.ts';
 import type { AnalyzeProgress } from './analyzeProgress.ts';
-
-export { analyzeThreads } from './analyzeJobs.ts';
 
 /**
  * How many threads `report` builds `files` with (1: this one): whole files only (a report holds every record
@@ -59,7 +57,7 @@ export async function analyzeInParallel(
   const outcome: ParallelOutcome = { worst: 0, unreadable: 0 };
   // A file that failed to read part-way is not read on (one thread stops at the failure): its later ranges are dropped.
   let failedFile: string | null = null;
-  await inJobOrder<AnalyzeJob, AnalyzeWorkerResult>(analyzeJobs(files, threads), data, threads, async (r, job) => {
+  await inJobOrder<TraceJob, AnalyzeWorkerResult>(traceJobs(files, threads), data, threads, async (r, job) => {
     const file = 'range' in job.message ? job.message.range.path : job.message.file;
     if (failedFile === file && !('range' in job.message && job.message.first)) return;
     failedFile = null;

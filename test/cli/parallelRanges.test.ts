@@ -1,5 +1,5 @@
 /**
- * One big file analysed in ranges of its records on several worker threads (analyzeJobs.ts) writes exactly what one
+ * One big file analysed in ranges of its records on several worker threads (traceJobs.ts) writes exactly what one
  * thread writes — JSON Lines and the readable report with its summary — with a malformed line in the middle
  * reported under its own line number and everything else loaded, and multi-line records and SSE blocks whole
  * across the cuts; in process and through the built CLI.
@@ -14,7 +14,7 @@ import { sink } from '../textSink.ts';
 import { runBuiltCli } from './builtCli.ts';
 import { analyzeCommand } from '../../src/cli/analyzeCommand.ts';
 import { AnalyzeProgress } from '../../src/cli/analyzeProgress.ts';
-import { analyzeJobs, analyzeThreads, type AnalyzeJob } from '../../src/cli/analyzeJobs.ts';
+import { traceJobs, traceThreads, type TraceJob } from '../../src/cli/traceJobs.ts';
 import { inJobOrder } from '../../src/cli/fileWorkerPool.ts';
 import { ANALYZE_WORKER, type AnalyzeWorkerData, type AnalyzeWorkerResult } from '../../src/cli/analyzeWorkerProtocol.ts';
 
@@ -77,10 +77,10 @@ async function analyze(options: Parameters<typeof analyzeCommand>[1]) {
 }
 
 test('the big file is cut into ranges, and some cut falls where a multi-line entry had to move whole to the next range', async () => {
-  assert.equal(await analyzeThreads([big], 3), 3);
-  assert.equal(await analyzeThreads([big], 1), 1);
-  const jobs: AnalyzeJob[] = [];
-  for await (const job of analyzeJobs([big], 3)) jobs.push(job);
+  assert.equal(await traceThreads([big], 3), 3);
+  assert.equal(await traceThreads([big], 1), 1);
+  const jobs: TraceJob[] = [];
+  for await (const job of traceJobs([big], 3)) jobs.push(job);
   assert.ok(jobs.length >= 8, `${jobs.length} ranges`);
   const ranges = jobs.map((j) => ('range' in j.message ? j.message.range : null));
   assert.ok(ranges.every((r) => r !== null));
@@ -141,14 +141,14 @@ test('memory stays bounded: the pool draws at most two jobs per thread ahead of 
   let written = 0;
   let most = 0;
   async function* counted() {
-    for await (const job of analyzeJobs([big], 2)) {
+    for await (const job of traceJobs([big], 2)) {
       drawn++;
       most = Math.max(most, drawn - written);
       yield job;
     }
   }
   const data: AnalyzeWorkerData = { kind: ANALYZE_WORKER, options: { guided: false, json: true }, isTTY: false };
-  await inJobOrder<AnalyzeJob, AnalyzeWorkerResult>(counted(), data, 2, async (r, job) => {
+  await inJobOrder<TraceJob, AnalyzeWorkerResult>(counted(), data, 2, async (r, job) => {
     assert.equal(r.index, written);
     assert.equal(job.index, written);
     written++;
