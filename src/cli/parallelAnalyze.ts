@@ -4,29 +4,12 @@
  * writes their output in order — byte for byte what one thread writes — and merges their summaries. Standard input,
  * `--junit` and `--sarif` stay on one thread.
  */
-import { availableParallelism } from 'node:os';
-import { STDIN_NAME } from './stdinTrace.ts';
-import { fileSize } from './fileSize.ts';
 import type { AnalyzeCommandOptions } from './analyzeFile.ts';
 import { ANALYZE_WORKER, type AnalyzeWorkerData, type AnalyzeWorkerResult } from './analyzeWorkerProtocol.ts';
 import { inJobOrder } from './fileWorkerPool.ts';
-import { PARALLEL_MIN_BYTES, traceJobs, type TraceJob } from './traceJobs.ts';
+import { traceJobs, type TraceJob } from './traceJobs.ts';
 import type { HumanReport } from '../host/report/humanReport.ts';
 import type { AnalyzeProgress } from './analyzeProgress.ts';
-
-/**
- * How many threads `report` builds `files` with (1: this one): whole files only (a report holds every record
- * anyway), so two or more files and, unless `--jobs` says how many threads, at least PARALLEL_MIN_BYTES of them.
- */
-export async function parallelThreads(files: readonly string[], jobs: number | undefined): Promise<number> {
-  const wanted = jobs ?? availableParallelism();
-  if (wanted <= 1 || files.length < 2 || files.includes(STDIN_NAME)) return 1;
-  if (jobs === undefined) {
-    const sizes = await Promise.all(files.map(fileSize));
-    if (sizes.reduce((a, b) => a + b, 0) < PARALLEL_MIN_BYTES) return 1;
-  }
-  return Math.min(wanted, files.length);
-}
 
 /** Where the results go: the output, the error stream, the readable report's summary, the progress line. */
 export interface ParallelSinks {

@@ -1,6 +1,7 @@
 /** The CLI as `npm run build` leaves it (dist/cli.js), run as a user runs it: from the repo, without colours or code cache. */
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -17,4 +18,12 @@ export function runBuiltCli(args: string[]): { status: number | null; stdout: st
     env: { ...process.env, NO_COLOR: '1', TOOLSCOPE_CODE_CACHE: '0' },
   });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** A report the CLI wrote, with its nonce (random per report) taken out. */
+export async function reportText(path: string): Promise<string> {
+  const html = await readFile(path, 'utf8');
+  const nonce = /nonce="([^"]+)"/.exec(html)?.[1];
+  assert.ok(nonce);
+  return html.replaceAll(nonce, 'NONCE');
 }
