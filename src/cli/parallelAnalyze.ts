@@ -4,7 +4,7 @@
  * writes their output in order — byte for byte what one thread writes — and merges their summaries. Standard input,
  * `--junit` and `--sarif` stay on one thread.
  */
-import type { AnalyzeCommandOptions } from './analyzeFile.ts';
+import { cannotRead, type AnalyzeCommandOptions } from './analyzeFile.ts';
 import { ANALYZE_WORKER, type AnalyzeWorkerData, type AnalyzeWorkerResult } from './analyzeWorkerProtocol.ts';
 import { inJobOrder } from './fileWorkerPool.ts';
 import { traceJobs, type TraceJob } from './traceJobs.ts';
@@ -48,7 +48,9 @@ export async function analyzeInParallel(
     for (const text of r.stderr) errors.write(text);
     if (report && r.report) report.merge(r.report);
     outcome.worst = Math.max(outcome.worst, r.worst);
-    if (r.unreadable) {
+    // Reading failed while the file was being indexed, after this range: the file ends here, as a worker's failure ends it.
+    if (job.readError !== undefined && !r.unreadable) errors.write(cannotRead(file, job.readError));
+    if (r.unreadable || job.readError !== undefined) {
       outcome.unreadable++;
       failedFile = file;
     }

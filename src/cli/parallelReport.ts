@@ -32,6 +32,8 @@ export async function embeddedTracesInParallel(
     const part = job.message;
     if (file && 'range' in part && !part.first) joinRange(file, r.trace);
     else file = r.trace;
+    // Reading failed while the file was being indexed: the report stops as on an unreadable file.
+    if (job.readError !== undefined) throw new Error(`${'range' in part ? part.range.path : part.file}: ${job.readError}`);
     if (!job.endsFile) return;
     if (files.length === 1) only = file;
     else out.add(file, 'range' in part ? part.range.path : part.file);

@@ -30,6 +30,11 @@ export interface TraceJob extends PoolJob {
   bytes: number;
   /** The job ends its file (a whole file, or a file's last range). */
   endsFile: boolean;
+  /**
+   * Reading the file failed after this range, while it was being indexed (a failing disk): why. The file ends here
+   * for the run, as one thread's reading stops where it fails.
+   */
+  readError?: string;
 }
 
 /** The size of the ranges big files are cut into, for `totalBytes` of input on `threads` threads. */
@@ -88,11 +93,17 @@ export async function* traceJobs(files: readonly string[], threads: number): Asy
     };
     // One range ahead, to know which one is the file's last.
     let held = ranges.first;
-    for await (const range of ranges.rest) {
-      yield job(held, false);
-      held = range;
+    let readError: string | undefined;
+    try {
+      for await (const range of ranges.rest) {
+        yield job(held, false);
+        held = range;
+      }
+    } catch (err) {
+      // The ranges already out are whole: they are kept, and the file is reported as unreadable after them.
+      readError = err instanceof Error ? err.message : String(err);
     }
-    yield job(held, true);
+    yield { ...job(held, true), readError };
   }
 }
 

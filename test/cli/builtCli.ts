@@ -9,13 +9,13 @@ import { fileURLToPath } from 'node:url';
 export const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const CLI = join(REPO, 'dist/cli.js');
 
-export function runBuiltCli(args: string[]): { status: number | null; stdout: string; stderr: string } {
+export function runBuiltCli(args: string[], env: Record<string, string> = {}): { status: number | null; stdout: string; stderr: string } {
   assert.ok(existsSync(CLI), 'dist/cli.js is missing: run npm run build first');
   const r = spawnSync(process.execPath, [CLI, ...args], {
     cwd: REPO,
     encoding: 'utf8',
     maxBuffer: 1 << 28,
-    env: { ...process.env, NO_COLOR: '1', TOOLSCOPE_CODE_CACHE: '0' },
+    env: { ...process.env, NO_COLOR: '1', TOOLSCOPE_CODE_CACHE: '0', ...env },
   });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
