@@ -2,7 +2,8 @@
  * Toolscope as users run it: `toolscope analyze FILE` (default options, the what-if included) as a whole process,
  * beside vLLM's own Kimi K2 parser run the same way (DESIGN §9, ../shared/data/vllm-kimi/README.md), and
  * `analyze DIR` over a generated corpus on one thread and on every core, and `analyze FILE` over the same records in
- * one big file (analysed in ranges of its records on every core).
+ * one big file (analysed in ranges of its records on every core), and `report FILE` over the first REPORT_MB of them
+ * (built in ranges of its records on every core).
  *
  * Inputs: the completions vLLM was timed on (five sentences, then N search calls), recorded as a native record with
  * one token per delta (special tokens with their ids), 20 calls (777 tokens) and 1000 calls (36,057 tokens).
@@ -13,7 +14,7 @@
  * `node dist/bench.js --corpus` prints only the corpus figures.
  */
 import { spawnSync } from 'node:child_process';
-import { appendFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { closeSync, existsSync, openSync, readSync, rmSync } from 'node:fs';
@@ -26,6 +27,8 @@ const VLLM_C_SECONDS: Record<number, number> = { 20: 0.24, 200: 0.41, 1000: 1.6 
 const RUNS = 7;
 /** The corpus's files (its records are also written as one file). */
 const FILE_MB = 16;
+/** `report FILE` over this much of the corpus: the report holds every record's view, several times the trace's size. */
+const REPORT_MB = 32;
 const CLI = join(__dirname, 'cli.js');
 
 const SEARCH_TOOL = {
@@ -275,7 +278,70 @@ function benchThreads(log: (line: string) => void, dir: string, target: string, 
   }
 }
 
-/** `analyze DIR` over the corpus's files, then `analyze FILE` over the same records in one file (cut into ranges). */
+/**
+ * `report FILE -o report.html` on one thread and on every core (default options: the what-if included); the reports
+ * compared with their nonces (random per report) taken out.
+ */
+async function benchReport(log: (line: string) => void, dir: string, file: string, bytes: number, records: number): Promise<void> {
+  const cores = availableParallelism();
+  const runs = Math.max(1, Number(process.env.TOOLSCOPE_BENCH_CORPUS_RUNS ?? 1));
+  const out = join(dir, 'report.html');
+  const report = async (jobs: string[]) => {
+    const r = runCli(['report', file, '-o', out, ...jobs]);
+    const html = await readFile(out, 'utf8');
+    const nonce = /nonce="([^"]+)"/.exec(html)?.[1] ?? '';
+    return { ...r, html: createHash('sha256').update(html.replaceAll(nonce, 'NONCE')).digest('hex'), mb: html.length / 1e6 };
+  };
+  const ones = [];
+  const alls = [];
+  for (let i = 0; i < runs; i++) {
+    ones.push(await report(['--jobs', '1']));
+    alls.push(await report([]));
+  }
+  const fastest = <T extends { ms: number }>(rs: T[]) => rs.reduce((a, b) => (b.ms < a.ms ? b : a));
+  const one = fastest(ones);
+  const all = fastest(alls);
+  const same = [...ones, ...alls].every((r) => r.html === one.html && r.code === one.code);
+  log(`  default (what-if on), a ${one.mb.toFixed(0)} MB report${runs > 1 ? `, fastest of ${runs}` : ''}`);
+  for (const [label, r] of [
+    ['1 thread', one],
+    [`${cores} threads`, all],
+  ] as const) {
+    log(
+      `    ${label.padEnd(10)} ${(r.ms / 1000).toFixed(1).padStart(6)} s  ${(bytes / 1e6 / (r.ms / 1000)).toFixed(1).padStart(6)} MB/s  ${Math.round(
+        records / (r.ms / 1000),
+      )
+        .toLocaleString('en-US')
+        .padStart(
+          8,
+        )} records/s  peak RSS ${r.peakMb === null ? 'n/a' : `${r.peakMb.toFixed(0)} MB`}  CPU ${r.cpuS === null ? 'n/a' : `${r.cpuS.toFixed(1)} s`}`,
+    );
+  }
+  log(`    speed-up on ${cores} cores: ${(one.ms / all.ms).toFixed(2)}×; report identical to one thread's: ${same ? 'yes' : 'NO'}`);
+}
+
+/**
+ * The first corpus files, up to REPORT_MB, as one file `dir/report.jsonl` (the records of the one big file's start).
+ */
+async function writeReportTrace(dir: string, corpus: string): Promise<{ file: string; bytes: number; records: number }> {
+  const file = join(dir, 'report.jsonl');
+  await writeFile(file, '');
+  let bytes = 0;
+  let records = 0;
+  for (const name of (await readdir(corpus)).sort()) {
+    if (bytes >= REPORT_MB * 1e6) break;
+    const text = await readFile(join(corpus, name), 'utf8');
+    await appendFile(file, text);
+    bytes += Buffer.byteLength(text);
+    records += text.split('\n').length - 1;
+  }
+  return { file, bytes, records };
+}
+
+/**
+ * `analyze DIR` over the corpus's files, then `analyze FILE` over the same records in one file (cut into ranges), then
+ * `report FILE` over the start of them.
+ */
 async function benchCorpus(log: (line: string) => void, dir: string): Promise<void> {
   const totalMb = Number(process.env.TOOLSCOPE_BENCH_CORPUS_MB ?? 1000);
   const { corpus, big, bytes, records, files } = await writeCorpus(dir, totalMb);
@@ -288,9 +354,14 @@ async function benchCorpus(log: (line: string) => void, dir: string): Promise<vo
       `analyze DIR: ${(bytes / 1e6).toFixed(0)} MB in ${files} files, ${records.toLocaleString('en-US')} records (TOOLSCOPE_BENCH_CORPUS_MB=${totalMb}), --json to a file; ${load()}`,
     );
     benchThreads(log, dir, corpus, bytes, records);
+    const forReport = await writeReportTrace(dir, corpus);
     await rm(corpus, { recursive: true, force: true });
     log(`analyze FILE: the same records in one ${(bytes / 1e6).toFixed(0)} MB file (cut into ranges of its records); ${load()}`);
     benchThreads(log, dir, big, bytes, records);
+    log(
+      `report FILE: the first ${(forReport.bytes / 1e6).toFixed(0)} MB of those records (${forReport.records.toLocaleString('en-US')}) in one file (cut into ranges of its records); ${load()}`,
+    );
+    await benchReport(log, dir, forReport.file, forReport.bytes, forReport.records);
     log(`  (${load()} at the end; the machine may be shared: compare runs made close together)`);
   } finally {
     await rm(corpus, { recursive: true, force: true });

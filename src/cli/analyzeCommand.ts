@@ -10,7 +10,8 @@ import { terminalStyle } from '../host/report/terminalStyle.ts';
 import { AnalyzeCiOutputs } from './analyzeCiOutputs.ts';
 import { writeOutput } from './writeOutput.ts';
 import { startupMark } from '../core/util/startupMarks.ts';
-import { analyzeInParallel, analyzeThreads } from './parallelAnalyze.ts';
+import { analyzeInParallel } from './parallelAnalyze.ts';
+import { traceThreads } from './traceJobs.ts';
 import { fileSize } from './fileSize.ts';
 import { analyzeFile, type AnalyzeCommandOptions } from './analyzeFile.ts';
 import { AnalyzeProgress } from './analyzeProgress.ts';
@@ -76,7 +77,7 @@ export async function analyzeCommand(
   const color = terminalStyle(out);
   const report = options.json ? null : new HumanReport(write, color, Boolean(options.verbose));
   const ci = options.junit || options.sarif ? new AnalyzeCiOutputs(options.failOn) : null;
-  const threads = ci ? 1 : await analyzeThreads(files, options.jobs);
+  const threads = ci ? 1 : await traceThreads(files, options.jobs);
   const progress = await AnalyzeProgress.forRun(files, errors, threads);
   let worst = 0;
   let unreadable = 0;

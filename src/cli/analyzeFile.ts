@@ -120,7 +120,12 @@ async function analyzeItems(
   } catch (err) {
     // Only reading can fail here (each record's analysis is guarded): say so, and go on with the next file.
     result.unreadable = true;
-    sinks.errors.write(`toolscope: cannot read ${file === STDIN_NAME ? 'standard input' : file}: ${(err as Error).message}\n`);
+    sinks.errors.write(cannotRead(file, (err as Error).message));
   }
   return result;
+}
+
+/** What `analyze` says of a file it cannot read (at its start or part-way), on the error stream. */
+export function cannotRead(file: string, reason: string): string {
+  return `toolscope: cannot read ${file === STDIN_NAME ? 'standard input' : file}: ${reason}\n`;
 }

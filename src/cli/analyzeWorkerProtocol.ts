@@ -1,7 +1,7 @@
 /** What `analyze`'s main thread and its file workers (parallelAnalyze.ts, analyzeWorker.ts) send each other. */
 import type { AnalyzeCommandOptions } from './analyzeFile.ts';
 import type { HumanReportState } from '../host/report/humanReport.ts';
-import type { TraceRange } from '../io/trace/traceRanges.ts';
+import type { TraceJobMessage } from './traceJobs.ts';
 
 export const ANALYZE_WORKER = 'toolscope-analyze-files';
 
@@ -12,8 +12,8 @@ export interface AnalyzeWorkerData {
   isTTY: boolean;
 }
 
-/** One job: a whole file, or one range of a big file's records (`first`: the range that names the file). */
-export type AnalyzeWorkerJob = { index: number; file: string } | { index: number; range: TraceRange; first: boolean };
+/** One job: a whole file, or one range of a big file's records (traceJobs.ts). */
+export type AnalyzeWorkerJob = TraceJobMessage;
 
 /** One job's results: its output, and what the summary and the exit status need. */
 export interface AnalyzeWorkerResult {

@@ -9,13 +9,6 @@
  */
 import { Worker } from 'node:worker_threads';
 import { dirname, join } from 'node:path';
-import { fileSize } from './fileSize.ts';
-
-/** What a worker is sent for each file. */
-export interface FileJob {
-  index: number;
-  file: string;
-}
 
 /** A job of the pool: `index` counts 0, 1, 2… in the order the answers are wanted; `what` names it in errors. */
 export interface PoolJob {
@@ -28,12 +21,15 @@ export interface PoolJob {
 /**
  * Bundled: this bundle (cli-main.js) is also the worker, started through the launcher beside it (cli.js), which loads
  * it with the main thread's code cache (compiling it cost each thread ~0.1 s of CPU); from source (tsx): main.ts with
- * tsx's CommonJS hooks.
+ * tsx's CommonJS hooks, and its ESM hooks for the `import()` that loads the report worker.
  */
 function spawnWorker(data: { kind: string }): Worker {
   if (__filename.endsWith('.ts')) {
     const main = join(dirname(__filename), 'main.ts');
-    return new Worker(`require('tsx/cjs'); require(${JSON.stringify(main)});`, { eval: true, workerData: data });
+    return new Worker(`require('tsx/cjs'); import('tsx/esm/api').then((tsx) => { tsx.register(); require(${JSON.stringify(main)}); });`, {
+      eval: true,
+      workerData: data,
+    });
   }
   return new Worker(join(dirname(__filename), 'cli.js'), { workerData: data });
 }
@@ -120,15 +116,4 @@ export async function inJobOrder<J extends PoolJob, R extends { index: number }>
     await source.return?.();
     await Promise.all(workers.map((w) => w.terminate()));
   }
-}
-
-/** `inJobOrder` over whole files: the worker is sent a FileJob, and each answer comes with its file's size. */
-export async function inFileOrder<R extends { index: number }>(
-  files: readonly string[],
-  workerData: { kind: string },
-  threads: number,
-  onResult: (r: R & { bytes: number }) => void,
-): Promise<void> {
-  const jobs = files.map((file, index): PoolJob => ({ index, what: file, message: { index, file } satisfies FileJob }));
-  await inJobOrder<PoolJob, R>(jobs, workerData, threads, async (r) => onResult({ ...r, bytes: await fileSize(files[r.index] as string) }));
 }

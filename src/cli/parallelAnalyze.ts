@@ -1,34 +1,15 @@
 /**
- * `analyze` on every core: whole files, and ranges of a big file's records, go to worker threads (analyzeJobs.ts,
+ * `analyze` on every core: whole files, and ranges of a big file's records, go to worker threads (traceJobs.ts,
  * fileWorkerPool.ts; analyzeWorker.ts: one Analyzer each, with its own grammar-engine worker), and this thread
  * writes their output in order — byte for byte what one thread writes — and merges their summaries. Standard input,
  * `--junit` and `--sarif` stay on one thread.
  */
-import { availableParallelism } from 'node:os';
-import { STDIN_NAME } from './stdinTrace.ts';
-import { fileSize } from './fileSize.ts';
-import type { AnalyzeCommandOptions } from './analyzeFile.ts';
+import { cannotRead, type AnalyzeCommandOptions } from './analyzeFile.ts';
 import { ANALYZE_WORKER, type AnalyzeWorkerData, type AnalyzeWorkerResult } from './analyzeWorkerProtocol.ts';
 import { inJobOrder } from './fileWorkerPool.ts';
-import { PARALLEL_MIN_BYTES, analyzeJobs, type AnalyzeJob } from './analyzeJobs.ts';
+import { traceJobs, type TraceJob } from './traceJobs.ts';
 import type { HumanReport } from '../host/report/humanReport.ts';
 import type { AnalyzeProgress } from './analyzeProgress.ts';
-
-export { analyzeThreads } from './analyzeJobs.ts';
-
-/**
- * How many threads `report` builds `files` with (1: this one): whole files only (a report holds every record
- * anyway), so two or more files and, unless `--jobs` says how many threads, at least PARALLEL_MIN_BYTES of them.
- */
-export async function parallelThreads(files: readonly string[], jobs: number | undefined): Promise<number> {
-  const wanted = jobs ?? availableParallelism();
-  if (wanted <= 1 || files.length < 2 || files.includes(STDIN_NAME)) return 1;
-  if (jobs === undefined) {
-    const sizes = await Promise.all(files.map(fileSize));
-    if (sizes.reduce((a, b) => a + b, 0) < PARALLEL_MIN_BYTES) return 1;
-  }
-  return Math.min(wanted, files.length);
-}
 
 /** Where the results go: the output, the error stream, the readable report's summary, the progress line. */
 export interface ParallelSinks {
@@ -59,7 +40,7 @@ export async function analyzeInParallel(
   const outcome: ParallelOutcome = { worst: 0, unreadable: 0 };
   // A file that failed to read part-way is not read on (one thread stops at the failure): its later ranges are dropped.
   let failedFile: string | null = null;
-  await inJobOrder<AnalyzeJob, AnalyzeWorkerResult>(analyzeJobs(files, threads), data, threads, async (r, job) => {
+  await inJobOrder<TraceJob, AnalyzeWorkerResult>(traceJobs(files, threads), data, threads, async (r, job) => {
     const file = 'range' in job.message ? job.message.range.path : job.message.file;
     if (failedFile === file && !('range' in job.message && job.message.first)) return;
     failedFile = null;
@@ -67,7 +48,9 @@ export async function analyzeInParallel(
     for (const text of r.stderr) errors.write(text);
     if (report && r.report) report.merge(r.report);
     outcome.worst = Math.max(outcome.worst, r.worst);
-    if (r.unreadable) {
+    // Reading failed while the file was being indexed, after this range: the file ends here, as a worker's failure ends it.
+    if (job.readError !== undefined && !r.unreadable) errors.write(cannotRead(file, job.readError));
+    if (r.unreadable || job.readError !== undefined) {
       outcome.unreadable++;
       failedFile = file;
     }

@@ -9,7 +9,7 @@ import { reportPageHtml } from '../host/view/pageHtml.ts';
 import { expandInputs, InputError } from './analyzeCommand.ts';
 import { STDIN_NAME, spoolInput, type SpooledInput } from './stdinTrace.ts';
 import { nodeServices } from '../io/nodeServices.ts';
-import { parallelThreads } from './parallelAnalyze.ts';
+import { traceThreads } from './traceJobs.ts';
 import { embeddedTracesInParallel } from './parallelReport.ts';
 
 /** dist/ holds cli.js next to webview.js and webview.css. */
@@ -25,8 +25,8 @@ export async function writeReport(
 ): Promise<{ records: number; bytes: number; summaries: RecordSummary[] }> {
   const files = await expandInputs(inputs);
   if (files.filter((f) => f === STDIN_NAME).length > 1) throw new InputError('standard input (-) can be read only once');
-  // Many files: built on worker threads (each with its own grammar engine), gathered in file order.
-  const threads = await parallelThreads(files, jobs);
+  // Many files or a big one: built on worker threads (each with its own grammar engine), gathered in order.
+  const threads = await traceThreads(files, jobs);
   if (options.guided !== false && threads === 1) nodeServices().grammarEngine.warmUp();
   let script: string;
   let style: string;

@@ -1,22 +1,26 @@
 /**
- * A file worker of `report` over many files (parallelReport.ts): it builds each file's part of the report exactly
- * as the main thread would (`embeddedTrace`, with its own grammar-engine worker), one file at a time.
+ * A file worker of `report` (parallelReport.ts): it builds the part of the report of each whole file or range of a
+ * big file's records it is sent exactly as the main thread would (`embeddedTrace`, `embeddedRange`, with its own
+ * grammar-engine worker), one at a time.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { embeddedTrace } from '../host/view/embeddedTrace.ts';
-import type { FileJob } from './fileWorkerPool.ts';
-import type { ReportWorkerData, ReportWorkerResult } from './reportWorkerProtocol.ts';
+import { embeddedRange, embeddedTrace } from '../host/view/embeddedTrace.ts';
+import type { ReportWorkerData, ReportWorkerJob, ReportWorkerResult } from './reportWorkerProtocol.ts';
 
 export function runReportWorker(): void {
   const { options } = workerData as ReportWorkerData;
   let queue: Promise<void> = Promise.resolve();
-  parentPort?.on('message', ({ index, file }: FileJob) => {
+  parentPort?.on('message', (job: ReportWorkerJob) => {
     queue = queue.then(async () => {
       let answer: ReportWorkerResult;
       try {
-        answer = { index, trace: await embeddedTrace(file, file, 'report', options) };
+        const trace =
+          'range' in job
+            ? await embeddedRange(job.range, job.range.path, 'report', options, job.first)
+            : await embeddedTrace(job.file, job.file, 'report', options);
+        answer = { index: job.index, trace };
       } catch (err) {
-        answer = { index, error: err instanceof Error ? err.message : String(err) };
+        answer = { index: job.index, error: err instanceof Error ? err.message : String(err) };
       }
       parentPort?.postMessage(answer);
     });

@@ -2,6 +2,7 @@
 import { isMainThread, workerData } from 'node:worker_threads';
 import type { AnalysisOptions } from '../core/analysis.ts';
 import type { EmbeddedTrace } from '../host/view/pageHtml.ts';
+import type { TraceJobMessage } from './traceJobs.ts';
 
 export const REPORT_WORKER = 'toolscope-report-files';
 
@@ -10,7 +11,10 @@ export interface ReportWorkerData {
   options: AnalysisOptions;
 }
 
-/** One file's part of the report (everything the editor shows for it), or why it could not be read. */
+/** One job: a whole file, or one range of a big file's records (traceJobs.ts). */
+export type ReportWorkerJob = TraceJobMessage;
+
+/** One file's or range's part of the report (everything the editor shows for it), or why it could not be read. */
 export type ReportWorkerResult = { index: number; trace: EmbeddedTrace } | { index: number; error: string };
 
 /** This thread was started as a file worker of `report`. */

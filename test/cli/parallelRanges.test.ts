@@ -1,68 +1,35 @@
 /**
- * One big file analysed in ranges of its records on several worker threads (analyzeJobs.ts) writes exactly what one
+ * One big file analysed in ranges of its records on several worker threads (traceJobs.ts) writes exactly what one
  * thread writes — JSON Lines and the readable report with its summary — with a malformed line in the middle
  * reported under its own line number and everything else loaded, and multi-line records and SSE blocks whole
  * across the cuts; in process and through the built CLI.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { sink } from '../textSink.ts';
-import { runBuiltCli } from './builtCli.ts';
+import { REPO, runBuiltCli } from './builtCli.ts';
+import { writeBigTrace } from './bigTrace.ts';
 import { analyzeCommand } from '../../src/cli/analyzeCommand.ts';
 import { AnalyzeProgress } from '../../src/cli/analyzeProgress.ts';
-import { analyzeJobs, analyzeThreads, type AnalyzeJob } from '../../src/cli/analyzeJobs.ts';
+import { traceJobs, traceThreads, type TraceJob } from '../../src/cli/traceJobs.ts';
 import { inJobOrder } from '../../src/cli/fileWorkerPool.ts';
-import { ANALYZE_WORKER, type AnalyzeWorkerData, type AnalyzeWorkerResult } from '../../src/cli/analyzeWorkerProtocol.ts';
+import { ANALYZE_WORKER, type AnalyzeWorkerData } from '../../src/cli/analyzeWorkerProtocol.ts';
+import { REPORT_WORKER, type ReportWorkerData } from '../../src/cli/reportWorkerProtocol.ts';
 
-const repo = fileURLToPath(new URL('../../', import.meta.url));
-const BAD_LINE = '{"toolscope": 1, "id": "cut-short", "completion": {"text": "the line ends he';
+const repo = REPO;
 
 let dir = '';
 let big = '';
 /** The 1-based line of BAD_LINE in `big`. */
 let badLine = 0;
 
-/**
- * About 600 KB of the samples' traces in one file: JSON lines, SSE streams, Ollama chunk runs, printed Python
- * chunks (multi-line entries), pretty-printed records and the malformed-lines sample, over and over, with one
- * malformed line of its own in the middle.
- */
 before(async () => {
   dir = await mkdtemp(join(tmpdir(), 'toolscope-ranges-cli-'));
-  const samples = [
-    'kimi-k2-raw-completions.jsonl',
-    'anthropic-stream.sse',
-    'other-formats.jsonl',
-    'python-sdk-printouts.txt',
-    'malformed-lines.jsonl',
-    'ollama-chat-stream.ndjson',
-    'real-failures.jsonl',
-    'openai-responses-stream.sse',
-    'token-problems.jsonl',
-  ];
-  const texts = await Promise.all(samples.map((f) => readFile(join(repo, 'samples', f), 'utf8')));
-  const firstRecord = JSON.parse(texts[0]?.split('\n')[0] ?? '') as Record<string, unknown>;
-  const lines: string[] = [];
-  // Where each round's raw Kimi completions start (one record a line).
-  const kimiAt: number[] = [];
-  for (let round = 0; lines.join('\n').length < 600_000; round++) {
-    for (const [k, text] of texts.entries()) {
-      if (k === 0) kimiAt.push(lines.length);
-      lines.push(...text.trimEnd().split('\n'), '');
-      // Multi-line records all over the file, so that cuts fall on some.
-      lines.push(...JSON.stringify({ ...firstRecord, id: `pretty-${round}-${k}` }, null, 2).split('\n'));
-    }
-  }
-  // Between two of the middle round's raw Kimi completions.
-  const at = (kimiAt[Math.floor(kimiAt.length / 2)] as number) + 2;
-  lines.splice(at, 0, BAD_LINE);
-  badLine = at + 1;
   big = join(dir, 'big.jsonl');
-  await writeFile(big, lines.join('\n') + '\n');
+  badLine = await writeBigTrace(big);
 });
 
 after(async () => {
@@ -77,10 +44,10 @@ async function analyze(options: Parameters<typeof analyzeCommand>[1]) {
 }
 
 test('the big file is cut into ranges, and some cut falls where a multi-line entry had to move whole to the next range', async () => {
-  assert.equal(await analyzeThreads([big], 3), 3);
-  assert.equal(await analyzeThreads([big], 1), 1);
-  const jobs: AnalyzeJob[] = [];
-  for await (const job of analyzeJobs([big], 3)) jobs.push(job);
+  assert.equal(await traceThreads([big], 3), 3);
+  assert.equal(await traceThreads([big], 1), 1);
+  const jobs: TraceJob[] = [];
+  for await (const job of traceJobs([big], 3)) jobs.push(job);
   assert.ok(jobs.length >= 8, `${jobs.length} ranges`);
   const ranges = jobs.map((j) => ('range' in j.message ? j.message.range : null));
   assert.ok(ranges.every((r) => r !== null));
@@ -136,28 +103,32 @@ test('a big file among small ones: cut into ranges, the small ones whole, all in
   assert.equal(one.stdout.split(`${small}\n`).length, 3, 'the small file twice, around the big one');
 });
 
-test('memory stays bounded: the pool draws at most two jobs per thread ahead of the oldest one not yet written', async () => {
-  let drawn = 0;
-  let written = 0;
-  let most = 0;
-  async function* counted() {
-    for await (const job of analyzeJobs([big], 2)) {
-      drawn++;
-      most = Math.max(most, drawn - written);
-      yield job;
+test('memory stays bounded: the pool draws at most two jobs per thread ahead of the oldest one not yet written (analyze and report)', async () => {
+  const analyzeData: AnalyzeWorkerData = { kind: ANALYZE_WORKER, options: { guided: false, json: true }, isTTY: false };
+  const reportData: ReportWorkerData = { kind: REPORT_WORKER, options: { guided: false } };
+  for (const data of [analyzeData, reportData]) {
+    let drawn = 0;
+    let written = 0;
+    let most = 0;
+    async function* counted() {
+      for await (const job of traceJobs([big], 2)) {
+        drawn++;
+        most = Math.max(most, drawn - written);
+        yield job;
+      }
     }
+    await inJobOrder<TraceJob, { index: number }>(counted(), data, 2, async (r, job) => {
+      assert.equal(r.index, written);
+      assert.equal(job.index, written);
+      assert.ok(!('error' in r), data.kind);
+      written++;
+      // A slow writer: the threads would run ahead without the bound.
+      await new Promise((resolve) => setTimeout(resolve, 30));
+    });
+    assert.equal(written, drawn);
+    assert.ok(drawn >= 8);
+    assert.equal(most, 4, data.kind);
   }
-  const data: AnalyzeWorkerData = { kind: ANALYZE_WORKER, options: { guided: false, json: true }, isTTY: false };
-  await inJobOrder<AnalyzeJob, AnalyzeWorkerResult>(counted(), data, 2, async (r, job) => {
-    assert.equal(r.index, written);
-    assert.equal(job.index, written);
-    written++;
-    // A slow writer: the threads would run ahead without the bound.
-    await new Promise((resolve) => setTimeout(resolve, 30));
-  });
-  assert.equal(written, drawn);
-  assert.ok(drawn >= 8);
-  assert.equal(most, 4);
 });
 
 test('with the what-if: several threads over one big file write the same bytes as one', async () => {

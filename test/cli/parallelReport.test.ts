@@ -5,21 +5,13 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, symlink } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readdir, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { REPO, runBuiltCli } from './builtCli.ts';
+import { REPO, reportText, runBuiltCli } from './builtCli.ts';
 
 const repo = REPO;
 const run = runBuiltCli;
-
-/** The report with its nonce (random per report) taken out. */
-async function reportText(path: string): Promise<string> {
-  const html = await readFile(path, 'utf8');
-  const nonce = /nonce="([^"]+)"/.exec(html)?.[1];
-  assert.ok(nonce);
-  return html.replaceAll(nonce, 'NONCE');
-}
 
 test('report over many files: two worker threads write the report one thread writes', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'toolscope-parallel-report-'));

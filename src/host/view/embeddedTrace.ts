@@ -2,6 +2,7 @@
 import type { AnalysisOptions } from '../../core/analysis.ts';
 import { DIAGNOSTIC_KINDS } from '../../core/diagnostics/registry.ts';
 import type { RecordView } from '../../shared/protocol.ts';
+import type { TraceRange } from '../../io/trace/traceRanges.ts';
 import type { EmbeddedTrace } from './pageHtml.ts';
 import { TraceSession } from './traceSession.ts';
 
@@ -56,7 +57,38 @@ export async function embeddedTrace(
   host: 'report' | 'harness',
   options: AnalysisOptions = {},
 ): Promise<EmbeddedTrace> {
-  const session = await TraceSession.open(path, fileName, options);
+  return sessionTrace(await TraceSession.open(path, fileName, options), host);
+}
+
+/**
+ * One range of a big file's entries (traceRanges.ts) as `embeddedTrace` makes the whole file, keys and line numbers
+ * included: the ranges' traces, joined in order (`joinRange`), are the file's. `first`: the file's first range,
+ * which carries the file's eval panel.
+ */
+export async function embeddedRange(
+  range: TraceRange,
+  fileName: string,
+  host: 'report' | 'harness',
+  options: AnalysisOptions,
+  first: boolean,
+): Promise<EmbeddedTrace> {
+  return sessionTrace(await TraceSession.openRange(range, fileName, options, first), host);
+}
+
+/**
+ * Appends the trace of a file's next range to what its ranges before gave (`embeddedRange`). Every line of a range
+ * comes after every line of the ranges before it, so the line errors, each range's sorted, stay sorted.
+ */
+export function joinRange(file: EmbeddedTrace, next: EmbeddedTrace): void {
+  file.info.entries += next.info.entries;
+  // One at a time: a range's tens of thousands of rows would overflow the stack as arguments of one push.
+  for (const s of next.summaries) file.summaries.push(s);
+  for (const e of next.lineErrors) file.lineErrors.push(e);
+  Object.assign(file.records, next.records);
+}
+
+/** Everything the session's entries give, analysed and each record's view built; the session is closed at the end. */
+async function sessionTrace(session: TraceSession, host: 'report' | 'harness'): Promise<EmbeddedTrace> {
   try {
     const { summaries, lineErrors } = await session.analyseAll();
     const records: Record<string, RecordView> = {};

@@ -7,6 +7,8 @@
 import { Analyzer, type AnalysisOptions, type AnalyzedRecord } from '../../core/analysis.ts';
 import { DIAGNOSTIC_KINDS } from '../../core/diagnostics/registry.ts';
 import { TraceIndex } from '../../io/trace/traceIndex.ts';
+import { RangeIndex } from '../../io/trace/rangeIndex.ts';
+import type { TraceRange } from '../../io/trace/traceRanges.ts';
 import type { LoadedRecord } from '../../core/trace/record.ts';
 import type {
   EvalPanelView,
@@ -49,6 +51,9 @@ export interface RecordResult {
  */
 const LIST_WHAT_IFS_IN_FLIGHT = 4;
 
+/** The entries a session shows: a whole file's index, or one range of a big file's entries (numbered as in the file). */
+type SessionIndex = Pick<TraceIndex, 'count' | 'read' | 'line' | 'refresh' | 'close'>;
+
 /** A record view kept for stepping back to it; completed in place when its what-if answers. */
 interface KeptView {
   view: RecordView;
@@ -69,7 +74,7 @@ export class TraceSession {
   private readonly summaries: RecordSummary[] = [];
   private readonly lineErrors: LineErrorView[] = [];
   /** Entries before this one are in `summaries`. */
-  private analysedEntries = 0;
+  private analysedEntries: number;
   private readonly views = new Map<string, KeptView>();
   /** Bumped when every analysis so far stops applying (other options, the file replaced). */
   private generation = 0;
@@ -90,27 +95,50 @@ export class TraceSession {
   private evalPanel: EvalPanelView | null = null;
 
   private constructor(
-    private readonly index: TraceIndex,
+    private readonly index: SessionIndex,
     readonly fileName: string,
     options: AnalysisOptions,
     private readonly path: string,
+    /** The first entry shown: 0 for a whole file, the range's first for a range. */
+    private readonly first: number,
   ) {
     this.options = { ...options };
     this.analyzer = new Analyzer(this.options, nodeServices());
+    this.analysedEntries = first;
   }
 
   static async open(path: string, fileName: string, options: AnalysisOptions = {}): Promise<TraceSession> {
+    return TraceSession.opened(path, () => TraceIndex.open(path), fileName, options, 0, true);
+  }
+
+  /**
+   * A session over one range of a big file's entries (a report built on several threads): the rows, views and keys
+   * of those entries as a session over the whole file has them. The eval panel only with `withEval` (it reads the
+   * file from its start: one range of the file is enough to ask).
+   */
+  static openRange(range: TraceRange, fileName: string, options: AnalysisOptions, withEval: boolean): Promise<TraceSession> {
+    return TraceSession.opened(range.path, () => RangeIndex.open(range), fileName, options, range.entries[0]?.index ?? 0, withEval);
+  }
+
+  private static async opened(
+    path: string,
+    index: () => Promise<SessionIndex>,
+    fileName: string,
+    options: AnalysisOptions,
+    first: number,
+    withEval: boolean,
+  ): Promise<TraceSession> {
     // xgrammar's worker loads its WASM module while the file is indexed.
     if (options.guided !== false) nodeServices().grammarEngine.warmUp();
-    const session = new TraceSession(await TraceIndex.open(path), fileName, options, path);
-    session.evalPanel = await evalPanelFor(path);
+    const session = new TraceSession(await index(), fileName, options, path, first);
+    if (withEval) session.evalPanel = await evalPanelFor(path);
     return session;
   }
 
   info(host: TraceInfo['host']): TraceInfo {
     return {
       fileName: this.fileName,
-      entries: this.index.count,
+      entries: this.index.count - this.first,
       // Rows still waiting for their what-if count as not analysed yet.
       analysing: this.analysedEntries < this.index.count || this.listWhatIfs.length > 0,
       host,
@@ -243,7 +271,8 @@ export class TraceSession {
     if (!m) throw new Error(`bad record key "${key}"`);
     const entry = Number(m[1]);
     const k = Number(m[2]);
-    if (entry >= this.index.count) throw new Error(`record ${key} is not in the file (it has ${this.index.count} entries)`);
+    if (entry < this.first || entry >= this.index.count)
+      throw new Error(`record ${key} is not in the file (it has ${this.index.count} entries)`);
     const { records, errors } = await this.index.read(entry);
     const loaded = records[k];
     if (!loaded) throw new Error(errors[0] ? `line ${errors[0].line}: ${errors[0].message}` : `record ${key} is not in the file`);
@@ -354,7 +383,7 @@ export class TraceSession {
     this.generation++;
     this.summaries.length = 0;
     this.lineErrors.length = 0;
-    this.analysedEntries = 0;
+    this.analysedEntries = this.first;
     this.views.clear();
     this.guidedOut.length = 0;
     this.listFindings.clear();

@@ -203,12 +203,9 @@ export class TraceIndex {
     return readFully(this.handle, bytes, position);
   }
 
-  private async readNow(i: number): Promise<ReadResult> {
+  private readNow(i: number): Promise<ReadResult> {
     // Snapshot the entry before awaiting: a refresh may change the table meanwhile.
-    const entry = this.entry(i);
-    const bytes = Buffer.allocUnsafe(entry.end - entry.start);
-    if ((await this.readFully(bytes, entry.start)) < bytes.length) return shrunk(entry);
-    return importEntryBytes(bytes, entry);
+    return readEntry(this.handle, this.entry(i));
   }
 
   /** Entries `from`… read with one `fs.read` of up to BATCH_BYTES (or the one entry, if larger). */
@@ -423,6 +420,13 @@ export async function readFully(handle: FileHandle, bytes: Uint8Array, position:
     got += bytesRead;
   }
   return got;
+}
+
+/** Decodes and imports one entry read from `handle` (`shrunk` when the file no longer holds all of it). */
+export async function readEntry(handle: FileHandle, entry: TraceEntry): Promise<ReadResult> {
+  const bytes = Buffer.allocUnsafe(entry.end - entry.start);
+  if ((await readFully(handle, bytes, entry.start)) < bytes.length) return shrunk(entry);
+  return importEntryBytes(bytes, entry);
 }
 
 /** The entry type a line of this kind starts (or extends: SSE lines SSE blocks, Ollama lines Ollama runs, continuation lines records). */

@@ -41,6 +41,8 @@ export async function* indexedRanges(path: string, size: number, targetBytes: nu
       const final = done ? index.count : Math.max(0, index.count - 2);
       // The entries before `final` no longer change while the next step is indexed.
       scanning = done ? null : index.indexTo(Math.min(size, indexed + step));
+      // Handled now, thrown where it is awaited: a read that fails while a range is out must not go unhandled.
+      scanning?.catch(() => undefined);
       while (from < final) {
         const base = index.byteRange(from).start;
         let to = from + 1;
