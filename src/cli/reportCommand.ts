@@ -1,11 +1,11 @@
 /** `toolscope report <trace> -o report.html`: the trace editor as one self-contained HTML file. */
 import { spawn } from 'node:child_process';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, open, readFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { AnalysisOptions } from '../core/analysis.ts';
 import type { RecordSummary } from '../shared/protocol.ts';
 import { embeddedTraces } from '../host/view/embeddedTrace.ts';
-import { reportPageHtml } from '../host/view/pageHtml.ts';
+import { reportPageParts, type PageData } from '../host/view/pageHtml.ts';
 import { expandInputs, InputError } from './analyzeCommand.ts';
 import { STDIN_NAME, spoolInput, type SpooledInput } from './stdinTrace.ts';
 import { nodeServices } from '../io/nodeServices.ts';
@@ -37,7 +37,7 @@ export async function writeReport(
     throw new InputError(`the webview bundle is missing next to the CLI (${bundleDir()}); run npm run build`);
   }
   const title = inputs.length === 1 ? basename(inputs[0] as string) : `${files.length} traces`;
-  let data;
+  let data: PageData;
   let spooled: SpooledInput | null = null;
   try {
     if (files.includes(STDIN_NAME)) spooled = await spoolInput(input);
@@ -52,10 +52,38 @@ export async function writeReport(
   } finally {
     await spooled?.dispose();
   }
-  const html = reportPageHtml({ script, style, data, title: `Toolscope — ${title}` });
   await mkdir(dirname(out), { recursive: true });
-  await writeFile(out, html, 'utf8');
-  return { records: data.summaries.length, bytes: Buffer.byteLength(html), summaries: data.summaries };
+  const bytes = await writeParts(out, reportPageParts({ script, style, data, title: `Toolscope — ${title}` }));
+  return { records: data.summaries.length, bytes, summaries: data.summaries };
+}
+
+/** What is gathered before a write: the page's pieces are a record view each. */
+const WRITE_BYTES = 1 << 20;
+
+/** Writes the pieces to `path` in writes of about WRITE_BYTES; returns the bytes written. */
+async function writeParts(path: string, parts: Iterable<string>): Promise<number> {
+  const file = await open(path, 'w');
+  let bytes = 0;
+  try {
+    let pending: string[] = [];
+    let size = 0;
+    const flush = async () => {
+      const chunk = Buffer.from(pending.join(''), 'utf8');
+      pending = [];
+      size = 0;
+      bytes += chunk.length;
+      for (let at = 0; at < chunk.length; ) at += (await file.write(chunk, at)).bytesWritten;
+    };
+    for (const part of parts) {
+      pending.push(part);
+      size += part.length;
+      if (size >= WRITE_BYTES) await flush();
+    }
+    await flush();
+  } finally {
+    await file.close();
+  }
+  return bytes;
 }
 
 /** Opens a file in the desktop's browser when there is a desktop; silently does nothing otherwise. */

@@ -15,6 +15,7 @@ import { traceJobs, traceThreads } from '../../src/cli/traceJobs.ts';
 import { embeddedTracesInParallel } from '../../src/cli/parallelReport.ts';
 import { embeddedTraces } from '../../src/host/view/embeddedTrace.ts';
 import type { AnalysisOptions } from '../../src/core/analysis.ts';
+import { reportPageHtml, type PageData } from '../../src/host/view/pageHtml.ts';
 
 let dir = '';
 let big = '';
@@ -44,6 +45,10 @@ async function oneThread(files: string[], title: string, options: AnalysisOption
   );
 }
 
+/** The report page around data (the workers send their record views as the page's JSON text). */
+const page = (data: PageData) => reportPageHtml({ script: '', style: '', data, title: 'report', nonce: 'nonce' });
+const pageOf = (json: string) => page(JSON.parse(json) as PageData);
+
 test('the big file is cut into ranges for report as for analyze', async () => {
   assert.equal(await traceThreads([big], 3), 3);
   let ranges = 0;
@@ -55,7 +60,7 @@ test('in process: the report of one big file built over ranges on 2 and 3 thread
   const options = { guided: false };
   const one = await oneThread([big], big, options);
   for (const threads of [2, 3])
-    assert.equal(JSON.stringify(await embeddedTracesInParallel([big], big, options, threads)), one, `${threads} threads`);
+    assert.equal(page(await embeddedTracesInParallel([big], big, options, threads)), pageOf(one), `${threads} threads`);
   const data = JSON.parse(one) as {
     info: { entries: number; fileName: string };
     summaries: Array<{ key: string; entry: number; line: number; id: string }>;
@@ -76,12 +81,12 @@ test('in process: a big file among small ones, and with the what-if, the same re
   const files = [small, big, small];
   const title = `${files.length} traces (${files.length} files)`;
   assert.equal(
-    JSON.stringify(await embeddedTracesInParallel(files, title, { guided: false }, 3)),
-    await oneThread(files, title, { guided: false }),
+    page(await embeddedTracesInParallel(files, title, { guided: false }, 3)),
+    pageOf(await oneThread(files, title, { guided: false })),
   );
   const guided = await oneThread([big], big, {});
   assert.match(guided, /"kind":"guided-(would-block|accepts)"/);
-  assert.equal(JSON.stringify(await embeddedTracesInParallel([big], big, {}, 2)), guided);
+  assert.equal(page(await embeddedTracesInParallel([big], big, {}, 2)), pageOf(guided));
 });
 
 test('the built CLI: report over one big file with --jobs 2 and 3 writes the HTML --jobs 1 writes', async () => {

@@ -3,7 +3,7 @@ import type { AnalysisOptions } from '../../core/analysis.ts';
 import { DIAGNOSTIC_KINDS } from '../../core/diagnostics/registry.ts';
 import type { RecordView } from '../../shared/protocol.ts';
 import type { TraceRange } from '../../io/trace/traceRanges.ts';
-import type { EmbeddedTrace } from './pageHtml.ts';
+import { scriptSafeJson, type EmbeddedTrace, type PageData } from './pageHtml.ts';
 import { TraceSession } from './traceSession.ts';
 
 /** Several files in one view: keys get the file's position as a prefix, rows name their file. */
@@ -21,10 +21,11 @@ export async function embeddedTraces(
 
 /**
  * The files of one view gathered in order (`add` each file's trace as `embeddedTrace` made it): on this thread, or
- * from worker threads that made them (the CLI's report over many files).
+ * from worker threads that made them (the CLI's report over many files), labelled there (`asFileOfMany`) and their
+ * views serialized (`serializedViews`), then `append`ed here.
  */
-export class EmbeddedTraces {
-  readonly trace: EmbeddedTrace;
+export class EmbeddedTraces<T extends PageData = EmbeddedTrace> {
+  readonly trace: T;
   /** Files added so far: the next one's key prefix. */
   private files = 0;
 
@@ -34,21 +35,39 @@ export class EmbeddedTraces {
       summaries: [],
       lineErrors: [],
       records: {},
-    };
+    } as PageData as T;
   }
 
-  add(one: EmbeddedTrace, label: string): void {
-    const out = this.trace;
-    const i = this.files++;
-    out.info.entries += one.info.entries;
-    for (const s of one.summaries) {
-      const key = `${i}/${s.key}`;
-      out.summaries.push({ ...s, key, file: label });
-      const view = one.records[s.key];
-      if (view) out.records[key] = { ...view, key };
-    }
-    out.lineErrors.push(...one.lineErrors.map((e) => ({ ...e, file: label })));
+  add(this: EmbeddedTraces<EmbeddedTrace>, one: EmbeddedTrace, label: string): void {
+    this.append(asFileOfMany(one, this.files++, label));
   }
+
+  /** A file's part as the next file of the view, already labelled with its position (`asFileOfMany`). */
+  append(part: T): void {
+    joinRange(this.trace, part);
+  }
+}
+
+/**
+ * A file's trace as the `index`-th of several in one view: its keys prefixed with the file's position, its rows and
+ * line errors naming the file (`label`).
+ */
+export function asFileOfMany(one: EmbeddedTrace, index: number, label: string): EmbeddedTrace {
+  const records: Record<string, RecordView> = {};
+  const summaries = one.summaries.map((s) => {
+    const key = `${index}/${s.key}`;
+    const view = one.records[s.key];
+    if (view) records[key] = { ...view, key };
+    return { ...s, key, file: label };
+  });
+  return { info: one.info, summaries, lineErrors: one.lineErrors.map((e) => ({ ...e, file: label })), records };
+}
+
+/** The trace with each record view as the script-safe JSON the page embeds: what a worker thread sends back. */
+export function serializedViews(trace: EmbeddedTrace): PageData {
+  const records: Record<string, string> = {};
+  for (const [key, view] of Object.entries(trace.records)) records[key] = scriptSafeJson(view);
+  return { ...trace, records };
 }
 
 export async function embeddedTrace(
@@ -79,7 +98,7 @@ export async function embeddedRange(
  * Appends the trace of a file's next range to what its ranges before gave (`embeddedRange`). Every line of a range
  * comes after every line of the ranges before it, so the line errors, each range's sorted, stay sorted.
  */
-export function joinRange(file: EmbeddedTrace, next: EmbeddedTrace): void {
+export function joinRange<T extends PageData>(file: T, next: T): void {
   file.info.entries += next.info.entries;
   // One at a time: a range's tens of thousands of rows would overflow the stack as arguments of one push.
   for (const s of next.summaries) file.summaries.push(s);

@@ -13,6 +13,12 @@ export interface EmbeddedTrace {
   records: Record<string, RecordView>;
 }
 
+/**
+ * A report's data as it is written: each record view either as built, or already script-safe JSON text (a report's
+ * worker thread serializes the views it built, so the main thread only writes them).
+ */
+export type PageData = Omit<EmbeddedTrace, 'records'> & { records: Record<string, RecordView | string> };
+
 export function makeNonce(): string {
   return randomBytes(18).toString('base64url');
 }
@@ -57,14 +63,23 @@ export function webviewPageHtml(opts: { scriptUri: string; styleUri: string; csp
 `;
 }
 
-/** A self-contained report: bundle, stylesheet and data inline, under the same CSP. */
-export function reportPageHtml(opts: { script: string; style: string; data: EmbeddedTrace; title: string; nonce?: string }): string {
+/**
+ * A self-contained report, bundle, stylesheet and data inline under the same CSP, in pieces, in order (a piece per record view): written one after another they are
+ * the page, without the page ever being one string (a big trace's report can pass the longest string V8 makes).
+ */
+export function* reportPageParts(opts: {
+  script: string;
+  style: string;
+  data: PageData;
+  title: string;
+  nonce?: string;
+}): Generator<string> {
   const nonce = opts.nonce ?? makeNonce();
   const csp = ["default-src 'none'", 'img-src data:', `style-src 'nonce-${nonce}'`, `script-src 'nonce-${nonce}'`].join('; ');
   // The bundle itself is ours; still, never let its text close the script element early.
   const script = opts.script.replace(/<\/script/gi, '<\\/script');
   const style = opts.style.replace(/<\/style/gi, '<\\/style');
-  return `<!DOCTYPE html>
+  yield `<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="UTF-8">
@@ -75,9 +90,41 @@ export function reportPageHtml(opts: { script: string; style: string; data: Embe
 </head>
 <body class="toolscope-report">
 <div id="app" class="toolscope"></div>
-<script type="application/json" id="toolscope-data">${scriptSafeJson(opts.data)}</script>
+<script type="application/json" id="toolscope-data">`;
+  yield* dataParts(opts.data);
+  yield `</script>
 <script nonce="${nonce}">${script}</script>
 </body>
 </html>
 `;
+}
+
+/** The standalone report's page (`reportPageParts` joined). */
+export function reportPageHtml(opts: { script: string; style: string; data: PageData; title: string; nonce?: string }): string {
+  return [...reportPageParts(opts)].join('');
+}
+
+/**
+ * `scriptSafeJson(data)` in pieces: the members in their order, as JSON.stringify writes them (undefined ones left
+ * out), and the records one by one, a view given as text written as it is.
+ */
+function* dataParts(data: PageData): Generator<string> {
+  let open = '{';
+  for (const [name, value] of Object.entries(data)) {
+    if (value === undefined) continue;
+    if (name !== 'records') {
+      yield `${open}${scriptSafeJson(name)}:${scriptSafeJson(value)}`;
+    } else {
+      yield `${open}"records":`;
+      let openRecords = '{';
+      for (const [key, view] of Object.entries(value as PageData['records'])) {
+        if (view === undefined) continue;
+        yield `${openRecords}${scriptSafeJson(key)}:${typeof view === 'string' ? view : scriptSafeJson(view)}`;
+        openRecords = ',';
+      }
+      yield openRecords === '{' ? '{}' : '}';
+    }
+    open = ',';
+  }
+  yield open === '{' ? '{}' : '}';
 }
