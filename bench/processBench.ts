@@ -258,22 +258,30 @@ function benchThreads(log: (line: string) => void, dir: string, target: string, 
     log(
       `  ${guided ? 'default (what-if on its own thread per analysing thread)' : '--no-guided'}${runs > 1 ? `, fastest of ${runs}` : ''}`,
     );
-    for (const [label, r] of [
-      ['1 thread', one],
-      [`${cores} threads`, all],
-    ] as const) {
-      log(
-        `    ${label.padEnd(10)} ${(r.ms / 1000).toFixed(1).padStart(6)} s  ${(bytes / 1e6 / (r.ms / 1000)).toFixed(1).padStart(6)} MB/s  ${Math.round(
-          records / (r.ms / 1000),
-        )
-          .toLocaleString('en-US')
-          .padStart(
-            8,
-          )} records/s  peak RSS ${r.peakMb === null ? 'n/a' : `${r.peakMb.toFixed(0)} MB`}  CPU ${r.cpuS === null ? 'n/a' : `${r.cpuS.toFixed(1)} s`}`,
-      );
-    }
+    logThreadRuns(log, { one, all, cores, bytes, records });
     log(
       `    speed-up on ${cores} cores: ${(one.ms / all.ms).toFixed(2)}× (goal ≥ 1.6× on 2 cores); output identical to one thread: ${same ? 'yes' : 'NO'}`,
+    );
+  }
+}
+
+/** A run on one thread and on every core: time, MB/s, records/s, peak RSS and CPU, a line each. */
+function logThreadRuns(
+  log: (line: string) => void,
+  runs: { one: ReturnType<typeof runCli>; all: ReturnType<typeof runCli>; cores: number; bytes: number; records: number },
+): void {
+  const { bytes, records } = runs;
+  for (const [label, r] of [
+    ['1 thread', runs.one],
+    [`${runs.cores} threads`, runs.all],
+  ] as const) {
+    const perS = (n: number) => n / (r.ms / 1000);
+    log(
+      `    ${label.padEnd(10)} ${(r.ms / 1000).toFixed(1).padStart(6)} s  ${perS(bytes / 1e6)
+        .toFixed(1)
+        .padStart(
+          6,
+        )} MB/s  ${Math.round(perS(records)).toLocaleString('en-US').padStart(8)} records/s  peak RSS ${r.peakMb === null ? 'n/a' : `${r.peakMb.toFixed(0)} MB`}  CPU ${r.cpuS === null ? 'n/a' : `${r.cpuS.toFixed(1)} s`}`,
     );
   }
 }
@@ -303,20 +311,7 @@ async function benchReport(log: (line: string) => void, dir: string, file: strin
   const all = fastest(alls);
   const same = [...ones, ...alls].every((r) => r.html === one.html && r.code === one.code);
   log(`  default (what-if on), a ${one.mb.toFixed(0)} MB report${runs > 1 ? `, fastest of ${runs}` : ''}`);
-  for (const [label, r] of [
-    ['1 thread', one],
-    [`${cores} threads`, all],
-  ] as const) {
-    log(
-      `    ${label.padEnd(10)} ${(r.ms / 1000).toFixed(1).padStart(6)} s  ${(bytes / 1e6 / (r.ms / 1000)).toFixed(1).padStart(6)} MB/s  ${Math.round(
-        records / (r.ms / 1000),
-      )
-        .toLocaleString('en-US')
-        .padStart(
-          8,
-        )} records/s  peak RSS ${r.peakMb === null ? 'n/a' : `${r.peakMb.toFixed(0)} MB`}  CPU ${r.cpuS === null ? 'n/a' : `${r.cpuS.toFixed(1)} s`}`,
-    );
-  }
+  logThreadRuns(log, { one, all, cores, bytes, records });
   log(`    speed-up on ${cores} cores: ${(one.ms / all.ms).toFixed(2)}×; report identical to one thread's: ${same ? 'yes' : 'NO'}`);
 }
 
