@@ -72,7 +72,7 @@ async function writeParts(path: string, parts: Iterable<string>): Promise<number
       pending = [];
       size = 0;
       bytes += chunk.length;
-      for (let at = 0; at < chunk.length; ) at += (await file.write(chunk, at)).bytesWritten;
+      for (let at = 0; at < chunk.length;) at += (await file.write(chunk, at)).bytesWritten;
     };
     for (const part of parts) {
       pending.push(part);
