@@ -91,13 +91,6 @@ export class TraceIndex {
   private indexedSize = 0;
   private tail: Tail | null = null;
   private queue: Promise<unknown> = Promise.resolve();
-  /**
-   * The batch the last `read` in sequence came from, and the entry it read: reads of entry after entry (a report,
-   * a trace session's analysis) are served from one `fs.read` of BATCH_BYTES instead of one each. Dropped whenever
-   * the table changes.
-   */
-  private readAhead: { from: number; batch: EntryBatch } | null = null;
-  private lastRead = -2;
 
   private constructor(path: string, handle: FileHandle, ino: number, dev: number, chunkSize: number) {
     this.path = path;
@@ -166,7 +159,6 @@ export class TraceIndex {
   /** Indexes on up to byte `limit` (or the end of the file) after an `open` with a `limit`. */
   indexTo(limit: number): Promise<void> {
     return this.serial(async () => {
-      this.forgetReadAhead();
       this.undoTail();
       await this.scan(limit);
     });
@@ -211,25 +203,9 @@ export class TraceIndex {
     return readFully(this.handle, bytes, position);
   }
 
-  private async readNow(i: number): Promise<ReadResult> {
-    const sequential = i === this.lastRead + 1;
-    this.lastRead = i;
-    // Jumps (the editor opening one record) read just the entry; a read that follows the one before reads ahead.
-    if (!sequential) return readEntry(this.handle, this.entry(i));
-    const ahead = this.readAhead;
-    const held = ahead !== null && i >= ahead.from && i < ahead.from + ahead.batch.entries.length;
-    if (!held) this.readAhead = { from: i, batch: await this.readBatchNow(i) };
-    const { from, batch } = this.readAhead as { from: number; batch: EntryBatch };
-    const entry = batch.entries[i - from] as TraceEntry;
-    const base = (batch.entries[0] as TraceEntry).start;
-    if (entry.end - base > batch.got) return shrunk(entry);
-    return importEntryBytes(batch.bytes.subarray(entry.start - base, entry.end - base), entry);
-  }
-
-  /** The table is about to change: what was read ahead may no longer be its entries. */
-  private forgetReadAhead(): void {
-    this.readAhead = null;
-    this.lastRead = -2;
+  private readNow(i: number): Promise<ReadResult> {
+    // Snapshot the entry before awaiting: a refresh may change the table meanwhile.
+    return readEntry(this.handle, this.entry(i));
   }
 
   /** Entries `from`… read with one `fs.read` of up to BATCH_BYTES (or the one entry, if larger). */
@@ -249,7 +225,6 @@ export class TraceIndex {
   }
 
   private async refreshNow(): Promise<RefreshResult> {
-    this.forgetReadAhead();
     const st = await stat(this.path);
     if (st.ino !== this.ino || st.dev !== this.dev) {
       // Replaced (rotated, rewritten by an editor): read the new file from the start.
