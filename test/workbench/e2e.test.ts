@@ -75,8 +75,22 @@ async function traceFrame(page: Page, fileName: string, timeoutMs = 60_000): Pro
   }
 }
 
-/** When the webview painted its first record (epoch ms, the browser's clock, which is this machine's). */
+/**
+ * When the webview painted its first record (epoch ms, the browser's clock, which is this machine's). The webview
+ * marks it in the animation frame after the record is in the page, so the mark may still be to come when
+ * `traceFrame` sees the record: wait for it (a busy or hidden frame runs its animation frames late).
+ */
 async function paintedAt(frame: Frame): Promise<number> {
+  await frame
+    .waitForFunction(
+      () =>
+        (globalThis as unknown as { performance: { getEntriesByName(n: string): unknown[] } }).performance.getEntriesByName(
+          'toolscope:record-painted',
+        ).length > 0,
+      undefined,
+      { timeout: 10_000, polling: 50 },
+    )
+    .catch(() => undefined);
   const at = await frame.evaluate<number | null>(`(() => {
     const m = performance.getEntriesByName('toolscope:record-painted')[0];
     return m ? performance.timeOrigin + m.startTime : null;
