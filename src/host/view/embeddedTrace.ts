@@ -76,7 +76,8 @@ export async function embeddedTrace(
   host: 'report' | 'harness',
   options: AnalysisOptions = {},
 ): Promise<EmbeddedTrace> {
-  return sessionTrace(await TraceSession.open(path, fileName, options), host);
+  // Every entry is read in order, twice (its row, then its view): read ahead.
+  return sessionTrace(await TraceSession.open(path, fileName, options, { readAhead: true }), host);
 }
 
 /**

@@ -6,7 +6,7 @@
  */
 import { Analyzer, type AnalysisOptions, type AnalyzedRecord } from '../../core/analysis.ts';
 import { DIAGNOSTIC_KINDS } from '../../core/diagnostics/registry.ts';
-import { TraceIndex } from '../../io/trace/traceIndex.ts';
+import { TraceIndex, type TraceIndexOptions } from '../../io/trace/traceIndex.ts';
 import { RangeIndex } from '../../io/trace/rangeIndex.ts';
 import type { TraceRange } from '../../io/trace/traceRanges.ts';
 import type { LoadedRecord } from '../../core/trace/record.ts';
@@ -107,8 +107,8 @@ export class TraceSession {
     this.analysedEntries = first;
   }
 
-  static async open(path: string, fileName: string, options: AnalysisOptions = {}): Promise<TraceSession> {
-    return TraceSession.opened(path, () => TraceIndex.open(path), fileName, options, 0, true);
+  static async open(path: string, fileName: string, options: AnalysisOptions = {}, index: TraceIndexOptions = {}): Promise<TraceSession> {
+    return TraceSession.opened(path, () => TraceIndex.open(path, index), fileName, options, 0, true);
   }
 
   /**

@@ -357,3 +357,53 @@ test('readTraceItems streams records and errors in line order', async () => {
     seen.push(item.kind === 'record' ? `${item.loaded.line}:${item.loaded.record.id}` : `${item.error.line}:error`);
   assert.deepEqual(seen, ['1:A', '2:error', '3:B', '4:error', '5:n']);
 });
+
+test('readAhead: entries read one after another (from one fs.read) are what each read alone gives; jumps, refreshes and a shrunk file read as before', async () => {
+  const path = await file(MIXED + '\n');
+  const index = await TraceIndex.open(path, { readAhead: true });
+  try {
+    const each = async (order: number[]) => Promise.all(order.map((i) => index.read(i)));
+    const inOrder = Array.from({ length: index.count }, (_, i) => i);
+    // The same results in order (read ahead), backwards (jumps), and in order again.
+    const forward = await each(inOrder);
+    assert.deepEqual(await each([...inOrder].reverse()), [...forward].reverse());
+    assert.deepEqual(await each(inOrder), forward);
+    const fresh = await TraceIndex.open(path);
+    try {
+      for (const i of inOrder) assert.deepEqual(await fresh.read(i), forward[i], `entry ${i}`);
+    } finally {
+      await fresh.close();
+    }
+    // Appended and refreshed: the new entries read in sequence with the old.
+    await appendFile(path, native('late') + '\n');
+    await index.refresh();
+    const after = await each(Array.from({ length: index.count }, (_, i) => i));
+    assert.equal(after.at(-1)?.records[0]?.record.id, 'late');
+    // The file cut short after it was indexed: an entry read afresh past its end says so (one read in sequence may
+    // still come from the bytes read ahead just before, as it would have come from a read made a moment earlier).
+    await truncate(path, 10);
+    const cut = await index.read(index.count - 1);
+    assert.match(cut.errors[0]?.message ?? '', /shorter than when it was indexed/);
+  } finally {
+    await index.close();
+  }
+});
+
+test('readAhead: a last line completed after it was read in sequence is read again whole', async () => {
+  const path = await file(`${native('a')}\n${native('b')}\n{"toolscope": 1, "id": "c`);
+  const index = await TraceIndex.open(path, { readAhead: true });
+  try {
+    for (let i = 0; i < index.count; i++) await index.read(i);
+    assert.equal((await index.read(2)).errors.length, 1, 'incomplete');
+    await appendFile(path, '"}\n');
+    await index.refresh();
+    const again = [];
+    for (let i = 0; i < index.count; i++) again.push(await index.read(i));
+    assert.deepEqual(
+      again.map((r) => r.records[0]?.record.id),
+      ['a', 'b', 'c'],
+    );
+  } finally {
+    await index.close();
+  }
+});
