@@ -287,8 +287,8 @@ function logThreadRuns(
 }
 
 /**
- * `report FILE -o report.html` on one thread and on every core (default options: the what-if included); the reports
- * compared with their nonces (random per report) taken out.
+ * `report FILE -o report.html` on one thread (the default for one file) and on every core (`--jobs N`: ranges of its
+ * records), the what-if included both ways; the reports compared with their nonces (random per report) taken out.
  */
 async function benchReport(log: (line: string) => void, dir: string, file: string, bytes: number, records: number): Promise<void> {
   const cores = availableParallelism();
@@ -304,7 +304,7 @@ async function benchReport(log: (line: string) => void, dir: string, file: strin
   const alls = [];
   for (let i = 0; i < runs; i++) {
     ones.push(await report(['--jobs', '1']));
-    alls.push(await report([]));
+    alls.push(await report(['--jobs', String(cores)]));
   }
   const fastest = <T extends { ms: number }>(rs: T[]) => rs.reduce((a, b) => (b.ms < a.ms ? b : a));
   const one = fastest(ones);
@@ -354,7 +354,7 @@ async function benchCorpus(log: (line: string) => void, dir: string): Promise<vo
     log(`analyze FILE: the same records in one ${(bytes / 1e6).toFixed(0)} MB file (cut into ranges of its records); ${load()}`);
     benchThreads(log, dir, big, bytes, records);
     log(
-      `report FILE: the first ${(forReport.bytes / 1e6).toFixed(0)} MB of those records (${forReport.records.toLocaleString('en-US')}) in one file (cut into ranges of its records); ${load()}`,
+      `report FILE: the first ${(forReport.bytes / 1e6).toFixed(0)} MB of those records (${forReport.records.toLocaleString('en-US')}) in one file (--jobs ${availableParallelism()}: cut into ranges of its records); ${load()}`,
     );
     await benchReport(log, dir, forReport.file, forReport.bytes, forReport.records);
     log(`  (${load()} at the end; the machine may be shared: compare runs made close together)`);
