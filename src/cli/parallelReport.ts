@@ -7,7 +7,7 @@
  * `analyze` is.
  */
 import type { AnalysisOptions } from '../core/analysis.ts';
-import { EmbeddedTraces, joinRange } from '../host/view/embeddedTrace.ts';
+import { emptyTrace, joinRange } from '../host/view/embeddedTrace.ts';
 import type { PageData } from '../host/view/pageHtml.ts';
 import { inJobOrder } from './fileWorkerPool.ts';
 import { traceJobs, type TraceJob } from './traceJobs.ts';
@@ -35,7 +35,7 @@ export async function embeddedTracesInParallel(
   options: AnalysisOptions,
   threads: number,
 ): Promise<PageData> {
-  const out = new EmbeddedTraces<PageData>(title, 'report', options);
+  const out: PageData = emptyTrace(title, 'report', options);
   const data: ReportWorkerData = { kind: REPORT_WORKER, options };
   // The file whose ranges are being joined, and the whole trace when there is one file.
   let file: PageData | null = null;
@@ -50,8 +50,8 @@ export async function embeddedTracesInParallel(
     if (job.readError !== undefined) throw new Error(`${'range' in part ? part.range.path : part.file}: ${job.readError}`);
     if (!job.endsFile) return;
     if (files.length === 1) only = file;
-    else out.append(file);
+    else joinRange(out, file);
     file = null;
   });
-  return only ?? out.trace;
+  return only ?? out;
 }

