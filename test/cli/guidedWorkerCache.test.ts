@@ -5,13 +5,25 @@
  * thread and with a grammar worker per file thread. The worker also keeps the grammars it derives from tags
  * (src/io/cache/derivedGrammarFiles.ts), with the same output whether they are kept, read back, or bad.
  */
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
+import { createHash } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const SAMPLE = join(ROOT, 'samples', 'kimi-k2-raw-completions.jsonl');
@@ -26,14 +38,39 @@ function run(dir: string, cache: string, args: string[], env: Record<string, str
   return r.stdout;
 }
 
-/** The CLI built as `npm run build` builds it, in a scratch folder with an empty cache folder beside it. */
+/** The CLI built as `npm run build` builds it, once for this file, in a scratch folder. */
+let built: Promise<string> | undefined;
+const scratch = mkdtempSync(join(tmpdir(), 'toolscope-worker-cache-'));
+after(() => rmSync(scratch, { recursive: true, force: true }));
+function buildOnce(): Promise<string> {
+  built ??= (async () => {
+    const { buildBundles } = (await import(pathToFileURL(join(ROOT, 'scripts/build.mjs')).href)) as {
+      buildBundles(o: { outdir: string }): Promise<unknown>;
+    };
+    await buildBundles({ outdir: join(scratch, 'dist') });
+    return join(scratch, 'dist');
+  })();
+  return built;
+}
+
+/** The built CLI, with an empty cache folder of the test's own (`dir`, removed by the test). */
 async function builtCli(): Promise<{ dir: string; dist: string; cache: string }> {
-  const dir = mkdtempSync(join(tmpdir(), 'toolscope-worker-cache-'));
-  const { buildBundles } = (await import(pathToFileURL(join(ROOT, 'scripts/build.mjs')).href)) as {
-    buildBundles(o: { outdir: string }): Promise<unknown>;
-  };
-  await buildBundles({ outdir: join(dir, 'dist') });
-  return { dir, dist: join(dir, 'dist'), cache: join(dir, 'cache') };
+  const dist = await buildOnce();
+  const dir = mkdtempSync(join(scratch, 'test-'));
+  return { dir, dist, cache: join(dir, 'cache') };
+}
+
+/** A grammar file's JSON (after its header: src/io/cache/cacheFiles.ts). */
+function keptGrammar(path: string): { ebnf: string; root: string; route: string } {
+  const text = readFileSync(path, 'utf8');
+  return JSON.parse(text.slice(text.indexOf('\n') + 1));
+}
+
+/** Writes `json` as the grammar file `path`, sealed as the store seals it (for its own name). */
+function writeSealedGrammar(path: string, json: unknown): void {
+  const payload = Buffer.from(JSON.stringify(json));
+  const sha = createHash('sha256').update(payload).digest('hex');
+  writeFileSync(path, Buffer.concat([Buffer.from(`toolscope-cache 1 ${basename(path)} ${sha} ${payload.length}\n`), payload]));
 }
 
 const engineCaches = (cache: string) => readdirSync(join(cache, 'toolscope')).filter((f) => f.startsWith('guidedWorker-engine.js-'));
@@ -108,12 +145,105 @@ test('the grammar worker keeps the grammars it derives: written by the first run
     assert.equal(run(dist, cache, [SAMPLE]), plain, 'second run (reads them)');
     assert.deepEqual(new Map(files().map((f) => [f, statSync(join(grammars, f)).mtimeMs] as const)), stamps, 'nothing derived again');
 
-    // A kept grammar that does not parse (or is not whole) is derived again: the verdicts are those of the tag.
-    for (const f of kept)
-      writeFileSync(join(grammars, f), JSON.stringify({ ...JSON.parse(readFileSync(join(grammars, f), 'utf8')), ebnf: 'root ::= (' }));
+    // A kept grammar xgrammar refuses (sealed as the store seals it) is derived again: the verdicts are those of the
+    // tag. One edited without its seal is not even read.
+    for (const f of kept) writeSealedGrammar(join(grammars, f), { ...keptGrammar(join(grammars, f)), ebnf: 'root ::= (' });
     assert.equal(run(dist, cache, [SAMPLE]), plain, 'bad grammars in the store');
-    for (const f of kept) assert.notEqual(JSON.parse(readFileSync(join(grammars, f), 'utf8')).ebnf, 'root ::= (', `${f} rewritten`);
+    for (const f of kept) assert.notEqual(keptGrammar(join(grammars, f)).ebnf, 'root ::= (', `${f} rewritten`);
+    for (const f of kept) {
+      const text = readFileSync(join(grammars, f), 'utf8');
+      assert.ok(text.includes('root ::='));
+      writeFileSync(join(grammars, f), text.replace('root ::=', 'root ::= "x"'));
+    }
+    assert.equal(run(dist, cache, [SAMPLE]), plain, 'edited grammars in the store');
+    for (const f of kept) assert.ok(!readFileSync(join(grammars, f), 'utf8').includes('root ::= "x"'), `${f} rewritten`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('hostile cache folders cost a run nothing: a linked grammar folder is left alone, FIFOs in place of the code caches do not hang it', async () => {
+  const { dir, dist, cache } = await builtCli();
+  try {
+    const plain = run(dist, cache, [SAMPLE], { TOOLSCOPE_CODE_CACHE: '0' });
+    assert.equal(run(dist, cache, [SAMPLE]), plain, 'first run (writes the caches)');
+    const folder = join(cache, 'toolscope');
+    const codeCaches = readdirSync(folder).filter((f) => f.endsWith('.v8cache'));
+    assert.equal(codeCaches.length, 2, "the CLI's and the engine's");
+    // The grammar folder a link to a folder holding files of every name the store would read or prune.
+    const other = join(dir, 'other');
+    mkdirSync(other);
+    const [grammar] = readdirSync(join(folder, 'grammars'));
+    assert.ok(grammar);
+    const strangers = ['notes.txt', grammar, `0123456789abcdef-${'0'.repeat(64)}.json`, `${grammar}.1.0.tmp`];
+    for (const f of strangers) writeFileSync(join(other, f), `not the cache's: ${f}`);
+    rmSync(join(folder, 'grammars'), { recursive: true });
+    symlinkSync(other, join(folder, 'grammars'));
+    for (const f of codeCaches) {
+      rmSync(join(folder, f));
+      execFileSync('mkfifo', [join(folder, f)]);
+    }
+
+    const r = spawnSync(process.execPath, [join(dist, 'cli.js'), 'analyze', SAMPLE, '--json'], {
+      encoding: 'utf8',
+      env: { ...process.env, XDG_CACHE_HOME: cache },
+      maxBuffer: 64 << 20,
+      timeout: 60_000,
+    });
+    assert.deepEqual({ code: r.status, stdout: r.stdout }, { code: 0, stdout: plain }, r.stderr);
+    assert.deepEqual(readdirSync(other).sort(), strangers.sort(), 'nothing deleted there');
+    for (const f of strangers) assert.equal(readFileSync(join(other, f), 'utf8'), `not the cache's: ${f}`, `${f} unchanged`);
+    for (const f of codeCaches) assert.ok(lstatSync(join(folder, f)).isFile(), `${f}: the FIFO was a miss, replaced by the cache`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+/** Whether this user can mount a file system in a mount namespace of its own (unprivileged user namespaces). */
+const canMount = spawnSync('unshare', ['--mount', '--map-root-user', 'true']).status === 0;
+
+test(
+  'a full disk (a tmpfs with no room, in a mount namespace of its own): the run succeeds, no cache is written and no temporary file is left',
+  { skip: canMount ? false : 'unshare --mount --map-root-user is not allowed here' },
+  async () => {
+    const { dir, dist, cache } = await builtCli();
+    try {
+      const plain = run(dist, cache, [SAMPLE], { TOOLSCOPE_CODE_CACHE: '0' });
+      mkdirSync(cache);
+      const out = join(dir, 'out');
+      // Room for the folders (they take no blocks on a tmpfs), not for a byte more: a filler takes all the mount has.
+      const script = [
+        'mount -t tmpfs -o size=64k tmpfs "$CACHE"',
+        '(head -c 70000 /dev/zero > "$CACHE/filler" 2>/dev/null || true)',
+        'node "$CLI" analyze "$SAMPLE" --json > "$OUT.stdout"; echo $? > "$OUT.code"',
+        'find "$CACHE" -type f ! -name filler > "$OUT.files"',
+        'find "$CACHE" -type d > "$OUT.dirs"',
+      ].join(' && ');
+      const r = spawnSync('unshare', ['--mount', '--map-root-user', 'sh', '-c', script], {
+        encoding: 'utf8',
+        env: {
+          ...process.env,
+          CACHE: cache,
+          CLI: join(dist, 'cli.js'),
+          SAMPLE,
+          OUT: out,
+          PATH: `${dirname(process.execPath)}:${process.env.PATH}`,
+          XDG_CACHE_HOME: cache,
+        },
+        timeout: 120_000,
+      });
+      assert.equal(r.status, 0, r.stderr);
+      assert.equal(readFileSync(`${out}.code`, 'utf8').trim(), '0');
+      assert.equal(readFileSync(`${out}.stdout`, 'utf8'), plain);
+      assert.equal(readFileSync(`${out}.files`, 'utf8'), '', 'no cache file and no temporary file on the full disk');
+      // The folders were made and found fit: the caches were written, and failed.
+      assert.deepEqual(readFileSync(`${out}.dirs`, 'utf8').trim().split('\n'), [
+        cache,
+        join(cache, 'toolscope'),
+        join(cache, 'toolscope', 'grammars'),
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+);
