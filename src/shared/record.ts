@@ -144,7 +144,9 @@ export type RecordSource =
   | 'llama.cpp'
   | 'llama.cpp-stream'
   | 'inspect-log'
-  | 'otel';
+  | 'otel'
+  /** A serving engine's error body on a line of its own (trace/importers/engineErrorBody.ts). */
+  | 'error-body';
 
 /** A record as loaded from a file: where it came from and what it became. */
 export interface LoadedRecord {

@@ -249,6 +249,26 @@ export interface FormatEngineProfiles {
   serverParser(generation: VllmGeneration, tokens: ReadonlyArray<Token & { id: number }>, text: string): EngineServerParser;
 }
 
+/**
+ * How the format's tool-call markup reads when it leaks into a client's content: the one leak rule
+ * (diagnostics/leakAttribution.ts) attributes a leaked span to the format whose whole markers and body match it, by
+ * these declarations read through the registry. Every whole marker in `leakFragments` that is neither an opener nor a
+ * closer (Kimi's `<|tool_call_argument_begin|>`, Harmony's `<|message|>`) counts as an inner marker; the other
+ * `leakFragments` are pieces (a split marker's remains, body tags like Qwen3-Coder's `<function=`).
+ */
+export interface LeakSignature {
+  /** Whole markers that open a call or a section of calls: leaked with nothing after them, an `opener-only` fragment. */
+  readonly openers: readonly string[];
+  /** Whole markers that close one: leaked with nothing before them, a `closer-only` fragment. */
+  readonly closers: readonly string[];
+  /**
+   * How the text after the opener reads in this format, for markers another format shares (Hermes and Qwen3-Coder
+   * both write `<tool_call>`): a span whose body does not read so, and that no parser reads a call from, is not this
+   * format's (MiniMax's `<tool_call><invoke …>` is neither). Absent: the markers alone decide.
+   */
+  readonly body?: RegExp;
+}
+
 export interface ToolCallFormat {
   readonly name: string;
   readonly displayName: string;
@@ -263,6 +283,8 @@ export interface ToolCallFormat {
    * (Kimi K2 GGUF builds decode the markers by id as `<|reserved_token_163595|>` …): leak detection finds them too.
    */
   readonly markerSpellings?: ReadonlyArray<{ readonly spelling: string; readonly marker: string }>;
+  /** Openers, closers and body of the format's markup, for attributing a leak in content to it (LeakSignature). */
+  readonly leakSignature: LeakSignature;
   /**
    * The model's own call is a bare JSON object `{"name", "parameters"}` (Llama-style): in content it is a leaked
    * call. Otherwise a bare JSON call naming an offered tool in content is a call written without the markup

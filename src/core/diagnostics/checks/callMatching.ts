@@ -1,6 +1,7 @@
 /** Pairs the reference parse's calls with the response's calls: by id where ids agree, else by position. */
 import type { AccumulatedCall } from '../../trace/deltaAccumulator.ts';
 import type { ParsedCall } from '../../formats/toolCallFormat.ts';
+import { canonicalJson } from '../../util/canonicalJson.ts';
 
 export interface CallPair {
   raw: ParsedCall;
@@ -21,4 +22,22 @@ export function matchCalls(raw: readonly ParsedCall[], response: readonly Accumu
     pair.response = rest.shift() ?? null;
   }
   return pairs;
+}
+
+/** Arguments as data when they are JSON (so `{"a":1}` and `{ "a": 1 }` are the same), else as trimmed text. */
+function argumentsKey(args: string): string {
+  try {
+    return canonicalJson(JSON.parse(args));
+  } catch {
+    return args.trim();
+  }
+}
+
+/**
+ * A call written in leaked markup was delivered when the client received a call of the same name and arguments as
+ * tool_calls: only then is the markup the sole thing that leaked.
+ */
+export function isDelivered(call: { name: string; arguments: string }, delivered: readonly AccumulatedCall[]): boolean {
+  const key = argumentsKey(call.arguments);
+  return delivered.some((d) => d.name === call.name && argumentsKey(d.arguments) === key);
 }

@@ -1,13 +1,15 @@
 /**
- * content-leak: tool-call markup, or a call's arguments, reached the client as `content`. The content is scanned
- * for the markup of every registered format (and its other marker spellings, e.g. Kimi's `<|reserved_token_N|>`),
- * not only the record's own: a Qwen3-Coder fragment in a record read as Hermes is still a leak. One finding per
- * format found, `detail` naming it.
+ * content-leak: tool-call markup, or a call's arguments, reached the client as `content`. The content's markup is
+ * cut into spans and each span attributed to one registered format by the one leak rule (leakAttribution.ts): one
+ * finding per span, `detail` naming the format — or the fragment (`opener-only`, `closer-only`, `markers-only`)
+ * when the span is markers alone and claims no call. A span of no registered format is unknown-markup-in-content's.
  */
 import { defineCheck, diagnosticKind } from '../check.ts';
-import { makeDiagnostic } from '../context.ts';
+import { makeDiagnostic, type CheckContext } from '../context.ts';
 import type { Diagnostic } from '../diagnostic.ts';
-import { findUnknownMarkup, scanToolMarkup } from '../toolMarkupScan.ts';
+import { attributeLeaks, firstMarkup, type LeakSpan } from '../leakAttribution.ts';
+import type { MarkupCall } from '../toolMarkupScan.ts';
+import { isDelivered } from './callMatching.ts';
 import { bareCallsInContent } from './rawFallbackFormat.ts';
 
 const CONTENT_LEAK = diagnosticKind({
@@ -17,6 +19,51 @@ const CONTENT_LEAK = diagnosticKind({
   title: 'Tool-call markup or arguments in content',
 });
 
+const plural = (n: number, one: string, many: string): string => (n === 1 ? one : many);
+
+/** Names of calls in a list, at most five, then how many more. */
+function names(calls: readonly MarkupCall[]): string {
+  const shown = calls.slice(0, 5).map((c) => c.name);
+  return shown.join(', ') + (calls.length > 5 ? ` and ${calls.length - 5} more` : '');
+}
+
+/** What the span holds, as the end of the finding's sentence: calls never received, calls also delivered, or none. */
+function callsClause(calls: readonly MarkupCall[], ctx: CheckContext): string {
+  if (!calls.length) return '; Toolscope reads no named call in it';
+  const delivered = ctx.response?.calls ?? [];
+  const lost = calls.filter((c) => !isDelivered(c, delivered));
+  const n = calls.length;
+  if (lost.length === n) return `; it holds ${n} ${plural(n, 'call', 'calls')} (${names(calls)}) the client never received as tool_calls`;
+  if (lost.length === 0)
+    return `; ${plural(n, 'its call', `its ${n} calls`)} (${names(calls)}) also reached the client as tool_calls, so only the markup leaked`;
+  return `; of its ${n} calls, the client never received ${names(lost)} as tool_calls and received the others (${names(
+    calls.filter((c) => !lost.includes(c)),
+  )}) as tool_calls too`;
+}
+
+function spanMessage(span: LeakSpan & { format: NonNullable<LeakSpan['format']> }, ctx: CheckContext): string {
+  const first = firstMarkup(span);
+  const quote = `${JSON.stringify(first.text)}${first.marker ? ` (${first.marker} spelled by its token id)` : ''}`;
+  const name = span.format.displayName;
+  const other = span.format.name === ctx.format.name ? '' : ` (${name} markup, in a record read as ${ctx.format.displayName})`;
+  const received = ctx.response?.calls.length ?? 0;
+  const deliveredNote = received ? `; the client did receive ${received} ${plural(received, 'call', 'calls')} as tool_calls` : '';
+  switch (span.fragment) {
+    case 'opener-only':
+      return `the client received the opener ${quote} of ${name} tool-call markup as content with nothing after it${other}: a fragment that holds no call${deliveredNote}`;
+    case 'closer-only':
+      return `the client received the closer ${quote} of ${name} tool-call markup as content with nothing before it${other}: a fragment that holds no call${deliveredNote}`;
+    case 'markers-only':
+      return `the client received ${name} tool-call markers as content with nothing between them, from ${quote} on${other}: a fragment that holds no call${deliveredNote}`;
+    case 'piece':
+      return `the client received what is left of ${name} tool-call markup as content: ${quote}${other}, its markers split across tokens or deltas or decoded as text`;
+    default:
+      return `the client received ${name} tool-call markup as content: ${quote}${other}${callsClause(span.calls, ctx)}`;
+  }
+}
+
+const overlaps = (a: { start: number; end: number }, start: number, end: number): boolean => a.start < end && start < a.end;
+
 export const contentLeak = defineCheck({
   stage: 'sync',
   kinds: [CONTENT_LEAK],
@@ -24,39 +71,32 @@ export const contentLeak = defineCheck({
     const content = ctx.response?.content;
     if (!content) return [];
     const out: Diagnostic[] = [];
-    // Fragments only a format's markup produces, so a hit is never a false alarm on prose.
-    const found = scanToolMarkup(content, ctx.record.request?.tools);
-    // Whole markers decide the format; a piece of a marker alone (a split marker's remains) only when nothing whole
-    // is there, and not where it is part of a special-token shape of another model (unknown-markup-in-content).
-    const whole = found.filter((f) => f.complete);
-    const unknown = findUnknownMarkup(content);
-    const partial = found.filter((f) => !f.complete && !unknown.some((u) => u.start < f.first.end && f.first.start < u.end)).slice(0, 1);
-    for (const { format, first, calls } of whole.length ? whole : partial) {
-      const spelled = first.marker ? ` (${first.marker} spelled by its token id)` : '';
-      const other = format.name === ctx.format.name ? '' : ` — ${format.displayName} markup, in a record read as ${ctx.format.displayName}`;
-      const named = calls.length
-        ? `; it holds ${calls.length} call${calls.length === 1 ? '' : 's'} (${calls
-            .slice(0, 5)
-            .map((c) => c.name || '(no name)')
-            .join(', ')}) the client never received as tool_calls`
-        : '';
+    const spans = attributeLeaks(content, ctx.record.request?.tools, ctx.format);
+    for (const span of spans) {
+      const { format } = span;
+      if (!format) continue;
+      const first = firstMarkup(span);
       out.push(
         makeDiagnostic(ctx, CONTENT_LEAK, {
           where: 'response',
-          charStart: first.start,
-          charEnd: first.end,
-          detail: format.name,
-          message: `the client received tool-call markup as content: ${JSON.stringify(first.text)}${spelled}${other}${named}`,
+          charStart: span.start,
+          charEnd: span.end,
+          detail: span.fragment && span.fragment !== 'piece' ? span.fragment : format.name,
+          message: spanMessage({ ...span, format }, ctx),
           hint: first.marker
             ? 'The decoder spelled the special tokens by id (a GGUF build without their names), so no tool parser recognised them. Use a build whose vocabulary names the markers, or map the reserved spellings back before parsing.'
-            : 'The server-side tool parser let markup through (markers split across tokens or deltas, decoded as text, or another format than the parser expects). Parse by text, not by token id alone, and strip markers before emitting content.',
+            : span.fragment && span.fragment !== 'piece'
+              ? 'The server-side tool parser took the call but left its marker in the content. Strip every marker of the format from content, also when it stands alone.'
+              : 'The server-side tool parser let markup through (markers split across tokens or deltas, decoded as text, or another format than the parser expects). Parse by text, not by token id alone, and strip markers before emitting content.',
         }),
       );
     }
+    // Elsewhere in the content only: a span already found is one finding.
+    const free = (start: number, end: number): boolean => !spans.some((s) => overlaps(s, start, end));
     // A format whose own call is a bare JSON object: that object in content is its call, leaked.
     if (ctx.format.nativeBareJson && !ctx.parse) {
-      const delivered = new Set((ctx.response?.calls ?? []).map((c) => c.name));
-      const bare = bareCallsInContent(ctx, content).filter((c) => !delivered.has(c.name));
+      const delivered = ctx.response?.calls ?? [];
+      const bare = bareCallsInContent(ctx, content).filter((c) => free(c.start, c.end) && !isDelivered(c, delivered));
       if (bare.length) {
         out.push(
           makeDiagnostic(ctx, CONTENT_LEAK, {
@@ -78,7 +118,12 @@ export const contentLeak = defineCheck({
       const args = call.arguments.trim();
       if (args.length < 8) continue;
       const at = content.indexOf(args);
-      if (at < 0) continue;
+      if (
+        at < 0 ||
+        !free(at, at + args.length) ||
+        out.some((d) => d.charStart !== null && d.charStart! < at + args.length && at < d.charEnd!)
+      )
+        continue;
       out.push(
         makeDiagnostic(ctx, CONTENT_LEAK, {
           where: 'response',

@@ -69,13 +69,35 @@ function tagName(ctx: CheckContext): string {
   return style ? `xgrammar's ${style} tag` : "the format's structural tag";
 }
 
-/** The call (by index in the parse) whose arguments hold a char offset, if any. */
-function callAt(ctx: CheckContext, offset: number): { index: number; name: string } | null {
+/**
+ * What the grammar would have stepped in on, in `detail`: the tool's name (`tool-name`), arguments the schema
+ * refuses (`arguments`), the spelling of a call's header only — whitespace the tag has no room for, as in Harmony's
+ * `to=functions.f <|constrain|>json` spelled as OpenAI's docs spell it (`header-spelling`) — or the markup's
+ * structure (`structure`: text between calls, a missing marker, an output that cannot end there).
+ */
+export type Intervention = 'tool-name' | 'arguments' | 'header-spelling' | 'structure';
+
+interface Located {
+  intervention: Intervention;
+  /** The call of the parse the refused character is in (its header or its arguments), if any. */
+  call: { index: number; name: string; id: string } | null;
+}
+
+function locate(ctx: CheckContext, r: WhatIfRejected): Located {
+  if (r.reason === 'cannot-end') return { intervention: 'structure', call: null };
+  const at = r.charOffset;
+  const text = ctx.completionText ?? '';
   for (const c of ctx.parse?.calls ?? []) {
-    const span = c.argumentsSpan;
-    if (span && offset >= span.start && offset <= span.end) return { index: c.index, name: c.name };
+    const call = { index: c.index, name: c.name, id: c.id };
+    const args = c.argumentsSpan;
+    if (args && at >= args.start && at <= args.end) return { intervention: 'arguments', call };
+    const headerEnd = args ? args.start : c.span.end;
+    if (at < c.span.start || at >= headerEnd) continue;
+    if (/\s/u.test(text[at] ?? '')) return { intervention: 'header-spelling', call };
+    if (at >= c.idSpan.start && at < c.idSpan.end) return { intervention: 'tool-name', call };
+    return { intervention: 'structure', call };
   }
-  return null;
+  return { intervention: 'structure', call: null };
 }
 
 function blocked(ctx: CheckContext, earlier: readonly Diagnostic[], request: ChatRequest, r: WhatIfRejected): Diagnostic {
@@ -86,19 +108,40 @@ function blocked(ctx: CheckContext, earlier: readonly Diagnostic[], request: Cha
   const range = tokenRange(tokens, r.charOffset, end);
   const where = r.reason === 'cannot-end' ? 'the end of the output' : `token ${range.tokenStart ?? '?'}`;
   const wrote = r.reason === 'cannot-end' ? 'the model stopped here' : `the model wrote ${JSON.stringify(r.produced)}`;
-  let message = `guided decoding (${tagName(ctx)}) would have stepped in at ${where}: it allowed ${r.allowed}; ${wrote}`;
-  const call = callAt(ctx, r.charOffset);
+  const tag = tagName(ctx);
+  const { intervention, call } = locate(ctx, r);
+  const label = call ? `call ${call.id || call.index}${call.name ? ` (${call.name})` : ''}` : '';
+  let message: string;
+  switch (intervention) {
+    case 'header-spelling':
+      message = `guided decoding (${tag}) would have stepped in at ${where} over the spelling of ${label}'s header only: it allowed ${r.allowed} and no whitespace there; ${wrote}; the tool and its arguments are not what it refuses, and a server that reads the header leniently takes the call as written`;
+      break;
+    case 'tool-name':
+      message = `guided decoding (${tag}) would have stepped in at ${where} on the tool name of ${label}: it allowed ${r.allowed}; ${wrote}`;
+      break;
+    case 'arguments':
+      message = `guided decoding (${tag}) would have stepped in at ${where} in the arguments of ${label}: it allowed ${r.allowed}; ${wrote}`;
+      break;
+    default:
+      message = `guided decoding (${tag}) would have stepped in at ${where}: it allowed ${r.allowed}; ${wrote}`;
+  }
   const d = diagnostic(GUIDED_WOULD_BLOCK, {
     message,
-    hint: 'Replay with guided decoding on (`toolscope replay --guided both`) to see the constrained answer; on vLLM mark the tools `strict: true`, on SGLang send the structural tag.',
+    hint:
+      intervention === 'header-spelling'
+        ? "Only the header's whitespace differs from the tag: under guided decoding the model would have written the same call without it. Nothing to fix in the call; a parser that insists on the tag's spelling would miss it."
+        : 'Replay with guided decoding on (`toolscope replay --guided both`) to see the constrained answer; on vLLM mark the tools `strict: true`, on SGLang send the structural tag.',
     where: 'completion',
     tokenStart: range.tokenStart,
     tokenEnd: range.tokenEnd,
     charStart: r.charOffset,
     charEnd: end,
+    detail: intervention,
   });
-  if (call) {
-    d.callIndex = call.index;
+  // A difference of spelling alone is never more than a warning.
+  if (intervention === 'header-spelling') d.severity = 'warning';
+  if (call) d.callIndex = call.index;
+  if (call && intervention === 'arguments') {
     // Blocked inside arguments ajv accepts: the grammar is stricter there (e.g. property order, extra properties).
     const ajvFound = earlier.some((x) => x.kind === 'schema-violation' && x.callIndex === call.index && x.severity === 'error');
     const known = earlier.some(
@@ -107,10 +150,9 @@ function blocked(ctx: CheckContext, earlier: readonly Diagnostic[], request: Cha
     if (!ajvFound && !known) {
       const tool = request.tools?.find((t) => t.function?.name === call.name);
       const why = explainDisagreement(tool?.function.parameters, 'stricter', []);
-      message += why.length
+      d.message += why.length
         ? `; ajv accepts these arguments: the grammar is stricter on ${why.join(', ')}`
         : '; ajv accepts these arguments and no known keyword gap explains it (unexplained disagreement)';
-      d.message = message;
     }
   }
   return d;

@@ -9,9 +9,12 @@ const INVALID_ARGUMENTS_JSON = diagnosticKind({
   title: 'Arguments are not a JSON object',
 });
 
-/** Parses arguments as a JSON object, or says why they are not one. */
+/**
+ * Parses arguments as a JSON object, or says why they are not one: `reason` completes "the arguments … are" (`empty`,
+ * `not valid JSON: …`, `valid JSON but not an object (…)`).
+ */
 export function parseArguments(args: string): { ok: true; value: Record<string, unknown> } | { ok: false; reason: string } {
-  if (args.trim() === '') return { ok: false, reason: 'the arguments are empty' };
+  if (args.trim() === '') return { ok: false, reason: 'empty' };
   let value: unknown;
   try {
     value = JSON.parse(args);
@@ -43,7 +46,7 @@ export const invalidArgumentsJson = defineCheck({
           where: c.where,
           ...argumentsAnchor(c),
           callIndex: c.index,
-          message: `arguments of call ${c.id ?? c.index} are ${parsed.reason}`,
+          message: `the arguments of call ${c.id ?? c.index}${c.name ? ` (${c.name})` : ''} are ${parsed.reason}`,
           hint: 'Truncated output (finish_reason "length") or a model error. Guided decoding with the tool schema guarantees well-formed JSON.',
         }),
       ];

@@ -7,8 +7,9 @@
 import { defineCheck, type SyncCheck } from '../check.ts';
 import type { CheckedCall } from '../context.ts';
 import type { Diagnostic } from '../diagnostic.ts';
-import { bestMarkup, scanToolMarkup } from '../toolMarkupScan.ts';
+import { attributeLeaks } from '../leakAttribution.ts';
 import { badCallId } from './badCallId.ts';
+import { isDelivered } from './callMatching.ts';
 import { invalidArgumentsJson } from './invalidArgumentsJson.ts';
 import { schemaViolation } from './schemaViolation.ts';
 import { unknownTool } from './unknownTool.ts';
@@ -24,27 +25,30 @@ export const leakedCalls = defineCheck({
     if (ctx.parse) return [];
     const content = ctx.response?.content;
     if (!content) return [];
-    const markup = bestMarkup(scanToolMarkup(content, ctx.record.request?.tools));
-    if (!markup?.calls.length) return [];
-    const delivered = new Set((ctx.response?.calls ?? []).map((c) => `${c.name ?? ''}\u0000${c.arguments.trim()}`));
-    const calls: CheckedCall[] = markup.calls
-      .filter((c) => !delivered.has(`${c.name}\u0000${c.arguments.trim()}`))
-      .map((c) => ({
-        index: c.index,
-        id: c.id || null,
-        name: c.name,
-        arguments: c.arguments,
-        where: 'response',
-        argumentsStart: c.argumentsStart,
-        argumentsEnd: c.argumentsEnd,
-        start: c.start,
-        end: c.end,
-      }));
-    if (!calls.length) return [];
-    const leakedCtx = { ...ctx, calls, callIds: markup.format.callIds ?? null };
-    return CALL_CHECKS.flatMap((check) => check.run(leakedCtx)).map((d): Diagnostic => {
-      const { callIndex: _notTheRecords, ...rest } = d;
-      return { ...rest, detail: 'leaked', message: `leaked ${markup.format.displayName} call in content, never delivered: ${d.message}` };
+    // The calls the leak rule attributes to a span's format, one format per span (leakAttribution.ts).
+    const spans = attributeLeaks(content, ctx.record.request?.tools, ctx.format).filter((s) => s.format !== null && s.calls.length);
+    const delivered = ctx.response?.calls ?? [];
+    return spans.flatMap((span) => {
+      const format = span.format!;
+      const calls: CheckedCall[] = span.calls
+        .filter((c) => !isDelivered(c, delivered))
+        .map((c) => ({
+          index: c.index,
+          id: c.id || null,
+          name: c.name,
+          arguments: c.arguments,
+          where: 'response',
+          argumentsStart: c.argumentsStart,
+          argumentsEnd: c.argumentsEnd,
+          start: c.start,
+          end: c.end,
+        }));
+      if (!calls.length) return [];
+      const leakedCtx = { ...ctx, calls, callIds: format.callIds ?? null };
+      return CALL_CHECKS.flatMap((check) => check.run(leakedCtx)).map((d): Diagnostic => {
+        const { callIndex: _notTheRecords, ...rest } = d;
+        return { ...rest, detail: 'leaked', message: `leaked ${format.displayName} call in content, never delivered: ${d.message}` };
+      });
     });
   },
 });

@@ -6,6 +6,7 @@
  * is the whole content. For a format whose native call *is* that JSON (Llama-style, `nativeBareJson`), it is a
  * leaked call instead (content-leak).
  */
+import { attributeLeaks } from '../leakAttribution.ts';
 import { defineCheck, diagnosticKind } from '../check.ts';
 import { makeDiagnostic, type CheckContext } from '../context.ts';
 import type { Diagnostic } from '../diagnostic.ts';
@@ -102,7 +103,11 @@ export const rawFallbackFormat = defineCheck({
       }),
     );
     const delivered = new Set((ctx.response?.calls ?? []).map((c) => c.name));
-    const bare = bareCallsInContent(ctx, content).filter((c) => !delivered.has(c.name));
+    // JSON inside markup a format owns (a Hermes `<tool_call>{…}</tool_call>`) is that leak's call, not a bare one.
+    const leaks = attributeLeaks(content, ctx.record.request?.tools, ctx.format).filter((s) => s.format !== null);
+    const bare = bareCallsInContent(ctx, content).filter(
+      (c) => !delivered.has(c.name) && !leaks.some((s) => s.start < c.end && c.start < s.end),
+    );
     if (bare.length && !ctx.format.nativeBareJson) {
       const first = bare[0] as BareJsonCall;
       out.push(

@@ -1,7 +1,7 @@
 /** gpt-oss Harmony messages as a `ToolCallFormat`: markers, detection and the reference parser. */
 import { harmonyCallWriter } from './harmonyCallWriter.ts';
 import type { ParserOptions, StreamingParser, ToolCallFormat } from '../toolCallFormat.ts';
-import { CALL, HARMONY_MARKERS, RETURN } from './harmonyMarkers.ts';
+import { CALL, CHANNEL, END, HARMONY_MARKERS, RETURN, START } from './harmonyMarkers.ts';
 import { HarmonyParser } from './harmonyParser.ts';
 import { MarkerSplitter } from '../../tokens/markerSplitter.ts';
 import { regexSplitter } from '../../tokens/bytePairEncoder.ts';
@@ -17,6 +17,8 @@ export const harmonyFormat: ToolCallFormat = {
   // The special tokens, and what a server that decodes with skip_special_tokens leaves of a header in content
   // (`assistantfinal…`, `commentary to=functions.f json{…}`).
   leakFragments: [...HARMONY_MARKERS.map((m) => m.text), 'assistantfinal', 'assistantcommentary', 'assistantanalysis', 'to=functions.'],
+  // The header's markers open a message; `<|call|>`, `<|end|>` and `<|return|>` end one.
+  leakSignature: { openers: [START, CHANNEL], closers: [CALL, END, RETURN] },
   models: /gpt-oss/iu,
   // vLLM calls its Harmony parser `openai`, SGLang `gpt-oss`.
   parserNames: ['openai', 'gpt-oss', 'harmony'],

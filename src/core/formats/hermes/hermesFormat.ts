@@ -15,6 +15,8 @@ export const hermesFormat: ToolCallFormat = {
   markers: HERMES_MARKERS.map((m) => m.text),
   // Whole tags first (they name the leak best), then what a tag split across deltas leaves behind.
   leakFragments: [TOOL_CALL_BEGIN, TOOL_CALL_END, '<tool_call', 'tool_call>'],
+  // Qwen3-Coder and MiniMax M3 write `<tool_call>` too: a Hermes call's body is JSON.
+  leakSignature: { openers: [TOOL_CALL_BEGIN], closers: [TOOL_CALL_END], body: /^\s*[{[]/u },
   // No callIds: the model writes no ids; the server invents them.
   // Hermes 2 Pro / 3, QwQ, Qwen2 and 2.5 (Coder too), Qwen3 and Qwen3-Next; not Qwen3-Coder nor Qwen3.5.
   models: /hermes|qwq|qwen2|qwen3(?![-_. ]?coder|\.\d)/iu,

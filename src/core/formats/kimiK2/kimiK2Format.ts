@@ -1,7 +1,19 @@
 /** Kimi K2 as a `ToolCallFormat`: markers, detection and the reference parser. */
 import { kimiK2CallWriter } from './kimiK2CallWriter.ts';
 import type { ParserOptions, StreamingParser, ToolCallFormat } from '../toolCallFormat.ts';
-import { CANONICAL_CALL_ID, indexFromCallId, KIMI_MARKERS, KIMI_TOOL_MARKER_TEXTS, nameFromCallId } from './kimiK2Markers.ts';
+import {
+  CALL_BEGIN,
+  CALL_END,
+  CANONICAL_CALL_ID,
+  indexFromCallId,
+  KIMI_MARKERS,
+  KIMI_TOOL_MARKER_TEXTS,
+  nameFromCallId,
+  SECTION_BEGIN,
+  SECTION_BEGIN_SINGULAR,
+  SECTION_END,
+  SECTION_END_SINGULAR,
+} from './kimiK2Markers.ts';
 import { findRawFallbackCalls } from './rawFallbackScanner.ts';
 import { kimiSpecialTokenTable, specialTokenId } from './kimiSpecialTokens.ts';
 import { KimiK2Parser } from './kimiK2Parser.ts';
@@ -22,6 +34,10 @@ export const kimiK2Format: ToolCallFormat = {
   markers: KIMI_MARKERS.map((m) => m.text),
   // Whole markers, and the pieces a split marker leaves behind.
   leakFragments: [...KIMI_TOOL_MARKER_TEXTS, '<|tool_call', '_section_begin|>', '_section_end|>', 'argument_begin|>'],
+  leakSignature: {
+    openers: [SECTION_BEGIN, SECTION_BEGIN_SINGULAR, CALL_BEGIN],
+    closers: [SECTION_END, SECTION_END_SINGULAR, CALL_END],
+  },
   // The five markers by their real ids (163595–163599), as a GGUF decoder that names tokens by id spells them.
   markerSpellings: KIMI_TOOL_MARKER_TEXTS.flatMap((marker) => {
     const id = specialTokenId(marker);

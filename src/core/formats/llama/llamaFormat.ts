@@ -15,6 +15,8 @@ export const llamaFormat: ToolCallFormat = {
   markers: LLAMA_MARKERS.map((m) => m.text),
   // Only `<|python_tag|>` is tool-call markup (and what a split one leaves behind); the turn ends are not.
   leakFragments: [PYTHON_TAG, '<|python_tag', 'python_tag|>'],
+  // The turn's end tokens are no call markup: a call ends with its JSON.
+  leakSignature: { openers: [PYTHON_TAG], closers: [] },
   // The call is the bare JSON object itself: in a client's content it is a leaked call.
   nativeBareJson: true,
   // No callIds: the model writes no ids; the server invents them.

@@ -16,6 +16,8 @@ export const qwen3CoderFormat: ToolCallFormat = {
   markers: QWEN3_CODER_TOKEN_MARKERS,
   // The opening tags only: closing tags like </function> also occur in ordinary code and prose.
   leakFragments: [TOOL_CALL_BEGIN, TOOL_CALL_END, FUNCTION_BEGIN, PARAMETER_BEGIN, '<tool_call', 'tool_call>'],
+  // Hermes and MiniMax M3 write `<tool_call>` too: a Qwen3-Coder call's body is a function tag.
+  leakSignature: { openers: [TOOL_CALL_BEGIN], closers: [TOOL_CALL_END], body: /^\s*<function=/u },
   // Qwen3-Coder, and the Qwen3.5 family, which writes the same XML calls.
   models: /qwen3(?:\.\d+)?[-_. ]?coder|qwen3\.[5-9]/iu,
   parserNames: ['qwen3_coder', 'qwen3_xml'],

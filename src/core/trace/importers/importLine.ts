@@ -7,6 +7,7 @@ import { importAnthropicError, importAnthropicMessage, isAnthropicErrorShape, is
 import { importChatCompletion, isChatCompletionShape } from './chatCompletionImporter.ts';
 import { importChatRequest, isChatRequestShape } from './chatRequestImporter.ts';
 import { importCompletions, isCompletionsShape } from './completionsImporter.ts';
+import { importEngineErrorBody, isEngineErrorBodyShape } from './engineErrorBody.ts';
 import { describeJson, isObject, listKeys } from './jsonGuards.ts';
 import { importError, importedRecord, type ImportResult } from './importResult.ts';
 import { importOllamaLines, isOllamaShape } from './ollamaImporter.ts';
@@ -23,6 +24,7 @@ const EXPECTED =
   'an Anthropic message {"type": "message", "content": […]}, an OpenAI Responses object {"object": "response", "output": […]}, ' +
   'an Ollama /api/chat or /api/generate response {"model", "created_at", "message" or "response", "done"}, ' +
   'a llama.cpp /completion response {"content", "stop_type" or "completion_probabilities", …}, ' +
+  'an engine error body {"error": "…"} or {"error": {"message", "code" or "type"}} (an HTTP status beside it allowed), ' +
   'an OpenTelemetry OTLP JSON export {"resourceSpans": […]} with GenAI spans, ' +
   "a Python printout of any of these (ChatCompletion(…), {'role': …}), " +
   'or SSE lines "data: {…}" (OpenAI chunks, Anthropic or Responses events, llama.cpp /completion chunks)';
@@ -65,5 +67,6 @@ export function importLine(value: unknown, line: number): ImportResult {
     return importLlamaCompletion(value, line);
   }
   if (isChatRequestShape(value)) return importChatRequest(value, line);
+  if (isEngineErrorBodyShape(value)) return importEngineErrorBody(value, line);
   return importError(line, `not a recognised trace line (keys: ${listKeys(value)}); ${EXPECTED}`);
 }
