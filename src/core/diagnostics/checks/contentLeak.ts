@@ -10,7 +10,7 @@ import type { Diagnostic } from '../diagnostic.ts';
 import { findUnknownMarkup, scanToolMarkup } from '../toolMarkupScan.ts';
 import { bareCallsInContent } from './rawFallbackFormat.ts';
 
-const CONTENT_LEAK = diagnosticKind({
+export const CONTENT_LEAK = diagnosticKind({
   kind: 'content-leak',
   code: 'TS001',
   severity: 'error',
