@@ -8,6 +8,8 @@
 
 export type Span = readonly [number, number];
 
+const LINE_WINDOW = 4096;
+
 /** Tags and special-token shapes that may stand beside a call on its line: a server's leftovers, not words. */
 const IGNORABLE = /<\|[^<>|\s]{0,64}\|?>|<[^<>|\s]{1,64}\|>|<\/?[A-Za-z_][\w:.-]{0,40}>|\]<\]minimax\[>\[/gu;
 
@@ -29,10 +31,53 @@ export function codeSpans(text: string): Span[] {
     }
   }
   if (open) spans.push([open.at, text.length]);
-  const inFence = (at: number): boolean => spans.some(([a, b]) => at >= a && at < b);
-  for (const m of text.matchAll(/(`+)(?!`)[\s\S]*?[^`]\1(?!`)|(`+)(?!`)[^`]\2(?!`)/gu))
-    if (!inFence(m.index)) spans.push([m.index, m.index + m[0].length]);
+  // Fences do not overlap and are in order: a pointer walks them as positions come in order.
+  const fences = [...spans];
+  const inFences = (): ((at: number) => boolean) => {
+    let f = 0;
+    return (at) => {
+      while (f < fences.length && (fences[f] as Span)[1] <= at) f++;
+      return f < fences.length && (fences[f] as Span)[0] <= at;
+    };
+  };
+  for (const span of inlineCode(text, inFences())) spans.push(span);
+  const inFence = inFences();
   for (const m of text.matchAll(/^(?: {4}|\t)[^\n]*$/gmu)) if (!inFence(m.index)) spans.push([m.index, m.index + m[0].length]);
+  return spans;
+}
+
+/**
+ * Inline code: a backtick run closed by the next run of the same length (CommonMark's rule), found in one linear
+ * pass over the runs — a text full of unmatched backticks costs no more than one without.
+ */
+function inlineCode(text: string, skip: (at: number) => boolean): Span[] {
+  const runs: Array<{ at: number; len: number }> = [];
+  // A plain loop: a regex match object per run costs more than the rest of the scan.
+  for (let i = text.indexOf('`'); i >= 0; i = text.indexOf('`', i)) {
+    let j = i;
+    while (text.charCodeAt(j) === 96) j++;
+    if (!skip(i)) runs.push({ at: i, len: j - i });
+    i = j;
+  }
+  // The next run of the same length after each run, from the back.
+  const nextSame = new Array<number>(runs.length).fill(-1);
+  const lastOfLength = new Map<number, number>();
+  for (let i = runs.length - 1; i >= 0; i--) {
+    const len = (runs[i] as { len: number }).len;
+    nextSame[i] = lastOfLength.get(len) ?? -1;
+    lastOfLength.set(len, i);
+  }
+  const spans: Span[] = [];
+  for (let i = 0; i < runs.length;) {
+    const j = nextSame[i] as number;
+    if (j < 0) {
+      i++;
+      continue;
+    }
+    const close = runs[j] as { at: number; len: number };
+    spans.push([(runs[i] as { at: number }).at, close.at + close.len]);
+    i = j + 1;
+  }
   return spans;
 }
 
@@ -52,19 +97,41 @@ export function asksForCode(message: string): boolean {
 }
 
 export class ProseGuard {
-  private readonly code: Span[];
+  /** The code spans merged and in order, for a binary search; found on first use (most texts have no candidate call). */
+  private codeSpans: Span[] | null = null;
 
   constructor(
     private readonly text: string,
-    /** Spans that count as code even when not marked so; spans that are not code even inside a fence. */
-    options: { unfenced?: Span | null } = {},
-  ) {
-    const unfenced = options.unfenced ?? null;
-    this.code = codeSpans(text).filter(([a, b]) => !(unfenced && a <= unfenced[0] && b >= unfenced[1]));
+    /** A fenced block that is not code (the whole answer, a fence the user did not ask for). */
+    private readonly options: { unfenced?: Span | null } = {},
+  ) {}
+
+  private get code(): Span[] {
+    if (this.codeSpans) return this.codeSpans;
+    const unfenced = this.options.unfenced ?? null;
+    const spans = codeSpans(this.text)
+      .filter(([a, b]) => !(unfenced && a <= unfenced[0] && b >= unfenced[1]))
+      .sort((p, q) => p[0] - q[0]);
+    const merged: Array<[number, number]> = [];
+    for (const [a, b] of spans) {
+      const last = merged[merged.length - 1];
+      if (last && a <= last[1]) last[1] = Math.max(last[1], b);
+      else merged.push([a, b]);
+    }
+    this.codeSpans = merged;
+    return merged;
   }
 
   inCode(start: number, end: number): boolean {
-    return this.code.some(([a, b]) => start < b && a < end);
+    let lo = 0;
+    let hi = this.code.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((this.code[mid] as Span)[1] <= start) lo = mid + 1;
+      else hi = mid;
+    }
+    const span = this.code[lo];
+    return span !== undefined && span[0] < end;
   }
 
   /**
@@ -73,13 +140,20 @@ export class ProseGuard {
    * (a stray token the model wrote before its markup, e.g. `court<invoke …>`).
    */
   standsAlone(start: number, end: number, others: readonly Span[] = [], loosePrefix = false): boolean {
-    const lineStart = this.text.lastIndexOf('\n', start - 1) + 1;
-    const nl = this.text.indexOf('\n', end);
-    const lineEnd = nl < 0 ? this.text.length : nl;
+    // Only a bounded stretch of the line is looked at: a call beside kilobytes of text on its line is in prose.
+    const head = this.text.slice(Math.max(0, start - LINE_WINDOW), start);
+    const lineStart = start - head.length + head.lastIndexOf('\n') + 1;
+    if (head.lastIndexOf('\n') < 0 && start > LINE_WINDOW) return false;
+    const tail = this.text.slice(end, end + LINE_WINDOW);
+    const nl = tail.indexOf('\n');
+    if (nl < 0 && end + LINE_WINDOW < this.text.length) return false;
+    const lineEnd = nl < 0 ? end + tail.length : end + nl;
+    const near = others.filter(([x, y]) => x < lineEnd && y > lineStart).sort((p, q) => p[0] - q[0]);
     const rest = (a: number, b: number): string => {
       let s = '';
       let at = a;
-      for (const [x, y] of [...others].filter(([x, y]) => x < b && y > a).sort((p, q) => p[0] - q[0])) {
+      for (const [x, y] of near) {
+        if (y <= a || x >= b) continue;
         if (x > at) s += this.text.slice(at, x);
         at = Math.max(at, y);
       }

@@ -64,6 +64,16 @@ export function formatWriting(
 }
 
 const MAX_BLOCK = 200_000;
+/** Candidates of one shape looked at in one text: hostile input with millions of `call:x{` costs a bounded scan. */
+const MAX_CANDIDATES = 1000;
+
+function* firstMatches(text: string, pattern: RegExp): Generator<RegExpExecArray> {
+  let n = 0;
+  for (const m of text.matchAll(pattern)) {
+    if (++n > MAX_CANDIDATES) return;
+    yield m;
+  }
+}
 
 export function findUnmarkedCalls(text: string, options: UnmarkedScanOptions): UnmarkedCall[] {
   if (!text) return [];
@@ -77,7 +87,7 @@ export function findUnmarkedCalls(text: string, options: UnmarkedScanOptions): U
 
   // call:NAME{…}
   const colon: Array<UnmarkedCall> = [];
-  for (const m of text.matchAll(/call:([\w.-]+)\{/gu)) {
+  for (const m of firstMatches(text, /call:([\w.-]+)\{/gu)) {
     const before = text[m.index - 1];
     if (before !== undefined && !/[\s>]/u.test(before)) continue;
     const open = m.index + m[0].length - 1;
@@ -94,9 +104,12 @@ export function findUnmarkedCalls(text: string, options: UnmarkedScanOptions): U
 
   // <invoke name=…>…</invoke>
   const invokes: UnmarkedCall[] = [];
-  for (const m of text.matchAll(/<invoke name=/gu)) {
-    const close = text.indexOf('</invoke>', m.index);
-    if (close < 0 || close - m.index > MAX_BLOCK) continue;
+  let close = -1;
+  for (const m of firstMatches(text, /<invoke name=/gu)) {
+    // One look-ahead for the closing tag serves every opener before it.
+    if (close < m.index) close = text.indexOf('</invoke>', m.index);
+    if (close < 0) break;
+    if (close - m.index > MAX_BLOCK) continue;
     const block = text.slice(m.index + m[0].length, close);
     const head = /^([^>]+)>/u.exec(block);
     if (!head) continue;
@@ -136,7 +149,7 @@ function pythonicCalls(
   const alternation = names.map((n) => n.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&')).join('|');
   const taken: Span[] = [];
   // Lists first: a list is one block, and its calls are not looked at again one by one.
-  for (const m of text.matchAll(new RegExp(`\\[\\s*(?:${alternation})\\s*\\(`, 'gu'))) {
+  for (const m of firstMatches(text, new RegExp(`\\[\\s*(?:${alternation})\\s*\\(`, 'gu'))) {
     if (taken.some(([a, b]) => m.index >= a && m.index < b)) continue;
     const list = readPyCallList(text, m.index);
     if (!list) continue;
@@ -145,7 +158,7 @@ function pythonicCalls(
       out.push(...asCalls(list.calls));
   }
   const singles: PyCall[] = [];
-  for (const m of text.matchAll(new RegExp(`(?<![\\w.])(?:${alternation})\\s*\\(`, 'gu'))) {
+  for (const m of firstMatches(text, new RegExp(`(?<![\\w.])(?:${alternation})\\s*\\(`, 'gu'))) {
     if (taken.some(([a, b]) => m.index >= a && m.index < b)) continue;
     const call = readPyCall(text, m.index);
     if (call) singles.push(call);
@@ -184,8 +197,14 @@ function invokeArguments(block: string, parameters: unknown): { arguments: strin
       : {};
   const entries: Array<[string, string]> = [];
   const problems: string[] = [];
-  for (const m of block.matchAll(/<parameter name=([\s\S]*?)<\/parameter>/gu)) {
-    const p = /^([^>]+)>([\s\S]*)$/u.exec(m[1] as string);
+  // `<parameter name=(.*?)</parameter>`, found with indexOf: linear even when no parameter closes.
+  for (let pos = 0; ;) {
+    const at = block.indexOf('<parameter name=', pos);
+    if (at < 0) break;
+    const close = block.indexOf('</parameter>', at);
+    if (close < 0) break;
+    pos = close + '</parameter>'.length;
+    const p = /^([^>]+)>([\s\S]*)$/u.exec(block.slice(at + '<parameter name='.length, close));
     if (!p) continue;
     const key = unquote(p[1] as string);
     const value = (p[2] as string).trim();

@@ -170,3 +170,23 @@ test('the detail names a registered format that writes the shape; --json carries
   const json = recordJson('f.jsonl', r);
   assert.deepEqual(json.diagnostics.find((d) => d.kind === 'content-leak')?.call, { name: 'get_weather', arguments: '{"city": "Paris"}' });
 });
+
+test('hostile text: unclosed calls, bodies and backticks by the thousand, deep nesting — no finding, no stack overflow; a deep body is a call whose arguments are reported', () => {
+  const texts = [
+    'call:get_weather{'.repeat(20_000),
+    '<invoke name="search">'.repeat(20_000),
+    `<invoke name="search">${'<parameter name="query">'.repeat(20_000)}</invoke>`,
+    'get_weather('.repeat(20_000),
+    `get_weather(city=${'['.repeat(50_000)}`,
+  ];
+  for (const text of texts) assert.equal(scan(text).length, 0, text.slice(0, 40));
+  // Backticks by the thousand: the code spans are found in one pass, and a call on its own line after them still counts.
+  assert.deepEqual(
+    scan('`a``b'.repeat(50_000) + '\nget_weather(city="P")').map((c) => c[2]),
+    ['{"city": "P"}'],
+  );
+  // The deep Gemma body still reads as a call, its arguments reported as not turned.
+  const deep = findUnmarkedCalls(`call:get_weather{a:${'{b:'.repeat(200)}1${'}'.repeat(201)}`, { tools });
+  assert.equal(deep[0]?.arguments, null);
+  assert.match(deep[0]?.problems.join() ?? '', /nested deeper than 100 levels/u);
+});

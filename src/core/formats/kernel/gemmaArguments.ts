@@ -42,11 +42,16 @@ export function gemmaBodyEnd(text: string, open: number, limit = 200_000): numbe
 }
 
 /** The JSON arguments of a call body (the text between its braces), and what could not be turned. */
-export function gemmaArgumentsJson(body: string): { json: string; problems: string[] } {
+export function gemmaArgumentsJson(body: string): { json: string | null; problems: string[] } {
   if (body.includes(FUNCTION_GEMMA_STRING)) return functionGemmaArguments(body);
   const problems: string[] = [];
-  return { json: gemmaObject(body, problems), problems };
+  const json = gemmaObject(body, problems, 0);
+  return { json: problems.includes(TOO_DEEP) ? null : json, problems };
 }
+
+/** Nesting deeper than this is not read (vLLM's recursive reader would hit Python's recursion limit): reported. */
+const MAX_DEPTH = 100;
+const TOO_DEEP = `objects or arrays nested deeper than ${MAX_DEPTH} levels are not read`;
 
 function functionGemmaArguments(body: string): { json: string; problems: string[] } {
   const entries: Array<[string, string]> = [];
@@ -68,7 +73,11 @@ function functionGemmaArguments(body: string): { json: string; problems: string[
 const SEPARATORS = ' ,\n\t';
 
 /** `_parse_gemma4_args`: a `key:value,…` text as a JSON object. */
-function gemmaObject(s: string, problems: string[]): string {
+function gemmaObject(s: string, problems: string[], depth: number): string {
+  if (depth > MAX_DEPTH) {
+    if (!problems.includes(TOO_DEEP)) problems.push(TOO_DEEP);
+    return '{}';
+  }
   const entries: Array<[string, string]> = [];
   let i = 0;
   const n = s.length;
@@ -97,7 +106,7 @@ function gemmaObject(s: string, problems: string[]): string {
     } else if (s[i] === '{' || s[i] === '[') {
       const open = s[i] as string;
       const [inner, next] = nested(s, i, open, open === '{' ? '}' : ']');
-      entries.push([key, open === '{' ? gemmaObject(inner, problems) : gemmaArray(inner, problems)]);
+      entries.push([key, open === '{' ? gemmaObject(inner, problems, depth + 1) : gemmaArray(inner, problems, depth + 1)]);
       i = next;
     } else {
       const start = i;
@@ -109,7 +118,11 @@ function gemmaObject(s: string, problems: string[]): string {
 }
 
 /** `_parse_gemma4_array`. */
-function gemmaArray(s: string, problems: string[]): string {
+function gemmaArray(s: string, problems: string[], depth: number): string {
+  if (depth > MAX_DEPTH) {
+    if (!problems.includes(TOO_DEEP)) problems.push(TOO_DEEP);
+    return '[]';
+  }
   const items: string[] = [];
   let i = 0;
   const n = s.length;
@@ -128,7 +141,7 @@ function gemmaArray(s: string, problems: string[]): string {
     } else if (s[i] === '{' || s[i] === '[') {
       const open = s[i] as string;
       const [inner, next] = nested(s, i, open, open === '{' ? '}' : ']');
-      items.push(open === '{' ? gemmaObject(inner, problems) : gemmaArray(inner, problems));
+      items.push(open === '{' ? gemmaObject(inner, problems, depth + 1) : gemmaArray(inner, problems, depth + 1));
       i = next;
     } else {
       const start = i;

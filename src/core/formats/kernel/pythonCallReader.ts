@@ -49,14 +49,29 @@ const CLOSERS = ',)]}:';
 class Syntax extends Error {}
 
 /** A reader over `text` from `pos`; every method either advances past what it read or throws Syntax. */
+/** Deeper nesting than this is refused (as Python's parser refuses very deep nesting), so no input can exhaust the stack. */
+const MAX_DEPTH = 32;
+/** A call longer than this is not read: a stray parenthesis never makes the reader walk the rest of a long text. */
+export const MAX_CALL_LENGTH = 200_000;
+
 class Reader {
+  private depth = 0;
+  /** Reading stops here (MAX_CALL_LENGTH past the start). */
+  private readonly limit: number;
+
   constructor(
     readonly text: string,
     public pos: number,
-  ) {}
+  ) {
+    this.limit = Math.min(text.length, pos + MAX_CALL_LENGTH);
+  }
+
+  private enter(): void {
+    if (++this.depth > MAX_DEPTH) throw new Syntax();
+  }
 
   peek(): string {
-    return this.text[this.pos] ?? '';
+    return this.pos < this.limit ? (this.text[this.pos] as string) : '';
   }
 
   /** Whitespace, newlines and comments: all allowed inside brackets. */
@@ -64,7 +79,7 @@ class Reader {
     for (;;) {
       const c = this.peek();
       if (c === ' ' || c === '\t' || c === '\n' || c === '\r' || c === '\f') this.pos++;
-      else if (c === '#') while (this.pos < this.text.length && this.peek() !== '\n') this.pos++;
+      else if (c === '#') while (this.pos < this.limit && this.peek() !== '\n') this.pos++;
       else if (c === '\\' && this.text[this.pos + 1] === '\n') this.pos += 2;
       else return;
     }
@@ -126,10 +141,12 @@ class Reader {
 
   /** One expression up to a `,` or a closing bracket at this level. */
   expression(): PyValue {
+    this.enter();
     this.ws();
     const value = this.primary();
+    this.depth--;
     this.ws();
-    if (this.pos >= this.text.length) throw new Syntax();
+    if (this.pos >= this.limit) throw new Syntax();
     if (CLOSERS.includes(this.peek()) || (this.peek() === '=' && this.text[this.pos + 1] !== '=')) return value;
     // More follows (an operator, a subscript, a conditional…): an expression, not a literal. Skip it, brackets and strings respected.
     this.skipRest();
@@ -138,7 +155,7 @@ class Reader {
 
   private skipRest(): void {
     let depth = 0;
-    while (this.pos < this.text.length) {
+    while (this.pos < this.limit) {
       const c = this.peek();
       if (depth === 0 && CLOSERS.includes(c)) return;
       if (c === '(' || c === '[' || c === '{') depth++;
@@ -215,7 +232,7 @@ class Reader {
     let out = '';
     let problem: string | undefined;
     for (;;) {
-      if (this.pos >= this.text.length) throw new Syntax();
+      if (this.pos >= this.limit) throw new Syntax();
       if (this.text.startsWith(close, this.pos)) {
         this.pos += close.length;
         return problem ? { text: out, problem } : { text: out };
