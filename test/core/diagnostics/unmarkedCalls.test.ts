@@ -190,3 +190,27 @@ test('hostile text: unclosed calls, bodies and backticks by the thousand, deep n
   assert.equal(deep[0]?.arguments, null);
   assert.match(deep[0]?.problems.join() ?? '', /nested deeper than 100 levels/u);
 });
+
+test('in the reasoning, a call on its own line while calls were delivered is the plan of one: no finding', () => {
+  const r = analyze(
+    record({
+      response: {
+        id: 'x',
+        object: 'chat.completion',
+        choices: [
+          {
+            index: 0,
+            message: {
+              role: 'assistant',
+              content: null,
+              reasoning_content: 'The user wants Paris.\nget_weather(city="Paris", unit="celsius")',
+              tool_calls: [{ id: 'c1', type: 'function', function: { name: 'get_weather', arguments: '{"city": "Paris"}' } }],
+            },
+            finish_reason: 'tool_calls',
+          },
+        ],
+      },
+    }),
+  );
+  assert.deepEqual(ofKind(r, 'call-in-reasoning'), []);
+});

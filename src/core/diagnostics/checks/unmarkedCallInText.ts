@@ -1,7 +1,8 @@
 /**
  * Calls written with no markup at all (unmarkedCalls.ts): in the content the client received they are a
  * `content-leak`, in its reasoning a `call-in-reasoning`, `detail` naming the shape (`call-colon`, `pythonic`,
- * `invoke-xml`) and, when a registered format writes that shape, the format (`pythonic:<format>`). One finding per
+ * `invoke-xml`) and, when a registered format writes that shape, the format (`pythonic:<format>`); in the reasoning
+ * only when no call was delivered (there a call on its own line is usually the plan of one made). One finding per
  * call, carrying the call as the engine would have sent it. Markup a registered format's leak finding already
  * reports is skipped, so a span is reported once. An error unless the same call (name and arguments) was also
  * delivered as tool_calls (then a warning: only noise in the text).
@@ -99,7 +100,9 @@ export const unmarkedCallInText = defineCheck({
   run: (ctx) => {
     const out: Diagnostic[] = [];
     if (ctx.response?.content) out.push(...findings(ctx, 'response', ctx.response.content));
-    if (ctx.response?.reasoning) out.push(...findings(ctx, 'reasoning', ctx.response.reasoning));
+    // In the reasoning a call on its own line is often the plan of one the model then made: only when no call was
+    // delivered at all is it the call that never ran.
+    if (ctx.response?.reasoning && !ctx.response.calls.length) out.push(...findings(ctx, 'reasoning', ctx.response.reasoning));
     return out;
   },
 });

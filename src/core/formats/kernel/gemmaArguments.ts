@@ -5,7 +5,10 @@
  * keys are bare (the text up to `:`, trimmed); a string sits between `<|"|>` delimiters; `{…}` and `[…]` nest; any
  * other value runs to the next `,`, `}` or `]` and is `true`/`false`, an int (no `.`), a float (with a `.`), or else
  * the bare text as a string — so `null` stays the string "null", and a value whose delimiters were stripped
- * (`city:Paris`) is the string it reads as. The arguments are `json.dumps(…, ensure_ascii=False)`.
+ * (`city:Paris`) is the string it reads as. The arguments are `json.dumps(…, ensure_ascii=False)`. SGLang reads
+ * values the same way (python/sglang/srt/function_call/gemma4_detector.py @ 008b79d2358b08adf9b6c879625030f890c8c4e2)
+ * and, unlike vLLM's non-greedy regex, finds the body's end by balanced braces (`_find_matching_brace`), as
+ * `gemmaBodyEnd` does: a nested object ends the body at its own brace, not at the first `}`.
  *
  * FunctionGemma (vllm/tool_parsers/functiongemma_tool_parser.py @ fe3771baa0a0c2bb9c0738c702f10a2301e89366): only
  * `key:<escape>value<escape>` pairs count, each value `json.loads`-ed when it parses and kept as text when not; a
