@@ -34,7 +34,7 @@ export interface AnalyzeJsonRecord {
   calls: Array<{ id: string; name: string; arguments: string }>;
   diagnostics: Array<
     Pick<Diagnostic, 'code' | 'kind' | 'severity' | 'message' | 'hint' | 'where' | 'tokenStart' | 'tokenEnd' | 'charStart' | 'charEnd'> &
-      Partial<Pick<Diagnostic, 'callIndex' | 'path' | 'detail'>>
+      Partial<Pick<Diagnostic, 'callIndex' | 'path' | 'detail' | 'call'>>
   >;
   /** Only with `--vllm-profile`. */
   vllm?: AnalyzeJsonVllm | null;
@@ -74,6 +74,7 @@ export function recordJson(file: string, r: AnalyzedRecord, ignoring = false): A
       if (d.callIndex !== undefined) out.callIndex = d.callIndex;
       if (d.path !== undefined) out.path = d.path;
       if (d.detail !== undefined) out.detail = d.detail;
+      if (d.call !== undefined) out.call = d.call;
       return out;
     }),
   };

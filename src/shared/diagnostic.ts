@@ -33,6 +33,12 @@ export interface Diagnostic {
   path?: string;
   /** Which variant of the kind it is, when the kind has several (vllm-divergence: `call-dropped`, `id-changed`…). */
   detail?: string;
+  /**
+   * The call a finding found written as text (a call with no tool-call markup, content-leak / call-in-reasoning):
+   * its name and its arguments as the engine would have sent them, or null with `problems` saying what could not
+   * be turned (a nested call, a bare name) — never guessed.
+   */
+  call?: { name: string; arguments: string | null; problems?: string[] };
 }
 
 /** A kind of finding as a check declares it: its code (TSnnn, never reused), default severity and one-line title. */

@@ -34,6 +34,7 @@ import { toolCallWhenNone } from './checks/toolCallWhenNone.ts';
 import { toolDescribedNotCalled } from './checks/toolDescribedNotCalled.ts';
 import { unknownMarkupInContent } from './checks/unknownMarkupInContent.ts';
 import { unknownTool } from './checks/unknownTool.ts';
+import { unmarkedCallInText } from './checks/unmarkedCallInText.ts';
 import { unterminatedCall } from './checks/unterminatedCall.ts';
 import { vllmDivergence } from './checks/vllmDivergence.ts';
 
@@ -41,6 +42,7 @@ export const CHECKS = [
   // sync
   contentLeak,
   unknownMarkupInContent,
+  unmarkedCallInText,
   leakedCalls,
   emptyContentDelta,
   unknownTool,

@@ -269,6 +269,9 @@ export interface LeakSignature {
   readonly body?: RegExp;
 }
 
+/** Calls written with no markup at all, by how they are written (docs/diagnostics.md, "Calls written without markup"). */
+export type UnmarkedCallShape = 'call-colon' | 'pythonic' | 'invoke-xml';
+
 export interface ToolCallFormat {
   readonly name: string;
   readonly displayName: string;
@@ -291,6 +294,11 @@ export interface ToolCallFormat {
    * (raw-fallback-format).
    */
   readonly nativeBareJson?: boolean;
+  /**
+   * The shape the format's calls take once their markers are stripped (Gemma: `call-colon`, the pythonic family:
+   * `pythonic`, MiniMax: `invoke-xml`): a content leak of that shape names the format (diagnostics/unmarkedCalls.ts).
+   */
+  readonly unmarkedShape?: UnmarkedCallShape;
   /** The format's call-id convention; absent when the model writes no ids (the server invents them). */
   readonly callIds?: CallIdRules;
   /** Calls written as plain text without the markup, in a piece of content. */

@@ -10,7 +10,7 @@ import type { Diagnostic } from '../diagnostic.ts';
 import { findBareJsonCalls } from '../bareJsonCalls.ts';
 import { bestMarkup, scanToolMarkup } from '../toolMarkupScan.ts';
 
-const CALL_IN_REASONING = diagnosticKind({
+export const CALL_IN_REASONING = diagnosticKind({
   kind: 'call-in-reasoning',
   code: 'TS032',
   severity: 'error',

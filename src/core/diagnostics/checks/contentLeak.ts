@@ -12,7 +12,7 @@ import type { MarkupCall } from '../toolMarkupScan.ts';
 import { isDelivered } from './callMatching.ts';
 import { bareCallsInContent } from './rawFallbackFormat.ts';
 
-const CONTENT_LEAK = diagnosticKind({
+export const CONTENT_LEAK = diagnosticKind({
   kind: 'content-leak',
   code: 'TS001',
   severity: 'error',

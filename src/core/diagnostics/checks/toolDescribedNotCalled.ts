@@ -4,6 +4,7 @@
  */
 import { defineCheck, diagnosticKind } from '../check.ts';
 import { makeDiagnostic } from '../context.ts';
+import { unmarkedCallsIn } from './unmarkedCallInText.ts';
 
 const TOOL_DESCRIBED_NOT_CALLED = diagnosticKind({
   kind: 'tool-described-not-called',
@@ -31,6 +32,8 @@ export const toolDescribedNotCalled = defineCheck({
     const where = ctx.response ? 'response' : 'completion';
     const text = ctx.response ? (ctx.response.content ?? '') : (ctx.parse?.content ?? '');
     const reasoning = ctx.response ? (ctx.response.reasoning ?? '') : (ctx.parse?.reasoning ?? '');
+    // The model did call, in text with no markup: content-leak / call-in-reasoning report that, not this.
+    if (unmarkedCallsIn(ctx, text).length || unmarkedCallsIn(ctx, reasoning).length) return [];
     let hit: { at: number; length: number; what: string } | null = null;
     for (const name of ctx.tools.keys()) {
       const m = new RegExp(`(?<![\\w.])${escapeRegExp(name)}(?![\\w])`, 'u').exec(text);
