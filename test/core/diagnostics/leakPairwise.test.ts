@@ -70,20 +70,23 @@ for (const row of LEAKS) {
   });
 }
 
+/** The shapes of calls written with no markup (unmarkedCalls.ts): no format's name. */
+const UNMARKED_SHAPES = new Set(['call-colon', 'pythonic', 'invoke-xml']);
+
 for (const row of UNREGISTERED) {
   test(`unregistered: ${row.name} markup is no registered format's leak`, () => {
     for (const context of formatNames()) {
       const r = answer(row.text, context);
-      assert.deepEqual(
-        ofKind(r, 'content-leak').map((d) => d.detail),
-        [],
-        `${row.name} in a record read as ${context}`,
-      );
+      // A call inside it in a shape Toolscope reads with no markup (a pythonic list, `call:`, `<invoke>`) is that
+      // span's one finding, a content-leak naming the shape — never a registered format.
+      const leaks = ofKind(r, 'content-leak');
+      for (const d of leaks)
+        assert.ok(d.detail && UNMARKED_SHAPES.has(d.detail), `${row.name} in a record read as ${context}: ${d.detail}`);
       assert.deepEqual(
         r.diagnostics.filter((d) => d.detail === 'leaked'),
         [],
       );
-      assert.equal(ofKind(r, 'unknown-markup-in-content').length, row.unknownMarkup ? 1 : 0, `${row.name} in ${context}`);
+      assert.equal(ofKind(r, 'unknown-markup-in-content').length, row.unknownMarkup && !leaks.length ? 1 : 0, `${row.name} in ${context}`);
     }
   });
 }

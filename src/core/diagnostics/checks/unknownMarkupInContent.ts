@@ -11,6 +11,7 @@ import { defineCheck, diagnosticKind } from '../check.ts';
 import { makeDiagnostic } from '../context.ts';
 import { attributeLeaks } from '../leakAttribution.ts';
 import { getFormat } from '../../formats/registry.ts';
+import { contentUnmarkedCalls } from './unmarkedCallInText.ts';
 
 const UNKNOWN_MARKUP_IN_CONTENT = diagnosticKind({
   kind: 'unknown-markup-in-content',
@@ -40,7 +41,11 @@ export const unknownMarkupInContent = defineCheck({
     if (!content) return [];
     const all = attributeLeaks(content, ctx.record.request?.tools, ctx.format);
     // Unknown spans, and shapes of no format beside an attributed leak (an end-of-turn token after a Kimi section).
-    const spans = all.filter((s) => s.format === null || s.unknown.length);
+    // A span of no format around a call written in a shape Toolscope reads (LFM2's markers around a pythonic list,
+    // `<minimax:tool_call>` around an `<invoke>`) is that call's content-leak (unmarkedCallInText): one finding a span.
+    const unmarked = all.some((s) => s.format === null) ? contentUnmarkedCalls(ctx) : [];
+    const holdsCall = (s: { start: number; end: number }): boolean => unmarked.some((c) => c.start < s.end && s.start < c.end);
+    const spans = all.filter((s) => (s.format === null && !holdsCall(s)) || (s.format !== null && s.unknown.length));
     const first = spans[0];
     if (!first) return [];
     const shapes = spans.flatMap((s) => s.unknown);

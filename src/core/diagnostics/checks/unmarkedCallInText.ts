@@ -48,6 +48,12 @@ export function unmarkedCallsIn(ctx: CheckContext, text: string, covered: readon
   return findUnmarkedCalls(text, { tools: ctx.tools, userMessage: lastUserMessage(ctx), covered });
 }
 
+/** The unmarked calls in the content the client received, as this check reports them (TS033 leaves their spans to it). */
+export function contentUnmarkedCalls(ctx: CheckContext): UnmarkedCall[] {
+  const content = ctx.response?.content;
+  return content ? unmarkedCallsIn(ctx, content, coveredSpans(ctx, content)) : [];
+}
+
 const HINT =
   'The call reached the client as text: the server ran no tool parser for this shape, or stripped the markers before its parser saw them. Serve the model with its tool parser (vLLM/SGLang --tool-call-parser, llama.cpp --jinja), keep the markers in the text the parser reads, or parse this shape on the client for the offered tools.';
 
