@@ -15,6 +15,7 @@ import type { HumanReport } from '../host/report/humanReport.ts';
 import type { AnalyzeCiOutputs } from './analyzeCiOutputs.ts';
 import type { AnalysisOptions } from '../core/analysis.ts';
 import type { Severity } from '../core/diagnostics/diagnostic.ts';
+import type { TableBuilder } from '../core/tables/findingTables.ts';
 
 export interface AnalyzeCommandOptions extends AnalysisOptions {
   json?: boolean;
@@ -27,6 +28,8 @@ export interface AnalyzeCommandOptions extends AnalysisOptions {
   toolVersion?: string;
   /** `--jobs N`: worker threads for several files or a big one (default: one per core; 1: this thread only). */
   jobs?: number;
+  /** `--parquet DIR`: also write the finding tables as DIR/records.parquet and DIR/findings.parquet. */
+  parquet?: string;
 }
 
 /** Where one file's results go: the output lines, the readable report, the CI outputs, the error stream. */
@@ -34,6 +37,8 @@ export interface FileSinks {
   write: (line: string) => void;
   report: HumanReport | null;
   ci: AnalyzeCiOutputs | null;
+  /** `--parquet`: the rows of the finding tables. */
+  tables?: TableBuilder | null;
   errors: { write(text: string): unknown };
   /** Called after each record (progress). */
   onRecord?: () => void;
@@ -112,6 +117,7 @@ async function analyzeItems(
       }
       const analysed = outcome.analysed;
       ci?.record(analysed);
+      sinks.tables?.add(file, item.loaded, analysed);
       for (const d of analysed.diagnostics) result.worst = Math.max(result.worst, SEVERITY_RANK[d.severity]);
       if (report) report.record(analysed);
       else write(JSON.stringify(recordJson(file, analysed, Boolean(options.ignore?.length))));

@@ -198,9 +198,10 @@ export function buildProgram(): Command {
     .option('--json', 'print JSON Lines, one object per record (and per unreadable line)')
     .option('--junit <file>', 'also write JUnit XML: one test case per record, failing at the --fail-on severity (default error)')
     .option('--sarif <file>', 'also write SARIF 2.1.0: one result per finding, at the trace file and line (GitHub code scanning)')
-    .option('--jobs <n>', 'worker threads for many files or a big one (default: one per core for 8 MB or more; 1: one thread)', parseJobs);
+    .option('--jobs <n>', 'worker threads for many files or a big one (default: one per core for 8 MB or more; 1: one thread)', parseJobs)
+    .option('--parquet <dir>', 'also write records.parquet and findings.parquet in this folder (docs/findings-tables.md)');
   withAnalysisOptions(analyze).action(
-    async (paths: string[], opts: AnalysisFlags & { jobs?: number; json?: boolean; junit?: string; sarif?: string }) => {
+    async (paths: string[], opts: AnalysisFlags & { jobs?: number; json?: boolean; junit?: string; sarif?: string; parquet?: string }) => {
       const { analyzeCommand } = await import('./analyzeCommand.ts');
       process.exitCode = await analyzeCommand(
         paths,
@@ -213,6 +214,7 @@ export function buildProgram(): Command {
           sarif: opts.sarif,
           toolVersion: toolVersion(),
           jobs: opts.jobs,
+          parquet: opts.parquet,
           // Nothing analyze prints comes from the per-token timeline (the report's editor shows it).
           timeline: false,
         },

@@ -10,6 +10,7 @@ import { inJobOrder } from './fileWorkerPool.ts';
 import { traceJobs, type TraceJob } from './traceJobs.ts';
 import type { HumanReport } from '../host/report/humanReport.ts';
 import type { AnalyzeProgress } from './analyzeProgress.ts';
+import type { ParquetTables } from '../io/tables/parquetTables.ts';
 
 /** Where the results go: the output, the error stream, the readable report's summary, the progress line. */
 export interface ParallelSinks {
@@ -17,6 +18,8 @@ export interface ParallelSinks {
   errors: NodeJS.WritableStream;
   report: HumanReport | null;
   progress: AnalyzeProgress | null;
+  /** `--parquet`: where the jobs' rows are written, in job order (the rows one thread would write). */
+  tables: ParquetTables | null;
 }
 
 /** What the exit status needs: the worst severity found (SEVERITY_RANK) and how many files could not be read. */
@@ -34,7 +37,7 @@ export async function analyzeInParallel(
   options: AnalyzeCommandOptions,
   threads: number,
   isTTY: boolean,
-  { out, errors, report, progress }: ParallelSinks,
+  { out, errors, report, progress, tables }: ParallelSinks,
 ): Promise<ParallelOutcome> {
   const data: AnalyzeWorkerData = { kind: ANALYZE_WORKER, options, isTTY };
   const outcome: ParallelOutcome = { worst: 0, unreadable: 0 };
@@ -47,6 +50,7 @@ export async function analyzeInParallel(
     if (r.output.length > 0 && !out.write(r.output)) await drained(out);
     for (const text of r.stderr) errors.write(text);
     if (report && r.report) report.merge(r.report);
+    if (tables && r.tables) tables.append(r.tables);
     outcome.worst = Math.max(outcome.worst, r.worst);
     // Reading failed while the file was being indexed, after this range: the file ends here, as a worker's failure ends it.
     if (job.readError !== undefined && !r.unreadable) errors.write(cannotRead(file, job.readError));
