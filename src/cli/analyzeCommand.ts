@@ -15,6 +15,7 @@ import { traceThreads } from './traceJobs.ts';
 import { fileSize } from './fileSize.ts';
 import { analyzeFile, type AnalyzeCommandOptions } from './analyzeFile.ts';
 import { AnalyzeProgress } from './analyzeProgress.ts';
+import { shareOf } from './shard.ts';
 
 export type { AnalyzeCommandOptions };
 
@@ -85,8 +86,12 @@ export async function analyzeCommand(
   input: NodeJS.ReadableStream = process.stdin,
   errors: NodeJS.WritableStream & { isTTY?: boolean } = process.stderr,
 ): Promise<number> {
-  const files = await expandInputs(inputs);
-  if (files.filter((f) => f === STDIN_NAME).length > 1) throw new InputError('standard input (-) can be read only once');
+  const named = await expandInputs(inputs);
+  if (named.filter((f) => f === STDIN_NAME).length > 1) throw new InputError('standard input (-) can be read only once');
+  // `--shard I/N`: this machine's share, whole files and windows of big files' bytes.
+  const share = options.shard ? await shareOf(named, options.shard, options.shardSplitBytes) : null;
+  const files = share ? share.map((s) => s.file) : named;
+  const windows = new Map(share?.flatMap((s) => (s.window ? [[s.file, s.window] as const] : [])));
   const write = (line: string) => out.write(line + '\n');
   const color = terminalStyle(out);
   const report = options.json ? null : new HumanReport(write, color, Boolean(options.verbose));
@@ -98,13 +103,20 @@ export async function analyzeCommand(
   let unreadable = 0;
   if (threads > 1) {
     // Whole files, or ranges of a big file's records, to worker threads; written in order, as one thread writes them.
-    ({ worst, unreadable } = await analyzeInParallel(files, options, threads, Boolean(out.isTTY), {
-      out,
-      errors,
-      report,
-      progress,
-      tables,
-    }));
+    ({ worst, unreadable } = await analyzeInParallel(
+      files,
+      options,
+      threads,
+      Boolean(out.isTTY),
+      {
+        out,
+        errors,
+        report,
+        progress,
+        tables,
+      },
+      windows,
+    ));
   } else {
     // xgrammar's worker loads its WASM module while the first file is read.
     const services = nodeServices();
@@ -117,7 +129,7 @@ export async function analyzeCommand(
       if (rows && rows.records >= ROWS_HELD) tables?.append(rows.take());
     };
     for (const file of files) {
-      const r = await analyzeFile(file, analyzer, options, { write, report, ci, errors, tables: rows, onRecord }, input);
+      const r = await analyzeFile(file, analyzer, options, { write, report, ci, errors, tables: rows, onRecord }, input, windows.get(file));
       if (rows) tables?.append(rows.take());
       worst = Math.max(worst, r.worst);
       if (r.unreadable) unreadable++;

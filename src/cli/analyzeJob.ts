@@ -28,7 +28,7 @@ export async function runAnalyzeJob(
   const r =
     'range' in job
       ? await analyzeRange(job.range, job.first, analyzer, options, sinks)
-      : await analyzeFile(job.file, analyzer, options, sinks, process.stdin);
+      : await analyzeFile(job.file, analyzer, options, sinks, process.stdin, job.window);
   lines.push('');
   return {
     index: job.index,

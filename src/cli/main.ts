@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import type { TokenizerPaths } from '../core/formats/tokenizerChoice.ts';
 import { InputError } from './inputError.ts';
+import { parseShard, type Shard } from './shard.ts';
 import { startupMark } from '../core/util/startupMarks.ts';
 import { isAnalyzeWorker, runAnalyzeWorker } from './analyzeWorker.ts';
 import { isReportWorker } from './reportWorkerProtocol.ts';
@@ -199,9 +200,17 @@ export function buildProgram(): Command {
     .option('--junit <file>', 'also write JUnit XML: one test case per record, failing at the --fail-on severity (default error)')
     .option('--sarif <file>', 'also write SARIF 2.1.0: one result per finding, at the trace file and line (GitHub code scanning)')
     .option('--jobs <n>', 'worker threads for many files or a big one (default: one per core for 8 MB or more; 1: one thread)', parseJobs)
-    .option('--parquet <dir>', 'also write records.parquet and findings.parquet in this folder (docs/findings-tables.md)');
+    .option('--parquet <dir>', 'also write records.parquet and findings.parquet in this folder (docs/findings-tables.md)')
+    .option(
+      '--shard <i/n>',
+      "analyse only share I of N (1-based): whole files by their path's hash, big files by their records' byte offsets; N runs cover the input once",
+      parseShard,
+    );
   withAnalysisOptions(analyze).action(
-    async (paths: string[], opts: AnalysisFlags & { jobs?: number; json?: boolean; junit?: string; sarif?: string; parquet?: string }) => {
+    async (
+      paths: string[],
+      opts: AnalysisFlags & { jobs?: number; json?: boolean; junit?: string; sarif?: string; parquet?: string; shard?: Shard },
+    ) => {
       const { analyzeCommand } = await import('./analyzeCommand.ts');
       process.exitCode = await analyzeCommand(
         paths,
@@ -215,6 +224,7 @@ export function buildProgram(): Command {
           toolVersion: toolVersion(),
           jobs: opts.jobs,
           parquet: opts.parquet,
+          shard: opts.shard,
           // Nothing analyze prints comes from the per-token timeline (the report's editor shows it).
           timeline: false,
         },

@@ -8,6 +8,7 @@ import { cannotRead, type AnalyzeCommandOptions } from './analyzeFile.ts';
 import { ANALYZE_WORKER, type AnalyzeWorkerData, type AnalyzeWorkerResult } from './analyzeWorkerProtocol.ts';
 import { inJobOrder } from './fileWorkerPool.ts';
 import { traceJobs, type TraceJob } from './traceJobs.ts';
+import type { ByteWindow } from '../io/trace/traceRanges.ts';
 import type { HumanReport } from '../host/report/humanReport.ts';
 import type { AnalyzeProgress } from './analyzeProgress.ts';
 import type { ParquetTables } from '../io/tables/parquetTables.ts';
@@ -38,12 +39,13 @@ export async function analyzeInParallel(
   threads: number,
   isTTY: boolean,
   { out, errors, report, progress, tables }: ParallelSinks,
+  windows: ReadonlyMap<string, ByteWindow> = new Map(),
 ): Promise<ParallelOutcome> {
   const data: AnalyzeWorkerData = { kind: ANALYZE_WORKER, options, isTTY };
   const outcome: ParallelOutcome = { worst: 0, unreadable: 0 };
   // A file that failed to read part-way is not read on (one thread stops at the failure): its later ranges are dropped.
   let failedFile: string | null = null;
-  await inJobOrder<TraceJob, AnalyzeWorkerResult>(traceJobs(files, threads), data, threads, async (r, job) => {
+  await inJobOrder<TraceJob, AnalyzeWorkerResult>(traceJobs(files, threads, windows), data, threads, async (r, job) => {
     const file = 'range' in job.message ? job.message.range.path : job.message.file;
     if (failedFile === file && !('range' in job.message && job.message.first)) return;
     failedFile = null;
