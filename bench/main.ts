@@ -8,7 +8,7 @@ import { benchVllmProfiles } from './vllmProfilesBench.ts';
 import { benchTokenizers } from './tokenizerBench.ts';
 import { benchFaults } from './faultsBench.ts';
 import { MEMORY_CHILD_FLAG, benchMemory, memoryChild } from './memoryBench.ts';
-import { benchCorpusOnly, benchProcess } from './processBench.ts';
+import { benchCorpusOnly, benchParquetOnly, benchProcess } from './processBench.ts';
 import { benchCodeCache } from './codeCacheBench.ts';
 
 async function main(): Promise<void> {
@@ -51,6 +51,8 @@ async function entry(): Promise<void> {
   if (flag === '--code-cache') return benchCodeCache((line) => process.stdout.write(line + '\n'));
   // `bench.js --corpus`: only analyze DIR and FILE over the generated corpus (TOOLSCOPE_BENCH_CORPUS_MB).
   if (flag === '--corpus') return benchCorpusOnly((line) => process.stdout.write(line + '\n'));
+  // `bench.js --parquet`: only what `analyze --parquet` costs over the generated corpus's files.
+  if (flag === '--parquet') return benchParquetOnly((line) => process.stdout.write(line + '\n'));
   // `bench.js --guided`: only the what-if figures (per 1k tokens at 4k, 36k, 100k) and the grammar engine's.
   if (flag === '--guided') {
     const log = (line: string) => process.stdout.write(line + '\n');

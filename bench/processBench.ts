@@ -17,7 +17,7 @@ import { spawnSync } from 'node:child_process';
 import { appendFile, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { closeSync, existsSync, openSync, readSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readSync, rmSync, statSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { searchCompletion } from './vllmProfilesBench.ts';
 import { pseudoTokenize } from '../src/core/formats/kimiK2/vllm/vllmDeltas.ts';
@@ -265,6 +265,40 @@ function benchThreads(log: (line: string) => void, dir: string, target: string, 
   }
 }
 
+/**
+ * `analyze TARGET --no-guided --json` with and without `--parquet DIR`, on one thread and on every core, alternating
+ * (TOOLSCOPE_BENCH_CORPUS_RUNS times, fastest kept): what writing the finding tables costs (goal: under 15 % of
+ * the run), and of that the writer's own time on the main thread (the `parquet-written` mark).
+ */
+function benchParquet(log: (line: string) => void, dir: string, target: string): void {
+  const cores = availableParallelism();
+  const runs = Math.max(1, Number(process.env.TOOLSCOPE_BENCH_CORPUS_RUNS ?? 1));
+  const fastest = (rs: ReturnType<typeof runCli>[]) => rs.reduce((a, b) => (b.ms < a.ms ? b : a));
+  const out = join(dir, 'parquet');
+  log(`  --no-guided, with and without --parquet DIR${runs > 1 ? `, fastest of ${runs}` : ''}`);
+  for (const jobs of ['1', String(cores)]) {
+    const plain: ReturnType<typeof runCli>[] = [];
+    const withTables: ReturnType<typeof runCli>[] = [];
+    for (let i = 0; i < runs; i++) {
+      plain.push(runCli(['analyze', target, '--json', '--no-guided', '--jobs', jobs], {}, join(dir, 'plain.jsonl')));
+      withTables.push(
+        runCli(['analyze', target, '--json', '--no-guided', '--jobs', jobs, '--parquet', out], {}, join(dir, 'tables.jsonl')),
+      );
+    }
+    const a = fastest(plain);
+    const b = fastest(withTables);
+    const writerMs = b.marks['parquet-written.writerMs'] ?? NaN;
+    const sizes = ['records.parquet', 'findings.parquet'].map((f) => (existsSync(join(out, f)) ? statSync(join(out, f)).size / 1e6 : NaN));
+    const pct = (x: number, base: number) => `${x >= base ? '+' : ''}${(((x - base) / base) * 100).toFixed(1)} %`;
+    // CPU (all threads, from GNU time) beside the wall time: on a shared machine the wall time moves with the load.
+    const cpu = a.cpuS !== null && b.cpuS !== null ? `; CPU ${a.cpuS.toFixed(1)} s → ${b.cpuS.toFixed(1)} s (${pct(b.cpuS, a.cpuS)})` : '';
+    log(
+      `    ${`${jobs} thread${jobs === '1' ? '' : 's'}`.padEnd(10)} ${(a.ms / 1000).toFixed(1)} s without, ${(b.ms / 1000).toFixed(1)} s with: ${pct(b.ms, a.ms)} (goal < 15 %)${cpu}; the writer on the main thread ${(writerMs / 1000).toFixed(2)} s (${((writerMs / a.ms) * 100).toFixed(1)} % of the run without); records.parquet ${sizes[0]?.toFixed(1)} MB, findings.parquet ${sizes[1]?.toFixed(1)} MB; same JSON Lines: ${a.stdout === b.stdout ? 'yes' : 'NO'}`,
+    );
+  }
+  rmSync(out, { recursive: true, force: true });
+}
+
 /** A run on one thread and on every core: time, MB/s, records/s, peak RSS and CPU, a line each. */
 function logThreadRuns(
   log: (line: string) => void,
@@ -349,6 +383,7 @@ async function benchCorpus(log: (line: string) => void, dir: string): Promise<vo
       `analyze DIR: ${(bytes / 1e6).toFixed(0)} MB in ${files} files, ${records.toLocaleString('en-US')} records (TOOLSCOPE_BENCH_CORPUS_MB=${totalMb}), --json to a file; ${load()}`,
     );
     benchThreads(log, dir, corpus, bytes, records);
+    benchParquet(log, dir, corpus);
     const forReport = await writeReportTrace(dir, corpus);
     await rm(corpus, { recursive: true, force: true });
     log(`analyze FILE: the same records in one ${(bytes / 1e6).toFixed(0)} MB file (cut into ranges of its records); ${load()}`);
@@ -370,6 +405,29 @@ export async function benchProcess(log: (line: string) => void): Promise<void> {
     await benchWholeProcess(log, dir);
     log('');
     await benchCorpus(log, dir);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** `bench.js --parquet`: only what `--parquet` costs over the corpus's files (TOOLSCOPE_BENCH_CORPUS_MB). */
+export async function benchParquetOnly(log: (line: string) => void): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'toolscope-bench-parquet-'));
+  try {
+    const totalMb = Number(process.env.TOOLSCOPE_BENCH_CORPUS_MB ?? 1000);
+    const { corpus, big, bytes, records, files } = await writeCorpus(dir, totalMb);
+    await rm(big, { force: true });
+    log(
+      `analyze DIR --parquet: ${(bytes / 1e6).toFixed(0)} MB in ${files} files, ${records.toLocaleString('en-US')} records (TOOLSCOPE_BENCH_CORPUS_MB=${totalMb}); node -e 0: ${f0(nodeStartMs())}; load average ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
+    );
+    benchParquet(log, dir, corpus);
+    log(
+      `  (load average ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')} at the end)`,
+    );
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

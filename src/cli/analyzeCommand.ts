@@ -15,11 +15,14 @@ import { traceThreads } from './traceJobs.ts';
 import { fileSize } from './fileSize.ts';
 import { analyzeFile, type AnalyzeCommandOptions } from './analyzeFile.ts';
 import { AnalyzeProgress } from './analyzeProgress.ts';
+import { shareOf } from './shard.ts';
 
 export type { AnalyzeCommandOptions };
 
 import { InputError } from './inputError.ts';
 import { nodeServices } from '../io/nodeServices.ts';
+import { ParquetTables } from '../io/tables/parquetTables.ts';
+import { TableBuilder } from '../core/tables/findingTables.ts';
 
 export { InputError };
 
@@ -63,6 +66,18 @@ async function traceFilesIn(dir: string): Promise<string[]> {
   return out;
 }
 
+/** Rows the one-thread run holds before handing them to the Parquet writer. */
+const ROWS_HELD = 4096;
+
+/** The Parquet tables of `--parquet DIR`, or a usage error saying why the folder cannot take them. */
+async function openTables(dir: string, toolVersion = '0.0.0-dev'): Promise<ParquetTables> {
+  try {
+    return await ParquetTables.create(dir, toolVersion);
+  } catch (err) {
+    throw new InputError(`--parquet: cannot write to ${dir}: ${(err as Error).message}`);
+  }
+}
+
 /** Runs the analysis; returns the exit status. `input` is what `-` reads (standard input). */
 export async function analyzeCommand(
   inputs: string[],
@@ -71,26 +86,51 @@ export async function analyzeCommand(
   input: NodeJS.ReadableStream = process.stdin,
   errors: NodeJS.WritableStream & { isTTY?: boolean } = process.stderr,
 ): Promise<number> {
-  const files = await expandInputs(inputs);
-  if (files.filter((f) => f === STDIN_NAME).length > 1) throw new InputError('standard input (-) can be read only once');
+  const named = await expandInputs(inputs);
+  if (named.filter((f) => f === STDIN_NAME).length > 1) throw new InputError('standard input (-) can be read only once');
+  // `--shard I/N`: this machine's share, whole files and windows of big files' bytes.
+  const share = options.shard ? await shareOf(named, options.shard, options.shardSplitBytes) : null;
+  const files = share ? share.map((s) => s.file) : named;
+  const windows = new Map(share?.flatMap((s) => (s.window ? [[s.file, s.window] as const] : [])));
   const write = (line: string) => out.write(line + '\n');
   const color = terminalStyle(out);
   const report = options.json ? null : new HumanReport(write, color, Boolean(options.verbose));
   const ci = options.junit || options.sarif ? new AnalyzeCiOutputs(options.failOn) : null;
   const threads = ci ? 1 : await traceThreads(files, options.jobs);
   const progress = await AnalyzeProgress.forRun(files, errors, threads);
+  const tables = options.parquet ? await openTables(options.parquet, options.toolVersion) : null;
   let worst = 0;
   let unreadable = 0;
   if (threads > 1) {
     // Whole files, or ranges of a big file's records, to worker threads; written in order, as one thread writes them.
-    ({ worst, unreadable } = await analyzeInParallel(files, options, threads, Boolean(out.isTTY), { out, errors, report, progress }));
+    ({ worst, unreadable } = await analyzeInParallel(
+      files,
+      options,
+      threads,
+      Boolean(out.isTTY),
+      {
+        out,
+        errors,
+        report,
+        progress,
+        tables,
+      },
+      windows,
+    ));
   } else {
     // xgrammar's worker loads its WASM module while the first file is read.
     const services = nodeServices();
     if (options.guided !== false) services.grammarEngine.warmUp();
     const analyzer = new Analyzer(options, services);
+    const rows = tables ? new TableBuilder() : null;
+    const onRecord = () => {
+      progress?.record();
+      // A row group's worth at most is held here: the writer takes the rows as they come.
+      if (rows && rows.records >= ROWS_HELD) tables?.append(rows.take());
+    };
     for (const file of files) {
-      const r = await analyzeFile(file, analyzer, options, { write, report, ci, errors, onRecord: () => progress?.record() }, input);
+      const r = await analyzeFile(file, analyzer, options, { write, report, ci, errors, tables: rows, onRecord }, input, windows.get(file));
+      if (rows) tables?.append(rows.take());
       worst = Math.max(worst, r.worst);
       if (r.unreadable) unreadable++;
       if (progress) progress.fileDone(await fileSize(file), 0);
@@ -99,6 +139,13 @@ export async function analyzeCommand(
   progress?.end();
   startupMark('files-done');
   report?.summary();
+  const written = tables?.close();
+  // For the bench: the time the Parquet writer took on this thread (rows are made where records are analysed).
+  if (written) startupMark('parquet-written', { writerMs: written.writerMs });
+  if (written && report)
+    write(
+      `Parquet: ${written.records} records, ${written.findings} findings in ${join(written.dir, 'records.parquet')} and findings.parquet`,
+    );
   if (ci && options.junit) await writeOutput(options.junit, ci.junit());
   if (ci && options.sarif) await writeOutput(options.sarif, ci.sarif(options.toolVersion ?? '0.0.0-dev'));
   // Content problems never make a usage error: 2 only for paths that could not be read.

@@ -6,7 +6,10 @@
 import type { Analyzer } from '../core/analysis.ts';
 import { SEVERITY_RANK } from '../core/diagnostics/diagnostic.ts';
 import { readTraceItems } from '../io/trace/traceIndex.ts';
-import { readTraceRange, type TraceRange } from '../io/trace/traceRanges.ts';
+import { readTraceRange, windowRanges, type ByteWindow, type TraceRange } from '../io/trace/traceRanges.ts';
+import { MAX_RANGE_BYTES } from './traceJobs.ts';
+import { fileSize } from './fileSize.ts';
+import type { Shard } from './shard.ts';
 import type { TraceItem } from '../core/trace/importers/importResult.ts';
 import { startupMark } from '../core/util/startupMarks.ts';
 import { errorJson, recordJson } from './analyzeJson.ts';
@@ -15,6 +18,7 @@ import type { HumanReport } from '../host/report/humanReport.ts';
 import type { AnalyzeCiOutputs } from './analyzeCiOutputs.ts';
 import type { AnalysisOptions } from '../core/analysis.ts';
 import type { Severity } from '../core/diagnostics/diagnostic.ts';
+import type { TableBuilder } from '../core/tables/findingTables.ts';
 
 export interface AnalyzeCommandOptions extends AnalysisOptions {
   json?: boolean;
@@ -27,6 +31,12 @@ export interface AnalyzeCommandOptions extends AnalysisOptions {
   toolVersion?: string;
   /** `--jobs N`: worker threads for several files or a big one (default: one per core; 1: this thread only). */
   jobs?: number;
+  /** `--parquet DIR`: also write the finding tables as DIR/records.parquet and DIR/findings.parquet. */
+  parquet?: string;
+  /** `--shard I/N`: only this machine's share of the input (shard.ts). */
+  shard?: Shard;
+  /** Files this big or bigger are shared by their bytes under `--shard` (SHARD_SPLIT_BYTES; tests set less). */
+  shardSplitBytes?: number;
 }
 
 /** Where one file's results go: the output lines, the readable report, the CI outputs, the error stream. */
@@ -34,6 +44,8 @@ export interface FileSinks {
   write: (line: string) => void;
   report: HumanReport | null;
   ci: AnalyzeCiOutputs | null;
+  /** `--parquet`: the rows of the finding tables. */
+  tables?: TableBuilder | null;
   errors: { write(text: string): unknown };
   /** Called after each record (progress). */
   onRecord?: () => void;
@@ -46,17 +58,23 @@ export interface FileResult {
   records: number;
 }
 
-/** Analyses one file (or standard input) into `sinks`, record by record as they are read. */
+/** Analyses one file (or standard input; or under `--shard`, the records in a window of its bytes) into `sinks`, record by record as they are read. */
 export async function analyzeFile(
   file: string,
   analyzer: Analyzer,
   options: AnalyzeCommandOptions,
   sinks: FileSinks,
   input: NodeJS.ReadableStream,
+  window?: ByteWindow,
 ): Promise<FileResult> {
   sinks.report?.file(file);
   sinks.ci?.file(file);
-  return analyzeItems(file, fileItems(file, input), analyzer, options, sinks);
+  return analyzeItems(file, window ? windowItems(file, window) : fileItems(file, input), analyzer, options, sinks);
+}
+
+/** The records and errors that start in `window` of the file's bytes (`--shard`), in file order. */
+async function* windowItems(file: string, window: ByteWindow): AsyncGenerator<TraceItem> {
+  for await (const range of windowRanges(file, await fileSize(file), MAX_RANGE_BYTES, window)) yield* readTraceRange(range);
 }
 
 /** A file's records and errors; standard input is copied to a temporary file first (and removed at the end). */
@@ -112,6 +130,7 @@ async function analyzeItems(
       }
       const analysed = outcome.analysed;
       ci?.record(analysed);
+      sinks.tables?.add(file, item.loaded, analysed);
       for (const d of analysed.diagnostics) result.worst = Math.max(result.worst, SEVERITY_RANK[d.severity]);
       if (report) report.record(analysed);
       else write(JSON.stringify(recordJson(file, analysed, Boolean(options.ignore?.length))));

@@ -8,6 +8,7 @@ import type { Analyzer } from '../core/analysis.ts';
 import { analyzeFile, analyzeRange, type AnalyzeCommandOptions, type FileSinks } from './analyzeFile.ts';
 import { HumanReport } from '../host/report/humanReport.ts';
 import type { Style } from '../host/report/terminalStyle.ts';
+import { TableBuilder } from '../core/tables/findingTables.ts';
 import type { AnalyzeWorkerJob, AnalyzeWorkerResult } from './analyzeWorkerProtocol.ts';
 
 const utf8 = new TextEncoder();
@@ -22,11 +23,12 @@ export async function runAnalyzeJob(
   const stderr: string[] = [];
   const write = (line: string) => lines.push(line);
   const report = options.json ? null : new HumanReport(write, style, Boolean(options.verbose));
-  const sinks: FileSinks = { write, report, ci: null, errors: { write: (text: string) => stderr.push(text) } };
+  const tables = options.parquet ? new TableBuilder() : null;
+  const sinks: FileSinks = { write, report, ci: null, tables, errors: { write: (text: string) => stderr.push(text) } };
   const r =
     'range' in job
       ? await analyzeRange(job.range, job.first, analyzer, options, sinks)
-      : await analyzeFile(job.file, analyzer, options, sinks, process.stdin);
+      : await analyzeFile(job.file, analyzer, options, sinks, process.stdin, job.window);
   lines.push('');
   return {
     index: job.index,
@@ -34,6 +36,7 @@ export async function runAnalyzeJob(
     output: lines.length > 1 ? utf8.encode(lines.join('\n')) : new Uint8Array(0),
     stderr,
     report: report?.state() ?? null,
+    tables: tables?.take() ?? null,
     worst: r.worst,
     unreadable: r.unreadable,
     records: r.records,

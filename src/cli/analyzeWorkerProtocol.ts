@@ -1,6 +1,7 @@
 /** What `analyze`'s main thread and its file workers (parallelAnalyze.ts, analyzeWorker.ts) send each other. */
 import type { AnalyzeCommandOptions } from './analyzeFile.ts';
 import type { HumanReportState } from '../host/report/humanReport.ts';
+import type { TableChunk } from '../core/tables/findingTables.ts';
 import type { TraceJobMessage } from './traceJobs.ts';
 
 export const ANALYZE_WORKER = 'toolscope-analyze-files';
@@ -22,6 +23,8 @@ export interface AnalyzeWorkerResult {
   output: Uint8Array<ArrayBuffer>;
   stderr: string[];
   report: HumanReportState | null;
+  /** `--parquet`: the job's rows of the finding tables, in order. */
+  tables: TableChunk | null;
   worst: number;
   unreadable: boolean;
   records: number;

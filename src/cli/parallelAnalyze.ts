@@ -8,8 +8,10 @@ import { cannotRead, type AnalyzeCommandOptions } from './analyzeFile.ts';
 import { ANALYZE_WORKER, type AnalyzeWorkerData, type AnalyzeWorkerResult } from './analyzeWorkerProtocol.ts';
 import { inJobOrder } from './fileWorkerPool.ts';
 import { traceJobs, type TraceJob } from './traceJobs.ts';
+import type { ByteWindow } from '../io/trace/traceRanges.ts';
 import type { HumanReport } from '../host/report/humanReport.ts';
 import type { AnalyzeProgress } from './analyzeProgress.ts';
+import type { ParquetTables } from '../io/tables/parquetTables.ts';
 
 /** Where the results go: the output, the error stream, the readable report's summary, the progress line. */
 export interface ParallelSinks {
@@ -17,6 +19,8 @@ export interface ParallelSinks {
   errors: NodeJS.WritableStream;
   report: HumanReport | null;
   progress: AnalyzeProgress | null;
+  /** `--parquet`: where the jobs' rows are written, in job order (the rows one thread would write). */
+  tables: ParquetTables | null;
 }
 
 /** What the exit status needs: the worst severity found (SEVERITY_RANK) and how many files could not be read. */
@@ -34,19 +38,21 @@ export async function analyzeInParallel(
   options: AnalyzeCommandOptions,
   threads: number,
   isTTY: boolean,
-  { out, errors, report, progress }: ParallelSinks,
+  { out, errors, report, progress, tables }: ParallelSinks,
+  windows: ReadonlyMap<string, ByteWindow> = new Map(),
 ): Promise<ParallelOutcome> {
   const data: AnalyzeWorkerData = { kind: ANALYZE_WORKER, options, isTTY };
   const outcome: ParallelOutcome = { worst: 0, unreadable: 0 };
   // A file that failed to read part-way is not read on (one thread stops at the failure): its later ranges are dropped.
   let failedFile: string | null = null;
-  await inJobOrder<TraceJob, AnalyzeWorkerResult>(traceJobs(files, threads), data, threads, async (r, job) => {
+  await inJobOrder<TraceJob, AnalyzeWorkerResult>(traceJobs(files, threads, windows), data, threads, async (r, job) => {
     const file = 'range' in job.message ? job.message.range.path : job.message.file;
     if (failedFile === file && !('range' in job.message && job.message.first)) return;
     failedFile = null;
     if (r.output.length > 0 && !out.write(r.output)) await drained(out);
     for (const text of r.stderr) errors.write(text);
     if (report && r.report) report.merge(r.report);
+    if (tables && r.tables) tables.append(r.tables);
     outcome.worst = Math.max(outcome.worst, r.worst);
     // Reading failed while the file was being indexed, after this range: the file ends here, as a worker's failure ends it.
     if (job.readError !== undefined && !r.unreadable) errors.write(cannotRead(file, job.readError));

@@ -11,7 +11,7 @@ import { availableParallelism } from 'node:os';
 import { STDIN_NAME } from './stdinTrace.ts';
 import { fileSize } from './fileSize.ts';
 import { mayBeInspectLog } from '../io/trace/inspectLogReader.ts';
-import { indexedRanges, type TraceRange } from '../io/trace/traceRanges.ts';
+import { indexedRanges, windowRanges, type ByteWindow, type TraceRange } from '../io/trace/traceRanges.ts';
 import type { PoolJob } from './fileWorkerPool.ts';
 
 /** Below this much input (unless `--jobs` says how many threads) everything is done on this thread. */
@@ -22,7 +22,7 @@ const RANGES_PER_THREAD = 8;
 const SPLIT_RANGES = 4;
 
 /** What a worker is sent: a whole file, or one range of a big file's records (`first`: the range that names the file). */
-export type TraceJobMessage = { index: number; file: string } | { index: number; range: TraceRange; first: boolean };
+export type TraceJobMessage = { index: number; file: string; window?: ByteWindow } | { index: number; range: TraceRange; first: boolean };
 
 /** A job as the main thread sees it: what the worker is sent, and what progress counts when it is answered. */
 export interface TraceJob extends PoolJob {
@@ -67,7 +67,11 @@ export async function traceThreads(files: readonly string[], jobs: number | unde
  * The jobs for `files` on `threads` threads, in output order. A file that is cut is indexed here a piece at a time
  * as its ranges are taken (traceRanges.ts), while the threads work on what came before.
  */
-export async function* traceJobs(files: readonly string[], threads: number): AsyncGenerator<TraceJob> {
+export async function* traceJobs(
+  files: readonly string[],
+  threads: number,
+  windows: ReadonlyMap<string, ByteWindow> = new Map(),
+): AsyncGenerator<TraceJob> {
   const sizes = await Promise.all(files.map(fileSize));
   const rangeBytes = rangeBytesFor(
     sizes.reduce((a, b) => a + b, 0),
@@ -76,10 +80,16 @@ export async function* traceJobs(files: readonly string[], threads: number): Asy
   let index = 0;
   for (const [i, file] of files.entries()) {
     const size = sizes[i] as number;
-    const ranges = isCut(file, size, rangeBytes) ? await firstRange(indexedRanges(file, size, rangeBytes)) : null;
-    // Not cut, empty, or not readable here: the whole file is one job (its worker says why it cannot be read).
+    // `--shard`: only the records that start in this window of the file's bytes (shard.ts).
+    const window = windows.get(file);
+    const cut = isCut(file, size, rangeBytes);
+    const ranges = cut
+      ? await firstRange(window ? windowRanges(file, size, rangeBytes, window) : indexedRanges(file, size, rangeBytes))
+      : null;
+    // Not cut, empty, or not readable here: the whole file (or window) is one job (its worker says why it cannot be read).
     if (!ranges?.first) {
-      yield { index, what: file, message: { index, file }, bytes: size, endsFile: true };
+      const message = window ? { index, file, window } : { index, file };
+      yield { index, what: file, message, bytes: window && cut ? 0 : size, endsFile: true };
       index++;
       continue;
     }

@@ -21,6 +21,7 @@ const LAYERS: { name: string; prefixes: string[] }[] = [
   { name: 'guided', prefixes: ['src/core/guided/'] },
   { name: 'diagnostics', prefixes: ['src/core/diagnostics/'] },
   { name: 'analysis', prefixes: ['src/core/analysis.ts'] },
+  { name: 'tables', prefixes: ['src/core/tables/'] },
   { name: 'io', prefixes: ['src/io/'] },
   { name: 'host', prefixes: ['src/host/'] },
   { name: 'net', prefixes: ['src/net/'] },

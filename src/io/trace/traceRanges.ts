@@ -83,3 +83,23 @@ export async function* readTraceRange(range: TraceRange): AsyncGenerator<TraceIt
     await handle.close();
   }
 }
+
+/** Part of a file by byte offset: the entries that start at or after `start` and before `end` (`analyze --shard`). */
+export interface ByteWindow {
+  start: number;
+  end: number;
+}
+
+/**
+ * `indexedRanges` kept to the entries that start inside `window`: whoever holds the window gets each of those
+ * entries once, whole, and no other (an entry belongs to the window its first byte is in). Indexing stops at the
+ * window's end. A range's `bytes` count only its entries that are kept.
+ */
+export async function* windowRanges(path: string, size: number, targetBytes: number, window: ByteWindow): AsyncGenerator<TraceRange> {
+  for await (const range of indexedRanges(path, size, targetBytes)) {
+    const entries = range.entries.filter((e) => e.start >= window.start && e.start < window.end);
+    if (entries.length === range.entries.length) yield range;
+    else if (entries.length > 0) yield { path, entries, bytes: entries.reduce((n, e) => n + e.end - e.start, 0) };
+    if ((range.entries.at(-1)?.start ?? 0) >= window.end) return;
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * The CLI's surface stays what it was while its commands move into their own files: every command's `--help`
+ * equals the text captured before the move (test/fixtures/cli/help-before-commands.json), the flags added since
+ * (NEW_FLAGS) taken out. A flag renamed, dropped, reworded or re-defaulted by the move fails here.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import { buildProgram } from '../../src/cli/main.ts';
+
+/** Flags added after the capture, per command: their lines (and wrapped continuation lines) leave the help first. */
+const NEW_FLAGS: Record<string, readonly string[]> = {
+  'toolscope analyze': ['--parquet', '--shard'],
+};
+
+const before = JSON.parse(readFileSync(new URL('../fixtures/cli/help-before-commands.json', import.meta.url), 'utf8')) as Record<
+  string,
+  string
+>;
+
+/** Every command's help, keyed by its full name (`toolscope eval run`). */
+function helpTexts(): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (cmd: Command, path: string[]) => {
+    out[path.join(' ')] = cmd.helpInformation();
+    for (const sub of cmd.commands) walk(sub, [...path, sub.name()]);
+  };
+  walk(buildProgram(), ['toolscope']);
+  return out;
+}
+
+/** The help without the option entries of `flags`: an entry is its line and the deeper-indented lines under it. */
+function withoutFlags(help: string, flags: readonly string[]): string {
+  const lines = help.split('\n');
+  const kept: string[] = [];
+  let dropping = false;
+  for (const line of lines) {
+    const entry = /^ {2}(-\S+)/.exec(line);
+    if (entry) dropping = flags.some((f) => line.trimStart().split(/[ ,]/).includes(f));
+    else if (!/^ {3,}\S/.test(line)) dropping = false;
+    if (!dropping) kept.push(line);
+  }
+  return kept.join('\n');
+}
+
+test('every command of the CLI is still there, with the same help (new flags aside)', () => {
+  const now = helpTexts();
+  assert.deepEqual(Object.keys(now).sort(), Object.keys(before).sort());
+  for (const [name, help] of Object.entries(now)) {
+    assert.equal(withoutFlags(help, NEW_FLAGS[name] ?? []), before[name], `${name} --help changed`);
+  }
+});
+
+test('taking new flags out of a help leaves the other entries whole', () => {
+  const help = [
+    'Options:',
+    '  --json           print JSON Lines',
+    '  --parquet <dir>  write records.parquet and',
+    '                   findings.parquet',
+    '  --jobs <n>       worker threads',
+    '  -h, --help       display help',
+  ].join('\n');
+  assert.equal(
+    withoutFlags(help, ['--parquet']),
+    ['Options:', '  --json           print JSON Lines', '  --jobs <n>       worker threads', '  -h, --help       display help'].join('\n'),
+  );
+});
