@@ -49,6 +49,21 @@ test('a Responses created_at past what a Date holds keeps its record, without a 
   assert.equal(fine?.record.meta?.created, '2023-11-14T22:13:20.000Z');
 });
 
+test('an OTLP span whose attributes nest 5,000 deep is an error of its own; the other spans and lines load', async () => {
+  const deep = nested(5000, '{"arrayValue":{"values":[', ']}}', '{"stringValue":"x"}');
+  const span = (value: string, id: string): string =>
+    `{"spanId":"${id}","name":"chat","attributes":[{"key":"gen_ai.request.model","value":{"stringValue":"m"}},{"key":"deep","value":${value}}]}`;
+  const line = `{"resourceSpans":[{"scopeSpans":[{"spans":[${span(deep, 'a')},${span('{"stringValue":"y"}', 'b')}]}]}]}`;
+  for (const read of await readBothWays(line)) {
+    assert.deepEqual(read.records, [1, 2, 3]);
+    assert.equal(read.errors.length, 1);
+    assert.match(
+      read.errors[0] ?? '',
+      /^line 2: OTLP export: resourceSpans\[0\]\.scopeSpans\[0\]\.spans\[0\]: its attributes nest deeper than 256 levels$/,
+    );
+  }
+});
+
 test('an importer that throws costs its entry only, with the reason', () => {
   const read = guardedEntry(7, () => {
     throw new RangeError('Invalid time value');
