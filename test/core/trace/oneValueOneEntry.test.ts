@@ -64,6 +64,15 @@ test('an OTLP span whose attributes nest 5,000 deep is an error of its own; the 
   }
 });
 
+test('a pretty-printed record followed by a stray "]" keeps the record; the "]" is an error on its own line', async () => {
+  const pretty = JSON.stringify({ messages: [{ role: 'user', content: 'a ] } "]"' }] }, null, 2) + '\n]';
+  for (const read of await readBothWays(pretty)) {
+    assert.deepEqual(read.records, [1, 2, 11]); // the record spans lines 2–9
+    assert.equal(read.errors.length, 1);
+    assert.match(read.errors[0] ?? '', /^line 10: invalid JSON/);
+  }
+});
+
 test('an importer that throws costs its entry only, with the reason', () => {
   const read = guardedEntry(7, () => {
     throw new RangeError('Invalid time value');
