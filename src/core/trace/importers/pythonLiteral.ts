@@ -141,7 +141,7 @@ class Reader {
       }
       this.space();
       this.expect(':');
-      out[key] = this.value(depth + 1);
+      setOwn(out, key, this.value(depth + 1));
       this.space();
       if (this.peek() === ',') this.i++;
       else if (this.peek() !== '}') this.fail('expected "," or "}"');
@@ -163,7 +163,7 @@ class Reader {
       this.i += key[0].length;
       this.space();
       this.expect('=');
-      out[key[0]] = this.value(depth + 1);
+      setOwn(out, key[0], this.value(depth + 1));
       this.space();
       if (this.peek() === ',') this.i++;
       else if (this.peek() !== ')') this.fail('expected "," or ")"');
@@ -252,4 +252,12 @@ class Reader {
     if (cp > 0x10ffff) this.fail('escape beyond Unicode');
     return String.fromCodePoint(cp);
   }
+}
+
+/**
+ * `out[key] = value` as JSON.parse does it: an own property whatever the key, so a `__proto__` key (a dict's, a
+ * keyword's) is a plain key instead of setting the object's prototype.
+ */
+function setOwn(out: { [key: string]: PyValue }, key: string, value: PyValue): void {
+  Object.defineProperty(out, key, { value, writable: true, enumerable: true, configurable: true });
 }
