@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { peakRssMb } from '../../peakMemory.ts';
+import { peakRssMb } from '../../childProcess.ts';
 
 test('a printout with a 50 MB string reads within 600 MB', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'toolscope-py-string-'));

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { constants, createDeflateRaw, crc32 } from 'node:zlib';
-import { peakRssMb } from '../../peakMemory.ts';
+import { peakRssMb } from '../../childProcess.ts';
 import { storedEntry, zipArchive, type ZipEntry } from './zipArchive.ts';
 
 const fixture = fileURLToPath(new URL('../../fixtures/inspect/log_read_sample.reduced.json', import.meta.url));
