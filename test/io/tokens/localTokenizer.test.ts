@@ -218,3 +218,17 @@ test('a tokenizer_config.json id far past the vocabulary is refused at once (res
     /added_tokens_decoder id 400000000 is past the vocabulary \(the ranks end at \d+; special tokens follow them within 65536 ids\)/u,
   );
 });
+
+test('a GGUF whose merges make a string outside its vocabulary falls back to approximate tokens with the reason; the record loads', () => {
+  clearLocalTokenizers();
+  // "z"+"q" is no token of the vocabulary: tokenizing "zq" made bytes without an id and lost the record.
+  const bad = writeGguf(join(tempDir('gguf-bad'), 'bad.gguf'), { extraMerges: ['z q'] });
+  const record: TraceRecord = { toolscope: 1, id: 'r', meta: { format: 'hermes' }, completion: { text: 'zq ok' } };
+  const a = analyze(record, { tokenizers: { any: bad } });
+  assert.notEqual(a.completion?.source, 're-encoded');
+  assert.ok(a.completion?.tokens.every((t) => t.approximate));
+  assert.equal(a.completion?.tokens.map((t) => t.text).join(''), 'zq ok');
+  const choice = chooseTokenizer(getFormat('hermes'), [], { any: bad }, loadLocalTokenizer);
+  assert.equal(choice.tokenizer.approximate, true);
+  assert.match(choice.note ?? '', /bad\.gguf: merge 5 "z q" makes a string that is not in its vocabulary/u);
+});
