@@ -17,6 +17,7 @@ import { engineGenerations } from '../core/formats/engineGenerations.ts';
 import { SEVERITY_RANK, type Severity } from '../core/diagnostics/diagnostic.ts';
 import { DIAGNOSTIC_KINDS, type DiagnosticKind } from '../core/diagnostics/registry.ts';
 import type { RecordSummary } from '../shared/protocol.ts';
+import { terminalText } from '../host/report/terminalText.ts';
 import type { VllmGeneration } from '../core/formats/engineRun.ts';
 
 /** `--delta-tokens N|recorded`: tokens per delta for a vLLM profile, or the record's own grouping. */
@@ -586,7 +587,7 @@ export async function main(argv: string[]): Promise<number> {
       return err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help' ? 0 : 2;
     }
     if (err instanceof InputError) {
-      process.stderr.write(`toolscope: ${err.message}\n`);
+      process.stderr.write(`toolscope: ${terminalText(err.message)}\n`);
       return 2;
     }
     throw err;
