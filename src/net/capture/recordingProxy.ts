@@ -11,7 +11,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { Dispatcher } from 'undici';
 import type { Engine } from '../replay/endpoint.ts';
-import { CapturedExchange, type ExchangeEnd } from './capturedExchange.ts';
+import { CapturedExchange, chatBodyProblem, type ExchangeEnd } from './capturedExchange.ts';
 import { BodyDecoder, isEncoded } from './contentDecoding.ts';
 import { RotatingTraceWriter } from './rotatingTraceWriter.ts';
 import { eventBytes, SseEventSplitter, type SseEvent } from './sseEventSplitter.ts';
@@ -337,9 +337,7 @@ export class RecordingProxy {
           route,
           headers: req.headers,
           body,
-          ...(body && (route !== 'chat' || body.messages === undefined || Array.isArray(body.messages))
-            ? {}
-            : { rawBody: rawBodyOf(raw), rawBytes: raw.length }),
+          ...(body && (route !== 'chat' || chatBodyProblem(body) === null) ? {} : { rawBody: rawBodyOf(raw), rawBytes: raw.length }),
           plan,
           upstream: this.upstream.label,
         })

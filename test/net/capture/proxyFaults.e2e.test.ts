@@ -107,6 +107,26 @@ test('an exchange whose messages is a string is recorded as a line analyze reads
   });
 });
 
+test('exchanges whose messages hold null or whose tools are a string are recorded as lines analyze reads', async () => {
+  await withProxy({}, async (url, dir, recorded) => {
+    for (const body of [
+      { model: 'm', messages: [null] },
+      { model: 'm', messages: [{ role: 'user', content: 'Weather in Oslo?' }], tools: 'x' },
+    ])
+      assert.equal((await post(`${url}/chat/completions`, body)).status, 200);
+    await recorded(2);
+    const { records, errors } = await loadAll(join(dir, 'traces.jsonl'));
+    assert.deepEqual(errors, []);
+    assert.equal(records.length, 2);
+    for (const loaded of records) {
+      assert.equal(loaded.record.request, undefined);
+      assert.match(String((loaded.record.meta?.notes as string[] | undefined)?.join(' ')), /the request is not one a trace holds/u);
+    }
+    assert.match(String(records[0]?.record.meta?.rawRequestBody), /\[null\]/u);
+    assert.match(String(records[1]?.record.meta?.rawRequestBody), /Weather in Oslo/u);
+  });
+});
+
 test('a client that sends its body too slowly is answered 408 and the connection closed', async () => {
   await withProxy({ requestTimeoutMs: 400 }, async (url) => {
     const { port } = new URL(url);
