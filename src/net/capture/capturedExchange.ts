@@ -4,7 +4,7 @@
  * end it becomes one native record (`toRecord`), credentials redacted.
  */
 import { deeperThan, MAX_JSON_DEPTH } from '../../core/util/jsonDepth.ts';
-import { redact, redactString } from '../../core/util/redact.ts';
+import { redact, redactExact, redactString } from '../../core/util/redact.ts';
 import { requestFromPrompt } from '../server/promptRequest.ts';
 import type { ChatCompletion, ChatCompletionChunk, ChatRequest, TraceRecord } from '../../core/trace/record.ts';
 import { describeJson } from '../../core/trace/importers/jsonGuards.ts';
@@ -69,6 +69,8 @@ export class CapturedExchange {
   status: number | null = null;
   responseHeaders: Record<string, string | string[] | undefined> = {};
   streamed = false;
+  /** The credentials the request carried (redact.ts's requestCredentials), struck from the record wherever they occur. */
+  forwardedCredentials: readonly string[] = [];
   private headersMs: number | null = null;
   private firstMs: number | null = null;
   private totalMs = 0;
@@ -311,6 +313,8 @@ export class CapturedExchange {
     meta.requestHeaders = redact(req.headers);
     if (this.status !== null) meta.responseHeaders = redact(this.responseHeaders);
     record.meta = meta;
+    // The exact credentials the client sent, wherever they appear: an upstream may echo a key in its answer.
+    redactExact(record, this.forwardedCredentials);
     return record;
   }
 }

@@ -18,6 +18,7 @@ import { eventBytes, SseEventSplitter, type SseEvent } from './sseEventSplitter.
 import { planTokenCapture, upstreamBody, type CaptureRoute, type TokenCapturePlan } from './tokenCapturePlan.ts';
 import { clientResponseHeaders, Upstream, upstreamRequestHeaders } from './upstream.ts';
 import { deeperThan, MAX_JSON_DEPTH } from '../../core/util/jsonDepth.ts';
+import { requestCredentials } from '../../core/util/redact.ts';
 import { browserRefusal, clientTimeouts } from '../server/httpLimits.ts';
 
 export interface RecordingProxyOptions {
@@ -342,6 +343,7 @@ export class RecordingProxy {
           upstream: this.upstream.label,
         })
       : null;
+    if (exchange) exchange.forwardedCredentials = requestCredentials(req.headers, pathAndQuery);
     if (exchange && tooDeep)
       exchange.note(
         `the request body is nested deeper than ${MAX_JSON_DEPTH} levels: it was forwarded unchanged and is kept as text (meta.rawRequestBody)`,

@@ -214,3 +214,46 @@ test('answers nested 5,000 deep (a whole body, a stream event) are passed on and
     await upstream.close();
   }
 });
+
+test('a credential the client sent is struck wherever it appears in the record, the answer that echoes it included', async () => {
+  // Keys of no known shape (no sk-/gsk_ prefix): only their exact strings can find them.
+  const keys = { bearer: 'Zq8Wx7Ec6Rv5Tb4Yn3Um2Il1', header: 'Hd9Jk8Lm7Nb6Vc5Xz4Qw3Er', query: 'Qy7Ui6Op5As4Df3Gh2Jk1Lz' };
+  const upstream = await testUpstream((req, res) => {
+    // An upstream that echoes what it was sent in its answer (as error pages and debug echoes do).
+    const echo = `auth=${String(req.headers.authorization)} key=${String(req.headers['x-api-key'])} url=${req.url}`;
+    const body = JSON.stringify({
+      id: 'c1',
+      object: 'chat.completion',
+      choices: [{ index: 0, message: { role: 'assistant', content: echo }, finish_reason: 'stop' }],
+    });
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+    res.end(body);
+  });
+  try {
+    await withTempDir(async (dir) => {
+      let done = 0;
+      const proxy = await startRecordingProxy({ upstream: upstream.url, out: join(dir, 'traces.jsonl'), onExchange: () => done++ });
+      try {
+        const r = await post(
+          `${proxy.url}/chat/completions?api_key=${keys.query}`,
+          { model: 'm', messages: [{ role: 'user', content: 'hi' }] },
+          { headers: { authorization: `Bearer ${keys.bearer}`, 'x-api-key': keys.header } },
+        );
+        assert.equal(r.status, 200);
+        assert.ok(r.body.includes(keys.bearer), 'the client still gets the answer as sent');
+        while (done < 1) await new Promise((resolve) => setTimeout(resolve, 20));
+      } finally {
+        await proxy.close({ graceMs: 0 });
+      }
+      for (const file of await readdir(dir)) {
+        const text = await readFile(join(dir, file), 'utf8');
+        for (const key of Object.values(keys)) assert.ok(!text.includes(key), `${file} holds ${key}`);
+      }
+      const { records } = await loadAll(join(dir, 'traces.jsonl'));
+      const content = String(records[0]?.record.response && JSON.stringify(records[0].record.response));
+      assert.match(content, /auth=\[redacted\] key=\[redacted\] url=\/v1\/chat\/completions\?api_key=\[redacted\]/u);
+    });
+  } finally {
+    await upstream.close();
+  }
+});
