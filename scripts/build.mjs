@@ -72,8 +72,12 @@ async function generateMetaSchemaModule() {
 }
 
 const production = process.argv.includes('--production');
+/** The version `--version`, SARIF and eval results' evidence name (src/cli/main.ts reads TOOLSCOPE_VERSION). */
+const { version } = JSON.parse(await readFile(join(dirname(fileURLToPath(import.meta.url)), '..', 'package.json'), 'utf8'));
+
 const common = {
   plugins: [umdAsCommonJs, ranksBesideBundle, precompiledMetaSchemas],
+  define: { TOOLSCOPE_VERSION: JSON.stringify(version) },
   bundle: true,
   platform: 'node',
   target: 'node20',

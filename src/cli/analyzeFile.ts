@@ -17,6 +17,7 @@ import { STDIN_NAME, spoolInput } from './stdinTrace.ts';
 import type { HumanReport } from '../host/report/humanReport.ts';
 import type { AnalyzeCiOutputs } from './analyzeCiOutputs.ts';
 import type { AnalysisOptions } from '../core/analysis.ts';
+import { escapedJson, terminalText } from '../host/report/terminalText.ts';
 import type { Severity } from '../core/diagnostics/diagnostic.ts';
 import type { TableBuilder } from '../core/tables/findingTables.ts';
 
@@ -116,7 +117,7 @@ async function analyzeItems(
       if (item.kind === 'error') {
         ci?.error(item.error);
         if (report) report.error(item.error);
-        else write(JSON.stringify(errorJson(file, item.error)));
+        else write(escapedJson(errorJson(file, item.error)));
         continue;
       }
       startupMark('first-record-read');
@@ -125,7 +126,7 @@ async function analyzeItems(
       sinks.onRecord?.();
       if (outcome.kind === 'error') {
         if (report) report.error(outcome.error);
-        else write(JSON.stringify(errorJson(file, outcome.error)));
+        else write(escapedJson(errorJson(file, outcome.error)));
         continue;
       }
       const analysed = outcome.analysed;
@@ -133,7 +134,7 @@ async function analyzeItems(
       sinks.tables?.add(file, item.loaded, analysed);
       for (const d of analysed.diagnostics) result.worst = Math.max(result.worst, SEVERITY_RANK[d.severity]);
       if (report) report.record(analysed);
-      else write(JSON.stringify(recordJson(file, analysed, Boolean(options.ignore?.length))));
+      else write(escapedJson(recordJson(file, analysed, Boolean(options.ignore?.length))));
       startupMark('first-record-shown');
     }
   } catch (err) {
@@ -146,5 +147,5 @@ async function analyzeItems(
 
 /** What `analyze` says of a file it cannot read (at its start or part-way), on the error stream. */
 export function cannotRead(file: string, reason: string): string {
-  return `toolscope: cannot read ${file === STDIN_NAME ? 'standard input' : file}: ${reason}\n`;
+  return `toolscope: cannot read ${terminalText(file === STDIN_NAME ? 'standard input' : file)}: ${terminalText(reason)}\n`;
 }

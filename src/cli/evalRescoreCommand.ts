@@ -28,7 +28,9 @@ export async function loadResultsOrFail(path: string): Promise<K2vvResult[]> {
   } catch (err) {
     throw new InputError(`cannot read ${path}: ${err instanceof Error ? err.message : String(err)}`);
   }
-  for (const e of loaded.errors) process.stderr.write(`toolscope: ${path}: line ${e.line}: ${e.message}\n`);
+  // Messages name their line already ("line 7: invalid JSON …"), most of them.
+  for (const e of loaded.errors)
+    process.stderr.write(`toolscope: ${path}: ${e.message.startsWith(`line ${e.line}`) ? '' : `line ${e.line}: `}${e.message}\n`);
   if (loaded.results.length === 0) throw new InputError(`${path} holds no K2-Vendor-Verifier result lines`);
   return loaded.results;
 }

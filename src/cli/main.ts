@@ -10,6 +10,7 @@ import { startupMark } from '../core/util/startupMarks.ts';
 import { isAnalyzeWorker, runAnalyzeWorker } from './analyzeWorker.ts';
 import { isReportWorker } from './reportWorkerProtocol.ts';
 import { toolVersion } from './toolVersion.ts';
+import { terminalText } from '../host/report/terminalText.ts';
 import { registerAnalyze } from './commands/analyze.ts';
 import { registerTokens } from './commands/tokens.ts';
 import { registerReport } from './commands/report.ts';
@@ -48,7 +49,7 @@ export async function main(argv: string[]): Promise<number> {
       return err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help' ? 0 : 2;
     }
     if (err instanceof InputError) {
-      process.stderr.write(`toolscope: ${err.message}\n`);
+      process.stderr.write(`toolscope: ${terminalText(err.message)}\n`);
       return 2;
     }
     throw err;

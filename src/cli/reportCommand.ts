@@ -1,7 +1,7 @@
 /** `toolscope report <trace> -o report.html`: the trace editor as one self-contained HTML file. */
 import { spawn } from 'node:child_process';
-import { mkdir, open, readFile } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
 import type { AnalysisOptions } from '../core/analysis.ts';
 import type { RecordSummary } from '../shared/protocol.ts';
 import { embeddedTraces } from '../host/view/embeddedTrace.ts';
@@ -11,6 +11,7 @@ import { STDIN_NAME, spoolInput, type SpooledInput } from './stdinTrace.ts';
 import { nodeServices } from '../io/nodeServices.ts';
 import { traceThreads } from './traceJobs.ts';
 import { embeddedTracesInParallel } from './parallelReport.ts';
+import { writeOutput } from './writeOutput.ts';
 
 /** dist/ holds cli.js next to webview.js and webview.css. */
 function bundleDir(): string {
@@ -54,41 +55,9 @@ export async function writeReport(
   } finally {
     await spooled?.dispose();
   }
-  await mkdir(dirname(out), { recursive: true });
-  const bytes = await writeParts(out, reportPageParts({ script, style, data, title: `Toolscope — ${title}` }));
+  // To a temporary file renamed over `out` once complete: a failed write leaves the old report (writeOutput.ts).
+  const bytes = await writeOutput(out, reportPageParts({ script, style, data, title: `Toolscope — ${title}` }));
   return { records: data.summaries.length, bytes, summaries: data.summaries };
-}
-
-/**
- * What is gathered before a write: the page's pieces are a record view each (piped as they come through a write
- * stream, one write per piece, the 16 MB sample's report took 15% longer).
- */
-const WRITE_BYTES = 1 << 20;
-
-/** Writes the pieces to `path` in writes of about WRITE_BYTES; returns the bytes written. */
-async function writeParts(path: string, parts: Iterable<string>): Promise<number> {
-  const file = await open(path, 'w');
-  let bytes = 0;
-  try {
-    let pending: string[] = [];
-    let size = 0;
-    const flush = async () => {
-      const chunk = Buffer.from(pending.join(''), 'utf8');
-      pending = [];
-      size = 0;
-      bytes += chunk.length;
-      for (let at = 0; at < chunk.length;) at += (await file.write(chunk, at)).bytesWritten;
-    };
-    for (const part of parts) {
-      pending.push(part);
-      size += part.length;
-      if (size >= WRITE_BYTES) await flush();
-    }
-    await flush();
-  } finally {
-    await file.close();
-  }
-  return bytes;
 }
 
 /** Opens a file in the desktop's browser when there is a desktop; silently does nothing otherwise. */

@@ -9,6 +9,7 @@ import type { TokenizedCompletion } from '../core/tokens/token.ts';
 import { tokenSourceLabel } from '../core/tokens/tokenSourceLabel.ts';
 import { expandInputs, InputError } from './analyzeCommand.ts';
 import { nodeServices } from '../io/nodeServices.ts';
+import { escapedJson, terminalText } from '../host/report/terminalText.ts';
 
 export interface TokensJson {
   id: string;
@@ -44,19 +45,20 @@ export async function tokensCommand(
 ): Promise<number> {
   const files = await expandInputs(inputs);
   const analyzer = new Analyzer({ format: options.format, tokenizers: options.tokenizers }, nodeServices());
-  const write = (line: string) => out.write(line + '\n');
+  // Ids, names and messages come from the trace: escaped (terminalText.ts; --json lines have nothing left to escape).
+  const write = (line: string) => out.write(terminalText(line) + '\n');
   for (const file of files) {
     try {
       for await (const item of readTraceItems(file)) {
         if (item.kind === 'error') {
-          if (options.json) write(JSON.stringify({ file, line: item.error.line, error: item.error.message }));
+          if (options.json) write(escapedJson({ file, line: item.error.line, error: item.error.message }));
           else write(`${file}:${item.error.line}: ${item.error.message}`);
           continue;
         }
         // One record's unexpected failure is an error on its line, not the end of the file.
         const outcome = await analyzer.analyzeGuarded(item.loaded, false);
         if (outcome.kind === 'error') {
-          if (options.json) write(JSON.stringify({ file, line: outcome.error.line, error: outcome.error.message }));
+          if (options.json) write(escapedJson({ file, line: outcome.error.line, error: outcome.error.message }));
           else write(`${file}:${outcome.error.line}: ${outcome.error.message}`);
           continue;
         }
@@ -67,7 +69,7 @@ export async function tokensCommand(
           continue;
         }
         if (options.json) {
-          write(JSON.stringify(tokensJson(analysed.id, analysed.line, completion)));
+          write(escapedJson(tokensJson(analysed.id, analysed.line, completion)));
           continue;
         }
         write(

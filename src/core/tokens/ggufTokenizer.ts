@@ -57,6 +57,9 @@ export function tokenizerFromMetadata(
     const right = space > 0 ? byteLevelBytes(merge.slice(space + 1)) : null;
     if (left === null || right === null)
       throw new Error(`${label}: merge ${rank} ${JSON.stringify(merge.slice(0, 40))} is not two byte-level tokens`);
+    // What a merge makes must be a token, or a piece would merge into bytes without an id (the record was lost).
+    if (!ids.has(left + right))
+      throw new Error(`${label}: merge ${rank} ${JSON.stringify(merge.slice(0, 40))} makes a string that is not in its vocabulary`);
     // The first rank wins, as in a merges list read top down.
     const key = `${left}\u0000${right}`;
     if (!ranks.has(key)) ranks.set(key, rank);

@@ -33,6 +33,9 @@ export function assertByteLevel(label: string, has: (bytes: string) => boolean):
   }
 }
 
+/** How many ids past its ranks a vocabulary's special tokens may take (Kimi K2 has 256; 65,536 is far past any real one). */
+export const MAX_SPECIAL_IDS = 65_536;
+
 /**
  * The special tokens of a tokenizer_config.json: its `added_tokens_decoder` ({"163584": {"content": "[BOS]", …}}).
  * Ids past the ranks that it leaves unnamed are `<|reserved_token_N|>`, as Kimi's tokenization_kimi.py names them.
@@ -49,6 +52,11 @@ export function specialsFromConfig(config: unknown, label: string, firstSpecialI
     const content = (entry as { content?: unknown } | null)?.content;
     if (!Number.isSafeInteger(id) || id < 0 || typeof content !== 'string' || content === '')
       throw new Error(`${label}: added_tokens_decoder entry "${key}" is not an id with a content string`);
+    // Unnamed ids up to the last are filled in below: an id far past the ranks would fill millions.
+    if (id >= firstSpecialId + MAX_SPECIAL_IDS)
+      throw new Error(
+        `${label}: added_tokens_decoder id ${id} is past the vocabulary (the ranks end at ${firstSpecialId - 1}; special tokens follow them within ${MAX_SPECIAL_IDS} ids)`,
+      );
     specials.set(content, id);
     last = Math.max(last, id);
   }

@@ -9,6 +9,7 @@ import { importLineGroup, type TextLine } from './importers/importGroup.ts';
 import { importSseBlock } from './importers/sseImporter.ts';
 import { importOllamaLines } from './importers/ollamaImporter.ts';
 import { importPrintedChunks } from './importers/printedChunks.ts';
+import { guardedEntry } from './importers/entryGuard.ts';
 import { classifyText, type LineKind } from './lineKind.ts';
 
 /** Every record and error of one file (or text), each list in line order. */
@@ -24,14 +25,16 @@ export function importText(text: string, fileLabel = '<text>'): LoadResult {
   let blockKind: LineKind = 'json';
   const flush = (): void => {
     if (block.length === 0) return;
-    const result =
+    const lines = block;
+    const result = guardedEntry(lines[0]?.line ?? 0, () =>
       blockKind === 'sse'
-        ? importSseBlock(block)
+        ? importSseBlock(lines)
         : blockKind === 'ollama'
-          ? importOllamaLines(block)
+          ? importOllamaLines(lines)
           : blockKind === 'pychunk'
-            ? importPrintedChunks(block)
-            : importLineGroup(block);
+            ? importPrintedChunks(lines)
+            : importLineGroup(lines),
+    );
     out.records.push(...result.records);
     out.errors.push(...result.errors);
     block = [];

@@ -46,3 +46,52 @@ function walk(value: unknown, depth: number): unknown {
   for (const [k, v] of Object.entries(value)) out[k] = SECRET_KEY.test(k) && v !== null && v !== '' ? REDACTED : walk(v, depth + 1);
   return out;
 }
+
+/** The shortest credential searched for as an exact string: anything shorter would strike ordinary words. */
+export const MIN_EXACT_SECRET = 16;
+
+/**
+ * The credentials a request carried (`Authorization` with or without its scheme, `x-api-key`, `api-key`, and the
+ * values of query parameters named like a key), those of MIN_EXACT_SECRET characters or more: what the recording
+ * proxy forwarded, to be struck wherever it appears in the record (an upstream echoing the key in its answer).
+ */
+export function requestCredentials(headers: Record<string, string | string[] | undefined>, pathAndQuery: string): string[] {
+  const found = new Set<string>();
+  const add = (value: string | undefined): void => {
+    const v = value?.trim();
+    if (v !== undefined && v.length >= MIN_EXACT_SECRET) found.add(v);
+  };
+  for (const name of ['authorization', 'proxy-authorization', 'x-api-key', 'api-key', 'x-goog-api-key']) {
+    const raw = headers[name];
+    for (const value of Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]) {
+      add(value);
+      add(/^\s*(?:Bearer|Basic|Token)\s+(.+)$/iu.exec(value)?.[1]);
+    }
+  }
+  const query = pathAndQuery.indexOf('?');
+  if (query >= 0) {
+    for (const [name, value] of new URLSearchParams(pathAndQuery.slice(query + 1)))
+      if (/^(?:api[-_]?key|key|access[-_]?token|token|secret|sig|signature|password)$/iu.test(name)) add(value);
+  }
+  // Longest first, so a key inside a longer credential (a bearer value) is struck as the longer one.
+  return [...found].sort((a, b) => b.length - a.length);
+}
+
+/** Strikes each of `secrets` wherever it occurs in a string of `value` (in place, without recursion). */
+export function redactExact(value: unknown, secrets: readonly string[]): void {
+  if (secrets.length === 0) return;
+  const strike = (s: string): string => {
+    for (const secret of secrets) if (s.includes(secret)) s = s.split(secret).join(REDACTED);
+    return s;
+  };
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (v === null || typeof v !== 'object') continue;
+    const entries: Array<[string | number, unknown]> = Array.isArray(v) ? v.map((x, i) => [i, x]) : Object.entries(v);
+    for (const [k, x] of entries) {
+      if (typeof x === 'string') (v as Record<string | number, unknown>)[k] = strike(x);
+      else if (x !== null && typeof x === 'object') stack.push(x);
+    }
+  }
+}

@@ -5,6 +5,7 @@ import { worstSeverity } from '../../core/diagnostics/diagnostic.ts';
 import type { LineError } from '../../core/trace/record.ts';
 import type { Style } from './terminalStyle.ts';
 import { groupingLabel } from '../../core/formats/engineRun.ts';
+import { terminalLine, terminalText } from './terminalText.ts';
 
 function preview(text: string, max = 100): string {
   const flat = JSON.stringify(text);
@@ -67,7 +68,7 @@ export class HumanReport {
   ) {}
 
   file(path: string): void {
-    this.write(this.style.bold(path));
+    this.write(terminalLine(this.style.bold(terminalText(path))));
   }
 
   record(r: AnalyzedRecord): void {
@@ -123,14 +124,15 @@ export class HumanReport {
       const kinds = [...new Set(infos.map((d) => d.kind))].join(', ');
       line(`      ${s.dim(`info    ${infos.length} note${infos.length === 1 ? '' : 's'} (${kinds}); --verbose shows them`)}`);
     }
-    this.write(lines.join('\n'));
+    // Each line escaped: ids, names, text and messages come from the trace (terminalText.ts).
+    this.write(lines.map(terminalLine).join('\n'));
   }
 
   error(e: LineError): void {
     this.unreadable++;
     // Messages name their line already ("line 7: invalid JSON …").
     const message = e.message.startsWith(`line ${e.line}`) ? e.message : `line ${e.line}: ${e.message}`;
-    this.write(`  ${this.style.red('✖')} unreadable ${message}`);
+    this.write(terminalLine(`  ${this.style.red('✖')} unreadable ${terminalText(message)}`));
   }
 
   summary(): void {

@@ -8,6 +8,7 @@ import { Analyzer, type AnalysisOptions, type AnalyzedRecord } from '../../core/
 import { DIAGNOSTIC_KINDS } from '../../core/diagnostics/registry.ts';
 import { TraceIndex, type TraceIndexOptions } from '../../io/trace/traceIndex.ts';
 import { RangeIndex } from '../../io/trace/rangeIndex.ts';
+import { InspectLogIndex } from '../../io/trace/inspectLogIndex.ts';
 import type { TraceRange } from '../../io/trace/traceRanges.ts';
 import type { LoadedRecord } from '../../core/trace/record.ts';
 import type {
@@ -108,7 +109,9 @@ export class TraceSession {
   }
 
   static async open(path: string, fileName: string, options: AnalysisOptions = {}, index: TraceIndexOptions = {}): Promise<TraceSession> {
-    return TraceSession.opened(path, () => TraceIndex.open(path, index), fileName, options, 0, true);
+    // An Inspect log (.eval, or a .json holding one) is one document of model events, not lines.
+    const opener = async (): Promise<SessionIndex> => (await InspectLogIndex.open(path)) ?? (await TraceIndex.open(path, index));
+    return TraceSession.opened(path, opener, fileName, options, 0, true);
   }
 
   /**

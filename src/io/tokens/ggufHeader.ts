@@ -4,7 +4,8 @@
  * tensor count, key/value count, then typed key/value pairs, little-endian. The file is untrusted: every length is
  * bounded and a short or malformed header is an error naming the offset.
  */
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, readSync } from 'node:fs';
+import { openRegularFile } from './tokenizerFile.ts';
 import type { GgufValue } from '../../core/tokens/ggufTokenizer.ts';
 
 const CHUNK = 1 << 20;
@@ -74,7 +75,7 @@ export interface GgufHeader {
 
 /** The metadata of the GGUF file at `path` (only keys `keep` accepts hold values; others are read past). */
 export function readGgufHeader(path: string, keep: (key: string) => boolean = () => true): GgufHeader {
-  const fd = openSync(path, 'r');
+  const { fd } = openRegularFile(path);
   try {
     const r = new Reader(fd, path);
     const magic = r.bytes(4).toString('latin1');
@@ -98,7 +99,7 @@ export function readGgufHeader(path: string, keep: (key: string) => boolean = ()
 
 /** Whether a file starts like a GGUF file (Ollama's blobs have no extension). */
 export function isGgufFile(path: string): boolean {
-  const fd = openSync(path, 'r');
+  const { fd } = openRegularFile(path);
   try {
     const head = Buffer.alloc(4);
     return readSync(fd, head, 0, 4, 0) === 4 && head.toString('latin1') === 'GGUF';

@@ -4,7 +4,7 @@
  * one .gguf), or one file (tokenizer.json, tiktoken.model, a GGUF file such as an Ollama blob, which has no
  * extension). Errors name the path and what was expected; loaded tokenizers are kept per path and format.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { PretokenizerKnowledge, TokenizerFileReader } from '../../core/formats/tokenizerChoice.ts';
 import { tokenizerFromMetadata } from '../../core/tokens/ggufTokenizer.ts';
@@ -12,6 +12,7 @@ import { isGgufFile, readGgufHeader } from './ggufHeader.ts';
 import { tiktokenTokenizer } from '../../core/tokens/tiktokenFile.ts';
 import { TokenizerJson } from '../../core/tokens/tokenizerJson.ts';
 import type { Tokenizer } from '../../core/tokens/token.ts';
+import { readTokenizerText } from './tokenizerFile.ts';
 
 const cache = new Map<string, Tokenizer | Error>();
 
@@ -55,7 +56,7 @@ function readTokenizer(path: string, knows: PretokenizerKnowledge): Tokenizer {
 }
 
 function readJson(path: string): unknown {
-  const text = readFileSync(path, 'utf8');
+  const text = readTokenizerText(path);
   try {
     return JSON.parse(text);
   } catch (err) {
@@ -73,12 +74,7 @@ function fromTiktoken(file: string, knows: PretokenizerKnowledge): Tokenizer {
     throw new Error(`${file}: a tiktoken.model holds no pre-tokenizer pattern, and Toolscope knows none for this format`);
   const configPath = join(dirname(file), 'tokenizer_config.json');
   const config = existsSync(configPath) ? { json: readJson(configPath), label: configPath } : null;
-  return tiktokenTokenizer(
-    `tiktoken.model (${modelName(file)})`,
-    { text: readFileSync(file, 'utf8'), label: file },
-    config,
-    knows.tiktoken,
-  );
+  return tiktokenTokenizer(`tiktoken.model (${modelName(file)})`, { text: readTokenizerText(file), label: file }, config, knows.tiktoken);
 }
 
 function fromTokenizerJson(file: string): Tokenizer {

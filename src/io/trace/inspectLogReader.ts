@@ -12,6 +12,7 @@ import type { ChatCompletion, ChatRequest, LineError, LoadedRecord, TraceRecord 
 import { chatCompletionProblem, isChatCompletionShape } from '../../core/trace/importers/chatCompletionImporter.ts';
 import { messagesProblem } from '../../core/trace/importers/chatRequestImporter.ts';
 import { isObject, type UnknownObject } from '../../core/trace/importers/jsonGuards.ts';
+import { deeperThan, MAX_JSON_DEPTH } from '../../core/util/jsonDepth.ts';
 
 export interface InspectLogRead {
   records: LoadedRecord[];
@@ -56,50 +57,76 @@ function sampleRecords(sample: UnknownObject, ordinal: { n: number }, out: Inspe
     const line = ++ordinal.n;
     call++;
     const where = `sample ${String(sample.id)} epoch ${String(sample.epoch ?? 1)}, model call ${call}`;
-    const raw = isObject(event.call) ? event.call : null;
-    if (!raw || !isObject(raw.request)) {
-      out.errors.push({ line, message: `Inspect log: ${where} kept no raw request (call.request)` });
-      continue;
+    try {
+      modelEventRecord(event, attachments, sample, call, line, where, out);
+    } catch (err) {
+      // A value no check foresaw costs this model call, never the log.
+      out.errors.push({
+        line,
+        message: `Inspect log: ${where} could not be imported (${err instanceof Error ? err.message : String(err)})`,
+      });
     }
-    const request = resolveAttachments(raw.request, attachments) as UnknownObject;
-    if (!Array.isArray(request.messages)) {
-      out.errors.push({ line, message: `Inspect log: ${where}: the raw request has no "messages" (not a chat-completions call)` });
-      continue;
-    }
-    const problem = messagesProblem(request.messages, 'call.request.messages');
-    if (problem !== null) {
-      out.errors.push({ line, message: `Inspect log: ${where}: ${problem}` });
-      continue;
-    }
-    // Inspect writes `tools: null` when none were offered; a chat request has no tools then.
-    if (request.tools === null) delete request.tools;
-    if (request.tool_choice === null) delete request.tool_choice;
-    const record: TraceRecord = {
-      toolscope: 1,
-      id: `${String(sample.id)}/${String(sample.epoch ?? 1)}/${call}`,
-      request: request as unknown as ChatRequest,
-      meta: {
-        source: 'inspect',
-        model: typeof event.model === 'string' ? event.model : undefined,
-        endpoint: '/v1/chat/completions',
-        ...(typeof event.timestamp === 'string' ? { created: event.timestamp } : {}),
-      },
-    };
-    const response = resolveAttachments(raw.response, attachments);
-    if (isObject(response) && isChatCompletionShape(response)) {
-      const bad = chatCompletionProblem(response);
-      if (bad !== null) {
-        out.errors.push({ line, message: `Inspect log: ${where}: response: ${bad}` });
-        continue;
-      }
-      record.response = response as unknown as ChatCompletion;
-    } else if (typeof event.error === 'string') {
-      record.error = event.error;
-    } else if (response !== undefined && response !== null) {
-      record.error = `Inspect log: the raw response is not a chat completion: ${JSON.stringify(response).slice(0, 200)}`;
-    }
-    out.records.push({ record, line, lastLine: line, source: 'inspect-log' });
   }
+}
+
+function modelEventRecord(
+  event: UnknownObject,
+  attachments: UnknownObject,
+  sample: UnknownObject,
+  call: number,
+  line: number,
+  where: string,
+  out: InspectLogRead,
+): void {
+  const raw = isObject(event.call) ? event.call : null;
+  if (!raw || !isObject(raw.request)) {
+    out.errors.push({ line, message: `Inspect log: ${where} kept no raw request (call.request)` });
+    return;
+  }
+  // The exchange is walked recursively below (attachments, the analysis): one nested deeper than any real
+  // request is refused before it is walked.
+  if (deeperThan(raw)) {
+    out.errors.push({ line, message: `Inspect log: ${where}: the raw exchange nests deeper than ${MAX_JSON_DEPTH} levels` });
+    return;
+  }
+  const request = resolveAttachments(raw.request, attachments) as UnknownObject;
+  if (!Array.isArray(request.messages)) {
+    out.errors.push({ line, message: `Inspect log: ${where}: the raw request has no "messages" (not a chat-completions call)` });
+    return;
+  }
+  const problem = messagesProblem(request.messages, 'call.request.messages');
+  if (problem !== null) {
+    out.errors.push({ line, message: `Inspect log: ${where}: ${problem}` });
+    return;
+  }
+  // Inspect writes `tools: null` when none were offered; a chat request has no tools then.
+  if (request.tools === null) delete request.tools;
+  if (request.tool_choice === null) delete request.tool_choice;
+  const record: TraceRecord = {
+    toolscope: 1,
+    id: `${String(sample.id)}/${String(sample.epoch ?? 1)}/${call}`,
+    request: request as unknown as ChatRequest,
+    meta: {
+      source: 'inspect',
+      model: typeof event.model === 'string' ? event.model : undefined,
+      endpoint: '/v1/chat/completions',
+      ...(typeof event.timestamp === 'string' ? { created: event.timestamp } : {}),
+    },
+  };
+  const response = resolveAttachments(raw.response, attachments);
+  if (isObject(response) && isChatCompletionShape(response)) {
+    const bad = chatCompletionProblem(response);
+    if (bad !== null) {
+      out.errors.push({ line, message: `Inspect log: ${where}: response: ${bad}` });
+      return;
+    }
+    record.response = response as unknown as ChatCompletion;
+  } else if (typeof event.error === 'string') {
+    record.error = event.error;
+  } else if (response !== undefined && response !== null) {
+    record.error = `Inspect log: the raw response is not a chat completion: ${JSON.stringify(response).slice(0, 200)}`;
+  }
+  out.records.push({ record, line, lastLine: line, source: 'inspect-log' });
 }
 
 /** Records of a parsed `.json` Inspect log. */
@@ -111,25 +138,58 @@ export function importInspectLog(log: UnknownObject): InspectLogRead {
 }
 
 /**
- * Records of a `.eval` Inspect log (a zip): its `samples/*.json` in name order; a bad entry is an error, not fatal.
+ * The most a `.eval` sample entry may hold uncompressed (like replay's `--max-answer`): a small archive can declare
+ * entries of hundreds of MB, and each is held as bytes, text and a parsed value while it is read.
+ */
+export const MAX_EVAL_ENTRY_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Records of a `.eval` Inspect log (a zip): its `samples/*.json` in name order, one entry at a time; an entry that
+ * cannot be read (another compression method, corrupt data, over `maxEntryBytes` uncompressed, not JSON) is an
+ * error of its own and the others still load. A broken archive (no central directory) is one error.
  * fflate comes from the caller: it builds its tables when loaded (~6 ms), so it is loaded for a `.eval` file only.
  */
-export function importInspectEvalZip(bytes: Uint8Array, { unzipSync, strFromU8 }: typeof Fflate): InspectLogRead {
+export function importInspectEvalZip(
+  bytes: Uint8Array,
+  { unzipSync, strFromU8 }: typeof Fflate,
+  maxEntryBytes: number = MAX_EVAL_ENTRY_BYTES,
+): InspectLogRead {
   const out: InspectLogRead = { records: [], errors: [] };
-  let entries: Record<string, Uint8Array>;
+  const samples: Array<{ name: string; compression: number; originalSize: number }> = [];
   try {
-    entries = unzipSync(bytes, { filter: (f) => f.name.startsWith('samples/') && f.name.endsWith('.json') });
+    // Lists the entries only: each is inflated on its own below, so one bad entry is one error.
+    unzipSync(bytes, {
+      filter: (f) => {
+        if (f.name.startsWith('samples/') && f.name.endsWith('.json'))
+          samples.push({ name: f.name, compression: f.compression, originalSize: f.originalSize });
+        return false;
+      },
+    });
   } catch (err) {
     out.errors.push({ line: 1, message: `Inspect .eval log: not a readable zip (${(err as Error).message})` });
     return out;
   }
   const ordinal = { n: 0 };
-  for (const name of Object.keys(entries).sort()) {
+  for (const { name, compression, originalSize } of samples.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+    const entryError = (reason: string): void => {
+      // An unreadable entry counts as one model call, so the ordinals after it stay distinct.
+      out.errors.push({ line: ++ordinal.n, message: `Inspect .eval log: ${name} ${reason}` });
+    };
+    if (compression !== 0 && compression !== 8) {
+      entryError(`uses compression method ${compression}${compression === 12 ? ' (bzip2)' : ''}; only stored and deflate entries are read`);
+      continue;
+    }
+    // The declared size bounds the inflation too: fflate inflates into a buffer of exactly that size.
+    if (originalSize > maxEntryBytes) {
+      entryError(`holds ${originalSize} bytes uncompressed, more than the ${maxEntryBytes} read from one entry`);
+      continue;
+    }
     let sample: unknown;
     try {
-      sample = JSON.parse(strFromU8(entries[name] as Uint8Array));
+      const entry = unzipSync(bytes, { filter: (f) => f.name === name })[name];
+      sample = JSON.parse(strFromU8(entry ?? new Uint8Array()));
     } catch (err) {
-      out.errors.push({ line: ordinal.n + 1, message: `Inspect .eval log: ${name} is not JSON (${(err as Error).message})` });
+      entryError(`cannot be read (${(err as Error).message})`);
       continue;
     }
     if (isObject(sample)) sampleRecords(sample, ordinal, out);

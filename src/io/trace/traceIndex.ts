@@ -17,6 +17,7 @@ import { importLineGroup, type TextLine } from '../../core/trace/importers/impor
 import { importSseBlock } from '../../core/trace/importers/sseImporter.ts';
 import { importOllamaLines } from '../../core/trace/importers/ollamaImporter.ts';
 import { importPrintedChunks } from '../../core/trace/importers/printedChunks.ts';
+import { guardedEntry } from '../../core/trace/importers/entryGuard.ts';
 import {
   LINE_HEAD_LENGTH,
   SHORT_HEAD,
@@ -478,6 +479,10 @@ export function shrunk(entry: TraceEntry): ReadResult {
 
 /** Decodes and imports one entry's bytes: a JSON line, or a multi-line record or SSE block split back into lines. */
 export function importEntryBytes(bytes: Uint8Array, entry: TraceEntry): ReadResult {
+  return guardedEntry(entry.line, () => importEntryUnguarded(bytes, entry));
+}
+
+function importEntryUnguarded(bytes: Uint8Array, entry: TraceEntry): ReadResult {
   const { line, lastLine, start, sse, ollama, printedChunks, incomplete } = entry;
   if (!sse && !ollama && !printedChunks && line === lastLine) {
     const decoded = decodeUtf8Line(bytes, line, start);

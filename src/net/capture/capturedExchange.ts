@@ -4,10 +4,11 @@
  * end it becomes one native record (`toRecord`), credentials redacted.
  */
 import { deeperThan, MAX_JSON_DEPTH } from '../../core/util/jsonDepth.ts';
-import { redact, redactString } from '../../core/util/redact.ts';
+import { redact, redactExact, redactString } from '../../core/util/redact.ts';
 import { requestFromPrompt } from '../server/promptRequest.ts';
 import type { ChatCompletion, ChatCompletionChunk, ChatRequest, TraceRecord } from '../../core/trace/record.ts';
 import { describeJson } from '../../core/trace/importers/jsonGuards.ts';
+import { requestProblem } from '../../core/trace/importers/chatShapes.ts';
 import { errorPayload } from '../../core/trace/errorPayload.ts';
 import { CompletionCollector } from './completionCollector.ts';
 import { clientView, type CaptureRoute, type TokenCapturePlan } from './tokenCapturePlan.ts';
@@ -68,6 +69,8 @@ export class CapturedExchange {
   status: number | null = null;
   responseHeaders: Record<string, string | string[] | undefined> = {};
   streamed = false;
+  /** The credentials the request carried (redact.ts's requestCredentials), struck from the record wherever they occur. */
+  forwardedCredentials: readonly string[] = [];
   private headersMs: number | null = null;
   private firstMs: number | null = null;
   private totalMs = 0;
@@ -205,11 +208,15 @@ export class CapturedExchange {
       meta.rawRequestBytes = req.rawBytes ?? Buffer.byteLength(req.rawBody);
     }
     if (req.route === 'chat') {
-      // A trace's `request.messages` is an array; anything else is kept as text, so the line still loads.
-      if (body && (body.messages === undefined || Array.isArray(body.messages))) record.request = redact(body) as ChatRequest;
+      // A trace's request is what the reader takes (messages an array of messages, tools a list of tools); anything
+      // else is kept as text, so the line still loads (`messages: [null]` or `tools: "x"` made a line analyze refused).
+      const problem = body ? chatBodyProblem(body) : null;
+      if (body && problem === null) record.request = redact(body) as ChatRequest;
       else if (body)
         this.note(
-          `the request's "messages" is not an array (${describeJson(body.messages)}): the request is kept as text (meta.rawRequestBody)`,
+          body.messages !== undefined && !Array.isArray(body.messages)
+            ? `the request's "messages" is not an array (${describeJson(body.messages)}): the request is kept as text (meta.rawRequestBody)`
+            : `the request is not one a trace holds (${problem}): it is kept as text (meta.rawRequestBody)`,
         );
     } else if (body) {
       if (typeof body.prompt === 'string') {
@@ -306,6 +313,13 @@ export class CapturedExchange {
     meta.requestHeaders = redact(req.headers);
     if (this.status !== null) meta.responseHeaders = redact(this.responseHeaders);
     record.meta = meta;
+    // The exact credentials the client sent, wherever they appear: an upstream may echo a key in its answer.
+    redactExact(record, this.forwardedCredentials);
     return record;
   }
+}
+
+/** Why a chat request body cannot be a trace's `request` (what the trace reader would refuse), or null. */
+export function chatBodyProblem(body: Record<string, unknown>): string | null {
+  return requestProblem(body);
 }

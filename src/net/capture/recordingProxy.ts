@@ -11,13 +11,14 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { Dispatcher } from 'undici';
 import type { Engine } from '../replay/endpoint.ts';
-import { CapturedExchange, type ExchangeEnd } from './capturedExchange.ts';
+import { CapturedExchange, chatBodyProblem, type ExchangeEnd } from './capturedExchange.ts';
 import { BodyDecoder, isEncoded } from './contentDecoding.ts';
 import { RotatingTraceWriter } from './rotatingTraceWriter.ts';
 import { eventBytes, SseEventSplitter, type SseEvent } from './sseEventSplitter.ts';
 import { planTokenCapture, upstreamBody, type CaptureRoute, type TokenCapturePlan } from './tokenCapturePlan.ts';
 import { clientResponseHeaders, Upstream, upstreamRequestHeaders } from './upstream.ts';
 import { deeperThan, MAX_JSON_DEPTH } from '../../core/util/jsonDepth.ts';
+import { requestCredentials } from '../../core/util/redact.ts';
 import { browserRefusal, clientTimeouts } from '../server/httpLimits.ts';
 
 export interface RecordingProxyOptions {
@@ -337,13 +338,12 @@ export class RecordingProxy {
           route,
           headers: req.headers,
           body,
-          ...(body && (route !== 'chat' || body.messages === undefined || Array.isArray(body.messages))
-            ? {}
-            : { rawBody: rawBodyOf(raw), rawBytes: raw.length }),
+          ...(body && (route !== 'chat' || chatBodyProblem(body) === null) ? {} : { rawBody: rawBodyOf(raw), rawBytes: raw.length }),
           plan,
           upstream: this.upstream.label,
         })
       : null;
+    if (exchange) exchange.forwardedCredentials = requestCredentials(req.headers, pathAndQuery);
     if (exchange && tooDeep)
       exchange.note(
         `the request body is nested deeper than ${MAX_JSON_DEPTH} levels: it was forwarded unchanged and is kept as text (meta.rawRequestBody)`,

@@ -125,7 +125,10 @@ export function writeTokenizerJson(dir: string, options: { markersAdded?: boolea
 type KV = [key: string, value: string | number | string[] | number[]];
 
 /** A GGUF file holding only metadata (no tensors): the same vocabulary as the tokenizer.json, llama.cpp's way. */
-export function writeGguf(path: string, options: { pre?: string; truncateAt?: number; model?: string } = {}): string {
+export function writeGguf(
+  path: string,
+  options: { pre?: string; truncateAt?: number; model?: string; extraMerges?: string[] } = {},
+): string {
   const tokens = [...byteAlphabet(), ...BPE_MERGES.map(([a, b]) => a + b), '<|im_end|>', '<tool_call>', '</tool_call>'];
   const types = tokens.map((_, id) => (id === ADDED.imEnd ? 3 : id > ADDED.imEnd ? 4 : 1));
   const kvs: KV[] = [
@@ -136,7 +139,7 @@ export function writeGguf(path: string, options: { pre?: string; truncateAt?: nu
     ['tokenizer.ggml.pre', options.pre ?? 'qwen2'],
     ['tokenizer.ggml.tokens', tokens],
     ['tokenizer.ggml.token_type', types],
-    ['tokenizer.ggml.merges', BPE_MERGES.map(([a, b]) => `${a} ${b}`)],
+    ['tokenizer.ggml.merges', [...BPE_MERGES.map(([a, b]) => `${a} ${b}`), ...(options.extraMerges ?? [])]],
   ];
   const parts: Buffer[] = [Buffer.from('GGUF', 'latin1'), u32(3), u64(0), u64(kvs.length)];
   for (const [key, value] of kvs) {

@@ -155,3 +155,25 @@ test('what is neither JSON nor a readable printout says both; a log line stays "
   assert.match(importText('2025-10-21 12:00:01 INFO started').errors[0]?.message ?? '', /^line 1: invalid JSON/);
   assert.match(importText('{oops').errors[0]?.message ?? '', /^line 1: invalid JSON/);
 });
+
+test('a __proto__ key (a dict key or a keyword) is a plain key: it sets no prototype and makes no call appear', () => {
+  const dict = parsePythonLiteral("{'role': 'assistant', 'content': 'hi', '__proto__': {'tool_calls': [{'id': 'x'}]}}") as Record<
+    string,
+    unknown
+  >;
+  assert.equal(Object.getPrototypeOf(dict), Object.prototype);
+  assert.equal(dict.tool_calls, undefined);
+  assert.deepEqual(Object.keys(dict), ['role', 'content', '__proto__']);
+  assert.deepEqual(
+    JSON.parse(JSON.stringify(dict)),
+    JSON.parse('{"role":"assistant","content":"hi","__proto__":{"tool_calls":[{"id":"x"}]}}'),
+  );
+  const evil =
+    "ChatCompletionMessage(content='hi', role='assistant', __proto__={'tool_calls': [{'id': 'c', 'type': 'function', 'function': {'name': 'evil', 'arguments': '{}'}}]})";
+  const read = importText(evil);
+  assert.equal(read.errors.length, 0, JSON.stringify(read.errors));
+  const record = read.records[0] as LoadedRecord;
+  const analysis = new Analyzer().analyze(record);
+  assert.deepEqual(analysis.calls, []);
+  assert.deepEqual(responseMessage(record.record.response as ChatCompletion).calls, []);
+});

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { Analyzer, type AnalysisOptions } from '../../../src/core/analysis.ts';
 import { getFormat } from '../../../src/core/formats/registry.ts';
 import { chooseTokenizer, pathFor } from '../../../src/core/formats/tokenizerChoice.ts';
@@ -200,4 +200,35 @@ test('marker-split is not judged on re-encoded tokens: a marker the tokenizer sp
   const recorded = analyze({ ...record, completion: { text, tokens: pieces.map((p) => ({ text: p })) } }, {});
   assert.equal(recorded.completion?.source, 'recorded');
   assert.ok(recorded.diagnostics.some((d) => d.kind === 'marker-split'));
+});
+
+test('a tokenizer_config.json id far past the vocabulary is refused at once (reserved tokens were filled up to it)', () => {
+  clearLocalTokenizers();
+  const dir = writeKimiFolder(join(tempDir('far-id'), 'Kimi-K2-Instruct'));
+  const configPath = join(dir, 'tokenizer_config.json');
+  const config = JSON.parse(readFileSync(configPath, 'utf8')) as { added_tokens_decoder: Record<string, unknown> };
+  config.added_tokens_decoder['400000000'] = { content: '<|far|>', special: true };
+  writeFileSync(configPath, JSON.stringify(config));
+  const started = performance.now();
+  const choice = chooseTokenizer(getFormat('kimi_k2'), [], { any: dir }, loadLocalTokenizer);
+  assert.ok(performance.now() - started < 5000, 'refused at once');
+  assert.equal(choice.tokenizer.approximate, true);
+  assert.match(
+    choice.note ?? '',
+    /added_tokens_decoder id 400000000 is past the vocabulary \(the ranks end at \d+; special tokens follow them within 65536 ids\)/u,
+  );
+});
+
+test('a GGUF whose merges make a string outside its vocabulary falls back to approximate tokens with the reason; the record loads', () => {
+  clearLocalTokenizers();
+  // "z"+"q" is no token of the vocabulary: tokenizing "zq" made bytes without an id and lost the record.
+  const bad = writeGguf(join(tempDir('gguf-bad'), 'bad.gguf'), { extraMerges: ['z q'] });
+  const record: TraceRecord = { toolscope: 1, id: 'r', meta: { format: 'hermes' }, completion: { text: 'zq ok' } };
+  const a = analyze(record, { tokenizers: { any: bad } });
+  assert.notEqual(a.completion?.source, 're-encoded');
+  assert.ok(a.completion?.tokens.every((t) => t.approximate));
+  assert.equal(a.completion?.tokens.map((t) => t.text).join(''), 'zq ok');
+  const choice = chooseTokenizer(getFormat('hermes'), [], { any: bad }, loadLocalTokenizer);
+  assert.equal(choice.tokenizer.approximate, true);
+  assert.match(choice.note ?? '', /bad\.gguf: merge 5 "z q" makes a string that is not in its vocabulary/u);
 });

@@ -107,6 +107,26 @@ test('an exchange whose messages is a string is recorded as a line analyze reads
   });
 });
 
+test('exchanges whose messages hold null or whose tools are a string are recorded as lines analyze reads', async () => {
+  await withProxy({}, async (url, dir, recorded) => {
+    for (const body of [
+      { model: 'm', messages: [null] },
+      { model: 'm', messages: [{ role: 'user', content: 'Weather in Oslo?' }], tools: 'x' },
+    ])
+      assert.equal((await post(`${url}/chat/completions`, body)).status, 200);
+    await recorded(2);
+    const { records, errors } = await loadAll(join(dir, 'traces.jsonl'));
+    assert.deepEqual(errors, []);
+    assert.equal(records.length, 2);
+    for (const loaded of records) {
+      assert.equal(loaded.record.request, undefined);
+      assert.match(String((loaded.record.meta?.notes as string[] | undefined)?.join(' ')), /the request is not one a trace holds/u);
+    }
+    assert.match(String(records[0]?.record.meta?.rawRequestBody), /\[null\]/u);
+    assert.match(String(records[1]?.record.meta?.rawRequestBody), /Weather in Oslo/u);
+  });
+});
+
 test('a client that sends its body too slowly is answered 408 and the connection closed', async () => {
   await withProxy({ requestTimeoutMs: 400 }, async (url) => {
     const { port } = new URL(url);
@@ -189,6 +209,49 @@ test('answers nested 5,000 deep (a whole body, a stream event) are passed on and
       assert.deepEqual(errors, []);
       assert.equal(records.length, 2);
       for (const r of records) assert.match(r.record.error ?? '', /nested deeper than 256 levels|not JSON/u);
+    });
+  } finally {
+    await upstream.close();
+  }
+});
+
+test('a credential the client sent is struck wherever it appears in the record, the answer that echoes it included', async () => {
+  // Keys of no known shape (no sk-/gsk_ prefix): only their exact strings can find them.
+  const keys = { bearer: 'Zq8Wx7Ec6Rv5Tb4Yn3Um2Il1', header: 'Hd9Jk8Lm7Nb6Vc5Xz4Qw3Er', query: 'Qy7Ui6Op5As4Df3Gh2Jk1Lz' };
+  const upstream = await testUpstream((req, res) => {
+    // An upstream that echoes what it was sent in its answer (as error pages and debug echoes do).
+    const echo = `auth=${String(req.headers.authorization)} key=${String(req.headers['x-api-key'])} url=${req.url}`;
+    const body = JSON.stringify({
+      id: 'c1',
+      object: 'chat.completion',
+      choices: [{ index: 0, message: { role: 'assistant', content: echo }, finish_reason: 'stop' }],
+    });
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+    res.end(body);
+  });
+  try {
+    await withTempDir(async (dir) => {
+      let done = 0;
+      const proxy = await startRecordingProxy({ upstream: upstream.url, out: join(dir, 'traces.jsonl'), onExchange: () => done++ });
+      try {
+        const r = await post(
+          `${proxy.url}/chat/completions?api_key=${keys.query}`,
+          { model: 'm', messages: [{ role: 'user', content: 'hi' }] },
+          { headers: { authorization: `Bearer ${keys.bearer}`, 'x-api-key': keys.header } },
+        );
+        assert.equal(r.status, 200);
+        assert.ok(r.body.includes(keys.bearer), 'the client still gets the answer as sent');
+        while (done < 1) await new Promise((resolve) => setTimeout(resolve, 20));
+      } finally {
+        await proxy.close({ graceMs: 0 });
+      }
+      for (const file of await readdir(dir)) {
+        const text = await readFile(join(dir, file), 'utf8');
+        for (const key of Object.values(keys)) assert.ok(!text.includes(key), `${file} holds ${key}`);
+      }
+      const { records } = await loadAll(join(dir, 'traces.jsonl'));
+      const content = String(records[0]?.record.response && JSON.stringify(records[0].record.response));
+      assert.match(content, /auth=\[redacted\] key=\[redacted\] url=\/v1\/chat\/completions\?api_key=\[redacted\]/u);
     });
   } finally {
     await upstream.close();

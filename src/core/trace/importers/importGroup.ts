@@ -52,6 +52,23 @@ export function importLineGroup(lines: readonly TextLine[], incompleteLine?: num
       if (printout.kind === 'record') return asRead(printout);
       if (looksLikePythonLiteral(joined) && !parses(first.text)) return asRead(printout);
     }
+    // A value that closes before the last line (a stray `]` after a pretty-printed record): the value is one entry
+    // and the lines after it are read on their own, each a record or an error of its own.
+    const end = firstValueEnd(lines);
+    if (
+      end > 0 &&
+      end < lines.length - 1 &&
+      parses(
+        lines
+          .slice(0, end + 1)
+          .map((l) => l.text)
+          .join('\n'),
+      )
+    ) {
+      const head = importLineGroup(lines.slice(0, end + 1));
+      const rest = importLineGroup(lines.slice(end + 1), incompleteLine);
+      return { records: [...head.records, ...rest.records], errors: [...head.errors, ...rest.errors] };
+    }
   }
 
   const out: ReadResult = { records: [], errors: [] };
@@ -71,6 +88,33 @@ export function importLineGroup(lines: readonly TextLine[], incompleteLine?: num
     return { records: [], errors: [error] };
   }
   return out;
+}
+
+/**
+ * The index of the line on which the JSON value opened by the first line closes (brackets counted outside strings),
+ * or -1 when the first line opens none or it does not close. Linear in the text, without parsing it.
+ */
+function firstValueEnd(lines: readonly TextLine[]): number {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < lines.length; i++) {
+    const text = (lines[i] as TextLine).text;
+    for (let k = 0; k < text.length; k++) {
+      const c = text.charCodeAt(k);
+      if (inString) {
+        if (c === 0x5c)
+          k++; // a backslash escapes the next character
+        else if (c === 0x22) inString = false;
+      } else if (c === 0x22) inString = true;
+      else if (c === 0x7b || c === 0x5b) depth++;
+      else if (c === 0x7d || c === 0x5d) {
+        depth--;
+        if (depth <= 0) return depth === 0 && k === text.trimEnd().length - 1 ? i : -1;
+      }
+    }
+    if (i === 0 && depth === 0) return -1;
+  }
+  return -1;
 }
 
 function parses(text: string): boolean {

@@ -10,6 +10,7 @@
  * read is an error on the export's line; the other spans still load.
  */
 import { canonicalJson } from '../../util/canonicalJson.ts';
+import { deeperThan, MAX_JSON_DEPTH } from '../../util/jsonDepth.ts';
 import type {
   ChatCompletion,
   ChatMessage,
@@ -301,6 +302,9 @@ export function importOtlpExport(value: UnknownObject, line: number, lastLine: n
         spans++;
         const where = `resourceSpans[${r}].scopeSpans[${s}].spans[${k}]`;
         if (!isObject(span)) return out.errors.push(errorAt(`${where} is not an object`));
+        // AnyValues are read recursively: a span nested deeper than any real one is refused before it is walked.
+        if (deeperThan(span.attributes))
+          return out.errors.push(errorAt(`${where}: its attributes nest deeper than ${MAX_JSON_DEPTH} levels`));
         const attrs = attributeMap(span.attributes);
         if (!isLlmSpan(attrs)) return;
         try {

@@ -13,6 +13,9 @@ import type { ChatRequest, ChatTool, ChatToolCall, JsonObject, RecordMeta, ToolC
 import { describeJson, isNonEmptyString, isObject, type UnknownObject } from './jsonGuards.ts';
 import { importError, importedRecord, type ImportResult } from './importResult.ts';
 
+/** The largest time a JavaScript Date holds, in milliseconds either side of 1970. */
+const MAX_DATE_MS = 8.64e15;
+
 export function isResponsesObjectShape(value: UnknownObject): boolean {
   return value.object === 'response' && Array.isArray(value.output);
 }
@@ -47,7 +50,9 @@ export function responsesMeta(response: UnknownObject): RecordMeta {
   if (response.usage !== undefined && response.usage !== null) meta.usage = response.usage;
   if (typeof response.created_at === 'number') {
     meta.created_at = response.created_at;
-    meta.created = new Date(response.created_at * 1000).toISOString();
+    // A time outside what a Date holds (±8.64e15 ms) is kept as the number it is, with no date beside it.
+    const ms = response.created_at * 1000;
+    if (Math.abs(ms) <= MAX_DATE_MS) meta.created = new Date(ms).toISOString();
   }
   if (typeof response.completed_at === 'number') meta.completed_at = response.completed_at;
   return meta;
