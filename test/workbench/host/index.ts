@@ -185,6 +185,7 @@ function trustedTests(): void {
     expectPrompts(
       { title: 'Replay which record?', kind: 'pick', answer: 'clean-single-call' },
       { title: 'Replay against which endpoint?', kind: 'pick', answer: 'Embedded endpoint' },
+      { title: 'Replay mode', kind: 'pick', answer: 'Chat' },
       { title: 'Guided decoding', kind: 'pick', answer: 'Both' },
     );
     const t0 = performance.now();
@@ -262,6 +263,7 @@ function trustedTests(): void {
       expectPrompts(
         { title: 'Replay which record?', kind: 'pick', answer: 'clean-parallel-calls' },
         { title: 'Replay against which endpoint?', kind: 'pick', answer: 'keyed-endpoint' },
+        { title: 'Replay mode', kind: 'pick', answer: 'Chat' },
         { title: 'Guided decoding', kind: 'pick', answer: 'Off' },
       );
       await vscode.commands.executeCommand('toolscope.replayRecord', trace);
