@@ -109,7 +109,16 @@ export class App {
         return this.stepper.playing;
       },
     });
-    this.tabs = TABS.map((make) => this.placeTab(make({ connection, timeline: this.timeline, stepbar: this.stepbar })));
+    this.tabs = TABS.map((make) =>
+      this.placeTab(
+        make({
+          connection,
+          timeline: this.timeline,
+          stepbar: this.stepbar,
+          goToToken: (recordId, token) => this.goToToken(recordId, token),
+        }),
+      ),
+    );
     this.home = this.tabs[0] as PlacedTab;
 
     const toggleList = h(
@@ -461,6 +470,21 @@ export class App {
     this.store.update((s) => (s.centreTab = r.tab));
     this.select(key, 'restore');
     return true;
+  }
+
+  /** A record of this trace on the timeline, the cursor on `token` (a parting point's "Step there"). */
+  private goToToken(recordId: string, token: number): void {
+    const key = this.list.keyOfId(recordId);
+    if (key === null) return;
+    this.store.update((s) => {
+      s.cursors[key] = token;
+      s.centreTab = this.home.tab.id;
+    });
+    if (this.view?.key === key) {
+      this.showTab(this.home.tab.id);
+      this.stepper.moveTo(token);
+      this.focusRecord();
+    } else this.select(key, 'enter');
   }
 
   private select(key: string, how: SelectHow): void {

@@ -3,26 +3,22 @@
  * default), guided decoding off / on / both, with a progress bar, resumable results in K2VV's line format and
  * the blog's table at the end.
  */
-import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
-import { basename, join } from 'node:path';
 import { SingleBar } from 'cli-progress';
-import { runBatch, doneKeys, type EvalSample } from '../net/eval/batchRun.ts';
+import type { EvalSample } from '../net/eval/batchRun.ts';
+import { runEval, type EvalTarget } from '../net/eval/evalRun.ts';
+import { RunSetupError, type GuidedChoice } from '../net/replay/replayRun.ts';
 import { loadK2vvResults } from '../host/eval/loadResults.ts';
-import { toolCallsValid, type K2vvResult } from '../host/eval/k2vvMetrics.ts';
-import { FIGURE_NAMES, evalReport, latestPerSample, type EvalReport } from '../host/eval/evalFigures.ts';
+import type { K2vvResult } from '../host/eval/k2vvMetrics.ts';
+import { FIGURE_NAMES, evalReport, type EvalReport } from '../host/eval/evalFigures.ts';
 import { parsePassBars, type PassBar } from '../host/eval/passPolicy.ts';
 import { junitXml } from '../host/ci/junitXml.ts';
-import { ToolSchemas } from '../core/schema/toolSchemas.ts';
 import { applyPassBars, figuresTable } from './evalReportText.ts';
 import { evalJunitSuite } from './evalJunit.ts';
 import { writeOutput } from './writeOutput.ts';
-import { normalizeBaseUrl, type Endpoint, type Engine } from '../net/replay/endpoint.ts';
-import { startServer, type OutputConstraint, type RunningServer } from '../net/server/openAiServer.ts';
+import { normalizeBaseUrl, type Engine } from '../net/replay/endpoint.ts';
+import type { OutputConstraint } from '../net/server/openAiServer.ts';
 import { InputError } from './analyzeCommand.ts';
-import type { GuidedChoice } from './replayCommand.ts';
 import { loadSamples as loadSampleFile } from '../host/eval/loadSamples.ts';
-import { appendProblem } from '../io/trace/traceWriter.ts';
 
 export interface EvalRunOptions {
   endpoint?: string;
@@ -86,103 +82,87 @@ export async function evalRunCommand(
     throw new InputError('--format sets what the embedded endpoint writes; a model at --endpoint writes its own format');
   const bars = parseBars(options.failUnder);
   const samples = await loadSamples(path, options.limit);
-  const modes = options.guided === 'both' ? [false, true] : [options.guided === 'on'];
-  const fileFor = (guided: boolean) => join(options.outDir, `results.guided-${guided ? 'on' : 'off'}.jsonl`);
-  // Before any request: a run whose results cannot be written is not started.
-  try {
-    await mkdir(options.outDir, { recursive: true });
-  } catch (err) {
-    throw new InputError(`cannot write results to ${options.outDir}: ${err instanceof Error ? err.message : String(err)}`);
-  }
-  for (const guided of modes) {
-    const problem = await appendProblem(fileFor(guided), [path]);
-    if (problem) throw new InputError(problem);
-  }
-  let embedded: RunningServer | null = null;
-  let endpoint: Endpoint;
-  if (options.endpoint) {
-    endpoint = { name: 'cli', baseUrl: normalizeBaseUrl(options.endpoint), model: options.model ?? 'default', engine: options.engine };
-  } else {
-    embedded = await startServer({
-      hallucinate: options.hallucinate,
-      seed: options.seed,
-      constraint: options.constraint,
-      ...(options.format ? { format: options.format } : {}),
-    });
-    endpoint = { name: 'embedded', baseUrl: embedded.url, model: options.model ?? embedded.model, engine: options.engine };
-  }
+  const target: EvalTarget = options.endpoint
+    ? {
+        endpoint: { name: 'cli', baseUrl: normalizeBaseUrl(options.endpoint), model: options.model ?? 'default', engine: options.engine },
+        apiKey: process.env[options.apiKeyEnv] || undefined,
+      }
+    : {
+        embedded: {
+          engine: options.engine,
+          model: options.model,
+          hallucinate: options.hallucinate,
+          seed: options.seed,
+          format: options.format,
+          constraint: options.constraint,
+        },
+      };
   const abort = new AbortController();
   const onSigint = () => abort.abort();
   process.once('SIGINT', onSigint);
   const tty = Boolean((process.stderr as { isTTY?: boolean }).isTTY);
-  const rows: Array<{ mode: string; file: string }> = [];
-  let failedRequests = 0;
+  let bar: SingleBar | null = null;
+  let label = '';
+  let todo = 0;
+  let done = 0;
+  let failed = 0;
+  let run;
   try {
-    for (const guided of modes) {
-      const file = fileFor(guided);
-      const want = await wanted(file, options);
-      const skip = { size: samples.length * repeat - countWanted(samples, repeat, want) };
-      const todo = samples.length * repeat - skip.size;
-      const label = `guided ${guided ? 'on ' : 'off'}`;
-      const bar = tty
-        ? new SingleBar({
-            format: `${label} [{bar}] {value}/{total} · {errors} failed · {eta_formatted} left`,
-            hideCursor: true,
-            stream: process.stderr,
-          })
-        : null;
-      bar?.start(todo, 0, { errors: 0 });
-      let done = 0;
-      let failed = 0;
-      const why = options.rerunFailed ? ' (the failed and rejected ones again)' : skip.size ? ` (${skip.size} already done)` : '';
-      if (!tty) process.stderr.write(`${label}: ${todo} requests${why} → ${file}\n`);
-      await runBatch(samples, {
-        endpoint,
-        apiKey: process.env[options.apiKeyEnv] || undefined,
-        guided,
-        outFile: file,
-        concurrency: options.concurrency,
-        timeoutMs: options.timeoutS * 1000,
-        retries: 5,
-        ...(options.maxAnswerMb ? { maxAnswerBytes: Math.floor(options.maxAnswerMb * 1024 * 1024) } : {}),
-        tagShape: options.tagShape,
-        signal: abort.signal,
-        repeat,
-        want,
-        runInfo: {
-          version: options.toolVersion ?? 'dev',
-          samples: basename(path),
-          endpoint: endpoint.baseUrl,
-          model: endpoint.model,
-          engine: endpoint.engine,
-          guided,
-          repeat,
-          concurrency: options.concurrency,
-          timeout_s: options.timeoutS,
-          ...(options.limit ? { limit: options.limit } : {}),
-          ...(embedded ? { hallucinate: options.hallucinate ?? 0, seed: options.seed ?? 0 } : {}),
-        },
-        onResult: (line) => {
-          done++;
-          if (line.status === 'failed') {
-            failed++;
-            failedRequests++;
-          }
-          bar?.update(done, { errors: failed });
-          if (!tty && (done % 25 === 0 || done === todo)) process.stderr.write(`${label}: ${done}/${todo}\n`);
-        },
-      });
-      bar?.stop();
-      rows.push({ mode: label.trim(), file });
-      if (abort.signal.aborted) {
-        process.stderr.write(`toolscope: cancelled; finished results are in ${file} (rerun with --resume to continue)\n`);
-        return 130;
-      }
-    }
+    run = await runEval({
+      samples,
+      samplesPath: path,
+      target,
+      guided: options.guided,
+      outDir: options.outDir,
+      concurrency: options.concurrency,
+      timeoutMs: options.timeoutS * 1000,
+      retries: 5,
+      ...(options.maxAnswerMb ? { maxAnswerBytes: Math.floor(options.maxAnswerMb * 1024 * 1024) } : {}),
+      tagShape: options.tagShape,
+      repeat,
+      redo: options.resume ? 'missing' : options.rerunFailed ? 'failed' : 'all',
+      runInfo: options.limit ? { limit: options.limit } : {},
+      toolVersion: options.toolVersion,
+      signal: abort.signal,
+      onStart: (start) => {
+        bar?.stop();
+        label = `guided ${start.guided ? 'on ' : 'off'}`;
+        todo = start.todo;
+        done = 0;
+        failed = 0;
+        bar = tty
+          ? new SingleBar({
+              format: `${label} [{bar}] {value}/{total} · {errors} failed · {eta_formatted} left`,
+              hideCursor: true,
+              stream: process.stderr,
+            })
+          : null;
+        bar?.start(todo, 0, { errors: 0 });
+        const why = options.rerunFailed ? ' (the failed and rejected ones again)' : start.done ? ` (${start.done} already done)` : '';
+        if (!tty) process.stderr.write(`${label}: ${todo} requests${why} → ${start.file}\n`);
+      },
+      onResult: (_guided, line) => {
+        done++;
+        if (line.status === 'failed') failed++;
+        (bar as SingleBar | null)?.update(done, { errors: failed });
+        if (!tty && (done % 25 === 0 || done === todo)) process.stderr.write(`${label}: ${done}/${todo}\n`);
+      },
+    });
+  } catch (err) {
+    if (err instanceof RunSetupError) throw new InputError(err.message);
+    throw err;
   } finally {
+    (bar as SingleBar | null)?.stop();
     process.off('SIGINT', onSigint);
-    await embedded?.close();
   }
+  const rows = run.runs.map((r) => ({ mode: r.label, file: r.file }));
+  if (run.aborted) {
+    process.stderr.write(
+      `toolscope: cancelled; finished results are in ${rows.at(-1)?.file ?? options.outDir} (rerun with --resume to continue)\n`,
+    );
+    return 130;
+  }
+  const failedRequests = run.failedRequests;
   const reference = options.reference ? (await loadK2vvResults(options.reference)).results : null;
   const columns: Array<{ label: string; report: EvalReport; results: K2vvResult[]; file: string }> = [];
   for (const { mode, file } of rows) {
@@ -221,32 +201,6 @@ export async function evalRunCommand(
   }
   if (bars && applyPassBars(bars, columns, process.stderr).length) return 1;
   return status;
-}
-
-/** Which (run, data_index) this invocation does: all, the missing (--resume), or the failed (--rerun-failed). */
-async function wanted(file: string, options: EvalRunOptions): Promise<(run: number, index: number) => boolean> {
-  if (options.resume) {
-    const done = await doneKeys(file);
-    return (run, index) => !done.has(`${run}:${index}`);
-  }
-  if (options.rerunFailed) {
-    const failed = new Set<string>();
-    if (existsSync(file)) {
-      const schemas = new ToolSchemas();
-      for (const r of latestPerSample((await loadK2vvResults(file)).results)) {
-        const rejected = r.status !== 'success' || (r.finishReason === 'tool_calls' && !toolCallsValid(r.record, schemas));
-        if (rejected) failed.add(`${r.run}:${r.dataIndex}`);
-      }
-    }
-    return (run, index) => failed.has(`${run}:${index}`);
-  }
-  return () => true;
-}
-
-function countWanted(samples: EvalSample[], repeat: number, want: (run: number, index: number) => boolean): number {
-  let n = 0;
-  for (let run = 1; run <= repeat; run++) for (const s of samples) if (want(run, s.dataIndex)) n++;
-  return n;
 }
 
 export function parseBars(text: string | undefined): PassBar[] | null {

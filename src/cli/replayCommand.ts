@@ -4,19 +4,18 @@
  * original and the replays side by side: calls and findings.
  */
 import { readFile } from 'node:fs/promises';
-import { Analyzer, type AnalyzedRecord } from '../core/analysis.ts';
+import type { AnalyzedRecord } from '../core/analysis.ts';
 import { worstSeverity } from '../core/diagnostics/diagnostic.ts';
 import { ENGINES, normalizeBaseUrl, type Endpoint, type Engine } from '../net/replay/endpoint.ts';
-import { replayRecord, type ReplayMode } from '../net/replay/replay.ts';
-import { startServer, type OutputConstraint, type RunningServer } from '../net/server/openAiServer.ts';
+import type { ReplayMode } from '../net/replay/replay.ts';
+import { isReplayable, runReplay, RunSetupError, type GuidedChoice, type ReplayedRecord, type RunTarget } from '../net/replay/replayRun.ts';
+import type { OutputConstraint } from '../net/server/openAiServer.ts';
 import { loadAll } from '../io/trace/loadTrace.ts';
-import type { LoadedRecord, TraceRecord } from '../core/trace/record.ts';
-import { appendProblem, appendRecords, siblingReplaysPath } from '../io/trace/traceWriter.ts';
+import type { LoadedRecord } from '../core/trace/record.ts';
 import { InputError } from './analyzeCommand.ts';
 import { terminalStyle } from '../host/report/terminalStyle.ts';
-import { nodeServices } from '../io/nodeServices.ts';
 
-export type GuidedChoice = 'off' | 'on' | 'both';
+export type { GuidedChoice };
 
 export interface ReplayCommandOptions {
   records?: string[];
@@ -33,14 +32,13 @@ export interface ReplayCommandOptions {
   retries: number;
   /** Largest answer read, in MB (decoded). */
   maxAnswerMb?: number;
-  /** Guided decoding pieces from src/core/guided, when loaded. */
   /** `--tag-shape`. */
   tagShape?: string;
+  /** The embedded endpoint's guided decoding (tests). */
   constraint?: OutputConstraint;
 }
 
 function pickRecords(all: LoadedRecord[], ids: string[] | undefined): LoadedRecord[] {
-  const replayable = all.filter((r) => Array.isArray(r.record.request?.messages));
   if (ids?.length) {
     return ids.map((id) => {
       const found = all.find((r) => r.record.id === id);
@@ -51,11 +49,11 @@ function pickRecords(all: LoadedRecord[], ids: string[] | undefined): LoadedReco
             .map((r) => r.record.id)
             .join(', ')}${all.length > 8 ? ', …' : ''})`,
         );
-      if (!replayable.includes(found)) throw new InputError(`record "${id}" has no chat request to replay`);
+      if (!isReplayable(found)) throw new InputError(`record "${id}" has no chat request to replay`);
       return found;
     });
   }
-  const first = replayable[0];
+  const first = all.find(isReplayable);
   if (!first) throw new InputError('no record in this trace has a chat request to replay');
   return [first];
 }
@@ -86,69 +84,54 @@ export async function replayCommand(
         label: options.template,
       }
     : undefined;
-  const apiKey = process.env[options.apiKeyEnv] || undefined;
-  const outPath = options.out ?? siblingReplaysPath(trace);
-  // Before any request: a run whose results cannot be written is not started.
-  const outProblem = await appendProblem(outPath, [trace]);
-  if (outProblem) throw new InputError(outProblem);
-  let embedded: RunningServer | null = null;
-  let endpoint: Endpoint;
-  if (options.endpoint) {
-    endpoint = { name: 'cli', baseUrl: normalizeBaseUrl(options.endpoint), model: options.model ?? 'default', engine: options.engine };
-  } else {
-    // The embedded endpoint answers with the trace's own completions, so a replay reproduces the recording.
-    embedded = await startServer({ script: loaded.records.map((r) => r.record), constraint: options.constraint });
-    endpoint = { name: 'embedded', baseUrl: embedded.url, model: options.model ?? 'toolscope-sim-kimi-k2', engine: options.engine };
-  }
+  const target: RunTarget = options.endpoint
+    ? {
+        endpoint: { name: 'cli', baseUrl: normalizeBaseUrl(options.endpoint), model: options.model ?? 'default', engine: options.engine },
+        apiKey: process.env[options.apiKeyEnv] || undefined,
+      }
+    : { embedded: { engine: options.engine, model: options.model, constraint: options.constraint } };
   const style = terminalStyle(out);
   const write = (s: string) => out.write(s + '\n');
-  const analyzer = new Analyzer({}, nodeServices());
-  const modes: boolean[] = options.guided === 'both' ? [false, true] : [options.guided === 'on'];
-  let failures = 0;
-  try {
-    for (const original of chosen) {
-      const written: TraceRecord[] = [];
-      const rows: Array<{ label: string; a: AnalyzedRecord }> = [{ label: 'recorded', a: analyzer.analyze(original) }];
-      for (const guided of modes) {
-        const { record, error } = await replayRecord(original.record, {
-          endpoint,
-          apiKey,
-          mode: options.mode,
-          guided,
-          template,
-          tagShape: options.tagShape,
-          timeoutMs: options.timeoutS * 1000,
-          retries: options.retries,
-          ...(options.maxAnswerMb ? { maxAnswerBytes: Math.floor(options.maxAnswerMb * 1024 * 1024) } : {}),
-          onRetry: (n, delay, e) => process.stderr.write(`toolscope: ${e.message}; retry ${n} in ${(delay / 1000).toFixed(1)} s\n`),
-          onGuidedProblem: (reason) =>
-            process.stderr.write(`toolscope: guided replay of ${original.record.id}: ${reason}; the server will likely refuse it\n`),
-        });
-        if (error) failures++;
-        written.push(record);
-        rows.push({ label: `guided ${guided ? 'on' : 'off'}`, a: analyzer.analyze({ record, line: 0, lastLine: 0, source: 'native' }) });
-      }
-      await appendRecords(outPath, written, [trace]);
-      if (options.json) {
-        for (const r of written) write(JSON.stringify(r));
-        continue;
-      }
-      write(
-        style.bold(`#${original.record.id}`) + style.dim(` replayed on ${endpoint.baseUrl} (${endpoint.engine}, ${options.mode} mode)`),
-      );
-      for (const { label, a } of rows) {
-        const worst = a.error ? 'error' : worstSeverity(a.diagnostics);
-        const mark = worst === 'error' ? style.red('✖') : worst === 'warning' ? style.yellow('▲') : style.green('✔');
-        write(`  ${mark} ${label.padEnd(11)} ${callsLine(a)}`);
-        const kinds = [...new Set(a.diagnostics.filter((d) => d.severity !== 'info').map((d) => `${d.code} ${d.kind}`))];
-        if (kinds.length) write(`                ${style.dim(kinds.join(', '))}`);
-      }
+  const print = ({ original, rows, written }: ReplayedRecord, endpoint: Endpoint): void => {
+    if (options.json) {
+      for (const r of written) write(JSON.stringify(r));
+      return;
     }
-    if (!options.json) write(`Replays appended to ${outPath}`);
-  } finally {
-    await embedded?.close();
+    write(style.bold(`#${original.record.id}`) + style.dim(` replayed on ${endpoint.baseUrl} (${endpoint.engine}, ${options.mode} mode)`));
+    for (const { label, analyzed: a } of rows) {
+      const worst = a.error ? 'error' : worstSeverity(a.diagnostics);
+      const mark = worst === 'error' ? style.red('✖') : worst === 'warning' ? style.yellow('▲') : style.green('✔');
+      write(`  ${mark} ${label.padEnd(11)} ${callsLine(a)}`);
+      const kinds = [...new Set(a.diagnostics.filter((d) => d.severity !== 'info').map((d) => `${d.code} ${d.kind}`))];
+      if (kinds.length) write(`                ${style.dim(kinds.join(', '))}`);
+    }
+  };
+  let run;
+  try {
+    run = await runReplay({
+      trace,
+      records: loaded.records,
+      chosen,
+      target,
+      guided: options.guided,
+      mode: options.mode,
+      template,
+      tagShape: options.tagShape,
+      timeoutMs: options.timeoutS * 1000,
+      retries: options.retries,
+      ...(options.maxAnswerMb ? { maxAnswerBytes: Math.floor(options.maxAnswerMb * 1024 * 1024) } : {}),
+      out: options.out,
+      onRecordDone: print,
+      onRetry: (n, delay, e) => process.stderr.write(`toolscope: ${e.message}; retry ${n} in ${(delay / 1000).toFixed(1)} s\n`),
+      onGuidedProblem: (id, reason) =>
+        process.stderr.write(`toolscope: guided replay of ${id}: ${reason}; the server will likely refuse it\n`),
+    });
+  } catch (err) {
+    if (err instanceof RunSetupError) throw new InputError(err.message);
+    throw err;
   }
-  return failures ? 1 : 0;
+  if (!options.json) write(`Replays appended to ${run.outPath}`);
+  return run.failures ? 1 : 0;
 }
 
 export function parseEngine(value: string): Engine {

@@ -7,16 +7,22 @@
 import * as vscode from 'vscode';
 import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { doneIndices, runBatch } from '../net/eval/batchRun.ts';
+import { runEval, type EvalTarget } from '../net/eval/evalRun.ts';
+import { RunSetupError, type GuidedChoice } from '../net/replay/replayRun.ts';
 import { loadSamples } from '../host/eval/loadSamples.ts';
 import { summarize } from '../host/eval/k2vvMetrics.ts';
 import { loadK2vvResults } from '../host/eval/loadResults.ts';
-import type { Endpoint } from '../net/replay/endpoint.ts';
-import { startServer, type RunningServer } from '../net/server/openAiServer.ts';
 import { formatNames, getFormat } from '../core/formats/registry.ts';
 import { ApiKeys, EMBEDDED_ENDPOINT } from './endpoints.ts';
-import { activeTrace, pickEndpoint } from './replayRecordCommand.ts';
+import { activeTrace } from './replayRecordCommand.ts';
+import { pickEndpoint } from './endpointPicker.ts';
 import { TRACE_VIEW_TYPE } from './traceEditorProvider.ts';
+import { trustedFor } from './workspaceTrust.ts';
+
+/** The same bounds as `toolscope eval`'s defaults. */
+const CONCURRENCY = 5;
+const TIMEOUT_MS = 600_000;
+const RETRIES = 5;
 
 /** Where a run goes: `<samples>.toolscope-eval`, or the next free `-2`, `-3`… when the user starts afresh. */
 function outDirFor(samples: string, n: number): string {
@@ -28,20 +34,12 @@ export class EvaluateSamplesCommand {
   constructor(
     private readonly keys: ApiKeys,
     private readonly output: vscode.OutputChannel,
+    /** The extension's version, written into every result line's run parameters. */
+    private readonly version = 'dev',
   ) {}
 
   async run(target?: vscode.Uri): Promise<void> {
-    if (!vscode.workspace.isTrusted) {
-      void vscode.window
-        .showWarningMessage(
-          "Toolscope: evaluation is disabled in untrusted workspaces, because it sends the samples' requests to a server. Trust the workspace to evaluate.",
-          'Manage Workspace Trust',
-        )
-        .then((c) => {
-          if (c) void vscode.commands.executeCommand('workbench.trust.manage');
-        });
-      return;
-    }
+    if (!trustedFor('evaluation', "it sends the samples' requests to a server", 'evaluate')) return;
     const uri =
       target ??
       activeTrace() ??
@@ -71,7 +69,7 @@ export class EvaluateSamplesCommand {
           { label: '10 % broken answers', value: 0.1 },
           { label: 'No broken answers', value: 0 },
         ],
-        { title: 'The embedded endpoint is a simulator: how often should it answer with a broken call?' },
+        { title: 'The embedded endpoint is a simulator: how often should it answer with a broken call?', ignoreFocusOut: true },
       );
       if (!rate) return;
       hallucinate = rate.value;
@@ -86,18 +84,18 @@ export class EvaluateSamplesCommand {
             value: name,
           };
         }),
-        { title: 'Which format should the simulated model write its tool calls in?' },
+        { title: 'Which format should the simulated model write its tool calls in?', ignoreFocusOut: true },
       );
       if (!written) return;
       format = written.value;
     }
     const guided = await vscode.window.showQuickPick(
       [
-        { label: 'Both', description: 'guided decoding off, then on', value: [false, true] },
-        { label: 'Off', value: [false] },
-        { label: 'On', value: [true] },
+        { label: 'Both', description: 'guided decoding off, then on', value: 'both' as GuidedChoice },
+        { label: 'Off', value: 'off' as GuidedChoice },
+        { label: 'On', value: 'on' as GuidedChoice },
       ],
-      { title: 'Guided decoding' },
+      { title: 'Guided decoding', ignoreFocusOut: true },
     );
     if (!guided) return;
     let n = 1;
@@ -108,64 +106,60 @@ export class EvaluateSamplesCommand {
           { label: 'Resume', description: 'skip the samples already done there', value: 'resume' as const },
           { label: 'Start a new run', description: 'in a new folder; the earlier results stay', value: 'new' as const },
         ],
-        { title: `${basename(outDirFor(uri.fsPath, 1))} exists` },
+        { title: `${basename(outDirFor(uri.fsPath, 1))} exists`, ignoreFocusOut: true },
       );
       if (!again) return;
       resume = again.value === 'resume';
       if (!resume) while (existsSync(outDirFor(uri.fsPath, n))) n++;
     }
     const outDir = outDirFor(uri.fsPath, n);
-    const files = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Toolscope: evaluating ${basename(uri.fsPath)}`, cancellable: true },
-      async (progress, token) => {
-        const abort = new AbortController();
-        token.onCancellationRequested(() => abort.abort());
-        let embedded: RunningServer | null = null;
-        const written: string[] = [];
-        try {
-          let endpoint: Endpoint;
-          if (endpointChoice === EMBEDDED_ENDPOINT) {
-            embedded = await startServer({ hallucinate, seed: 0, ...(format ? { format } : {}) });
-            endpoint = { name: EMBEDDED_ENDPOINT, baseUrl: embedded.url, model: embedded.model, engine: 'vllm' };
-          } else {
-            endpoint = endpointChoice;
-          }
-          const apiKey = endpointChoice === EMBEDDED_ENDPOINT ? undefined : await this.keys.get(endpoint.name);
-          const total = samples.length * guided.value.length;
+    const runTarget: EvalTarget =
+      endpointChoice === EMBEDDED_ENDPOINT
+        ? { embedded: { hallucinate, seed: 0, ...(format ? { format } : {}) } }
+        : { endpoint: endpointChoice, apiKey: await this.keys.get(endpointChoice.name) };
+    let run;
+    try {
+      run = await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: `Toolscope: evaluating ${basename(uri.fsPath)}`, cancellable: true },
+        (progress, token) => {
+          const abort = new AbortController();
+          token.onCancellationRequested(() => abort.abort());
+          const total = samples.length * (guided.value === 'both' ? 2 : 1);
           let done = 0;
-          for (const on of guided.value) {
-            if (abort.signal.aborted) break;
-            const outFile = join(outDir, `results.guided-${on ? 'on' : 'off'}.jsonl`);
-            const skip = resume ? await doneIndices(outFile) : new Set<number>();
-            done += skip.size;
-            let failed = 0;
-            await runBatch(samples, {
-              endpoint,
-              apiKey,
-              guided: on,
-              outFile,
-              concurrency: 5,
-              timeoutMs: 600_000,
-              retries: 5,
-              signal: abort.signal,
-              skip,
-              onResult: (line) => {
-                done++;
-                if (line.status === 'failed') failed++;
-                progress.report({
-                  increment: 100 / total,
-                  message: `guided ${on ? 'on' : 'off'}: ${done}/${total}${failed ? `, ${failed} failed` : ''}`,
-                });
-              },
-            });
-            written.push(outFile);
-          }
-          return written;
-        } finally {
-          await embedded?.close();
-        }
-      },
-    );
+          let failed = 0;
+          return runEval({
+            samples,
+            samplesPath: uri.fsPath,
+            target: runTarget,
+            guided: guided.value,
+            outDir,
+            concurrency: CONCURRENCY,
+            timeoutMs: TIMEOUT_MS,
+            retries: RETRIES,
+            redo: resume ? 'missing' : 'all',
+            toolVersion: this.version,
+            signal: abort.signal,
+            onStart: (start) => {
+              done += start.done;
+              failed = 0;
+            },
+            onResult: (on, line) => {
+              done++;
+              if (line.status === 'failed') failed++;
+              progress.report({
+                increment: 100 / total,
+                message: `guided ${on ? 'on' : 'off'}: ${done}/${total}${failed ? `, ${failed} failed` : ''}`,
+              });
+            },
+          });
+        },
+      );
+    } catch (err) {
+      if (!(err instanceof RunSetupError)) throw err;
+      void vscode.window.showErrorMessage(`Toolscope: ${err.message}`);
+      return;
+    }
+    const files = run.runs.map((r) => r.file);
     if (!files.length) return;
     this.output.appendLine(`Evaluation of ${uri.fsPath} → ${outDir}`);
     for (const f of files) {

@@ -16,7 +16,8 @@ export function activate(context: vscode.ExtensionContext): void {
   const analyze = new AnalyzeTraceCommand(output, problems);
   const keys = new ApiKeys(context.secrets);
   const replay = new ReplayRecordCommand(keys, output);
-  const evaluate = new EvaluateSamplesCommand(keys, output);
+  const version = (context.extension.packageJSON as { version?: unknown }).version;
+  const evaluate = new EvaluateSamplesCommand(keys, output, typeof version === 'string' ? version : 'dev');
   const recorder = new RecordingProxyCommand(keys, output);
   context.subscriptions.push(
     output,

@@ -9,7 +9,10 @@ import { homedir } from 'node:os';
 import { startRecordingProxy, type ExchangeSummary, type RunningProxy } from '../net/capture/recordingProxy.ts';
 import type { Endpoint } from '../net/replay/endpoint.ts';
 import { startServer, type RunningServer } from '../net/server/openAiServer.ts';
-import { ApiKeys, configuredEndpoints, EMBEDDED_ENDPOINT } from './endpoints.ts';
+import { ApiKeys, EMBEDDED_ENDPOINT } from './endpoints.ts';
+import { pickEndpoint } from './endpointPicker.ts';
+import { userSetting } from './userSettings.ts';
+import { trustedFor } from './workspaceTrust.ts';
 import { TRACE_VIEW_TYPE } from './traceEditorProvider.ts';
 
 export const RECORDING_CONTEXT = 'toolscope.recording';
@@ -51,17 +54,7 @@ export class RecordingProxyCommand implements vscode.Disposable {
   }
 
   async start(): Promise<void> {
-    if (!vscode.workspace.isTrusted) {
-      void vscode.window
-        .showWarningMessage(
-          'Toolscope: the recording proxy is disabled in untrusted workspaces, because it sends requests to a server. Trust the workspace to record.',
-          'Manage Workspace Trust',
-        )
-        .then((c) => {
-          if (c) void vscode.commands.executeCommand('workbench.trust.manage');
-        });
-      return;
-    }
+    if (!trustedFor('the recording proxy', 'it sends requests to a server', 'record')) return;
     if (this.recording) {
       const { proxy } = this.recording;
       const choice = await vscode.window.showInformationMessage(
@@ -83,23 +76,7 @@ export class RecordingProxyCommand implements vscode.Disposable {
   }
 
   private async startRecording(): Promise<void> {
-    const { endpoints, problems } = configuredEndpoints();
-    if (problems.length) void vscode.window.showWarningMessage(`Toolscope: ${problems.join('; ')}`);
-    const picked = await vscode.window.showQuickPick(
-      [
-        ...endpoints.map((e) => ({
-          label: e.name,
-          description: `${e.baseUrl} · ${e.engine}`,
-          value: e as Endpoint | typeof EMBEDDED_ENDPOINT,
-        })),
-        {
-          label: 'Embedded endpoint',
-          description: "Toolscope's loopback simulator (no network)",
-          value: EMBEDDED_ENDPOINT as Endpoint | typeof EMBEDDED_ENDPOINT,
-        },
-      ],
-      { title: 'Record the traffic to which endpoint? (toolscope.endpoints)' },
-    );
+    const picked = await pickEndpoint('Record the traffic to which endpoint? (toolscope.endpoints)');
     if (!picked) return;
     const tokens = await vscode.window.showQuickPick(
       [
@@ -125,14 +102,14 @@ export class RecordingProxyCommand implements vscode.Disposable {
     let embedded: RunningServer | null = null;
     let endpoint: Endpoint;
     try {
-      if (picked.value === EMBEDDED_ENDPOINT) {
+      if (picked === EMBEDDED_ENDPOINT) {
         embedded = await startServer();
-        endpoint = { name: EMBEDDED_ENDPOINT, baseUrl: embedded.url, model: 'toolscope-sim-kimi-k2', engine: 'vllm' };
+        endpoint = { name: EMBEDDED_ENDPOINT, baseUrl: embedded.url, model: embedded.model, engine: 'vllm' };
       } else {
-        endpoint = picked.value;
+        endpoint = picked;
       }
-      const apiKey = picked.value === EMBEDDED_ENDPOINT ? undefined : await this.keys.get(endpoint.name);
-      const port = vscode.workspace.getConfiguration('toolscope').get<number>('proxyPort', 0);
+      const apiKey = picked === EMBEDDED_ENDPOINT ? undefined : await this.keys.get(endpoint.name);
+      const port = userSetting<number>('proxyPort').value ?? 0;
       const proxy = await startRecordingProxy({
         upstream: endpoint.baseUrl,
         out: target.fsPath,

@@ -6,14 +6,15 @@
 import * as vscode from 'vscode';
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
+import { userSetting } from './userSettings.ts';
 
 export const TEMPLATE_SETTING = 'toolscope.chatTemplate';
 
 const warned = new Set<string>();
 
-export async function templateSettingFor(uri: vscode.Uri): Promise<{ source: string; label: string } | undefined> {
-  const path = vscode.workspace.getConfiguration('toolscope', uri).get<string>('chatTemplate', '');
-  if (!path) return undefined;
+export async function templateSettingFor(_uri?: vscode.Uri): Promise<{ source: string; label: string } | undefined> {
+  const path = userSetting<unknown>('chatTemplate').value;
+  if (typeof path !== 'string' || !path) return undefined;
   try {
     return { source: await readFile(path, 'utf8'), label: basename(path) };
   } catch (err) {

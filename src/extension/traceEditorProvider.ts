@@ -39,6 +39,14 @@ export function postToActiveTrace(event: HostEvent): boolean {
   return false;
 }
 
+/** The record each trace editor last showed, by document URI: what Replay Record offers first. */
+const shownRecords = new Map<string, string>();
+
+/** The id of the record the trace editor of `uri` shows (the last one it asked for), if any. */
+export function shownRecordId(uri: vscode.Uri): string | undefined {
+  return shownRecords.get(uri.toString());
+}
+
 /** Reveals waiting for their trace editor to be ready, by document URI. */
 const pendingReveals = new Map<string, Extract<HostEvent, { type: 'reveal' }>>();
 /** The RPC of every ready trace editor, by document URI. */
@@ -274,6 +282,7 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
         // Shown without waiting for the what-if; its findings follow the reply.
         const { view, guided } = await document.session.record(request.key);
         if (guided) followUp(guided.then((findings) => findings && { type: 'guidedFindings', findings: [findings] }));
+        shownRecords.set(document.uri.toString(), view.id);
         return { type: 'record', view };
       }
       case 'vllmRun':

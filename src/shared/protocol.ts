@@ -255,6 +255,22 @@ export interface ComparisonView {
   diff: { left: string; right: string; parts: Array<{ op: 'same' | 'added' | 'removed'; text: string }> } | null;
   /** Why the recorded original is not shown, when it is not. */
   originalNote: string | null;
+  /** Where this replay's tokens part from the other guided setting's replay of the same recording, when both have tokens. */
+  parting?: PartingView | null;
+}
+
+/**
+ * The first token where a replay's answer parts from its counterpart (guided on against guided off, same mode): the
+ * token the grammar stepped in at. Token indices are this record's; `there` is the counterpart's token at that index.
+ */
+export interface PartingView {
+  ownLabel: string;
+  otherLabel: string;
+  otherId: string;
+  /** Index of the first differing token; null when the two answers are the same token for token. */
+  token: number | null;
+  here: string | null;
+  there: string | null;
 }
 
 export interface TraceInfo {

@@ -96,7 +96,10 @@ type Listener<T> = (e: T) => unknown;
 
 /** What the tests drive and observe. */
 export const fake = {
+  /** User settings (VS Code's global value). */
   settings: new Map<string, unknown>(),
+  /** Workspace settings (a cloned repository's .vscode/settings.json): they win in `get`, as in VS Code. */
+  workspaceSettings: new Map<string, unknown>(),
   configurationListeners: new Set<Listener<{ affectsConfiguration(section: string, scope?: unknown): boolean }>>(),
   warnings: [] as string[],
   errors: [] as string[],
@@ -199,9 +202,20 @@ export const workspace = {
     return fake.trusted;
   },
   getConfiguration(section: string) {
+    const full = (key: string) => `${section}.${key}`;
     return {
       get: <T>(key: string, fallback?: T): T | undefined =>
-        fake.settings.has(`${section}.${key}`) ? (fake.settings.get(`${section}.${key}`) as T) : fallback,
+        fake.workspaceSettings.has(full(key))
+          ? (fake.workspaceSettings.get(full(key)) as T)
+          : fake.settings.has(full(key))
+            ? (fake.settings.get(full(key)) as T)
+            : fallback,
+      inspect: <T>(key: string) => ({
+        key: full(key),
+        globalValue: fake.settings.get(full(key)) as T | undefined,
+        workspaceValue: fake.workspaceSettings.get(full(key)) as T | undefined,
+        workspaceFolderValue: undefined as T | undefined,
+      }),
     };
   },
   onDidChangeConfiguration(listener: Listener<{ affectsConfiguration(section: string, scope?: unknown): boolean }>): Disposable {

@@ -10,7 +10,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -221,6 +221,7 @@ async function journey(theme: 'dark' | 'light'): Promise<void> {
     await runCommand(p, 'Toolscope: Replay Record');
     await pickQuick(p, 'schema-violations', 'Replay which record?');
     await pickQuick(p, 'Embedded endpoint', 'Replay against which endpoint?');
+    await pickQuick(p, 'Chat', 'Replay mode');
     await p.locator('.quick-input-title', { hasText: 'Guided decoding' }).waitFor();
     await shot('replay-guided-pick');
     await pickQuick(p, 'Both');
@@ -488,6 +489,150 @@ async function moreJourneys(): Promise<void> {
   }
 }
 
+/** `toolscope serve --script <trace>` from the built CLI, on a free loopback port; its model name from /v1/models. */
+async function startServe(script: string): Promise<{ url: string; model: string; stop: () => Promise<void> }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [join(ROOT, 'dist', 'cli.js'), 'serve', '--script', script, '--port', String(port)], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let log = '';
+  child.stdout.on('data', (d: Buffer) => (log += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (log += d.toString()));
+  const url = `http://127.0.0.1:${port}/v1`;
+  const stop = async () => {
+    if (child.exitCode !== null) return;
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGTERM');
+    await exited;
+  };
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`toolscope serve exited (${child.exitCode}):\n${log}`);
+    try {
+      const res = await fetch(`${url}/models`);
+      if (res.ok) {
+        const model = ((await res.json()) as { data: Array<{ id: string }> }).data[0]?.id ?? '';
+        return { url, model, stop };
+      }
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`toolscope serve did not answer in 60 s:\n${log}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/**
+ * The journey the extension exists for, in a fresh profile with the endpoint in the User settings only: the Settings
+ * UI's User tab lists it, Replay Record offers the open (failing) record first and the user's endpoint — a
+ * `toolscope serve` scripted with the trace — replays it in completions mode with guided decoding off and on, the
+ * guided-on answer opens on its timeline, is stepped to the token where it parts from guided off, and the same
+ * token of the guided-off answer holds the finding: the grammar would have blocked it. Waits on conditions only.
+ */
+async function replayJourney(): Promise<void> {
+  const ws = join(tmp, 'ws-replay');
+  await mkdir(ws, { recursive: true });
+  await copyFile(join(ROOT, 'samples', KIMI), join(ws, KIMI));
+  const serve = await startServe(join(ws, KIMI));
+  const endpoint = { name: 'local-serve', baseUrl: serve.url, model: serve.model, engine: 'vllm' };
+  const server = await CodeServer.start({ trust: true, theme: 'dark', install: [vsix], settings: { 'toolscope.endpoints': [endpoint] } });
+  let page: Page | undefined;
+  let step = 0;
+  const shot = async (name: string) => {
+    await page?.screenshot({ path: join(OUT, `replay-${String(++step).padStart(2, '0')}-${name}.png`) });
+  };
+  try {
+    page = await openWorkbench(browser, server.url(ws));
+    const p = page;
+    await p.locator('.explorer-folders-view .monaco-list-row', { hasText: KIMI }).waitFor();
+
+    // The endpoint is a User setting, and the Settings UI's User tab lists it (a machine setting is missing there).
+    await runCommand(p, 'Preferences: Open User Settings');
+    const settings = p.locator('.settings-editor');
+    await settings.waitFor();
+    await p.keyboard.type('toolscope.endpoints');
+    const item = settings.locator('.setting-item', { hasText: 'Endpoints' }).first();
+    await item.waitFor({ timeout: 30_000 });
+    assert.match((await item.innerText()).replace(/\s+/g, ' '), /Toolscope: Endpoints/);
+    await shot('user-settings-endpoints');
+    await runCommand(p, 'View: Close All Editors');
+
+    // The failing record, open in the trace editor.
+    await p.keyboard.press('Control+p');
+    await pickQuick(p, KIMI);
+    await p.locator('.tabs-container .tab.active', { hasText: KIMI }).waitFor();
+    await runCommand(p, 'View: Reopen Editor With...');
+    await pickQuick(p, 'Toolscope Trace');
+    const frame = await traceFrame(p, KIMI);
+    await frame.locator('.rec-row', { has: frame.locator('.rec-id', { hasText: /^schema-violations$/ }) }).click();
+    await frame.locator('.record-title', { hasText: 'schema-violations' }).waitFor();
+    await shot('failing-record');
+
+    // Replay Record: the open record is offered first (Enter takes it), then the user's endpoint, completions, both.
+    await runCommand(p, 'Toolscope: Replay Record');
+    await p.locator('.quick-input-title', { hasText: 'Replay which record?' }).waitFor();
+    const firstRow = p.locator('.quick-input-list .monaco-list-row').first();
+    await firstRow.waitFor();
+    assert.match(await firstRow.innerText(), /schema-violations[\s\S]*open in the editor/);
+    await shot('record-offered-first');
+    await p.keyboard.press('Enter');
+    await p.locator('.quick-input-title', { hasText: 'Replay against which endpoint?' }).waitFor();
+    await p.locator('.quick-input-list .monaco-list-row', { hasText: 'local-serve' }).waitFor();
+    await shot('endpoint-picker');
+    await pickQuick(p, 'local-serve', 'Replay against which endpoint?');
+    await pickQuick(p, 'Completions', 'Replay mode');
+    await pickQuick(p, 'Both', 'Guided decoding');
+
+    // The guided-on answer opens on its timeline, saying where it parts from guided off.
+    const replays = await frameShowing(p, KIMI.replace('.jsonl', '.replays.jsonl'), '.parting[data-token]', 120_000);
+    await runCommand(p, 'View: Close Editors in Other Groups');
+    const answer = await frameShowing(p, KIMI.replace('.jsonl', '.replays.jsonl'), '.parting[data-token]');
+    assert.ok(replays);
+    const title = (await answer.locator('.record-title').innerText()).trim();
+    assert.match(title, /^schema-violations~replay-completions-guided-on-/);
+    const token = Number(await answer.locator('.parting').getAttribute('data-token'));
+    const banner = (await answer.locator('.parting').innerText()).replace(/\s+/g, ' ');
+    assert.match(banner, new RegExp(`guided on \\(completions\\) parts from guided off \\(completions\\) at token ${token + 1}`));
+    await shot('guided-on-answer');
+
+    // Step there: the cursor on that token of the guided-on answer.
+    await answer.locator('.parting-here').click();
+    await answer.waitForFunction(
+      (n) => ((globalThis as unknown as Doc).document.querySelector('.position')?.textContent ?? '').includes(`token ${n} `),
+      token + 1,
+      { timeout: 30_000 },
+    );
+    await shot('stepped-to-parting-token');
+
+    // The same token in the guided-off answer: the guided-decoding what-if's finding is there.
+    await answer.locator('.parting-there').click();
+    await answer.locator('.record-title', { hasText: /guided-off/ }).waitFor({ timeout: 30_000 });
+    // Read from the inspector's "Diagnostics at the cursor" (the what-if's findings follow the record when xgrammar answers).
+    const here = answer.locator('.inspector .section-here .section-body');
+    await here.locator('.diag-item', { hasText: 'TS024' }).first().waitFor({ timeout: 60_000 });
+    const finding = (await here.innerText()).replace(/\s+/g, ' ');
+    assert.match(finding, /TS024 Guided decoding would have blocked this token/);
+    assert.match(((await position(answer)).split('|')[0] ?? '').trim(), new RegExp(`token ${token + 1}\\b`));
+    await here.locator('.diag-item', { hasText: 'TS024' }).first().scrollIntoViewIfNeeded();
+    await shot('guided-off-finding');
+  } catch (err) {
+    await shot('failure').catch(() => undefined);
+    throw new Error(`${err instanceof Error ? err.message : String(err)}\n--- code-server log ---\n${server.log().slice(-3000)}`, {
+      cause: err,
+    });
+  } finally {
+    await page
+      ?.context()
+      .close()
+      .catch(() => undefined);
+    await server.stop();
+    await serve.stop();
+  }
+}
+
 describe('workbench end to end (packaged .vsix in code-server)', { skip: missing ?? false }, () => {
   before(async () => {
     tmp = await mkdtemp(join(tmpdir(), 'toolscope-e2e-'));
@@ -509,4 +654,9 @@ describe('workbench end to end (packaged .vsix in code-server)', { skip: missing
   test('dark theme: open, pick, step, next diagnostic, replay off/on, 200 MB trace', { timeout: 600_000 }, () => journey('dark'));
   test('light theme: open, pick, step, next diagnostic, replay off/on', { timeout: 300_000 }, () => journey('light'));
   test('dark theme: Evaluate Samples… (Eval tab), recording proxy (status bar), vLLM tab', { timeout: 240_000 }, () => moreJourneys());
+  test(
+    'replay journey: endpoint in User settings, failing record replayed in completions mode against toolscope serve, stepped to where guided on parts from off',
+    { timeout: 300_000 },
+    () => replayJourney(),
+  );
 });

@@ -22,6 +22,8 @@ export interface TabServices {
   /** The token timeline and its stepping controls: the shell's keys and the inspector drive them; the home tab holds them. */
   readonly timeline: Timeline;
   readonly stepbar: Stepbar;
+  /** Shows a record of this trace (by id) on the timeline with the cursor on a token, the timeline focused. */
+  goToToken(recordId: string, token: number): void;
 }
 
 export interface RecordTab {

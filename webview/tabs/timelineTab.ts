@@ -6,12 +6,50 @@
 import './timelineTab.css';
 import type { RecordView } from '../../src/shared/protocol.ts';
 import { clip, h, replace } from '../dom.ts';
-import type { TabFactory } from './recordTab.ts';
+import type { TabFactory, TabServices } from './recordTab.ts';
 import { requestView } from './requestTab.ts';
 import { responseView } from './responseTab.ts';
 
-function banners(view: RecordView): Array<HTMLElement | null> {
+/** Quoted token text, special tokens and whitespace shown as they are (escaped by `h`). */
+function tokenText(text: string | null): HTMLElement {
+  return text === null ? h('em', null, 'the end of the answer') : h('code', { class: 'parting-token' }, clip(JSON.stringify(text), 80));
+}
+
+/**
+ * A replay with a counterpart (guided on beside guided off): the token where the two answers part, with buttons
+ * that step there in this answer and in the other one.
+ */
+function partingBanner(view: RecordView, goToToken: TabServices['goToToken']): HTMLElement | null {
+  const p = view.comparison?.parting;
+  if (!p || !view.tokens.length) return null;
+  if (p.token === null)
+    return h('div', { class: 'banner info parting' }, `Token for token the same answer as ${p.otherLabel} (${clip(p.otherId, 120)}).`);
+  const token = p.token;
+  const here = h('vscode-button', { class: 'parting-here', secondary: true }, 'Step there');
+  here.addEventListener('click', () => goToToken(view.id, token));
+  const there = h('vscode-button', { class: 'parting-there', secondary: true }, `Same token in ${p.otherLabel}`);
+  there.addEventListener('click', () => goToToken(p.otherId, token));
+  return h(
+    'div',
+    { class: 'banner info parting', 'data-token': String(token) },
+    h(
+      'span',
+      { class: 'parting-text' },
+      `${p.ownLabel} parts from ${p.otherLabel} at token ${token + 1}: `,
+      tokenText(p.here),
+      ' here, ',
+      tokenText(p.there),
+      ` in ${p.otherLabel}. `,
+    ),
+    here,
+    ' ',
+    there,
+  );
+}
+
+function banners(view: RecordView, goToToken: TabServices['goToToken']): Array<HTMLElement | null> {
   return [
+    partingBanner(view, goToToken),
     view.failed ? h('div', { class: 'banner error' }, 'The request failed: ', clip(view.failed, 1000)) : null,
     view.tokenLabel && view.tokens.length ? h('div', { class: 'token-source muted' }, clip(view.tokenLabel, 1000)) : null,
     view.tokens.length && view.approximate
@@ -51,7 +89,7 @@ function withoutTokens(view: RecordView): HTMLElement[] {
   ];
 }
 
-export const timelineTab: TabFactory = ({ timeline, stepbar }) => {
+export const timelineTab: TabFactory = ({ timeline, stepbar, goToToken }) => {
   const bannerList = h('div', { class: 'banners' });
   const timelineHost = h('div', { class: 'timeline-host' }, timeline.el);
   const noCompletion = h('div', { class: 'no-completion doc-view', tabindex: 0, hidden: true });
@@ -65,7 +103,7 @@ export const timelineTab: TabFactory = ({ timeline, stepbar }) => {
     shownWhen: () => true,
     render({ view }, panel) {
       if (content.parentElement !== panel) replace(panel, content);
-      replace(bannerList, view ? banners(view) : null);
+      replace(bannerList, view ? banners(view, goToToken) : null);
       hasTokens = Boolean(view && view.tokens.length);
       stepbar.el.hidden = !hasTokens;
       timelineHost.hidden = !hasTokens;

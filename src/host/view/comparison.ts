@@ -10,7 +10,7 @@ import { diffWordsWithSpace } from 'diff';
 import type { Analyzer, AnalyzedRecord } from '../../core/analysis.ts';
 import { readTraceItems } from '../../io/trace/traceIndex.ts';
 import type { LoadedRecord } from '../../core/trace/record.ts';
-import type { ComparisonColumn, ComparisonView } from '../../shared/protocol.ts';
+import type { ComparisonColumn, ComparisonView, PartingView } from '../../shared/protocol.ts';
 
 /** The text a client got: content, then each call as `name(arguments)`, one a line. */
 export function clientText(a: AnalyzedRecord): string {
@@ -43,6 +43,24 @@ function replayLabel(loaded: LoadedRecord): string {
 /** The trace a `<name>.replays.jsonl` file was written beside. */
 export function originalTracePath(replaysPath: string): string | null {
   return /\.replays\.jsonl$/u.test(replaysPath) ? replaysPath.replace(/\.replays\.jsonl$/u, '.jsonl') : null;
+}
+
+/**
+ * Where `own`'s tokens part from `other`'s: the first index whose token text differs (a shorter answer parts where it
+ * ends). Null unless both hold tokens to compare.
+ */
+export function partingToken(own: AnalyzedRecord, other: AnalyzedRecord): Pick<PartingView, 'token' | 'here' | 'there'> | null {
+  const a = own.completion?.tokens ?? [];
+  const b = other.completion?.tokens ?? [];
+  if (!a.length || !b.length) return null;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    if (a[i]?.text !== b[i]?.text) return { token: i, here: a[i]?.text ?? null, there: b[i]?.text ?? null };
+  }
+  if (a.length === b.length) return { token: null, here: null, there: null };
+  // One answer goes on where the other stopped: they part at the shorter one's end (on the longer's side).
+  const i = Math.min(n, a.length - 1);
+  return { token: i, here: a[n]?.text ?? null, there: b[n]?.text ?? null };
 }
 
 const MAX_REPLAYS = 4;
@@ -79,10 +97,25 @@ export async function comparisonFor(path: string, loaded: LoadedRecord, analyzer
     originalNote = originalPath
       ? `${basename(originalPath)} is not beside this file`
       : 'this file is not a <trace>.replays.jsonl: the original is not looked up';
+  const analysed = new Map<LoadedRecord, AnalyzedRecord>();
   for (const r of shown) {
     const a = analyzer.analyze(r);
+    analysed.set(r, a);
     columns.push(column(replayLabel(r), a));
     texts.push(clientText(a));
+  }
+  // The newest replay of the same recording in the same mode with guided decoding the other way.
+  const meta = loaded.record.meta ?? {};
+  const counterpart =
+    typeof meta.guided === 'boolean'
+      ? [...replays].reverse().find((r) => r.record.meta?.guided === !meta.guided && r.record.meta?.mode === meta.mode)
+      : undefined;
+  let parting: PartingView | null = null;
+  if (counterpart) {
+    const own = analysed.get(shown.find((r) => r.record.id === loaded.record.id) ?? loaded) ?? analyzer.analyze(loaded);
+    const other = analysed.get(counterpart) ?? analyzer.analyze(counterpart);
+    const at = partingToken(own, other);
+    if (at) parting = { ownLabel: replayLabel(loaded), otherLabel: replayLabel(counterpart), otherId: counterpart.record.id, ...at };
   }
   // Diff the two replays (off vs on) when there are two, else the recording against its replay.
   const replayStart = columns.length - shown.length;
@@ -99,5 +132,5 @@ export async function comparisonFor(path: string, loaded: LoadedRecord, analyzer
       parts: diffWordsWithSpace(left, right).map((c) => ({ op: c.added ? 'added' : c.removed ? 'removed' : 'same', text: c.value })),
     };
   }
-  return { replayOf, columns, diff, originalNote };
+  return { replayOf, columns, diff, originalNote, parting };
 }

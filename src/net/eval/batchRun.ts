@@ -46,11 +46,9 @@ export interface BatchOptions {
   /** `--tag-shape`: the shape of each request's format's tag (replay.ts). */
   tagShape?: string;
   signal?: AbortSignal;
-  /** data_index values already in outFile (resume of a single run). */
-  skip?: Set<number>;
   /** Runs per sample (default 1), interleaved: every sample's run 1, then every sample's run 2, … */
   repeat?: number;
-  /** Which (run, data_index) to do; default all not skipped (resume: not in `doneKeys`; --rerun-failed: the failed). */
+  /** Which (run, data_index) to do; default all (resume: not in `doneKeys`; --rerun-failed: the failed; evalRun.ts). */
   want?: (run: number, dataIndex: number) => boolean;
   /** Written into every line as `toolscope_run`. */
   runInfo?: Record<string, unknown>;
@@ -136,7 +134,7 @@ export async function runSample(sample: EvalSample, options: BatchOptions, schem
 export async function runBatch(samples: EvalSample[], options: BatchOptions): Promise<K2vvResultLine[]> {
   const schemas = new ToolSchemas();
   const repeat = Math.max(1, Math.floor(options.repeat ?? 1));
-  const want = options.want ?? ((run: number, index: number) => !(run === 1 && options.skip?.has(index)));
+  const want = options.want ?? (() => true);
   // Round-major order: a sample's runs are a whole round apart, so drift and caches hit every run alike.
   const todo: Array<{ run: number; sample: EvalSample }> = [];
   for (let run = 1; run <= repeat; run++) for (const sample of samples) if (want(run, sample.dataIndex)) todo.push({ run, sample });
@@ -189,7 +187,7 @@ class ChainedAppender {
   }
 }
 
-/** `run:data_index` keys already done in a results file (for resume of a repeated run). */
+/** `run:data_index` keys of the successes in a results file: what a resume leaves out (failed ones are redone, as K2VV does). */
 export async function doneKeys(path: string): Promise<Set<string>> {
   let text: string;
   try {
@@ -204,27 +202,6 @@ export async function doneKeys(path: string): Promise<Set<string>> {
       if (typeof v.data_index === 'number' && v.status === 'success') done.add(`${typeof v.run === 'number' ? v.run : 1}:${v.data_index}`);
     } catch {
       // a torn line: redo that sample
-    }
-  }
-  return done;
-}
-
-/** data_index values already written to a results file (for resume); unreadable lines are ignored. */
-export async function doneIndices(path: string): Promise<Set<number>> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch {
-    return new Set();
-  }
-  const done = new Set<number>();
-  for (const line of text.split('\n')) {
-    try {
-      const v = JSON.parse(line) as { data_index?: unknown; status?: unknown };
-      // Failed requests are retried on resume, as K2VV does.
-      if (typeof v.data_index === 'number' && v.status === 'success') done.add(v.data_index);
-    } catch {
-      // a torn last line from a crash: redo that sample
     }
   }
   return done;

@@ -26,7 +26,7 @@ export interface ReplayOptions {
   apiKey?: string;
   mode: ReplayMode;
   guided: boolean;
-  /** Chat template for completions mode (the default is Toolscope's Kimi K2 template). */
+  /** Chat template for completions mode (default: the record's format's own template, `ToolCallFormat.chatTemplate`). */
   template?: { source: string; label: string };
   /** A tag builder that replaces the record's format's tag (tests, callers with a tag of their own). */
   buildTag?: StructuralTagBuilder;
@@ -243,7 +243,9 @@ async function replayCompletions(
   options: ReplayOptions,
   tagFor: StructuralTagBuilder,
 ): Promise<ReplayResult> {
-  const prompt = renderPrompt(request, options.template?.source);
+  // The record's template: the caller's, else its format's own (a Hermes record is not rendered as Kimi K2).
+  const template = options.template ?? resolveFormat(original, null).format.chatTemplate;
+  const prompt = renderPrompt(request, template?.source);
   const body: Record<string, unknown> = { model: options.endpoint.model, prompt, stream: true, logprobs: 1, skip_special_tokens: false };
   for (const key of SAMPLING) if (request[key] !== undefined) body[key] = request[key];
   if (options.endpoint.engine === 'vllm') body.return_tokens_as_token_ids = true;
@@ -276,7 +278,7 @@ async function replayCompletions(
     completion: { text, ...(tokensOk && tokens.length ? { tokens } : {}), finish_reason: finish },
     meta: {
       ...baseMeta(original, options, c),
-      template: options.template?.label ?? 'toolscope-kimi-k2-default',
+      template: template?.label ?? 'toolscope-kimi-k2-default',
       completionsRequest: redact(params),
     },
   };

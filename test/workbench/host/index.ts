@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { copyFile, readFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
 import { startServer } from '../../../src/net/server/openAiServer.ts';
@@ -185,6 +185,7 @@ function trustedTests(): void {
     expectPrompts(
       { title: 'Replay which record?', kind: 'pick', answer: 'clean-single-call' },
       { title: 'Replay against which endpoint?', kind: 'pick', answer: 'Embedded endpoint' },
+      { title: 'Replay mode', kind: 'pick', answer: 'Chat' },
       { title: 'Guided decoding', kind: 'pick', answer: 'Both' },
     );
     const t0 = performance.now();
@@ -211,6 +212,32 @@ function trustedTests(): void {
       readdirSync(config().workspace).filter((f) => f.includes('.replays.')),
       ['kimi-k2-raw-completions.replays.jsonl'],
     );
+  });
+
+  test('a workspace value of toolscope.endpoints is never read (a cloned repository cannot redirect replays)', async () => {
+    const dir = join(config().workspace, '.vscode');
+    const file = join(dir, 'settings.json');
+    await mkdir(dir, { recursive: true });
+    // toolscope.format (a resource setting) tells when VS Code has read the file.
+    await writeFile(
+      file,
+      JSON.stringify({
+        'toolscope.format': 'hermes',
+        'toolscope.endpoints': [{ name: 'repo-endpoint', baseUrl: 'http://127.0.0.1:9/v1', model: 'x' }],
+        'toolscope.proxyPort': 9,
+      }),
+    );
+    try {
+      await waitFor('the workspace settings file read', () => vscode.workspace.getConfiguration('toolscope').get('format') === 'hermes');
+      const cfg = vscode.workspace.getConfiguration('toolscope');
+      // An application setting: VS Code itself leaves the workspace value out, and Toolscope reads the user value only.
+      assert.deepEqual(cfg.get('endpoints'), []);
+      assert.equal(cfg.inspect('endpoints')?.globalValue, undefined);
+      assert.equal(cfg.get('proxyPort'), 0);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+      await waitFor('the workspace settings file gone', () => vscode.workspace.getConfiguration('toolscope').get('format') === 'auto');
+    }
   });
 
   test('Set API Key keeps the key in SecretStorage (never in settings) and replay sends it', async () => {
@@ -262,6 +289,7 @@ function trustedTests(): void {
       expectPrompts(
         { title: 'Replay which record?', kind: 'pick', answer: 'clean-parallel-calls' },
         { title: 'Replay against which endpoint?', kind: 'pick', answer: 'keyed-endpoint' },
+        { title: 'Replay mode', kind: 'pick', answer: 'Chat' },
         { title: 'Guided decoding', kind: 'pick', answer: 'Off' },
       );
       await vscode.commands.executeCommand('toolscope.replayRecord', trace);
