@@ -22,7 +22,7 @@
  */
 import { isWhitespace, leadingWhitespace, MarkupParser, newCall, type MarkerDef } from './markupParser.ts';
 import type { ParsedCall, ParserOptions } from '../toolCallFormat.ts';
-import { ParameterTypes, stringValueJson, typedValueJson, type ParameterType } from './parameterTypes.ts';
+import { ParameterTypes, stringValueJson, typedValueJson, UNTYPED_JSON, type ParameterType } from './parameterTypes.ts';
 
 /** What a tag does in a key/value call; a format's scan table names its tags by these roles. */
 export type KeyValueRole =
@@ -52,6 +52,11 @@ export interface KeyValueSyntax {
   readonly nameEnd: string;
   /** The character that ends a key (`>` for `<parameter=KEY>`); null: the `key-end` tag does. */
   readonly keyEnd: string | null;
+  /**
+   * How a value the schema does not type (an unknown tool or parameter) is read: as text (vLLM's qwen3_coder), or as
+   * JSON when it parses (vLLM's and SGLang's GLM parsers try `json.loads` on anything not typed string).
+   */
+  readonly untypedValues: 'text' | 'json';
   /** Which layout around a value is trimmed: one line break each side, or all whitespace (Python's `strip()`). */
   readonly valueLayout: 'newline' | 'whitespace';
   /** The tags as the structure notes name them. */
@@ -134,7 +139,7 @@ export class KeyValueCallParser extends MarkupParser<KeyValueRole> {
     options: ParserOptions = {},
   ) {
     super(syntax.table, options.startInReasoning ? 'reasoning' : 'content', syntax.label);
-    this.types = new ParameterTypes(options.tools);
+    this.types = new ParameterTypes(options.tools, syntax.untypedValues === 'json' ? UNTYPED_JSON : undefined);
     this.tokens = new Set(syntax.tokenMarkers);
     this.followers = syntax.wrapped
       ? {

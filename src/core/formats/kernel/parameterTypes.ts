@@ -15,6 +15,8 @@ export interface ParameterType {
 }
 
 const UNTYPED: ParameterType = { string: true, nullable: false, boolean: false };
+/** An unknown parameter read as JSON when it parses (GLM's engines), else kept as text. */
+export const UNTYPED_JSON: ParameterType = { string: false, nullable: true, boolean: true };
 
 type Tools = ParserOptions['tools'];
 
@@ -40,7 +42,11 @@ function schemaTypes(schema: unknown, into: Set<string>, depth = 0): void {
 export class ParameterTypes {
   private readonly byTool = new Map<string, Record<string, unknown>>();
 
-  constructor(tools: Tools) {
+  /** `untyped`: how a parameter the schema does not type is read (by default as text). */
+  constructor(
+    tools: Tools,
+    private readonly untyped: ParameterType = UNTYPED,
+  ) {
     for (const t of Array.isArray(tools) ? tools : []) {
       const name = t?.function?.name;
       if (typeof name !== 'string' || this.byTool.has(name)) continue;
@@ -55,7 +61,7 @@ export class ParameterTypes {
 
   of(tool: string, parameter: string): ParameterType {
     const props = this.byTool.get(tool);
-    if (!props || !Object.prototype.hasOwnProperty.call(props, parameter)) return UNTYPED;
+    if (!props || !Object.prototype.hasOwnProperty.call(props, parameter)) return this.untyped;
     const types = new Set<string>();
     schemaTypes(props[parameter], types);
     const nullable = types.has('null');

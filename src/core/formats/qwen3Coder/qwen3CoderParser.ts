@@ -25,6 +25,7 @@ export const QWEN3_CODER_SYNTAX: KeyValueSyntax = {
   wrapped: true,
   nameEnd: '>',
   keyEnd: '>',
+  untypedValues: 'text',
   valueLayout: 'newline',
   words: {
     callBegin: TOOL_CALL_BEGIN,
