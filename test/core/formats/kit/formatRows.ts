@@ -5,6 +5,7 @@
  */
 import type { ParserOptions, ParserState } from '../../../../src/core/formats/toolCallFormat.ts';
 import { DEEPSEEK_V31_FIXTURES } from '../../../fixtures/deepseekV31Completions.ts';
+import { GLM_FIXTURES } from '../../../fixtures/glm/glmCompletions.ts';
 import { HARMONY_FIXTURES } from '../../../fixtures/harmonyCompletions.ts';
 import { HERMES_FIXTURES } from '../../../fixtures/hermesCompletions.ts';
 import { KIMI_FIXTURES } from '../../../fixtures/kimiK2Completions.ts';
@@ -134,6 +135,28 @@ export const FORMAT_ROWS: Readonly<Record<string, FormatRow>> = {
       ['\n', 'call-arguments'],
       ['</function>', 'section'],
       ['\n', 'section'],
+      ['</tool_call>', 'content'],
+      ['bye', 'content'],
+    ],
+  },
+  glm: {
+    fixtures: GLM_FIXTURES,
+    variants: [{ tools: [] }, { startInReasoning: true }],
+    stateOptions: undefined,
+    states: [
+      ['Hi ', 'content'],
+      ['<think>', 'reasoning'],
+      ['x', 'reasoning'],
+      ['</think>', 'content'],
+      ['<tool_call>', 'call-id'],
+      ['get_weather', 'call-id'],
+      ['\n', 'call-arguments'],
+      ['<arg_key>', 'call-arguments'],
+      ['city</arg_key>\n<arg_value>', 'call-arguments'],
+      ['Paris', 'call-arguments'],
+      ['</arg_value>\n', 'call-arguments'],
+      ['</tool_call>', 'content'],
+      ['<tool_call>get_current_date', 'call-id'],
       ['</tool_call>', 'content'],
       ['bye', 'content'],
     ],
