@@ -1,5 +1,5 @@
 /**
- * The five added tool-call formats in the trace editor, in chromium: samples/other-formats.jsonl in the report
+ * The six added tool-call formats in the trace editor, in chromium: samples/other-formats.jsonl in the report
  * page shows each format's markers as marker chips and says which format each record was read in and why; in the
  * VS Code page, choosing a format (the `toolscope.format` setting) re-reads the trace in it.
  */
@@ -41,6 +41,11 @@ const FORMATS: Array<{ format: string; record: string; markers: string[] }> = [
   },
   { format: 'harmony', record: 'harmony-clean-call', markers: ['<|channel|>', '<|message|>', '<|constrain|>', '<|call|>'] },
   { format: 'llama', record: 'llama-clean-call', markers: ['<|python_tag|>', '<|eom_id|>'] },
+  {
+    format: 'glm',
+    record: 'glm-clean-call',
+    markers: ['<think>', '</think>', '<tool_call>', '<arg_key>', '</arg_key>', '<arg_value>', '</arg_value>', '</tool_call>'],
+  },
 ];
 
 let browser: Browser;

@@ -24,6 +24,7 @@ export const GLM_SYNTAX: KeyValueSyntax = {
   tokenMarkers: GLM_TOKEN_MARKERS,
   wrapped: false,
   nameEnd: '\n',
+  requireName: true,
   keyEnd: null,
   untypedValues: 'json',
   valueLayout: 'whitespace',

@@ -50,6 +50,12 @@ export interface KeyValueSyntax {
   readonly wrapped: boolean;
   /** The character that ends the function name (`>` for `<function=NAME>`, a line break for GLM 4.5's `<tool_call>NAME\n`). */
   readonly nameEnd: string;
+  /**
+   * A call begin with no name after it is no call (GLM: `<tool_call>` then a line break or a tag, which Hermes' JSON
+   * calls and Qwen3-Coder's `<function=` also give): the tag and what followed are content, noted. Qwen3-Coder keeps
+   * a nameless function as a call (false).
+   */
+  readonly requireName: boolean;
   /** The character that ends a key (`>` for `<parameter=KEY>`); null: the `key-end` tag does. */
   readonly keyEnd: string | null;
   /**
@@ -94,6 +100,8 @@ interface OpenParam {
 
 interface OpenFunction {
   call: ParsedCall;
+  /** The tag that opened it, as written. */
+  beginText: string;
   stage: Stage;
   nameRaw: string;
   nameStart: number;
@@ -252,8 +260,10 @@ export class KeyValueCallParser extends MarkupParser<KeyValueRole> {
             return;
           }
           f.nameRaw += text.slice(i, gt);
-          this.nameDone(f, at + gt + 1);
+          const named = this.nameDone(f, at + gt + 1, this.syntax.nameEnd);
           i = gt + 1;
+          // Not a call after all: the rest is content.
+          if (!named) return this.text(text.slice(i), at + i);
           break;
         }
         case 'param-name': {
@@ -386,11 +396,11 @@ export class KeyValueCallParser extends MarkupParser<KeyValueRole> {
     switch (m.name) {
       case 'call-begin':
         if (this.syntax.wrapped) this.openWrap(start);
-        else this.openFunction(start, end);
+        else this.openFunction(start, end, m.text);
         return;
       case 'function-begin':
         this.note('missing-section-begin', start, end, `${this.syntax.words.functionBegin} without ${this.syntax.words.callBegin}`);
-        this.openFunction(start, end);
+        this.openFunction(start, end, m.text);
         return;
       case 'call-end':
         this.note('stray-marker', start, end, `${this.syntax.words.callEnd} without ${this.syntax.words.callBegin}`);
@@ -410,7 +420,7 @@ export class KeyValueCallParser extends MarkupParser<KeyValueRole> {
     this.sectionNote = -1;
     switch (m.name) {
       case 'function-begin':
-        this.openFunction(start, end);
+        this.openFunction(start, end, m.text);
         return;
       case 'call-end':
         this.closeWrap(end);
@@ -432,7 +442,7 @@ export class KeyValueCallParser extends MarkupParser<KeyValueRole> {
     switch (f.stage) {
       case 'name':
         // The name never got its end.
-        this.nameDone(f, start);
+        if (!this.nameDone(f, start, '')) return this.dispatch(m, start, end);
         return this.markerInFunction(m, start, end);
       case 'param-name':
         return this.markerInKey(f, m, start, end);
@@ -546,7 +556,7 @@ export class KeyValueCallParser extends MarkupParser<KeyValueRole> {
       case 'function-begin':
         this.closeFunction(start, false, `a new ${this.syntax.words.functionBegin} begins before this call ended`);
         this.afterFunction(false);
-        this.openFunction(start, end);
+        this.openFunction(start, end, m.text);
         return;
       default:
         this.closeFunction(start, false, 'the turn ends inside the call');
@@ -611,11 +621,12 @@ export class KeyValueCallParser extends MarkupParser<KeyValueRole> {
       this.note('missing-section-end', at, at, `${this.syntax.words.functionEnd} without ${this.syntax.words.callEnd}`);
   }
 
-  private openFunction(start: number, end: number): void {
+  private openFunction(start: number, end: number, beginText: string): void {
     const callStart = this.wrapStart !== null && !this.wrapHasFunction ? this.wrapStart : start;
     this.wrapHasFunction = this.wrapStart !== null;
     this.fn = {
       call: newCall(this.calls.length, callStart, end),
+      beginText,
       stage: 'name',
       nameRaw: '',
       nameStart: end,
@@ -633,17 +644,29 @@ export class KeyValueCallParser extends MarkupParser<KeyValueRole> {
     this.st = 'call-id';
   }
 
-  /** The name is complete; the body starts at `bodyStart` (after the name's end). */
-  private nameDone(f: OpenFunction, bodyStart: number): void {
+  /**
+   * The name is complete; the body starts at `bodyStart` (after the name's end, `ended` as written). False when the
+   * format requires a name and there is none: the call begin and what followed are content, and the parser is back
+   * in content.
+   */
+  private nameDone(f: OpenFunction, bodyStart: number, ended: string): boolean {
     const raw = f.nameRaw;
     const lead = leadingWhitespace(raw);
     const name = raw.trim();
+    if (name === '' && this.syntax.requireName) {
+      this.fn = null;
+      this.st = 'content';
+      this.note('stray-marker', f.call.span.start, f.nameStart, `${f.beginText} without a function name: not a call`);
+      this.emitContent(f.beginText + raw + ended, f.call.span.start);
+      return false;
+    }
     f.call.name = name;
     f.call.idSpan = { start: f.nameStart + lead, end: f.nameStart + lead + name.length };
     f.call.argumentsSpan = { start: bodyStart, end: bodyStart };
     f.stage = 'body';
     this.st = 'call-arguments';
     this.announce(f.call);
+    return true;
   }
 
   private startParamName(f: OpenFunction): void {
@@ -689,7 +712,7 @@ export class KeyValueCallParser extends MarkupParser<KeyValueRole> {
   private closeFunction(end: number, terminated: boolean, why: string): void {
     const f = this.fn;
     if (!f) return;
-    if (f.stage === 'name') this.nameDone(f, end);
+    if (f.stage === 'name' && !this.nameDone(f, end, '')) return;
     if (f.stage === 'param-name' || f.stage === 'key-done') this.openParam(f);
     if (terminated) {
       this.closeParam(f);

@@ -24,6 +24,7 @@ export const QWEN3_CODER_SYNTAX: KeyValueSyntax = {
   tokenMarkers: QWEN3_CODER_TOKEN_MARKERS,
   wrapped: true,
   nameEnd: '>',
+  requireName: false,
   keyEnd: '>',
   untypedValues: 'text',
   valueLayout: 'newline',
