@@ -9,6 +9,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { k2vvRequestHash } from '../src/host/eval/pythonJson.ts';
+import { GLM_SAMPLE_MODEL, glmSampleCalls } from '../test/fixtures/glm/glmSamples.ts';
 
 type Json = Record<string, unknown>;
 
@@ -1119,7 +1120,7 @@ function malformed(): string {
 // ---------------------------------------------------------------------------------------------------------------
 
 // ---------------------------------------------------------------------------------------------------------------
-// other-formats.jsonl: Hermes, Qwen3-Coder, DeepSeek-V3.1, gpt-oss Harmony and Llama records (native, `meta.format`
+// other-formats.jsonl: Hermes, Qwen3-Coder, DeepSeek-V3.1, gpt-oss Harmony, Llama and GLM records (native, `meta.format`
 // set), each format with a clean call and one record per failure: a content leak in the recorded response, an
 // unknown tool, a schema violation, invalid JSON and a call cut off by max_tokens.
 
@@ -1159,6 +1160,7 @@ function otherFormats(): Json[] {
     deepseek_v31: { model: 'deepseek-ai/DeepSeek-V3.1', parser: 'deepseek_v31' },
     harmony: { model: 'openai/gpt-oss-120b', parser: 'openai' },
     llama: { model: 'meta-llama/Llama-3.3-70B-Instruct', parser: 'llama3_json' },
+    glm: GLM_SAMPLE_MODEL,
   };
   const record = (format: string, id: string, note: string, user: string, completion: Json, response?: Json): Json => ({
     toolscope: 1,
@@ -1411,6 +1413,9 @@ function otherFormats(): Json[] {
     },
     truncated: `<|python_tag|>{"name": "search_web", "parameters": {"query": "acme outage`,
   });
+
+  // GLM: its scenario lives beside its fixtures (test/fixtures/glm/glmSamples.ts).
+  scenarios('glm', glmSampleCalls());
   return rows;
 }
 

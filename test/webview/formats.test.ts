@@ -1,5 +1,5 @@
 /**
- * The five added tool-call formats in the trace editor, in chromium: samples/other-formats.jsonl in the report
+ * The six added tool-call formats in the trace editor, in chromium: samples/other-formats.jsonl in the report
  * page shows each format's markers as marker chips and says which format each record was read in and why; in the
  * VS Code page, choosing a format (the `toolscope.format` setting) re-reads the trace in it.
  */
@@ -41,6 +41,11 @@ const FORMATS: Array<{ format: string; record: string; markers: string[] }> = [
   },
   { format: 'harmony', record: 'harmony-clean-call', markers: ['<|channel|>', '<|message|>', '<|constrain|>', '<|call|>'] },
   { format: 'llama', record: 'llama-clean-call', markers: ['<|python_tag|>', '<|eom_id|>'] },
+  {
+    format: 'glm',
+    record: 'glm-clean-call',
+    markers: ['<tool_call>', '<arg_key>', '</arg_key>', '<arg_value>', '</arg_value>', '</tool_call>'],
+  },
 ];
 
 let browser: Browser;
@@ -162,7 +167,7 @@ describe('other tool-call formats in the trace editor (chromium)', () => {
     }
     // The list says the format too (filterable by it).
     await page.locator('.filter-text input').fill('deepseek_v31');
-    assert.match((await page.locator('.list-count').textContent()) ?? '', /^6 of 30 records/);
+    assert.match((await page.locator('.list-count').textContent()) ?? '', /^6 of 36 records/);
     await done();
   });
 
@@ -192,7 +197,7 @@ describe('other tool-call formats in the trace editor (chromium)', () => {
     const { page, done } = await openPage(browser, null, { theme: 'dark' });
     await page.addInitScript(DARK_VSCODE_THEME);
     const host = await openVsCodePage(page, server, SAMPLE, '/vscode-formats.html');
-    await page.locator('.list-count', { hasText: /^30 records$/ }).waitFor();
+    await page.locator('.list-count', { hasText: /^36 records$/ }).waitFor();
     await host.idle();
     await selectRecord(page, 'harmony-clean-call');
     assert.equal((await formatLabel(page)).text, 'format harmony');

@@ -9,6 +9,7 @@ import { harmonyFormat } from './harmony/harmonyFormat.ts';
 import { hermesFormat } from './hermes/hermesFormat.ts';
 import { qwen3CoderFormat } from './qwen3Coder/qwen3CoderFormat.ts';
 import { llamaFormat } from './llama/llamaFormat.ts';
+import { glmFormat } from './glm/glmFormat.ts';
 import type { Tokenizer } from '../tokens/token.ts';
 
 const formats = new Map<string, ToolCallFormat>();
@@ -73,6 +74,7 @@ registerFormat(kimiK2Format);
 registerFormat(harmonyFormat);
 registerFormat(deepseekV31Format);
 registerFormat(qwen3CoderFormat);
+registerFormat(glmFormat);
 registerFormat(hermesFormat);
 registerFormat(llamaFormat);
 

@@ -6,7 +6,7 @@
 import type { PieceSplitter, Token, Tokenizer } from '../tokens/token.ts';
 import type { SpecialTokens } from '../tokens/specialTokens.ts';
 import type { ChatTool, ToolChoice } from '../trace/record.ts';
-import type { StructuralTag } from './structuralTag/structuralTagFormat.ts';
+import type { StructuralTag, XmlArgumentStyle } from './structuralTag/structuralTagFormat.ts';
 import type { EngineServerParser, VllmGeneration, VllmRun, VllmRunInput } from './engineRun.ts';
 import type { ParserDelta } from '../../shared/parserDelta.ts';
 import type { ParserState } from '../../shared/parserState.ts';
@@ -194,8 +194,13 @@ export interface VocabularyMarkup {
  * Guided decoding (the what-if, guided replay, the embedded endpoint's constrained answers) is built on it.
  */
 export interface FormatGuidedGrammar {
-  /** The `model=` of xgrammar's `get_builtin_structural_tag` this tag mirrors. */
-  readonly builtinStyle: 'kimi' | 'qwen_3' | 'qwen_3_coder' | 'deepseek_v3_1' | 'harmony' | 'llama';
+  /** The `model=` of xgrammar's `get_builtin_structural_tag` this tag mirrors (`kimi`, `qwen_3_coder`, `glm_4_7`…). */
+  readonly builtinStyle: string;
+  /**
+   * The XML argument style the format's tag writes arguments in (Qwen3-Coder's `qwen_xml`), declared here so guided
+   * decoding can lower it for web-xgrammar by its name; absent for JSON arguments.
+   */
+  readonly argumentStyle?: XmlArgumentStyle;
   /** The shapes the format offers, the default first (Kimi K2: `xgrammar-kimi`, `pr36891`). */
   readonly shapes: readonly string[];
   /**

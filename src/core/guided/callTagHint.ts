@@ -1,22 +1,23 @@
 /**
  * What the grammar allowed at a refused character, in the words of the tag, for any format: read back from the
  * tag's call tags (a begin that names the tool, JSON-schema arguments, an end). Inside a call's arguments it is the
- * schema fragment there (in JSON, or in `qwen_xml` parameters); inside the begin of a call (past the part every call
+ * schema fragment there (in JSON, or in the members of an XML style such as `qwen_xml`); inside the begin of a call (past the part every call
  * shares) it is the tool names the begin may still become. A format that declares how its call header reads
  * (`guided.callHeader`, Kimi K2's call ids) has its own words first (whatIf.ts).
  */
 import type { JsonObject } from '../trace/record.ts';
-import { walkFormats, type StructuralTag } from '../formats/structuralTag/structuralTagFormat.ts';
+import { walkFormats, type StructuralTag, type XmlArgumentStyle } from '../formats/structuralTag/structuralTagFormat.ts';
+import { xmlArgumentStyle } from './argumentStyles.ts';
 import { jsonPrefixContext } from './jsonPrefixContext.ts';
 import { schemaHintAt } from './schemaHint.ts';
-import { qwenXmlHint } from './qwenXmlHint.ts';
+import { xmlArgumentHint } from './xmlArgumentHint.ts';
 
 interface CallTag {
   begin: string;
   ends: readonly string[];
   schema: JsonObject | boolean;
-  /** `qwen_xml`: the arguments are `<parameter=KEY>` members, not a JSON object. */
-  xml: boolean;
+  /** An XML style (`qwen_xml`: `<parameter=KEY>` members), not a JSON object; undefined for JSON. */
+  xml: XmlArgumentStyle | undefined;
 }
 
 /** Tags whose content is the arguments' JSON schema, begin and all. */
@@ -25,7 +26,7 @@ function callTags(tag: StructuralTag): CallTag[] {
   for (const f of walkFormats(tag.format)) {
     if (f.type === 'tag' && f.content.type === 'json_schema' && f.begin) {
       const ends = Array.isArray(f.end) ? f.end : [f.end];
-      out.push({ begin: f.begin, ends, schema: f.content.json_schema, xml: f.content.style === 'qwen_xml' });
+      out.push({ begin: f.begin, ends, schema: f.content.json_schema, xml: xmlArgumentStyle(f.content.style) });
     }
   }
   return out;
@@ -51,7 +52,9 @@ export function callTagHint(
   }
   if (open) {
     const written = text.slice(open.at + open.tag.begin.length, offset);
-    return open.tag.xml ? qwenXmlHint(open.tag.schema, written) : schemaHintAt(open.tag.schema, jsonPrefixContext(written));
+    return open.tag.xml
+      ? xmlArgumentHint(open.tag.xml, open.tag.schema, written)
+      : schemaHintAt(open.tag.schema, jsonPrefixContext(written));
   }
   // In a begin: the longest text before the offset that some begin starts with, and what those begins name.
   const longest = Math.min(offset - grammarStart, Math.max(...tags.map((t) => t.begin.length)) - 1);

@@ -12,7 +12,7 @@ import type { ChatTool, ToolChoice } from '../trace/record.ts';
 import type { StructuralTag } from '../formats/structuralTag/structuralTagFormat.ts';
 import type { CallHeaderReading, FormatGuidedGrammar } from '../formats/toolCallFormat.ts';
 import { lowerForWebXgrammar } from './webXgrammarLowering.ts';
-import { lowerQwenXmlFormats, patchQwenXml } from './qwenXmlLowering.ts';
+import { lowerXmlArgumentFormats, patchXmlArguments } from './xmlArgumentLowering.ts';
 import { addExcludes, findRootRule, parseRules, printRules, removeSentinel, widenTextEnds } from './ebnfRules.ts';
 import { BYTE_VOCABULARY, type ByteVocabulary } from './byteVocabulary.ts';
 import { assertRegexesSupported } from './regexSupport.ts';
@@ -56,7 +56,7 @@ export interface CompiledGrammar {
 export async function structuralTagToEbnf(tag: StructuralTag): Promise<{ ebnf: string; root: string; route: CompiledGrammar['route'] }> {
   assertRegexesSupported(tag);
   assertSchemasSupported(tag);
-  const xml = lowerQwenXmlFormats(tag);
+  const xml = lowerXmlArgumentFormats(tag);
   const lowered = lowerForWebXgrammar(xml.tag);
   const grammar = await grammarFromStructuralTag(JSON.stringify(lowered.tag));
   try {
@@ -74,7 +74,7 @@ export async function structuralTagToEbnf(tag: StructuralTag): Promise<{ ebnf: s
     rules = widenTextEnds(rules, lowered.multiEndTexts);
     rules = addExcludes(rules, lowered.dispatchExcludes, lowered.anyTextExcludes, lowered.anyTextWithExcludes);
     // After the excludes: they belong to the free text, not to the raw-text values of the XML layer.
-    rules = patchQwenXml(rules, xml.plans);
+    rules = patchXmlArguments(rules, xml.plans);
     return { ebnf: printRules(rules), root, route: 'patched-ebnf' };
   } finally {
     grammar.dispose();

@@ -1,13 +1,17 @@
 /**
  * callTagHint: what the grammar allowed inside a call's begin, read back from the tag — the tool names the begin may
  * still become, also when the model has already written part of a declared name (`get_` of get_weather); and
- * qwenXmlHint, the same inside `qwen_xml` arguments (`<parameter=KEY>` members).
+ * xmlArgumentHint, the same inside `qwen_xml` arguments (`<parameter=KEY>` members).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { getFormat } from '../../../src/core/formats/registry.ts';
 import { callTagHint } from '../../../src/core/guided/callTagHint.ts';
-import { qwenXmlHint } from '../../../src/core/guided/qwenXmlHint.ts';
+import { xmlArgumentHint } from '../../../src/core/guided/xmlArgumentHint.ts';
+import { xmlArgumentStyle } from '../../../src/core/guided/argumentStyles.ts';
+
+const QWEN_XML = xmlArgumentStyle('qwen_xml')!;
+const qwenXmlHint = (schema: Parameters<typeof xmlArgumentHint>[1], written: string) => xmlArgumentHint(QWEN_XML, schema, written);
 import { weatherTools } from '../../fixtures/guided/weatherTool.ts';
 
 const hermesTag = () => {

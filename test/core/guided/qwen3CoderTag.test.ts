@@ -11,7 +11,10 @@ import { StructuralTagError } from '../../../src/core/formats/structuralTag/tool
 import type { ChatTool } from '../../../src/core/trace/record.ts';
 import { compileFormatGrammar, grammarAccepts } from '../../../src/core/guided/xgrammar.ts';
 import { whatIfForRequest } from '../../../src/core/guided/whatIf.ts';
-import { qwenXmlUnenforced } from '../../../src/core/guided/qwenXmlGaps.ts';
+import { xmlArgumentUnenforced } from '../../../src/core/guided/xmlArgumentGaps.ts';
+import { xmlArgumentStyle } from '../../../src/core/guided/argumentStyles.ts';
+
+const qwenXmlUnenforced = (parameters: unknown) => xmlArgumentUnenforced(xmlArgumentStyle('qwen_xml')!, parameters);
 
 const params = { type: 'object', properties: { q: { type: 'string' } } };
 const tools: ChatTool[] = [

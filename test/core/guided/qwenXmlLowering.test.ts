@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import type { JsonObject } from '../../../src/core/trace/record.ts';
 import type { StructuralTag } from '../../../src/core/formats/structuralTag/structuralTagFormat.ts';
 import { compileStructuralTag, grammarAccepts } from '../../../src/core/guided/xgrammar.ts';
-import { QwenXmlLoweringError } from '../../../src/core/guided/qwenXmlLowering.ts';
+import { XmlArgumentLoweringError } from '../../../src/core/guided/xmlArgumentLowering.ts';
 
 const xmlTag = (schema: JsonObject | boolean, anyOrder = false): StructuralTag => ({
   type: 'structural_tag',
@@ -216,7 +216,7 @@ test('no parameters or a bare {"type": "object"}: any XML parameters (xgrammar x
 });
 
 test('what the lowering does not express is refused with the reason (guided-unavailable), not compiled wrong', async () => {
-  await assert.rejects(compileStructuralTag(xmlTag({ type: 'string' })), QwenXmlLoweringError);
+  await assert.rejects(compileStructuralTag(xmlTag({ type: 'string' })), XmlArgumentLoweringError);
   await assert.rejects(
     compileStructuralTag(xmlTag({ type: 'object', patternProperties: { '^x': { type: 'string' } } })),
     /patternProperties/,

@@ -9,7 +9,9 @@
  */
 import { walkFormats } from '../../formats/structuralTag/structuralTagFormat.ts';
 import type { WhatIfOutcome } from '../../guided/engineProtocol.ts';
-import { qwenXmlUnenforced } from '../../guided/qwenXmlGaps.ts';
+import { xmlArgumentUnenforced } from '../../guided/xmlArgumentGaps.ts';
+import { xmlArgumentStyle } from '../../guided/argumentStyles.ts';
+import type { XmlArgumentStyle } from '../../formats/structuralTag/structuralTagFormat.ts';
 import { schemaKeywordGaps, type KeywordGapEffect } from '../../guided/unenforcedKeywords.ts';
 import type { WhatIfRejected } from '../../guided/whatIf.ts';
 import { ToolSchemas } from '../../schema/toolSchemas.ts';
@@ -158,13 +160,18 @@ function blocked(ctx: CheckContext, earlier: readonly Diagnostic[], request: Cha
   return d;
 }
 
-/** The record's format writes arguments in xgrammar's qwen_xml style (its tag says so, not its name). */
-function usesQwenXml(ctx: CheckContext, request: ChatRequest): boolean {
+/** The XML style the record's format writes arguments in (its tag says so, not its name), if any. */
+function xmlStyleOf(ctx: CheckContext, request: ChatRequest): XmlArgumentStyle | undefined {
   try {
     const tag = ctx.format.guided?.structuralTag(request.tools, request.tool_choice);
-    return tag !== undefined && [...walkFormats(tag.format)].some((f) => f.type === 'json_schema' && f.style === 'qwen_xml');
+    if (tag === undefined) return undefined;
+    for (const f of walkFormats(tag.format)) {
+      const style = f.type === 'json_schema' ? xmlArgumentStyle(f.style) : undefined;
+      if (style) return style;
+    }
+    return undefined;
   } catch {
-    return false;
+    return undefined;
   }
 }
 
@@ -172,7 +179,7 @@ function accepted(ctx: CheckContext, earlier: readonly Diagnostic[], request: Ch
   let message = `guided decoding (${tagName(ctx)}) would have let this completion through unchanged`;
   // ajv errors the grammar lets through: name the keyword xgrammar does not enforce.
   const notes: string[] = [];
-  const xmlArguments = usesQwenXml(ctx, request);
+  const xmlArguments = xmlStyleOf(ctx, request);
   for (const c of ctx.parse?.calls ?? []) {
     const found = earlier.filter((x) => x.kind === 'schema-violation' && x.callIndex === c.index && x.severity === 'error');
     if (!found.length) continue;
@@ -181,7 +188,7 @@ function accepted(ctx: CheckContext, earlier: readonly Diagnostic[], request: Ch
     const keywords = ajvKeywords(tool, c.arguments);
     const why = [
       ...explainDisagreement(tool.function.parameters, 'unenforced', keywords),
-      ...(xmlArguments ? qwenXmlUnenforced(tool.function.parameters) : []),
+      ...(xmlArguments ? xmlArgumentUnenforced(xmlArguments, tool.function.parameters) : []),
     ];
     notes.push(
       why.length

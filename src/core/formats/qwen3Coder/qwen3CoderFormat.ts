@@ -6,7 +6,7 @@ import { qwenSpecialTokens } from '../../tokens/qwenSpecialTokens.ts';
 import type { ParserOptions, StreamingParser, ToolCallFormat } from '../toolCallFormat.ts';
 import { FUNCTION_BEGIN, PARAMETER_BEGIN, QWEN3_CODER_TOKEN_MARKERS, TOOL_CALL_BEGIN, TOOL_CALL_END } from './qwen3CoderMarkers.ts';
 import { Qwen3CoderParser } from './qwen3CoderParser.ts';
-import { buildQwen3CoderStructuralTag, QWEN3_CODER_TAG_SHAPES } from './qwen3CoderStructuralTag.ts';
+import { buildQwen3CoderStructuralTag, QWEN3_CODER_TAG_SHAPES, QWEN_XML_STYLE } from './qwen3CoderStructuralTag.ts';
 
 export const qwen3CoderFormat: ToolCallFormat = {
   name: 'qwen3_coder',
@@ -28,8 +28,13 @@ export const qwen3CoderFormat: ToolCallFormat = {
     gguf: { qwen2: qwen2Splitter },
     specialTokens: qwenSpecialTokens,
   },
-  // xgrammar's qwen_3_coder tag; its qwen_xml arguments are lowered to EBNF for web-xgrammar (guided/qwenXmlLowering.ts).
-  guided: { builtinStyle: 'qwen_3_coder', shapes: QWEN3_CODER_TAG_SHAPES, structuralTag: buildQwen3CoderStructuralTag },
+  // xgrammar's qwen_3_coder tag; its qwen_xml arguments are lowered to EBNF for web-xgrammar (guided/xmlArgumentLowering.ts).
+  guided: {
+    builtinStyle: 'qwen_3_coder',
+    argumentStyle: QWEN_XML_STYLE,
+    shapes: QWEN3_CODER_TAG_SHAPES,
+    structuralTag: buildQwen3CoderStructuralTag,
+  },
   detect(text: string): boolean {
     // `<tool_call>` then `<function=`; or, without the wrapper, a function tag followed by a parameter or its end.
     return (

@@ -13,6 +13,7 @@
  * The tags inside are ordinary text tokens (`<`, `function`, `=` …), so only the special tokens are markers of
  * the format (timeline chips, marker-split checks); the parser still recognises the tags.
  */
+import type { KeyValueRole } from '../kernel/keyValueCallParser.ts';
 import type { MarkerDef } from '../kernel/markupParser.ts';
 
 export const TOOL_CALL_BEGIN = '<tool_call>';
@@ -22,16 +23,8 @@ export const FUNCTION_END = '</function>';
 export const PARAMETER_BEGIN = '<parameter=';
 export const PARAMETER_END = '</parameter>';
 
-export type Qwen3CoderMarkerName =
-  | 'call-begin'
-  | 'call-end'
-  | 'function-begin'
-  | 'function-end'
-  | 'parameter-begin'
-  | 'parameter-end'
-  | 'think-begin'
-  | 'think-end'
-  | 'end-of-turn';
+/** The tags' names are their roles in the key/value kernel. */
+export type Qwen3CoderMarkerName = Exclude<KeyValueRole, 'key-end' | 'value-begin'>;
 
 /** Everything the parser recognises (special tokens and the text tags). */
 export const QWEN3_CODER_SCAN_TABLE: readonly MarkerDef<Qwen3CoderMarkerName>[] = [

@@ -12,9 +12,19 @@
 import type { ChatTool, ToolChoice } from '../../trace/record.ts';
 import { qwenReasoningPrefix } from '../structuralTag/qwenReasoningPrefix.ts';
 import { argumentsFormat, callListTag } from '../structuralTag/callTags.ts';
-import type { StructuralTag, TagFormat } from '../structuralTag/structuralTagFormat.ts';
+import type { StructuralTag, TagFormat, XmlArgumentStyle } from '../structuralTag/structuralTagFormat.ts';
 import type { GuidedTagOptions } from '../toolCallFormat.ts';
-import { FUNCTION_BEGIN, FUNCTION_END, TOOL_CALL_BEGIN, TOOL_CALL_END } from './qwen3CoderMarkers.ts';
+import { FUNCTION_BEGIN, FUNCTION_END, PARAMETER_BEGIN, PARAMETER_END, TOOL_CALL_BEGIN, TOOL_CALL_END } from './qwen3CoderMarkers.ts';
+
+/** xgrammar's `qwen_xml` argument style: `<parameter=KEY>VALUE</parameter>` per property. */
+export const QWEN_XML_STYLE: XmlArgumentStyle = {
+  style: 'qwen_xml',
+  keyBegin: PARAMETER_BEGIN,
+  keyEnd: '>',
+  valueBegin: '',
+  valueEnd: PARAMETER_END,
+  spaceBeforeValue: false,
+};
 
 export const QWEN3_CODER_TAG_SHAPES: readonly string[] = ['xgrammar-qwen_3_coder'];
 
@@ -28,7 +38,7 @@ function callTag(tool: ChatTool): TagFormat {
   return {
     type: 'tag',
     begin: `${CALL_TRIGGER}${tool.function.name}>\n`,
-    content: argumentsFormat(tool, 'qwen_xml'),
+    content: argumentsFormat(tool, QWEN_XML_STYLE.style),
     end: CALL_END,
   };
 }

@@ -9,10 +9,10 @@ import type { JsonSchemaFormat, StructuralTag, StructuralTagFormat, TagFormat } 
 import { normalizeToolChoice, xgrammarParameters, type SimplifiedChoice } from './toolChoice.ts';
 
 /**
- * A tool's arguments as xgrammar's built-ins constrain them: its schema as JSON (or as Qwen XML parameters),
+ * A tool's arguments as xgrammar's built-ins constrain them: its schema as JSON (or in an XML style: Qwen3-Coder's, GLM's),
  * properties in declared order.
  */
-export function argumentsFormat(tool: ChatTool, style: 'json' | 'qwen_xml' = 'json'): JsonSchemaFormat {
+export function argumentsFormat(tool: ChatTool, style = 'json'): JsonSchemaFormat {
   return { type: 'json_schema', json_schema: xgrammarParameters(tool), style, any_order: false };
 }
 

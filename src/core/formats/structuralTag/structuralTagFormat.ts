@@ -18,9 +18,29 @@ export interface JsonSchemaFormat {
   type: 'json_schema';
   /** `true` = any JSON value (xgrammar's choice for tools without parameters or with `strict: false`). */
   json_schema: JsonObject | boolean;
-  /** `qwen_xml`: the top-level object as `<parameter=KEY>VALUE</parameter>` members, strings raw (Qwen3-Coder). */
-  style?: 'json' | 'qwen_xml';
+  /**
+   * How the value is written: `json`, or an XML style a format declares (`XmlArgumentStyle`: Qwen3-Coder's `qwen_xml`,
+   * GLM's `glm_xml`), the top-level object as tagged members, strings raw.
+   */
+  style?: string;
   any_order?: boolean;
+}
+
+/**
+ * One of xgrammar's XML argument styles, as the format that writes it declares it: the tool's top-level object as
+ * `keyBegin NAME keyEnd [whitespace] valueBegin VALUE valueEnd` members, strings raw, any other value JSON. Guided
+ * decoding lowers a `json_schema` of this style to EBNF for web-xgrammar, which has none of them (guided/xmlArgumentLowering.ts).
+ */
+export interface XmlArgumentStyle {
+  /** The `style` of the json_schema formats written so (`qwen_xml`, `glm_xml`). */
+  readonly style: string;
+  readonly keyBegin: string;
+  readonly keyEnd: string;
+  /** What opens the value after the key (GLM's `<arg_value>`); empty when the key's end opens it. */
+  readonly valueBegin: string;
+  readonly valueEnd: string;
+  /** Whitespace may stand between the key's end and the value's begin (GLM 4.5's line break). */
+  readonly spaceBeforeValue: boolean;
 }
 
 export interface AnyTextFormat {

@@ -1,7 +1,7 @@
 /** End to end: the Analyzer detects DeepSeek-V3.1 records without --format and reports what went wrong in them. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { analyze, assertClean, assertMarkerChips, checkSamples, kinds, record } from '../hermes/analysisKit.ts';
+import { analyze, assertClean, assertMarkerChips, checkSamples, kinds, record } from '../kit/analysisKit.ts';
 
 const S = '<｜tool▁calls▁begin｜>';
 const E = '<｜tool▁calls▁end｜>';

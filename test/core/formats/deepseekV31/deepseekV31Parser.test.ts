@@ -6,7 +6,7 @@ import { DEEPSEEK_TOOL_MARKER_TEXTS } from '../../../../src/core/formats/deepsee
 import { detectFormat, getFormat } from '../../../../src/core/formats/registry.ts';
 import type { ParserOptions } from '../../../../src/core/formats/toolCallFormat.ts';
 import { DEEPSEEK_V31_FIXTURES } from '../../../fixtures/deepseekV31Completions.ts';
-import { checkDeltas, checkFixture, checkLinear, checkNameFirst } from '../hermes/formatTestKit.ts';
+import { checkDeltas, checkFixture, checkLinear, checkNameFirst } from '../kit/formatTestKit.ts';
 
 const make = (options?: ParserOptions) => new DeepSeekV31Parser(options);
 
@@ -19,38 +19,6 @@ test('deepseek_v31: deltas never carry empty strings or markup; names go out bef
     checkDeltas(make, fx, DEEPSEEK_TOOL_MARKER_TEXTS);
     checkNameFirst(make, fx);
   }
-});
-
-test('deepseek_v31: state names follow the markup', () => {
-  const p = new DeepSeekV31Parser({ startInReasoning: true });
-  const states: string[] = [];
-  for (const piece of [
-    'hm',
-    '</think>',
-    'Hi ',
-    '<｜tool▁calls▁begin｜>',
-    '<｜tool▁call▁begin｜>',
-    'f',
-    '<｜tool▁sep｜>',
-    '{}',
-    '<｜tool▁call▁end｜>',
-    '<｜tool▁calls▁end｜>',
-  ]) {
-    p.push(piece);
-    states.push(p.state);
-  }
-  assert.deepEqual(states, [
-    'reasoning',
-    'content',
-    'content',
-    'section',
-    'call-id',
-    'call-id',
-    'call-arguments',
-    'call-arguments',
-    'section',
-    'content',
-  ]);
 });
 
 test('deepseek_v31: the name goes out at the separator, arguments as they come', () => {

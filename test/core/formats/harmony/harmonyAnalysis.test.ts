@@ -1,7 +1,7 @@
 /** End to end: the Analyzer detects gpt-oss Harmony records without --format and reports what went wrong in them. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { analyze, assertClean, assertMarkerChips, checkSamples, kinds, record } from '../hermes/analysisKit.ts';
+import { analyze, assertClean, assertMarkerChips, checkSamples, kinds, record } from '../kit/analysisKit.ts';
 import { buildTokenViews } from '../../../../src/host/view/recordView.ts';
 
 const think = (text: string) => `<|channel|>analysis<|message|>${text}<|end|><|start|>assistant`;

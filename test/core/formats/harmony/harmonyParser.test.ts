@@ -5,7 +5,7 @@ import { harmonyFormat } from '../../../../src/core/formats/harmony/harmonyForma
 import { detectFormat, getFormat } from '../../../../src/core/formats/registry.ts';
 import type { ParserOptions } from '../../../../src/core/formats/toolCallFormat.ts';
 import { HARMONY_FIXTURES } from '../../../fixtures/harmonyCompletions.ts';
-import { checkDeltas, checkFixture, checkLinear, checkNameFirst } from '../hermes/formatTestKit.ts';
+import { checkDeltas, checkFixture, checkLinear, checkNameFirst } from '../kit/formatTestKit.ts';
 
 const make = (options?: ParserOptions) => new HarmonyParser(options);
 const MARKERS = ['<|start|>', '<|end|>', '<|message|>', '<|channel|>', '<|constrain|>', '<|return|>', '<|call|>'];
@@ -19,55 +19,6 @@ test('harmony: deltas never carry empty strings or markup; names go out before a
     checkDeltas(make, fx, MARKERS);
     checkNameFirst(make, fx);
   }
-});
-
-test('harmony: state names follow the messages', () => {
-  const p = new HarmonyParser();
-  const states: string[] = [];
-  const pieces = [
-    '<|channel|>',
-    'analysis',
-    '<|message|>',
-    'Hmm.',
-    '<|end|>',
-    '<|start|>',
-    'assistant',
-    '<|channel|>',
-    'commentary',
-    ' to',
-    '=functions',
-    '.f',
-    ' ',
-    '<|constrain|>',
-    'json',
-    '<|message|>',
-    '{}',
-    '<|call|>',
-  ];
-  for (const piece of pieces) {
-    p.push(piece);
-    states.push(p.state);
-  }
-  assert.deepEqual(states, [
-    'section',
-    'section',
-    'reasoning',
-    'reasoning',
-    'section',
-    'section',
-    'section',
-    'section',
-    'section',
-    'section',
-    'call-id',
-    'call-id',
-    'call-id',
-    'call-id',
-    'call-id',
-    'call-arguments',
-    'call-arguments',
-    'section',
-  ]);
 });
 
 test('harmony: the call is announced at <|message|>, arguments stream', () => {

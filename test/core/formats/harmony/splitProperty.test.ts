@@ -1,18 +1,13 @@
 /**
- * However a Harmony completion is cut into deltas (markers, headers and the first header split anywhere), the
- * accumulated streaming output equals the one-shot parse, and so does the whole parse result.
+ * Harmony's own split cases beside the table-driven suite (kit/formatSuite.test.ts): the first header's length limit
+ * cut anywhere.
  */
 import { test } from 'node:test';
 import { HarmonyParser } from '../../../../src/core/formats/harmony/harmonyParser.ts';
 import type { ParserOptions } from '../../../../src/core/formats/toolCallFormat.ts';
-import { HARMONY_FIXTURES } from '../../../fixtures/harmonyCompletions.ts';
-import { checkAllCuts } from '../hermes/formatTestKit.ts';
+import { checkAllCuts } from '../kit/formatTestKit.ts';
 
 const make = (options?: ParserOptions) => new HarmonyParser(options);
-
-for (const fx of HARMONY_FIXTURES) {
-  test(`harmony split property: ${fx.name}`, () => checkAllCuts(make, fx.text, fx.options, fx.name));
-}
 
 test('harmony split property around the first-header limit', () => {
   for (const n of [62, 63, 64, 65, 66]) {

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildProgram } from '../../../../src/cli/main.ts';
 import { formatNames } from '../../../../src/core/formats/registry.ts';
-import { analyze, assertClean, assertMarkerChips, checkSamples, kinds, record } from './analysisKit.ts';
+import { analyze, assertClean, assertMarkerChips, checkSamples, kinds, record } from '../kit/analysisKit.ts';
 
 const call = (name: string, args: string) => `<tool_call>\n{"name": "${name}", "arguments": ${args}}\n</tool_call>`;
 

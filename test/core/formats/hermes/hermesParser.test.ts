@@ -6,7 +6,7 @@ import { detectFormat, getFormat } from '../../../../src/core/formats/registry.t
 import { accumulate } from '../../../../src/core/trace/deltaAccumulator.ts';
 import type { ParserOptions } from '../../../../src/core/formats/toolCallFormat.ts';
 import { HERMES_FIXTURES } from '../../../fixtures/hermesCompletions.ts';
-import { checkDeltas, checkFixture, checkLinear, checkNameFirst } from './formatTestKit.ts';
+import { checkDeltas, checkFixture, checkLinear, checkNameFirst } from '../kit/formatTestKit.ts';
 
 const make = (options?: ParserOptions) => new HermesParser(options);
 
@@ -36,42 +36,6 @@ test('hermes: arguments written before the name wait for it', () => {
   assert.deepEqual(p.push('"name": "f"}'), {
     tool_calls: [{ index: 0, type: 'function', function: { name: 'f', arguments: '{"a": 1}' } }],
   });
-});
-
-test('hermes: state names follow the markup', () => {
-  const p = new HermesParser();
-  const states: string[] = [];
-  for (const piece of [
-    'Hi ',
-    '<think>',
-    'x',
-    '</think>',
-    '<tool_call>',
-    '{"name": "f", ',
-    '"arguments": {',
-    '"a": 1}',
-    '}',
-    '\n',
-    '</tool_call>',
-    'bye',
-  ]) {
-    p.push(piece);
-    states.push(p.state);
-  }
-  assert.deepEqual(states, [
-    'content',
-    'reasoning',
-    'reasoning',
-    'content',
-    'call-id',
-    'call-id',
-    'call-arguments',
-    'call-id',
-    'section',
-    'section',
-    'content',
-    'content',
-  ]);
 });
 
 test('hermes: result() mid-stream shows the open call with its partial arguments', () => {

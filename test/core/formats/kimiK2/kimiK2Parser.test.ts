@@ -4,7 +4,7 @@ import { KimiK2Parser, parseKimiK2 } from '../../../../src/core/formats/kimiK2/k
 import { accumulate } from '../../../../src/core/trace/deltaAccumulator.ts';
 import type { ParserDelta, ParserOptions } from '../../../../src/core/formats/toolCallFormat.ts';
 import { KIMI_FIXTURES } from '../../../fixtures/kimiK2Completions.ts';
-import { checkLinear } from '../hermes/formatTestKit.ts';
+import { checkLinear } from '../kit/formatTestKit.ts';
 
 for (const fx of KIMI_FIXTURES) {
   test(`one-shot parse: ${fx.name}`, () => {
@@ -63,40 +63,6 @@ test('id and name arrive before any argument fragment, each once', () => {
     [...seen.values()].map((s) => s.id),
     [1, 1, 1],
   );
-});
-
-test('state names follow the markup', () => {
-  const p = new KimiK2Parser();
-  const states: string[] = [];
-  for (const piece of [
-    'Hi ',
-    '<|tool_calls_section_begin|>',
-    '<|tool_call_begin|>',
-    'functions.f:0',
-    '<|tool_call_argument_begin|>',
-    '{}',
-    '<|tool_call_end|>',
-    '<|tool_calls_section_end|>',
-    '<think>',
-    'x',
-    '</think>',
-  ]) {
-    p.push(piece);
-    states.push(p.state);
-  }
-  assert.deepEqual(states, [
-    'content',
-    'section',
-    'call-id',
-    'call-id',
-    'call-arguments',
-    'call-arguments',
-    'section',
-    'content',
-    'reasoning',
-    'reasoning',
-    'content',
-  ]);
 });
 
 test('result() mid-stream shows the open call with its partial arguments', () => {

@@ -9,7 +9,6 @@ import { fileURLToPath } from 'node:url';
 import { KimiK2Parser, parseKimiK2 } from '../../../../src/core/formats/kimiK2/kimiK2Parser.ts';
 import { accumulate } from '../../../../src/core/trace/deltaAccumulator.ts';
 import type { ParserOptions, ParseResult } from '../../../../src/core/formats/toolCallFormat.ts';
-import { KIMI_FIXTURES } from '../../../fixtures/kimiK2Completions.ts';
 import { mulberry32, randomCuts } from '../../../fixtures/randomCuts.ts';
 
 function streamed(pieces: string[], options?: ParserOptions): { message: ReturnType<typeof accumulate>; result: ParseResult } {
@@ -49,14 +48,6 @@ function checkAllCuts(text: string, options: ParserOptions | undefined, label: s
   const rnd = mulberry32(text.length * 7919 + 17);
   for (let round = 0; round < 40; round++) check(text, randomCuts(text, rnd, 1 + (round % 12)), options, label);
 }
-
-for (const fx of KIMI_FIXTURES) {
-  test(`split property: ${fx.name}`, () => checkAllCuts(fx.text, fx.options, fx.name));
-}
-
-test('split property with raw-fallback recovery on every fixture', () => {
-  for (const fx of KIMI_FIXTURES) checkAllCuts(fx.text, { ...fx.options, recoverRawFallback: true }, fx.name);
-});
 
 const shared = fileURLToPath(new URL('../../../../../shared/data/vllm-kimi/', import.meta.url));
 test('split property on the recorded vLLM vectors in ../shared', (t) => {

@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { TraceRecord } from '../../../../src/core/trace/record.ts';
-import { analyze, assertClean, assertMarkerChips, checkSamples, kinds, record } from '../hermes/analysisKit.ts';
+import { analyze, assertClean, assertMarkerChips, checkSamples, kinds, record } from '../kit/analysisKit.ts';
 
 const call = (name: string, args: string) => `{"name": "${name}", "parameters": ${args}}`;
 const response = (content: string | null): TraceRecord['response'] => ({

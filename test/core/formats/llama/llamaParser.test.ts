@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { LlamaParser, parseLlama } from '../../../../src/core/formats/llama/llamaParser.ts';
 import type { ParserOptions } from '../../../../src/core/formats/toolCallFormat.ts';
 import { LLAMA_FIXTURES } from '../../../fixtures/llamaCompletions.ts';
-import { checkDeltas, checkFixture, checkLinear, checkNameFirst } from '../hermes/formatTestKit.ts';
+import { checkDeltas, checkFixture, checkLinear, checkNameFirst } from '../kit/formatTestKit.ts';
 
 const make = (options?: ParserOptions) => new LlamaParser(options);
 
@@ -33,40 +33,6 @@ test('llama: the name goes out as soon as its string closes; arguments stream as
       { index: 1, type: 'function', function: { name: 'f', arguments: '{}' } },
     ],
   });
-});
-
-test('llama: state names follow the markup (the kernel vocabulary)', () => {
-  const p = new LlamaParser();
-  const states: string[] = [];
-  for (const piece of [
-    'Hi ',
-    '<|python_tag|>',
-    '{"name": "f", ',
-    '"parameters": {',
-    '"a": 1}',
-    '}',
-    '; ',
-    '{"name": "g"',
-    ', "parameters": {}}',
-    ' bye',
-    '<|eom_id|>',
-  ]) {
-    p.push(piece);
-    states.push(p.state);
-  }
-  assert.deepEqual(states, [
-    'content',
-    'section',
-    'call-id',
-    'call-arguments',
-    'call-id',
-    'section',
-    'section',
-    'call-id',
-    'section',
-    'content',
-    'content',
-  ]);
 });
 
 test('llama: leading blanks wait until the first character says whether a bare call follows', () => {

@@ -1,7 +1,7 @@
 /** End to end: the Analyzer detects Qwen3-Coder records without --format, types values by the request's tools. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { analyze, assertClean, assertMarkerChips, checkSamples, kinds, record } from '../hermes/analysisKit.ts';
+import { analyze, assertClean, assertMarkerChips, checkSamples, kinds, record } from '../kit/analysisKit.ts';
 
 const param = (name: string, value: string) => `<parameter=${name}>\n${value}\n</parameter>\n`;
 const fn = (name: string, ...params: string[]) => `<tool_call>\n<function=${name}>\n${params.join('')}</function>\n</tool_call>`;

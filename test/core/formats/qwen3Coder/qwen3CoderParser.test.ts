@@ -6,7 +6,7 @@ import { ParameterTypes, typedValueJson } from '../../../../src/core/formats/qwe
 import { detectFormat, getFormat } from '../../../../src/core/formats/registry.ts';
 import type { ParserOptions } from '../../../../src/core/formats/toolCallFormat.ts';
 import { QWEN3_CODER_FIXTURES, QWEN3_CODER_TOOLS } from '../../../fixtures/qwen3CoderCompletions.ts';
-import { checkDeltas, checkFixture, checkLinear, checkNameFirst } from '../hermes/formatTestKit.ts';
+import { checkDeltas, checkFixture, checkLinear, checkNameFirst } from '../kit/formatTestKit.ts';
 
 const make = (options?: ParserOptions) => new Qwen3CoderParser(options);
 const tools = { tools: QWEN3_CODER_TOOLS };
@@ -45,46 +45,6 @@ test('qwen3_coder: a closing tag inside a value waits only for what follows it',
   p.push('<tool_call>\n<function=write_file>\n<parameter=content>\nx</parameter>');
   assert.equal(p.state, 'call-arguments');
   assert.deepEqual(p.push(' y'), { tool_calls: [{ index: 0, function: { arguments: '</parameter> y' } }] });
-});
-
-test('qwen3_coder: state names follow the markup', () => {
-  const p = new Qwen3CoderParser(tools);
-  const states: string[] = [];
-  for (const piece of [
-    'Hi ',
-    '<tool_call>',
-    '\n',
-    '<function=',
-    'get_weather',
-    '>',
-    '\n<parameter=city>',
-    '\nParis\n',
-    '</parameter>',
-    '\n',
-    '</function>',
-    '\n',
-    '</tool_call>',
-    'bye',
-  ]) {
-    p.push(piece);
-    states.push(p.state);
-  }
-  assert.deepEqual(states, [
-    'content',
-    'section',
-    'section',
-    'call-id',
-    'call-id',
-    'call-arguments',
-    'call-arguments',
-    'call-arguments',
-    'call-arguments',
-    'call-arguments',
-    'section',
-    'section',
-    'content',
-    'content',
-  ]);
 });
 
 test('qwen3_coder: result() mid-stream shows the open call as it stands', () => {

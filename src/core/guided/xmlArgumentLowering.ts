@@ -1,10 +1,13 @@
 /**
- * xgrammar 0.2's `json_schema` with `style: "qwen_xml"` (Qwen3-Coder's arguments), rebuilt for web-xgrammar 0.1.27.
- * That build has no such style, and its own `qwen_xml_parameter` format is the older converter (strings without `<`
- * or line breaks, enums in JSON quotes), so the XML layer is written here as EBNF, the way xgrammar 0.2.3's
- * XMLToolCallingConverter (cpp/json_schema_converter_ext.cc) writes it, with any_whitespace and strict mode as its
- * structural tags compile it:
- * - the top-level object is `<parameter=KEY>` VALUE `</parameter>` members, whitespace around and between them,
+ * xgrammar 0.2's `json_schema` in an XML argument style (`style: "qwen_xml"`, Qwen3-Coder's arguments; `glm_xml`,
+ * GLM's), rebuilt for web-xgrammar 0.1.27. That build has none of these styles (its own `qwen_xml_parameter` format
+ * is the older converter: strings without `<` or line breaks, enums in JSON quotes), so the XML layer is written here
+ * as EBNF, the way xgrammar 0.2.3's XMLToolCallingConverter (cpp/json_schema_converter_ext.cc) writes `qwen_xml`,
+ * with any_whitespace and strict mode as its structural tags compile it. Every style is lowered alike, from the tags
+ * its format declares (`XmlArgumentStyle`): `qwen_xml` is the converter read; the others (`glm_xml`) are the same
+ * layer with their own tags, not a reading of xgrammar's converter for them.
+ * - the top-level object is `<parameter=KEY>` VALUE `</parameter>` members (GLM: `<arg_key>KEY</arg_key>`, optional
+ *   whitespace, `<arg_value>` VALUE `</arg_value>`), whitespace around and between them,
  *   properties in declared order (required ones present, no others unless additionalProperties allows names
  *   `[a-zA-Z_][a-zA-Z0-9_]*` after the declared ones), or in any order with `any_order`;
  * - a plain string is raw text up to the first `</parameter>`; an enum or const is its raw text; a string with a
@@ -17,14 +20,21 @@
  * refers to the values by the rule names the printout gave them (patchQwenXml).
  */
 import type { JsonObject, JsonValue } from '../trace/record.ts';
-import type { JsonSchemaFormat, StructuralTag, StructuralTagFormat, TagFormat } from '../formats/structuralTag/structuralTagFormat.ts';
+import type {
+  JsonSchemaFormat,
+  StructuralTag,
+  StructuralTagFormat,
+  TagFormat,
+  XmlArgumentStyle,
+} from '../formats/structuralTag/structuralTagFormat.ts';
+import { xmlArgumentStyle } from './argumentStyles.ts';
 import { canonicalJson } from '../util/canonicalJson.ts';
 import { ebnfString, type EbnfRule } from './ebnfRules.ts';
 import { UnsupportedSchemaError } from './schemaSupport.ts';
 import { stringFormatRegex } from './stringFormatRegex.ts';
 
 /** What the EBNF patch needs to put the XML layer in place of the sentinel sequence. */
-export interface QwenXmlPlan {
+export interface XmlArgumentPlan {
   /** The const_string opening the sequence: finds the sequence's rule in the printout. */
   sentinel: string;
   /** The XML layer's rules; they refer to the sequence's values by the names in `valueNames`. */
@@ -36,15 +46,14 @@ export interface QwenXmlPlan {
 }
 
 /** The lowering cannot express this schema the way xgrammar 0.2.3 does: the what-if is unavailable, with why. */
-export class QwenXmlLoweringError extends UnsupportedSchemaError {
-  constructor(message: string) {
-    super(`Toolscope's qwen_xml lowering for web-xgrammar: ${message}`);
-    this.name = 'QwenXmlLoweringError';
+export class XmlArgumentLoweringError extends UnsupportedSchemaError {
+  constructor(style: string, message: string) {
+    super(`Toolscope's ${style} lowering for web-xgrammar: ${message}`);
+    this.name = 'XmlArgumentLoweringError';
   }
 }
 
 const WS = '[ \\n\\t]*';
-const CLOSE = `${WS} ${ebnfString('</parameter>')}`;
 /** Keywords xgrammar's schema cache ignores (ComputeCacheKey): they do not change which rule a schema gets. */
 const ANNOTATIONS = new Set(['title', 'default', 'description', 'examples', 'deprecated', 'readOnly', 'writeOnly', '$comment', '$schema']);
 
@@ -60,16 +69,25 @@ function count(v: JsonValue | undefined, fallback: number): number {
   return typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : fallback;
 }
 
-/** The sentinel of the n-th qwen_xml format of a tag; control characters keep it out of real text. */
-export function qwenXmlSentinel(n: number): string {
+/** The sentinel of the n-th XML-style format of a tag; control characters keep it out of real text. */
+export function xmlArgumentSentinel(n: number): string {
   return `\u0001QXML${n}\u0001`;
 }
 
 /**
- * The sequence web-xgrammar builds in place of a qwen_xml json_schema, and the plan that puts the XML layer back.
- * `n` numbers the qwen_xml formats of one tag (rule names and sentinel).
+ * The sequence web-xgrammar builds in place of an XML-style json_schema, and the plan that puts the XML layer back.
+ * `n` numbers the XML-style formats of one tag (rule names and sentinel).
  */
-export function lowerQwenXml(format: JsonSchemaFormat, n: number): { format: StructuralTagFormat; plan: QwenXmlPlan } {
+export function lowerXmlArguments(
+  format: JsonSchemaFormat,
+  n: number,
+  style: XmlArgumentStyle,
+): { format: StructuralTagFormat; plan: XmlArgumentPlan } {
+  const CLOSE = `${WS} ${ebnfString(style.valueEnd)}`;
+  const valueOpen = `${style.spaceBeforeValue ? ` ${WS}` : ''}${style.valueBegin ? ` ${ebnfString(style.valueBegin)}` : ''}`;
+  /** A member's opening for a declared name, and for any name (`name` a rule). */
+  const memberOpen = (key: string) => `${ebnfString(`${style.keyBegin}${key}${style.keyEnd}`)}${valueOpen}`;
+  const anyMemberOpen = (name: string) => `${ebnfString(style.keyBegin)} ${name} ${ebnfString(style.keyEnd)}${valueOpen}`;
   const root = format.json_schema;
   const prefix = `toolscope_qx${n}`;
   const values: StructuralTagFormat[] = [];
@@ -95,32 +113,36 @@ export function lowerQwenXml(format: JsonSchemaFormat, n: number): { format: Str
     const own = isObject(schema) ? { ...defs, ...schema } : schema;
     return valueRule({ type: 'json_schema', json_schema: own as JsonObject | boolean });
   };
-  // Raw text up to and including the first `</parameter>` (xgrammar: a TagDispatch excluding it, then the close).
+  // Raw text up to and including the first value end (xgrammar: a TagDispatch excluding it, then the close).
   const textTail = () =>
-    addRule(`${prefix}_text`, 'TagDispatch(\n  stop_eos=false,\n  stop_str=("</parameter>"),\n  loop_after_dispatch=false\n)');
+    addRule(
+      `${prefix}_text`,
+      `TagDispatch(\n  stop_eos=false,\n  stop_str=(${ebnfString(style.valueEnd)}),\n  loop_after_dispatch=false\n)`,
+    );
   const around = (value: string) => `${WS} ${value} ${CLOSE}`;
   // xml_any: raw text, or a JSON array or object.
   const anyTail = () => addRule(`${prefix}_any`, `${textTail()} | ${around(`(${json({ type: 'array' })} | ${json({ type: 'object' })})`)}`);
   const variableName = () => addRule(`${prefix}_name`, '[a-zA-Z_] [a-zA-Z0-9_]*');
   // xml_object: any parameters, any names.
   const xmlObject = () => {
-    const member = `${ebnfString('<parameter=')} ${variableName()} ${ebnfString('>')} ${anyTail()}`;
+    const member = `${anyMemberOpen(variableName())} ${anyTail()}`;
     return addRule(`${prefix}_object`, `(${WS} ${member} (${WS} ${member})* ${WS}) | ${WS}`);
   };
 
   const resolve = (ref: string, seen: ReadonlySet<string>): Schema => {
-    if (seen.has(ref)) throw new QwenXmlLoweringError(`the $ref ${ref} of a parameter refers to itself`);
-    if (!ref.startsWith('#/')) throw new QwenXmlLoweringError(`the $ref ${ref} of a parameter does not point into the schema's $defs`);
+    if (seen.has(ref)) throw new XmlArgumentLoweringError(style.style, `the $ref ${ref} of a parameter refers to itself`);
+    if (!ref.startsWith('#/'))
+      throw new XmlArgumentLoweringError(style.style, `the $ref ${ref} of a parameter does not point into the schema's $defs`);
     let at: unknown = root;
     for (const part of ref.slice(2).split('/').filter(Boolean)) at = isObject(at) ? at[part] : undefined;
-    if (at === undefined) throw new QwenXmlLoweringError(`the $ref ${ref} points to nothing`);
+    if (at === undefined) throw new XmlArgumentLoweringError(style.style, `the $ref ${ref} points to nothing`);
     return at as Schema;
   };
 
   /** `WS VALUE WS </parameter>` for a parameter's schema, as xgrammar's XML converter writes the value (level 1). */
   const tail = (schema: Schema, seen: ReadonlySet<string> = new Set()): string => {
     if (schema === true) return anyTail();
-    if (!isObject(schema)) throw new QwenXmlLoweringError('a parameter schema must be an object or true');
+    if (!isObject(schema)) throw new XmlArgumentLoweringError(style.style, 'a parameter schema must be an object or true');
     const key = cacheKey(schema);
     if (key === '{}') return anyTail();
     if (key === '{"type":"string"}') return textTail();
@@ -150,14 +172,14 @@ export function lowerQwenXml(format: JsonSchemaFormat, n: number): { format: Str
 
   const parameters = (schema: JsonObject): string => {
     if (schema.patternProperties !== undefined || schema.propertyNames !== undefined) {
-      throw new QwenXmlLoweringError('patternProperties and propertyNames on the parameters are not lowered');
+      throw new XmlArgumentLoweringError(style.style, 'patternProperties and propertyNames on the parameters are not lowered');
     }
     const properties = isObject(schema.properties) ? Object.entries(schema.properties) : [];
     const required = new Set(Array.isArray(schema.required) ? schema.required.filter((r) => typeof r === 'string') : []);
     // Strict mode: no other parameters unless additionalProperties (or unevaluatedProperties) says so.
     const extra = [schema.additionalProperties, schema.unevaluatedProperties].find((e) => e !== undefined && e !== false);
-    const members = properties.map(([name, s]) => `${ebnfString(`<parameter=${name}>`)} ${tail(s as Schema)}`);
-    const other = extra === undefined ? null : `${ebnfString('<parameter=')} ${variableName()} ${ebnfString('>')} ${tail(extra as Schema)}`;
+    const members = properties.map(([name, s]) => `${memberOpen(name)} ${tail(s as Schema)}`);
+    const other = extra === undefined ? null : `${anyMemberOpen(variableName())} ${tail(extra as Schema)}`;
     const min = count(schema.minProperties, 0);
     const max = count(schema.maxProperties, -1);
     if (format.any_order) return anyOrder(members, other, Math.max(min, required.size), max, required.size === 0 && min === 0);
@@ -214,32 +236,34 @@ export function lowerQwenXml(format: JsonSchemaFormat, n: number): { format: Str
       return name;
     };
     const start = from(0, 0);
-    if (!start) throw new QwenXmlLoweringError('the parameters allow no value (required properties beyond maxProperties)');
+    if (!start) throw new XmlArgumentLoweringError(style.style, 'the parameters allow no value (required properties beyond maxProperties)');
     return `${WS} ${start}`;
   };
 
   let body: string;
   if (root === true || (isObject(root) && cacheKey(root) === '{}')) body = xmlObject();
   else if (isObject(root) && (root.type === 'object' || (root.type === undefined && isObject(root.properties)))) body = parameters(root);
-  else throw new QwenXmlLoweringError('the parameters schema is not an object');
+  else throw new XmlArgumentLoweringError(style.style, 'the parameters schema is not an object');
   const top = addRule(`${prefix}_root`, body);
 
-  const sentinel = qwenXmlSentinel(n);
+  const sentinel = xmlArgumentSentinel(n);
   return {
     format: { type: 'sequence', elements: [{ type: 'const_string', value: sentinel }, ...values] },
     plan: { sentinel, rules, root: top, valueNames: values.map((_, i) => `${prefix}_v${i}`) },
   };
 }
 
-/** Every qwen_xml json_schema of a tag lowered (numbered in walk order), and the plans that patch them back. */
-export function lowerQwenXmlFormats(tag: StructuralTag): { tag: StructuralTag; plans: QwenXmlPlan[] } {
-  const plans: QwenXmlPlan[] = [];
+/** Every XML-style json_schema of a tag lowered (numbered in walk order), and the plans that patch them back. */
+export function lowerXmlArgumentFormats(tag: StructuralTag): { tag: StructuralTag; plans: XmlArgumentPlan[] } {
+  const plans: XmlArgumentPlan[] = [];
   const lowerTag = (t: TagFormat): TagFormat => ({ ...t, content: lower(t.content) });
   const lower = (f: StructuralTagFormat): StructuralTagFormat => {
     switch (f.type) {
       case 'json_schema': {
-        if (f.style !== 'qwen_xml') return f;
-        const lowered = lowerQwenXml(f, plans.length);
+        if (f.style === undefined || f.style === 'json') return f;
+        const style = xmlArgumentStyle(f.style);
+        if (!style) throw new UnsupportedSchemaError(`the argument style ${f.style} is declared by no format Toolscope knows`);
+        const lowered = lowerXmlArguments(f, plans.length, style);
         plans.push(lowered.plan);
         return lowered.format;
       }
@@ -267,7 +291,7 @@ function rawLiteral(value: JsonValue): string {
  * becomes the plan's root, the value placeholders become the names the printout gave the values, and the sentinel's
  * rule goes. Throws when the printout is not what the lowering made (a different web-xgrammar).
  */
-export function patchQwenXml(rules: EbnfRule[], plans: readonly QwenXmlPlan[]): EbnfRule[] {
+export function patchXmlArguments(rules: EbnfRule[], plans: readonly XmlArgumentPlan[]): EbnfRule[] {
   let out = rules;
   for (const plan of plans) {
     const literal = ebnfString(plan.sentinel);
@@ -277,10 +301,10 @@ export function patchQwenXml(rules: EbnfRule[], plans: readonly QwenXmlPlan[]): 
       const first = items(r)[0];
       return r !== sentinelRule && first !== undefined && (first === literal || first === sentinelRule?.name);
     });
-    if (!sequence) throw new Error(`qwen_xml: the sentinel sequence ${JSON.stringify(plan.sentinel)} is not in the EBNF`);
+    if (!sequence) throw new Error(`XML arguments: the sentinel sequence ${JSON.stringify(plan.sentinel)} is not in the EBNF`);
     const printed = items(sequence).slice(1);
     if (printed.length !== plan.valueNames.length || printed.some((v) => !/^[A-Za-z_][A-Za-z0-9_]*$/.test(v))) {
-      throw new Error(`qwen_xml: expected ${plan.valueNames.length} value rule(s) after the sentinel, found ${printed.join(' ')}`);
+      throw new Error(`XML arguments: expected ${plan.valueNames.length} value rule(s) after the sentinel, found ${printed.join(' ')}`);
     }
     const aliases = plan.valueNames.map((name, i) => ({ name, body: printed[i] as string }));
     out = out

@@ -1,0 +1,784 @@
+/**
+ * The key/value call kernel: the streaming parser of formats whose calls are a name and one tagged value per
+ * argument (Qwen3-Coder's `<function=NAME><parameter=KEY>VALUE</parameter></function>`, GLM's
+ * `<tool_call>NAME<arg_key>KEY</arg_key><arg_value>VALUE</arg_value></tool_call>`). A format configures it with its
+ * markup (`KeyValueSyntax`); the kernel does the rest the same way for all of them:
+ *
+ * - typed values: the client gets OpenAI arguments, a JSON object built from the parameters, each value typed by the
+ *   tool's schema (parameterTypes.ts): strings raw, other types JSON. String values stream as they are written
+ *   (JSON-escaped); other values go out when their parameter closes. The value's layout (one newline each side, or
+ *   all surrounding whitespace) is trimmed as the format's engines trim it.
+ * - closer confirmation: a literal value closer (or function or call closer) inside a value — code often contains
+ *   them — closes the value only when what follows (after whitespace) is a tag that may come next or the end of the
+ *   text; otherwise it is value text. Only that tag and whitespace are held back while undecided.
+ * - a parameter begin at the start of a line inside a value closes the value without its closer (noted).
+ * - text inside a call outside any parameter: content, noted; a truncated call keeps its arguments as they stood
+ *   (no closing quote or brace), so the JSON check reports it; the name is kept as written (trimmed).
+ *
+ * Wrapped formats (Qwen3-Coder) hold one function in a call wrapper (`<tool_call>` … `</tool_call>`): a function
+ * without the wrapper still parses (noted `missing-section-begin`), `</function>` without `</tool_call>` is noted
+ * `missing-section-end`, a missing `</function>` before `</tool_call>` is tolerated. Unwrapped formats (GLM) open
+ * the function with the call begin itself and close it with the call end.
+ */
+import { isWhitespace, leadingWhitespace, MarkupParser, newCall, type MarkerDef } from './markupParser.ts';
+import type { ParsedCall, ParserOptions } from '../toolCallFormat.ts';
+import { ParameterTypes, stringValueJson, typedValueJson, UNTYPED_JSON, type ParameterType } from './parameterTypes.ts';
+
+/** What a tag does in a key/value call; a format's scan table names its tags by these roles. */
+export type KeyValueRole =
+  | 'call-begin'
+  | 'call-end'
+  | 'function-begin'
+  | 'function-end'
+  | 'parameter-begin'
+  /** Ends the key when the key has a closing tag (GLM `</arg_key>`); else a character ends it (`keyEnd`). */
+  | 'key-end'
+  /** Begins the value when it has an opening tag of its own (GLM `<arg_value>`). */
+  | 'value-begin'
+  | 'parameter-end'
+  | 'think-begin'
+  | 'think-end'
+  | 'end-of-turn';
+
+/** A format's key/value markup, for the kernel. */
+export interface KeyValueSyntax {
+  /** Everything the parser recognises (special tokens and text tags), named by role. */
+  readonly table: readonly MarkerDef<KeyValueRole>[];
+  /** The tags that are special tokens of the vocabulary: they go in the parse's marker list. */
+  readonly tokenMarkers: readonly string[];
+  /** The call begin holds a function tag (Qwen3-Coder); false: the call begin opens the function itself (GLM). */
+  readonly wrapped: boolean;
+  /** The character that ends the function name (`>` for `<function=NAME>`, a line break for GLM 4.5's `<tool_call>NAME\n`). */
+  readonly nameEnd: string;
+  /**
+   * A call begin with no name after it is no call (GLM: `<tool_call>` then a line break or a tag, which Hermes' JSON
+   * calls and Qwen3-Coder's `<function=` also give): the tag and what followed are content, noted. Qwen3-Coder keeps
+   * a nameless function as a call (false).
+   */
+  readonly requireName: boolean;
+  /** The character that ends a key (`>` for `<parameter=KEY>`); null: the `key-end` tag does. */
+  readonly keyEnd: string | null;
+  /**
+   * How a value the schema does not type (an unknown tool or parameter) is read: as text (vLLM's qwen3_coder), or as
+   * JSON when it parses (vLLM's and SGLang's GLM parsers try `json.loads` on anything not typed string).
+   */
+  readonly untypedValues: 'text' | 'json';
+  /** Which layout around a value is trimmed: one line break each side, or all whitespace (Python's `strip()`). */
+  readonly valueLayout: 'newline' | 'whitespace';
+  /** The tags as the structure notes name them. */
+  readonly words: {
+    readonly callBegin: string;
+    readonly callEnd: string;
+    readonly functionBegin: string;
+    readonly functionEnd: string;
+    readonly parameterBegin: string;
+    readonly parameterEnd: string;
+    readonly keyEnd?: string;
+    readonly valueBegin?: string;
+  };
+  /** The parser's name in errors. */
+  readonly label: string;
+}
+
+type Marker = MarkerDef<KeyValueRole>;
+
+/** Where the open function stands. */
+type Stage = 'name' | 'body' | 'param-name' | 'key-done' | 'value' | 'closing';
+
+interface OpenParam {
+  name: string;
+  type: ParameterType;
+  /** Streamed as it is written (string, not nullable). */
+  streaming: boolean;
+  /** The value as written, after the leading layout. */
+  value: string;
+  /** Whether the leading layout was passed (the first value character seen, or the first non-space one). */
+  started: boolean;
+  /** Characters of `value` already sent. */
+  sent: number;
+}
+
+interface OpenFunction {
+  call: ParsedCall;
+  /** The tag that opened it, as written. */
+  beginText: string;
+  stage: Stage;
+  nameRaw: string;
+  nameStart: number;
+  /** Arguments text sent so far. */
+  args: string;
+  params: number;
+  param: OpenParam | null;
+  paramNameRaw: string;
+  /** A closing tag seen inside a value, waiting for what follows. */
+  closer: Marker | null;
+  closerAt: number;
+  /** The closing tag and the whitespace after it, as written. */
+  held: string;
+  /** Text between parameters: whitespace held until text shows it is content. */
+  junkWhitespace: string;
+  junkWhitespaceAt: number;
+  junkNote: number;
+}
+
+/** The length of `s` without its trailing whitespace. */
+function trimmedLength(s: string): number {
+  let j = s.length;
+  while (j > 0 && isWhitespace(s[j - 1] as string)) j--;
+  return j;
+}
+
+export class KeyValueCallParser extends MarkupParser<KeyValueRole> {
+  private readonly types: ParameterTypes;
+  private readonly tokens: ReadonlySet<string>;
+  /** The tags that may follow a closing tag for it to count as structural, by role. */
+  private readonly followers: Partial<Record<KeyValueRole, readonly KeyValueRole[]>>;
+  private fn: OpenFunction | null = null;
+  /** Inside the call wrapper: where it began, and whether a function completed in it. */
+  private wrapStart: number | null = null;
+  private wrapHasFunction = false;
+  private wrapFunctionDone = false;
+  private sectionWhitespace = '';
+  private sectionWhitespaceAt = 0;
+  private sectionNote = -1;
+
+  constructor(
+    private readonly syntax: KeyValueSyntax,
+    options: ParserOptions = {},
+  ) {
+    super(syntax.table, options.startInReasoning ? 'reasoning' : 'content', syntax.label);
+    this.types = new ParameterTypes(options.tools, syntax.untypedValues === 'json' ? UNTYPED_JSON : undefined);
+    this.tokens = new Set(syntax.tokenMarkers);
+    this.followers = syntax.wrapped
+      ? {
+          'parameter-end': ['parameter-begin', 'function-end', 'call-end', 'end-of-turn'],
+          'function-end': ['call-end', 'end-of-turn'],
+          'call-end': ['call-begin', 'end-of-turn'],
+        }
+      : {
+          'parameter-end': ['parameter-begin', 'call-end', 'end-of-turn'],
+          'call-end': ['call-begin', 'end-of-turn'],
+        };
+  }
+
+  /** The role a tag plays inside a function: unwrapped, the call begin and end are the function's. */
+  private inFunction(role: KeyValueRole): KeyValueRole {
+    if (this.syntax.wrapped) return role;
+    return role === 'call-begin' ? 'function-begin' : role === 'call-end' ? 'function-end' : role;
+  }
+
+  protected recognised(m: Marker): boolean {
+    const n = m.name;
+    switch (this.st) {
+      case 'content':
+        return (
+          n === 'call-begin' ||
+          n === 'call-end' ||
+          n === 'function-begin' ||
+          n === 'think-begin' ||
+          n === 'think-end' ||
+          n === 'end-of-turn'
+        );
+      case 'reasoning':
+        return n === 'think-end' || n === 'call-begin' || n === 'function-begin';
+      case 'section':
+        return n === 'call-begin' || n === 'call-end' || n === 'function-begin' || n === 'end-of-turn';
+      default:
+        break;
+    }
+    const r = this.inFunction(n);
+    switch (this.fn?.stage) {
+      case 'name':
+      case 'body':
+        return r !== 'think-begin' && r !== 'think-end' && r !== 'parameter-end' && r !== 'key-end' && r !== 'value-begin';
+      case 'param-name':
+        return (
+          r === 'parameter-end' ||
+          r === 'function-end' ||
+          r === 'call-end' ||
+          r === 'parameter-begin' ||
+          r === 'end-of-turn' ||
+          r === 'key-end' ||
+          r === 'value-begin'
+        );
+      case 'key-done':
+        return r === 'value-begin' || r === 'parameter-begin' || r === 'function-end' || r === 'call-end' || r === 'end-of-turn';
+      case 'value':
+        return r === 'parameter-end' || r === 'function-end' || r === 'call-end' || r === 'parameter-begin' || r === 'end-of-turn';
+      case 'closing':
+        return r !== 'think-begin' && r !== 'think-end' && r !== 'key-end' && r !== 'value-begin';
+      default:
+        return false;
+    }
+  }
+
+  protected openCall(): ParsedCall | null {
+    const f = this.fn;
+    return f ? { ...f.call, arguments: f.args } : null;
+  }
+
+  // ---- text ----------------------------------------------------------------------------------------
+
+  protected callText(text: string, at: number): void {
+    this.functionText(text, at);
+  }
+
+  /** Text inside the call wrapper outside a function: content, noted; whitespace there is layout. */
+  protected override sectionText(text: string, at: number): void {
+    const i = leadingWhitespace(text);
+    if (this.sectionWhitespace === '' && i > 0) this.sectionWhitespaceAt = at;
+    this.sectionWhitespace += text.slice(0, i);
+    if (i === text.length) return;
+    const j = trimmedLength(text);
+    const noted = this.notes[this.sectionNote];
+    // Whitespace between stray texts is theirs; before the first it is layout.
+    if (noted) {
+      noted.span.end = at + j;
+      if (this.sectionWhitespace) this.emitContent(this.sectionWhitespace, this.sectionWhitespaceAt);
+    } else {
+      this.sectionNote = this.notes.length;
+      this.note('text-in-section', at + i, at + j, `text inside ${this.syntax.words.callBegin} outside the function`);
+    }
+    this.sectionWhitespace = '';
+    this.emitContent(text.slice(i, j), at + i);
+    if (j < text.length) {
+      this.sectionWhitespace = text.slice(j);
+      this.sectionWhitespaceAt = at + j;
+    }
+  }
+
+  private functionText(text: string, at: number): void {
+    const f = this.fn;
+    if (!f) return;
+    let i = 0;
+    while (i < text.length) {
+      switch (f.stage) {
+        case 'name': {
+          const gt = text.indexOf(this.syntax.nameEnd, i);
+          if (gt < 0) {
+            f.nameRaw += text.slice(i);
+            return;
+          }
+          f.nameRaw += text.slice(i, gt);
+          const named = this.nameDone(f, at + gt + 1, this.syntax.nameEnd);
+          i = gt + 1;
+          // Not a call after all: the rest is content.
+          if (!named) return this.text(text.slice(i), at + i);
+          break;
+        }
+        case 'param-name': {
+          const gt = this.syntax.keyEnd === null ? -1 : text.indexOf(this.syntax.keyEnd, i);
+          if (gt < 0) {
+            f.paramNameRaw += text.slice(i);
+            return;
+          }
+          f.paramNameRaw += text.slice(i, gt);
+          this.openParam(f);
+          i = gt + 1;
+          break;
+        }
+        case 'key-done': {
+          // Layout between the key's end and the value's begin; anything else is the value without its begin tag.
+          const k = i + leadingWhitespace(text.slice(i));
+          if (k === text.length) return;
+          this.note(
+            'stray-marker',
+            at + k,
+            at + k,
+            `${this.syntax.words.valueBegin ?? ''} missing after the key "${f.paramNameRaw.trim()}"`,
+          );
+          this.openParam(f);
+          i = k;
+          break;
+        }
+        case 'value':
+          this.valueText(f, text.slice(i), at + i);
+          return;
+        case 'closing': {
+          const k = i + leadingWhitespace(text.slice(i));
+          f.held += text.slice(i, k);
+          if (k === text.length) return;
+          // Text after the closing tag: it was part of the value.
+          this.rejectCloser(f);
+          i = k;
+          break;
+        }
+        case 'body':
+          this.bodyText(f, text.slice(i), at + i);
+          return;
+      }
+    }
+  }
+
+  private bodyText(f: OpenFunction, text: string, at: number): void {
+    const i = leadingWhitespace(text);
+    if (f.junkWhitespace === '' && i > 0) f.junkWhitespaceAt = at;
+    f.junkWhitespace += text.slice(0, i);
+    if (i === text.length) return;
+    const j = trimmedLength(text);
+    const noted = this.notes[f.junkNote];
+    if (noted) {
+      noted.span.end = at + j;
+      if (f.junkWhitespace) this.emitContent(f.junkWhitespace, f.junkWhitespaceAt);
+    } else {
+      f.junkNote = this.notes.length;
+      this.note('text-in-section', at + i, at + j, `text inside ${this.syntax.words.functionBegin} outside any parameter`);
+    }
+    f.junkWhitespace = '';
+    this.emitContent(text.slice(i, j), at + i);
+    if (j < text.length) {
+      f.junkWhitespace = text.slice(j);
+      f.junkWhitespaceAt = at + j;
+    }
+  }
+
+  private valueText(f: OpenFunction, text: string, at: number): void {
+    const p = f.param;
+    if (!p || !text) return;
+    let piece = text;
+    if (!p.started) {
+      if (this.syntax.valueLayout === 'newline') {
+        p.started = true;
+        if (piece.startsWith('\n')) piece = piece.slice(1);
+      } else {
+        piece = piece.slice(leadingWhitespace(piece));
+        p.started = piece !== '';
+      }
+    }
+    p.value += piece;
+    if (f.call.argumentsSpan) f.call.argumentsSpan.end = at + text.length;
+    if (!p.streaming) return;
+    // Hold back possible layout before the closer and half a surrogate pair.
+    let safe: number;
+    if (this.syntax.valueLayout === 'newline') {
+      safe = p.value.length;
+      if (p.value.charCodeAt(safe - 1) === 10) safe--;
+    } else {
+      safe = trimmedLength(p.value);
+    }
+    const last = p.value.charCodeAt(safe - 1);
+    if (last >= 0xd800 && last <= 0xdbff) safe--;
+    if (safe > p.sent) {
+      this.sendArguments(f, JSON.stringify(p.value.slice(p.sent, safe)).slice(1, -1));
+      p.sent = safe;
+    }
+  }
+
+  // ---- markers -------------------------------------------------------------------------------------
+
+  protected marker(m: Marker, at: number): void {
+    this.dispatch(m, at, at + m.text.length);
+  }
+
+  /** Special tokens go in the parse's marker list where they act as markup (a closing tag inside a value waits). */
+  private record(m: Marker, start: number): void {
+    if (this.tokens.has(m.text)) this.markerList.push({ name: m.name, text: m.text, span: { start, end: start + m.text.length } });
+  }
+
+  private dispatch(m: Marker, start: number, end: number): void {
+    switch (this.st) {
+      case 'content':
+        this.record(m, start);
+        return this.markerInContent(m, start, end);
+      case 'reasoning':
+        this.record(m, start);
+        return this.markerInReasoning(m, start, end);
+      case 'section':
+        this.record(m, start);
+        return this.markerInSection(m, start, end);
+      default:
+        return this.markerInFunction(m, start, end);
+    }
+  }
+
+  private markerInContent(m: Marker, start: number, end: number): void {
+    if (this.thinkMarkerInContent(m, start, end)) return;
+    switch (m.name) {
+      case 'call-begin':
+        if (this.syntax.wrapped) this.openWrap(start);
+        else this.openFunction(start, end, m.text);
+        return;
+      case 'function-begin':
+        this.note('missing-section-begin', start, end, `${this.syntax.words.functionBegin} without ${this.syntax.words.callBegin}`);
+        this.openFunction(start, end, m.text);
+        return;
+      case 'call-end':
+        this.note('stray-marker', start, end, `${this.syntax.words.callEnd} without ${this.syntax.words.callBegin}`);
+        return;
+      default:
+        return;
+    }
+  }
+
+  private markerInReasoning(m: Marker, start: number, end: number): void {
+    // Whitespace right after `</think>` is layout.
+    if (this.markerInThink(m, start, end, m.name === 'think-end')) this.skipLayout = true;
+  }
+
+  private markerInSection(m: Marker, start: number, end: number): void {
+    this.sectionWhitespace = '';
+    this.sectionNote = -1;
+    switch (m.name) {
+      case 'function-begin':
+        this.openFunction(start, end, m.text);
+        return;
+      case 'call-end':
+        this.closeWrap(end);
+        return;
+      case 'call-begin':
+        this.missingWrapEnd(start);
+        this.openWrap(start);
+        return;
+      default:
+        this.missingWrapEnd(start);
+        this.wrapStart = null;
+        this.st = 'content';
+        return;
+    }
+  }
+
+  private markerInFunction(m: Marker, start: number, end: number): void {
+    const f = this.fn as OpenFunction;
+    switch (f.stage) {
+      case 'name':
+        // The name never got its end.
+        if (!this.nameDone(f, start, '')) return this.dispatch(m, start, end);
+        return this.markerInFunction(m, start, end);
+      case 'param-name':
+        return this.markerInKey(f, m, start, end);
+      case 'key-done':
+        this.record(m, start);
+        if (m.name !== 'value-begin') {
+          this.note('stray-marker', start, end, `${this.syntax.words.valueBegin ?? ''} missing after the key "${f.paramNameRaw.trim()}"`);
+          this.openParam(f);
+          return this.markerInValue(f, m, start, end);
+        }
+        this.openParam(f);
+        return;
+      case 'value':
+        return this.markerInValue(f, m, start, end);
+      case 'closing':
+        return this.markerWhileClosing(f, m, start, end);
+      case 'body':
+        this.record(m, start);
+        return this.markerInBody(f, m, start, end);
+    }
+  }
+
+  private markerInKey(f: OpenFunction, m: Marker, start: number, end: number): void {
+    if (m.name === 'key-end') {
+      this.record(m, start);
+      f.stage = 'key-done';
+      return;
+    }
+    if (m.name === 'value-begin') {
+      this.record(m, start);
+      this.note('stray-marker', start, end, `${this.syntax.words.keyEnd ?? ''} missing: ${m.text} ends the key "${f.paramNameRaw.trim()}"`);
+      this.openParam(f);
+      return;
+    }
+    this.openParam(f);
+    return this.markerInFunction(m, start, end);
+  }
+
+  private markerInValue(f: OpenFunction, m: Marker, start: number, end: number): void {
+    const p = f.param as OpenParam;
+    switch (this.inFunction(m.name)) {
+      case 'parameter-begin':
+        if (p.value === '' || p.value.endsWith('\n')) {
+          this.note(
+            'stray-marker',
+            start,
+            end,
+            `${this.syntax.words.parameterBegin} before ${this.syntax.words.parameterEnd}: the value of "${p.name}" ends here`,
+          );
+          this.closeParam(f);
+          this.record(m, start);
+          this.startParamName(f);
+        } else {
+          this.valueText(f, m.text, start);
+        }
+        return;
+      case 'end-of-turn':
+        this.record(m, start);
+        this.closeFunction(start, false, 'the turn ends inside the call');
+        this.afterFunction(false);
+        return;
+      case 'parameter-end':
+      case 'function-end':
+      case 'call-end':
+        // A closing tag: structural only if the right tag (or the end) follows.
+        f.stage = 'closing';
+        f.closer = m;
+        f.closerAt = start;
+        f.held = m.text;
+        return;
+      default:
+        this.valueText(f, m.text, start);
+        return;
+    }
+  }
+
+  private markerWhileClosing(f: OpenFunction, m: Marker, start: number, end: number): void {
+    const closer = f.closer as Marker;
+    if (!(this.followers[closer.name] ?? []).includes(m.name)) {
+      this.rejectCloser(f);
+      return this.markerInFunction(m, start, end);
+    }
+    this.confirmCloser(f);
+    // The closer may have ended the function: the follower acts wherever that left us.
+    return this.dispatch(m, start, end);
+  }
+
+  private markerInBody(f: OpenFunction, m: Marker, start: number, end: number): void {
+    f.junkWhitespace = '';
+    f.junkNote = -1;
+    switch (this.inFunction(m.name)) {
+      case 'parameter-begin':
+        this.startParamName(f);
+        return;
+      case 'function-end':
+        this.closeFunction(end, true, '');
+        this.afterFunction(true);
+        return;
+      case 'call-end':
+        // `</function>` missing: tolerated.
+        this.closeFunction(start, true, '');
+        this.afterFunction(true);
+        if (this.st === 'section') this.closeWrap(end);
+        return;
+      case 'call-begin':
+        this.closeFunction(start, false, `a new ${this.syntax.words.callBegin} begins before this call ended`);
+        this.afterFunction(false);
+        if (this.st === 'section') this.missingWrapEnd(start);
+        this.openWrap(start);
+        return;
+      case 'function-begin':
+        this.closeFunction(start, false, `a new ${this.syntax.words.functionBegin} begins before this call ended`);
+        this.afterFunction(false);
+        this.openFunction(start, end, m.text);
+        return;
+      default:
+        this.closeFunction(start, false, 'the turn ends inside the call');
+        this.afterFunction(false);
+        return;
+    }
+  }
+
+  private confirmCloser(f: OpenFunction): void {
+    const closer = f.closer as Marker;
+    const role = this.inFunction(closer.name);
+    const at = f.closerAt;
+    f.closer = null;
+    f.held = '';
+    f.stage = 'value';
+    if (role !== 'parameter-end')
+      this.note(
+        'stray-marker',
+        at,
+        at,
+        `${this.syntax.words.parameterEnd} missing: ${closer.text} ends the value of "${f.param?.name ?? ''}"`,
+      );
+    this.record(closer, at);
+    this.closeParam(f);
+    if (role === 'parameter-end') return;
+    this.closeFunction(at + closer.text.length, true, '');
+    this.afterFunction(true);
+    if (role === 'call-end' && this.st === 'section') this.closeWrap(at + closer.text.length);
+  }
+
+  private rejectCloser(f: OpenFunction): void {
+    const held = f.held;
+    const at = f.closerAt;
+    f.closer = null;
+    f.held = '';
+    f.stage = 'value';
+    this.valueText(f, held, at);
+  }
+
+  // ---- structure -----------------------------------------------------------------------------------
+
+  private openWrap(start: number): void {
+    this.wrapStart = start;
+    this.wrapHasFunction = false;
+    this.wrapFunctionDone = false;
+    this.sectionWhitespace = '';
+    this.sectionNote = -1;
+    this.st = 'section';
+  }
+
+  private closeWrap(end: number): void {
+    // The call that the wrap held ends with it.
+    const last = this.calls[this.calls.length - 1];
+    if (this.wrapFunctionDone && last) last.span.end = end;
+    this.wrapStart = null;
+    this.st = 'content';
+    this.skipLayout = true;
+  }
+
+  private missingWrapEnd(at: number): void {
+    if (this.wrapFunctionDone)
+      this.note('missing-section-end', at, at, `${this.syntax.words.functionEnd} without ${this.syntax.words.callEnd}`);
+  }
+
+  private openFunction(start: number, end: number, beginText: string): void {
+    const callStart = this.wrapStart !== null && !this.wrapHasFunction ? this.wrapStart : start;
+    this.wrapHasFunction = this.wrapStart !== null;
+    this.fn = {
+      call: newCall(this.calls.length, callStart, end),
+      beginText,
+      stage: 'name',
+      nameRaw: '',
+      nameStart: end,
+      args: '',
+      params: 0,
+      param: null,
+      paramNameRaw: '',
+      closer: null,
+      closerAt: 0,
+      held: '',
+      junkWhitespace: '',
+      junkWhitespaceAt: 0,
+      junkNote: -1,
+    };
+    this.st = 'call-id';
+  }
+
+  /**
+   * The name is complete; the body starts at `bodyStart` (after the name's end, `ended` as written). False when the
+   * format requires a name and there is none: the call begin and what followed are content, and the parser is back
+   * in content.
+   */
+  private nameDone(f: OpenFunction, bodyStart: number, ended: string): boolean {
+    const raw = f.nameRaw;
+    const lead = leadingWhitespace(raw);
+    const name = raw.trim();
+    if (name === '' && this.syntax.requireName) {
+      this.fn = null;
+      this.st = 'content';
+      this.note('stray-marker', f.call.span.start, f.nameStart, `${f.beginText} without a function name: not a call`);
+      this.emitContent(f.beginText + raw + ended, f.call.span.start);
+      return false;
+    }
+    f.call.name = name;
+    f.call.idSpan = { start: f.nameStart + lead, end: f.nameStart + lead + name.length };
+    f.call.argumentsSpan = { start: bodyStart, end: bodyStart };
+    f.stage = 'body';
+    this.st = 'call-arguments';
+    this.announce(f.call);
+    return true;
+  }
+
+  private startParamName(f: OpenFunction): void {
+    f.stage = 'param-name';
+    f.paramNameRaw = '';
+  }
+
+  private openParam(f: OpenFunction): void {
+    const name = f.paramNameRaw.trim();
+    const type = this.types.of(f.call.name, name);
+    const streaming = type.string && !type.nullable;
+    f.param = { name, type, streaming, value: '', started: false, sent: 0 };
+    f.stage = 'value';
+    this.sendArguments(f, `${f.params === 0 ? '{' : ', '}${JSON.stringify(name)}: ${streaming ? '"' : ''}`);
+    f.params++;
+  }
+
+  /** Ends the open parameter's value: the rest of it (its trailing layout trimmed) goes out. */
+  private closeParam(f: OpenFunction, complete = true): void {
+    const p = f.param;
+    if (!p) return;
+    const value =
+      this.syntax.valueLayout === 'newline'
+        ? p.value.endsWith('\n')
+          ? p.value.slice(0, -1)
+          : p.value
+        : p.value.slice(0, trimmedLength(p.value));
+    if (p.streaming) {
+      if (value.length > p.sent) this.sendArguments(f, JSON.stringify(value.slice(p.sent)).slice(1, -1));
+      if (complete) this.sendArguments(f, '"');
+    } else if (complete || value !== '') {
+      this.sendArguments(f, p.type.string ? stringValueJson(value, p.type) : typedValueJson(value, p.type));
+    }
+    f.param = null;
+    f.stage = 'body';
+  }
+
+  private sendArguments(f: OpenFunction, fragment: string): void {
+    f.args += fragment;
+    this.out.addArguments(f.call.index, fragment);
+  }
+
+  private closeFunction(end: number, terminated: boolean, why: string): void {
+    const f = this.fn;
+    if (!f) return;
+    if (f.stage === 'name' && !this.nameDone(f, end, '')) return;
+    if (f.stage === 'param-name' || f.stage === 'key-done') this.openParam(f);
+    if (terminated) {
+      this.closeParam(f);
+      this.sendArguments(f, f.params === 0 ? '{}' : '}');
+    } else {
+      this.closeParam(f, false);
+      this.note('unterminated-call', f.call.span.start, end, why);
+    }
+    f.call.arguments = f.args;
+    f.call.span.end = end;
+    f.call.terminated = terminated;
+    this.calls.push(f.call);
+    this.fn = null;
+  }
+
+  private confirmCloserAtEnd(f: OpenFunction): void {
+    const closer = f.closer as Marker;
+    if (this.inFunction(closer.name) === 'parameter-end') {
+      f.closer = null;
+      f.held = '';
+      f.stage = 'value';
+      this.record(closer, f.closerAt);
+      this.closeParam(f);
+      return;
+    }
+    this.confirmCloser(f);
+  }
+
+  /** After a function closed: back in the wrap (waiting for its end) or in content. */
+  private afterFunction(completed: boolean): void {
+    if (this.wrapStart !== null) {
+      this.wrapFunctionDone = completed;
+      this.sectionWhitespace = '';
+      this.sectionNote = -1;
+      this.st = 'section';
+    } else {
+      this.st = 'content';
+      this.skipLayout = true;
+    }
+  }
+
+  protected endInCall(at: number): void {
+    if (this.st === 'section') {
+      if (this.wrapFunctionDone) this.missingWrapEnd(at);
+      else if (!this.wrapHasFunction)
+        this.note(
+          'unterminated-call',
+          this.wrapStart ?? at,
+          at,
+          `the stream ended inside ${this.syntax.words.callBegin} before any function`,
+        );
+      this.wrapStart = null;
+      this.st = 'content';
+      return;
+    }
+    const f = this.fn as OpenFunction;
+    if (f.stage === 'closing') {
+      this.confirmCloserAtEnd(f);
+      if (!this.fn) {
+        // The end confirmed a closing tag that ended the function; close what is around it.
+        this.end(at);
+        return;
+      }
+    }
+    this.closeFunction(at, false, 'the stream ended inside the call');
+    this.afterFunction(false);
+    this.end(at);
+  }
+}
