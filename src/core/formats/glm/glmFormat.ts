@@ -31,6 +31,12 @@ export const glmFormat: ToolCallFormat = {
   markers: GLM_TOKEN_MARKERS,
   // The argument tags are GLM's alone; <tool_call> and </tool_call> it shares with Hermes and Qwen3-Coder.
   leakFragments: [ARG_KEY_BEGIN, ARG_KEY_END, ARG_VALUE_BEGIN, ARG_VALUE_END, TOOL_CALL_BEGIN, TOOL_CALL_END],
+  // How a leaked GLM call reads after the shared `<tool_call>`: a name, then `<arg_key>` or the closer (GLM_CALL).
+  leakSignature: {
+    openers: [TOOL_CALL_BEGIN],
+    closers: [TOOL_CALL_END],
+    body: /^[ \t]*[\w.:-]+[ \t]*(?:\r?\n\s*)?(?:<arg_key>|<\/tool_call>)/u,
+  },
   // No callIds: the model writes no ids; the server invents them.
   models: /glm-?(?:4\.[5-9]|[5-9](?:\.\d+)?)(?![\d.])/iu,
   // vLLM `glm45` / `glm47`; SGLang `glm`, `glm45`, `glm47`.
