@@ -8,7 +8,7 @@ import { benchVllmProfiles } from './vllmProfilesBench.ts';
 import { benchTokenizers } from './tokenizerBench.ts';
 import { benchFaults } from './faultsBench.ts';
 import { MEMORY_CHILD_FLAG, benchMemory, memoryChild } from './memoryBench.ts';
-import { benchCorpusOnly, benchProcess } from './processBench.ts';
+import { benchBesideVllmOnly, benchCorpusOnly, benchProcess } from './processBench.ts';
 
 async function main(): Promise<void> {
   const log = (line: string) => process.stdout.write(line + '\n');
@@ -44,6 +44,8 @@ async function entry(): Promise<void> {
   if (flag === MEMORY_CHILD_FLAG && path) return memoryChild(path, limit ? Number(limit) : undefined);
   // `bench.js --process`: only the whole-process figures (quick to re-run).
   if (flag === '--process') return benchProcess((line) => process.stdout.write(line + '\n'));
+  // `bench.js --beside-vllm`: only `analyze` alternated with vLLM's own parser (needs a vLLM clone; vllmSideBySide.ts).
+  if (flag === '--beside-vllm') return benchBesideVllmOnly((line) => process.stdout.write(line + '\n'));
   // `bench.js --corpus`: only analyze DIR and FILE over the generated corpus (TOOLSCOPE_BENCH_CORPUS_MB).
   if (flag === '--corpus') return benchCorpusOnly((line) => process.stdout.write(line + '\n'));
   // `bench.js --guided`: only the what-if figures (per 1k tokens at 4k, 36k, 100k) and the grammar engine's.
