@@ -132,6 +132,8 @@ export async function benchGuided(log: (line: string) => void): Promise<void> {
     );
   }
   log(`  CPU cost per token at 100k vs 36k: ${((perK[2] ?? 0) / (perK[1] ?? 1)).toFixed(2)}× (1.0 = linear)`);
+  log('  (these completions are all calls: nothing for the markup-only feed to skip)');
+  await logProseHeavy(log, auto, splitter);
   await logMatcherFloor(log, sizes[1] as { text: string; tokens: readonly unknown[] });
   // The rejection path: the last call names an undeclared tool, so the whole text is read and the reply built.
   const text = generateCompletion(4_000).replace(/functions\.search:(\d+)(?!.*functions\.search)/s, 'functions.img_gen:$1');
@@ -142,6 +144,49 @@ export async function benchGuided(log: (line: string) => void): Promise<void> {
     offset = r.accepted ? -1 : r.charOffset;
   });
   log(`  ${String(tokens.length).padStart(7)} tokens, rejected at char ${offset} of ${text.length}: ${ms.toFixed(2)} ms`);
+}
+
+/**
+ * A completion that is mostly prose (`share` of its tokens free text, a think block first) and one call whose query
+ * makes the rest.
+ */
+function proseHeavyCompletion(tokens: number, share: number): string {
+  const sentences = [
+    'The forecast for Paris: light rain in the morning, 14 °C, clearing by noon; "umbrella" advised. ',
+    'Compare that with last week (see <table 3> and the notes {a, b}), where the wind came from the north-west. ',
+    'I will not call anything yet: first a summary of the sources, then one search for the remaining question.\n',
+  ];
+  const prose: string[] = [];
+  for (let i = 0, length = 0; length / 4 < tokens * share; i++) length += prose[prose.push(sentences[i % 3] as string) - 1]?.length ?? 0;
+  const query = 'what the forecast says for the coming days in Paris and in the cities around it '.repeat(
+    Math.max(1, Math.round((tokens * (1 - share) * 4) / 81)),
+  );
+  return `<think>The user wants a long answer and one search.</think>${prose.join('')}<|tool_calls_section_begin|><|tool_call_begin|>functions.search:0<|tool_call_argument_begin|>{"query": ${JSON.stringify(query)}, "top_k": 5}<|tool_call_end|><|tool_calls_section_end|>`;
+}
+
+/**
+ * The what-if over the markup only (markupFeed.ts) against the whole-text feed on a prose-heavy completion: 36k
+ * tokens, 90 % of them free text, one call. CPU medians; both feeds must give the same result.
+ */
+async function logProseHeavy(log: (line: string) => void, grammar: CompiledGrammar, splitter: KimiSplitter): Promise<void> {
+  const text = proseHeavyCompletion(36_000, 0.9);
+  const tokens = splitter.tokenize(text);
+  const free = text.indexOf('<|tool_calls_section_begin|>') - text.indexOf('</think>');
+  const results: string[] = [];
+  const cpu: Record<'markup' | 'whole', number> = { markup: 0, whole: 0 };
+  for (const feed of ['markup', 'whole'] as const) {
+    for (let i = 0; i < 3; i++) await whatIf(grammar, { text, tokens, finishReason: 'stop' }, { feed });
+    const { cpuMs } = await mediansAsync(async () => {
+      results.push(JSON.stringify(await whatIf(grammar, { text, tokens, finishReason: 'stop' }, { feed })));
+    });
+    cpu[feed] = cpuMs;
+  }
+  const perK = (ms: number) => (ms / tokens.length) * 1000;
+  log(
+    `  prose-heavy: ${tokens.length} tokens, ${((free / text.length) * 100).toFixed(0)} % of the text free prose, one call: markup only ${perK(cpu.markup).toFixed(4)} ms per 1k tokens ` +
+      `(${perK(cpu.markup) <= 0.05 ? 'goal ≤ 0.05: ok' : 'goal ≤ 0.05: OVER'}), whole text ${perK(cpu.whole).toFixed(3)} ms per 1k (${(cpu.whole / cpu.markup).toFixed(0)}×); ` +
+      `same result both ways: ${new Set(results).size === 1 ? 'yes' : 'NO'} (CPU medians)`,
+  );
 }
 
 /**

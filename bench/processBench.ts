@@ -163,7 +163,7 @@ async function benchWholeProcess(log: (line: string) => void, dir: string, nodeM
 }
 
 /** A corpus trace: records like the samples' (a request with tools, a raw Kimi completion with 1–3 calls). */
-function corpusRecord(i: number): string {
+export function corpusRecord(i: number): string {
   const calls = (i % 3) + 1;
   const parts = [
     `<think>Record ${i}: the user wants the weather and a search; I will call the tools.</think>`,
