@@ -5,8 +5,11 @@
  */
 import { join } from 'node:path';
 import { generateCompletion } from './parserBench.ts';
-import { whatIf } from '../src/core/guided/index.ts';
-import { compileFormatGrammar, type CompiledGrammar } from '../src/core/guided/xgrammar.ts';
+import { createHash } from 'node:crypto';
+import { whatIf, whatIfForRequest } from '../src/core/guided/index.ts';
+import { compileFormatGrammar, newMatcher, type CompiledGrammar } from '../src/core/guided/xgrammar.ts';
+import { corpusRecord } from './processBench.ts';
+import { MARKUP_FEED_MIN_CHARS } from '../src/core/guided/markupFeed.ts';
 import {
   createCompiler,
   createMatcher,
@@ -22,6 +25,11 @@ import { GuidedEngine } from '../src/io/guided/guidedEngine.ts';
 import { suiteSchemas } from '../test/fixtures/hostileSchemas.ts';
 import { KimiSplitter } from '../src/core/formats/kimiK2/kimiSplitter.ts';
 import type { ChatTool } from '../src/core/trace/record.ts';
+
+interface CorpusLine {
+  request: { tools: ChatTool[] };
+  completion: { text: string };
+}
 
 /** The Kimi K2 completions of these benches go through its tag, as the what-if compiles it for a Kimi K2 record. */
 const KIMI = { format: 'kimi_k2' };
@@ -280,6 +288,64 @@ export async function benchGuidedWorker(log: (line: string) => void): Promise<vo
   } finally {
     await engine.close();
   }
+}
+
+/**
+ * What one record's what-if costs apart from reading its text, part by part, on the bench corpus's record shape
+ * (processBench.ts `corpusRecord`: a think block, a sentence, 1–3 calls): building the tag and its cache key, the
+ * cached compile look-up, a matcher made and disposed, the whole what-if in this thread, and the same job through
+ * the worker (one message each way). Medians of CPU (in-process parts) and wall time (the worker's round trip).
+ */
+export async function benchRecordOverhead(log: (line: string) => void): Promise<void> {
+  const guided = getFormat(KIMI.format).guided as FormatGuidedGrammar;
+  const records = Array.from({ length: 30 }, (_, i) => JSON.parse(corpusRecord(i)) as CorpusLine);
+  const perRecord = async (fn: (r: CorpusLine) => unknown): Promise<number> => {
+    for (const r of records) await fn(r);
+    const { cpuMs } = await mediansAsync(async () => {
+      for (const r of records) await fn(r);
+    }, 15);
+    return (cpuMs / records.length) * 1000;
+  };
+  const tagUs = await perRecord((r) => guided.structuralTag(r.request.tools, undefined, {}));
+  const keyUs = await perRecord((r) =>
+    createHash('sha256')
+      .update(JSON.stringify(guided.structuralTag(r.request.tools, undefined, {})))
+      .digest('hex'),
+  );
+  const cachedUs = await perRecord((r) => compileFormatGrammar(guided, r.request.tools, undefined));
+  const grammar = await compileFormatGrammar(guided, records[0]?.request.tools, undefined);
+  const matcherUs = await perRecord(async () => (await newMatcher(grammar)).dispose());
+  const whatIfUs = await perRecord((r) =>
+    whatIfForRequest(r.request, { text: r.completion.text, tokens: [], finishReason: 'tool_calls' }, KIMI),
+  );
+  const wholeUs = await perRecord((r) =>
+    whatIfForRequest(r.request, { text: r.completion.text, tokens: [], finishReason: 'tool_calls' }, { ...KIMI, feed: 'whole' }),
+  );
+  const markupUs = await perRecord((r) =>
+    whatIfForRequest(r.request, { text: r.completion.text, tokens: [], finishReason: 'tool_calls' }, { ...KIMI, feed: 'markup' }),
+  );
+  const engine = new GuidedEngine();
+  let workerUs: number;
+  try {
+    const job = (r: CorpusLine) => engine.whatIf(r.request, { text: r.completion.text, tokens: [], finishReason: 'tool_calls' }, KIMI);
+    for (const r of records) await job(r);
+    const { ms } = await mediansAsync(async () => {
+      for (const r of records) await job(r);
+    }, 15);
+    workerUs = (ms / records.length) * 1000;
+  } finally {
+    await engine.close();
+  }
+  const chars = records.reduce((n, r) => n + r.completion.text.length, 0) / records.length;
+  log(
+    `Per-record what-if overhead (the bench corpus's records, ${chars.toFixed(0)} characters of completion each; medians, µs per record)`,
+  );
+  log(
+    `  tag built ${tagUs.toFixed(1)}, + its cache key (JSON + sha256) ${keyUs.toFixed(1)}, cached compile look-up in all ${cachedUs.toFixed(1)}; matcher made and disposed ${matcherUs.toFixed(1)}`,
+  );
+  log(
+    `  what-if in this thread (CPU): ${whatIfUs.toFixed(1)} as run (whole text below ${MARKUP_FEED_MIN_CHARS} characters), ${markupUs.toFixed(1)} markup only, ${wholeUs.toFixed(1)} whole text; through the worker (wall, one round trip): ${workerUs.toFixed(1)}`,
+  );
 }
 
 /**

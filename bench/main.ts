@@ -3,7 +3,7 @@ import { benchParser } from './parserBench.ts';
 import { benchTraceIndex } from './traceIndexBench.ts';
 import { benchReplay } from './replayBench.ts';
 import { benchProxy } from './proxyBench.ts';
-import { benchGuided, benchGuidedFormats, benchGuidedWorker } from './guidedBench.ts';
+import { benchGuided, benchGuidedFormats, benchGuidedWorker, benchRecordOverhead } from './guidedBench.ts';
 import { benchVllmProfiles } from './vllmProfilesBench.ts';
 import { benchTokenizers } from './tokenizerBench.ts';
 import { benchFaults } from './faultsBench.ts';
@@ -26,6 +26,7 @@ async function main(): Promise<void> {
   log('');
   await benchGuided(log);
   await benchGuidedWorker(log);
+  await benchRecordOverhead(log);
   log('');
   await benchGuidedFormats(log);
   log('');
@@ -52,8 +53,11 @@ async function entry(): Promise<void> {
   if (flag === '--guided') {
     const log = (line: string) => process.stdout.write(line + '\n');
     await benchGuided(log);
-    return benchGuidedWorker(log);
+    await benchGuidedWorker(log);
+    return benchRecordOverhead(log);
   }
+  // `bench.js --record-overhead`: only the per-record what-if parts.
+  if (flag === '--record-overhead') return benchRecordOverhead((line) => process.stdout.write(line + '\n'));
   // `bench.js --guided-formats`: only the per-format guided figures.
   if (flag === '--guided-formats') return benchGuidedFormats((line) => process.stdout.write(line + '\n'));
   return main();
