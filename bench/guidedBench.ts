@@ -5,8 +5,11 @@
  */
 import { join } from 'node:path';
 import { generateCompletion } from './parserBench.ts';
-import { whatIf } from '../src/core/guided/index.ts';
-import { compileFormatGrammar, type CompiledGrammar } from '../src/core/guided/xgrammar.ts';
+import { createHash } from 'node:crypto';
+import { whatIf, whatIfForRequest } from '../src/core/guided/index.ts';
+import { compileFormatGrammar, newMatcher, type CompiledGrammar } from '../src/core/guided/xgrammar.ts';
+import { corpusRecord } from './processBench.ts';
+import { MARKUP_FEED_MIN_CHARS } from '../src/core/guided/markupFeed.ts';
 import {
   createCompiler,
   createMatcher,
@@ -22,6 +25,11 @@ import { GuidedEngine } from '../src/io/guided/guidedEngine.ts';
 import { suiteSchemas } from '../test/fixtures/hostileSchemas.ts';
 import { KimiSplitter } from '../src/core/formats/kimiK2/kimiSplitter.ts';
 import type { ChatTool } from '../src/core/trace/record.ts';
+
+interface CorpusLine {
+  request: { tools: ChatTool[] };
+  completion: { text: string };
+}
 
 /** The Kimi K2 completions of these benches go through its tag, as the what-if compiles it for a Kimi K2 record. */
 const KIMI = { format: 'kimi_k2' };
@@ -132,6 +140,8 @@ export async function benchGuided(log: (line: string) => void): Promise<void> {
     );
   }
   log(`  CPU cost per token at 100k vs 36k: ${((perK[2] ?? 0) / (perK[1] ?? 1)).toFixed(2)}× (1.0 = linear)`);
+  log('  (these completions are all calls: nothing for the markup-only feed to skip)');
+  await logProseHeavy(log, auto, splitter);
   await logMatcherFloor(log, sizes[1] as { text: string; tokens: readonly unknown[] });
   // The rejection path: the last call names an undeclared tool, so the whole text is read and the reply built.
   const text = generateCompletion(4_000).replace(/functions\.search:(\d+)(?!.*functions\.search)/s, 'functions.img_gen:$1');
@@ -142,6 +152,49 @@ export async function benchGuided(log: (line: string) => void): Promise<void> {
     offset = r.accepted ? -1 : r.charOffset;
   });
   log(`  ${String(tokens.length).padStart(7)} tokens, rejected at char ${offset} of ${text.length}: ${ms.toFixed(2)} ms`);
+}
+
+/**
+ * A completion that is mostly prose (`share` of its tokens free text, a think block first) and one call whose query
+ * makes the rest.
+ */
+function proseHeavyCompletion(tokens: number, share: number): string {
+  const sentences = [
+    'The forecast for Paris: light rain in the morning, 14 °C, clearing by noon; "umbrella" advised. ',
+    'Compare that with last week (see <table 3> and the notes {a, b}), where the wind came from the north-west. ',
+    'I will not call anything yet: first a summary of the sources, then one search for the remaining question.\n',
+  ];
+  const prose: string[] = [];
+  for (let i = 0, length = 0; length / 4 < tokens * share; i++) length += prose[prose.push(sentences[i % 3] as string) - 1]?.length ?? 0;
+  const query = 'what the forecast says for the coming days in Paris and in the cities around it '.repeat(
+    Math.max(1, Math.round((tokens * (1 - share) * 4) / 81)),
+  );
+  return `<think>The user wants a long answer and one search.</think>${prose.join('')}<|tool_calls_section_begin|><|tool_call_begin|>functions.search:0<|tool_call_argument_begin|>{"query": ${JSON.stringify(query)}, "top_k": 5}<|tool_call_end|><|tool_calls_section_end|>`;
+}
+
+/**
+ * The what-if over the markup only (markupFeed.ts) against the whole-text feed on a prose-heavy completion: 36k
+ * tokens, 90 % of them free text, one call. CPU medians; both feeds must give the same result.
+ */
+async function logProseHeavy(log: (line: string) => void, grammar: CompiledGrammar, splitter: KimiSplitter): Promise<void> {
+  const text = proseHeavyCompletion(36_000, 0.9);
+  const tokens = splitter.tokenize(text);
+  const free = text.indexOf('<|tool_calls_section_begin|>') - text.indexOf('</think>');
+  const results: string[] = [];
+  const cpu: Record<'markup' | 'whole', number> = { markup: 0, whole: 0 };
+  for (const feed of ['markup', 'whole'] as const) {
+    for (let i = 0; i < 3; i++) await whatIf(grammar, { text, tokens, finishReason: 'stop' }, { feed });
+    const { cpuMs } = await mediansAsync(async () => {
+      results.push(JSON.stringify(await whatIf(grammar, { text, tokens, finishReason: 'stop' }, { feed })));
+    });
+    cpu[feed] = cpuMs;
+  }
+  const perK = (ms: number) => (ms / tokens.length) * 1000;
+  log(
+    `  prose-heavy: ${tokens.length} tokens, ${((free / text.length) * 100).toFixed(0)} % of the text free prose, one call: markup only ${perK(cpu.markup).toFixed(4)} ms per 1k tokens ` +
+      `(${perK(cpu.markup) <= 0.05 ? 'goal ≤ 0.05: ok' : 'goal ≤ 0.05: OVER'}), whole text ${perK(cpu.whole).toFixed(3)} ms per 1k (${(cpu.whole / cpu.markup).toFixed(0)}×); ` +
+      `same result both ways: ${new Set(results).size === 1 ? 'yes' : 'NO'} (CPU medians)`,
+  );
 }
 
 /**
@@ -235,6 +288,64 @@ export async function benchGuidedWorker(log: (line: string) => void): Promise<vo
   } finally {
     await engine.close();
   }
+}
+
+/**
+ * What one record's what-if costs apart from reading its text, part by part, on the bench corpus's record shape
+ * (processBench.ts `corpusRecord`: a think block, a sentence, 1–3 calls): building the tag and its cache key, the
+ * cached compile look-up, a matcher made and disposed, the whole what-if in this thread, and the same job through
+ * the worker (one message each way). Medians of CPU (in-process parts) and wall time (the worker's round trip).
+ */
+export async function benchRecordOverhead(log: (line: string) => void): Promise<void> {
+  const guided = getFormat(KIMI.format).guided as FormatGuidedGrammar;
+  const records = Array.from({ length: 30 }, (_, i) => JSON.parse(corpusRecord(i)) as CorpusLine);
+  const perRecord = async (fn: (r: CorpusLine) => unknown): Promise<number> => {
+    for (const r of records) await fn(r);
+    const { cpuMs } = await mediansAsync(async () => {
+      for (const r of records) await fn(r);
+    }, 15);
+    return (cpuMs / records.length) * 1000;
+  };
+  const tagUs = await perRecord((r) => guided.structuralTag(r.request.tools, undefined, {}));
+  const keyUs = await perRecord((r) =>
+    createHash('sha256')
+      .update(JSON.stringify(guided.structuralTag(r.request.tools, undefined, {})))
+      .digest('hex'),
+  );
+  const cachedUs = await perRecord((r) => compileFormatGrammar(guided, r.request.tools, undefined));
+  const grammar = await compileFormatGrammar(guided, records[0]?.request.tools, undefined);
+  const matcherUs = await perRecord(async () => (await newMatcher(grammar)).dispose());
+  const whatIfUs = await perRecord((r) =>
+    whatIfForRequest(r.request, { text: r.completion.text, tokens: [], finishReason: 'tool_calls' }, KIMI),
+  );
+  const wholeUs = await perRecord((r) =>
+    whatIfForRequest(r.request, { text: r.completion.text, tokens: [], finishReason: 'tool_calls' }, { ...KIMI, feed: 'whole' }),
+  );
+  const markupUs = await perRecord((r) =>
+    whatIfForRequest(r.request, { text: r.completion.text, tokens: [], finishReason: 'tool_calls' }, { ...KIMI, feed: 'markup' }),
+  );
+  const engine = new GuidedEngine();
+  let workerUs: number;
+  try {
+    const job = (r: CorpusLine) => engine.whatIf(r.request, { text: r.completion.text, tokens: [], finishReason: 'tool_calls' }, KIMI);
+    for (const r of records) await job(r);
+    const { ms } = await mediansAsync(async () => {
+      for (const r of records) await job(r);
+    }, 15);
+    workerUs = (ms / records.length) * 1000;
+  } finally {
+    await engine.close();
+  }
+  const chars = records.reduce((n, r) => n + r.completion.text.length, 0) / records.length;
+  log(
+    `Per-record what-if overhead (the bench corpus's records, ${chars.toFixed(0)} characters of completion each; medians, µs per record)`,
+  );
+  log(
+    `  tag built ${tagUs.toFixed(1)}, + its cache key (JSON + sha256) ${keyUs.toFixed(1)}, cached compile look-up in all ${cachedUs.toFixed(1)}; matcher made and disposed ${matcherUs.toFixed(1)}`,
+  );
+  log(
+    `  what-if in this thread (CPU): ${whatIfUs.toFixed(1)} as run (whole text below ${MARKUP_FEED_MIN_CHARS} characters), ${markupUs.toFixed(1)} markup only, ${wholeUs.toFixed(1)} whole text; through the worker (wall, one round trip): ${workerUs.toFixed(1)}`,
+  );
 }
 
 /**

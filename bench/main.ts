@@ -3,12 +3,12 @@ import { benchParser } from './parserBench.ts';
 import { benchTraceIndex } from './traceIndexBench.ts';
 import { benchReplay } from './replayBench.ts';
 import { benchProxy } from './proxyBench.ts';
-import { benchGuided, benchGuidedFormats, benchGuidedWorker } from './guidedBench.ts';
+import { benchGuided, benchGuidedFormats, benchGuidedWorker, benchRecordOverhead } from './guidedBench.ts';
 import { benchVllmProfiles } from './vllmProfilesBench.ts';
 import { benchTokenizers } from './tokenizerBench.ts';
 import { benchFaults } from './faultsBench.ts';
 import { MEMORY_CHILD_FLAG, benchMemory, memoryChild } from './memoryBench.ts';
-import { benchCorpusOnly, benchParquetOnly, benchProcess } from './processBench.ts';
+import { benchBesideVllmOnly, benchCorpusOnly, benchParquetOnly, benchProcess } from './processBench.ts';
 import { benchCodeCache } from './codeCacheBench.ts';
 
 async function main(): Promise<void> {
@@ -29,6 +29,7 @@ async function main(): Promise<void> {
   log('');
   await benchGuided(log);
   await benchGuidedWorker(log);
+  await benchRecordOverhead(log);
   log('');
   await benchGuidedFormats(log);
   log('');
@@ -49,6 +50,8 @@ async function entry(): Promise<void> {
   if (flag === '--process') return benchProcess((line) => process.stdout.write(line + '\n'));
   // `bench.js --code-cache`: only what checking the code cache costs a run.
   if (flag === '--code-cache') return benchCodeCache((line) => process.stdout.write(line + '\n'));
+  // `bench.js --beside-vllm`: only `analyze` alternated with vLLM's own parser (needs a vLLM clone; vllmSideBySide.ts).
+  if (flag === '--beside-vllm') return benchBesideVllmOnly((line) => process.stdout.write(line + '\n'));
   // `bench.js --corpus`: only analyze DIR and FILE over the generated corpus (TOOLSCOPE_BENCH_CORPUS_MB).
   if (flag === '--corpus') return benchCorpusOnly((line) => process.stdout.write(line + '\n'));
   // `bench.js --parquet`: only what `analyze --parquet` costs over the generated corpus's files.
@@ -57,8 +60,11 @@ async function entry(): Promise<void> {
   if (flag === '--guided') {
     const log = (line: string) => process.stdout.write(line + '\n');
     await benchGuided(log);
-    return benchGuidedWorker(log);
+    await benchGuidedWorker(log);
+    return benchRecordOverhead(log);
   }
+  // `bench.js --record-overhead`: only the per-record what-if parts.
+  if (flag === '--record-overhead') return benchRecordOverhead((line) => process.stdout.write(line + '\n'));
   // `bench.js --guided-formats`: only the per-format guided figures.
   if (flag === '--guided-formats') return benchGuidedFormats((line) => process.stdout.write(line + '\n'));
   return main();

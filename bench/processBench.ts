@@ -1,6 +1,7 @@
 /**
  * Toolscope as users run it: `toolscope analyze FILE` (default options, the what-if included) as a whole process,
- * beside vLLM's own Kimi K2 parser run the same way (DESIGN §9, ../shared/data/vllm-kimi/README.md), and
+ * beside vLLM's own Kimi K2 parser run the same way and alternated with it (vllmSideBySide.ts: the shared vLLM
+ * harness, when a vLLM clone is there; without one no ratio is printed), and
  * `analyze DIR` over a generated corpus on one thread and on every core, and `analyze FILE` over the same records in
  * one big file (analysed in ranges of its records on every core), and `report FILE` over the first REPORT_MB of them
  * (built in ranges of its records on every core).
@@ -21,9 +22,8 @@ import { closeSync, existsSync, openSync, readSync, rmSync, statSync } from 'nod
 import { createHash } from 'node:crypto';
 import { searchCompletion } from './vllmProfilesBench.ts';
 import { pseudoTokenize } from '../src/core/formats/kimiK2/vllm/vllmDeltas.ts';
+import { benchBesideVllm } from './vllmSideBySide.ts';
 
-/** vLLM gen C (current), whole process, seconds (../shared/data/vllm-kimi/README.md). */
-const VLLM_C_SECONDS: Record<number, number> = { 20: 0.24, 200: 0.41, 1000: 1.6 };
 const RUNS = 7;
 /** The corpus's files (its records are also written as one file). */
 const FILE_MB = 16;
@@ -119,11 +119,15 @@ function nodeStartMs(): number {
   return min(times);
 }
 
-async function benchWholeProcess(log: (line: string) => void, dir: string): Promise<void> {
-  log(`Whole process: toolscope analyze FILE (default options, what-if included), min of ${RUNS} runs; vLLM gen C whole process beside it`);
-  log(`  node -e 0 on this machine: ${f0(nodeStartMs())}`);
+async function benchWholeProcess(log: (line: string) => void, dir: string, nodeMs: number): Promise<void> {
+  log(`Whole process: toolscope analyze FILE (default options, what-if included), min of ${RUNS} runs`);
   log(
-    '  calls  tokens   to first record  to exit   budget   vLLM C   × faster | node start  bundle load  read  parse  checks  WASM ready  compile  what-if answer',
+    `  node -e 0 on this machine: ${f0(nodeMs)}; load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
+  log(
+    '  calls  tokens   to first record  to exit   budget | node start  bundle load  read  parse  checks  WASM ready  compile  what-if answer',
   );
   for (const calls of [20, 1000]) {
     const file = join(dir, `search-${calls}.jsonl`);
@@ -137,10 +141,9 @@ async function benchWholeProcess(log: (line: string) => void, dir: string): Prom
     const exit = min(runs.map((r) => r.ms));
     const peak = min(runs.map((r) => r.peakMb ?? NaN));
     const budget = calls === 20 ? 120 : 160;
-    const vllm = (VLLM_C_SECONDS[calls] as number) * 1000;
     const tokens = pseudoTokenize(searchCompletion(calls)).length;
     log(
-      `  ${String(calls).padStart(5)} ${String(tokens).padStart(7)}   ${f0(m('first-record-shown')).padStart(15)} ${f0(exit).padStart(8)}  ${(exit <= budget ? `≤${budget} ok` : `>${budget} OVER`).padStart(8)} ${f0(vllm).padStart(8)} ${`${(vllm / exit).toFixed(1)}×`.padStart(8)} |` +
+      `  ${String(calls).padStart(5)} ${String(tokens).padStart(7)}   ${f0(m('first-record-shown')).padStart(15)} ${f0(exit).padStart(8)}  ${(exit <= budget ? `≤${budget} ok` : `>${budget} OVER`).padStart(8)} |` +
         ` ${f0(m('launcher')).padStart(10)} ${f0(part('launcher', 'bundle-loaded')).padStart(12)} ${f0(part('bundle-loaded', 'first-record-read')).padStart(5)} ${f0(part('first-record-read', 'parsed')).padStart(6)} ${f0(part('parsed', 'checked')).padStart(7)}` +
         ` ${f0(part('launcher', 'guided-ready')).padStart(11)} ${f0(m('guided-answer.compileMs')).padStart(8)} ${f0(part('checked', 'guided-answer')).padStart(9)} after checks`,
     );
@@ -160,7 +163,7 @@ async function benchWholeProcess(log: (line: string) => void, dir: string): Prom
 }
 
 /** A corpus trace: records like the samples' (a request with tools, a raw Kimi completion with 1–3 calls). */
-function corpusRecord(i: number): string {
+export function corpusRecord(i: number): string {
   const calls = (i % 3) + 1;
   const parts = [
     `<think>Record ${i}: the user wants the weather and a search; I will call the tools.</think>`,
@@ -402,7 +405,10 @@ async function benchCorpus(log: (line: string) => void, dir: string): Promise<vo
 export async function benchProcess(log: (line: string) => void): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'toolscope-bench-process-'));
   try {
-    await benchWholeProcess(log, dir);
+    const nodeMs = nodeStartMs();
+    await benchWholeProcess(log, dir, nodeMs);
+    log('');
+    benchBesideVllm(log, CLI, join(dir, 'cache'), nodeMs);
     log('');
     await benchCorpus(log, dir);
   } finally {
@@ -428,6 +434,16 @@ export async function benchParquetOnly(log: (line: string) => void): Promise<voi
         .map((l) => l.toFixed(2))
         .join(' ')} at the end)`,
     );
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** `bench.js --beside-vllm`: only the side-by-side runs with vLLM's own parser. */
+export async function benchBesideVllmOnly(log: (line: string) => void): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'toolscope-bench-process-'));
+  try {
+    benchBesideVllm(log, CLI, join(dir, 'cache'), nodeStartMs());
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -3,7 +3,7 @@
  * time per run, the ratio to the reference, and how cost per delta grows with length (generation B re-parses the
  * whole text on every delta, so it grows quadratically). The input is the shape ../shared/data/vllm-kimi timed
  * vLLM's own parsers on: five sentences, then a section of N search calls, one pseudo-token per delta (special
- * tokens whole, other text split at word/space/punctuation), so the figures sit next to vLLM's.
+ * tokens whole, other text split at word/space/punctuation), the inputs of the side-by-side bench (vllmSideBySide.ts).
  */
 import { KimiK2Parser } from '../src/core/formats/kimiK2/kimiK2Parser.ts';
 import { planDeltas, pseudoTokenize, type VllmDelta } from '../src/core/formats/kimiK2/vllm/vllmDeltas.ts';
@@ -68,17 +68,6 @@ function runWholeTextB(plan: ReturnType<typeof planDeltas>): void {
 /** The cost model is quadratic: it runs only while its predicted time stays under this. */
 const WHOLE_TEXT_BUDGET_MS = 20_000;
 
-/**
- * vLLM's own parsers on the same inputs, re-measured on this kind of machine (../shared/data/vllm-kimi/README.md,
- * DESIGN §9): whole-process seconds, min of 3, about 0.2–0.27 s of them Python start-up and imports.
- */
-const VLLM_SECONDS: Record<number, { B: number; C: number }> = {
-  20: { B: 0.2, C: 0.24 },
-  200: { B: 0.8, C: 0.41 },
-  1000: { B: 13.7, C: 1.6 },
-};
-const PYTHON_STARTUP_S = 0.24;
-
 type Parser = 'reference' | VllmGeneration;
 
 interface Row {
@@ -135,14 +124,6 @@ export function benchVllmProfiles(log: (line: string) => void): void {
     log(
       `  ${String(r.calls).padStart(6)} ${String(r.deltas).padStart(8)} ${r.kb.toFixed(0).padStart(6)} KB ${cell(r.ms.reference)} ${cell(r.ms.A)} ${cell(r.ms.B)} ${cell(r.ms.C)}  ${ratio(r.ms.A)} ${ratio(r.ms.B)} ${ratio(r.ms.C)}   ${whole}`,
     );
-    const vllm = VLLM_SECONDS[r.calls];
-    if (vllm && r.calls >= 200) {
-      const b = (vllm.B - PYTHON_STARTUP_S) * 1000;
-      const c = (vllm.C - PYTHON_STARTUP_S) * 1000;
-      log(
-        `  ${''.padStart(25)} vLLM itself (Python, start-up taken off): B ≈ ${b.toFixed(0)} ms (${(b / r.ms.B).toFixed(0)}× the B profile), C ≈ ${c.toFixed(0)} ms (${(c / r.ms.C).toFixed(0)}× the C profile)`,
-      );
-    }
   }
   const first = rows[0] as Row;
   const last = rows[rows.length - 1] as Row;
@@ -158,12 +139,8 @@ export function benchVllmProfiles(log: (line: string) => void): void {
       `  B re-reading the whole text per delta (cost model), cost per delta at ${m1.deltas} vs ${m0.deltas} deltas: ${(m1.whole / m1.deltas / (m0.whole / m0.deltas)).toFixed(1)}× (quadratic)`,
     );
   }
-  const [r7, r36] = [rows[1] as Row, rows[2] as Row];
-  const v7 = VLLM_SECONDS[r7.calls] as { B: number; C: number };
-  const v36 = VLLM_SECONDS[r36.calls] as { B: number; C: number };
-  const vGrowth = (a: number, b: number) => ((b - PYTHON_STARTUP_S) / r36.deltas / ((a - PYTHON_STARTUP_S) / r7.deltas)).toFixed(1);
   log(
-    `  vLLM itself, cost per delta at ${r36.deltas} vs ${r7.deltas} deltas: B ${vGrowth(v7.B, v36.B)}× (quadratic: it re-parses the whole text on every delta), C ${vGrowth(v7.C, v36.C)}×`,
+    "  vLLM's own parsers are not timed here (a remembered time is no measurement): `node dist/bench.js --beside-vllm` runs gen C beside toolscope.",
   );
   log("  (The B profile reproduces B's answers, not its algorithm: it reads each part of the text once, so it stays linear.)");
 }

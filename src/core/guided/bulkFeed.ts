@@ -27,7 +27,7 @@ export type FeedOutcome = { ok: true } | { ok: false; offset: number; excluded: 
  * A UTF-16 surrogate without its other half. Emscripten's UTF-8 conversion joins it with whatever unit follows it
  * in the string, so the bytes xgrammar sees depend on where the strings are cut: such text is fed as it always was.
  */
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+export const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /** A special-token string in the text: [start, end). */
 interface Span {

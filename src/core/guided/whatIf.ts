@@ -14,6 +14,7 @@ import { SPECIAL_TEXTS_BY_LENGTH, STOP_TEXTS } from './byteVocabulary.ts';
 import { SPECIAL_SPLIT, stopOffset } from './completionPieces.ts';
 import { describeAllowed, readBitmask, type AllowedNext } from './allowedNext.ts';
 import { feedInBulk } from './bulkFeed.ts';
+import { feedMarkupOnly, MARKUP_FEED_MIN_CHARS, markupPlan } from './markupFeed.ts';
 import { jsonPrefixContext } from './jsonPrefixContext.ts';
 import { schemaHintAt } from './schemaHint.ts';
 import { tagExcludes, tagTools } from './tagTools.ts';
@@ -43,6 +44,11 @@ export interface WhatIfOptions {
   reasoning?: 'skip' | 'constrain';
   /** The request's tool names, for what-the-grammar-allowed hints in a call's begin (callTagHint.ts). */
   toolNames?: readonly string[];
+  /**
+   * `markup`: where the tag allows it (markupFeed.ts), free text between tags is scanned, not fed; `whole`: every
+   * character goes through the matcher. Both give the same result. By default `markup` from MARKUP_FEED_MIN_CHARS on.
+   */
+  feed?: 'markup' | 'whole';
 }
 
 /** A what-if of a request: the registered format whose structural tag (`ToolCallFormat.guided`) is compiled, in a shape. */
@@ -160,7 +166,11 @@ export async function whatIf(grammar: CompiledGrammar, completion: WhatIfComplet
 
   const matcher = await newMatcher(grammar);
   try {
-    const outcome = await feedInBulk(matcher, grammar.vocabulary, excludes, text, start, textEnd);
+    const feed = options.feed ?? (textEnd - start >= MARKUP_FEED_MIN_CHARS ? 'markup' : 'whole');
+    const plan = feed === 'whole' ? null : markupPlan(grammar.tag);
+    const outcome = plan
+      ? await feedMarkupOnly(matcher, grammar.vocabulary, excludes, plan, text, start, textEnd)
+      : await feedInBulk(matcher, grammar.vocabulary, excludes, text, start, textEnd);
     let offset: number;
     let reason: WhatIfRejected['reason'];
     let at: XgMatcher = matcher;

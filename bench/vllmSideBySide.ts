@@ -1,0 +1,105 @@
+/**
+ * `toolscope analyze` beside vLLM's own Kimi K2 parser (generation C, vLLM b8fb56d), both as whole processes on the
+ * same input files, alternated run by run so that a machine whose speed drifts moves both alike. The timing is the
+ * shared harness's (`../shared/tools/vllm-harness/side_by_side.sh`): it extracts vLLM's parser files from a local
+ * git clone into a temp folder at run time, so nothing of vLLM enters the project. Without a clone holding the
+ * harness's commits (or without a Python that has `regex` and pydantic v2) the bench says so and prints no ratio: a
+ * ratio to another tool is only ever measured beside it, never against a remembered figure.
+ *
+ * TOOLSCOPE_VLLM_HARNESS names another harness folder; VLLM_GIT_DIR (the harness's own) names the clone;
+ * TOOLSCOPE_BENCH_VLLM_PAIRS sets the pairs per input (default 9, at least 7 for a median worth printing).
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+
+/** Goals of the ratio vLLM C / Toolscope, per input (the issue's: ≥ 2× on 20 calls, ≥ 10× on 1000). */
+const GOALS: Record<string, number> = { calls20: 2, calls1000: 10 };
+const INPUTS = ['calls20', 'calls200', 'calls1000'];
+const MIN_PAIRS = 7;
+
+export interface SideBySideRow {
+  input: string;
+  vllmMin: number;
+  vllmMedian: number;
+  otherMin: number;
+  otherMedian: number;
+  ratioMedian: number;
+}
+
+/** The harness's result lines (`input=… vllm_c_min=… … ratio_median=…`), seconds and ratios as numbers. */
+export function parseSideBySide(stdout: string): SideBySideRow[] {
+  const rows: SideBySideRow[] = [];
+  for (const line of stdout.split('\n')) {
+    if (!line.startsWith('input=')) continue;
+    const field = (k: string) => Number(new RegExp(`(?:^| )${k}=(\\S+)`).exec(line)?.[1]);
+    const row = {
+      input: /^input=(\S+)/.exec(line)?.[1] ?? '',
+      vllmMin: field('vllm_c_min'),
+      vllmMedian: field('vllm_c_median'),
+      otherMin: field('other_min'),
+      otherMedian: field('other_median'),
+      ratioMedian: field('ratio_median'),
+    };
+    if (Object.values(row).every((v) => typeof v === 'string' || Number.isFinite(v))) rows.push(row);
+  }
+  return rows;
+}
+
+/** Why the harness gave no figures, from its exit code (its README: 2 no clone, 3 no suitable Python, 1 check failed). */
+function whyNot(code: number | null, stderr: string): string {
+  const said = stderr.trim().split('\n').slice(0, 12).join('\n    ');
+  if (code === 2) return `no vLLM clone holding the harness's commits was found, so no ratio is printed. The harness said:\n    ${said}`;
+  if (code === 3) return `the harness's Python lacks regex or pydantic v2, so no ratio is printed. The harness said:\n    ${said}`;
+  return `the harness failed (exit ${code ?? 'signal'}), so no ratio is printed:\n    ${said}`;
+}
+
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
+
+/**
+ * Runs the harness with `analyze {}` (default options, the what-if included) as the other command and logs each
+ * input's medians and the median of the paired ratios, with the conditions they were taken under.
+ */
+export function benchBesideVllm(log: (line: string) => void, cli: string, cacheDir: string, nodeStartMs: number): void {
+  const harness = process.env.TOOLSCOPE_VLLM_HARNESS ?? join(__dirname, '..', '..', 'shared', 'tools', 'vllm-harness');
+  const script = join(harness, 'side_by_side.sh');
+  const pairs = Math.max(MIN_PAIRS, Number(process.env.TOOLSCOPE_BENCH_VLLM_PAIRS ?? 9) || 9);
+  log(`Side by side with vLLM's own Kimi K2 parser (gen C, vLLM b8fb56d), whole processes alternated run by run`);
+  if (!existsSync(script)) {
+    log(`  the vLLM harness is not here (${script}; TOOLSCOPE_VLLM_HARNESS names another folder), so no ratio is printed`);
+    return;
+  }
+  const quote = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
+  const other = `XDG_CACHE_HOME=${quote(cacheDir)} ${quote(process.execPath)} ${quote(cli)} analyze {}`;
+  const before = load();
+  const r = spawnSync('bash', [script], {
+    encoding: 'utf8',
+    env: { ...process.env, OTHER_CMD: other, PAIRS: String(pairs), INPUTS: INPUTS.join(' ') },
+    maxBuffer: 1 << 26,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const rows = r.status === 0 ? parseSideBySide(r.stdout) : [];
+  if (rows.length === 0) {
+    const why =
+      r.status === 0 ? `the harness printed no result line, so no ratio is printed:\n    ${r.stdout.trim()}` : whyNot(r.status, r.stderr);
+    log(`  ${why}`);
+    return;
+  }
+  log(
+    `  toolscope analyze FILE (default options, what-if included) against the harness's gen C run; ${pairs} pairs per input; ` +
+      `load average ${before} before, ${load()} after; node -e 0 ${nodeStartMs.toFixed(0)} ms`,
+  );
+  log('  input       vLLM C min / median   toolscope min / median   ratio (median of the pairs' + "'" + ' vLLM C ÷ toolscope)');
+  const s = (x: number) => `${(x * 1000).toFixed(0)} ms`;
+  for (const row of rows) {
+    const goal = GOALS[row.input];
+    const verdict = goal === undefined ? '' : row.ratioMedian >= goal ? `  goal ≥ ${goal}× ok` : `  goal ≥ ${goal}× BELOW`;
+    log(
+      `  ${row.input.padEnd(10)} ${`${s(row.vllmMin)} / ${s(row.vllmMedian)}`.padStart(20)} ${`${s(row.otherMin)} / ${s(row.otherMedian)}`.padStart(24)}   ${`${row.ratioMedian.toFixed(2)}×`.padStart(7)}${verdict}`,
+    );
+  }
+}

@@ -1,0 +1,35 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { benchBesideVllm, parseSideBySide } from '../../bench/vllmSideBySide.ts';
+
+test('the harness result lines are read field by field; its comment lines are not', () => {
+  const out = [
+    '# side by side, 9 alternated pairs per input; load average 2.01 1.90 1.80 at start',
+    'input=calls20 vllm_c_min=0.2410 vllm_c_median=0.2500 other_min=0.1200 other_median=0.1300 ratio_median=1.9200',
+    'input=calls1000 vllm_c_min=1.5500 vllm_c_median=1.6000 other_min=0.1500 other_median=0.1600 ratio_median=10.1000',
+  ].join('\n');
+  assert.deepEqual(parseSideBySide(out), [
+    { input: 'calls20', vllmMin: 0.241, vllmMedian: 0.25, otherMin: 0.12, otherMedian: 0.13, ratioMedian: 1.92 },
+    { input: 'calls1000', vllmMin: 1.55, vllmMedian: 1.6, otherMin: 0.15, otherMedian: 0.16, ratioMedian: 10.1 },
+  ]);
+});
+
+test('a result line with a field missing or not a number gives no row', () => {
+  assert.deepEqual(parseSideBySide('input=calls20 vllm_c_min=0.2 vllm_c_median=0.2 other_min=x other_median=0.1 ratio_median=2'), []);
+  assert.deepEqual(parseSideBySide('input=calls20 vllm_c_min=0.2'), []);
+});
+
+test('without the harness the bench says so and prints no ratio', () => {
+  const lines: string[] = [];
+  const before = process.env.TOOLSCOPE_VLLM_HARNESS;
+  process.env.TOOLSCOPE_VLLM_HARNESS = '/nonexistent/vllm-harness';
+  try {
+    benchBesideVllm((l) => lines.push(l), 'cli.js', '/tmp', 50);
+  } finally {
+    if (before === undefined) delete process.env.TOOLSCOPE_VLLM_HARNESS;
+    else process.env.TOOLSCOPE_VLLM_HARNESS = before;
+  }
+  const text = lines.join('\n');
+  assert.match(text, /no ratio is printed/);
+  assert.doesNotMatch(text, /×/);
+});
