@@ -45,7 +45,9 @@ function schemaOf(specs: readonly ColumnSpec[]): SchemaElement[] {
 /** One table's file, written a row group at a time. */
 class TableFile {
   private readonly writer: ParquetWriter;
-  private pending: Columns;
+  /** The rows of the row group being gathered: per column, the chunks' arrays as they came. */
+  private pending: Record<string, Cell[][]>;
+  private pendingRows = 0;
   rows = 0;
 
   constructor(
@@ -65,28 +67,34 @@ class TableFile {
   append(columns: Columns): void {
     const n = rowCount(columns);
     for (let from = 0; from < n;) {
-      const room = ROW_GROUP_ROWS - rowCount(this.pending);
+      const room = ROW_GROUP_ROWS - this.pendingRows;
       const to = Math.min(n, from + room);
+      // Whole chunks are kept as they are (a row group is joined once, at its flush); a chunk that spans two groups is
+      // sliced.
       for (const c of this.specs) {
-        const target = this.pending[c.name] as Cell[];
         const source = columns[c.name] as Cell[];
-        for (let i = from; i < to; i++) target.push(source[i] as Cell);
+        (this.pending[c.name] as Cell[][]).push(from === 0 && to === n ? source : source.slice(from, to));
       }
+      this.pendingRows += to - from;
       this.rows += to - from;
       from = to;
-      if (rowCount(this.pending) >= ROW_GROUP_ROWS) this.flush();
+      if (this.pendingRows >= ROW_GROUP_ROWS) this.flush();
     }
   }
 
   private flush(): void {
-    const n = rowCount(this.pending);
+    const n = this.pendingRows;
     if (n === 0) return;
     // The writer awaits nothing here: its file writer is synchronous.
     void this.writer.write({
-      columnData: this.specs.map((c) => ({ name: c.name, data: this.pending[c.name] as Cell[], statistics: withStatistics(c) })),
+      columnData: this.specs.map((c) => {
+        const parts = this.pending[c.name] as Cell[][];
+        return { name: c.name, data: parts.length === 1 ? (parts[0] as Cell[]) : parts.flat(), statistics: withStatistics(c) };
+      }),
       rowGroupSize: n,
     });
     this.pending = Object.fromEntries(this.specs.map((c) => [c.name, []]));
+    this.pendingRows = 0;
   }
 
   finish(): void {
