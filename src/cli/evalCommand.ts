@@ -4,6 +4,7 @@ import { summarize, triggerScores } from '../host/eval/k2vvMetrics.ts';
 import { figuresOf, latestPerSample } from '../host/eval/evalFigures.ts';
 import { InputError } from './analyzeCommand.ts';
 import { terminalStyle } from '../host/report/terminalStyle.ts';
+import { escapedJson, terminalText } from '../host/report/terminalText.ts';
 
 async function load(path: string) {
   try {
@@ -21,7 +22,7 @@ export async function evalSummarizeCommand(
   out: NodeJS.WritableStream & { isTTY?: boolean },
 ): Promise<number> {
   const { results, errors } = await load(path);
-  for (const e of errors) process.stderr.write(`toolscope: ${path}: ${e.message}\n`);
+  for (const e of errors) process.stderr.write(`toolscope: ${terminalText(path)}: ${terminalText(e.message)}\n`);
   if (results.length === 0) throw new InputError(`${path} holds no K2-Vendor-Verifier result lines`);
   const { figures } = figuresOf(latestPerSample(results), null);
   const classes = { invalid_json: figures.invalid_json, unknown_name: figures.unknown_name, schema_mismatch: figures.schema_mismatch };
@@ -40,7 +41,7 @@ export async function evalSummarizeCommand(
     });
   }
   if (options.json) {
-    out.write(JSON.stringify(summary) + '\n');
+    out.write(escapedJson(summary) + '\n');
     return 0;
   }
   const s = terminalStyle(out);
@@ -70,6 +71,7 @@ export async function evalSummarizeCommand(
       'trigger F1',
       `${pct(summary.f1 as number)} (precision ${pct(summary.precision as number)}, recall ${pct(summary.recall as number)}, ${String(summary.compared)} requests compared)`,
     ]);
-  for (const [k, v] of rows) out.write(`${s.bold(k.padEnd(16))} ${v}\n`);
+  // The model's name and finish reasons come from the file: escaped (terminalText.ts).
+  for (const [k, v] of rows) out.write(`${s.bold(k.padEnd(16))} ${terminalText(v)}\n`);
   return 0;
 }

@@ -5,6 +5,7 @@ import { compareRuns, type SampleSide } from '../host/eval/compareRuns.ts';
 import { RATE_FIGURES } from '../host/eval/evalFigures.ts';
 import { formatFigure, textTable } from './evalReportText.ts';
 import { loadResultsOrFail } from './evalRescoreCommand.ts';
+import { escapedJson, terminalText } from '../host/report/terminalText.ts';
 
 function delta(name: string, d: number | null): string {
   if (d === null) return 'n/a';
@@ -40,11 +41,11 @@ export async function evalCompareCommand(
     reference,
   );
   if (options.json) {
-    out.write(JSON.stringify(c) + '\n');
+    out.write(escapedJson(c) + '\n');
     return 0;
   }
   out.write(
-    `baseline  ${baselinePath} (${c.baseline.runs} run(s), ${c.baseline.requests} requests)\ncandidate ${candidatePath} (${c.candidate.runs} run(s), ${c.candidate.requests} requests)\n\n`,
+    `baseline  ${terminalText(baselinePath)} (${c.baseline.runs} run(s), ${c.baseline.requests} requests)\ncandidate ${terminalText(candidatePath)} (${c.candidate.runs} run(s), ${c.candidate.requests} requests)\n\n`,
   );
   out.write(
     textTable(

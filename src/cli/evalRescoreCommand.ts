@@ -9,6 +9,7 @@ import { toolCallsValid, type K2vvResult } from '../host/eval/k2vvMetrics.ts';
 import { junitXml } from '../host/ci/junitXml.ts';
 import { ToolSchemas } from '../core/schema/toolSchemas.ts';
 import { InputError } from './analyzeCommand.ts';
+import { terminalText } from '../host/report/terminalText.ts';
 import { evalJunitSuite } from './evalJunit.ts';
 import { applyPassBars, figuresTable } from './evalReportText.ts';
 import { parseBars } from './evalRunCommand.ts';
@@ -30,7 +31,9 @@ export async function loadResultsOrFail(path: string): Promise<K2vvResult[]> {
   }
   // Messages name their line already ("line 7: invalid JSON …"), most of them.
   for (const e of loaded.errors)
-    process.stderr.write(`toolscope: ${path}: ${e.message.startsWith(`line ${e.line}`) ? '' : `line ${e.line}: `}${e.message}\n`);
+    process.stderr.write(
+      `toolscope: ${terminalText(path)}: ${e.message.startsWith(`line ${e.line}`) ? '' : `line ${e.line}: `}${terminalText(e.message)}\n`,
+    );
   if (loaded.results.length === 0) throw new InputError(`${path} holds no K2-Vendor-Verifier result lines`);
   return loaded.results;
 }

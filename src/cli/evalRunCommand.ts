@@ -18,6 +18,7 @@ import { writeOutput } from './writeOutput.ts';
 import { normalizeBaseUrl, type Engine } from '../net/replay/endpoint.ts';
 import type { OutputConstraint } from '../net/server/openAiServer.ts';
 import { InputError } from './analyzeCommand.ts';
+import { terminalText } from '../host/report/terminalText.ts';
 import { loadSamples as loadSampleFile } from '../host/eval/loadSamples.ts';
 
 export interface EvalRunOptions {
@@ -61,7 +62,7 @@ export async function loadSamples(path: string, limit?: number): Promise<EvalSam
   } catch (err) {
     throw new InputError(`cannot read ${path}: ${err instanceof Error ? err.message : String(err)}`);
   }
-  for (const e of loaded.errors) process.stderr.write(`toolscope: ${path}: ${e.message}\n`);
+  for (const e of loaded.errors) process.stderr.write(`toolscope: ${terminalText(path)}: ${terminalText(e.message)}\n`);
   if (!loaded.samples.length) throw new InputError(`${path} holds no chat requests to evaluate`);
   return loaded.samples;
 }

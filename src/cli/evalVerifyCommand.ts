@@ -2,6 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { verifyChain } from '../host/eval/resultsChain.ts';
 import { InputError } from './analyzeCommand.ts';
+import { escapedJson, terminalText } from '../host/report/terminalText.ts';
 
 export async function evalVerifyCommand(path: string, options: { json?: boolean }, out: NodeJS.WritableStream): Promise<number> {
   let text: string;
@@ -13,14 +14,15 @@ export async function evalVerifyCommand(path: string, options: { json?: boolean 
   const report = verifyChain(text);
   const ok = report.problems.length === 0 && report.verified > 0;
   if (options.json) {
-    out.write(JSON.stringify({ file: path, ok, ...report }) + '\n');
+    out.write(escapedJson({ file: path, ok, ...report }) + '\n');
     return ok ? 0 : 1;
   }
   if (report.verified === 0 && report.problems.length === 0) {
     out.write(`${path}: no lines\n`);
     return 1;
   }
-  for (const p of report.problems) out.write(`${path}:${p.line}: ${p.message}\n`);
+  // A problem can quote the file (a duplicated key): escaped (terminalText.ts).
+  for (const p of report.problems) out.write(`${terminalText(path)}:${p.line}: ${terminalText(p.message)}\n`);
   out.write(
     ok
       ? `${path}: ${report.verified} line(s), chain intact; last hash ${report.last?.hash ?? ''} (keep it: a cut after the last line only shows against it)\n`

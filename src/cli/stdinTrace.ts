@@ -1,8 +1,11 @@
 /**
  * `-` as a trace path: standard input, copied to a private temporary file first, because the trace reader
  * indexes files by byte offset and reads records on demand. The copy lives in a fresh directory under the
- * system's temp dir (mode 0700) and is removed when the analysis ends.
+ * system's temp dir (mode 0700) and is removed when the analysis ends — or when the process ends first: Ctrl-C
+ * (SIGINT, SIGTERM, SIGHUP) and a reader closing the pipe (`| head`: EPIPE ends the run with process.exit) left it
+ * behind, a copy of a trace in the temp folder.
  */
+import { rmSync } from 'node:fs';
 import { mkdtemp, open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,10 +18,42 @@ export interface SpooledInput {
   dispose(): Promise<void>;
 }
 
+/** Copies not yet removed: the process removes them on its way out. */
+const live = new Set<string>();
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+function removeLive(): void {
+  for (const dir of live) rmSync(dir, { recursive: true, force: true });
+  live.clear();
+}
+
+/** Removes the copies, then dies of the signal as it would have (status 128 + n for the shell). */
+function onSignal(signal: NodeJS.Signals): void {
+  removeLive();
+  unhook();
+  process.kill(process.pid, signal);
+}
+
+function hook(): void {
+  process.on('exit', removeLive);
+  for (const s of SIGNALS) process.on(s, onSignal);
+}
+
+function unhook(): void {
+  process.off('exit', removeLive);
+  for (const s of SIGNALS) process.off(s, onSignal);
+}
+
 export async function spoolInput(input: NodeJS.ReadableStream): Promise<SpooledInput> {
   const dir = await mkdtemp(join(tmpdir(), 'toolscope-stdin-'));
   const path = join(dir, 'stdin.trace');
-  const dispose = () => rm(dir, { recursive: true, force: true });
+  if (live.size === 0) hook();
+  live.add(dir);
+  const dispose = async () => {
+    await rm(dir, { recursive: true, force: true });
+    live.delete(dir);
+    if (live.size === 0) unhook();
+  };
   try {
     const handle = await open(path, 'wx', 0o600);
     try {

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -107,4 +107,42 @@ test("eval summarize shows the error classes next to K2VV's figures", async () =
   assert.equal(await evalSummarizeCommand(join(samplesDir, 'k2vv-results.jsonl'), { json: true }, out), 0);
   const s = JSON.parse(out.text()) as Record<string, unknown>;
   assert.deepEqual([s.schema_validation_error_count, s.invalid_json, s.unknown_name, s.schema_mismatch], [1, 0, 0, 1]);
+});
+
+test('eval text escapes what the file holds: a model name or finish reason cannot move the cursor or reorder the line', async () => {
+  const { evalSummarizeCommand } = await import('../../src/cli/evalCommand.ts');
+  const { evalVerifyCommand } = await import('../../src/cli/evalVerifyCommand.ts');
+  const dir = await mkdtemp(join(tmpdir(), 'toolscope-eval-escape-'));
+  try {
+    const lines = (await readFile(join(samplesDir, 'k2vv-results.jsonl'), 'utf8')).trimEnd().split('\n');
+    // The model rewrites its line (carriage return, erase line) and reverses what follows (U+202E); a finish reason
+    // carries an escape sequence and a C1 control.
+    const hostile = lines.map((l, i) =>
+      JSON.stringify({
+        ...(JSON.parse(l) as Record<string, unknown>),
+        ...(i === 0 ? { finish_reason: 'stop\u001b[2J\u0085' } : {}),
+        request: { ...(JSON.parse(l) as { request: object }).request, model: 'kimi\r\u001b[2K✔ ok\u202Eevil' },
+      }),
+    );
+    const path = join(dir, 'results.jsonl');
+    await writeFile(path, hostile.join('\n') + '\n');
+    const out = sink();
+    assert.equal(await evalSummarizeCommand(path, {}, out), 0);
+    const text = out.text();
+    assert.match(text, /kimi\\u000D\\u001B\[2K✔ ok\\u202Eevil/);
+    assert.match(text, /stop\\u001B\[2J\\u0085 1/);
+    // eslint-disable-next-line no-control-regex -- no raw control character may reach the terminal
+    assert.doesNotMatch(text, /[\r\u001b\u0085\u202e]/u);
+    const json = sink();
+    await evalSummarizeCommand(path, { json: true }, json);
+    assert.doesNotMatch(json.text(), /[\u0085\u202e]/u, '--json escapes C1 and bidi characters too');
+    assert.equal((JSON.parse(json.text()) as { model: string }).model, 'kimi\r\u001b[2K✔ ok\u202Eevil', 'the same value for a JSON reader');
+    // eval verify quotes a duplicated key: escaped as well.
+    await writeFile(path, '{"a\u202E":1,"a\u202E":2,"toolscope_chain":{"seq":1,"prev":"","hash":""}}\n');
+    const verify = sink();
+    assert.equal(await evalVerifyCommand(path, {}, verify), 1);
+    assert.match(verify.text(), /holds the key "a\\u202E" twice/);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 });

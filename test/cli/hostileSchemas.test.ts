@@ -119,3 +119,34 @@ test('report (the trace editor data): the same findings, and --no-guided skips t
     assert.ok(Object.values(off.records).every((r) => !r.diagnostics.some((d) => d.kind.startsWith('guided-'))));
   });
 });
+
+/** A record whose tool schema nests `depth` object levels, written as text (JSON.stringify overflows on it). */
+function deepSchemaLine(id: string, depth: number): string {
+  const good = JSON.stringify(recordWithSchema(id, GOOD));
+  const schema = '{"type":"object","properties":{"a":'.repeat(depth) + '{"type":"string"}' + '}}'.repeat(depth);
+  return good.replace(JSON.stringify(GOOD), schema);
+}
+
+test('two schemas nested 3,000 deep: guided-unavailable for each at once, the record after them still analysed', async () => {
+  const text = [deepSchemaLine('deep1', 3000), deepSchemaLine('deep2', 3000), JSON.stringify(recordWithSchema('good', GOOD))].join('\n');
+  await withTrace(`${text}\n`, (path) => {
+    const r = spawnSync(process.execPath, ['--import', 'tsx', cli, 'analyze', path, '--json'], { cwd: repo, encoding: 'utf8' });
+    // It crashed (RangeError at Worker.postMessage, exit 1, the rest lost) after waiting out the 30 s budget.
+    assert.equal(r.status, 0, r.stderr.slice(0, 2000));
+    const rows = r.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { id: string; diagnostics: Array<{ code: string; kind: string; message: string }> });
+    assert.deepEqual(
+      rows.map((x) => x.id),
+      ['deep1', 'deep2', 'good'],
+    );
+    for (const row of rows.slice(0, 2)) {
+      const guided = row.diagnostics.filter((d) => GUIDED.has(d.code));
+      assert.equal(guided.length, 1, JSON.stringify(row.diagnostics));
+      assert.equal(guided[0]?.kind, 'guided-unavailable');
+      assert.match(guided[0]?.message ?? '', /nest more than 256 levels deep/);
+    }
+    assert.ok(rows[2]?.diagnostics.some((d) => d.code === 'TS025'));
+  });
+});

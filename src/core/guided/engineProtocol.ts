@@ -37,6 +37,12 @@ export interface EngineFailure {
   aborted: boolean;
 }
 
+/**
+ * The id of the answer to a job the worker could not read (its copy failed on the worker's side: 'messageerror').
+ * The worker answers in the order it was sent jobs, so this answers the job in flight.
+ */
+export const UNREAD_JOB = 0;
+
 export interface EngineRequest {
   id: number;
   job: EngineJob;

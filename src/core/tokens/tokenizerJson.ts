@@ -9,6 +9,7 @@ import { Tokenizer as HfTokenizer } from '@huggingface/tokenizers';
 import { byteEscapes, pushByteTokens } from './bytePairEncoder.ts';
 import { byteLevelBytes } from './byteLevel.ts';
 import type { Token, Tokenizer } from './token.ts';
+import { nestedRepetition, tokenizerPatterns } from './regexBacktracking.ts';
 
 const BYTE_TOKEN = /^<0x([0-9A-Fa-f]{2})>$/u;
 
@@ -27,6 +28,14 @@ export class TokenizerJson implements Tokenizer {
   ) {
     if (typeof json !== 'object' || json === null || typeof (json as { model?: unknown }).model !== 'object')
       throw new Error(`${label} is not a tokenizer.json (no "model")`);
+    // Its patterns run on V8's backtracking engine with no step budget: one that can backtrack without end is refused.
+    for (const pattern of tokenizerPatterns(json)) {
+      const nested = nestedRepetition(pattern);
+      if (nested)
+        throw new Error(
+          `${label}: the pattern ${JSON.stringify(pattern.length > 80 ? `${pattern.slice(0, 80)}…` : pattern)} repeats a repetition (${nested}), which can backtrack for ever on a text that almost matches`,
+        );
+    }
     try {
       this.hf = new HfTokenizer(json, (config ?? {}) as object);
     } catch (err) {

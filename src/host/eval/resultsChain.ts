@@ -5,6 +5,7 @@
  * after the last line leaves no trace in the file itself: keep the final hash `eval verify` prints.)
  */
 import { createHash } from 'node:crypto';
+import { duplicateKey } from '../../core/util/duplicateKey.ts';
 
 export interface ChainLink {
   seq: number;
@@ -91,6 +92,16 @@ export function verifyChain(text: string): ChainReport {
     const expectedPrev = previous?.hash ?? GENESIS;
     const expectedSeq = (previous?.seq ?? 0) + 1;
     let ok = true;
+    // JSON.parse keeps the last of two equal keys, a first-wins reader the first: the hash would vouch for one
+    // reading while another tool reads the other.
+    const twice = duplicateKey(raw);
+    if (twice) {
+      problems.push({
+        line,
+        message: `holds the key ${JSON.stringify(twice.key)} twice (in ${twice.path}): readers disagree on its value`,
+      });
+      ok = false;
+    }
     if (digest(link.prev, JSON.stringify(body)) !== link.hash) {
       problems.push({ line, message: `content does not match its hash (line ${link.seq} of the run was edited)` });
       ok = false;

@@ -10,7 +10,7 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { format } from 'node:util';
-import type { EngineAnswer, EngineRequest } from '../../core/guided/engineProtocol.ts';
+import { UNREAD_JOB, type EngineAnswer, type EngineRequest } from '../../core/guided/engineProtocol.ts';
 import { runJob } from '../../core/guided/engineJobs.ts';
 import { keepDerivedGrammarsIn, warmUpCompiler } from '../../core/guided/xgrammar.ts';
 import { bundleBuild, derivedGrammarFiles } from '../cache/derivedGrammarFiles.ts';
@@ -54,6 +54,14 @@ function isAbort(err: unknown): boolean {
 let jobs: Promise<void> = Promise.resolve();
 parentPort?.on('message', (request: EngineRequest) => {
   jobs = jobs.then(() => runAndAnswer(request));
+});
+// A job that could not be read here (too deep for this thread's stack to copy) is answered as a failure in its turn,
+// not left for the time budget.
+parentPort?.on('messageerror', (err: Error) => {
+  jobs = jobs.then(() => {
+    const message = `the grammar engine could not read the job: ${err.message}`;
+    parentPort?.postMessage({ id: UNREAD_JOB, ok: false, failure: { name: 'GuidedUnavailableError', message, aborted: false }, log: [] });
+  });
 });
 
 async function runAndAnswer({ id, job }: EngineRequest): Promise<void> {

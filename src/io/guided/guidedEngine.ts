@@ -6,19 +6,21 @@
  * the new worker. A job that fails this way is a GuidedUnavailableError saying why, in words.
  *
  * Schemas xgrammar is known not to compile never reach it (schemaSupport.ts, checked in the worker before the
- * compile); the worker is the net for the ones nobody has found yet.
+ * compile); the worker is the net for the ones nobody has found yet. A job nested too deep to copy to the worker
+ * (structured clone recurses) is refused before it is sent, and one the worker could not read is answered at once.
  */
 import type { Worker } from 'node:worker_threads';
 import { dirname, join } from 'node:path';
 import type { ChatRequest } from '../../core/trace/record.ts';
 import type { Token } from '../../core/tokens/token.ts';
-import type { EngineAnswer, EngineJob, EngineValue, WhatIfOutcome } from '../../core/guided/engineProtocol.ts';
+import { UNREAD_JOB, type EngineAnswer, type EngineJob, type EngineValue, type WhatIfOutcome } from '../../core/guided/engineProtocol.ts';
 import type { WhatIfRequestOptions } from '../../core/guided/whatIf.ts';
 import { tokenAt } from '../../core/guided/tokenAt.ts';
 import { GuidedRequestError } from '../../core/guided/guidedRequestError.ts';
 import type { GrammarEngine } from '../../core/guided/grammarEngine.ts';
 import { DEFAULT_WORKER_MEMORY_MB, startGuidedWorker } from './guidedWorkerStart.ts';
 import { startupMark } from '../../core/util/startupMarks.ts';
+import { deeperThan, MAX_JSON_DEPTH } from '../../core/util/jsonDepth.ts';
 
 export interface GuidedEngineOptions {
   /** Time budget of one job (compile + what-if of one record), ms. Default 30 s. */
@@ -175,6 +177,15 @@ export class GuidedEngine implements GrammarEngine {
 
   private submit(job: EngineJob): Promise<EngineValue> {
     if (this.closed) return Promise.reject(new GuidedUnavailableError('the grammar engine was closed'));
+    // Structured clone is recursive: a schema a few thousand levels deep overflows the stack of postMessage (on this
+    // thread, or on the worker's as it reads the job, which then never answers). Such a job is refused here, at
+    // once; xgrammar could not compile it anyway (schemaSupport.ts refuses schemas over 50 levels).
+    if (deeperThan(job, MAX_JSON_DEPTH))
+      return Promise.reject(
+        new GuidedUnavailableError(
+          `the tools nest more than ${MAX_JSON_DEPTH} levels deep, far deeper than xgrammar can compile; they were not sent to the grammar engine`,
+        ),
+      );
     return new Promise((resolve, reject) => {
       this.queue.push({ job, timeoutMs: this.timeoutMs, resolve, reject });
       this.pump();
@@ -220,8 +231,8 @@ export class GuidedEngine implements GrammarEngine {
       // budget starts when the warm-up is answered.
       const pending = this.queue.shift() as Pending;
       const id = this.nextId++;
-      this.pipelined = { pending, id };
-      this.worker.postMessage({ id, job: pending.job });
+      if (this.send(this.worker, id, pending)) this.pipelined = { pending, id };
+      else this.pump();
       return;
     }
     if (this.current || this.queue.length === 0) {
@@ -234,9 +245,29 @@ export class GuidedEngine implements GrammarEngine {
     }
     const pending = this.queue.shift() as Pending;
     const id = this.nextId++;
+    if (!this.send(this.worker, id, pending)) {
+      this.pump();
+      return;
+    }
     this.current = { pending, id, timer: this.budget(this.worker, pending) };
     this.worker.ref();
-    this.worker.postMessage({ id, job: pending.job });
+  }
+
+  /**
+   * Posts one job; false when it cannot be copied to the worker (a value structured clone refuses or overflows
+   * on), which fails that job alone: the worker never saw it and goes on with the next.
+   */
+  private send(worker: Worker, id: number, pending: Pending): boolean {
+    try {
+      worker.postMessage({ id, job: pending.job });
+      return true;
+    } catch (err) {
+      this.stats.jobs++;
+      this.stats.failures++;
+      const why = err instanceof Error ? err.message : String(err);
+      pending.reject(new GuidedUnavailableError(`the job could not be sent to the grammar engine: ${why}`));
+      return false;
+    }
   }
 
   private budget(worker: Worker, pending: Pending): NodeJS.Timeout {
@@ -247,7 +278,8 @@ export class GuidedEngine implements GrammarEngine {
   }
 
   private answered(worker: Worker, answer: EngineAnswer): void {
-    if (worker !== this.worker || !this.current || this.current.id !== answer.id) return;
+    // UNREAD_JOB: the worker could not read the job it was sent (in order, so it is the one in flight).
+    if (worker !== this.worker || !this.current || (this.current.id !== answer.id && answer.id !== UNREAD_JOB)) return;
     const { pending, timer } = this.current;
     clearTimeout(timer);
     this.current = null;

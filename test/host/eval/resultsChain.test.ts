@@ -44,3 +44,18 @@ test('a removed line breaks the next link; a line without a link is named', () =
     [2],
   );
 });
+
+test('a line holding a key twice is refused, naming the key (a first-wins reader reads the other value)', () => {
+  const lines = chained(values);
+  // JSON.parse's reading (the last "status", in the same place) still matches the hash; a first-wins reader sees "failed".
+  lines[2] = (lines[2] as string).replace('"status":"success"', '"status":"failed","status":"success"');
+  const report = verifyChain(lines.join('\n'));
+  assert.deepEqual(report.problems, [{ line: 3, message: 'holds the key "status" twice (in $): readers disagree on its value' }]);
+  // Nested and escaped spellings of the same key are found too; equal keys in different objects are not duplicates.
+  lines[2] = chained(values)[2] as string;
+  lines[1] = (lines[1] as string).replace('"toolscope_chain":{', '"toolscope_chain":{"s\\u0065q":0,');
+  assert.deepEqual(verifyChain(lines.join('\n')).problems, [
+    { line: 2, message: 'holds the key "seq" twice (in $.toolscope_chain): readers disagree on its value' },
+  ]);
+  assert.deepEqual(verifyChain(chained([{ a: [{ k: 1 }, { k: 2 }], b: { k: '"k"' } }]).join('\n')).problems, []);
+});

@@ -98,3 +98,53 @@ test("fatalReason: the gist of xgrammar's [FATAL] line", () => {
   );
   assert.equal(fatalReason(['[WARNING] something']), undefined);
 });
+
+/** Tools whose schema nests `depth` object levels (built without recursion). */
+function deepTools(depth: number): ChatTool[] {
+  let schema: Record<string, unknown> = { type: 'string' };
+  for (let i = 0; i < depth; i++) schema = { type: 'object', properties: { a: schema } };
+  return tools(schema);
+}
+
+test('a schema nested thousands deep is refused at once, never copied to the worker; jobs around it run', async () => {
+  // The budget is short so that the old behaviour (the worker could not read the job and never answered) fails here.
+  const engine = new GuidedEngine({ onLog: () => undefined, timeoutMs: 5_000 });
+  try {
+    const runs = await Promise.all(
+      [GOOD, deepTools(3000), deepTools(5000), GOOD].map((t) =>
+        engine.whatIf({ tools: t, tool_choice: 'auto' }, completion('{"a": "x"}'), KIMI),
+      ),
+    );
+    assert.deepEqual(
+      runs.map((r) => r.ran),
+      [true, false, false, true],
+    );
+    for (const run of runs.slice(1, 3))
+      if (!run.ran) {
+        assert.equal(run.unavailable, true);
+        assert.match(run.why, /^the tools nest more than 256 levels deep/);
+      }
+    assert.equal(engine.stats.starts, 1, 'the worker was never replaced');
+  } finally {
+    await engine.close();
+  }
+});
+
+test('a job that cannot be copied to the worker fails alone, even queued behind another (it crashed the process)', async () => {
+  const engine = new GuidedEngine({ onLog: () => undefined });
+  try {
+    // A function is a value structured clone refuses (DataCloneError thrown by postMessage).
+    const uncloneable = tools({ type: 'object', properties: { a: { type: 'string', default: () => 1 } } });
+    const runs = await Promise.all(
+      [GOOD, uncloneable, GOOD].map((t) => engine.whatIf({ tools: t, tool_choice: 'auto' }, completion('{"a": "x"}'), KIMI)),
+    );
+    assert.deepEqual(
+      runs.map((r) => r.ran),
+      [true, false, true],
+    );
+    const [, refused] = runs;
+    if (refused && !refused.ran) assert.match(refused.why, /^the job could not be sent to the grammar engine: .*could not be cloned/);
+  } finally {
+    await engine.close();
+  }
+});

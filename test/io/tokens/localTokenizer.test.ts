@@ -232,3 +232,20 @@ test('a GGUF whose merges make a string outside its vocabulary falls back to app
   assert.equal(choice.tokenizer.approximate, true);
   assert.match(choice.note ?? '', /bad\.gguf: merge 5 "z q" makes a string that is not in its vocabulary/u);
 });
+
+test('a tokenizer.json Split pattern that repeats a repetition ((a+)+$) is refused at load: approximate tokens with the reason', () => {
+  clearLocalTokenizers();
+  const dir = writeTokenizerJson(join(tempDir('redos'), 'Qwen3-8B'));
+  const path = join(dir, 'tokenizer.json');
+  const json = JSON.parse(readFileSync(path, 'utf8')) as { pre_tokenizer: { pretokenizers: Array<{ pattern?: { Regex: string } }> } };
+  const split = json.pre_tokenizer.pretokenizers[0];
+  if (split?.pattern) split.pattern.Regex = '(a+)+$';
+  writeFileSync(path, JSON.stringify(json));
+  // Loaded, the pattern took exponential time on 'aaaa…ab' (a record with such a run ran until killed).
+  const choice = chooseTokenizer(getFormat('hermes'), [], { any: dir }, loadLocalTokenizer);
+  assert.equal(choice.tokenizer.approximate, true);
+  assert.match(choice.note ?? '', /the pattern "\(a\+\)\+\$" repeats a repetition \(\(a\+\)\+\), which can backtrack for ever/u);
+  const record: TraceRecord = { toolscope: 1, id: 'r', meta: { format: 'hermes' }, completion: { text: `${'a'.repeat(64)}b` } };
+  const a = analyze(record, { tokenizers: { any: dir } });
+  assert.equal(a.completion?.tokens.map((t) => t.text).join(''), `${'a'.repeat(64)}b`);
+});
