@@ -12,6 +12,7 @@ import { llamaFormat } from './llama/llamaFormat.ts';
 import { glmFormat } from './glm/glmFormat.ts';
 import { gemma4Format } from './gemma4/gemma4Format.ts';
 import { functionGemmaFormat } from './functionGemma/functionGemmaFormat.ts';
+import { mistralFormat } from './mistral/mistralFormat.ts';
 import type { Tokenizer } from '../tokens/token.ts';
 
 const formats = new Map<string, ToolCallFormat>();
@@ -81,6 +82,7 @@ registerFormat(hermesFormat);
 registerFormat(llamaFormat);
 registerFormat(gemma4Format);
 registerFormat(functionGemmaFormat);
+registerFormat(mistralFormat);
 
 // ---- tokens for completions recorded without them ------------------------------------------------------
 
