@@ -34,7 +34,8 @@ function asWords(help: string): string {
     .filter((n) => !CAPTURED_FORMATS.includes(n))
     .flatMap((n) => [n, ...(getFormat(n).guided?.shapes ?? [])]);
   let words = help.replace(/\s+/gu, ' ');
-  for (const name of added) words = words.replaceAll(`"${name}", `, '');
+  // A name anywhere in a list but last is followed by `, `; the last one is preceded by it.
+  for (const name of added) words = words.replaceAll(`"${name}", `, '').replaceAll(`, "${name}")`, ')');
   return words;
 }
 

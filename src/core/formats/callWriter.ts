@@ -29,6 +29,8 @@ export interface FormatCallWriter {
    * JSON object (Qwen3-Coder's `<parameter=KEY>` blocks): the arguments are then these, in order.
    */
   member?(key: string, value: unknown): string;
+  /** Between two members (Gemma's `,`); '' when absent. */
+  readonly memberSeparator?: string;
   /** A call after its arguments. */
   readonly tail: string;
 }
@@ -47,5 +49,5 @@ export function argumentsText(writer: FormatCallWriter, json: string): string {
   const args = JSON.parse(json) as Record<string, unknown>;
   return Object.entries(args)
     .map(([key, value]) => (writer.member as NonNullable<FormatCallWriter['member']>)(key, value))
-    .join('');
+    .join(writer.memberSeparator ?? '');
 }

@@ -10,6 +10,9 @@ import { hermesFormat } from './hermes/hermesFormat.ts';
 import { qwen3CoderFormat } from './qwen3Coder/qwen3CoderFormat.ts';
 import { llamaFormat } from './llama/llamaFormat.ts';
 import { glmFormat } from './glm/glmFormat.ts';
+import { gemma4Format } from './gemma4/gemma4Format.ts';
+import { functionGemmaFormat } from './functionGemma/functionGemmaFormat.ts';
+import { mistralFormat } from './mistral/mistralFormat.ts';
 import type { Tokenizer } from '../tokens/token.ts';
 
 const formats = new Map<string, ToolCallFormat>();
@@ -77,6 +80,9 @@ registerFormat(qwen3CoderFormat);
 registerFormat(glmFormat);
 registerFormat(hermesFormat);
 registerFormat(llamaFormat);
+registerFormat(gemma4Format);
+registerFormat(functionGemmaFormat);
+registerFormat(mistralFormat);
 
 // ---- tokens for completions recorded without them ------------------------------------------------------
 

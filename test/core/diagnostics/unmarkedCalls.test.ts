@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { analyze, completionResponse, ofKind, record, TOOLS } from './analyze.helpers.ts';
 import { findUnmarkedCalls, formatWriting } from '../../../src/core/diagnostics/unmarkedCalls.ts';
 import { getFormat } from '../../../src/core/formats/registry.ts';
-import type { ToolCallFormat } from '../../../src/core/formats/toolCallFormat.ts';
+import type { ToolCallFormat, UnmarkedCallShape } from '../../../src/core/formats/toolCallFormat.ts';
 import { recordJson } from '../../../src/cli/analyzeJson.ts';
 
 const answer = (content: string, fields: Parameters<typeof record>[0] = {}, calls: Parameters<typeof completionResponse>[1] = []) =>
@@ -40,7 +40,9 @@ test('each shape naming an offered tool is a content-leak carrying the call; too
     const leaks = ofKind(r, 'content-leak');
     assert.equal(leaks.length, 1, `${content}: ${JSON.stringify(leaks)}`);
     const d = leaks[0]!;
-    assert.equal(d.detail, shape);
+    // The detail names the shape, and the registered format that writes it (Gemma 4 writes call:) when there is one.
+    const writer = formatWriting(shape as UnmarkedCallShape, null)?.name;
+    assert.equal(d.detail, writer ? `${shape}:${writer}` : shape);
     assert.equal(d.severity, 'error');
     assert.deepEqual(d.call, { name, arguments: args }, content);
     assert.match(d.message, /written as text with no tool-call markup.*never delivered as tool_calls/u);
@@ -154,7 +156,8 @@ test('a call also delivered as tool_calls is a warning; calls in the reasoning a
     }),
   );
   const [inReasoning] = ofKind(r, 'call-in-reasoning');
-  assert.equal(inReasoning?.detail, 'call-colon');
+  const writer = formatWriting('call-colon', null)?.name;
+  assert.equal(inReasoning?.detail, writer ? `call-colon:${writer}` : 'call-colon');
   assert.equal(inReasoning?.where, 'reasoning');
   assert.deepEqual(inReasoning?.call, { name: 'search', arguments: '{"query": "vllm"}' });
   assert.deepEqual(ofKind(r, 'tool-described-not-called'), []);

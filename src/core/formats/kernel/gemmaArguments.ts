@@ -44,9 +44,18 @@ export function gemmaBodyEnd(text: string, open: number, limit = 200_000): numbe
   return -1;
 }
 
-/** The JSON arguments of a call body (the text between its braces), and what could not be turned. */
-export function gemmaArgumentsJson(body: string): { json: string | null; problems: string[] } {
-  if (body.includes(FUNCTION_GEMMA_STRING)) return functionGemmaArguments(body);
+/** Which reader: Gemma 4's notation, or FunctionGemma's `key:<escape>value<escape>` pairs. */
+export type GemmaArgumentStyle = 'gemma4' | 'functiongemma';
+
+/**
+ * The JSON arguments of a call body (the text between its braces), and what could not be turned. Without a style
+ * (text with no markup to tell), a body holding `<escape>` is read as FunctionGemma's.
+ */
+export function gemmaArgumentsJson(
+  body: string,
+  style: GemmaArgumentStyle = body.includes(FUNCTION_GEMMA_STRING) ? 'functiongemma' : 'gemma4',
+): { json: string | null; problems: string[] } {
+  if (style === 'functiongemma') return functionGemmaArguments(body);
   const problems: string[] = [];
   const json = gemmaObject(body, problems, 0);
   return { json: problems.includes(TOO_DEEP) ? null : json, problems };

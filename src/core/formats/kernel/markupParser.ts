@@ -2,7 +2,8 @@
  * The parser kernel every format's reference parser stands on: the streaming scan loop with a bounded hold-back of
  * a possible marker prefix, the delta builder, and the bookkeeping of a `ParseResult`.
  *
- * Every marker of the known formats starts with `<`. Text is scanned once: between pushes the loop keeps back only
+ * Most formats' markers start with `<` (Mistral's with `[`): the loop looks for the first characters the table's
+ * markers start with. Text is scanned once: between pushes the loop keeps back only
  * a tail that could still become a marker (shorter than the longest marker); everything else goes to the format's
  * `text()` and `marker()` handlers, which see the same calls whatever the cut of the input (split invariance).
  */
@@ -96,6 +97,8 @@ export abstract class MarkupParser<N extends string> implements StreamingParser 
   /** Absolute offset of `hold[0]` in the whole text. */
   private offset = 0;
   private readonly maxMarkerLength: number;
+  /** The characters the table's markers start with (`<` for most formats). */
+  private readonly leads: string;
   protected readonly out = new DeltaBuilder();
 
   protected content = '';
@@ -120,6 +123,7 @@ export abstract class MarkupParser<N extends string> implements StreamingParser 
     this.st = initial;
     if (initial === 'reasoning') this.thinkOpenedAt = 0;
     this.maxMarkerLength = Math.max(...table.map((m) => m.text.length));
+    this.leads = [...new Set(table.map((m) => m.text[0] ?? ''))].join('');
   }
 
   get state(): ParserState {
@@ -129,7 +133,7 @@ export abstract class MarkupParser<N extends string> implements StreamingParser 
   push(text: string): ParserDelta | null {
     if (this.finished) throw new Error(`${this.label}: push() after finish()`);
     // Fast path: most tokens are plain text with nothing held back.
-    if (this.hold === '' && text.indexOf('<') < 0) {
+    if (this.hold === '' && this.nextLead(text, 0) < 0) {
       if (text) this.text(text, this.offset);
       this.offset += text.length;
       return this.out.take();
@@ -138,7 +142,7 @@ export abstract class MarkupParser<N extends string> implements StreamingParser 
     const base = this.offset;
     let pos = 0;
     for (;;) {
-      const lt = buf.indexOf('<', pos);
+      const lt = this.nextLead(buf, pos);
       if (lt < 0) {
         if (pos < buf.length) this.text(buf.slice(pos), base + pos);
         pos = buf.length;
@@ -154,7 +158,7 @@ export abstract class MarkupParser<N extends string> implements StreamingParser 
         this.marker(match, base + lt);
         pos = lt + match.text.length;
       } else {
-        this.text('<', base + lt);
+        this.text(buf[lt] as string, base + lt);
         pos = lt + 1;
       }
     }
@@ -187,6 +191,13 @@ export abstract class MarkupParser<N extends string> implements StreamingParser 
       notes: this.notes.map((n) => ({ ...n, span: { ...n.span } })),
       contentSpans: this.contentSpans.map((s) => ({ ...s })),
     };
+  }
+
+  /** Where the next character a marker may start with is, from `from`; -1 when there is none. */
+  private nextLead(text: string, from: number): number {
+    if (this.leads.length === 1) return text.indexOf(this.leads, from);
+    for (let i = from; i < text.length; i++) if (this.leads.includes(text[i] as string)) return i;
+    return -1;
   }
 
   /** Is `m` a marker in the current state? Elsewhere its text is just text. */

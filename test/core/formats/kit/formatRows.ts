@@ -6,6 +6,8 @@
 import type { ParserOptions, ParserState } from '../../../../src/core/formats/toolCallFormat.ts';
 import { DEEPSEEK_V31_FIXTURES } from '../../../fixtures/deepseekV31Completions.ts';
 import { GLM_FIXTURES } from '../../../fixtures/glm/glmCompletions.ts';
+import { FUNCTION_GEMMA_FIXTURES, GEMMA4_FIXTURES } from '../../../fixtures/gemma4/gemma4Completions.ts';
+import { MISTRAL_FIXTURES } from '../../../fixtures/mistral/mistralCompletions.ts';
 import { HARMONY_FIXTURES } from '../../../fixtures/harmonyCompletions.ts';
 import { HERMES_FIXTURES } from '../../../fixtures/hermesCompletions.ts';
 import { KIMI_FIXTURES } from '../../../fixtures/kimiK2Completions.ts';
@@ -158,6 +160,61 @@ export const FORMAT_ROWS: Readonly<Record<string, FormatRow>> = {
       ['</tool_call>', 'content'],
       ['<tool_call>get_current_date', 'call-id'],
       ['</tool_call>', 'content'],
+      ['bye', 'content'],
+    ],
+  },
+  gemma4: {
+    fixtures: GEMMA4_FIXTURES,
+    variants: [{ startInReasoning: true }],
+    stateOptions: undefined,
+    states: [
+      ['Hi ', 'content'],
+      ['<|channel>', 'reasoning'],
+      ['thought\nx', 'reasoning'],
+      ['<channel|>', 'content'],
+      ['<|tool_call>', 'call-id'],
+      ['call:get_weather', 'call-id'],
+      ['{city:<|"|>Pa', 'call-arguments'],
+      ['ris<|"|>}', 'call-arguments'],
+      ['<tool_call|>', 'content'],
+      ['<|tool_call>call:get_time{}', 'call-arguments'],
+      ['<tool_call|>', 'content'],
+      ['bye', 'content'],
+    ],
+  },
+  functiongemma: {
+    fixtures: FUNCTION_GEMMA_FIXTURES,
+    variants: [],
+    stateOptions: undefined,
+    states: [
+      ['Hi ', 'content'],
+      ['<start_function_call>', 'call-id'],
+      ['call:get_weather', 'call-id'],
+      ['{city:<escape>Paris<escape>}', 'call-arguments'],
+      ['<end_function_call>', 'content'],
+      ['bye', 'content'],
+    ],
+  },
+  mistral: {
+    fixtures: MISTRAL_FIXTURES,
+    variants: [{ startInReasoning: true }],
+    stateOptions: undefined,
+    states: [
+      ['Hi ', 'content'],
+      ['[THINK]', 'reasoning'],
+      ['x', 'reasoning'],
+      ['[/THINK]', 'content'],
+      ['[TOOL_CALLS]', 'call-id'],
+      ['get_weather', 'call-id'],
+      ['[ARGS]', 'call-arguments'],
+      ['{"city": "Paris"', 'call-arguments'],
+      ['}', 'content'],
+      ['[TOOL_CALLS]', 'call-id'],
+      // `[` may still begin a marker: held back until the next piece.
+      [' [', 'call-id'],
+      ['{"name": "f", "arguments": {}', 'call-arguments'],
+      ['}', 'section'],
+      [']', 'content'],
       ['bye', 'content'],
     ],
   },

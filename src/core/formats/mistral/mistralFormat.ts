@@ -1,0 +1,41 @@
+/**
+ * Mistral tool calls (Mistral Small/Large/Medium, Devstral, Magistral, Ministral, Mistral 7B v0.3, Nemo) as a
+ * `ToolCallFormat`: v11+ `[TOOL_CALLS]NAME[ARGS]{…}` and pre-v11 `[TOOL_CALLS][{"name": …, "arguments": …}]`, one
+ * parser for both; reasoning `[THINK]…[/THINK]` (docs/formats/mistral.md).
+ *
+ * No guided decoding here. The grammar an engine applies is mistral-common's Lark grammar, rendered from its Jinja
+ * grammar templates for the request's tools and tool_choice (`grammar_factory.get_lark_from_jinja`, called from
+ * vllm/parser/mistral.py @ 017e9f4448b700e85ee16023287b025693c72b9e `adjust_request`) and decoded by llguidance;
+ * pre-v11 tokenizers get a JSON schema of the call list for required/named tool choice. xgrammar has no built-in tag
+ * for Mistral and Toolscope does not convert the Lark grammar: the what-if says the format has no structural tag.
+ */
+import { MarkerSplitter } from '../../tokens/markerSplitter.ts';
+import type { ParserOptions, StreamingParser, ToolCallFormat } from '../toolCallFormat.ts';
+import { mistralCallWriter } from './mistralCallWriter.ts';
+import { ARGS, CALL_ID, MISTRAL_TOKEN_MARKERS, TOOL_CALLS } from './mistralMarkers.ts';
+import { MistralParser } from './mistralParser.ts';
+
+export const mistralFormat: ToolCallFormat = {
+  name: 'mistral',
+  displayName: 'Mistral / Devstral / Magistral',
+  markupSketch: '[TOOL_CALLS]name[ARGS]{"key": "value"}',
+  markers: MISTRAL_TOKEN_MARKERS,
+  leakFragments: [TOOL_CALLS, ARGS, CALL_ID],
+  // No closer: a call ends where its JSON ends.
+  leakSignature: { openers: [TOOL_CALLS], closers: [] },
+  models: /mistral|mixtral|devstral|magistral|ministral|codestral|pixtral/iu,
+  // vLLM `mistral`; SGLang `mistral`.
+  parserNames: ['mistral'],
+  engineNotes: {
+    sectionEndsThink:
+      "vLLM's Mistral parser ends the reasoning at [TOOL_CALLS] (its (REASONING, TOOL_CALLS) transition) and delivers the call",
+  },
+  callWriter: mistralCallWriter,
+  tokenizer: { approximate: () => new MarkerSplitter(mistralFormat) },
+  detect(text: string): boolean {
+    return text.includes(TOOL_CALLS) || text.includes(ARGS);
+  },
+  createParser(options?: ParserOptions): StreamingParser {
+    return new MistralParser(options);
+  },
+};
