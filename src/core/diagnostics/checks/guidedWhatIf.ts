@@ -244,7 +244,10 @@ function startWhatIf(early: EarlyRecord): StartedWhatIf | null {
   // Started inside reasoning (vLLM's reasoning parser): the grammar starts after the `</think>` put before it.
   const text = early.startInReasoning && !completionText.trimStart().startsWith('<think>') ? `<think>${completionText}` : completionText;
   // No tokens: the findings place the blocking character on the record's tokens themselves (blocked()).
-  const run = grammarEngine.whatIf(request, { text, tokens: [], finishReason: early.finishReason }, { format: format.name });
+  // The tag of the generation whose markup the completion carries, for formats with one per generation.
+  const shape = format.guided.shapeOf?.(completionText);
+  const options = shape === undefined ? { format: format.name } : { format: format.name, shape };
+  const run = grammarEngine.whatIf(request, { text, tokens: [], finishReason: early.finishReason }, options);
   // Nobody may come for the answer (the record's own analysis can still fail): that is no unhandled rejection.
   run.catch(() => undefined);
   return { run, shift: text.length - completionText.length };
