@@ -10,6 +10,7 @@ import { hermesFormat } from './hermes/hermesFormat.ts';
 import { qwen3CoderFormat } from './qwen3Coder/qwen3CoderFormat.ts';
 import { llamaFormat } from './llama/llamaFormat.ts';
 import { glmFormat } from './glm/glmFormat.ts';
+import { deepseekDsmlFormat } from './deepseekDsml/dsmlFormat.ts';
 import type { Tokenizer } from '../tokens/token.ts';
 
 const formats = new Map<string, ToolCallFormat>();
@@ -73,6 +74,7 @@ function firstFragment(format: ToolCallFormat, text: string): number {
 registerFormat(kimiK2Format);
 registerFormat(harmonyFormat);
 registerFormat(deepseekV31Format);
+registerFormat(deepseekDsmlFormat);
 registerFormat(qwen3CoderFormat);
 registerFormat(glmFormat);
 registerFormat(hermesFormat);

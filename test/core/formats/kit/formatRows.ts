@@ -6,6 +6,7 @@
 import type { ParserOptions, ParserState } from '../../../../src/core/formats/toolCallFormat.ts';
 import { DEEPSEEK_V31_FIXTURES } from '../../../fixtures/deepseekV31Completions.ts';
 import { GLM_FIXTURES } from '../../../fixtures/glm/glmCompletions.ts';
+import { DSML_FIXTURES } from '../../../fixtures/deepseekDsml/dsmlCompletions.ts';
 import { HARMONY_FIXTURES } from '../../../fixtures/harmonyCompletions.ts';
 import { HERMES_FIXTURES } from '../../../fixtures/hermesCompletions.ts';
 import { KIMI_FIXTURES } from '../../../fixtures/kimiK2Completions.ts';
@@ -159,6 +160,25 @@ export const FORMAT_ROWS: Readonly<Record<string, FormatRow>> = {
       ['<tool_call>get_current_date', 'call-id'],
       ['</tool_call>', 'content'],
       ['bye', 'content'],
+    ],
+  },
+  deepseek_dsml: {
+    fixtures: DSML_FIXTURES,
+    variants: [{ tools: [] }, { startInReasoning: true }],
+    stateOptions: { startInReasoning: true },
+    states: [
+      ['hm', 'reasoning'],
+      ['</think>', 'content'],
+      ['Hi ', 'content'],
+      ['<｜DSML｜tool_calls>', 'section'],
+      ['\n', 'section'],
+      ['<｜DSML｜invoke name="get_weather', 'call-id'],
+      ['">\n', 'call-arguments'],
+      ['<｜DSML｜parameter name="city" string="true">', 'call-arguments'],
+      ['Paris', 'call-arguments'],
+      ['</｜DSML｜parameter>\n', 'call-arguments'],
+      ['</｜DSML｜invoke>\n', 'section'],
+      ['</｜DSML｜tool_calls>', 'content'],
     ],
   },
 };
