@@ -130,7 +130,7 @@ describe('other tool-call formats in the trace editor (chromium)', () => {
       const view = viewIn(named, record);
       assert.equal(view.format, format);
       // A token holding a blank line (DSML's `.\n\n` before its block) takes a chip per row: count the tokens shown.
-      const shown = new Set(await page.locator('.chip[data-i]').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.i)));
+      const shown = new Set(await page.locator('.chip[data-i]').evaluateAll((els) => els.map((e) => e.getAttribute('data-i'))));
       assert.equal(shown.size, view.tokens.length, `${record}: every token is a chip`);
       // A space inside a marker (DSML's `<｜DSML｜invoke name="`) is shown as `·`.
       const chips = (await page.locator('.chip.role-marker').allTextContents()).map((c) => c.replaceAll('·', ' '));
