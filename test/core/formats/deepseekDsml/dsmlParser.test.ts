@@ -12,7 +12,7 @@ import { formatOfModel, formatOfParser } from '../../../../src/core/formats/reso
 import type { ParserOptions } from '../../../../src/core/formats/toolCallFormat.ts';
 import { writeCompletion } from '../../../../src/core/formats/callWriter.ts';
 import { DSML_FIXTURES, DSML_TOOLS } from '../../../fixtures/deepseekDsml/dsmlCompletions.ts';
-import { checkDeltas, checkFixture, checkNameFirst } from '../kit/formatTestKit.ts';
+import { checkDeltas, checkFixture, checkLinear, checkNameFirst } from '../kit/formatTestKit.ts';
 
 const make = (options?: ParserOptions) => new DeepSeekDsmlParser(options);
 const tools = { tools: DSML_TOOLS };
@@ -103,4 +103,13 @@ test('deepseek_dsml: the call writer writes V4 calls the parser reads back', () 
     ],
   );
   assert.deepEqual(r.notes, []);
+});
+
+test('deepseek_dsml: parsing is linear in the length of the text (counted, not timed)', () => {
+  const call =
+    '<｜DSML｜invoke name="get_weather">\n<｜DSML｜parameter name="city" string="true">Paris</｜DSML｜parameter>\n</｜DSML｜invoke>\n';
+  checkLinear(make, `<｜DSML｜tool_calls>\n${call}</｜DSML｜tool_calls>ok `, tools);
+  // One block holding ever more invokes, and one value holding ever more quoted closers.
+  checkLinear(make, call, tools);
+  checkLinear(make, '</｜DSML｜parameter> x', tools);
 });
