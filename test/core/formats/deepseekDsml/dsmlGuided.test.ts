@@ -21,10 +21,12 @@ async function guided(text: string): Promise<AnalyzedRecord['diagnostics']> {
 }
 
 test('deepseek_dsml what-if: a V3.2 block is judged by the deepseek_v3_2 tag', async () => {
+  const accepted = await guided(`Checking.\n\n${dsmlCall('get_weather', 'Paris', '3', 'function_calls')}`);
   assert.deepEqual(
-    (await guided(`Checking.\n\n${dsmlCall('get_weather', 'Paris', '3', 'function_calls')}`)).map((d) => d.kind),
+    accepted.map((d) => d.kind),
     ['guided-accepts'],
   );
+  assert.match(accepted[0]?.message ?? '', /xgrammar's deepseek_v3_2 tag/u);
   const text = dsmlCall('search_web', 'weather', '', 'function_calls');
   const blocked = await guided(text);
   assert.deepEqual(
