@@ -20,7 +20,7 @@ test('registry: Kimi K2 stays first and the default; the other formats are regis
   assert.equal(findFormat('harmony'), getFormat('harmony'));
   assert.equal(findFormat('nope'), undefined);
   assert.equal(findFormat(42), undefined);
-  assert.throws(() => getFormat('nope'), /known: kimi_k2, harmony, deepseek_v31, qwen3_coder, glm, hermes, llama/);
+  assert.throws(() => getFormat('nope'), /known: kimi_k2, harmony, deepseek_v31, deepseek_dsml, qwen3_coder, glm, hermes, llama/);
 });
 
 test('registry: the format whose markup comes first wins when another format is quoted inside it', () => {
