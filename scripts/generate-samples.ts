@@ -10,6 +10,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { k2vvRequestHash } from '../src/host/eval/pythonJson.ts';
 import { GLM_SAMPLE_MODEL, glmSampleCalls } from '../test/fixtures/glm/glmSamples.ts';
+import { DSML_SAMPLE_MODEL, dsmlSampleCalls } from '../test/fixtures/deepseekDsml/dsmlSamples.ts';
 
 type Json = Record<string, unknown>;
 
@@ -1161,6 +1162,7 @@ function otherFormats(): Json[] {
     harmony: { model: 'openai/gpt-oss-120b', parser: 'openai' },
     llama: { model: 'meta-llama/Llama-3.3-70B-Instruct', parser: 'llama3_json' },
     glm: GLM_SAMPLE_MODEL,
+    deepseek_dsml: DSML_SAMPLE_MODEL,
   };
   const record = (format: string, id: string, note: string, user: string, completion: Json, response?: Json): Json => ({
     toolscope: 1,
@@ -1416,6 +1418,8 @@ function otherFormats(): Json[] {
 
   // GLM: its scenario lives beside its fixtures (test/fixtures/glm/glmSamples.ts).
   scenarios('glm', glmSampleCalls());
+  // DeepSeek DSML: its scenario lives beside its fixtures (test/fixtures/deepseekDsml/dsmlSamples.ts).
+  scenarios('deepseek_dsml', dsmlSampleCalls());
   return rows;
 }
 
@@ -2019,14 +2023,14 @@ function realFailures(): Json[] {
       message({ content: '{"name": "search_web", "arguments": {"query": "Lisbon tram strike"}}' }, 'stop'),
     ),
     record(
-      'dsml-markup-in-content',
-      "DeepSeek V3.2's DSML tool-call markup reached the content: a format Toolscope has no parser for, reported as unknown markup.",
-      'deepseek-ai/DeepSeek-V3.2',
+      'dsml-lookalike-in-content',
+      "DeepSeek's DSML call markup reached the content spelled with DOUBLE VERTICAL LINE bars (<‖DSML‖tool_calls>, as lsdefine/GenericAgent issue 804 saw it): no parser reads that spelling, so it is reported as unknown markup.",
+      'deepseek-ai/DeepSeek-V4-Flash',
       'Weather in Évora?',
       message(
         {
           content:
-            '<｜DSML｜function_calls>\n<｜DSML｜invoke name="get_weather">\n<｜DSML｜parameter name="city" string="true">Évora</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜function_calls>',
+            '<‖DSML‖tool_calls>\n<‖DSML‖invoke name="get_weather">\n<‖DSML‖parameter name="city" string="true">Évora</‖DSML‖parameter>\n</‖DSML‖invoke>\n</‖DSML‖tool_calls>',
         },
         'stop',
       ),

@@ -174,7 +174,7 @@ test('every diagnostic kind fires on some sample; the clean samples are clean', 
   assert.ok(found('reserved-token-spelling-in-content').includes('content-leak@kimi_k2'));
   assert.ok(found('leaked-call-bad-id').includes('bad-call-id@leaked') && found('leaked-call-bad-id').includes('unknown-tool@leaked'));
   assert.ok(found('bare-json-call-in-content').includes('raw-fallback-format@bare-json'));
-  assert.ok(found('dsml-markup-in-content').includes('unknown-markup-in-content'));
+  assert.ok(found('dsml-lookalike-in-content').includes('unknown-markup-in-content'));
   const sse = records.get('vllm-stream.sse.jsonl') ?? [];
   assert.deepEqual(
     sse.map((r) => r.diagnostics.some((d) => d.kind === 'content-leak')),

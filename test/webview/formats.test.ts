@@ -1,5 +1,5 @@
 /**
- * The six added tool-call formats in the trace editor, in chromium: samples/other-formats.jsonl in the report
+ * The seven added tool-call formats in the trace editor, in chromium: samples/other-formats.jsonl in the report
  * page shows each format's markers as marker chips and says which format each record was read in and why; in the
  * VS Code page, choosing a format (the `toolscope.format` setting) re-reads the trace in it.
  */
@@ -45,6 +45,18 @@ const FORMATS: Array<{ format: string; record: string; markers: string[] }> = [
     format: 'glm',
     record: 'glm-clean-call',
     markers: ['<tool_call>', '<arg_key>', '</arg_key>', '<arg_value>', '</arg_value>', '</tool_call>'],
+  },
+  {
+    format: 'deepseek_dsml',
+    record: 'deepseek_dsml-clean-call',
+    markers: [
+      '<｜DSML｜tool_calls>',
+      '<｜DSML｜invoke name="',
+      '<｜DSML｜parameter name="',
+      '</｜DSML｜parameter>',
+      '</｜DSML｜invoke>',
+      '</｜DSML｜tool_calls>',
+    ],
   },
 ];
 
@@ -117,8 +129,11 @@ describe('other tool-call formats in the trace editor (chromium)', () => {
       await selectRecord(page, record);
       const view = viewIn(named, record);
       assert.equal(view.format, format);
-      assert.equal(await page.locator('.chip[data-i]').count(), view.tokens.length, `${record}: every token is a chip`);
-      const chips = await page.locator('.chip.role-marker').allTextContents();
+      // A token holding a blank line (DSML's `.\n\n` before its block) takes a chip per row: count the tokens shown.
+      const shown = new Set(await page.locator('.chip[data-i]').evaluateAll((els) => els.map((e) => e.getAttribute('data-i'))));
+      assert.equal(shown.size, view.tokens.length, `${record}: every token is a chip`);
+      // A space inside a marker (DSML's `<｜DSML｜invoke name="`) is shown as `·`.
+      const chips = (await page.locator('.chip.role-marker').allTextContents()).map((c) => c.replaceAll('·', ' '));
       assert.deepEqual(
         chips,
         view.tokens.filter((tk) => tk.role === 'marker').map((tk) => tk.text),
@@ -167,7 +182,7 @@ describe('other tool-call formats in the trace editor (chromium)', () => {
     }
     // The list says the format too (filterable by it).
     await page.locator('.filter-text input').fill('deepseek_v31');
-    assert.match((await page.locator('.list-count').textContent()) ?? '', /^6 of 36 records/);
+    assert.match((await page.locator('.list-count').textContent()) ?? '', /^6 of 42 records/);
     await done();
   });
 
@@ -197,7 +212,7 @@ describe('other tool-call formats in the trace editor (chromium)', () => {
     const { page, done } = await openPage(browser, null, { theme: 'dark' });
     await page.addInitScript(DARK_VSCODE_THEME);
     const host = await openVsCodePage(page, server, SAMPLE, '/vscode-formats.html');
-    await page.locator('.list-count', { hasText: /^36 records$/ }).waitFor();
+    await page.locator('.list-count', { hasText: /^42 records$/ }).waitFor();
     await host.idle();
     await selectRecord(page, 'harmony-clean-call');
     assert.equal((await formatLabel(page)).text, 'format harmony');

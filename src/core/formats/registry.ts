@@ -13,6 +13,7 @@ import { glmFormat } from './glm/glmFormat.ts';
 import { gemma4Format } from './gemma4/gemma4Format.ts';
 import { functionGemmaFormat } from './functionGemma/functionGemmaFormat.ts';
 import { mistralFormat } from './mistral/mistralFormat.ts';
+import { deepseekDsmlFormat } from './deepseekDsml/dsmlFormat.ts';
 import type { Tokenizer } from '../tokens/token.ts';
 
 const formats = new Map<string, ToolCallFormat>();
@@ -76,6 +77,7 @@ function firstFragment(format: ToolCallFormat, text: string): number {
 registerFormat(kimiK2Format);
 registerFormat(harmonyFormat);
 registerFormat(deepseekV31Format);
+registerFormat(deepseekDsmlFormat);
 registerFormat(qwen3CoderFormat);
 registerFormat(glmFormat);
 registerFormat(hermesFormat);

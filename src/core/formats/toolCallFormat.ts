@@ -204,6 +204,12 @@ export interface FormatGuidedGrammar {
   /** The shapes the format offers, the default first (Kimi K2: `xgrammar-kimi`, `pr36891`). */
   readonly shapes: readonly string[];
   /**
+   * The shape a completion's own markup belongs to, for a format whose model generations write different markup with a
+   * tag each (DeepSeek DSML: V3.2's `function_calls`, V4's `tool_calls`): the what-if compiles that one. Undefined (or
+   * absent): the default shape.
+   */
+  shapeOf?(text: string): string | undefined;
+  /**
    * Where the model ends its turn in this format's text when the record keeps it (Llama: `<|eot_id|>`, `<|eom_id|>`):
    * the engine stops there, so the what-if feeds nothing from there on to the grammar.
    */

@@ -48,7 +48,11 @@ export function xmlArgumentHint(style: XmlArgumentStyle, schema: Schema, written
       const key = written.slice(open + keyBegin.length, nameEnd);
       const own = isObject(root?.properties) ? root.properties[key] : undefined;
       const valueSchema = resolved(own ?? (root?.additionalProperties as Schema), schema);
-      let value = written.slice(nameEnd + keyEnd.length).trimStart();
+      let value = written.slice(nameEnd + keyEnd.length);
+      const suffix = style.keySuffixes?.find((x) => value.startsWith(x));
+      if (style.keySuffixes?.length && suffix === undefined)
+        return `one of ${style.keySuffixes.map((x) => `"${x}"`).join(', ')} after ${key}`;
+      value = value.slice(suffix?.length ?? 0).trimStart();
       if (valueBegin) {
         if (!value.startsWith(valueBegin)) return `"${valueBegin}" for ${key}`;
         value = value.slice(valueBegin.length).trimStart();

@@ -86,8 +86,9 @@ export function lowerXmlArguments(
   const CLOSE = `${WS} ${ebnfString(style.valueEnd)}`;
   const valueOpen = `${style.spaceBeforeValue ? ` ${WS}` : ''}${style.valueBegin ? ` ${ebnfString(style.valueBegin)}` : ''}`;
   /** A member's opening for a declared name, and for any name (`name` a rule). */
-  const memberOpen = (key: string) => `${ebnfString(`${style.keyBegin}${key}${style.keyEnd}`)}${valueOpen}`;
-  const anyMemberOpen = (name: string) => `${ebnfString(style.keyBegin)} ${name} ${ebnfString(style.keyEnd)}${valueOpen}`;
+  const suffix = style.keySuffixes?.length ? ` (${style.keySuffixes.map(ebnfString).join(' | ')})` : '';
+  const memberOpen = (key: string) => `${ebnfString(`${style.keyBegin}${key}${style.keyEnd}`)}${suffix}${valueOpen}`;
+  const anyMemberOpen = (name: string) => `${ebnfString(style.keyBegin)} ${name} ${ebnfString(style.keyEnd)}${suffix}${valueOpen}`;
   const root = format.json_schema;
   const prefix = `toolscope_qx${n}`;
   const values: StructuralTagFormat[] = [];

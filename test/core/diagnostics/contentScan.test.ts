@@ -45,17 +45,17 @@ test("content-leak: Kimi's markers spelled by id (<|reserved_token_163595|> …)
   assert.deepEqual(ofKind(r, 'unknown-markup-in-content'), []);
 });
 
-test('unknown-markup-in-content: DSML, full-width and ASCII special-token shapes of no registered format; prose is left alone', () => {
-  const r = answer('Calling <｜DSML｜function_calls> now <|END_OF_TURN_TOKEN|>');
+test('unknown-markup-in-content: DSML spelled with ‖ bars, full-width and ASCII special-token shapes of no registered format; prose is left alone', () => {
+  const r = answer('Calling <‖DSML‖tool_calls> now <|END_OF_TURN_TOKEN|>');
   const [d] = ofKind(r, 'unknown-markup-in-content');
   assert.ok(d);
   assert.equal(d.code, 'TS033');
   assert.equal(d.severity, 'warning');
   assert.equal(d.charStart, 'Calling '.length);
-  assert.match(d.message, /"<｜DSML｜function_calls>", "<\|END_OF_TURN_TOKEN\|>" \(2 occurrences\)/u);
+  assert.match(d.message, /"<‖DSML‖tool_calls>", "<\|END_OF_TURN_TOKEN\|>" \(2 occurrences\)/u);
   assert.deepEqual(findUnknownMarkup('a <b> tag, x <| y, 1 < 2 | 3 > 0, <think>, <tool_call>'), []);
   assert.deepEqual(
-    findUnknownMarkup('<|tool_call_begin|> <｜tool▁call▁begin｜> <|channel|> <|python_tag|> <|eot_id|>'),
+    findUnknownMarkup('<|tool_call_begin|> <｜tool▁call▁begin｜> <|channel|> <|python_tag|> <|eot_id|> <｜DSML｜function_calls>'),
     [],
     'registered formats own their markers',
   );

@@ -64,8 +64,11 @@ function diagnostic(entry: DiagnosticKindInfo, fields: Omit<Diagnostic, 'code' |
   return { code: entry.code, kind: entry.kind, severity: entry.severity, ...fields };
 }
 
-/** The tag the what-if compiled, in words: xgrammar's built-in of the record's format. */
+/** The tag the what-if compiled, in words: xgrammar's built-in of the record's format (or of its markup's generation). */
 function tagName(ctx: CheckContext): string {
+  // The shape the completion's markup chose (startWhatIf compiled it): `xgrammar-<style>` names xgrammar's built-in.
+  const shape = ctx.format.guided?.shapeOf?.(ctx.completionText ?? '');
+  if (shape !== undefined) return shape.startsWith('xgrammar-') ? `xgrammar's ${shape.slice('xgrammar-'.length)} tag` : `the ${shape} tag`;
   // The what-if runs only for a format with a tag (startWhatIf), so the style is always there.
   const style = ctx.format.guided?.builtinStyle;
   return style ? `xgrammar's ${style} tag` : "the format's structural tag";
@@ -244,7 +247,10 @@ function startWhatIf(early: EarlyRecord): StartedWhatIf | null {
   // Started inside reasoning (vLLM's reasoning parser): the grammar starts after the `</think>` put before it.
   const text = early.startInReasoning && !completionText.trimStart().startsWith('<think>') ? `<think>${completionText}` : completionText;
   // No tokens: the findings place the blocking character on the record's tokens themselves (blocked()).
-  const run = grammarEngine.whatIf(request, { text, tokens: [], finishReason: early.finishReason }, { format: format.name });
+  // The tag of the generation whose markup the completion carries, for formats with one per generation.
+  const shape = format.guided.shapeOf?.(completionText);
+  const options = shape === undefined ? { format: format.name } : { format: format.name, shape };
+  const run = grammarEngine.whatIf(request, { text, tokens: [], finishReason: early.finishReason }, options);
   // Nobody may come for the answer (the record's own analysis can still fail): that is no unhandled rejection.
   run.catch(() => undefined);
   return { run, shift: text.length - completionText.length };

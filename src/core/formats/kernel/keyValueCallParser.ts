@@ -1,11 +1,13 @@
 /**
  * The key/value call kernel: the streaming parser of formats whose calls are a name and one tagged value per
  * argument (Qwen3-Coder's `<function=NAME><parameter=KEY>VALUE</parameter></function>`, GLM's
- * `<tool_call>NAME<arg_key>KEY</arg_key><arg_value>VALUE</arg_value></tool_call>`). A format configures it with its
+ * `<tool_call>NAME<arg_key>KEY</arg_key><arg_value>VALUE</arg_value></tool_call>`, DeepSeek DSML's
+ * `<｜DSML｜invoke name="NAME"><｜DSML｜parameter name="KEY" string="true">VALUE</｜DSML｜parameter></｜DSML｜invoke>`). A format configures it with its
  * markup (`KeyValueSyntax`); the kernel does the rest the same way for all of them:
  *
  * - typed values: the client gets OpenAI arguments, a JSON object built from the parameters, each value typed by the
- *   tool's schema (parameterTypes.ts): strings raw, other types JSON. String values stream as they are written
+ *   tool's schema (parameterTypes.ts) or, where the format writes one, by an attribute of its key (DSML's
+ *   `string="true|false"`): strings raw, other types JSON. String values stream as they are written
  *   (JSON-escaped); other values go out when their parameter closes. The value's layout (one newline each side, or
  *   all surrounding whitespace) is trimmed as the format's engines trim it.
  * - closer confirmation: a literal value closer (or function or call closer) inside a value — code often contains
@@ -48,6 +50,8 @@ export interface KeyValueSyntax {
   readonly tokenMarkers: readonly string[];
   /** The call begin holds a function tag (Qwen3-Coder); false: the call begin opens the function itself (GLM). */
   readonly wrapped: boolean;
+  /** The call wrapper holds several functions one after another (DSML's invokes in one block); false: one (Qwen3-Coder). */
+  readonly manyFunctions?: boolean;
   /** The character that ends the function name (`>` for `<function=NAME>`, a line break for GLM 4.5's `<tool_call>NAME\n`). */
   readonly nameEnd: string;
   /**
@@ -63,8 +67,21 @@ export interface KeyValueSyntax {
    * JSON when it parses (vLLM's and SGLang's GLM parsers try `json.loads` on anything not typed string).
    */
   readonly untypedValues: 'text' | 'json';
-  /** Which layout around a value is trimmed: one line break each side, or all whitespace (Python's `strip()`). */
-  readonly valueLayout: 'newline' | 'whitespace';
+  /**
+   * Which layout around a value is trimmed: one line break each side, all whitespace (Python's `strip()`), or none
+   * (DeepSeek DSML: the value is everything between its tags).
+   */
+  readonly valueLayout: 'newline' | 'whitespace' | 'none';
+  /**
+   * Attributes after the name or key (DeepSeek DSML's `<｜DSML｜invoke name="N">`, `… name="k" string="true">`): the
+   * name or key ends at `nameEnd` / `keyEnd`, and its header then runs up to this character; null: no attributes.
+   */
+  readonly attributesEnd?: string | null;
+  /**
+   * The value's type read from a parameter's attributes (DSML's `string="true"`: raw text; `string="false"`: JSON),
+   * which then wins over the schema; undefined: the schema types it as usual.
+   */
+  readonly attributeType?: (attributes: string) => ParameterType | undefined;
   /** The tags as the structure notes name them. */
   readonly words: {
     readonly callBegin: string;
@@ -82,8 +99,8 @@ export interface KeyValueSyntax {
 
 type Marker = MarkerDef<KeyValueRole>;
 
-/** Where the open function stands. */
-type Stage = 'name' | 'body' | 'param-name' | 'key-done' | 'value' | 'closing';
+/** Where the open function stands (`name-attrs` / `key-attrs`: after the name or key, up to `attributesEnd`). */
+type Stage = 'name' | 'name-attrs' | 'body' | 'param-name' | 'key-attrs' | 'key-done' | 'value' | 'closing';
 
 interface OpenParam {
   name: string;
@@ -110,6 +127,8 @@ interface OpenFunction {
   params: number;
   param: OpenParam | null;
   paramNameRaw: string;
+  /** The attributes after the name or key, as written so far. */
+  attrs: string;
   /** A closing tag seen inside a value, waiting for what follows. */
   closer: Marker | null;
   closerAt: number;
@@ -152,7 +171,7 @@ export class KeyValueCallParser extends MarkupParser<KeyValueRole> {
     this.followers = syntax.wrapped
       ? {
           'parameter-end': ['parameter-begin', 'function-end', 'call-end', 'end-of-turn'],
-          'function-end': ['call-end', 'end-of-turn'],
+          'function-end': syntax.manyFunctions ? ['call-end', 'function-begin', 'end-of-turn'] : ['call-end', 'end-of-turn'],
           'call-end': ['call-begin', 'end-of-turn'],
         }
       : {
@@ -189,9 +208,11 @@ export class KeyValueCallParser extends MarkupParser<KeyValueRole> {
     const r = this.inFunction(n);
     switch (this.fn?.stage) {
       case 'name':
+      case 'name-attrs':
       case 'body':
         return r !== 'think-begin' && r !== 'think-end' && r !== 'parameter-end' && r !== 'key-end' && r !== 'value-begin';
       case 'param-name':
+      case 'key-attrs':
         return (
           r === 'parameter-end' ||
           r === 'function-end' ||
@@ -260,9 +281,26 @@ export class KeyValueCallParser extends MarkupParser<KeyValueRole> {
             return;
           }
           f.nameRaw += text.slice(i, gt);
-          const named = this.nameDone(f, at + gt + 1, this.syntax.nameEnd);
           i = gt + 1;
+          if (this.syntax.attributesEnd) {
+            f.stage = 'name-attrs';
+            f.attrs = '';
+            break;
+          }
+          const named = this.nameDone(f, at + i, this.syntax.nameEnd);
           // Not a call after all: the rest is content.
+          if (!named) return this.text(text.slice(i), at + i);
+          break;
+        }
+        case 'name-attrs': {
+          const end = text.indexOf(this.syntax.attributesEnd as string, i);
+          if (end < 0) {
+            f.attrs += text.slice(i);
+            return;
+          }
+          f.attrs += text.slice(i, end);
+          i = end + 1;
+          const named = this.nameDone(f, at + i, `${this.syntax.nameEnd}${f.attrs}${this.syntax.attributesEnd}`);
           if (!named) return this.text(text.slice(i), at + i);
           break;
         }
@@ -273,8 +311,24 @@ export class KeyValueCallParser extends MarkupParser<KeyValueRole> {
             return;
           }
           f.paramNameRaw += text.slice(i, gt);
-          this.openParam(f);
           i = gt + 1;
+          if (this.syntax.attributesEnd) {
+            f.stage = 'key-attrs';
+            f.attrs = '';
+            break;
+          }
+          this.openParam(f);
+          break;
+        }
+        case 'key-attrs': {
+          const end = text.indexOf(this.syntax.attributesEnd as string, i);
+          if (end < 0) {
+            f.attrs += text.slice(i);
+            return;
+          }
+          f.attrs += text.slice(i, end);
+          i = end + 1;
+          this.openParam(f);
           break;
         }
         case 'key-done': {
@@ -337,7 +391,9 @@ export class KeyValueCallParser extends MarkupParser<KeyValueRole> {
     if (!p || !text) return;
     let piece = text;
     if (!p.started) {
-      if (this.syntax.valueLayout === 'newline') {
+      if (this.syntax.valueLayout === 'none') {
+        p.started = true;
+      } else if (this.syntax.valueLayout === 'newline') {
         p.started = true;
         if (piece.startsWith('\n')) piece = piece.slice(1);
       } else {
@@ -350,7 +406,9 @@ export class KeyValueCallParser extends MarkupParser<KeyValueRole> {
     if (!p.streaming) return;
     // Hold back possible layout before the closer and half a surrogate pair.
     let safe: number;
-    if (this.syntax.valueLayout === 'newline') {
+    if (this.syntax.valueLayout === 'none') {
+      safe = p.value.length;
+    } else if (this.syntax.valueLayout === 'newline') {
       safe = p.value.length;
       if (p.value.charCodeAt(safe - 1) === 10) safe--;
     } else {
@@ -441,10 +499,12 @@ export class KeyValueCallParser extends MarkupParser<KeyValueRole> {
     const f = this.fn as OpenFunction;
     switch (f.stage) {
       case 'name':
-        // The name never got its end.
+      case 'name-attrs':
+        // The name (or its header) never got its end.
         if (!this.nameDone(f, start, '')) return this.dispatch(m, start, end);
         return this.markerInFunction(m, start, end);
       case 'param-name':
+      case 'key-attrs':
         return this.markerInKey(f, m, start, end);
       case 'key-done':
         this.record(m, start);
@@ -634,6 +694,7 @@ export class KeyValueCallParser extends MarkupParser<KeyValueRole> {
       params: 0,
       param: null,
       paramNameRaw: '',
+      attrs: '',
       closer: null,
       closerAt: 0,
       held: '',
@@ -676,7 +737,9 @@ export class KeyValueCallParser extends MarkupParser<KeyValueRole> {
 
   private openParam(f: OpenFunction): void {
     const name = f.paramNameRaw.trim();
-    const type = this.types.of(f.call.name, name);
+    const byAttribute = f.stage === 'key-attrs' ? this.syntax.attributeType?.(f.attrs) : undefined;
+    const type = byAttribute ?? this.types.of(f.call.name, name);
+    f.attrs = '';
     const streaming = type.string && !type.nullable;
     f.param = { name, type, streaming, value: '', started: false, sent: 0 };
     f.stage = 'value';
@@ -688,12 +751,15 @@ export class KeyValueCallParser extends MarkupParser<KeyValueRole> {
   private closeParam(f: OpenFunction, complete = true): void {
     const p = f.param;
     if (!p) return;
+    const layout = this.syntax.valueLayout;
     const value =
-      this.syntax.valueLayout === 'newline'
-        ? p.value.endsWith('\n')
-          ? p.value.slice(0, -1)
-          : p.value
-        : p.value.slice(0, trimmedLength(p.value));
+      layout === 'none'
+        ? p.value
+        : layout === 'newline'
+          ? p.value.endsWith('\n')
+            ? p.value.slice(0, -1)
+            : p.value
+          : p.value.slice(0, trimmedLength(p.value));
     if (p.streaming) {
       if (value.length > p.sent) this.sendArguments(f, JSON.stringify(value.slice(p.sent)).slice(1, -1));
       if (complete) this.sendArguments(f, '"');
@@ -712,8 +778,8 @@ export class KeyValueCallParser extends MarkupParser<KeyValueRole> {
   private closeFunction(end: number, terminated: boolean, why: string): void {
     const f = this.fn;
     if (!f) return;
-    if (f.stage === 'name' && !this.nameDone(f, end, '')) return;
-    if (f.stage === 'param-name' || f.stage === 'key-done') this.openParam(f);
+    if ((f.stage === 'name' || f.stage === 'name-attrs') && !this.nameDone(f, end, '')) return;
+    if (f.stage === 'param-name' || f.stage === 'key-attrs' || f.stage === 'key-done') this.openParam(f);
     if (terminated) {
       this.closeParam(f);
       this.sendArguments(f, f.params === 0 ? '{}' : '}');

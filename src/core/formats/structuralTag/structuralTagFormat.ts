@@ -41,6 +41,11 @@ export interface XmlArgumentStyle {
   readonly valueEnd: string;
   /** Whitespace may stand between the key's end and the value's begin (GLM 4.5's line break). */
   readonly spaceBeforeValue: boolean;
+  /**
+   * One of these follows `keyEnd` (xgrammar's `deepseek_xml`: `true">` or `false">` after `" string="`, either for any
+   * value); absent: nothing does.
+   */
+  readonly keySuffixes?: readonly string[];
 }
 
 export interface AnyTextFormat {

@@ -8,6 +8,7 @@ import { DEEPSEEK_V31_FIXTURES } from '../../../fixtures/deepseekV31Completions.
 import { GLM_FIXTURES } from '../../../fixtures/glm/glmCompletions.ts';
 import { FUNCTION_GEMMA_FIXTURES, GEMMA4_FIXTURES } from '../../../fixtures/gemma4/gemma4Completions.ts';
 import { MISTRAL_FIXTURES } from '../../../fixtures/mistral/mistralCompletions.ts';
+import { DSML_FIXTURES } from '../../../fixtures/deepseekDsml/dsmlCompletions.ts';
 import { HARMONY_FIXTURES } from '../../../fixtures/harmonyCompletions.ts';
 import { HERMES_FIXTURES } from '../../../fixtures/hermesCompletions.ts';
 import { KIMI_FIXTURES } from '../../../fixtures/kimiK2Completions.ts';
@@ -216,6 +217,25 @@ export const FORMAT_ROWS: Readonly<Record<string, FormatRow>> = {
       ['}', 'section'],
       [']', 'content'],
       ['bye', 'content'],
+    ],
+  },
+  deepseek_dsml: {
+    fixtures: DSML_FIXTURES,
+    variants: [{ tools: [] }, { startInReasoning: true }],
+    stateOptions: { startInReasoning: true },
+    states: [
+      ['hm', 'reasoning'],
+      ['</think>', 'content'],
+      ['Hi ', 'content'],
+      ['<｜DSML｜tool_calls>', 'section'],
+      ['\n', 'section'],
+      ['<｜DSML｜invoke name="get_weather', 'call-id'],
+      ['">\n', 'call-arguments'],
+      ['<｜DSML｜parameter name="city" string="true">', 'call-arguments'],
+      ['Paris', 'call-arguments'],
+      ['</｜DSML｜parameter>\n', 'call-arguments'],
+      ['</｜DSML｜invoke>\n', 'section'],
+      ['</｜DSML｜tool_calls>', 'content'],
     ],
   },
 };
