@@ -10,6 +10,7 @@ import { hermesFormat } from './hermes/hermesFormat.ts';
 import { qwen3CoderFormat } from './qwen3Coder/qwen3CoderFormat.ts';
 import { llamaFormat } from './llama/llamaFormat.ts';
 import { glmFormat } from './glm/glmFormat.ts';
+import { minimaxFormat } from './minimax/minimaxFormat.ts';
 import type { Tokenizer } from '../tokens/token.ts';
 
 const formats = new Map<string, ToolCallFormat>();
@@ -77,6 +78,7 @@ registerFormat(qwen3CoderFormat);
 registerFormat(glmFormat);
 registerFormat(hermesFormat);
 registerFormat(llamaFormat);
+registerFormat(minimaxFormat);
 
 // ---- tokens for completions recorded without them ------------------------------------------------------
 

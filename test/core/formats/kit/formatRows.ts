@@ -10,6 +10,7 @@ import { HARMONY_FIXTURES } from '../../../fixtures/harmonyCompletions.ts';
 import { HERMES_FIXTURES } from '../../../fixtures/hermesCompletions.ts';
 import { KIMI_FIXTURES } from '../../../fixtures/kimiK2Completions.ts';
 import { LLAMA_FIXTURES } from '../../../fixtures/llamaCompletions.ts';
+import { MINIMAX_FIXTURES } from '../../../fixtures/minimax/minimaxCompletions.ts';
 import { QWEN3_CODER_FIXTURES, QWEN3_CODER_TOOLS } from '../../../fixtures/qwen3CoderCompletions.ts';
 
 export interface FormatRow {
@@ -158,6 +159,27 @@ export const FORMAT_ROWS: Readonly<Record<string, FormatRow>> = {
       ['</tool_call>', 'content'],
       ['<tool_call>get_current_date', 'call-id'],
       ['</tool_call>', 'content'],
+      ['bye', 'content'],
+    ],
+  },
+  minimax_m2: {
+    fixtures: MINIMAX_FIXTURES,
+    variants: [{ tools: [] }, { startInReasoning: true }],
+    stateOptions: undefined,
+    states: [
+      ['Hi ', 'content'],
+      ['<think>', 'reasoning'],
+      ['x', 'reasoning'],
+      ['</think>', 'content'],
+      ['<minimax:tool_call>', 'section'],
+      ['\n', 'section'],
+      ['<invoke name="get_weather', 'call-id'],
+      ['">', 'call-arguments'],
+      ['\n<parameter name="city">', 'call-arguments'],
+      ['Paris', 'call-arguments'],
+      ['</parameter>\n', 'call-arguments'],
+      ['</invoke>', 'section'],
+      ['\n</minimax:tool_call>', 'content'],
       ['bye', 'content'],
     ],
   },
