@@ -11,6 +11,7 @@ import { qwen3CoderFormat } from './qwen3Coder/qwen3CoderFormat.ts';
 import { llamaFormat } from './llama/llamaFormat.ts';
 import { glmFormat } from './glm/glmFormat.ts';
 import { minimaxFormat } from './minimax/minimaxFormat.ts';
+import { hy3Format } from './hy3/hy3Format.ts';
 import type { Tokenizer } from '../tokens/token.ts';
 
 const formats = new Map<string, ToolCallFormat>();
@@ -76,6 +77,8 @@ registerFormat(harmonyFormat);
 registerFormat(deepseekV31Format);
 registerFormat(qwen3CoderFormat);
 registerFormat(glmFormat);
+// Hy3 before Hermes: Hermes' `<tool_call` piece starts Hy3's `<tool_calls>` too, and ties go to the first registered.
+registerFormat(hy3Format);
 registerFormat(hermesFormat);
 registerFormat(llamaFormat);
 registerFormat(minimaxFormat);

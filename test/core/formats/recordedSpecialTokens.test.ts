@@ -32,8 +32,8 @@ function tokens(format: ToolCallFormat, completion: Completion) {
   return tokenizeCompletion(completion, format.tokenizer.approximate(), recordedSpecialTokens(format)).tokens;
 }
 
-/** Formats with no special-token table Toolscope can source (GLM, MiniMax-M2: no public tokenizer_config.json copy was read). */
-const WITHOUT_TABLE = ['glm', 'minimax_m2'];
+/** Formats with no special-token table Toolscope can source (GLM, MiniMax-M2, Hy3: no public tokenizer_config.json copy was read). */
+const WITHOUT_TABLE = ['glm', 'minimax_m2', 'hy_v3'];
 
 test('every registered format declares its special tokens (or is listed without a table), and each sample is its own', () => {
   assert.deepEqual([...Object.keys(OWN), ...WITHOUT_TABLE].sort(), formatNames().sort());

@@ -8,6 +8,7 @@ import { DEEPSEEK_V31_FIXTURES } from '../../../fixtures/deepseekV31Completions.
 import { GLM_FIXTURES } from '../../../fixtures/glm/glmCompletions.ts';
 import { HARMONY_FIXTURES } from '../../../fixtures/harmonyCompletions.ts';
 import { HERMES_FIXTURES } from '../../../fixtures/hermesCompletions.ts';
+import { HY3_FIXTURES } from '../../../fixtures/hy3/hy3Completions.ts';
 import { KIMI_FIXTURES } from '../../../fixtures/kimiK2Completions.ts';
 import { LLAMA_FIXTURES } from '../../../fixtures/llamaCompletions.ts';
 import { MINIMAX_FIXTURES } from '../../../fixtures/minimax/minimaxCompletions.ts';
@@ -180,6 +181,24 @@ export const FORMAT_ROWS: Readonly<Record<string, FormatRow>> = {
       ['</parameter>\n', 'call-arguments'],
       ['</invoke>', 'section'],
       ['\n</minimax:tool_call>', 'content'],
+      ['bye', 'content'],
+    ],
+  },
+  hy_v3: {
+    fixtures: HY3_FIXTURES,
+    variants: [{ tools: [] }, { startInReasoning: true }],
+    stateOptions: undefined,
+    states: [
+      ['Hi ', 'content'],
+      ['<tool_calls:opensource>', 'section'],
+      ['\n', 'section'],
+      ['<tool_call:opensource>get_weather', 'call-id'],
+      ['<tool_sep:opensource>', 'call-arguments'],
+      ['\n<arg_key:opensource>city</arg_key:opensource>', 'call-arguments'],
+      ['<arg_value:opensource>Paris', 'call-arguments'],
+      ['</arg_value:opensource>\n', 'call-arguments'],
+      ['</tool_call:opensource>', 'section'],
+      ['\n</tool_calls:opensource>', 'content'],
       ['bye', 'content'],
     ],
   },
