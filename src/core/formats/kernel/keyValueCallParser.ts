@@ -64,6 +64,12 @@ export interface KeyValueSyntax {
    */
   readonly quotedNames?: boolean;
   /**
+   * A function tag outside the call wrapper is text, not a call (MiniMax: SGLang reads invokes only inside
+   * `<minimax:tool_call>`, and a bare `<invoke>` is also other models' XML). Off: it parses, noted
+   * `missing-section-begin` (Qwen3-Coder).
+   */
+  readonly requireWrapper?: boolean;
+  /**
    * A call begin with no name after it is no call (GLM: `<tool_call>` then a line break or a tag, which Hermes' JSON
    * calls and Qwen3-Coder's `<function=` also give): the tag and what followed are content, noted. Qwen3-Coder keeps
    * a nameless function as a call (false).
@@ -201,7 +207,7 @@ export class KeyValueCallParser extends MarkupParser<KeyValueRole> {
         return (
           n === 'call-begin' ||
           n === 'call-end' ||
-          n === 'function-begin' ||
+          (n === 'function-begin' && !this.syntax.requireWrapper) ||
           n === 'think-begin' ||
           n === 'think-end' ||
           n === 'end-of-turn'
