@@ -28,6 +28,12 @@ test('each shape naming an offered tool is a content-leak carrying the call; too
     ['Let me look that up:\nsearch(query="vllm tool parser", top_k=3)', 'pythonic', 'search', '{"query": "vllm tool parser", "top_k": 3}'],
     ['call:get_weather{city:<|"|>Paris<|"|>,unit:<|"|>celsius<|"|>}', 'call-colon', 'get_weather', '{"city": "Paris", "unit": "celsius"}'],
     ['Checking.\ncall:search{query:vllm,top_k:3}', 'call-colon', 'search', '{"query": "vllm", "top_k": 3}'],
+    [
+      '<invoke name="search">\n<parameter name="query">vllm</parameter>\n<parameter name="top_k">3</parameter>\n</invoke>',
+      'invoke-xml',
+      'search',
+      '{"query": "vllm", "top_k": 3}',
+    ],
   ];
   for (const [content, shape, name, args] of cases) {
     const r = answer(content);
@@ -46,16 +52,6 @@ test('each shape naming an offered tool is a content-leak carrying the call; too
     );
     assert.deepEqual(ofKind(r, 'tool-described-not-called'), [], content);
   }
-});
-
-test("an <invoke> with no block is MiniMax-M2's leaked call: vLLM's minimax_m2 reads an invoke outside <minimax:tool_call>", () => {
-  const content = '<invoke name="search">\n<parameter name="query">vllm</parameter>\n<parameter name="top_k">3</parameter>\n</invoke>';
-  const leaks = ofKind(answer(content), 'content-leak');
-  assert.deepEqual(
-    leaks.map((d) => d.detail),
-    ['minimax_m2'],
-  );
-  assert.match(leaks[0]!.message, /holds 1 call \(search\) the client never received/u);
 });
 
 test('a pythonic list gives one finding per call; what cannot be turned is carried as problems', () => {

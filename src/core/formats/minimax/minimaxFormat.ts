@@ -7,7 +7,7 @@
 import { MarkerSplitter } from '../../tokens/markerSplitter.ts';
 import type { ParserOptions, StreamingParser, ToolCallFormat } from '../toolCallFormat.ts';
 import { minimaxCallWriter } from './minimaxCallWriter.ts';
-import { INVOKE_BEGIN, MINIMAX_TOKEN_MARKERS, PARAMETER_BEGIN, TOOL_CALL_BEGIN, TOOL_CALL_END } from './minimaxMarkers.ts';
+import { MINIMAX_TOKEN_MARKERS, TOOL_CALL_BEGIN, TOOL_CALL_END } from './minimaxMarkers.ts';
 import { MinimaxParser } from './minimaxParser.ts';
 import { buildMinimaxStructuralTag, MINIMAX_TAG_SHAPES, MINIMAX_XML_STYLE } from './minimaxStructuralTag.ts';
 
@@ -16,11 +16,14 @@ export const minimaxFormat: ToolCallFormat = {
   displayName: 'MiniMax-M2',
   markupSketch: '<minimax:tool_call><invoke name="name"><parameter name="key">value</parameter></invoke></minimax:tool_call>',
   markers: MINIMAX_TOKEN_MARKERS,
-  // The block tags are MiniMax's alone; `<invoke name=` and `<parameter name=` are its text tags.
-  leakFragments: [TOOL_CALL_BEGIN, TOOL_CALL_END, INVOKE_BEGIN, PARAMETER_BEGIN, '<minimax:tool_call', 'minimax:tool_call>'],
+  // The block tags are MiniMax's alone. Not `<invoke name=` nor `<parameter name=`: Claude's older XML writes them too
+  // (an invoke outside a block is the `invoke-xml` shape of calls without markup, nobody's).
+  leakFragments: [TOOL_CALL_BEGIN, TOOL_CALL_END, '<minimax:tool_call', 'minimax:tool_call>'],
+  // Not `<tool_call>`: MiniMax-M3 with its namespace token stripped writes invokes in one, but M3 is not this format
+  // (docs/formats/minimax.md); such a span stays unknown markup, never Hermes'.
   leakSignature: { openers: [TOOL_CALL_BEGIN], closers: [TOOL_CALL_END] },
-  // Its invokes without the block (Anthropic's older XML too) are the `invoke-xml` shape of calls without markup.
-  unmarkedShape: 'invoke-xml',
+  // No unmarkedShape: its invokes without the block are also Anthropic's older XML (the `invoke-xml` shape stays
+  // nobody's).
   // No callIds: the model writes no ids; the server invents them.
   models: /minimax[-_ ]?m2(?:\.\d+)?(?![\d])/iu,
   // vLLM `minimax_m2`; SGLang `minimax-m2`. (vLLM's `minimax` is MiniMax-M1's JSON lines in `<tool_calls>`.)

@@ -3,7 +3,8 @@
  * (kernel/keyValueCallParser.ts) configured with MiniMax's markup. A `<minimax:tool_call>` block holds one or more
  * `<invoke name="N">` calls; names and keys lose one pair of quotes (vLLM `_extract_name`); a value is every
  * character between `>` and `</parameter>`, kept verbatim as vLLM's minimax_m2 parser keeps it (SGLang strips line
- * breaks around it: docs/formats/minimax.md); values are typed by the tool's schema, untyped ones kept as text.
+ * breaks around it: docs/formats/minimax.md); values are typed by the tool's schema, untyped ones kept as text. An
+ * `<invoke>` outside a block is text, as SGLang reads it (vLLM reads it; Claude's older XML is written so too).
  */
 import { KeyValueCallParser, type KeyValueSyntax } from '../kernel/keyValueCallParser.ts';
 import type { ParseResult, ParserOptions } from '../toolCallFormat.ts';
@@ -15,6 +16,7 @@ export const MINIMAX_SYNTAX: KeyValueSyntax = {
   wrapped: true,
   nameEnd: '>',
   quotedNames: true,
+  requireWrapper: true,
   requireName: false,
   keyEnd: '>',
   untypedValues: 'text',

@@ -82,18 +82,29 @@ test('minimax: the call writer writes what the parser reads back, several calls 
   assert.equal(r.content, 'Checking both.\n');
 });
 
-test("minimax: a leaked block is MiniMax's; so is an invoke written in a literal <tool_call> (MiniMax-M3 under an M2-style template), never Hermes'", () => {
+test('minimax: an <invoke> outside a block is text (SGLang reads it so; Claude writes the same XML)', () => {
+  const text = '<invoke name="get_weather">\n<parameter name="city">Paris</parameter>\n</invoke>';
+  const r = parseMinimax(text, tools);
+  assert.deepEqual(r.calls, []);
+  assert.equal(r.content, text);
+});
+
+test("minimax: a leaked block is MiniMax's in a record read as any format; invokes in a literal <tool_call> (MiniMax-M3 with its namespace token stripped) are never Hermes' nor any other format's", () => {
   const block =
     '<minimax:tool_call>\n<invoke name="get_weather">\n<parameter name="city">Paris</parameter>\n</invoke>\n</minimax:tool_call>';
+  // Under an M2-style template (ik_llama.cpp PR 1963), and in M3's own parameter tags (mlx-lm PR 1416).
   const literal = '<tool_call>\n<invoke name="get_weather">\n<parameter name="city">Paris</parameter>\n</invoke>\n</tool_call>';
-  for (const context of ['hermes', 'qwen3_coder', 'glm', 'minimax_m2', 'kimi_k2']) {
-    for (const text of [block, literal]) {
-      const spans = attributeLeaks(`Let me check. ${text}`, MINIMAX_TOOLS, getFormat(context));
-      assert.deepEqual(
-        spans.map((s) => s.format?.name ?? null),
-        ['minimax_m2'],
-        `${text.slice(0, 20)} in ${context}`,
-      );
+  const m3 = '<tool_call>\n<invoke name="get_weather">\n<city>Paris</city>\n</invoke>\n</tool_call>';
+  for (const context of ['hermes', 'qwen3_coder', 'glm', 'hy_v3', 'minimax_m2', 'kimi_k2']) {
+    const spans = attributeLeaks(`Let me check. ${block}`, MINIMAX_TOOLS, getFormat(context));
+    assert.deepEqual(
+      spans.map((s) => [s.format?.name ?? null, s.calls.length]),
+      [['minimax_m2', 1]],
+      context,
+    );
+    for (const text of [literal, m3]) {
+      const named = attributeLeaks(`Let me check. ${text}`, MINIMAX_TOOLS, getFormat(context)).map((s) => s.format?.name ?? null);
+      assert.deepEqual(named, [null], `${text} in ${context}`);
     }
   }
 });
