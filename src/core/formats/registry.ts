@@ -79,9 +79,9 @@ registerFormat(qwen3CoderFormat);
 registerFormat(glmFormat);
 // Hy3 before Hermes: Hermes' `<tool_call` piece starts Hy3's `<tool_calls>` too, and ties go to the first registered.
 registerFormat(hy3Format);
+registerFormat(minimaxFormat);
 registerFormat(hermesFormat);
 registerFormat(llamaFormat);
-registerFormat(minimaxFormat);
 
 // ---- tokens for completions recorded without them ------------------------------------------------------
 
