@@ -14,6 +14,8 @@ import { gemma4Format } from './gemma4/gemma4Format.ts';
 import { functionGemmaFormat } from './functionGemma/functionGemmaFormat.ts';
 import { mistralFormat } from './mistral/mistralFormat.ts';
 import { deepseekDsmlFormat } from './deepseekDsml/dsmlFormat.ts';
+import { minimaxFormat } from './minimax/minimaxFormat.ts';
+import { hy3Format } from './hy3/hy3Format.ts';
 import type { Tokenizer } from '../tokens/token.ts';
 
 const formats = new Map<string, ToolCallFormat>();
@@ -80,6 +82,9 @@ registerFormat(deepseekV31Format);
 registerFormat(deepseekDsmlFormat);
 registerFormat(qwen3CoderFormat);
 registerFormat(glmFormat);
+// Hy3 before Hermes: Hermes' `<tool_call` piece starts Hy3's `<tool_calls>` too, and ties go to the first registered.
+registerFormat(hy3Format);
+registerFormat(minimaxFormat);
 registerFormat(hermesFormat);
 registerFormat(llamaFormat);
 registerFormat(gemma4Format);

@@ -32,7 +32,7 @@ export const DSML_SYNTAX: KeyValueSyntax = {
   attributesEnd: '>',
   attributeType: dsmlAttributeType,
   untypedValues: 'json',
-  valueLayout: 'none',
+  valueLayout: 'verbatim',
   words: {
     callBegin: V4_SPELLING.callsBegin,
     callEnd: V4_SPELLING.callsEnd,

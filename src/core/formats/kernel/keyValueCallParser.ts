@@ -17,6 +17,9 @@
  * - text inside a call outside any parameter: content, noted; a truncated call keeps its arguments as they stood
  *   (no closing quote or brace), so the JSON check reports it; the name is kept as written (trimmed).
  *
+ * Attribute-style markup (MiniMax's `<invoke name="N">`) declares `quotedNames`; a name that a tag ends (Hy3's
+ * `NAME<tool_sep>`) is declared by a `name-end` tag, and then a name ended by anything else is no call (content, noted).
+ *
  * Wrapped formats (Qwen3-Coder) hold one function in a call wrapper (`<tool_call>` … `</tool_call>`): a function
  * without the wrapper still parses (noted `missing-section-begin`), `</function>` without `</tool_call>` is noted
  * `missing-section-end`, a missing `</function>` before `</tool_call>` is tolerated. Unwrapped formats (GLM) open
@@ -32,6 +35,8 @@ export type KeyValueRole =
   | 'call-end'
   | 'function-begin'
   | 'function-end'
+  /** Ends the function name when a tag does (Hy3's `<tool_sep>`); a name that anything else ends is no call. */
+  | 'name-end'
   | 'parameter-begin'
   /** Ends the key when the key has a closing tag (GLM `</arg_key>`); else a character ends it (`keyEnd`). */
   | 'key-end'
@@ -52,8 +57,22 @@ export interface KeyValueSyntax {
   readonly wrapped: boolean;
   /** The call wrapper holds several functions one after another (DSML's invokes in one block); false: one (Qwen3-Coder). */
   readonly manyFunctions?: boolean;
-  /** The character that ends the function name (`>` for `<function=NAME>`, a line break for GLM 4.5's `<tool_call>NAME\n`). */
-  readonly nameEnd: string;
+  /**
+   * The character that ends the function name (`>` for `<function=NAME>`, a line break for GLM 4.5's `<tool_call>NAME\n`);
+   * null: only a tag ends it (a `name-end` tag, or the next tag).
+   */
+  readonly nameEnd: string | null;
+  /**
+   * Names and keys are attribute values (MiniMax's `<invoke name="N">`, `<parameter name="k">`): one pair of matching
+   * quotes around them is removed, as vLLM's minimax_m2 parser reads them.
+   */
+  readonly quotedNames?: boolean;
+  /**
+   * A function tag outside the call wrapper is text, not a call (MiniMax: SGLang reads invokes only inside
+   * `<minimax:tool_call>`, and a bare `<invoke>` is also other models' XML). Off: it parses, noted
+   * `missing-section-begin` (Qwen3-Coder).
+   */
+  readonly requireWrapper?: boolean;
   /**
    * A call begin with no name after it is no call (GLM: `<tool_call>` then a line break or a tag, which Hermes' JSON
    * calls and Qwen3-Coder's `<function=` also give): the tag and what followed are content, noted. Qwen3-Coder keeps
@@ -69,9 +88,10 @@ export interface KeyValueSyntax {
   readonly untypedValues: 'text' | 'json';
   /**
    * Which layout around a value is trimmed: one line break each side, all whitespace (Python's `strip()`), or none
-   * (DeepSeek DSML: the value is everything between its tags).
+   * (`verbatim`: the value is every character between its tags, as vLLM's minimax_m2, hy_v3 and DeepSeek DSML parsers
+   * keep it).
    */
-  readonly valueLayout: 'newline' | 'whitespace' | 'none';
+  readonly valueLayout: 'newline' | 'whitespace' | 'verbatim';
   /**
    * Attributes after the name or key (DeepSeek DSML's `<｜DSML｜invoke name="N">`, `… name="k" string="true">`): the
    * name or key ends at `nameEnd` / `keyEnd`, and its header then runs up to this character; null: no attributes.
@@ -88,6 +108,7 @@ export interface KeyValueSyntax {
     readonly callEnd: string;
     readonly functionBegin: string;
     readonly functionEnd: string;
+    readonly nameEnd?: string;
     readonly parameterBegin: string;
     readonly parameterEnd: string;
     readonly keyEnd?: string;
@@ -147,11 +168,20 @@ function trimmedLength(s: string): number {
   return j;
 }
 
+/** One pair of matching quotes around `s` removed (vLLM minimax_m2 `_extract_name`); the offset of what is left. */
+function unquote(s: string): { text: string; lead: number } {
+  const q = s[0];
+  if (s.length >= 2 && (q === '"' || q === "'") && s.endsWith(q)) return { text: s.slice(1, -1), lead: 1 };
+  return { text: s, lead: 0 };
+}
+
 export class KeyValueCallParser extends MarkupParser<KeyValueRole> {
   private readonly types: ParameterTypes;
   private readonly tokens: ReadonlySet<string>;
   /** The tags that may follow a closing tag for it to count as structural, by role. */
   private readonly followers: Partial<Record<KeyValueRole, readonly KeyValueRole[]>>;
+  /** A tag ends the name (Hy3's `<tool_sep>`): a name ended otherwise is no call. */
+  private readonly nameEndTag: boolean;
   private fn: OpenFunction | null = null;
   /** Inside the call wrapper: where it began, and whether a function completed in it. */
   private wrapStart: number | null = null;
@@ -168,6 +198,7 @@ export class KeyValueCallParser extends MarkupParser<KeyValueRole> {
     super(syntax.table, options.startInReasoning ? 'reasoning' : 'content', syntax.label);
     this.types = new ParameterTypes(options.tools, syntax.untypedValues === 'json' ? UNTYPED_JSON : undefined);
     this.tokens = new Set(syntax.tokenMarkers);
+    this.nameEndTag = syntax.table.some((m) => m.name === 'name-end');
     this.followers = syntax.wrapped
       ? {
           'parameter-end': ['parameter-begin', 'function-end', 'call-end', 'end-of-turn'],
@@ -193,7 +224,7 @@ export class KeyValueCallParser extends MarkupParser<KeyValueRole> {
         return (
           n === 'call-begin' ||
           n === 'call-end' ||
-          n === 'function-begin' ||
+          (n === 'function-begin' && !this.syntax.requireWrapper) ||
           n === 'think-begin' ||
           n === 'think-end' ||
           n === 'end-of-turn'
@@ -209,8 +240,11 @@ export class KeyValueCallParser extends MarkupParser<KeyValueRole> {
     switch (this.fn?.stage) {
       case 'name':
       case 'name-attrs':
-      case 'body':
         return r !== 'think-begin' && r !== 'think-end' && r !== 'parameter-end' && r !== 'key-end' && r !== 'value-begin';
+      case 'body':
+        return (
+          r !== 'think-begin' && r !== 'think-end' && r !== 'parameter-end' && r !== 'key-end' && r !== 'value-begin' && r !== 'name-end'
+        );
       case 'param-name':
       case 'key-attrs':
         return (
@@ -227,7 +261,7 @@ export class KeyValueCallParser extends MarkupParser<KeyValueRole> {
       case 'value':
         return r === 'parameter-end' || r === 'function-end' || r === 'call-end' || r === 'parameter-begin' || r === 'end-of-turn';
       case 'closing':
-        return r !== 'think-begin' && r !== 'think-end' && r !== 'key-end' && r !== 'value-begin';
+        return r !== 'think-begin' && r !== 'think-end' && r !== 'key-end' && r !== 'value-begin' && r !== 'name-end';
       default:
         return false;
     }
@@ -275,7 +309,7 @@ export class KeyValueCallParser extends MarkupParser<KeyValueRole> {
     while (i < text.length) {
       switch (f.stage) {
         case 'name': {
-          const gt = text.indexOf(this.syntax.nameEnd, i);
+          const gt = this.syntax.nameEnd === null ? -1 : text.indexOf(this.syntax.nameEnd, i);
           if (gt < 0) {
             f.nameRaw += text.slice(i);
             return;
@@ -287,7 +321,7 @@ export class KeyValueCallParser extends MarkupParser<KeyValueRole> {
             f.attrs = '';
             break;
           }
-          const named = this.nameDone(f, at + i, this.syntax.nameEnd);
+          const named = this.nameDone(f, at + i, this.syntax.nameEnd ?? '');
           // Not a call after all: the rest is content.
           if (!named) return this.text(text.slice(i), at + i);
           break;
@@ -391,7 +425,7 @@ export class KeyValueCallParser extends MarkupParser<KeyValueRole> {
     if (!p || !text) return;
     let piece = text;
     if (!p.started) {
-      if (this.syntax.valueLayout === 'none') {
+      if (this.syntax.valueLayout === 'verbatim') {
         p.started = true;
       } else if (this.syntax.valueLayout === 'newline') {
         p.started = true;
@@ -406,7 +440,7 @@ export class KeyValueCallParser extends MarkupParser<KeyValueRole> {
     if (!p.streaming) return;
     // Hold back possible layout before the closer and half a surrogate pair.
     let safe: number;
-    if (this.syntax.valueLayout === 'none') {
+    if (this.syntax.valueLayout === 'verbatim') {
       safe = p.value.length;
     } else if (this.syntax.valueLayout === 'newline') {
       safe = p.value.length;
@@ -500,6 +534,16 @@ export class KeyValueCallParser extends MarkupParser<KeyValueRole> {
     switch (f.stage) {
       case 'name':
       case 'name-attrs':
+        if (f.stage === 'name' && m.name === 'name-end') {
+          this.record(m, start);
+          this.nameDone(f, end, m.text);
+          return;
+        }
+        // The name never got its end: where a tag must end it, this was no call.
+        if (f.stage === 'name' && this.nameEndTag) {
+          this.notACall(f, `${f.beginText} without ${this.syntax.words.nameEnd ?? 'its name end'}: not a call`);
+          return this.recognised(m) ? this.dispatch(m, start, end) : this.text(m.text, start);
+        }
         // The name (or its header) never got its end.
         if (!this.nameDone(f, start, '')) return this.dispatch(m, start, end);
         return this.markerInFunction(m, start, end);
@@ -712,13 +756,15 @@ export class KeyValueCallParser extends MarkupParser<KeyValueRole> {
    */
   private nameDone(f: OpenFunction, bodyStart: number, ended: string): boolean {
     const raw = f.nameRaw;
-    const lead = leadingWhitespace(raw);
-    const name = raw.trim();
+    let lead = leadingWhitespace(raw);
+    let name = raw.trim();
+    if (this.syntax.quotedNames) {
+      const q = unquote(name);
+      name = q.text;
+      lead += q.lead;
+    }
     if (name === '' && this.syntax.requireName) {
-      this.fn = null;
-      this.st = 'content';
-      this.note('stray-marker', f.call.span.start, f.nameStart, `${f.beginText} without a function name: not a call`);
-      this.emitContent(f.beginText + raw + ended, f.call.span.start);
+      this.notACall(f, `${f.beginText} without a function name: not a call`, ended);
       return false;
     }
     f.call.name = name;
@@ -730,13 +776,22 @@ export class KeyValueCallParser extends MarkupParser<KeyValueRole> {
     return true;
   }
 
+  /** The call begin and what followed it are content after all (noted); the parser is back in content. */
+  private notACall(f: OpenFunction, why: string, ended = ''): void {
+    this.fn = null;
+    this.st = this.wrapStart !== null ? 'section' : 'content';
+    this.note('stray-marker', f.call.span.start, f.nameStart, why);
+    this.emitContent(f.beginText + f.nameRaw + ended, f.call.span.start);
+  }
+
   private startParamName(f: OpenFunction): void {
     f.stage = 'param-name';
     f.paramNameRaw = '';
   }
 
   private openParam(f: OpenFunction): void {
-    const name = f.paramNameRaw.trim();
+    const trimmed = f.paramNameRaw.trim();
+    const name = this.syntax.quotedNames ? unquote(trimmed).text : trimmed;
     const byAttribute = f.stage === 'key-attrs' ? this.syntax.attributeType?.(f.attrs) : undefined;
     const type = byAttribute ?? this.types.of(f.call.name, name);
     f.attrs = '';
@@ -753,7 +808,7 @@ export class KeyValueCallParser extends MarkupParser<KeyValueRole> {
     if (!p) return;
     const layout = this.syntax.valueLayout;
     const value =
-      layout === 'none'
+      layout === 'verbatim'
         ? p.value
         : layout === 'newline'
           ? p.value.endsWith('\n')

@@ -1,7 +1,7 @@
 /**
  * The key/value kernel's attribute extension on a small markup of its own (not a registered format): a name and a
  * key followed by attributes up to `>`, a value typed by a `type` attribute over the schema, values kept as written
- * (`valueLayout: 'none'`), several functions in one wrapper. Every cut of the text gives the one-shot parse.
+ * (`valueLayout: 'verbatim'`), several functions in one wrapper. Every cut of the text gives the one-shot parse.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -32,7 +32,7 @@ const SYNTAX: KeyValueSyntax = {
     return m[1] === 'text' ? { string: true, nullable: false, boolean: false } : UNTYPED_JSON;
   },
   untypedValues: 'text',
-  valueLayout: 'none',
+  valueLayout: 'verbatim',
   words: {
     callBegin: '<calls>',
     callEnd: '</calls>',

@@ -11,8 +11,10 @@ import { MISTRAL_FIXTURES } from '../../../fixtures/mistral/mistralCompletions.t
 import { DSML_FIXTURES } from '../../../fixtures/deepseekDsml/dsmlCompletions.ts';
 import { HARMONY_FIXTURES } from '../../../fixtures/harmonyCompletions.ts';
 import { HERMES_FIXTURES } from '../../../fixtures/hermesCompletions.ts';
+import { HY3_FIXTURES } from '../../../fixtures/hy3/hy3Completions.ts';
 import { KIMI_FIXTURES } from '../../../fixtures/kimiK2Completions.ts';
 import { LLAMA_FIXTURES } from '../../../fixtures/llamaCompletions.ts';
+import { MINIMAX_FIXTURES } from '../../../fixtures/minimax/minimaxCompletions.ts';
 import { QWEN3_CODER_FIXTURES, QWEN3_CODER_TOOLS } from '../../../fixtures/qwen3CoderCompletions.ts';
 
 export interface FormatRow {
@@ -236,6 +238,45 @@ export const FORMAT_ROWS: Readonly<Record<string, FormatRow>> = {
       ['</｜DSML｜parameter>\n', 'call-arguments'],
       ['</｜DSML｜invoke>\n', 'section'],
       ['</｜DSML｜tool_calls>', 'content'],
+    ],
+  },
+  minimax_m2: {
+    fixtures: MINIMAX_FIXTURES,
+    variants: [{ tools: [] }, { startInReasoning: true }],
+    stateOptions: undefined,
+    states: [
+      ['Hi ', 'content'],
+      ['<think>', 'reasoning'],
+      ['x', 'reasoning'],
+      ['</think>', 'content'],
+      ['<minimax:tool_call>', 'section'],
+      ['\n', 'section'],
+      ['<invoke name="get_weather', 'call-id'],
+      ['">', 'call-arguments'],
+      ['\n<parameter name="city">', 'call-arguments'],
+      ['Paris', 'call-arguments'],
+      ['</parameter>\n', 'call-arguments'],
+      ['</invoke>', 'section'],
+      ['\n</minimax:tool_call>', 'content'],
+      ['bye', 'content'],
+    ],
+  },
+  hy_v3: {
+    fixtures: HY3_FIXTURES,
+    variants: [{ tools: [] }, { startInReasoning: true }],
+    stateOptions: undefined,
+    states: [
+      ['Hi ', 'content'],
+      ['<tool_calls:opensource>', 'section'],
+      ['\n', 'section'],
+      ['<tool_call:opensource>get_weather', 'call-id'],
+      ['<tool_sep:opensource>', 'call-arguments'],
+      ['\n<arg_key:opensource>city</arg_key:opensource>', 'call-arguments'],
+      ['<arg_value:opensource>Paris', 'call-arguments'],
+      ['</arg_value:opensource>\n', 'call-arguments'],
+      ['</tool_call:opensource>', 'section'],
+      ['\n</tool_calls:opensource>', 'content'],
+      ['bye', 'content'],
     ],
   },
 };

@@ -1,0 +1,81 @@
+/**
+ * Tencent Hunyuan Hy3 tool calls as a `ToolCallFormat`: markers (bare and `:opensource`-suffixed), detection, the
+ * reference parser (the key/value kernel). No guided grammar: vLLM's own Hy3 tag (its Rust HyV3StructuralTagBuilder)
+ * leaves values as any text and needs `star`/`or` formats Toolscope's structural tags do not have yet
+ * (docs/formats/hy3.md), so the what-if says it has no tag for Hy3.
+ */
+import { MarkerSplitter } from '../../tokens/markerSplitter.ts';
+import type { ParserOptions, StreamingParser, ToolCallFormat } from '../toolCallFormat.ts';
+import { hy3CallWriter } from './hy3CallWriter.ts';
+import {
+  ARG_KEY_BEGIN,
+  ARG_KEY_END,
+  ARG_VALUE_BEGIN,
+  ARG_VALUE_END,
+  HY3_SUFFIX,
+  HY3_TAGS,
+  HY3_TOKEN_MARKERS,
+  suffixed,
+  TOOL_CALL_END,
+  TOOL_CALLS_BEGIN,
+  TOOL_CALLS_END,
+  TOOL_SEP,
+} from './hy3Markers.ts';
+import { Hy3Parser } from './hy3Parser.ts';
+
+const BODY = /^\s*<tool_call(?::opensource)?>[^<]*<tool_sep(?::opensource)?>/u;
+
+export const hy3Format: ToolCallFormat = {
+  name: 'hy_v3',
+  displayName: 'Hunyuan Hy3',
+  markupSketch: '<tool_calls><tool_call>name<tool_sep><arg_key>key</arg_key><arg_value>value</arg_value></tool_call></tool_calls>',
+  markers: HY3_TOKEN_MARKERS,
+  // The section tags and <tool_sep> are Hy3's alone (bare and suffixed); the bare argument tags it shares with GLM
+  // (a bare Hy3 section then holds more of Hy3's markers than of GLM's, which reads `NAME<tool_sep>` as a name).
+  leakFragments: [
+    TOOL_CALLS_BEGIN,
+    TOOL_CALLS_END,
+    TOOL_SEP,
+    ARG_KEY_BEGIN,
+    ARG_KEY_END,
+    ARG_VALUE_BEGIN,
+    ARG_VALUE_END,
+    HY3_TAGS.callsBegin,
+    HY3_TAGS.callsEnd,
+    HY3_TAGS.sep,
+    HY3_TAGS.callBegin,
+    HY3_TAGS.callEnd,
+    HY3_TAGS.keyBegin,
+    HY3_TAGS.valueBegin,
+  ],
+  leakSignature: {
+    openers: [TOOL_CALLS_BEGIN, HY3_TAGS.callsBegin],
+    closers: [TOOL_CALLS_END, HY3_TAGS.callsEnd],
+    body: BODY,
+  },
+  // No callIds: the model writes no ids; the server invents them.
+  models: /\bhy[-_ ]?3\b|hunyuan[-_ ]?(?:hy)?[-_ ]?3|hy[-_]?v3/iu,
+  // vLLM `hy_v3`; SGLang and llama.cpp name Hunyuan's older A13B format otherwise.
+  parserNames: ['hy_v3', 'hy3'],
+  engineNotes: {
+    callInThink:
+      "vLLM's hy_v3 reasoning parser keeps everything before </think> as reasoning; the tool parser never sees a call written there",
+  },
+  callWriter: hy3CallWriter,
+  // No special-token table: Toolscope has read no public copy of Hy3's tokenizer_config.json it can name.
+  tokenizer: { approximate: () => new MarkerSplitter(hy3Format) },
+  detect(text: string): boolean {
+    return (
+      text.includes(TOOL_CALLS_BEGIN) ||
+      text.includes(HY3_TAGS.callsBegin) ||
+      text.includes(TOOL_SEP) ||
+      text.includes(HY3_TAGS.sep) ||
+      text.includes(suffixed(ARG_KEY_BEGIN, HY3_SUFFIX)) ||
+      text.includes(suffixed(ARG_VALUE_BEGIN, HY3_SUFFIX)) ||
+      text.includes(suffixed(TOOL_CALL_END, HY3_SUFFIX))
+    );
+  },
+  createParser(options?: ParserOptions): StreamingParser {
+    return new Hy3Parser(options);
+  },
+};
