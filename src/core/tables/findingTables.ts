@@ -41,8 +41,8 @@ export const RECORD_COLUMNS: readonly ColumnSpec[] = [
   col('line', 'INT32', false, "the record's first line in the file (1-based)"),
   col('last_line', 'INT32', false, 'its last line (streams, pretty-printed objects and printouts span several)'),
   col('record_id', 'STRING', false, "the record's id (the trace's own where it has one, else the line number)"),
-  col('trace_id', 'STRING', true, "the trace's own trace id (OpenTelemetry spans)"),
-  col('span_id', 'STRING', true, "the trace's own span id (OpenTelemetry spans)"),
+  col('trace_id', 'STRING', true, "the trace's own trace id (OpenTelemetry and OpenInference spans, Langfuse, LangSmith)"),
+  col('span_id', 'STRING', true, "the trace's own span id (OpenTelemetry and OpenInference spans: Phoenix annotates spans by it)"),
   col('response_id', 'STRING', true, "the response's own id (OpenAI Responses, Anthropic message, chat completion)"),
   col('request_id', 'STRING', true, 'the request id the server sent (Anthropic errors)'),
   col('model', 'STRING', true, 'the model as recorded (meta, response, then request)'),
@@ -55,6 +55,9 @@ export const RECORD_COLUMNS: readonly ColumnSpec[] = [
   col('warnings', 'INT32', false, 'findings of severity warning'),
   col('infos', 'INT32', false, 'findings of severity info'),
   col('ignored', 'INT32', false, 'findings silenced by `--ignore` (counted here, not in findings.parquet)'),
+  // Added within version 1 (columns are added at the end): the ids an observability tool files feedback under.
+  col('observation_id', 'STRING', true, "Langfuse's observation id (a score is posted to trace_id + observation_id)"),
+  col('run_id', 'STRING', true, "LangSmith's run id (feedback is posted to it); Phoenix's span is span_id"),
 ];
 
 export const FINDING_COLUMNS: readonly ColumnSpec[] = [
@@ -135,6 +138,8 @@ export class TableBuilder {
       warnings: count('warning'),
       infos: count('info'),
       ignored: Object.values(r.ignored).reduce((a, b) => a + b, 0),
+      observation_id: text(meta.observation_id),
+      run_id: text(meta.run_id),
     };
     push(this.chunk.records, RECORD_COLUMNS, row);
     for (const d of r.diagnostics) {
