@@ -24,6 +24,9 @@ import {
   type MinimaxSummary,
 } from '../host/eval/minimaxFigures.ts';
 import { isObject } from '../core/trace/importers/jsonGuards.ts';
+import { deepseekFigures, isDeepseekRun } from '../host/eval/deepseekFigures.ts';
+import { checkEvidenceChain } from '../io/trace/evidenceChain.ts';
+import { loadAll } from '../io/trace/loadTrace.ts';
 
 interface MinimaxRescore {
   summary: MinimaxSummary;
@@ -129,7 +132,38 @@ export function changedVerdicts(
   return changed;
 }
 
+/**
+ * The DeepSeek provider verifier's attempts.jsonl: its HTTP and tool figures by its own definitions, and its hash
+ * chain checked line by line (exit 1 when it is broken). Null when the file holds no such attempts.
+ */
+async function deepseekRescore(path: string, options: RescoreOptions, out: NodeJS.WritableStream): Promise<number | null> {
+  if (!path.endsWith('.jsonl')) return null;
+  const loaded = await loadAll(path);
+  if (!isDeepseekRun(loaded.records)) return null;
+  const figures = deepseekFigures(loaded.records);
+  const chain = await checkEvidenceChain(path);
+  if (options.json) out.write(JSON.stringify({ file: path, deepseek: { figures, chain } }) + '\n');
+  else {
+    const rate = (v: number | null) => (v === null ? 'n/a' : `${(v * 100).toFixed(2)}%`);
+    out.write('DeepSeek provider verifier figures (its docs/metrics.md)\n');
+    out.write(
+      textTable(
+        ['figure', 'value'],
+        Object.entries(figures).map(([k, v]) => [k, k.endsWith('_rate') || k === 'schema_accuracy' ? rate(v) : String(v)]),
+      ),
+    );
+    out.write(
+      chain.broken
+        ? `hash chain broken at line ${chain.broken.line}: ${chain.broken.reason}\n`
+        : `hash chain intact over ${chain.lines} lines\n`,
+    );
+  }
+  return chain.broken ? 1 : 0;
+}
+
 export async function evalRescoreCommand(path: string, options: RescoreOptions, out: NodeJS.WritableStream): Promise<number> {
+  const deepseek = await deepseekRescore(path, options, out);
+  if (deepseek !== null) return deepseek;
   const bars = parseBars(options.failUnder);
   const results = await loadResultsOrFail(path);
   const reference = options.reference ? await loadResultsOrFail(options.reference) : null;
