@@ -10,6 +10,7 @@ import { InputError } from './inputError.ts';
 import { STDIN_NAME } from './stdinTrace.ts';
 import { fileSize } from './fileSize.ts';
 import { mayBeInspectLog } from '../io/trace/inspectLogReader.ts';
+import { mayBeTableFile } from '../io/trace/tableTrace.ts';
 import type { ByteWindow } from '../io/trace/traceRanges.ts';
 
 /** A file this size or bigger is shared by all shards by its bytes rather than given whole to one. */
@@ -71,7 +72,8 @@ export async function shareOf(files: readonly string[], shard: Shard, splitBytes
   for (const file of files) {
     const size = await fileSize(file);
     // An Inspect log is one document, read whole: it is never cut.
-    if (shard.count > 1 && size >= splitBytes && !mayBeInspectLog(file)) out.push({ file, window: shardWindow(size, shard) });
+    if (shard.count > 1 && size >= splitBytes && !mayBeInspectLog(file) && !mayBeTableFile(file))
+      out.push({ file, window: shardWindow(size, shard) });
     else if (shardOfPath(file, shard.count) === shard.index) out.push({ file });
   }
   return out;

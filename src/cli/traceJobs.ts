@@ -11,6 +11,7 @@ import { availableParallelism } from 'node:os';
 import { STDIN_NAME } from './stdinTrace.ts';
 import { fileSize } from './fileSize.ts';
 import { mayBeInspectLog } from '../io/trace/inspectLogReader.ts';
+import { mayBeTableFile } from '../io/trace/tableTrace.ts';
 import { indexedRanges, windowRanges, type ByteWindow, type TraceRange } from '../io/trace/traceRanges.ts';
 import type { PoolJob } from './fileWorkerPool.ts';
 
@@ -44,7 +45,7 @@ export function rangeBytesFor(totalBytes: number, threads: number): number {
 
 /** Whether a file of `size` bytes is cut into ranges of `rangeBytes`. */
 export function isCut(file: string, size: number, rangeBytes: number): boolean {
-  return file !== STDIN_NAME && !mayBeInspectLog(file) && size >= SPLIT_RANGES * rangeBytes;
+  return file !== STDIN_NAME && !mayBeInspectLog(file) && !mayBeTableFile(file) && size >= SPLIT_RANGES * rangeBytes;
 }
 
 /** How many threads to analyse `files` (or build their report) with (1: this one): never more than there are jobs to share. */

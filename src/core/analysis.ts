@@ -124,6 +124,8 @@ export interface AnalyzedRecord {
   error: string | null;
   /** `completion` is tool-call markup quoted in `error`, not a recorded raw completion. */
   completionQuotedInError: boolean;
+  /** Which checks could not run, as the importer said (`meta.unchecked`: an export that kept parsed messages only). */
+  unchecked: string | null;
   completion: TokenizedCompletion | null;
   parse: ParseResult | null;
   events: ParseEvent[];
@@ -353,6 +355,7 @@ export class Analyzer {
       diagnostics,
       error: record.error ?? null,
       completionQuotedInError: quoted !== null,
+      unchecked: typeof record.meta?.unchecked === 'string' ? record.meta.unchecked : null,
       completion,
       parse,
       events,

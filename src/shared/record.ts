@@ -145,6 +145,16 @@ export type RecordSource =
   | 'llama.cpp-stream'
   | 'inspect-log'
   | 'otel'
+  /** MiniMax-Provider-Verifier's results.jsonl: K2VV's line and its own validators' verdicts. */
+  | 'minimax-result'
+  /** Langfuse's exported observations (JSONL, CSV, Parquet; importers/langfuseObservation.ts). */
+  | 'langfuse'
+  /** LangSmith's runs (bulk export Parquet, JSONL). */
+  | 'langsmith'
+  /** OpenInference LLM spans (Phoenix's span export, OTLP JSON). */
+  | 'openinference'
+  /** The DeepSeek provider verifier's hash-chained attempts.jsonl. */
+  | 'deepseek-verifier'
   /** A serving engine's error body on a line of its own (trace/importers/engineErrorBody.ts). */
   | 'error-body';
 

@@ -13,6 +13,7 @@ import { formatNames, getFormat } from '../../src/core/formats/registry.ts';
 /** Flags added after the capture, per command: their lines (and wrapped continuation lines) leave the help first. */
 const NEW_FLAGS: Record<string, readonly string[]> = {
   'toolscope analyze': ['--parquet', '--shard'],
+  'toolscope eval rescore': ['--summary'],
 };
 
 const before = JSON.parse(readFileSync(new URL('../fixtures/cli/help-before-commands.json', import.meta.url), 'utf8')) as Record<

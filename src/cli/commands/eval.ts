@@ -138,10 +138,11 @@ export function registerEvalRescore(evalCmd: Command): void {
     .description("judge saved results again with today's checks, without a request: K2VV's figures, error classes, changed verdicts")
     .argument('<results>', "a K2VV results .jsonl (K2VV's own or toolscope eval's)")
     .option('--reference <results>', 'official results for tool-call trigger precision/recall/F1')
+    .option('--summary <file>', "MiniMax-Provider-Verifier's summary.json to reproduce (default: the one beside the results)")
     .option('--fail-under <bars>', 'exit 1 when a figure is under its bar, e.g. schema=0.95')
     .option('--junit <file>', 'also write JUnit XML: one test case per sample and run')
     .option('--json', 'print one JSON object')
-    .action(async (path: string, opts: { reference?: string; failUnder?: string; junit?: string; json?: boolean }) => {
+    .action(async (path: string, opts: { reference?: string; summary?: string; failUnder?: string; junit?: string; json?: boolean }) => {
       const { evalRescoreCommand } = await import('../evalRescoreCommand.ts');
       process.exitCode = await evalRescoreCommand(path, opts, process.stdout);
     });

@@ -41,8 +41,8 @@ const RECORD_SPECS = [
   col('line', 'INT32', false, "the record's first line in the file (1-based)"),
   col('last_line', 'INT32', false, 'its last line (streams, pretty-printed objects and printouts span several)'),
   col('record_id', 'STRING', false, "the record's id (the trace's own where it has one, else the line number)"),
-  col('trace_id', 'STRING', true, "the trace's own trace id (OpenTelemetry spans)"),
-  col('span_id', 'STRING', true, "the trace's own span id (OpenTelemetry spans)"),
+  col('trace_id', 'STRING', true, "the trace's own trace id (OpenTelemetry and OpenInference spans, Langfuse, LangSmith)"),
+  col('span_id', 'STRING', true, "the trace's own span id (OpenTelemetry and OpenInference spans: Phoenix annotates spans by it)"),
   col('response_id', 'STRING', true, "the response's own id (OpenAI Responses, Anthropic message, chat completion)"),
   col('request_id', 'STRING', true, 'the request id the server sent (Anthropic errors)'),
   col('model', 'STRING', true, 'the model as recorded (meta, response, then request)'),
@@ -55,6 +55,9 @@ const RECORD_SPECS = [
   col('warnings', 'INT32', false, 'findings of severity warning'),
   col('infos', 'INT32', false, 'findings of severity info'),
   col('ignored', 'INT32', false, 'findings silenced by `--ignore` (counted here, not in findings.parquet)'),
+  // Added within version 1 (columns are added at the end): the ids an observability tool files feedback under.
+  col('observation_id', 'STRING', true, "Langfuse's observation id (a score is posted to trace_id + observation_id)"),
+  col('run_id', 'STRING', true, "LangSmith's run id (feedback is posted to it); Phoenix's span is span_id"),
 ] as const;
 export const RECORD_COLUMNS: readonly ColumnSpec[] = RECORD_SPECS;
 
@@ -158,6 +161,8 @@ export class TableBuilder {
     c.warnings.push(warnings);
     c.infos.push(infos);
     c.ignored.push(ignored);
+    c.observation_id.push(text(meta.observation_id));
+    c.run_id.push(text(meta.run_id));
     this.recordRows++;
     const f = this.findingCells;
     for (const d of r.diagnostics) {

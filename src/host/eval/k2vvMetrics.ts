@@ -32,7 +32,8 @@ export interface TriggerScores {
 
 export function resultFromRecord(record: TraceRecord): K2vvResult | null {
   const meta = record.meta ?? {};
-  if (meta.source !== 'k2vv') return null;
+  // MiniMax-Provider-Verifier writes K2VV's result line (its own verdicts beside it).
+  if (meta.source !== 'k2vv' && meta.source !== 'minimax-verifier') return null;
   const dataIndex = Number(record.id);
   const finish = typeof meta.finish_reason === 'string' ? meta.finish_reason : responseFinish(record);
   const run = typeof meta.run === 'number' && Number.isInteger(meta.run) && meta.run >= 1 ? meta.run : 1;

@@ -88,6 +88,7 @@ export class HumanReport {
       `  ${mark} ${s.bold(`#${r.id}`)} ${s.dim(`line ${r.line} · ${r.format}${r.formatBasis === 'default' ? ' (assumed)' : ''} · ${r.source}`)} · ${calls}${tokens}`,
     );
     if (r.error) line(`      ${s.red('failed')}    ${preview(r.error, 120)}`);
+    if (r.unchecked) line(`      ${s.dim('unchecked')} ${preview(r.unchecked, 400)}`);
     if (r.reasoning) line(`      ${s.dim('reasoning')} ${preview(r.reasoning, 80)}`);
     if (r.content) line(`      ${s.dim('content')}   ${preview(r.content)}`);
     for (const c of r.calls)

@@ -157,7 +157,7 @@ export function recordView(key: string, a: AnalyzedRecord, given: TraceRecord): 
     rebuilt: Boolean(a.completion?.rebuilt),
     tokenWarning: a.oversized
       ? `above the ${(a.oversized.limit / 1e6).toFixed(1)} MB size limit: the completion is shown in pieces of about 64 KB, not token by token`
-      : (a.completion?.warning ?? null),
+      : [a.completion?.warning, a.unchecked].filter((w): w is string => Boolean(w)).join(' — ') || null,
     tokens: buildTokenViews(a),
     finalEmitted: a.finalEmitted,
     diagnostics: a.diagnostics,

@@ -9,6 +9,7 @@ import { DIAGNOSTIC_KINDS } from '../../core/diagnostics/registry.ts';
 import { TraceIndex, type TraceIndexOptions } from '../../io/trace/traceIndex.ts';
 import { RangeIndex } from '../../io/trace/rangeIndex.ts';
 import { InspectLogIndex } from '../../io/trace/inspectLogIndex.ts';
+import { TableIndex } from '../../io/trace/tableIndex.ts';
 import type { TraceRange } from '../../io/trace/traceRanges.ts';
 import type { LoadedRecord } from '../../core/trace/record.ts';
 import type {
@@ -110,7 +111,9 @@ export class TraceSession {
 
   static async open(path: string, fileName: string, options: AnalysisOptions = {}, index: TraceIndexOptions = {}): Promise<TraceSession> {
     // An Inspect log (.eval, or a .json holding one) is one document of model events, not lines.
-    const opener = async (): Promise<SessionIndex> => (await InspectLogIndex.open(path)) ?? (await TraceIndex.open(path, index));
+    // A table (Parquet, CSV) is rows, not lines; both are read by the readers `analyze` uses.
+    const opener = async (): Promise<SessionIndex> =>
+      (await TableIndex.open(path)) ?? (await InspectLogIndex.open(path)) ?? (await TraceIndex.open(path, index));
     return TraceSession.opened(path, opener, fileName, options, 0, true);
   }
 

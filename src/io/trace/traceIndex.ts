@@ -28,6 +28,7 @@ import {
   type LineKind,
 } from '../../core/trace/lineKind.ts';
 import { readInspectLogFile } from './inspectLogReader.ts';
+import { readTableItems, tableFileKind } from './tableTrace.ts';
 import { decodeUtf8Line } from '../../core/trace/utf8.ts';
 
 export interface TraceIndexOptions {
@@ -520,6 +521,8 @@ function importEntryUnguarded(bytes: Uint8Array, entry: TraceEntry): ReadResult 
 
 /** Every record and error of a file in file order (the CLI's streaming pass); the file is closed at the end. */
 export async function* readTraceItems(path: string, options?: TraceIndexOptions): AsyncGenerator<TraceItem> {
+  const table = tableFileKind(path);
+  if (table) return yield* readTableItems(path, table);
   const inspect = await readInspectLogFile(path);
   if (inspect) return yield* itemsInLineOrder(inspect);
   const index = await TraceIndex.open(path, options);

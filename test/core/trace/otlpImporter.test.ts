@@ -199,7 +199,7 @@ test('an export with no LLM span says so; AnyValue kinds (int as string, arrays,
     }),
   );
   assert.deepEqual(none.records, []);
-  assert.match(none.errors[0]?.message ?? '', /^line 1: OTLP export: none of its 1 span\(s\) is a GenAI LLM span/);
+  assert.match(none.errors[0]?.message ?? '', /^line 1: OTLP export: none of its 1 span\(s\) is a GenAI or OpenInference LLM span/);
   const attrs = [
     { key: 'gen_ai.request.model', value: { stringValue: 'm' } },
     { key: 'gen_ai.usage.input_tokens', value: { intValue: '12' } },

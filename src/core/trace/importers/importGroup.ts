@@ -10,6 +10,8 @@ import type { LineError, LoadedRecord } from '../record.ts';
 import { importLine } from './importLine.ts';
 import { readLineText } from './importLineText.ts';
 import { importOtlpExport, isOtlpExportShape } from './otlpSpans.ts';
+import { importExportRow } from './exportRow.ts';
+import { isObject } from './jsonGuards.ts';
 import { importPrintout } from './pythonPrintout.ts';
 import { looksLikePythonLiteral, mayBePythonLiteral } from './pythonLiteral.ts';
 import { incompleteLineError, type ImportResult, type ReadResult, type TextLine } from './importResult.ts';
@@ -43,6 +45,9 @@ export function importLineGroup(lines: readonly TextLine[], incompleteLine?: num
     if (parsed) {
       // An OTLP export holds many spans: one record per LLM span, all starting on the export's first line.
       if (isOtlpExportShape(value)) return importOtlpExport(value, first.line, last.line);
+      // A pretty-printed exported row (a Phoenix span as its docs print one): its record spans the lines.
+      const row = isObject(value) ? importExportRow(value, first.line) : null;
+      if (row !== null) return { records: row.records.map((r) => spanning(r, last.line)), errors: row.errors };
       const result = importLine(value, first.line);
       return result.kind === 'record' ? { records: [spanning(result.loaded, last.line)], errors: [] } : asRead(result);
     }

@@ -6,6 +6,8 @@
 import { importLine } from './importLine.ts';
 import { importError, incompleteLineError, type ImportResult, type ReadResult } from './importResult.ts';
 import { importOtlpExport, isOtlpExportShape } from './otlpSpans.ts';
+import { importExportRow } from './exportRow.ts';
+import { isObject } from './jsonGuards.ts';
 import { importPrintout } from './pythonPrintout.ts';
 import { looksLikePythonLiteral, mayBePythonLiteral } from './pythonLiteral.ts';
 
@@ -26,17 +28,26 @@ export function importLineText(text: string, line: number, incomplete: boolean):
   return importLine(value, line);
 }
 
-/** Like importLineText, for a shape that holds several records in one value (an OTLP export: one per LLM span). */
+/**
+ * Like importLineText, for every shape: those that hold several records in one value (an OTLP export: one per LLM
+ * span) or none (an exported row that is no model call: exportRow.ts) as well as one record a line.
+ */
 export function readLineText(text: string, line: number, incomplete: boolean): ReadResult {
-  if (text.includes('"resourceSpans"')) {
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      value = undefined;
-    }
-    if (isOtlpExportShape(value)) return importOtlpExport(value, line, line);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    // Not JSON: an incomplete last line, a Python printout, or an error (importLineText says which).
+    return asRead(importLineText(text, line, incomplete));
   }
-  const result = importLineText(text, line, incomplete);
+  if (isOtlpExportShape(value)) return importOtlpExport(value, line, line);
+  if (isObject(value)) {
+    const row = importExportRow(value, line, text);
+    if (row !== null) return row;
+  }
+  return asRead(importLine(value, line));
+}
+
+function asRead(result: ImportResult): ReadResult {
   return result.kind === 'record' ? { records: [result.loaded], errors: [] } : { records: [], errors: [result.error] };
 }

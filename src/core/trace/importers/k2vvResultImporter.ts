@@ -16,6 +16,27 @@ export function isK2vvResultShape(value: UnknownObject): boolean {
 // `run` is Toolscope's own (eval run --repeat): which repetition the line belongs to.
 const META_FIELDS = ['status', 'finish_reason', 'tool_calls_valid', 'duration_ms', 'hash', 'last_run_at', 'run'] as const;
 
+/**
+ * MiniMax-Provider-Verifier writes K2VV's result line (verify.py's `process_request`) plus its validators' verdicts
+ * (github.com/MiniMax-AI/MiniMax-Provider-Verifier at 2850fb25e96d249e9328db19696306e961e4a426: verify.py,
+ * validator/*.py); `error_only_reasoning_checked` is on every line it writes.
+ */
+const MINIMAX_FIELDS = [
+  'provider',
+  'error_only_reasoning_checked',
+  'error_only_reasoning',
+  'tool_calls_finish_reason',
+  'tool_calls_count',
+  'language_following_checked',
+  'language_following_valid',
+  'error_repeating_checked',
+  'error_repeating_valid',
+] as const;
+
+export function isMinimaxResultShape(value: UnknownObject): boolean {
+  return 'error_only_reasoning_checked' in value || 'tool_calls_finish_reason' in value;
+}
+
 function errorText(error: unknown): string {
   return typeof error === 'string' ? error : JSON.stringify(error);
 }
@@ -31,8 +52,10 @@ export function importK2vvResult(value: UnknownObject, line: number): ImportResu
   const requestIssue = requestProblem(request, 'request');
   if (requestIssue !== null) return importError(line, `K2VV result: ${requestIssue}`);
 
-  const meta: RecordMeta = { source: 'k2vv', endpoint: '/v1/chat/completions' };
+  const minimax = isMinimaxResultShape(value);
+  const meta: RecordMeta = { source: minimax ? 'minimax-verifier' : 'k2vv', endpoint: '/v1/chat/completions' };
   for (const field of META_FIELDS) if (field in value) meta[field] = value[field];
+  if (minimax) for (const field of MINIMAX_FIELDS) if (field in value) meta[field] = value[field];
   if (typeof value.last_run_at === 'string') meta.created = value.last_run_at;
   // Toolscope's own lines keep the stream's timings in their native record: the latency figures read them.
   const own = value.toolscope_record;
@@ -52,5 +75,5 @@ export function importK2vvResult(value: UnknownObject, line: number): ImportResu
   }
   if (record.error === undefined && value.status === 'failed') record.error = 'K2VV status "failed" without an error body';
   record.meta = meta;
-  return importedRecord({ record, line, lastLine: line, source: 'k2vv-result' });
+  return importedRecord({ record, line, lastLine: line, source: minimax ? 'minimax-result' : 'k2vv-result' });
 }

@@ -24,6 +24,8 @@ import type {
 } from '../record.ts';
 import { isObject, type UnknownObject } from './jsonGuards.ts';
 import type { ReadResult } from './importResult.ts';
+import { ExportShapeProblem } from './exportMessages.ts';
+import { isOpenInferenceLlm, openInferenceRecord } from './openInferenceSpan.ts';
 
 export function isOtlpExportShape(value: unknown): value is UnknownObject {
   return isObject(value) && Array.isArray(value.resourceSpans);
@@ -288,6 +290,21 @@ function spanRecord(span: UnknownObject, attrs: Map<string, unknown>, fallbackId
   return record;
 }
 
+function openInferenceSpanRecord(span: UnknownObject, attrs: Map<string, unknown>, fallbackId: string): TraceRecord {
+  const spanId = typeof span.spanId === 'string' && span.spanId.length > 0 ? span.spanId : undefined;
+  const record = openInferenceRecord(attrs, {
+    traceId: typeof span.traceId === 'string' ? span.traceId : undefined,
+    spanId,
+    name: typeof span.name === 'string' ? span.name : undefined,
+    fallbackId,
+  });
+  const status = isObject(span.status) ? span.status : undefined;
+  if (status && (status.code === 2 || status.code === 'STATUS_CODE_ERROR')) {
+    record.error = typeof status.message === 'string' && status.message.length > 0 ? status.message : 'span status ERROR';
+  }
+  return record;
+}
+
 /** Every LLM span of one export, each a record on `line`…`lastLine`; a span that cannot be read is an error there. */
 export function importOtlpExport(value: UnknownObject, line: number, lastLine: number): ReadResult {
   const out: ReadResult = { records: [], errors: [] };
@@ -306,13 +323,17 @@ export function importOtlpExport(value: UnknownObject, line: number, lastLine: n
         if (deeperThan(span.attributes))
           return out.errors.push(errorAt(`${where}: its attributes nest deeper than ${MAX_JSON_DEPTH} levels`));
         const attrs = attributeMap(span.attributes);
-        if (!isLlmSpan(attrs)) return;
+        // OpenInference's conventions (Phoenix, OpenLLMetry's openinference mode) before GenAI's: a span may carry both.
+        const openInference = isOpenInferenceLlm(attrs);
+        if (!openInference && !isLlmSpan(attrs)) return;
         try {
-          const record = spanRecord(span, attrs, `line-${line}-span-${spans}`);
-          const loaded: LoadedRecord = { record, line, lastLine, source: 'otel' };
+          const record = openInference
+            ? openInferenceSpanRecord(span, attrs, `line-${line}-span-${spans}`)
+            : spanRecord(span, attrs, `line-${line}-span-${spans}`);
+          const loaded: LoadedRecord = { record, line, lastLine, source: openInference ? 'openinference' : 'otel' };
           out.records.push(loaded);
         } catch (err) {
-          if (!(err instanceof SpanProblem)) throw err;
+          if (!(err instanceof SpanProblem) && !(err instanceof ExportShapeProblem)) throw err;
           out.errors.push(errorAt(`${where}${typeof span.name === 'string' ? ` ("${span.name}")` : ''}: ${err.message}`));
         }
       });
@@ -321,7 +342,7 @@ export function importOtlpExport(value: UnknownObject, line: number, lastLine: n
   if (out.records.length === 0 && out.errors.length === 0) {
     out.errors.push(
       errorAt(
-        `none of its ${spans} span(s) is a GenAI LLM span (no gen_ai.request.model, gen_ai.input/output.messages or gen_ai.prompt/completion attributes)`,
+        `none of its ${spans} span(s) is a GenAI or OpenInference LLM span (no gen_ai.request.model, gen_ai.input/output.messages or gen_ai.prompt/completion attributes, no openinference.span.kind LLM or llm.input/output_messages)`,
       ),
     );
   }

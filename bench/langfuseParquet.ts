@@ -1,0 +1,73 @@
+/**
+ * A Langfuse observations export of N rows as Parquet (hyparquet-writer, Snappy, 10,000 rows a row group), in the
+ * shape of test/fixtures/langfuse/observations_v2.jsonl: every tenth row a SPAN, the others GENERATIONs with the
+ * OpenAI integration's input ({messages, tools}) and parsed output, each row's text numbered so no two are alike.
+ * The bench measures reading it (tableImportBench.ts); a test bounds the memory it takes.
+ */
+import { parquetWriteFile } from 'hyparquet-writer';
+
+const TOOLS = [
+  {
+    type: 'function',
+    function: {
+      name: 'get_weather',
+      description: 'Get the current weather in a given location',
+      parameters: {
+        type: 'object',
+        properties: {
+          location: { type: 'string', description: 'The city and state, e.g. San Francisco, CA' },
+          unit: { type: 'string', enum: ['celsius', 'fahrenheit'] },
+        },
+        required: ['location'],
+      },
+    },
+  },
+];
+
+export function writeLangfuseObservations(path: string, rows: number): void {
+  const cols: Record<string, string[]> = {
+    id: [],
+    trace_id: [],
+    type: [],
+    name: [],
+    start_time: [],
+    level: [],
+    input: [],
+    output: [],
+    provided_model_name: [],
+  };
+  for (let i = 0; i < rows; i++) {
+    const span = i % 10 === 0;
+    const city = `City ${i}`;
+    cols.id?.push(`obs-${i}`);
+    cols.trace_id?.push(`trace-${Math.floor(i / 10)}`);
+    cols.type?.push(span ? 'SPAN' : 'GENERATION');
+    cols.name?.push(span ? 'agent-step' : 'OpenAI-generation');
+    cols.start_time?.push(`2026-07-20 09:${String(Math.floor(i / 6000) % 60).padStart(2, '0')}:00.000000`);
+    cols.level?.push('DEFAULT');
+    cols.input?.push(
+      JSON.stringify(
+        span
+          ? { question: `weather in ${city}?` }
+          : { messages: [{ role: 'user', content: `What's the weather like in ${city} today? (request ${i})` }], tools: TOOLS },
+      ),
+    );
+    cols.output?.push(
+      span
+        ? ''
+        : JSON.stringify({
+            role: 'assistant',
+            content: null,
+            tool_calls: [
+              { id: `call_${i}`, type: 'function', function: { name: 'get_weather', arguments: JSON.stringify({ location: city }) } },
+            ],
+          }),
+    );
+    cols.provided_model_name?.push(span ? '' : 'gpt-4o-2024-08-06');
+  }
+  parquetWriteFile({
+    filename: path,
+    columnData: Object.entries(cols).map(([name, data]) => ({ name, data, type: 'STRING' as const })),
+    rowGroupSize: 10_000,
+  });
+}

@@ -1,0 +1,65 @@
+/**
+ * The rows of a Parquet file, one row group at a time (hyparquet): what an exported table (Langfuse's default export
+ * since July 2026, LangSmith's bulk export, a Phoenix spans dataframe) holds, as plain JSON-like objects. Only one row
+ * group's rows are held at once, so a file of any size reads in the memory of its largest row group. Values become
+ * what a JSON export would hold: 64-bit integers numbers (text when unsafe), timestamps ISO text, bytes UTF-8 text.
+ * Snappy, gzip, Brotli and uncompressed pages are read (zlib gives the two others); a codec Node cannot inflate is
+ * an error naming it. `line` is the row's 1-based ordinal in the file (a table has no lines: docs/trace-format.md).
+ */
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import type { AsyncBuffer, Compressors, FileMetaData } from 'hyparquet';
+
+export interface TableRow {
+  /** 1-based row number in the file (for Parquet) or the line the row starts on (for CSV). */
+  line: number;
+  row: Record<string, unknown>;
+}
+
+const COMPRESSORS: Compressors = {
+  GZIP: (input: Uint8Array) => new Uint8Array(gunzipSync(input)),
+  BROTLI: (input: Uint8Array) => new Uint8Array(brotliDecompressSync(input)),
+};
+
+/** A cell as JSON would hold it. */
+export function jsonCell(value: unknown): unknown {
+  if (typeof value === 'bigint') return Number.isSafeInteger(Number(value)) ? Number(value) : value.toString();
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.toISOString();
+  if (value instanceof Uint8Array) return new TextDecoder().decode(value);
+  if (Array.isArray(value)) return value.map(jsonCell);
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = jsonCell(v);
+    return out;
+  }
+  return value;
+}
+
+export async function parquetFile(path: string): Promise<{ file: AsyncBuffer; metadata: FileMetaData }> {
+  const { asyncBufferFromFile, parquetMetadataAsync } = await import('hyparquet');
+  const file = await asyncBufferFromFile(path);
+  return { file, metadata: await parquetMetadataAsync(file) };
+}
+
+/** Rows `start`…`end` (0-based, end exclusive) as objects. */
+export async function parquetRowRange(
+  file: AsyncBuffer,
+  metadata: FileMetaData,
+  start: number,
+  end: number,
+): Promise<Record<string, unknown>[]> {
+  const { parquetReadObjects } = await import('hyparquet');
+  const rows = await parquetReadObjects({ file, metadata, rowStart: start, rowEnd: end, compressors: COMPRESSORS });
+  return rows.map((r) => jsonCell(r) as Record<string, unknown>);
+}
+
+/** Every row of the file in order, a row group at a time. */
+export async function* parquetRows(path: string): AsyncGenerator<TableRow> {
+  const { file, metadata } = await parquetFile(path);
+  let start = 0;
+  for (const group of metadata.row_groups) {
+    const end = start + Number(group.num_rows);
+    const rows = await parquetRowRange(file, metadata, start, end);
+    for (let i = 0; i < rows.length; i++) yield { line: start + i + 1, row: rows[i] as Record<string, unknown> };
+    start = end;
+  }
+}

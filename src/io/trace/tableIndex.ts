@@ -1,0 +1,71 @@
+/**
+ * A table trace (Parquet, CSV: tableTrace.ts) as a trace session's index, for the editor and `report`: one entry per
+ * model call or row error, numbered by the row's `line`. A table is not read by byte offset, so its entries are held
+ * in memory, at most MAX_TABLE_ENTRIES of them (a bound on the extension host's memory: a row holds a whole
+ * request); a larger table shows its first entries and one error saying where it stopped — `toolscope analyze`
+ * reads every row. Like an Inspect log it is read once when opened, not followed.
+ */
+import { itemsInLineOrder, type ReadResult, type TraceItem } from '../../core/trace/importers/importResult.ts';
+import { readTableItems, tableFileKind } from './tableTrace.ts';
+import type { RefreshResult } from './traceIndex.ts';
+
+export const MAX_TABLE_ENTRIES = 20_000;
+
+export class TableIndex {
+  private constructor(private readonly items: readonly TraceItem[]) {}
+
+  /** The table's index, or null when the file is no table (by its name: .parquet, .csv). */
+  static async open(path: string, maxEntries = MAX_TABLE_ENTRIES): Promise<TableIndex | null> {
+    const kind = tableFileKind(path);
+    if (kind === null) return null;
+    const items: TraceItem[] = [];
+    for await (const item of readTableItems(path, kind)) {
+      if (items.length >= maxEntries) {
+        const line = item.kind === 'record' ? item.loaded.line : item.error.line;
+        items.push({
+          kind: 'error',
+          error: {
+            line,
+            message: `line ${line}: the editor holds the first ${maxEntries} model calls of a table; this row and the ones after it are not shown (toolscope analyze reads them all)`,
+          },
+        });
+        break;
+      }
+      items.push(item);
+    }
+    return new TableIndex(
+      itemsInLineOrder({
+        records: items.flatMap((i) => (i.kind === 'record' ? [i.loaded] : [])),
+        errors: items.flatMap((i) => (i.kind === 'error' ? [i.error] : [])),
+      }),
+    );
+  }
+
+  get count(): number {
+    return this.items.length;
+  }
+
+  line(i: number): number {
+    const item = this.item(i);
+    return item.kind === 'record' ? item.loaded.line : item.error.line;
+  }
+
+  read(i: number): Promise<ReadResult> {
+    const item = this.item(i);
+    return Promise.resolve(item.kind === 'record' ? { records: [item.loaded], errors: [] } : { records: [], errors: [item.error] });
+  }
+
+  refresh(): Promise<RefreshResult> {
+    return Promise.resolve({ firstChanged: this.count, count: this.count, reset: false });
+  }
+
+  close(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  private item(i: number): TraceItem {
+    const item = this.items[i];
+    if (!item) throw new RangeError(`entry ${i} is not in the table (0..${this.count - 1})`);
+    return item;
+  }
+}
