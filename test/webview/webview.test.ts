@@ -254,7 +254,7 @@ describe('trace editor webview in chromium', () => {
     const markers = view.tokens.flatMap((tk, i) => (tk.special ? [i] : []));
     await page.keyboard.press('ArrowDown');
     await waitPosition(page, `token ${(markers[0] as number) + 1} / ${n}`);
-    assert.equal(await page.locator('.section-delta .nothing').textContent(), 'nothing (markup is not sent to the client)');
+    assert.equal(await page.locator('.section-delta .nothing').textContent(), 'nothing (a correct parser sends no markup)');
     await page.keyboard.press(']');
     await waitPosition(page, `token ${(markers[1] as number) + 1} / ${n}`);
     await page.keyboard.press('[');

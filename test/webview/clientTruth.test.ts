@@ -1,0 +1,69 @@
+/**
+ * The trace editor tells the client's truth and reaches every finding (issue 41): the inspector's three voices on a
+ * content-leak record, finding navigation into the response, one token numbering, and finding text in a narrow split.
+ */
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import type { EmbeddedTrace } from '../../src/host/view/pageHtml.ts';
+import { addReport, browserSuite, openPage, reportData, ROOT, selectRecord, waitPosition } from './harness.ts';
+
+const KIMI = join(ROOT, 'samples', 'kimi-k2-raw-completions.jsonl');
+const LEAK = 'leak-marker-in-content';
+
+describe('the client’s truth in the trace editor', () => {
+  const suite = browserSuite('toolscope-client-truth-');
+  let data: EmbeddedTrace;
+  let url = '';
+  const report = async () => {
+    if (!url) {
+      data = await reportData([KIMI]);
+      url = addReport(suite.server, '/client-truth.html', data);
+    }
+    return url;
+  };
+  const leakView = () => {
+    const s = data.summaries.find((x) => x.id === LEAK);
+    assert.ok(s);
+    const v = data.records[s.key];
+    assert.ok(v);
+    return v;
+  };
+
+  test('inspector: on a content leak the client’s voice is the recorded stream, apart from the correct parser’s', async (t) => {
+    if (suite.skip(t)) return;
+    const { page, done } = await openPage(suite.browser, await report());
+    await selectRecord(page, LEAK);
+    const view = leakView();
+    const n = view.tokens.length;
+    const begin = view.tokens.findIndex((tk) => tk.text === '<|tool_call_begin|>');
+    assert.ok(begin > 0);
+    await page.locator(`#tok-${begin}`).click();
+    await waitPosition(page, `token ${begin + 1} / ${n}`);
+    // The correct parser sends no markup, and says it is the correct parser.
+    assert.equal(await page.locator('.section-delta').getAttribute('heading'), 'A correct parser sends here');
+    assert.equal(await page.locator('.section-delta .nothing').textContent(), 'nothing (a correct parser sends no markup)');
+    // The client got the markup as content, in one chunk with the call's id and opening of its arguments.
+    assert.equal(await page.locator('.section-client').getAttribute('heading'), 'The client received');
+    const client = (await page.locator('.section-client .client-chunk').first().textContent()) ?? '';
+    assert.match(client, /chunk 3 of 5/);
+    assert.match(client, /content/);
+    assert.match(client, /<\|tool_call_begin\|>functions\.search_web:0<\|tool_call_argument_begin\|>/);
+    // At the end: the correct parser has one complete call, the client none (its content holds the markup).
+    await page.keyboard.press('End');
+    await waitPosition(page, `token ${n} / ${n}`);
+    assert.equal(await page.locator('.section-calls').getAttribute('heading'), 'Tool calls so far (correct parser)');
+    assert.equal(await page.locator('.section-calls .acc-name').textContent(), 'search_web');
+    assert.equal(await page.locator('.section-client .client-calls').textContent(), '0 tool calls');
+    assert.match((await page.locator('.section-client .client-totals').textContent()) ?? '', /<\|tool_call_begin\|>functions\.search_web:0/);
+    // A record whose response is one chat.completion says the client's view is the final response only.
+    const whole = data.summaries.find(
+      (s) => data.records[s.key]?.response && !data.records[s.key]?.response?.streamed && data.records[s.key]?.tokens.length,
+    );
+    if (whole) {
+      await selectRecord(page, whole.id);
+      assert.match((await page.locator('.section-client .client-final').textContent()) ?? '', /final response only/);
+    }
+    await done();
+  });
+});
