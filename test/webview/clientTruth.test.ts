@@ -55,7 +55,10 @@ describe('the client’s truth in the trace editor', () => {
     assert.equal(await page.locator('.section-calls').getAttribute('heading'), 'Tool calls so far (correct parser)');
     assert.equal(await page.locator('.section-calls .acc-name').textContent(), 'search_web');
     assert.equal(await page.locator('.section-client .client-calls').textContent(), '0 tool calls');
-    assert.match((await page.locator('.section-client .client-totals').textContent()) ?? '', /<\|tool_call_begin\|>functions\.search_web:0/);
+    assert.match(
+      (await page.locator('.section-client .client-totals').textContent()) ?? '',
+      /<\|tool_call_begin\|>functions\.search_web:0/,
+    );
     // A record whose response is one chat.completion says the client's view is the final response only.
     const whole = data.summaries.find(
       (s) => data.records[s.key]?.response && !data.records[s.key]?.response?.streamed && data.records[s.key]?.tokens.length,
@@ -64,6 +67,59 @@ describe('the client’s truth in the trace editor', () => {
       await selectRecord(page, whole.id);
       assert.match((await page.locator('.section-client .client-final').textContent()) ?? '', /final response only/);
     }
+    await done();
+  });
+
+  test('finding navigation: e and “finding ›” reach the findings in the response, on the Response tab', async (t) => {
+    if (suite.skip(t)) return;
+    const { page, done } = await openPage(suite.browser, await report());
+    await selectRecord(page, LEAK);
+    const view = leakView();
+    const n = view.tokens.length;
+    const onTokens = view.diagnostics.filter((d) => d.where === 'completion' && d.tokenStart !== null && d.tokenEnd !== null);
+    const inResponse = view.diagnostics.filter((d) => d.where === 'response');
+    assert.ok(
+      inResponse.some((d) => d.code === 'TS001'),
+      'the record has a TS001 in the response',
+    );
+    const total = view.diagnostics.length;
+    // The keys go to the timeline (in the list, Home would pick the first record).
+    await page.locator('#tok-1').click();
+    await waitPosition(page, `token 2 / ${n}`);
+    await page.keyboard.press('Home');
+    await waitPosition(page, `token 1 / ${n}`);
+    const strip = page.locator('.finding-strip');
+    // Through the findings on the tokens (on the timeline), then into the response.
+    for (let i = 0; i < onTokens.length; i++) {
+      await page.keyboard.press('e');
+      await page.locator('.finding-strip .finding-pos', { hasText: `finding ${i + 1} of ${total}` }).waitFor();
+    }
+    await page.keyboard.press('e');
+    await page
+      .locator('.finding-strip .finding-pos', { hasText: `finding ${onTokens.length + 1} of ${total} · in the response` })
+      .waitFor();
+    assert.equal(await page.locator('#tab-response').getAttribute('aria-selected'), 'true');
+    assert.ok((await page.locator('#panel-response .active-finding').count()) > 0, 'the finding is marked in the response');
+    assert.match((await strip.locator('.diag-code').textContent()) ?? '', /^TS\d{3}$/);
+    assert.ok(((await strip.locator('.diag-message').textContent()) ?? '').length > 20);
+    // The toolbar's button goes on; past the last finding it says so.
+    for (let i = onTokens.length + 1; i < total; i++) {
+      await page.keyboard.press('e');
+      await page.locator('.finding-strip .finding-pos', { hasText: `finding ${i + 1} of ${total}` }).waitFor();
+    }
+    await page.keyboard.press('e');
+    await page.locator('.topbar .message', { hasText: 'No later finding in this record.' }).waitFor();
+    // Shift+E goes back, to the tokens in the end.
+    for (let i = total - 1; i >= 1; i--) {
+      await page.keyboard.press('Shift+E');
+      await page.locator('.finding-strip .finding-pos', { hasText: `finding ${i} of ${total}` }).waitFor();
+    }
+    if (onTokens.length) assert.equal(await page.locator('#tab-timeline').getAttribute('aria-selected'), 'true');
+    // The toolbar button reaches the response too.
+    await page.keyboard.press('End');
+    await waitPosition(page, `token ${n} / ${n}`);
+    await page.locator('vscode-toolbar-button[data-action="nextDiag"]').click();
+    await page.locator('.finding-strip .finding-pos', { hasText: 'in the response' }).waitFor();
     await done();
   });
 });
