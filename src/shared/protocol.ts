@@ -260,6 +260,11 @@ export interface ComparisonColumn {
   /** `recorded`, `guided off`, `guided on`, `guided on (completions)`… */
   label: string;
   recordId: string;
+  /** Where and when the run was made (the replay's `meta`), null when the record does not say. */
+  endpoint: string | null;
+  model: string | null;
+  /** ISO time the run was made. */
+  created: string | null;
   finishReason: string | null;
   content: string | null;
   calls: Array<{ name: string; arguments: string }>;
