@@ -13,19 +13,7 @@ import { replayRecord } from '../../src/net/replay/replay.ts';
 import { startServer } from '../../src/net/server/openAiServer.ts';
 import { loadAll } from '../../src/io/trace/loadTrace.ts';
 import { appendRecords, siblingReplaysPath } from '../../src/io/trace/traceWriter.ts';
-import {
-  addReport,
-  browserMissing,
-  ensureBuilt,
-  js,
-  launch,
-  openPage,
-  PageServer,
-  reportData,
-  ROOT,
-  selectRecord,
-  shot,
-} from './harness.ts';
+import { addReport, browserMissing, ensureBuilt, launch, openPage, PageServer, reportData, ROOT, selectRecord, shot } from './harness.ts';
 import { axeViolations } from './axe.ts';
 import { overflowing } from './overflow.ts';
 import { reportThemeOptions, THEME_KINDS } from './themes.ts';
