@@ -9,6 +9,7 @@ import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-toolbar-button/index.js';
 import type { GuidedFindings, HostEvent, RecordView, TraceInfo } from '../src/shared/protocol.ts';
 import { withGuidedFindings } from '../src/shared/guidedFindings.ts';
+import { tokenSpanText } from '../src/shared/tokenNumbers.ts';
 import { clip, h, isButtonLike, isFormControl, replace, type Child } from './dom.ts';
 import { adoptDiagnosticKinds } from './diagnosticKinds.ts';
 import { overlayOpen, showHelp } from './helpOverlay.ts';
@@ -745,7 +746,8 @@ export class App {
     const total = onTokens.length + this.offTokens.length;
     const onPos = onTokens.findIndex((a) => a.index === index);
     const pos = onPos >= 0 ? onPos + 1 : onTokens.length + this.offTokens.indexOf(index) + 1;
-    const where = onPos >= 0 ? `tokens ${tokenSpanOf(onTokens[onPos] as AnchoredDiagnostic)}` : `in the ${d.where}`;
+    const at = onTokens[onPos];
+    const where = at ? tokenSpanText(at.start, at.end) : `in the ${d.where}`;
     replace(
       this.findingStrip,
       h('div', { class: 'finding-pos muted small' }, `finding ${pos} of ${total} · ${where}`),
@@ -774,11 +776,6 @@ function copyRealWhitespace(e: ClipboardEvent): void {
   for (const g of glyphs) g.textContent = unglyph(g.textContent ?? '');
   e.clipboardData.setData('text/plain', fragment.textContent ?? '');
   e.preventDefault();
-}
-
-/** 1-based, both ends included: the numbering the UI, the report and the excerpts use for people. */
-function tokenSpanOf(d: AnchoredDiagnostic): string {
-  return d.end - d.start <= 1 ? String(d.start + 1) : `${d.start + 1}–${d.end}`;
 }
 
 function boundaryMessage(action: StepAction): string {

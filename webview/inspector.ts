@@ -6,6 +6,7 @@
 import '@vscode-elements/elements/dist/vscode-collapsible/index.js';
 import type { Diagnostic } from '../src/shared/diagnostic.ts';
 import type { ParserDelta } from '../src/shared/parserDelta.ts';
+import { tokenSpanText } from '../src/shared/tokenNumbers.ts';
 import type { CallView, ClientChunkView, MessageView, RecordView, TokenView } from '../src/shared/protocol.ts';
 import { DIAGNOSTIC_KINDS } from './diagnosticKinds.ts';
 import { clip, h, prettyJson, replace, type Child } from './dom.ts';
@@ -263,7 +264,7 @@ export function comparison(view: RecordView): HTMLElement {
 const CHUNKS_LISTED = 200;
 
 function chunkBlock(c: ClientChunkView, i: number, total: number): HTMLElement {
-  const where = c.tokenStart !== null && c.tokenEnd !== null ? ` · tokens ${tokenSpan(c.tokenStart, c.tokenEnd)}` : '';
+  const where = c.tokenStart !== null && c.tokenEnd !== null ? ` · ${tokenSpanText(c.tokenStart, c.tokenEnd)}` : '';
   const empty =
     Object.keys(c.delta).length === 0 || (c.delta.content === '' && !c.delta.tool_calls && c.delta.reasoning_content === undefined);
   return h(
@@ -272,11 +273,6 @@ function chunkBlock(c: ClientChunkView, i: number, total: number): HTMLElement {
     h('div', { class: 'muted small' }, `chunk ${i + 1} of ${total}${where}`),
     empty ? h('p', { class: 'muted' }, 'an empty delta') : deltaView(c.delta),
   );
-}
-
-/** `a–b` for people: 1-based, both ends included (a range's end is exclusive in the view model). */
-function tokenSpan(start: number, end: number): string {
-  return end - start <= 1 ? String(start + 1) : `${start + 1}–${end}`;
 }
 
 /** What the client had accumulated from the chunks before `upTo` (exclusive), in words. */

@@ -89,6 +89,16 @@ describe('the client’s truth in the trace editor', () => {
     await page.keyboard.press('Home');
     await waitPosition(page, `token 1 / ${n}`);
     const strip = page.locator('.finding-strip');
+    // Token numbers as the report and the CI excerpt give them: from 1, both ends included.
+    const first = onTokens[0];
+    if (first && first.tokenStart !== null && first.tokenEnd !== null) {
+      await page.keyboard.press('e');
+      await page
+        .locator('.finding-strip .finding-pos', { hasText: `finding 1 of ${total} · tokens ${first.tokenStart + 1}–${first.tokenEnd}` })
+        .waitFor();
+      await page.keyboard.press('Home');
+      await waitPosition(page, `token 1 / ${n}`);
+    }
     // Through the findings on the tokens (on the timeline), then into the response.
     for (let i = 0; i < onTokens.length; i++) {
       await page.keyboard.press('e');
