@@ -6,7 +6,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import type { EmbeddedTrace } from '../../src/host/view/pageHtml.ts';
-import { addReport, browserSuite, openPage, reportData, ROOT, selectRecord, waitPosition } from './harness.ts';
+import { addReport, browserSuite, openPage, reportData, ROOT, selectRecord, shot, waitPosition } from './harness.ts';
 
 const KIMI = join(ROOT, 'samples', 'kimi-k2-raw-completions.jsonl');
 const LEAK = 'leak-marker-in-content';
@@ -131,5 +131,34 @@ describe('the client’s truth in the trace editor', () => {
     await page.locator('vscode-toolbar-button[data-action="nextDiag"]').click();
     await page.locator('.finding-strip .finding-pos', { hasText: 'in the response' }).waitFor();
     await done();
+  });
+
+  test('a 546 px split, light and dark: after e the finding’s text is on screen (the inspector is hidden there)', async (t) => {
+    if (suite.skip(t)) return;
+    for (const theme of ['light', 'dark'] as const) {
+      const { page, done } = await openPage(suite.browser, await report(), { width: 546, height: 900, theme });
+      await page.locator('.toggle-list').click();
+      await selectRecord(page, LEAK);
+      assert.equal(await page.locator('.inspector').isVisible(), false, 'the inspector is hidden at this width');
+      await page.locator('#tok-1').click();
+      await page.keyboard.press('e');
+      const strip = page.locator('.finding-strip');
+      await strip.locator('.diag-message').waitFor();
+      const message = (await strip.locator('.diag-message').textContent()) ?? '';
+      const view = leakView();
+      assert.ok(
+        view.diagnostics.some((d) => d.message === message),
+        message,
+      );
+      const box = await strip.locator('.diag-message').boundingBox();
+      assert.ok(box && box.x >= 0 && box.x + box.width <= 546 && box.y >= 0 && box.y < 900, JSON.stringify(box));
+      await shot(page, `finding-after-e-546-${theme}`);
+      // On into the response: the Response tab, the finding marked and its text in the strip.
+      await page.keyboard.press('e');
+      await strip.locator('.finding-pos', { hasText: 'in the response' }).waitFor();
+      assert.ok(await strip.locator('.diag-message').isVisible());
+      await shot(page, `finding-in-response-546-${theme}`);
+      await done();
+    }
   });
 });

@@ -13,6 +13,7 @@ import type { Browser } from 'playwright-core';
 import { evalRunCommand } from '../../src/cli/evalRunCommand.ts';
 import { addReport, browserMissing, ensureBuilt, js, launch, openPage, PageServer, reportData, ROOT, shot } from './harness.ts';
 import { axeViolations } from './axe.ts';
+import { overflowing } from './overflow.ts';
 import { reportThemeOptions, THEME_KINDS } from './themes.ts';
 
 const missing = browserMissing();
@@ -102,6 +103,20 @@ describe('eval summary panel in chromium', () => {
       // The records are still one click away.
       await page.locator('.tab[data-tab="timeline"]').click();
       await page.locator('.rec-row').first().waitFor();
+      await done();
+    }
+  });
+
+  test('at 1440 px, list and inspector open, every figure is on screen (schema accuracy included)', async (t) => {
+    if (skip(t)) return;
+    const url = addReport(server, '/eval-widths.html', await reportData([join(tmp, 'results.guided-on.jsonl')]));
+    // Narrower, the figures table scrolls in its own region (nine figures do not fit a 300 px centre).
+    for (const width of [1440]) {
+      const { page, done } = await openPage(browser, url, { width, height: 900 });
+      await page.locator('.eval-table').waitFor();
+      assert.equal(await page.locator('.layout').evaluate((el) => el.classList.contains('inspector-collapsed')), false);
+      assert.deepEqual(await overflowing(page, '#panel-eval'), [], `${width} px`);
+      assert.ok(await page.locator('.eval-table thead th', { hasText: 'schema accuracy' }).isVisible());
       await done();
     }
   });
