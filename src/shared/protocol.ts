@@ -225,6 +225,8 @@ export type EvalSummaryView = K2vvSummary;
 export interface EvalRunView {
   /** `guided off`, `guided on`, or the file name. */
   label: string;
+  /** The answers came from Toolscope's simulator (`toolscope_run.simulated` in the results lines), not a model. */
+  simulated: boolean;
   fileName: string;
   summary: EvalSummaryView;
   /** Error- and warning-level findings by kind, over the run's records. */

@@ -73,6 +73,7 @@ describe('eval summary panel in chromium', () => {
     const off = data.info.eval?.runs[0];
     const on = data.info.eval?.runs[1];
     assert.ok(off && on);
+    assert.ok(off.simulated && on.simulated, 'the results lines say the answers are simulated');
     assert.ok(off.summary.schema_validation_error_count > 0);
     assert.equal(on.summary.schema_validation_error_count, 0);
     const url = addReport(server, '/eval.html', data);
@@ -82,6 +83,14 @@ describe('eval summary panel in chromium', () => {
       assert.equal(await page.locator('.tab[data-tab="eval"]').getAttribute('aria-selected'), 'true');
       const rows = await page.locator('.eval-table tbody tr').allTextContents();
       assert.equal(rows.length, 2);
+      // The embedded endpoint's scripted answers: labelled simulated, never as the model's.
+      const header = (await page.locator('.eval-view h3').first().textContent()) ?? '';
+      assert.match(header, /simulated answers/);
+      assert.doesNotMatch(header, /model /);
+      assert.ok(
+        rows.every((r) => /simulated/.test(r)),
+        JSON.stringify(rows),
+      );
       assert.match(rows[0] ?? '', /^guided off/);
       assert.match(rows[1] ?? '', /^guided on.*100\.00 %$/);
       // A bar per run for schema-violation: the guided-off one is drawn, the guided-on one is empty.
