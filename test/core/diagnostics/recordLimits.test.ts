@@ -92,7 +92,11 @@ test('recorded-tokens-invalid: [null], [5], [{"text": null}] make the list unusa
   const text = section(call('functions.get_weather:0', '{"city": "Oslo"}'));
   for (const tokens of [[null], [5], [{ text: null }], [{ text: 5, id: 1 }], [[1]]]) {
     const a = new Analyzer().analyze(loaded(record({ completion: { text, tokens: tokens as never } })));
-    assert.match(ofKind(a, 'recorded-tokens-invalid')[0]?.message ?? '', /completion\.tokens\[0\] (is|has text) .*not used/, JSON.stringify(tokens));
+    assert.match(
+      ofKind(a, 'recorded-tokens-invalid')[0]?.message ?? '',
+      /completion\.tokens\[0\] (is|has text) .*not used/,
+      JSON.stringify(tokens),
+    );
     assert.equal(a.completion?.origin, 'splitter');
     assert.equal(a.calls.length, 1);
   }
