@@ -9,13 +9,14 @@ import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-toolbar-button/index.js';
 import type { GuidedFindings, HostEvent, RecordView, TraceInfo } from '../src/shared/protocol.ts';
 import { withGuidedFindings } from '../src/shared/guidedFindings.ts';
+import { tokenSpanText } from '../src/shared/tokenNumbers.ts';
 import { clip, h, isButtonLike, isFormControl, replace, type Child } from './dom.ts';
 import { adoptDiagnosticKinds } from './diagnosticKinds.ts';
 import { overlayOpen, showHelp } from './helpOverlay.ts';
 import type { HostConnection } from './hostConnection.ts';
-import { Inspector } from './inspector.ts';
+import { diagnosticItem, Inspector } from './inspector.ts';
 import { unglyph } from './layout.ts';
-import type { AnchoredDiagnostic } from './navigation.ts';
+import { offTokenDiagnostics, stepDiagnostic, type AnchoredDiagnostic } from './navigation.ts';
 import { splitter } from './panels.ts';
 import { CursorAnnouncer, cursorSentence } from './cursorAnnouncer.ts';
 import { PanelModes, type SidePanel } from './panelModes.ts';
@@ -56,6 +57,11 @@ export class App {
   private readonly messageEl = h('span', { class: 'message', role: 'status' });
   private readonly mainEl: HTMLElement;
   private readonly recordHead = h('div', { class: 'record-head' });
+  /** The finding navigation last reached, in words: visible whatever the width (the inspector may be hidden). */
+  private readonly findingStrip = h('div', { class: 'finding-strip', role: 'status', 'aria-live': 'polite', hidden: true });
+  /** Indices of the record's findings not on its tokens, and the one finding navigation is on (a position in that list). */
+  private offTokens: number[] = [];
+  private offActive: number | null = null;
   private readonly tabs: PlacedTab[];
   /** The first registered tab: always offered, the fallback, and where stepping happens. */
   private readonly home: PlacedTab;
@@ -103,7 +109,7 @@ export class App {
     });
 
     this.stepbar = new Stepbar({
-      perform: (action) => this.stepper.perform(action),
+      perform: (action) => this.perform(action),
       togglePlay: () => {
         this.stepper.togglePlay();
         return this.stepper.playing;
@@ -139,6 +145,7 @@ export class App {
       'main',
       { class: 'centre', 'aria-label': 'Record' },
       this.recordHead,
+      this.findingStrip,
       this.tabBar(),
       this.tabs.map((t) => t.panel),
     );
@@ -360,9 +367,8 @@ export class App {
       return;
     }
     if (e.type === 'step') {
-      if (!this.view || this.view.tokens.length === 0 || overlayOpen()) return;
-      if (this.store.state.centreTab !== this.home.tab.id) this.showTab(this.home.tab.id);
-      this.stepper.perform(e.action);
+      if (!this.view || overlayOpen()) return;
+      this.perform(e.action);
       return;
     }
     if (e.type === 'guidedFindings') {
@@ -550,6 +556,9 @@ export class App {
     const cursor = view ? Math.min(this.store.state.cursors[view.key] ?? 0, Math.max(0, view.tokens.length - 1)) : 0;
     this.stepper.setRecord(view, cursor);
     this.timeline.setRecord(hasTokens ? view : null, cursor);
+    this.offTokens = view ? offTokenDiagnostics(view, this.timeline.diagnostics) : [];
+    this.offActive = null;
+    this.showFinding(null);
     this.inspector.setRecord(view);
     if (hasTokens) this.onCursor(cursor, null, false);
     else this.stepbar.setPosition('');
@@ -619,6 +628,8 @@ export class App {
     if (!view) return;
     this.timeline.setCursor(cursor, active);
     this.inspector.setCursor(cursor, active, this.timeline.diagnostics);
+    this.offActive = null;
+    this.showFinding(active?.index ?? null);
     this.stepbar.setPosition(`token ${cursor + 1} / ${view.tokens.length}`);
     const token = view.tokens[cursor];
     if (token) this.announcer.say(cursorSentence(cursor, view.tokens.length, token, active, this.timeline.diagnostics));
@@ -652,11 +663,97 @@ export class App {
     if ((e.key === ' ' || e.key === 'Enter') && isButtonLike(e.target)) return;
     // Scrollable documents (request, response) keep their scrolling keys.
     if (e.target instanceof Element && e.target.closest('.doc-view') && /^(Arrow|Home|End| )/.test(e.key === ' ' ? ' ' : e.key)) return;
-    if (!this.view || this.view.tokens.length === 0) return;
+    if (!this.view) return;
     e.preventDefault();
     e.stopPropagation();
+    this.perform(action);
+  }
+
+  /** A stepping action from a key, the toolbar or the workbench: findings go everywhere, the rest on the timeline. */
+  private perform(action: StepAction): void {
+    if (!this.view) return;
+    if (action === 'nextDiag' || action === 'prevDiag') {
+      this.stepFinding(action === 'nextDiag' ? 1 : -1);
+      return;
+    }
+    if (this.view.tokens.length === 0) return;
     if (this.store.state.centreTab !== this.home.tab.id && action !== 'play') this.showTab(this.home.tab.id);
     this.stepper.perform(action);
+  }
+
+  /**
+   * Finding navigation over every finding of the record: those on the tokens in token order (on the timeline), then
+   * those anchored elsewhere (response, reasoning, request) in the record's order, each on the tab that shows it.
+   */
+  private stepFinding(dir: 1 | -1): void {
+    const view = this.view;
+    if (!view) return;
+    const onTokens = this.timeline.diagnostics;
+    const off = this.offTokens;
+    const boundary = () => this.flash(`No ${dir === 1 ? 'later' : 'earlier'} finding in this record.`);
+    if (this.offActive !== null) {
+      const next = this.offActive + dir;
+      if (next >= 0 && next < off.length) this.showOffToken(next);
+      else if (dir === -1 && onTokens.length) {
+        const last = onTokens[onTokens.length - 1] as AnchoredDiagnostic;
+        this.showTab(this.home.tab.id);
+        this.stepper.moveTo(last.start, last.index);
+      } else boundary();
+      return;
+    }
+    if (view.tokens.length && stepDiagnostic(onTokens, this.stepper.cursor, this.stepperActive(), dir) !== null) {
+      this.showTab(this.home.tab.id);
+      this.stepper.perform(dir === 1 ? 'nextDiag' : 'prevDiag');
+      return;
+    }
+    if (off.length && (dir === 1 || view.tokens.length === 0)) this.showOffToken(dir === 1 ? 0 : off.length - 1);
+    else boundary();
+  }
+
+  /** The stepper's active finding as a position in the timeline's list (what stepDiagnostic takes). */
+  private stepperActive(): number | null {
+    const active = this.stepper.activeDiagnostic;
+    if (!active) return null;
+    const i = this.timeline.diagnostics.findIndex((d) => d.index === active.index);
+    return i < 0 ? null : i;
+  }
+
+  private showOffToken(position: number): void {
+    const view = this.view;
+    const index = this.offTokens[position];
+    if (!view || index === undefined) return;
+    const d = view.diagnostics[index];
+    if (!d) return;
+    this.offActive = position;
+    const placed = this.tabs.find((t) => !t.button.hidden && t.tab.showsFinding?.(d));
+    if (placed) {
+      this.showTab(placed.tab.id);
+      placed.tab.revealFinding?.(placed.panel, index);
+    }
+    this.showFinding(index);
+  }
+
+  /** The strip under the record head: the finding navigation is on, with its place among all of the record's. */
+  private showFinding(index: number | null): void {
+    const view = this.view;
+    const d = index === null ? undefined : view?.diagnostics[index];
+    if (!view || !d || index === null) {
+      this.findingStrip.hidden = true;
+      replace(this.findingStrip);
+      return;
+    }
+    const onTokens = this.timeline.diagnostics;
+    const total = onTokens.length + this.offTokens.length;
+    const onPos = onTokens.findIndex((a) => a.index === index);
+    const pos = onPos >= 0 ? onPos + 1 : onTokens.length + this.offTokens.indexOf(index) + 1;
+    const at = onTokens[onPos];
+    const where = at ? tokenSpanText(at.start, at.end) : `in the ${d.where}`;
+    replace(
+      this.findingStrip,
+      h('div', { class: 'finding-pos muted small' }, `finding ${pos} of ${total} · ${where}`),
+      h('ul', { class: 'diag-list' }, diagnosticItem(d, null)),
+    );
+    this.findingStrip.hidden = false;
   }
 }
 

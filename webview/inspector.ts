@@ -6,7 +6,8 @@
 import '@vscode-elements/elements/dist/vscode-collapsible/index.js';
 import type { Diagnostic } from '../src/shared/diagnostic.ts';
 import type { ParserDelta } from '../src/shared/parserDelta.ts';
-import type { CallView, MessageView, RecordView, TokenView } from '../src/shared/protocol.ts';
+import { tokenSpanText } from '../src/shared/tokenNumbers.ts';
+import type { CallView, ClientChunkView, MessageView, RecordView, TokenView } from '../src/shared/protocol.ts';
 import { DIAGNOSTIC_KINDS } from './diagnosticKinds.ts';
 import { clip, h, prettyJson, replace, type Child } from './dom.ts';
 import { displayRuns } from './layout.ts';
@@ -259,6 +260,102 @@ export function comparison(view: RecordView): HTMLElement {
   );
 }
 
+/** Chunks listed when the stream cannot be placed on the tokens. */
+const CHUNKS_LISTED = 200;
+
+function chunkBlock(c: ClientChunkView, i: number, total: number): HTMLElement {
+  const where = c.tokenStart !== null && c.tokenEnd !== null ? ` · ${tokenSpanText(c.tokenStart, c.tokenEnd)}` : '';
+  const empty =
+    Object.keys(c.delta).length === 0 || (c.delta.content === '' && !c.delta.tool_calls && c.delta.reasoning_content === undefined);
+  return h(
+    'div',
+    { class: 'client-chunk' },
+    h('div', { class: 'muted small' }, `chunk ${i + 1} of ${total}${where}`),
+    empty ? h('p', { class: 'muted' }, 'an empty delta') : deltaView(c.delta),
+  );
+}
+
+/** What the client had accumulated from the chunks before `upTo` (exclusive), in words. */
+function clientTotals(chunks: readonly ClientChunkView[], upTo: number): HTMLElement {
+  let content = '';
+  const calls = new Map<number, { name: string; id: string; arguments: string }>();
+  for (const c of chunks.slice(0, upTo)) {
+    content += c.delta.content ?? '';
+    for (const tc of c.delta.tool_calls ?? []) {
+      const call = calls.get(tc.index) ?? { name: '', id: '', arguments: '' };
+      call.name += tc.function.name ?? '';
+      call.id ||= tc.id ?? '';
+      call.arguments += tc.function.arguments ?? '';
+      calls.set(tc.index, call);
+    }
+  }
+  return h(
+    'div',
+    { class: 'client-totals' },
+    h('h4', null, 'The client has so far'),
+    h(
+      'dl',
+      { class: 'kv' },
+      h('dt', null, 'content'),
+      h(
+        'dd',
+        null,
+        content ? visibleText(content.length > 400 ? content.slice(-400) : content, 400) : h('span', { class: 'muted' }, 'none'),
+      ),
+      h('dt', null, 'tool calls'),
+      h(
+        'dd',
+        { class: 'client-calls' },
+        calls.size
+          ? [...calls].map(([index, c]) => h('div', null, `#${index} ${clip(c.name || '(no name)', 200)}`))
+          : h('span', null, `0 tool calls`),
+      ),
+    ),
+  );
+}
+
+/** The client's voice at the cursor: from the recorded stream, by token where its chunks line up, else per chunk. */
+function clientAt(view: RecordView, cursor: number): Child[] {
+  if (!view.response) return [h('p', { class: 'muted' }, 'No response was recorded: what the client received is unknown.')];
+  const stream = view.clientStream;
+  if (!stream)
+    return [
+      h(
+        'p',
+        { class: 'muted client-final' },
+        'The response was not streamed: the client’s view is the final response only (see “Response vs reference”).',
+      ),
+    ];
+  const total = stream.total;
+  if (!stream.aligned) {
+    const shown = stream.chunks.slice(0, CHUNKS_LISTED);
+    return [
+      h(
+        'p',
+        { class: 'muted client-unaligned' },
+        'The recorded chunks do not line up with these tokens (the server sent text that is not in the completion as written): the stream per chunk.',
+      ),
+      ...shown.map((c, i) => chunkBlock(c, i, total)),
+      total > shown.length ? h('p', { class: 'muted' }, `… ${total - shown.length} more chunks`) : null,
+      clientTotals(stream.chunks, stream.chunks.length),
+    ];
+  }
+  const last = view.tokens.length - 1;
+  const here = stream.chunks.flatMap((c, i) =>
+    c.tokenStart !== null &&
+    c.tokenEnd !== null &&
+    ((c.tokenStart <= cursor && cursor < c.tokenEnd) || (cursor === last && c.tokenStart >= last))
+      ? [chunkBlock(c, i, total)]
+      : [],
+  );
+  // Chunks that started at or before the cursor have reached the client (a chunk arrives whole).
+  const reached = stream.chunks.findIndex((c) => (c.tokenStart ?? 0) > cursor);
+  return [
+    here.length ? here : h('p', { class: 'nothing' }, 'nothing: no recorded chunk holds this token'),
+    clientTotals(stream.chunks, reached < 0 ? stream.chunks.length : reached),
+  ];
+}
+
 type SectionEl = HTMLElement & { open: boolean };
 
 export class Inspector {
@@ -280,10 +377,12 @@ export class Inspector {
       this.sections.set(name, { el, body });
       this.el.appendChild(el);
     };
-    add('cursor', 'Cursor');
-    add('delta', 'Received at this token');
+    // Three voices that never mix: what the model wrote, what a correct parser sends, what the client received.
+    add('cursor', 'The model wrote');
+    add('delta', 'A correct parser sends here');
+    add('client', 'The client received');
     add('here', 'Diagnostics at the cursor');
-    add('calls', 'Tool calls so far');
+    add('calls', 'Tool calls so far (correct parser)');
     add('call', 'Current call');
     add('compare', 'Response vs reference');
     add('all', 'All diagnostics', false);
@@ -329,7 +428,7 @@ export class Inspector {
       const why =
         view.tokenOrigin === 'none' ? 'This record holds no raw completion, so there is no token to inspect.' : 'The completion is empty.';
       replace(this.body('cursor'), h('p', { class: 'muted' }, why));
-      for (const name of ['delta', 'calls', 'here']) {
+      for (const name of ['delta', 'client', 'calls', 'here']) {
         replace(this.body(name), h('p', { class: 'muted' }, '—'));
         this.setDescription(name, '');
       }
@@ -384,9 +483,9 @@ export class Inspector {
     if (t.emitted) parts.push(deltaView(t.emitted));
     else {
       const marker = isMarker(t);
-      parts.push(h('p', { class: 'nothing' }, marker ? 'nothing (markup is not sent to the client)' : 'nothing (held back)'));
+      parts.push(h('p', { class: 'nothing' }, marker ? 'nothing (a correct parser sends no markup)' : 'nothing (held back)'));
       const next = nextAfter(this.deltaTokens, cursor);
-      const lead = marker ? "The client's next delta is at " : 'Held-back text is flushed with a later delta: the next one is at ';
+      const lead = marker ? 'Its next delta is at ' : 'Held-back text is flushed with a later delta: the next one is at ';
       if (next !== null)
         parts.push(
           h('p', { class: 'muted' }, lead, h('button', { type: 'button', class: 'link', 'data-token': next }, `token ${next + 1}`), '.'),
@@ -401,10 +500,11 @@ export class Inspector {
               : 'Held-back text is flushed when the stream ends (see below).',
           ),
         );
-      else if (!marker) parts.push(h('p', { class: 'muted' }, 'Nothing follows: this text never reached the client.'));
+      else if (!marker) parts.push(h('p', { class: 'muted' }, 'Nothing follows: a correct parser never sends this text.'));
     }
     if (cursor === n - 1 && view.finalEmitted) parts.push(h('h4', null, 'Flushed at the end of the stream'), deltaView(view.finalEmitted));
     replace(this.body('delta'), parts);
+    replace(this.body('client'), clientAt(view, cursor));
 
     // Calls as the client has them now.
     const calls = accumulatedCalls(view, cursor, this.callTokens);
@@ -430,7 +530,7 @@ export class Inspector {
               c.arguments ? jsonBlock(c.arguments) : h('p', { class: 'muted' }, 'no arguments yet'),
             );
           })
-        : h('p', { class: 'muted' }, 'The client has no tool call yet.'),
+        : h('p', { class: 'muted' }, 'A correct parser has sent no tool call yet.'),
     );
 
     // The call under the cursor.

@@ -66,6 +66,12 @@ export function anchoredDiagnostics(view: Pick<RecordView, 'diagnostics' | 'toke
   return out;
 }
 
+/** Indices (in `view.diagnostics`) of the findings not on the tokens (response, reasoning, request, or no tokens), in order. */
+export function offTokenDiagnostics(view: Pick<RecordView, 'diagnostics'>, anchored: readonly AnchoredDiagnostic[]): number[] {
+  const on = new Set(anchored.map((d) => d.index));
+  return view.diagnostics.flatMap((_, i) => (on.has(i) ? [] : [i]));
+}
+
 /**
  * Next/previous diagnostic. `active` is the position in `list` of the diagnostic last jumped to (so several
  * diagnostics at one token are visited in turn), or null after the cursor moved some other way.

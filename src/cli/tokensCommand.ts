@@ -77,7 +77,7 @@ export async function tokensCommand(
         );
         for (const t of completion.tokens)
           write(
-            `  ${String(t.index).padStart(6)}  ${String(t.id ?? '—').padStart(7)}  ${t.bytes ?? JSON.stringify(t.text)}${t.special ? '  (special)' : ''}`,
+            `  ${String(t.index + 1).padStart(6)}  ${String(t.id ?? '—').padStart(7)}  ${t.bytes ?? JSON.stringify(t.text)}${t.special ? '  (special)' : ''}`,
           );
       }
     } catch (err) {

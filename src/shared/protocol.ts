@@ -132,6 +132,8 @@ export interface RecordView {
   reference: MessageView;
   /** What the client received, when recorded. */
   response: (MessageView & { finishReason: string | null; streamed: boolean; chunks: number }) | null;
+  /** The recorded stream as the client received it, chunk by chunk; null when the response was not streamed (or none). */
+  clientStream: ClientStreamView | null;
   request: { model: string | null; messages: ChatMessage[]; tools: ChatTool[]; toolChoice: ToolChoice | null } | null;
   failed: string | null;
   /**
@@ -148,6 +150,24 @@ export interface RecordView {
   vllm?: VllmView | null;
   /** The record as JSON (pretty, credentials redacted; cut with a note past a size limit). */
   rawJson: string;
+}
+
+/** One recorded chunk (choice 0's delta) and the completion tokens that hold its text (end exclusive), when found. */
+export interface ClientChunkView {
+  delta: ParserDelta;
+  tokenStart: number | null;
+  tokenEnd: number | null;
+}
+
+/**
+ * The recorded stream. `aligned`: every chunk's text was found in order in the raw completion, so each chunk has
+ * its tokens; otherwise no chunk has (the server rewrote some text) and the stream is shown per chunk.
+ */
+export interface ClientStreamView {
+  chunks: ClientChunkView[];
+  aligned: boolean;
+  /** Chunks in the stream (`chunks` holds at most the first 20,000). */
+  total: number;
 }
 
 /** One input delta of a vLLM profile run and what vLLM returned for it. */
@@ -205,6 +225,8 @@ export type EvalSummaryView = K2vvSummary;
 export interface EvalRunView {
   /** `guided off`, `guided on`, or the file name. */
   label: string;
+  /** The answers came from Toolscope's simulator (`toolscope_run.simulated` in the results lines), not a model. */
+  simulated: boolean;
   fileName: string;
   summary: EvalSummaryView;
   /** Error- and warning-level findings by kind, over the run's records. */
@@ -240,6 +262,11 @@ export interface ComparisonColumn {
   /** `recorded`, `guided off`, `guided on`, `guided on (completions)`… */
   label: string;
   recordId: string;
+  /** Where and when the run was made (the replay's `meta`), null when the record does not say. */
+  endpoint: string | null;
+  model: string | null;
+  /** ISO time the run was made. */
+  created: string | null;
   finishReason: string | null;
   content: string | null;
   calls: Array<{ name: string; arguments: string }>;

@@ -15,6 +15,7 @@ import { loadAll } from '../../src/io/trace/loadTrace.ts';
 import { appendRecords, siblingReplaysPath } from '../../src/io/trace/traceWriter.ts';
 import { addReport, browserMissing, ensureBuilt, launch, openPage, PageServer, reportData, ROOT, selectRecord, shot } from './harness.ts';
 import { axeViolations } from './axe.ts';
+import { overflowing } from './overflow.ts';
 import { reportThemeOptions, THEME_KINDS } from './themes.ts';
 
 const missing = browserMissing();
@@ -36,7 +37,8 @@ describe('replay comparison in chromium', () => {
       const original = records.find((r) => r.id === 'schema-violations');
       assert.ok(original);
       const out = [];
-      for (const guided of [false, true])
+      // Guided off twice: two runs of one setting must still be told apart (endpoint, model, time, place).
+      for (const guided of [false, true, false])
         out.push(
           (
             await replayRecord(original, {
@@ -78,18 +80,43 @@ describe('replay comparison in chromium', () => {
       const tab = page.locator('.tab[data-tab="compare"]');
       assert.equal(await tab.isHidden(), false);
       await tab.click();
-      const heads = await page.locator('#panel-compare .cmp-table thead th').allTextContents();
-      assert.deepEqual(heads.slice(1), ['recorded', 'guided off', 'guided on']);
-      const findingsRow = page.locator('#panel-compare .cmp-table tbody tr').nth(2).locator('td');
-      assert.match((await findingsRow.nth(0).textContent()) ?? '', /TS005 schema-violation/);
-      assert.ok((await findingsRow.nth(0).locator('.cmp-finding.sev-error').count()) > 0, 'the recording breaks the schema');
+      const heads = await page.locator('#panel-compare .cmp-run-name').allTextContents();
+      assert.deepEqual(heads, ['#1 recorded', '#2 guided off', '#3 guided on', '#4 guided off']);
+      // Each replay names its endpoint, model and time.
+      const runs = page.locator('#panel-compare .cmp-run');
+      for (let i = 1; i < 4; i++) {
+        assert.match((await runs.nth(i).locator('.cmp-endpoint').textContent()) ?? '', /^http:\/\/127\.0\.0\.1:\d+\/v1$/);
+        assert.equal(await runs.nth(i).locator('.cmp-model').textContent(), 'sim');
+        assert.match((await runs.nth(i).locator('.cmp-time').textContent()) ?? '', /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/);
+      }
+      const findings = (i: number) => runs.nth(i).locator('.cmp-findings');
+      assert.match((await findings(0).textContent()) ?? '', /TS005 schema-violation/);
+      assert.ok((await findings(0).locator('.cmp-finding.sev-error').count()) > 0, 'the recording breaks the schema');
       // Guided on: no error left (a format warning may stay: xgrammar does not enforce every format).
-      assert.equal(await findingsRow.nth(2).locator('.cmp-finding.sev-error').count(), 0);
+      assert.equal(await findings(2).locator('.cmp-finding.sev-error').count(), 0);
       assert.ok((await page.locator('#panel-compare del.diff-removed').count()) > 0);
       assert.ok((await page.locator('#panel-compare ins.diff-added').count()) > 0);
       // No WCAG 2 A/AA violation in any theme kind (axe-core).
       assert.deepEqual(await axeViolations(page), [], kind);
       await shot(page, `compare-${kind}`);
+      await done();
+    }
+    // At 1440 and 1000 px, list and inspector open: every run fits the centre (they wrap), nothing off-screen.
+    for (const width of [1440, 1000]) {
+      const { page, done } = await openPage(browser, url, { width, height: 900 });
+      await selectRecord(page, ids[1] as string);
+      await page.locator('.tab[data-tab="compare"]').click();
+      await page.locator('#panel-compare .cmp-run').first().waitFor();
+      assert.equal(await page.locator('.layout').evaluate((el) => el.classList.contains('inspector-collapsed')), false);
+      assert.deepEqual(await overflowing(page, '#panel-compare'), [], `${width} px`);
+      // The user picks the runs: unticking one takes its card away.
+      await page.locator('#panel-compare .cmp-pick').nth(1).click();
+      await page.locator('#panel-compare .cmp-run').nth(3).waitFor({ state: 'detached' });
+      assert.deepEqual(await page.locator('#panel-compare .cmp-run-name').allTextContents(), [
+        '#1 recorded',
+        '#3 guided on',
+        '#4 guided off',
+      ]);
       await done();
     }
     // The trace itself: no record is a replay, no Compare tab.

@@ -13,6 +13,7 @@ import type { Browser } from 'playwright-core';
 import { evalRunCommand } from '../../src/cli/evalRunCommand.ts';
 import { addReport, browserMissing, ensureBuilt, js, launch, openPage, PageServer, reportData, ROOT, shot } from './harness.ts';
 import { axeViolations } from './axe.ts';
+import { overflowing } from './overflow.ts';
 import { reportThemeOptions, THEME_KINDS } from './themes.ts';
 
 const missing = browserMissing();
@@ -72,6 +73,7 @@ describe('eval summary panel in chromium', () => {
     const off = data.info.eval?.runs[0];
     const on = data.info.eval?.runs[1];
     assert.ok(off && on);
+    assert.ok(off.simulated && on.simulated, 'the results lines say the answers are simulated');
     assert.ok(off.summary.schema_validation_error_count > 0);
     assert.equal(on.summary.schema_validation_error_count, 0);
     const url = addReport(server, '/eval.html', data);
@@ -81,6 +83,14 @@ describe('eval summary panel in chromium', () => {
       assert.equal(await page.locator('.tab[data-tab="eval"]').getAttribute('aria-selected'), 'true');
       const rows = await page.locator('.eval-table tbody tr').allTextContents();
       assert.equal(rows.length, 2);
+      // The embedded endpoint's scripted answers: labelled simulated, never as the model's.
+      const header = (await page.locator('.eval-view h3').first().textContent()) ?? '';
+      assert.match(header, /simulated answers/);
+      assert.doesNotMatch(header, /model /);
+      assert.ok(
+        rows.every((r) => /simulated/.test(r)),
+        JSON.stringify(rows),
+      );
       assert.match(rows[0] ?? '', /^guided off/);
       assert.match(rows[1] ?? '', /^guided on.*100\.00 %$/);
       // A bar per run for schema-violation: the guided-off one is drawn, the guided-on one is empty.
@@ -102,6 +112,20 @@ describe('eval summary panel in chromium', () => {
       // The records are still one click away.
       await page.locator('.tab[data-tab="timeline"]').click();
       await page.locator('.rec-row').first().waitFor();
+      await done();
+    }
+  });
+
+  test('at 1440 px, list and inspector open, every figure is on screen (schema accuracy included)', async (t) => {
+    if (skip(t)) return;
+    const url = addReport(server, '/eval-widths.html', await reportData([join(tmp, 'results.guided-on.jsonl')]));
+    // Narrower, the figures table scrolls in its own region (nine figures do not fit a 300 px centre).
+    for (const width of [1440]) {
+      const { page, done } = await openPage(browser, url, { width, height: 900 });
+      await page.locator('.eval-table').waitFor();
+      assert.equal(await page.locator('.layout').evaluate((el) => el.classList.contains('inspector-collapsed')), false);
+      assert.deepEqual(await overflowing(page, '#panel-eval'), [], `${width} px`);
+      assert.ok(await page.locator('.eval-table thead th', { hasText: 'schema accuracy' }).isVisible());
       await done();
     }
   });

@@ -254,7 +254,7 @@ describe('trace editor webview in chromium', () => {
     const markers = view.tokens.flatMap((tk, i) => (tk.special ? [i] : []));
     await page.keyboard.press('ArrowDown');
     await waitPosition(page, `token ${(markers[0] as number) + 1} / ${n}`);
-    assert.equal(await page.locator('.section-delta .nothing').textContent(), 'nothing (markup is not sent to the client)');
+    assert.equal(await page.locator('.section-delta .nothing').textContent(), 'nothing (a correct parser sends no markup)');
     await page.keyboard.press(']');
     await waitPosition(page, `token ${(markers[1] as number) + 1} / ${n}`);
     await page.keyboard.press('[');
@@ -327,9 +327,18 @@ describe('trace editor webview in chromium', () => {
       assert.equal(await item.locator('.diag-message').textContent(), d.diagnostic.message);
       assert.equal(await item.locator('.diag-hint').textContent(), `Hint: ${d.diagnostic.hint}`);
     }
-    // No further one; then back with Shift+E.
+    // Then the findings anchored elsewhere (response, request), each on its tab; no further one; back with Shift+E.
+    const offTokens = view.diagnostics.length - anchored.length;
+    for (let i = 1; i <= offTokens; i++) {
+      await page.keyboard.press('e');
+      await page.locator('.finding-strip .finding-pos', { hasText: `finding ${anchored.length + i} of ` }).waitFor();
+    }
     await page.keyboard.press('e');
-    assert.match((await page.locator('.topbar .message').textContent()) ?? '', /No later diagnostic/);
+    await page.locator('.topbar .message', { hasText: 'No later finding in this record.' }).waitFor();
+    for (let i = 0; i < offTokens; i++) await page.keyboard.press('Shift+E');
+    const last = anchored[anchored.length - 1] as (typeof anchored)[number];
+    await page.locator('.finding-strip .finding-pos', { hasText: `finding ${anchored.length} of ` }).waitFor();
+    await waitPosition(page, `token ${last.start + 1} / ${n}`);
     await page.keyboard.press('Shift+E');
     const before = anchored[anchored.length - 2] as (typeof anchored)[number];
     await waitPosition(page, `token ${before.start + 1} / ${n}`);

@@ -52,7 +52,12 @@ function figures(runs: readonly EvalRunView[]): HTMLElement {
         h(
           'tr',
           null,
-          h('th', { scope: 'row', title: r.fileName }, r.label),
+          h(
+            'th',
+            { scope: 'row', title: r.fileName },
+            r.label,
+            r.simulated ? h('span', { class: 'eval-simulated' }, ' · simulated') : null,
+          ),
           cols.map(([, f]) => h('td', null, f(r))),
         ),
       ),
@@ -209,10 +214,24 @@ export function evalView(panel: EvalPanelView | null | undefined): HTMLElement {
   if (!panel || panel.runs.length === 0)
     return h('div', { class: 'doc-view eval-view' }, h('p', { class: 'muted' }, 'This file holds no K2-Vendor-Verifier result lines.'));
   const model = panel.runs.find((r) => r.summary.model)?.summary.model;
+  const simulated = panel.runs.filter((r) => r.simulated).length;
+  // A simulator's answers are not a model's: the header never names a model for them.
+  const who =
+    simulated === panel.runs.length
+      ? h(
+          'span',
+          { class: 'eval-simulated' },
+          ' · simulated answers (Toolscope’s embedded endpoint, some deliberately broken), not a model',
+        )
+      : simulated
+        ? h('span', { class: 'eval-simulated' }, ` · ${simulated} of ${panel.runs.length} runs simulated`)
+        : model
+          ? h('span', { class: 'muted' }, ` · model ${model}`)
+          : null;
   return h(
     'div',
     { class: 'doc-view eval-view' },
-    h('h3', null, 'K2-Vendor-Verifier figures', model ? h('span', { class: 'muted' }, ` · model ${model}`) : null),
+    h('h3', null, 'K2-Vendor-Verifier figures', who),
     figures(panel.runs),
     h('h3', null, 'Findings by kind (errors and warnings)'),
     chart(panel.runs),

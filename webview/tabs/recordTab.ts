@@ -4,6 +4,7 @@
  * is shown and what it reads has changed. A tab never touches the shell's DOM; its look is its own stylesheet,
  * imported by its module.
  */
+import type { Diagnostic } from '../../src/shared/diagnostic.ts';
 import type { RecordView, TraceInfo } from '../../src/shared/protocol.ts';
 import type { HostConnection } from '../hostConnection.ts';
 import type { Stepbar } from '../stepbar.ts';
@@ -44,6 +45,10 @@ export interface RecordTab {
   shown?(): void;
   /** Puts the keyboard focus in the tab's content. */
   focus?(): void;
+  /** The tab shows this finding (one not on the tokens): finding navigation switches to it. */
+  showsFinding?(d: Diagnostic): boolean;
+  /** Marks the finding (its index in the record's diagnostics) as the active one in the rendered panel and scrolls to it. */
+  revealFinding?(panel: HTMLElement, index: number): void;
 }
 
 /** What a tab module exports: the shell calls it once, with its services, and keeps the tab it returns. */

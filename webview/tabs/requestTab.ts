@@ -147,4 +147,5 @@ export const requestTab: TabFactory = () => ({
   focusablePanel: true,
   shownWhen: () => true,
   render: ({ view }, panel) => replace(panel, view ? requestView(view) : h('p', { class: 'muted' }, 'No record open.')),
+  showsFinding: (d) => d.where === 'request',
 });

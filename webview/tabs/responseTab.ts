@@ -26,13 +26,14 @@ function findingsText(text: string, diagnostics: readonly Diagnostic[], where: D
   if (!anchored.length || text.length > FIRST_CHARS * 5) return [longText(text, cls)];
   const pieces: Child[] = [];
   let at = 0;
+  const indexOf = (d: Diagnostic) => diagnostics.indexOf(d);
   for (const d of anchored) {
     const start = d.charStart as number;
     const end = Math.min(text.length, Math.max(start, d.charEnd as number));
     if (start < at) continue;
     pieces.push(
       text.slice(at, start),
-      h('mark', { class: `finding sev-${d.severity}`, title: `${d.code} ${d.message}` }, text.slice(start, end)),
+      h('mark', { class: `finding sev-${d.severity}`, title: `${d.code} ${d.message}`, 'data-diag': indexOf(d) }, text.slice(start, end)),
     );
     at = end;
   }
@@ -42,7 +43,11 @@ function findingsText(text: string, diagnostics: readonly Diagnostic[], where: D
     h(
       'ul',
       { class: 'diag-list response-findings' },
-      anchored.map((d) => diagnosticItem(d, null)),
+      anchored.map((d) => {
+        const item = diagnosticItem(d, null);
+        item.dataset.diag = String(indexOf(d));
+        return item;
+      }),
     ),
   ];
 }
@@ -96,4 +101,12 @@ export const responseTab: TabFactory = () => ({
   focusablePanel: true,
   shownWhen: () => true,
   render: ({ view }, panel) => replace(panel, view ? responseView(view) : h('p', { class: 'muted' }, 'No record open.')),
+  // vllm-divergence says `response` about a profile's answer: the vLLM tab shows those.
+  showsFinding: (d) => (d.where === 'response' || d.where === 'reasoning') && d.kind !== 'vllm-divergence',
+  revealFinding: (panel, index) => {
+    for (const el of panel.querySelectorAll('.active-finding')) el.classList.remove('active-finding');
+    const marked = panel.querySelectorAll<HTMLElement>(`[data-diag="${index}"]`);
+    for (const el of marked) el.classList.add('active-finding');
+    marked[0]?.scrollIntoView({ block: 'nearest' });
+  },
 });

@@ -50,14 +50,14 @@ export function checkRecordedTokens(tokens: unknown): CheckedTokens {
   // One closure for the list, not one per token.
   const note = (i: number, what: string) => {
     badFields++;
-    first ??= `token ${i} has ${what}`;
+    first ??= `completion.tokens[${i}] has ${what}`;
   };
   for (let i = 0; i < tokens.length; i++) {
     const t: unknown = tokens[i];
     if (typeof t !== 'object' || t === null || Array.isArray(t)) {
       return {
         tokens: undefined,
-        problem: `token ${i} is ${describe(t)}, not a token object; the recorded tokens are not used (the text is split approximately instead)`,
+        problem: `completion.tokens[${i}] is ${describe(t)}, not a token object; the recorded tokens are not used (the text is split approximately instead)`,
       };
     }
     const raw = t as Record<string, unknown>;
@@ -66,7 +66,7 @@ export function checkRecordedTokens(tokens: unknown): CheckedTokens {
     if (typeof text !== 'string') {
       return {
         tokens: undefined,
-        problem: `token ${i} has text ${describe(raw.text)}, not a string; the recorded tokens are not used (the text is split approximately instead)`,
+        problem: `completion.tokens[${i}] has text ${describe(raw.text)}, not a string; the recorded tokens are not used (the text is split approximately instead)`,
       };
     }
     const token: RecordedToken = { text };

@@ -235,7 +235,7 @@ class Aligner {
       const own = (this.entries[index] as Entry).expect;
       parts.push(
         `${this.mismatches} recorded token text${this.mismatches === 1 ? ' does' : 's do'} not match the completion text ` +
-          `(first: token ${index} ${JSON.stringify(clip(own))} at offset ${at}, where the text has ${JSON.stringify(clip(this.text.slice(at, at + own.length)))})`,
+          `(first: completion.tokens[${index}] ${JSON.stringify(clip(own))} at character ${at}, where the text has ${JSON.stringify(clip(this.text.slice(at, at + own.length)))})`,
       );
     }
     if (this.orphans > 0)

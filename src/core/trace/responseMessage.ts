@@ -16,7 +16,7 @@ export interface ResponseMessage {
   deltas: ChatCompletionChunkDelta[];
 }
 
-function toParserDelta(delta: ChatCompletionChunkDelta): ParserDelta {
+export function toParserDelta(delta: ChatCompletionChunkDelta): ParserDelta {
   const out: ParserDelta = {};
   if (typeof delta.content === 'string') out.content = delta.content;
   const reasoning = delta.reasoning_content ?? delta.reasoning;

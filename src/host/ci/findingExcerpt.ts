@@ -4,6 +4,7 @@
  */
 import type { AnalyzedRecord } from '../../core/analysis.ts';
 import type { Diagnostic } from '../../core/diagnostics/diagnostic.ts';
+import { tokenSpanText } from '../../shared/tokenNumbers.ts';
 
 const CONTEXT = 40;
 
@@ -27,7 +28,7 @@ export function findingExcerpt(a: AnalyzedRecord, d: Diagnostic): string | null 
 
 /** The finding as one paragraph: code, kind, message, tokens, JSON path, excerpt, hint. */
 export function findingText(a: AnalyzedRecord, d: Diagnostic): string {
-  const where = d.tokenStart !== null ? ` (tokens ${d.tokenStart}–${d.tokenEnd ?? d.tokenStart})` : '';
+  const where = d.tokenStart !== null ? ` (${tokenSpanText(d.tokenStart, d.tokenEnd ?? d.tokenStart + 1)})` : '';
   const excerpt = findingExcerpt(a, d);
   return [
     `${d.code} ${d.kind} [${d.severity}]${where}: ${d.message}`,

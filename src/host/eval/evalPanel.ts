@@ -20,6 +20,7 @@ async function run(path: string, label: string): Promise<(EvalRunView & { result
   const results: K2vvResult[] = [];
   const findings: EvalRunView['findings'] = {};
   const analyzer = new Analyzer({}, nodeServices());
+  let simulated = false;
   for await (const item of readTraceItems(path)) {
     if (item.kind === 'error') continue;
     const r = resultFromRecord(item.loaded.record);
@@ -27,12 +28,13 @@ async function run(path: string, label: string): Promise<(EvalRunView & { result
     if (!r && results.length === 0) return null;
     if (!r) continue;
     results.push(r);
+    if (item.loaded.record.meta?.simulated === true) simulated = true;
     for (const d of analyzer.analyze(item.loaded).diagnostics) {
       if (d.severity !== 'info') findings[d.kind] = (findings[d.kind] ?? 0) + 1;
     }
   }
   if (results.length === 0) return null;
-  return { label, fileName: basename(path), summary: summarize(results, new ToolSchemas()), findings, results };
+  return { label, fileName: basename(path), simulated, summary: summarize(results, new ToolSchemas()), findings, results };
 }
 
 /** The panel for a trace file, or null when it holds no K2VV result lines. */

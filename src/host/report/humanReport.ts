@@ -6,6 +6,7 @@ import type { LineError } from '../../core/trace/record.ts';
 import type { Style } from './terminalStyle.ts';
 import { groupingLabel } from '../../core/formats/engineRun.ts';
 import { terminalLine, terminalText } from './terminalText.ts';
+import { tokenSpanText } from '../../shared/tokenNumbers.ts';
 
 function preview(text: string, max = 100): string {
   const flat = JSON.stringify(text);
@@ -14,7 +15,7 @@ function preview(text: string, max = 100): string {
 
 function position(d: Diagnostic): string {
   if (d.tokenStart !== null && d.tokenEnd !== null) {
-    return d.tokenEnd - d.tokenStart <= 1 ? `token ${d.tokenStart}` : `tokens ${d.tokenStart}–${d.tokenEnd - 1}`;
+    return tokenSpanText(d.tokenStart, d.tokenEnd);
   }
   if (d.charStart !== null) return `${d.where} char ${d.charStart}`;
   return d.where;

@@ -20,10 +20,18 @@ export function clientText(a: AnalyzedRecord): string {
   return lines.join('\n');
 }
 
-function column(label: string, a: AnalyzedRecord): ComparisonColumn {
+const metaText = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
+
+function column(label: string, a: AnalyzedRecord, loaded: LoadedRecord): ComparisonColumn {
+  const meta = loaded.record.meta ?? {};
+  const response = loaded.record.response;
+  const answeredBy = Array.isArray(response) ? response[0]?.model : response?.model;
   return {
     label,
     recordId: a.id,
+    endpoint: metaText(meta.endpoint),
+    model: metaText(meta.model) ?? metaText(answeredBy) ?? metaText(loaded.record.request?.model),
+    created: metaText(meta.created),
     finishReason: a.response?.finishReason ?? null,
     content: a.content,
     calls: a.calls.map((c) => ({ name: c.name, arguments: c.arguments })),
@@ -63,7 +71,8 @@ export function partingToken(own: AnalyzedRecord, other: AnalyzedRecord): Pick<P
   return { token: i, here: a[n]?.text ?? null, there: b[n]?.text ?? null };
 }
 
-const MAX_REPLAYS = 4;
+/** Replays of one recording sent to the view (the newest); the user picks which to show side by side. */
+const MAX_REPLAYS = 12;
 const MAX_DIFF_TEXT = 200_000;
 
 export async function comparisonFor(path: string, loaded: LoadedRecord, analyzer: Analyzer): Promise<ComparisonView | null> {
@@ -90,7 +99,7 @@ export async function comparisonFor(path: string, loaded: LoadedRecord, analyzer
     }
     if (original) {
       const a = analyzer.analyze(original);
-      columns.push(column('recorded', a));
+      columns.push(column('recorded', a, original));
       texts.push(clientText(a));
     } else originalNote = `record ${replayOf} is not in ${basename(originalPath)}`;
   } else
@@ -101,7 +110,7 @@ export async function comparisonFor(path: string, loaded: LoadedRecord, analyzer
   for (const r of shown) {
     const a = analyzer.analyze(r);
     analysed.set(r, a);
-    columns.push(column(replayLabel(r), a));
+    columns.push(column(replayLabel(r), a, r));
     texts.push(clientText(a));
   }
   // The newest replay of the same recording in the same mode with guided decoding the other way.

@@ -11,6 +11,7 @@ import { redact, redactString } from '../../core/util/redact.ts';
 import type { TraceRecord } from '../../core/trace/record.ts';
 import type { CallView, MessageView, RecordSummary, RecordView, TokenRole, TokenView } from '../../shared/protocol.ts';
 import { vllmView } from './vllmView.ts';
+import { clientStreamView } from './clientStream.ts';
 import { tokenSourceLabel } from '../../core/tokens/tokenSourceLabel.ts';
 import { VIEW_DEPTH, nestedDeeperThan, pruned } from './prunedJson.ts';
 
@@ -175,6 +176,7 @@ export function recordView(key: string, a: AnalyzedRecord, given: TraceRecord): 
           chunks: a.response.deltas.length,
         }
       : null,
+    clientStream: clientStreamView(a),
     request: request
       ? {
           model: typeof request.model === 'string' ? request.model : null,

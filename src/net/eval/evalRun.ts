@@ -157,7 +157,8 @@ export async function runEval(options: EvalRunOptions): Promise<EvalRunResult> {
           concurrency: options.concurrency,
           timeout_s: options.timeoutMs / 1000,
           ...options.runInfo,
-          ...(sim ? { hallucinate: sim.hallucinate ?? 0, seed: sim.seed ?? 0 } : {}),
+          // The embedded endpoint's scripted answers: every line says so, and every view keeps them apart from a model's.
+          ...(sim ? { simulated: true, hallucinate: sim.hallucinate ?? 0, seed: sim.seed ?? 0 } : {}),
         },
         onResult: (line) => {
           if (line.status === 'failed') failedRequests++;

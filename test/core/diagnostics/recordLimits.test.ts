@@ -78,7 +78,7 @@ test('recorded-tokens-invalid: ids of -1, 1.5, "x" and null are left out, the to
   const a = new Analyzer().analyze(loaded(record({ completion: { text, tokens: tokens as never } })));
   const [d] = ofKind(a, 'recorded-tokens-invalid');
   assert.equal(d?.code, 'TS029');
-  assert.match(d?.message ?? '', /^4 recorded token fields are invalid and left out \(first: token 0 has id -1/);
+  assert.match(d?.message ?? '', /^4 recorded token fields are invalid and left out \(first: completion\.tokens\[0\] has id -1/);
   assert.equal(a.completion?.origin, 'recorded');
   // Special tokens get their real ids back from the vocabulary; text tokens stay without one.
   assert.deepEqual(
@@ -92,7 +92,11 @@ test('recorded-tokens-invalid: [null], [5], [{"text": null}] make the list unusa
   const text = section(call('functions.get_weather:0', '{"city": "Oslo"}'));
   for (const tokens of [[null], [5], [{ text: null }], [{ text: 5, id: 1 }], [[1]]]) {
     const a = new Analyzer().analyze(loaded(record({ completion: { text, tokens: tokens as never } })));
-    assert.match(ofKind(a, 'recorded-tokens-invalid')[0]?.message ?? '', /token 0 (is|has text) .*not used/, JSON.stringify(tokens));
+    assert.match(
+      ofKind(a, 'recorded-tokens-invalid')[0]?.message ?? '',
+      /completion\.tokens\[0\] (is|has text) .*not used/,
+      JSON.stringify(tokens),
+    );
     assert.equal(a.completion?.origin, 'splitter');
     assert.equal(a.calls.length, 1);
   }

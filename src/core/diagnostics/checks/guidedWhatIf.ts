@@ -19,6 +19,7 @@ import type { ChatRequest, ChatTool } from '../../trace/record.ts';
 import { defineCheck, diagnosticKind } from '../check.ts';
 import { tokenRange, type CheckContext, type EarlyRecord } from '../context.ts';
 import type { Diagnostic, DiagnosticKindInfo } from '../diagnostic.ts';
+import { tokenNumber } from '../../../shared/tokenNumbers.ts';
 
 const GUIDED_WOULD_BLOCK = diagnosticKind({
   kind: 'guided-would-block',
@@ -111,7 +112,8 @@ function blocked(ctx: CheckContext, earlier: readonly Diagnostic[], request: Cha
   // The blocking token is the one holding the first masked character.
   const end = Math.min(text.length, r.charOffset + 1);
   const range = tokenRange(tokens, r.charOffset, end);
-  const where = r.reason === 'cannot-end' ? 'the end of the output' : `token ${range.tokenStart ?? '?'}`;
+  const where =
+    r.reason === 'cannot-end' ? 'the end of the output' : range.tokenStart === null ? 'token ?' : `token ${tokenNumber(range.tokenStart)}`;
   const wrote = r.reason === 'cannot-end' ? 'the model stopped here' : `the model wrote ${JSON.stringify(r.produced)}`;
   const tag = tagName(ctx);
   const { intervention, call } = locate(ctx, r);

@@ -60,6 +60,9 @@ export function importK2vvResult(value: UnknownObject, line: number): ImportResu
   // Toolscope's own lines keep the stream's timings in their native record: the latency figures read them.
   const own = value.toolscope_record;
   if (isObject(own) && isObject(own.meta) && isObject(own.meta.timings)) meta.timings = own.meta.timings;
+  // Answers from Toolscope's simulator (eval against the embedded endpoint), not a model: kept apart wherever shown.
+  const run = value.toolscope_run;
+  if (isObject(run) && run.simulated === true) meta.simulated = true;
 
   const record: TraceRecord = { toolscope: 1, id: String(index), request: request as ChatRequest };
   const response = value.response;
