@@ -10,6 +10,8 @@ import { hermesFormat } from './hermes/hermesFormat.ts';
 import { qwen3CoderFormat } from './qwen3Coder/qwen3CoderFormat.ts';
 import { llamaFormat } from './llama/llamaFormat.ts';
 import { glmFormat } from './glm/glmFormat.ts';
+import { pythonicFormat } from './pythonic/pythonicFormat.ts';
+import { lfm2Format } from './lfm2/lfm2Format.ts';
 import type { Tokenizer } from '../tokens/token.ts';
 
 const formats = new Map<string, ToolCallFormat>();
@@ -76,7 +78,9 @@ registerFormat(deepseekV31Format);
 registerFormat(qwen3CoderFormat);
 registerFormat(glmFormat);
 registerFormat(hermesFormat);
+registerFormat(pythonicFormat);
 registerFormat(llamaFormat);
+registerFormat(lfm2Format);
 
 // ---- tokens for completions recorded without them ------------------------------------------------------
 
