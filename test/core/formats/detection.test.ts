@@ -125,12 +125,16 @@ test('detection: meta.parser names the format when there is no markup (vLLM and 
     ['llama3_json', 'llama'],
     ['llama4_json', 'llama'],
     ['llama3', 'llama'],
+    ['pythonic', 'pythonic'],
+    ['llama4_pythonic', 'pythonic'],
+    ['olmo3', 'pythonic'],
+    ['lfm2', 'lfm2'],
   ]) {
     const a = analyze({ ...r, meta: { ...r.meta, parser } });
     assert.equal(a.format, format, parser);
     assert.equal(a.formatBasis, 'parser', parser);
   }
-  assert.equal(formatOfParser('pythonic'), undefined);
+  assert.equal(formatOfParser('granite'), undefined);
   // meta.format, then the user's choice, still win.
   assert.equal(analyze({ ...r, meta: { ...r.meta, parser: 'openai', format: 'hermes' } }).format, 'hermes');
   assert.equal(
