@@ -10,6 +10,12 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { k2vvRequestHash } from '../src/host/eval/pythonJson.ts';
 import { GLM_SAMPLE_MODEL, glmSampleCalls } from '../test/fixtures/glm/glmSamples.ts';
+import {
+  LFM2_SAMPLE_MODEL,
+  PYTHONIC_SAMPLE_MODEL,
+  lfm2SampleCalls,
+  pythonicSampleCalls,
+} from '../test/fixtures/pythonic/pythonicSamples.ts';
 
 type Json = Record<string, unknown>;
 
@@ -1161,6 +1167,8 @@ function otherFormats(): Json[] {
     harmony: { model: 'openai/gpt-oss-120b', parser: 'openai' },
     llama: { model: 'meta-llama/Llama-3.3-70B-Instruct', parser: 'llama3_json' },
     glm: GLM_SAMPLE_MODEL,
+    pythonic: PYTHONIC_SAMPLE_MODEL,
+    lfm2: LFM2_SAMPLE_MODEL,
   };
   const record = (format: string, id: string, note: string, user: string, completion: Json, response?: Json): Json => ({
     toolscope: 1,
@@ -1416,6 +1424,9 @@ function otherFormats(): Json[] {
 
   // GLM: its scenario lives beside its fixtures (test/fixtures/glm/glmSamples.ts).
   scenarios('glm', glmSampleCalls());
+  // Pythonic and LFM2: their scenarios live beside their fixtures (test/fixtures/pythonic/pythonicSamples.ts).
+  scenarios('pythonic', pythonicSampleCalls());
+  scenarios('lfm2', lfm2SampleCalls());
   return rows;
 }
 

@@ -46,6 +46,8 @@ const FORMATS: Array<{ format: string; record: string; markers: string[] }> = [
     record: 'glm-clean-call',
     markers: ['<tool_call>', '<arg_key>', '</arg_key>', '<arg_value>', '</arg_value>', '</tool_call>'],
   },
+  { format: 'pythonic', record: 'pythonic-clean-call', markers: ['<function_calls>', '</function_calls>'] },
+  { format: 'lfm2', record: 'lfm2-clean-call', markers: ['<|tool_call_start|>', '<|tool_call_end|>'] },
 ];
 
 let browser: Browser;
@@ -167,7 +169,7 @@ describe('other tool-call formats in the trace editor (chromium)', () => {
     }
     // The list says the format too (filterable by it).
     await page.locator('.filter-text input').fill('deepseek_v31');
-    assert.match((await page.locator('.list-count').textContent()) ?? '', /^6 of 36 records/);
+    assert.match((await page.locator('.list-count').textContent()) ?? '', /^6 of 48 records/);
     await done();
   });
 
@@ -197,7 +199,7 @@ describe('other tool-call formats in the trace editor (chromium)', () => {
     const { page, done } = await openPage(browser, null, { theme: 'dark' });
     await page.addInitScript(DARK_VSCODE_THEME);
     const host = await openVsCodePage(page, server, SAMPLE, '/vscode-formats.html');
-    await page.locator('.list-count', { hasText: /^36 records$/ }).waitFor();
+    await page.locator('.list-count', { hasText: /^48 records$/ }).waitFor();
     await host.idle();
     await selectRecord(page, 'harmony-clean-call');
     assert.equal((await formatLabel(page)).text, 'format harmony');

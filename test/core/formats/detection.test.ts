@@ -17,11 +17,13 @@ import type { TraceRecord } from '../../../src/core/trace/record.ts';
 import { analyzeCommand } from '../../../src/cli/analyzeCommand.ts';
 
 const SAMPLES = fileURLToPath(new URL('../../../samples/other-formats.jsonl', import.meta.url));
-const FORMATS = ['hermes', 'qwen3_coder', 'deepseek_v31', 'harmony', 'llama', 'glm'];
+const FORMATS = ['hermes', 'qwen3_coder', 'deepseek_v31', 'harmony', 'llama', 'glm', 'pythonic', 'lfm2'];
 /** The samples recorded without a raw completion, and the model name that tells their format. */
 const RESPONSE_ONLY: Record<string, RegExp> = {
   'qwen3_coder-invalid-json-arguments': /Qwen3-Coder-30B-A3B-Instruct/,
   'glm-invalid-json-arguments': /GLM-4\.7/,
+  'pythonic-invalid-json-arguments': /Olmo-3/,
+  'lfm2-invalid-json-arguments': /LFM2\.5/,
 };
 
 function sampleRecords(): TraceRecord[] {
@@ -65,7 +67,7 @@ const summary = (a: AnalyzedRecord) => ({
 
 test('detection: every record of other-formats.jsonl is detected without meta.format / meta.parser, and analysed as if named', () => {
   const records = sampleRecords();
-  assert.equal(records.length, 36);
+  assert.equal(records.length, 48);
   const seen = new Map<string, number>();
   for (const r of records) {
     const expected = formatOfId(r.id);
@@ -271,7 +273,7 @@ test('analyze --json: the format field per record, detected without meta.format'
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l) as { id: string; format: string; diagnostics: Array<{ kind: string }> });
-    assert.equal(lines.length, 36);
+    assert.equal(lines.length, 48);
     for (const l of lines) {
       assert.deepEqual(Object.keys(l), ['file', 'id', 'line', 'lastLine', 'format', 'content', 'reasoning', 'calls', 'diagnostics']);
       assert.equal(l.format, formatOfId(l.id), l.id);

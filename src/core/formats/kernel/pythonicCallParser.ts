@@ -247,6 +247,11 @@ export class PythonicCallParser extends MarkupParser<PythonicRole> {
     const unturned = read.calls?.some((c) => pyCallArguments(c).json === null) ?? false;
     if (!read.calls || unturned) {
       this.emitContent(b.marker + b.text + endMarker, b.markerStart);
+      // Cut off inside a call (max_tokens): the call never terminated, whatever the engine then does with the text.
+      if (!closed && !read.calls && STARTED_CALL.test(b.text.slice(0, 300))) {
+        this.note('unterminated-call', b.markerStart, end, `${why}, inside a call; ${this.syntax.engine} gives the text back as content`);
+        return false;
+      }
       this.note(
         'text-in-section',
         b.markerStart,
@@ -300,6 +305,9 @@ export class PythonicCallParser extends MarkupParser<PythonicRole> {
     return null;
   }
 }
+
+/** A call has begun: a name and its `(` (after the list's `[` in the list forms). */
+const STARTED_CALL = /^\s*\[?\s*[A-Za-z_][\w.]*\s*\(/u;
 
 /** The calls a block holds, as the engine reads them, or why none are; `trailing`: where text after them starts (-1). */
 function readBlock(text: string, body: PythonicBody): { calls: PyCall[] | null; why: string; trailing: number } {

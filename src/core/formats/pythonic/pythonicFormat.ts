@@ -10,7 +10,6 @@
  * (docs/formats/pythonic.md).
  */
 import { MarkerSplitter } from '../../tokens/markerSplitter.ts';
-import { readPyCallList } from '../kernel/pythonCallReader.ts';
 import type { ParserOptions, StreamingParser, ToolCallFormat } from '../toolCallFormat.ts';
 import { pythonicCallWriter } from './pythonicCallWriter.ts';
 import { FUNCTION_CALLS, FUNCTION_CALLS_END, PYTHON_END, PYTHON_START, PYTHONIC_MARKERS } from './pythonicMarkers.ts';
@@ -50,7 +49,8 @@ export const pythonicFormat: ToolCallFormat = {
   // A list of calls opening the text, or one inside Llama 4's or Olmo 3's block.
   detect(text: string): boolean {
     const at = text.search(/\S/u);
-    if (at >= 0 && text[at] === '[' && LIST_START.test(text.slice(at, at + 200)) && readPyCallList(text, at)) return true;
+    // A list opening with a call (read or cut off: `[name(` is no prose's way to start an answer).
+    if (at >= 0 && text[at] === '[' && LIST_START.test(text.slice(at, at + 200))) return true;
     const py = text.indexOf(PYTHON_START);
     if (py >= 0 && LIST_START.test(text.slice(py + PYTHON_START.length, py + PYTHON_START.length + 200))) return true;
     const fc = text.indexOf(FUNCTION_CALLS);

@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { analyze, assertClean, assertMarkerChips, kinds, record } from '../kit/analysisKit.ts';
+import { analyze, assertClean, assertMarkerChips, checkSamples, kinds, record } from '../kit/analysisKit.ts';
 import { completionResponse } from '../../diagnostics/analyze.helpers.ts';
 
 test('pythonic analysis: a clean call list in every layout is detected, turned into JSON, clean', () => {
@@ -67,4 +67,9 @@ test('an argument the engine cannot turn is reported with what it is, never a gu
   const r = analyze(record({ completion: { text: '[get_weather(city=home_city)]' } }));
   assert.deepEqual(r.calls, []);
   assert.match(JSON.stringify(r.diagnostics), /a bare name \(home_city\) is not a literal/u);
+});
+
+test('pythonic and lfm2 analysis: the bundled samples fire their kinds and the clean one is clean', async () => {
+  await checkSamples('pythonic');
+  await checkSamples('lfm2');
 });
