@@ -268,10 +268,32 @@ async function guidedFindings(
   return [blocked(ctx, earlier, request, result)];
 }
 
+/**
+ * A record the what-if would run on but whose format no engine constrains (`noEngineGrammar`): said once, as info,
+ * instead of a grammar made up for it.
+ */
+function noEngineGrammar(early: EarlyRecord): Diagnostic | null {
+  const { format, completionText, request, grammarEngine } = early;
+  if (format.guided || !format.noEngineGrammar || !grammarEngine || completionText === null || !request?.tools?.length) return null;
+  if (request.tool_choice === 'none') return null;
+  return diagnostic(GUIDED_UNAVAILABLE, {
+    detail: 'no-engine-grammar',
+    message: `guided-decoding what-if not run: no serving engine applies a grammar to ${format.displayName} calls (${format.noEngineGrammar})`,
+    hint: 'Nothing to fix in the record: under strict tool calling the engines send no structural tag for this format, so guided decoding would not have constrained it either.',
+    where: 'request',
+    tokenStart: null,
+    tokenEnd: null,
+    charStart: null,
+    charEnd: null,
+  });
+}
+
 export const guidedWhatIf = defineCheck({
   stage: 'async',
   kinds: [GUIDED_WOULD_BLOCK, GUIDED_ACCEPTS, GUIDED_UNAVAILABLE],
   run: (early) => {
+    const none = noEngineGrammar(early);
+    if (none) return () => Promise.resolve([none]);
     const started = startWhatIf(early);
     const request = early.request;
     if (!started || !request) return null;

@@ -30,6 +30,8 @@ export const lfm2Format: ToolCallFormat = {
       "vLLM's reasoning parser keeps everything before </think> as reasoning; the lfm2 tool parser never sees a call written there",
   },
   callWriter: lfm2CallWriter,
+  noEngineGrammar:
+    "no structural tag for LFM2 among xgrammar's built-ins or in vLLM's registry, structural_tag_registry.py @ 017e9f44; llama.cpp's lazy GBNF is not converted: docs/formats/lfm2.md",
   // No special-token table: no public copy of LFM2's tokenizer_config.json with its ids was read.
   tokenizer: { approximate: () => new MarkerSplitter(lfm2Format) },
   detect(text: string): boolean {

@@ -43,6 +43,8 @@ export const pythonicFormat: ToolCallFormat = {
       "vLLM's and SGLang's reasoning parsers keep everything before </think> as reasoning; the pythonic tool parser never sees a call written there",
   },
   callWriter: pythonicCallWriter,
+  noEngineGrammar:
+    "no structural tag for pythonic calls among xgrammar's built-ins or in vLLM's registry, structural_tag_registry.py @ 017e9f44; SGLang's pythonic EBNF is not converted: docs/formats/pythonic.md",
   // No special-token table: the family spans vocabularies (Llama 3.2, Llama 4, Olmo 3); Llama 4's ids of its two
   // markers are named in pythonicMarkers.ts, but one table cannot serve the other models' records.
   tokenizer: { approximate: () => new MarkerSplitter(pythonicFormat) },

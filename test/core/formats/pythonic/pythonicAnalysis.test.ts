@@ -7,6 +7,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { analyze, assertClean, assertMarkerChips, checkSamples, kinds, record } from '../kit/analysisKit.ts';
 import { completionResponse } from '../../diagnostics/analyze.helpers.ts';
+import { Analyzer } from '../../../../src/core/analysis.ts';
+import { importText } from '../../../../src/core/trace/importText.ts';
+import { nodeServices } from '../../../../src/io/nodeServices.ts';
 
 test('pythonic analysis: a clean call list in every layout is detected, turned into JSON, clean', () => {
   for (const [text, markers] of [
@@ -72,4 +75,22 @@ test('an argument the engine cannot turn is reported with what it is, never a gu
 test('pythonic and lfm2 analysis: the bundled samples fire their kinds and the clean one is clean', async () => {
   await checkSamples('pythonic');
   await checkSamples('lfm2');
+});
+
+test('no engine grammar: with the grammar engine on, the what-if says so once per record, as info, and compiles nothing', async () => {
+  const services = nodeServices();
+  for (const [format, text] of [
+    ['pythonic', '[get_weather(city="Paris")]'],
+    ['lfm2', '<|tool_call_start|>[get_weather(city="Paris")]<|tool_call_end|>'],
+  ] as const) {
+    const loaded = importText(JSON.stringify(record({ completion: { text } })), 'case.jsonl');
+    const a = await new Analyzer({}, services).analyzeWithGuided(loaded.records[0] as (typeof loaded.records)[0]);
+    assert.equal(a.format, format);
+    const guided = a.diagnostics.filter((d) => d.kind.startsWith('guided-'));
+    assert.deepEqual(
+      guided.map((d) => [d.kind, d.severity, d.detail]),
+      [['guided-unavailable', 'info', 'no-engine-grammar']],
+    );
+    assert.match(guided[0]!.message, /no serving engine applies a grammar to .* calls \(no structural tag for .*017e9f44/u);
+  }
 });
