@@ -34,7 +34,8 @@ function asWords(help: string): string {
     .filter((n) => !CAPTURED_FORMATS.includes(n))
     .flatMap((n) => [n, ...(getFormat(n).guided?.shapes ?? [])]);
   let words = help.replace(/\s+/gu, ' ');
-  for (const name of added) words = words.replaceAll(`"${name}", `, '');
+  // Taken out wherever it stands in the list, the last place included.
+  for (const name of added) words = words.replaceAll(`"${name}", `, '').replaceAll(`, "${name}")`, ')');
   return words;
 }
 
