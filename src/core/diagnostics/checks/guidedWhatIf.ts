@@ -278,8 +278,8 @@ function noEngineGrammar(early: EarlyRecord): Diagnostic | null {
   if (request.tool_choice === 'none') return null;
   return diagnostic(GUIDED_UNAVAILABLE, {
     detail: 'no-engine-grammar',
-    message: `guided-decoding what-if not run: no serving engine applies a grammar to ${format.displayName} calls (${format.noEngineGrammar})`,
-    hint: 'Nothing to fix in the record: under strict tool calling the engines send no structural tag for this format, so guided decoding would not have constrained it either.',
+    message: `guided-decoding what-if not run: Toolscope has no engine grammar for ${format.displayName} calls to compile (${format.noEngineGrammar})`,
+    hint: 'Nothing to fix in the record: vLLM sends no structural tag for this format under strict tool calling; where another engine applies its own grammar, the format docs name it.',
     where: 'request',
     tokenStart: null,
     tokenEnd: null,

@@ -91,6 +91,6 @@ test('no engine grammar: with the grammar engine on, the what-if says so once pe
       guided.map((d) => [d.kind, d.severity, d.detail]),
       [['guided-unavailable', 'info', 'no-engine-grammar']],
     );
-    assert.match(guided[0]!.message, /no serving engine applies a grammar to .* calls \(no structural tag for .*017e9f44/u);
+    assert.match(guided[0]!.message, /has no engine grammar for .* calls to compile \(no structural tag for .*017e9f44/u);
   }
 });
