@@ -11,6 +11,12 @@ import { join } from 'node:path';
 import { k2vvRequestHash } from '../src/host/eval/pythonJson.ts';
 import { GLM_SAMPLE_MODEL, glmSampleCalls } from '../test/fixtures/glm/glmSamples.ts';
 import { DSML_SAMPLE_MODEL, dsmlSampleCalls } from '../test/fixtures/deepseekDsml/dsmlSamples.ts';
+import {
+  LFM2_SAMPLE_MODEL,
+  PYTHONIC_SAMPLE_MODEL,
+  lfm2SampleCalls,
+  pythonicSampleCalls,
+} from '../test/fixtures/pythonic/pythonicSamples.ts';
 
 type Json = Record<string, unknown>;
 
@@ -1163,6 +1169,8 @@ function otherFormats(): Json[] {
     llama: { model: 'meta-llama/Llama-3.3-70B-Instruct', parser: 'llama3_json' },
     glm: GLM_SAMPLE_MODEL,
     deepseek_dsml: DSML_SAMPLE_MODEL,
+    pythonic: PYTHONIC_SAMPLE_MODEL,
+    lfm2: LFM2_SAMPLE_MODEL,
   };
   const record = (format: string, id: string, note: string, user: string, completion: Json, response?: Json): Json => ({
     toolscope: 1,
@@ -1420,6 +1428,9 @@ function otherFormats(): Json[] {
   scenarios('glm', glmSampleCalls());
   // DeepSeek DSML: its scenario lives beside its fixtures (test/fixtures/deepseekDsml/dsmlSamples.ts).
   scenarios('deepseek_dsml', dsmlSampleCalls());
+  // Pythonic and LFM2: their scenarios live beside their fixtures (test/fixtures/pythonic/pythonicSamples.ts).
+  scenarios('pythonic', pythonicSampleCalls());
+  scenarios('lfm2', lfm2SampleCalls());
   return rows;
 }
 

@@ -35,7 +35,7 @@ function asWords(help: string): string {
     .filter((n) => !CAPTURED_FORMATS.includes(n))
     .flatMap((n) => [n, ...(getFormat(n).guided?.shapes ?? [])]);
   let words = help.replace(/\s+/gu, ' ');
-  // A name anywhere in a list but last is followed by `, `; the last one is preceded by it.
+  // Taken out wherever it stands in the list, the last place included.
   for (const name of added) words = words.replaceAll(`"${name}", `, '').replaceAll(`, "${name}")`, ')');
   return words;
 }

@@ -16,6 +16,8 @@ import { mistralFormat } from './mistral/mistralFormat.ts';
 import { deepseekDsmlFormat } from './deepseekDsml/dsmlFormat.ts';
 import { minimaxFormat } from './minimax/minimaxFormat.ts';
 import { hy3Format } from './hy3/hy3Format.ts';
+import { pythonicFormat } from './pythonic/pythonicFormat.ts';
+import { lfm2Format } from './lfm2/lfm2Format.ts';
 import type { Tokenizer } from '../tokens/token.ts';
 
 const formats = new Map<string, ToolCallFormat>();
@@ -86,10 +88,12 @@ registerFormat(glmFormat);
 registerFormat(hy3Format);
 registerFormat(minimaxFormat);
 registerFormat(hermesFormat);
+registerFormat(pythonicFormat);
 registerFormat(llamaFormat);
 registerFormat(gemma4Format);
 registerFormat(functionGemmaFormat);
 registerFormat(mistralFormat);
+registerFormat(lfm2Format);
 
 // ---- tokens for completions recorded without them ------------------------------------------------------
 

@@ -333,6 +333,11 @@ export interface ToolCallFormat {
   readonly tokenizer: FormatTokenizer;
   /** Guided decoding for this format; absent when Toolscope has no structural tag for it. */
   readonly guided?: FormatGuidedGrammar;
+  /**
+   * Why the format has no `guided`: no serving engine applies a grammar to it (the sources looked in, named). The
+   * what-if says so once per record rather than inventing a grammar.
+   */
+  readonly noEngineGrammar?: string;
   /** The format's default chat template; absent when Toolscope renders no prompts for it. */
   readonly chatTemplate?: FormatChatTemplate;
   /** vLLM parser generations replayed over the completion; absent when Toolscope has none for this format. */

@@ -17,12 +17,14 @@ import type { TraceRecord } from '../../../src/core/trace/record.ts';
 import { analyzeCommand } from '../../../src/cli/analyzeCommand.ts';
 
 const SAMPLES = fileURLToPath(new URL('../../../samples/other-formats.jsonl', import.meta.url));
-const FORMATS = ['hermes', 'qwen3_coder', 'deepseek_v31', 'harmony', 'llama', 'glm', 'deepseek_dsml'];
+const FORMATS = ['hermes', 'qwen3_coder', 'deepseek_v31', 'harmony', 'llama', 'glm', 'deepseek_dsml', 'pythonic', 'lfm2'];
 /** The samples recorded without a raw completion, and the model name that tells their format. */
 const RESPONSE_ONLY: Record<string, RegExp> = {
   'qwen3_coder-invalid-json-arguments': /Qwen3-Coder-30B-A3B-Instruct/,
   'glm-invalid-json-arguments': /GLM-4\.7/,
   'deepseek_dsml-invalid-json-arguments': /DeepSeek-V4-Flash/,
+  'pythonic-invalid-json-arguments': /Olmo-3/,
+  'lfm2-invalid-json-arguments': /LFM2\.5/,
 };
 
 function sampleRecords(): TraceRecord[] {
@@ -66,7 +68,7 @@ const summary = (a: AnalyzedRecord) => ({
 
 test('detection: every record of other-formats.jsonl is detected without meta.format / meta.parser, and analysed as if named', () => {
   const records = sampleRecords();
-  assert.equal(records.length, 42);
+  assert.equal(records.length, 54);
   const seen = new Map<string, number>();
   for (const r of records) {
     const expected = formatOfId(r.id);
@@ -126,12 +128,16 @@ test('detection: meta.parser names the format when there is no markup (vLLM and 
     ['llama3_json', 'llama'],
     ['llama4_json', 'llama'],
     ['llama3', 'llama'],
+    ['pythonic', 'pythonic'],
+    ['llama4_pythonic', 'pythonic'],
+    ['olmo3', 'pythonic'],
+    ['lfm2', 'lfm2'],
   ]) {
     const a = analyze({ ...r, meta: { ...r.meta, parser } });
     assert.equal(a.format, format, parser);
     assert.equal(a.formatBasis, 'parser', parser);
   }
-  assert.equal(formatOfParser('pythonic'), undefined);
+  assert.equal(formatOfParser('granite'), undefined);
   // meta.format, then the user's choice, still win.
   assert.equal(analyze({ ...r, meta: { ...r.meta, parser: 'openai', format: 'hermes' } }).format, 'hermes');
   assert.equal(
@@ -268,7 +274,7 @@ test('analyze --json: the format field per record, detected without meta.format'
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l) as { id: string; format: string; diagnostics: Array<{ kind: string }> });
-    assert.equal(lines.length, 42);
+    assert.equal(lines.length, 54);
     for (const l of lines) {
       assert.deepEqual(Object.keys(l), ['file', 'id', 'line', 'lastLine', 'format', 'content', 'reasoning', 'calls', 'diagnostics']);
       assert.equal(l.format, formatOfId(l.id), l.id);

@@ -276,10 +276,32 @@ async function guidedFindings(
   return [blocked(ctx, earlier, request, result)];
 }
 
+/**
+ * A record the what-if would run on but whose format no engine constrains (`noEngineGrammar`): said once, as info,
+ * instead of a grammar made up for it.
+ */
+function noEngineGrammar(early: EarlyRecord): Diagnostic | null {
+  const { format, completionText, request, grammarEngine } = early;
+  if (format.guided || !format.noEngineGrammar || !grammarEngine || completionText === null || !request?.tools?.length) return null;
+  if (request.tool_choice === 'none') return null;
+  return diagnostic(GUIDED_UNAVAILABLE, {
+    detail: 'no-engine-grammar',
+    message: `guided-decoding what-if not run: Toolscope has no engine grammar for ${format.displayName} calls to compile (${format.noEngineGrammar})`,
+    hint: 'Nothing to fix in the record: vLLM sends no structural tag for this format under strict tool calling; where another engine applies its own grammar, the format docs name it.',
+    where: 'request',
+    tokenStart: null,
+    tokenEnd: null,
+    charStart: null,
+    charEnd: null,
+  });
+}
+
 export const guidedWhatIf = defineCheck({
   stage: 'async',
   kinds: [GUIDED_WOULD_BLOCK, GUIDED_ACCEPTS, GUIDED_UNAVAILABLE],
   run: (early) => {
+    const none = noEngineGrammar(early);
+    if (none) return () => Promise.resolve([none]);
     const started = startWhatIf(early);
     const request = early.request;
     if (!started || !request) return null;

@@ -1,13 +1,17 @@
 /**
- * Pythonic tool calls — `f(a=1, b="x")` and lists of them, `[f(a=1), g()]` — read as vLLM's `pythonic` tool parser
- * reads them (vllm/entrypoints/openai/tool_parsers/pythonic_tool_parser.py @ 630fe7e7a7a4f13533d4c130804bff933130f1fd,
- * the same rules in vllm/tool_parsers/pythonic_tool_parser.py @ 0047fb9dad17a566f41008c80e57f7eeb7aa5b81; the
- * `llama4_pythonic` and Olmo 3 parsers reuse them): the text must be Python syntax (`ast.parse`); each call's name
- * must be a plain name; each keyword argument's value must be a literal — `ast.Constant` (strings, numbers, True,
- * False, None), a list of literals or a dict whose keys are constants — and the call's arguments are
- * `json.dumps(keywords, ensure_ascii=False)`. Anything else (a nested call, a bare name, a tuple, a unary minus, an
- * f-string, an operation) makes vLLM give the whole output back as text; here it is reported with what it is,
- * never guessed. Positional arguments are dropped by vLLM (it reads `call.keywords` only) and are reported too.
+ * Pythonic tool calls — `f(a=1, b="x")` and lists of them, `[f(a=1), g()]` — read as vLLM's pythonic parsers read
+ * them (`handle_single_tool` and `get_parameter_value` in vllm/tool_parsers/utils.py @
+ * 017e9f4448b700e85ee16023287b025693c72b9e, shared by the `pythonic`, `llama4_pythonic`, Olmo 3 and LFM2 parsers):
+ * the text must be Python syntax (`ast.parse`); a call's name is a plain or dotted name (`a.b.c(…)` is named
+ * `a.b.c`); each keyword argument's value must be a literal — a constant (string, number, True, False, None), the
+ * JSON spellings `null`/`true`/`false`, a signed number (`-1`), an f-string without placeholders, a list, tuple or
+ * set of literals (tuples and sets become lists, in the order written) or a dict whose keys are constants — and the
+ * call's arguments are `json.dumps(keywords, ensure_ascii=False)`. Anything else (a nested call, another bare name,
+ * an f-string with a placeholder, an operation) makes vLLM give the whole output back as text; here it is reported
+ * with what it is, never guessed. Positional arguments are dropped by vLLM (it reads `call.keywords` only) and are
+ * reported too. Older vLLM (vllm/entrypoints/openai/tool_parsers/pythonic_tool_parser.py @
+ * 630fe7e7a7a4f13533d4c130804bff933130f1fd) and SGLang's PythonicDetector read constants, lists and dicts only
+ * (docs/formats/pythonic.md).
  *
  * Pure and linear: one pass over the text, no regular expression over unbounded input.
  */
@@ -95,8 +99,15 @@ class Reader {
   /** `name(args)` at the current position. */
   call(): PyCall {
     const start = this.pos;
-    const name = this.identifier();
+    let name = this.identifier();
     this.ws();
+    // A dotted name (`a.b.c(…)`): vLLM names the call by the whole chain.
+    while (this.peek() === '.') {
+      this.pos++;
+      this.ws();
+      name += `.${this.identifier()}`;
+      this.ws();
+    }
     if (this.peek() !== '(') throw new Syntax();
     this.pos++;
     const keywords: PyCall['keywords'] = [];
@@ -177,13 +188,27 @@ class Reader {
     if (c === '-' || c === '+' || c === '~') {
       this.pos++;
       this.ws();
-      this.primary();
-      return { problem: `a unary ${c === '-' ? 'minus' : c === '+' ? 'plus' : 'operator'} is an operation (ast.UnaryOp), not a literal` };
+      const operand = this.primary();
+      // A signed number is read as the number (vLLM: UnaryOp USub/UAdd over an int or float, not a bool).
+      if (c !== '~' && operand.json !== undefined && /^-?\d/u.test(operand.json))
+        return { json: c === '-' ? negate(operand.json) : operand.json };
+      if (operand.problem !== undefined) return operand;
+      return {
+        problem: `a unary ${c === '-' ? 'minus' : c === '+' ? 'plus' : 'operator'} over a non-number is an operation (ast.UnaryOp), not a literal`,
+      };
     }
     if (ID_START.test(c)) {
       const at = this.pos;
       const id = this.identifier();
       if (id === 'True' || id === 'False' || id === 'None') return { json: id === 'None' ? 'null' : id.toLowerCase() };
+      // The JSON spellings some models write; vLLM reads them as the values (_JSON_NAME_LITERALS).
+      if (id === 'null' || id === 'true' || id === 'false') {
+        const save = this.pos;
+        this.ws();
+        const next = this.peek();
+        this.pos = save;
+        if (next !== '(' && next !== '.') return { json: id };
+      }
       this.ws();
       if (this.peek() === '(') {
         this.pos = at;
@@ -207,9 +232,16 @@ class Reader {
       this.pos += prefix.length;
       const decoded = this.string(prefix);
       kinds += prefix.includes('b') ? 'b' : 's';
-      if (prefix.includes('f')) problem ??= 'an f-string is an expression (ast.JoinedStr), not a literal';
+      let text = decoded.text;
+      if (prefix.includes('f')) {
+        // Without a placeholder an f-string is its text (`{{` and `}}` stand for braces), as vLLM joins it.
+        const unescaped = text.replace(/\{\{|\}\}/gu, (b) => b[0] as string);
+        if (/[{}]/u.test(text.replace(/\{\{|\}\}/gu, '')))
+          problem ??= 'an f-string with a placeholder is an expression (ast.JoinedStr), not a literal';
+        else text = unescaped;
+      }
       if (decoded.problem) problem ??= decoded.problem;
-      out += decoded.text;
+      out += text;
       const save = this.pos;
       this.ws();
       if (!/^[rRbBuUfF]{0,2}["']/u.test(this.text.slice(this.pos, this.pos + 3))) {
@@ -333,7 +365,7 @@ class Reader {
     this.ws();
     if (this.peek() === ')') {
       this.pos++;
-      return { problem: 'a tuple is not read (vLLM reads lists only)' };
+      return { json: '[]' };
     }
     const first = this.expression();
     this.ws();
@@ -343,8 +375,10 @@ class Reader {
     }
     if (this.peek() !== ',') throw new Syntax();
     this.pos++;
-    this.items(')');
-    return { problem: 'a tuple is not read (vLLM reads lists only)' };
+    // A tuple is written as a list (vLLM: JSON has no tuple).
+    const items = [first, ...this.items(')')];
+    const bad = items.find((v) => v.problem !== undefined);
+    return bad ? { problem: `a tuple holding ${bad.problem}` } : { json: dumpsArray(items.map((v) => v.json as string)) };
   }
 
   private dictOrSet(): PyValue {
@@ -355,6 +389,7 @@ class Reader {
       return { json: '{}' };
     }
     const entries: Array<[string, string]> = [];
+    const members: PyValue[] = [];
     let problem: string | undefined;
     let isSet = false;
     for (let first = true; ; first = false) {
@@ -371,6 +406,7 @@ class Reader {
         if (first && this.peek() !== ':') isSet = true;
         if (isSet) {
           if (this.peek() === ':') throw new Syntax();
+          members.push(key);
         } else {
           if (this.peek() !== ':') throw new Syntax();
           this.pos++;
@@ -386,9 +422,20 @@ class Reader {
       else if (this.peek() !== '}') throw new Syntax();
     }
     this.pos++;
-    if (isSet) return { problem: 'a set has no JSON form' };
+    if (isSet) {
+      // A set is written as a list in the order written (vLLM walks the set's elements as parsed).
+      const bad = members.find((v) => v.problem !== undefined);
+      if (bad) return { problem: `a set holding ${bad.problem}` };
+      return problem ? { problem } : { json: dumpsArray(members.map((v) => v.json as string)) };
+    }
     return problem ? { problem } : { json: dumpsObject(entries) };
   }
+}
+
+/** The negation of a number's JSON text, as Python negates it (ints exactly, floats by their repr). */
+function negate(json: string): string {
+  if (/^-?\d+$/u.test(json)) return (-BigInt(json)).toString();
+  return pyFloatRepr(-Number(json)) as string;
 }
 
 /** A dict key as json.dumps writes it: strings as they are, numbers, True/False/None as text; anything else has none. */

@@ -2,7 +2,7 @@
 import { llamaCallWriter } from './llamaCallWriter.ts';
 import { MarkerSplitter } from '../../tokens/markerSplitter.ts';
 import type { ParserOptions, StreamingParser, ToolCallFormat } from '../toolCallFormat.ts';
-import { END_OF_TEXT, EOM, EOM_ID, EOT, EOT_ID, LLAMA_MARKERS, PYTHON_TAG } from './llamaMarkers.ts';
+import { END_OF_TEXT, EOM, EOM_ID, EOT, EOT_ID, LLAMA_MARKERS, PYTHON_START, PYTHON_TAG } from './llamaMarkers.ts';
 import { LlamaParser } from './llamaParser.ts';
 import { llama3Splitter } from './llama3Pretokenizer.ts';
 import { llama3SpecialTokens } from './llama3SpecialTokens.ts';
@@ -11,7 +11,8 @@ import { buildLlamaStructuralTag, LLAMA_TAG_SHAPES } from './llamaStructuralTag.
 export const llamaFormat: ToolCallFormat = {
   name: 'llama',
   displayName: 'Llama 3.x / 4 JSON',
-  markupSketch: '<|python_tag|>{"name": …, "parameters": {…}} (calls separated by ;), or the bare object at the start of the answer',
+  markupSketch:
+    '<|python_tag|>{"name": …, "parameters": {…}} (calls separated by ;), Llama 4: <|python_start|>{…}<|python_end|>, or the bare object at the start of the answer',
   markers: LLAMA_MARKERS.map((m) => m.text),
   // Only `<|python_tag|>` is tool-call markup (and what a split one leaves behind); the turn ends are not.
   leakFragments: [PYTHON_TAG, '<|python_tag', 'python_tag|>'],
@@ -41,8 +42,11 @@ export const llamaFormat: ToolCallFormat = {
     // Llama has no reasoning part: the option changes nothing (xgrammar ignores it too).
     structuralTag: (tools, toolChoice) => buildLlamaStructuralTag(tools, toolChoice),
   },
-  // `<|python_tag|>`, or a turn end only Llama's vocabularies have (a bare call carries no other sign).
+  // `<|python_tag|>`, Llama 4's `<|python_start|>` before a JSON object (before a list it is the pythonic format's), or
+  // a turn end only Llama's vocabularies have (a bare call carries no other sign).
   detect(text: string): boolean {
+    const start = text.indexOf(PYTHON_START);
+    if (start >= 0 && /^\s*\{/u.test(text.slice(start + PYTHON_START.length, start + PYTHON_START.length + 64))) return true;
     return [PYTHON_TAG, EOT_ID, EOM_ID, EOT, EOM].some((m) => text.includes(m));
   },
   createParser(options?: ParserOptions): StreamingParser {

@@ -5,7 +5,8 @@
  * Stance: lose nothing and say what happened. A call is a JSON object `{"name": …, "parameters": {…}}` read by the
  * kernel's JSON-call scanner (kernel/jsonCallParser.ts): the name goes out as soon as its string closes, the
  * arguments stream as written. Calls open in two places:
- * - after `<|python_tag|>` (Llama 3.x), anywhere: text before the tag is content;
+ * - after `<|python_tag|>` (Llama 3.x) or Llama 4's `<|python_start|>`, anywhere: text before the tag is content;
+ *   `<|python_end|>` closes Llama 4's block (before the object closed: the call is unterminated);
  * - bare, when the completion's first non-blank character is `{` (how Llama 3.2/3.3/4 answer with a call; vLLM's
  *   streaming parser and llama.cpp read calls only there). The blank before it is layout.
  *
@@ -137,7 +138,11 @@ export class LlamaParser extends JsonCallParser<LlamaMarkerName> {
       this.closeCall(
         span.start,
         false,
-        m.name === 'call-begin' ? `a new ${PYTHON_TAG} before the call's JSON object closed` : 'the turn ends inside the call',
+        m.name === 'call-begin'
+          ? `a new ${m.text} before the call's JSON object closed`
+          : m.name === 'call-end'
+            ? `${m.text} before the call's JSON object closed`
+            : 'the turn ends inside the call',
       );
     }
     if (m.name === 'call-begin') this.openSection();

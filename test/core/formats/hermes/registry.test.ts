@@ -12,8 +12,9 @@ import {
 } from '../../../../src/core/formats/registry.ts';
 import { KimiSplitter } from '../../../../src/core/formats/kimiK2/kimiSplitter.ts';
 
-test('registry: Kimi K2 stays first and the default; the other formats are registered, GLM before Hermes', () => {
+test('registry: Kimi K2 stays first and the default; the other formats are registered, GLM before Hermes, pythonic before Llama', () => {
   // GLM before Hermes: both write <tool_call>; GLM's detection is the stricter (its layout), so it decides ties.
+  // Pythonic before Llama: a call list before Llama's <|eot_id|> is detected by both with no fragment of either.
   assert.deepEqual(formatNames(), [
     'kimi_k2',
     'harmony',
@@ -24,10 +25,12 @@ test('registry: Kimi K2 stays first and the default; the other formats are regis
     'hy_v3',
     'minimax_m2',
     'hermes',
+    'pythonic',
     'llama',
     'gemma4',
     'functiongemma',
     'mistral',
+    'lfm2',
   ]);
   assert.equal(DEFAULT_FORMAT, 'kimi_k2');
   assert.equal(detectFormat('').name, 'kimi_k2');
@@ -36,7 +39,7 @@ test('registry: Kimi K2 stays first and the default; the other formats are regis
   assert.equal(findFormat(42), undefined);
   assert.throws(
     () => getFormat('nope'),
-    /known: kimi_k2, harmony, deepseek_v31, deepseek_dsml, qwen3_coder, glm, hy_v3, minimax_m2, hermes, llama, gemma4, functiongemma, mistral/,
+    /known: kimi_k2, harmony, deepseek_v31, deepseek_dsml, qwen3_coder, glm, hy_v3, minimax_m2, hermes, pythonic, llama, gemma4, functiongemma, mistral, lfm2/,
   );
 });
 

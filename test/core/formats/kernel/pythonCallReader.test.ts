@@ -1,5 +1,6 @@
 /**
- * The pythonic call reader against vLLM's rules (pythonic_tool_parser.py @ 630fe7e7): Python literals turned into
+ * The pythonic call reader against vLLM's rules (vllm/tool_parsers/utils.py @ 017e9f44, get_parameter_value and
+ * handle_single_tool; older vLLM @ 630fe7e7 read constants, lists and dicts only): Python literals turned into
  * the JSON json.dumps writes, everything else reported with what it is. The expected texts were checked against
  * CPython 3 (`json.dumps(ast.literal_eval(…), ensure_ascii=False)`) when the tests were written.
  */
@@ -34,6 +35,11 @@ test('literals become the JSON json.dumps writes', () => {
     ['f(\n    a=1,  # comment\n    b=2,\n)', '{"a": 1, "b": 2}'],
     ['f(x=(1))', '{"x": 1}'],
     ['f(d={"a": 1, "a": 2})', '{"d": {"a": 2}}'],
+    // vLLM @ 017e9f44: signed numbers, tuples and sets as lists, f-strings without placeholders, JSON's spellings.
+    ['f(x=-1, y=+2.5, z=-0.0, w=-(3), v=--4)', '{"x": -1, "y": 2.5, "z": -0.0, "w": -3, "v": 4}'],
+    ['f(size=(800, 600), e=(), tags={"b", "a", "b"})', '{"size": [800, 600], "e": [], "tags": ["b", "a", "b"]}'],
+    ['f(s=f"hello {{x}}", t="a" f"b")', '{"s": "hello {x}", "t": "ab"}'],
+    ['f(a=null, b=true, c=false, d=[true])', '{"a": null, "b": true, "c": false, "d": [true]}'],
   ];
   for (const [text, json] of cases) assert.deepEqual(args(text), { json, problems: [] }, text);
 });
@@ -42,10 +48,13 @@ test('what vLLM cannot turn is reported, never guessed', () => {
   const cases: Array<[string, RegExp]> = [
     ['f(x=g(1))', /x: a call \(g\(…\)\) is not a literal/u],
     ['f(x=y)', /x: a bare name \(y\) is not a literal/u],
-    ['f(x=-1)', /x: a unary minus is an operation/u],
-    ['f(x=(1, 2))', /x: a tuple is not read/u],
-    ['f(x={1, 2})', /x: a set has no JSON form/u],
-    ['f(x=f"{y}")', /x: an f-string/u],
+    ['f(x=-y)', /x: a bare name \(y\) is not a literal/u],
+    ['f(x=-"a")', /x: a unary minus over a non-number/u],
+    ['f(x=-True)', /x: a unary minus over a non-number/u],
+    ['f(x=~1)', /x: a unary operator over a non-number|x: a unary operator/u],
+    ['f(x=(1, y))', /x: a tuple holding a bare name \(y\)/u],
+    ['f(x={1, y})', /x: a set holding a bare name \(y\)/u],
+    ['f(x=f"{y}")', /x: an f-string with a placeholder/u],
     ['f(x=b"raw")', /x: bytes have no JSON form/u],
     ['f(x=1 + 2)', /x: an expression, not a literal/u],
     ['f(x=1j)', /x: a complex number/u],
@@ -65,6 +74,12 @@ test('what vLLM cannot turn is reported, never guessed', () => {
     json: '{"unit": "c"}',
     problems: ['positional argument "\\"Paris\\"": vLLM reads keyword arguments only and drops it'],
   });
+});
+
+test('a dotted call name is the whole chain, as vLLM names it', () => {
+  const call = readPyCall('tools.web . search(q="x")', 0);
+  assert.equal(call?.name, 'tools.web.search');
+  assert.deepEqual(call && pyCallArguments(call), { json: '{"q": "x"}', problems: [] });
 });
 
 test('text that is not Python call syntax is no call', () => {

@@ -16,6 +16,7 @@ import { KIMI_FIXTURES } from '../../../fixtures/kimiK2Completions.ts';
 import { LLAMA_FIXTURES } from '../../../fixtures/llamaCompletions.ts';
 import { MINIMAX_FIXTURES } from '../../../fixtures/minimax/minimaxCompletions.ts';
 import { QWEN3_CODER_FIXTURES, QWEN3_CODER_TOOLS } from '../../../fixtures/qwen3CoderCompletions.ts';
+import { PYTHONIC_FIXTURES } from '../../../fixtures/pythonic/pythonicCompletions.ts';
 
 export interface FormatRow {
   readonly fixtures: ReadonlyArray<{ readonly name: string; readonly text: string; readonly options?: ParserOptions }>;
@@ -276,6 +277,47 @@ export const FORMAT_ROWS: Readonly<Record<string, FormatRow>> = {
       ['</arg_value:opensource>\n', 'call-arguments'],
       ['</tool_call:opensource>', 'section'],
       ['\n</tool_calls:opensource>', 'content'],
+      ['bye', 'content'],
+    ],
+  },
+  pythonic: {
+    fixtures: [
+      ...PYTHONIC_FIXTURES.filter((f) => f.format === 'pythonic'),
+      { name: 'text after the list', text: '  [get_weather(city="Paris")]\nThanks' },
+      { name: 'argument not turned', text: '[search(query=q, k=-1)]' },
+      { name: 'olmo 3 think then block', text: '<think>plan f(a=1)</think><function_calls>f(a="""x\ny""")\ng()</function_calls><|eot|>' },
+      { name: 'never closed', text: '[f(a="x]' },
+    ],
+    variants: [{ startInReasoning: true }],
+    stateOptions: undefined,
+    states: [
+      ['  ', 'content'],
+      ['[get_', 'call-id'],
+      ['weather(ci', 'call-arguments'],
+      ['ty="Paris"', 'call-arguments'],
+      ['), get_time()', 'section'],
+      [']', 'content'],
+      ['\nok', 'content'],
+    ],
+  },
+  lfm2: {
+    fixtures: [
+      ...PYTHONIC_FIXTURES.filter((f) => f.format === 'lfm2'),
+      { name: 'content around, never closed', text: 'Hi <|tool_call_start|>[f(a=1), g(b=[1, {"k": (2, 3)}])]' },
+      { name: 'in a think block', text: '<think>x<|tool_call_start|>[f()]<|tool_call_end|></think>ok<|im_end|>' },
+    ],
+    variants: [{ startInReasoning: true }],
+    stateOptions: undefined,
+    states: [
+      ['Hi ', 'content'],
+      ['<think>', 'reasoning'],
+      ['x', 'reasoning'],
+      ['</think>', 'content'],
+      ['<|tool_call_start|>', 'section'],
+      ['[get_weather', 'call-id'],
+      ['(city="Paris"', 'call-arguments'],
+      [')]', 'section'],
+      ['<|tool_call_end|>', 'content'],
       ['bye', 'content'],
     ],
   },
