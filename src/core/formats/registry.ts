@@ -10,6 +10,7 @@ import { hermesFormat } from './hermes/hermesFormat.ts';
 import { qwen3CoderFormat } from './qwen3Coder/qwen3CoderFormat.ts';
 import { llamaFormat } from './llama/llamaFormat.ts';
 import { glmFormat } from './glm/glmFormat.ts';
+import { seedOssFormat } from './seedOss/seedOssFormat.ts';
 import type { Tokenizer } from '../tokens/token.ts';
 
 const formats = new Map<string, ToolCallFormat>();
@@ -75,6 +76,7 @@ registerFormat(harmonyFormat);
 registerFormat(deepseekV31Format);
 registerFormat(qwen3CoderFormat);
 registerFormat(glmFormat);
+registerFormat(seedOssFormat);
 registerFormat(hermesFormat);
 registerFormat(llamaFormat);
 

@@ -11,6 +11,7 @@ import { HERMES_FIXTURES } from '../../../fixtures/hermesCompletions.ts';
 import { KIMI_FIXTURES } from '../../../fixtures/kimiK2Completions.ts';
 import { LLAMA_FIXTURES } from '../../../fixtures/llamaCompletions.ts';
 import { QWEN3_CODER_FIXTURES, QWEN3_CODER_TOOLS } from '../../../fixtures/qwen3CoderCompletions.ts';
+import { SEED_OSS_FIXTURES, SEED_OSS_TOOLS } from '../../../fixtures/seedOss/seedOssCompletions.ts';
 
 export interface FormatRow {
   readonly fixtures: ReadonlyArray<{ readonly name: string; readonly text: string; readonly options?: ParserOptions }>;
@@ -158,6 +159,30 @@ export const FORMAT_ROWS: Readonly<Record<string, FormatRow>> = {
       ['</tool_call>', 'content'],
       ['<tool_call>get_current_date', 'call-id'],
       ['</tool_call>', 'content'],
+      ['bye', 'content'],
+    ],
+  },
+  seed_oss: {
+    fixtures: SEED_OSS_FIXTURES,
+    variants: [{ tools: [] }, { startInReasoning: true }],
+    stateOptions: { tools: SEED_OSS_TOOLS },
+    states: [
+      ['Hi ', 'content'],
+      ['<seed:think>', 'reasoning'],
+      ['x', 'reasoning'],
+      ['</seed:think>', 'content'],
+      ['<seed:tool_call>', 'section'],
+      ['\n', 'section'],
+      ['<function=', 'call-id'],
+      ['get_weather', 'call-id'],
+      ['>', 'call-arguments'],
+      ['\n<parameter=city>', 'call-arguments'],
+      ['Paris', 'call-arguments'],
+      ['</parameter>', 'call-arguments'],
+      ['\n', 'call-arguments'],
+      ['</function>', 'section'],
+      ['\n', 'section'],
+      ['</seed:tool_call>', 'content'],
       ['bye', 'content'],
     ],
   },
