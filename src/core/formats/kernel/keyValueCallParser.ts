@@ -15,6 +15,12 @@
  * - text inside a call outside any parameter: content, noted; a truncated call keeps its arguments as they stood
  *   (no closing quote or brace), so the JSON check reports it; the name is kept as written (trimmed).
  *
+ * Formats whose tags carry attributes (Kimi K3's `<|open|>call tool="NAME" index="1"<|sep|>`, `<|open|>argument
+ * key="K" type="number"<|sep|>`) end the name and the key with a tag (`header-end`), read them from the attributes
+ * (`readName`, `readKey`), and may write each value's type beside its key: a written type types the value instead of
+ * the schema. A raw block (`raw-begin` … `raw-end`, Kimi K3's `<|open|>json type="object"<|sep|>{…}<|close|>json<|sep|>`)
+ * holds the whole arguments as JSON text, passed through as written.
+ *
  * Wrapped formats (Qwen3-Coder) hold one function in a call wrapper (`<tool_call>` … `</tool_call>`): a function
  * without the wrapper still parses (noted `missing-section-begin`), `</function>` without `</tool_call>` is noted
  * `missing-section-end`, a missing `</function>` before `</tool_call>` is tolerated. Unwrapped formats (GLM) open
@@ -22,7 +28,7 @@
  */
 import { isWhitespace, leadingWhitespace, MarkupParser, newCall, type MarkerDef } from './markupParser.ts';
 import type { ParsedCall, ParserOptions } from '../toolCallFormat.ts';
-import { ParameterTypes, stringValueJson, typedValueJson, UNTYPED_JSON, type ParameterType } from './parameterTypes.ts';
+import { ParameterTypes, stringValueJson, typedValueJson, UNTYPED_JSON, writtenType, type ParameterType } from './parameterTypes.ts';
 
 /** What a tag does in a key/value call; a format's scan table names its tags by these roles. */
 export type KeyValueRole =
@@ -38,7 +44,12 @@ export type KeyValueRole =
   | 'parameter-end'
   | 'think-begin'
   | 'think-end'
-  | 'end-of-turn';
+  | 'end-of-turn'
+  /** Ends the function's header or a key written as attributes (Kimi K3's `<|sep|>`); elsewhere text. */
+  | 'header-end'
+  /** Opens a block holding the whole arguments as JSON (its own header up to `header-end`). */
+  | 'raw-begin'
+  | 'raw-end';
 
 /** A format's key/value markup, for the kernel. */
 export interface KeyValueSyntax {
@@ -48,8 +59,19 @@ export interface KeyValueSyntax {
   readonly tokenMarkers: readonly string[];
   /** The call begin holds a function tag (Qwen3-Coder); false: the call begin opens the function itself (GLM). */
   readonly wrapped: boolean;
-  /** The character that ends the function name (`>` for `<function=NAME>`, a line break for GLM 4.5's `<tool_call>NAME\n`). */
-  readonly nameEnd: string;
+  /**
+   * The character that ends the function name (`>` for `<function=NAME>`, a line break for GLM 4.5's
+   * `<tool_call>NAME\n`); null: the `header-end` tag does.
+   */
+  readonly nameEnd: string | null;
+  /** The function's name from its header as written (Kimi K3: the `tool` attribute); absent: the header, trimmed. */
+  readonly readName?: (header: string) => string;
+  /**
+   * A parameter's key from its header as written, and the value's type when the format writes it there (Kimi K3's
+   * `type` attribute): `string` keeps the value text, any other type reads it as JSON when it parses, whatever the
+   * schema says. Absent: the header, trimmed, typed by the schema.
+   */
+  readonly readKey?: (header: string) => { key: string; type?: string };
   /**
    * A call begin with no name after it is no call (GLM: `<tool_call>` then a line break or a tag, which Hermes' JSON
    * calls and Qwen3-Coder's `<function=` also give): the tag and what followed are content, noted. Qwen3-Coder keeps
@@ -63,8 +85,11 @@ export interface KeyValueSyntax {
    * JSON when it parses (vLLM's and SGLang's GLM parsers try `json.loads` on anything not typed string).
    */
   readonly untypedValues: 'text' | 'json';
-  /** Which layout around a value is trimmed: one line break each side, or all whitespace (Python's `strip()`). */
-  readonly valueLayout: 'newline' | 'whitespace';
+  /**
+   * Which layout around a value is trimmed: one line break each side, all whitespace (Python's `strip()`), or none
+   * (Kimi K3: the value is exactly what stands between its tags).
+   */
+  readonly valueLayout: 'newline' | 'whitespace' | 'none';
   /** The tags as the structure notes name them. */
   readonly words: {
     readonly callBegin: string;
@@ -83,7 +108,7 @@ export interface KeyValueSyntax {
 type Marker = MarkerDef<KeyValueRole>;
 
 /** Where the open function stands. */
-type Stage = 'name' | 'body' | 'param-name' | 'key-done' | 'value' | 'closing';
+type Stage = 'name' | 'body' | 'param-name' | 'key-done' | 'value' | 'closing' | 'raw-header' | 'raw';
 
 interface OpenParam {
   name: string;
@@ -108,6 +133,8 @@ interface OpenFunction {
   /** Arguments text sent so far. */
   args: string;
   params: number;
+  /** The arguments came in a raw block: they are its text, not built from parameters. */
+  raw: boolean;
   param: OpenParam | null;
   paramNameRaw: string;
   /** A closing tag seen inside a value, waiting for what follows. */
@@ -151,12 +178,12 @@ export class KeyValueCallParser extends MarkupParser<KeyValueRole> {
     this.tokens = new Set(syntax.tokenMarkers);
     this.followers = syntax.wrapped
       ? {
-          'parameter-end': ['parameter-begin', 'function-end', 'call-end', 'end-of-turn'],
+          'parameter-end': ['parameter-begin', 'raw-begin', 'function-end', 'call-end', 'end-of-turn'],
           'function-end': ['call-end', 'end-of-turn'],
           'call-end': ['call-begin', 'end-of-turn'],
         }
       : {
-          'parameter-end': ['parameter-begin', 'call-end', 'end-of-turn'],
+          'parameter-end': ['parameter-begin', 'raw-begin', 'call-end', 'end-of-turn'],
           'call-end': ['call-begin', 'end-of-turn'],
         };
   }
@@ -190,9 +217,22 @@ export class KeyValueCallParser extends MarkupParser<KeyValueRole> {
     switch (this.fn?.stage) {
       case 'name':
       case 'body':
-        return r !== 'think-begin' && r !== 'think-end' && r !== 'parameter-end' && r !== 'key-end' && r !== 'value-begin';
+        return (
+          r !== 'think-begin' &&
+          r !== 'think-end' &&
+          r !== 'parameter-end' &&
+          r !== 'key-end' &&
+          r !== 'value-begin' &&
+          r !== 'raw-end' &&
+          (r !== 'header-end' || this.fn.stage === 'name')
+        );
+      case 'raw-header':
+        return r === 'header-end' || r === 'raw-end' || r === 'function-end' || r === 'end-of-turn';
+      case 'raw':
+        return r === 'raw-end' || r === 'function-end' || r === 'end-of-turn';
       case 'param-name':
         return (
+          r === 'header-end' ||
           r === 'parameter-end' ||
           r === 'function-end' ||
           r === 'call-end' ||
@@ -206,7 +246,7 @@ export class KeyValueCallParser extends MarkupParser<KeyValueRole> {
       case 'value':
         return r === 'parameter-end' || r === 'function-end' || r === 'call-end' || r === 'parameter-begin' || r === 'end-of-turn';
       case 'closing':
-        return r !== 'think-begin' && r !== 'think-end' && r !== 'key-end' && r !== 'value-begin';
+        return r !== 'think-begin' && r !== 'think-end' && r !== 'key-end' && r !== 'value-begin' && r !== 'header-end';
       default:
         return false;
     }
@@ -254,13 +294,13 @@ export class KeyValueCallParser extends MarkupParser<KeyValueRole> {
     while (i < text.length) {
       switch (f.stage) {
         case 'name': {
-          const gt = text.indexOf(this.syntax.nameEnd, i);
+          const gt = this.syntax.nameEnd === null ? -1 : text.indexOf(this.syntax.nameEnd, i);
           if (gt < 0) {
             f.nameRaw += text.slice(i);
             return;
           }
           f.nameRaw += text.slice(i, gt);
-          const named = this.nameDone(f, at + gt + 1, this.syntax.nameEnd);
+          const named = this.nameDone(f, at + gt + 1, this.syntax.nameEnd as string);
           i = gt + 1;
           // Not a call after all: the rest is content.
           if (!named) return this.text(text.slice(i), at + i);
@@ -306,6 +346,14 @@ export class KeyValueCallParser extends MarkupParser<KeyValueRole> {
         case 'body':
           this.bodyText(f, text.slice(i), at + i);
           return;
+        case 'raw-header':
+          // The block's attributes (`type="object"`): not read.
+          return;
+        case 'raw':
+          if (f.args === '') f.call.argumentsSpan = { start: at + i, end: at + i };
+          this.sendArguments(f, text.slice(i));
+          if (f.call.argumentsSpan) f.call.argumentsSpan.end = at + text.length;
+          return;
       }
     }
   }
@@ -337,7 +385,9 @@ export class KeyValueCallParser extends MarkupParser<KeyValueRole> {
     if (!p || !text) return;
     let piece = text;
     if (!p.started) {
-      if (this.syntax.valueLayout === 'newline') {
+      if (this.syntax.valueLayout === 'none') {
+        p.started = true;
+      } else if (this.syntax.valueLayout === 'newline') {
         p.started = true;
         if (piece.startsWith('\n')) piece = piece.slice(1);
       } else {
@@ -350,7 +400,9 @@ export class KeyValueCallParser extends MarkupParser<KeyValueRole> {
     if (!p.streaming) return;
     // Hold back possible layout before the closer and half a surrogate pair.
     let safe: number;
-    if (this.syntax.valueLayout === 'newline') {
+    if (this.syntax.valueLayout === 'none') {
+      safe = p.value.length;
+    } else if (this.syntax.valueLayout === 'newline') {
       safe = p.value.length;
       if (p.value.charCodeAt(safe - 1) === 10) safe--;
     } else {
@@ -441,9 +493,34 @@ export class KeyValueCallParser extends MarkupParser<KeyValueRole> {
     const f = this.fn as OpenFunction;
     switch (f.stage) {
       case 'name':
+        if (m.name === 'header-end') {
+          this.record(m, start);
+          if (!this.nameDone(f, end, m.text)) this.skipLayout = false;
+          return;
+        }
         // The name never got its end.
         if (!this.nameDone(f, start, '')) return this.dispatch(m, start, end);
         return this.markerInFunction(m, start, end);
+      case 'raw-header':
+      case 'raw':
+        this.record(m, start);
+        if (m.name === 'header-end') {
+          f.stage = 'raw';
+          return;
+        }
+        if (m.name === 'raw-end') {
+          f.stage = 'body';
+          return;
+        }
+        if (this.inFunction(m.name) === 'function-end') {
+          // The call's end closes the block that never closed (the engines cut the call body there first).
+          this.note('stray-marker', start, start, `${m.text} before the raw block's end: the block ends here`);
+          f.stage = 'body';
+          return this.markerInBody(f, m, start, end);
+        }
+        this.closeFunction(start, false, 'the turn ends inside the call');
+        this.afterFunction(false);
+        return;
       case 'param-name':
         return this.markerInKey(f, m, start, end);
       case 'key-done':
@@ -466,6 +543,11 @@ export class KeyValueCallParser extends MarkupParser<KeyValueRole> {
   }
 
   private markerInKey(f: OpenFunction, m: Marker, start: number, end: number): void {
+    if (m.name === 'header-end') {
+      this.record(m, start);
+      this.openParam(f);
+      return;
+    }
     if (m.name === 'key-end') {
       this.record(m, start);
       f.stage = 'key-done';
@@ -536,6 +618,14 @@ export class KeyValueCallParser extends MarkupParser<KeyValueRole> {
     switch (this.inFunction(m.name)) {
       case 'parameter-begin':
         this.startParamName(f);
+        return;
+      case 'raw-begin':
+        if (f.params > 0 || f.raw) {
+          this.note('stray-marker', start, end, `${m.text} after the call's arguments: its block is not read`);
+          return;
+        }
+        f.raw = true;
+        f.stage = 'raw-header';
         return;
       case 'function-end':
         this.closeFunction(end, true, '');
@@ -632,6 +722,7 @@ export class KeyValueCallParser extends MarkupParser<KeyValueRole> {
       nameStart: end,
       args: '',
       params: 0,
+      raw: false,
       param: null,
       paramNameRaw: '',
       closer: null,
@@ -651,8 +742,9 @@ export class KeyValueCallParser extends MarkupParser<KeyValueRole> {
    */
   private nameDone(f: OpenFunction, bodyStart: number, ended: string): boolean {
     const raw = f.nameRaw;
-    const lead = leadingWhitespace(raw);
-    const name = raw.trim();
+    const name = this.syntax.readName ? this.syntax.readName(raw) : raw.trim();
+    const found = raw.indexOf(name);
+    const lead = name !== '' && found >= 0 ? found : leadingWhitespace(raw);
     if (name === '' && this.syntax.requireName) {
       this.fn = null;
       this.st = 'content';
@@ -675,8 +767,9 @@ export class KeyValueCallParser extends MarkupParser<KeyValueRole> {
   }
 
   private openParam(f: OpenFunction): void {
-    const name = f.paramNameRaw.trim();
-    const type = this.types.of(f.call.name, name);
+    const read = this.syntax.readKey ? this.syntax.readKey(f.paramNameRaw) : { key: f.paramNameRaw.trim() };
+    const name = read.key;
+    const type = read.type === undefined ? this.types.of(f.call.name, name) : writtenType(read.type);
     const streaming = type.string && !type.nullable;
     f.param = { name, type, streaming, value: '', started: false, sent: 0 };
     f.stage = 'value';
@@ -688,12 +781,15 @@ export class KeyValueCallParser extends MarkupParser<KeyValueRole> {
   private closeParam(f: OpenFunction, complete = true): void {
     const p = f.param;
     if (!p) return;
+    const layout = this.syntax.valueLayout;
     const value =
-      this.syntax.valueLayout === 'newline'
-        ? p.value.endsWith('\n')
-          ? p.value.slice(0, -1)
-          : p.value
-        : p.value.slice(0, trimmedLength(p.value));
+      layout === 'none'
+        ? p.value
+        : layout === 'newline'
+          ? p.value.endsWith('\n')
+            ? p.value.slice(0, -1)
+            : p.value
+          : p.value.slice(0, trimmedLength(p.value));
     if (p.streaming) {
       if (value.length > p.sent) this.sendArguments(f, JSON.stringify(value.slice(p.sent)).slice(1, -1));
       if (complete) this.sendArguments(f, '"');
@@ -716,7 +812,8 @@ export class KeyValueCallParser extends MarkupParser<KeyValueRole> {
     if (f.stage === 'param-name' || f.stage === 'key-done') this.openParam(f);
     if (terminated) {
       this.closeParam(f);
-      this.sendArguments(f, f.params === 0 ? '{}' : '}');
+      // A raw block's text is the arguments as written.
+      if (!f.raw) this.sendArguments(f, f.params === 0 ? '{}' : '}');
     } else {
       this.closeParam(f, false);
       this.note('unterminated-call', f.call.span.start, end, why);
