@@ -64,8 +64,11 @@ export interface KeyValueSyntax {
    * `<tool_call>NAME\n`); null: the `header-end` tag does.
    */
   readonly nameEnd: string | null;
-  /** The function's name from its header as written (Kimi K3: the `tool` attribute); absent: the header, trimmed. */
-  readonly readName?: (header: string) => string;
+  /**
+   * The function's name from its header as written (Kimi K3: the `tool` attribute, unescaped), and where it is
+   * written in the header (`start`, `end`); absent: the header, trimmed.
+   */
+  readonly readName?: (header: string) => { name: string; start: number; end: number };
   /**
    * A parameter's key from its header as written, and the value's type when the format writes it there (Kimi K3's
    * `type` attribute): `string` keeps the value text, any other type reads it as JSON when it parses, whatever the
@@ -742,9 +745,9 @@ export class KeyValueCallParser extends MarkupParser<KeyValueRole> {
    */
   private nameDone(f: OpenFunction, bodyStart: number, ended: string): boolean {
     const raw = f.nameRaw;
-    const name = this.syntax.readName ? this.syntax.readName(raw) : raw.trim();
-    const found = raw.indexOf(name);
-    const lead = name !== '' && found >= 0 ? found : leadingWhitespace(raw);
+    const lead = leadingWhitespace(raw);
+    const read = this.syntax.readName?.(raw) ?? { name: raw.trim(), start: lead, end: lead + raw.trim().length };
+    const name = read.name;
     if (name === '' && this.syntax.requireName) {
       this.fn = null;
       this.st = 'content';
@@ -753,7 +756,7 @@ export class KeyValueCallParser extends MarkupParser<KeyValueRole> {
       return false;
     }
     f.call.name = name;
-    f.call.idSpan = { start: f.nameStart + lead, end: f.nameStart + lead + name.length };
+    f.call.idSpan = { start: f.nameStart + read.start, end: f.nameStart + read.end };
     f.call.argumentsSpan = { start: bodyStart, end: bodyStart };
     f.stage = 'body';
     this.st = 'call-arguments';

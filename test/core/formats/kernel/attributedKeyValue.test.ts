@@ -30,7 +30,11 @@ const SYNTAX: KeyValueSyntax = {
   tokenMarkers: [],
   wrapped: true,
   nameEnd: null,
-  readName: (header) => attr(header, 'tool'),
+  readName: (header) => {
+    const name = attr(header, 'tool');
+    const start = header.indexOf(name);
+    return { name, start, end: start + name.length };
+  },
   readKey: (header) => ({ key: attr(header, 'key'), type: attr(header, 'type') || 'string' }),
   requireName: false,
   keyEnd: null,
