@@ -11,6 +11,7 @@ import { qwen3CoderFormat } from './qwen3Coder/qwen3CoderFormat.ts';
 import { llamaFormat } from './llama/llamaFormat.ts';
 import { glmFormat } from './glm/glmFormat.ts';
 import { seedOssFormat } from './seedOss/seedOssFormat.ts';
+import { kimiK3Format } from './kimiK3/kimiK3Format.ts';
 import type { Tokenizer } from '../tokens/token.ts';
 
 const formats = new Map<string, ToolCallFormat>();
@@ -77,6 +78,7 @@ registerFormat(deepseekV31Format);
 registerFormat(qwen3CoderFormat);
 registerFormat(glmFormat);
 registerFormat(seedOssFormat);
+registerFormat(kimiK3Format);
 registerFormat(hermesFormat);
 registerFormat(llamaFormat);
 

@@ -33,7 +33,7 @@ function tokens(format: ToolCallFormat, completion: Completion) {
 }
 
 /** Formats with no special-token table Toolscope can source (no public tokenizer_config.json copy was read). */
-const WITHOUT_TABLE = ['glm', 'seed_oss'];
+const WITHOUT_TABLE = ['glm', 'seed_oss', 'kimi_k3'];
 
 test('every registered format declares its special tokens (or is listed without a table), and each sample is its own', () => {
   assert.deepEqual([...Object.keys(OWN), ...WITHOUT_TABLE].sort(), formatNames().sort());

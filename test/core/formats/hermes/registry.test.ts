@@ -14,13 +14,13 @@ import { KimiSplitter } from '../../../../src/core/formats/kimiK2/kimiSplitter.t
 
 test('registry: Kimi K2 stays first and the default; the other formats are registered, GLM before Hermes', () => {
   // GLM before Hermes: both write <tool_call>; GLM's detection is the stricter (its layout), so it decides ties.
-  assert.deepEqual(formatNames(), ['kimi_k2', 'harmony', 'deepseek_v31', 'qwen3_coder', 'glm', 'seed_oss', 'hermes', 'llama']);
+  assert.deepEqual(formatNames(), ['kimi_k2', 'harmony', 'deepseek_v31', 'qwen3_coder', 'glm', 'seed_oss', 'kimi_k3', 'hermes', 'llama']);
   assert.equal(DEFAULT_FORMAT, 'kimi_k2');
   assert.equal(detectFormat('').name, 'kimi_k2');
   assert.equal(findFormat('harmony'), getFormat('harmony'));
   assert.equal(findFormat('nope'), undefined);
   assert.equal(findFormat(42), undefined);
-  assert.throws(() => getFormat('nope'), /known: kimi_k2, harmony, deepseek_v31, qwen3_coder, glm, seed_oss, hermes, llama/);
+  assert.throws(() => getFormat('nope'), /known: kimi_k2, harmony, deepseek_v31, qwen3_coder, glm, seed_oss, kimi_k3, hermes, llama/);
 });
 
 test('registry: the format whose markup comes first wins when another format is quoted inside it', () => {

@@ -9,6 +9,7 @@ import { GLM_FIXTURES } from '../../../fixtures/glm/glmCompletions.ts';
 import { HARMONY_FIXTURES } from '../../../fixtures/harmonyCompletions.ts';
 import { HERMES_FIXTURES } from '../../../fixtures/hermesCompletions.ts';
 import { KIMI_FIXTURES } from '../../../fixtures/kimiK2Completions.ts';
+import { KIMI_K3_FIXTURES, KIMI_K3_TOOLS } from '../../../fixtures/kimiK3/kimiK3Completions.ts';
 import { LLAMA_FIXTURES } from '../../../fixtures/llamaCompletions.ts';
 import { QWEN3_CODER_FIXTURES, QWEN3_CODER_TOOLS } from '../../../fixtures/qwen3CoderCompletions.ts';
 import { SEED_OSS_FIXTURES, SEED_OSS_TOOLS } from '../../../fixtures/seedOss/seedOssCompletions.ts';
@@ -184,6 +185,28 @@ export const FORMAT_ROWS: Readonly<Record<string, FormatRow>> = {
       ['\n', 'section'],
       ['</seed:tool_call>', 'content'],
       ['bye', 'content'],
+    ],
+  },
+  kimi_k3: {
+    fixtures: KIMI_K3_FIXTURES,
+    variants: [{ tools: [] }, { startInReasoning: true }],
+    stateOptions: { tools: KIMI_K3_TOOLS, startInReasoning: true },
+    states: [
+      ['hm', 'reasoning'],
+      ['<|close|>think<|sep|>', 'content'],
+      ['<|open|>response<|sep|>', 'content'],
+      ['Hi', 'content'],
+      ['<|close|>response<|sep|>', 'content'],
+      ['<|open|>tools<|sep|>', 'section'],
+      ['<|open|>call', 'call-id'],
+      [' tool="calc" index="1"', 'call-id'],
+      ['<|sep|>', 'call-arguments'],
+      ['<|open|>argument key="x" type="number"', 'call-arguments'],
+      ['<|sep|>1', 'call-arguments'],
+      ['<|close|>argument<|sep|>', 'call-arguments'],
+      ['<|close|>call<|sep|>', 'section'],
+      ['<|close|>tools<|sep|>', 'content'],
+      ['<|close|>message<|sep|>', 'content'],
     ],
   },
 };
