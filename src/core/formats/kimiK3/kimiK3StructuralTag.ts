@@ -10,7 +10,7 @@
  * - then the tools channel — optional under `auto`, required otherwise, one tool's under a named choice — holding
  *   calls `<|open|>call tool="NAME" index="DIGITS"<|sep|>` + argument tags + `<|close|>call<|sep|>`;
  * - an argument tag per property: `<|open|>argument key="KEY" type="TYPE"<|sep|>` (integer written `number`), a
- *   string as raw text without `<|close|>` (an enum as its values), any other type JSON by the property's schema;
+ *   string as raw text up to the tag's end (an enum as its values), any other type JSON by the property's schema;
  *   a property whose type is missing or a union takes any attributes and raw text; at least one argument when the
  *   schema requires any, in any order, repeats allowed (as vLLM's).
  * The message close and `<|end_of_msg|>` end the turn (`stops`): nothing after them is fed.
@@ -24,7 +24,6 @@ import {
   ARGUMENT_OPEN,
   CALL_CLOSE,
   CALL_OPEN,
-  CLOSE,
   escapeAttribute,
   RESPONSE_CLOSE,
   SEP,
