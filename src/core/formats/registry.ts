@@ -18,6 +18,8 @@ import { minimaxFormat } from './minimax/minimaxFormat.ts';
 import { hy3Format } from './hy3/hy3Format.ts';
 import { pythonicFormat } from './pythonic/pythonicFormat.ts';
 import { lfm2Format } from './lfm2/lfm2Format.ts';
+import { seedOssFormat } from './seedOss/seedOssFormat.ts';
+import { kimiK3Format } from './kimiK3/kimiK3Format.ts';
 import type { Tokenizer } from '../tokens/token.ts';
 
 const formats = new Map<string, ToolCallFormat>();
@@ -87,6 +89,8 @@ registerFormat(glmFormat);
 // Hy3 before Hermes: Hermes' `<tool_call` piece starts Hy3's `<tool_calls>` too, and ties go to the first registered.
 registerFormat(hy3Format);
 registerFormat(minimaxFormat);
+registerFormat(seedOssFormat);
+registerFormat(kimiK3Format);
 registerFormat(hermesFormat);
 registerFormat(pythonicFormat);
 registerFormat(llamaFormat);

@@ -228,8 +228,10 @@ export async function whatIfForRequest(
   options: WhatIfRequestOptions,
 ): Promise<WhatIfForRequest> {
   let grammar: CompiledGrammar;
-  const guided = findFormat(options.format)?.guided;
-  if (!guided) return { ran: false, why: `the ${options.format} format has no structural tag`, unavailable: false };
+  const format = findFormat(options.format);
+  const guided = format?.guided;
+  if (!guided)
+    return { ran: false, why: format?.engineNotes?.unguided ?? `the ${options.format} format has no structural tag`, unavailable: false };
   try {
     grammar = await compileFormatGrammar(guided, request.tools, request.tool_choice, options.shape);
   } catch (err) {

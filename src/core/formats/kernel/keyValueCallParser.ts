@@ -19,6 +19,11 @@
  *
  * Attribute-style markup (MiniMax's `<invoke name="N">`) declares `quotedNames`; a name that a tag ends (Hy3's
  * `NAME<tool_sep>`) is declared by a `name-end` tag, and then a name ended by anything else is no call (content, noted).
+ * Formats whose tags carry attributes (Kimi K3's `<|open|>call tool="NAME" index="1"<|sep|>`, `<|open|>argument
+ * key="K" type="number"<|sep|>`) end the name and the key with a tag (`header-end`), read them from the attributes
+ * (`readName`, `readKey`), and may write each value's type beside its key: a written type types the value instead of
+ * the schema. A raw block (`raw-begin` … `raw-end`, Kimi K3's `<|open|>json type="object"<|sep|>{…}<|close|>json<|sep|>`)
+ * holds the whole arguments as JSON text, passed through as written.
  *
  * Wrapped formats (Qwen3-Coder) hold one function in a call wrapper (`<tool_call>` … `</tool_call>`): a function
  * without the wrapper still parses (noted `missing-section-begin`), `</function>` without `</tool_call>` is noted
@@ -27,7 +32,7 @@
  */
 import { isWhitespace, leadingWhitespace, MarkupParser, newCall, type MarkerDef } from './markupParser.ts';
 import type { ParsedCall, ParserOptions } from '../toolCallFormat.ts';
-import { ParameterTypes, stringValueJson, typedValueJson, UNTYPED_JSON, type ParameterType } from './parameterTypes.ts';
+import { ParameterTypes, stringValueJson, typedValueJson, UNTYPED_JSON, writtenType, type ParameterType } from './parameterTypes.ts';
 
 /** What a tag does in a key/value call; a format's scan table names its tags by these roles. */
 export type KeyValueRole =
@@ -45,7 +50,12 @@ export type KeyValueRole =
   | 'parameter-end'
   | 'think-begin'
   | 'think-end'
-  | 'end-of-turn';
+  | 'end-of-turn'
+  /** Ends the function's header or a key written as attributes (Kimi K3's `<|sep|>`); elsewhere text. */
+  | 'header-end'
+  /** Opens a block holding the whole arguments as JSON (its own header up to `header-end`). */
+  | 'raw-begin'
+  | 'raw-end';
 
 /** A format's key/value markup, for the kernel. */
 export interface KeyValueSyntax {
@@ -59,7 +69,7 @@ export interface KeyValueSyntax {
   readonly manyFunctions?: boolean;
   /**
    * The character that ends the function name (`>` for `<function=NAME>`, a line break for GLM 4.5's `<tool_call>NAME\n`);
-   * null: only a tag ends it (a `name-end` tag, or the next tag).
+   * null: only a tag ends it (a `name-end` tag, the `header-end` tag, or the next tag).
    */
   readonly nameEnd: string | null;
   /**
@@ -73,6 +83,17 @@ export interface KeyValueSyntax {
    * `missing-section-begin` (Qwen3-Coder).
    */
   readonly requireWrapper?: boolean;
+  /**
+   * The function's name from its header as written (Kimi K3: the `tool` attribute, unescaped), and where it is
+   * written in the header (`start`, `end`); absent: the header, trimmed.
+   */
+  readonly readName?: (header: string) => { name: string; start: number; end: number };
+  /**
+   * A parameter's key from its header as written, and the value's type when the format writes it there (Kimi K3's
+   * `type` attribute): `string` keeps the value text, any other type reads it as JSON when it parses, whatever the
+   * schema says. Absent: the header, trimmed, typed by the schema.
+   */
+  readonly readKey?: (header: string) => { key: string; type?: string };
   /**
    * A call begin with no name after it is no call (GLM: `<tool_call>` then a line break or a tag, which Hermes' JSON
    * calls and Qwen3-Coder's `<function=` also give): the tag and what followed are content, noted. Qwen3-Coder keeps
@@ -89,7 +110,7 @@ export interface KeyValueSyntax {
   /**
    * Which layout around a value is trimmed: one line break each side, all whitespace (Python's `strip()`), or none
    * (`verbatim`: the value is every character between its tags, as vLLM's minimax_m2, hy_v3 and DeepSeek DSML parsers
-   * keep it).
+   * and Kimi K3's renderer keep it).
    */
   readonly valueLayout: 'newline' | 'whitespace' | 'verbatim';
   /**
@@ -120,8 +141,11 @@ export interface KeyValueSyntax {
 
 type Marker = MarkerDef<KeyValueRole>;
 
-/** Where the open function stands (`name-attrs` / `key-attrs`: after the name or key, up to `attributesEnd`). */
-type Stage = 'name' | 'name-attrs' | 'body' | 'param-name' | 'key-attrs' | 'key-done' | 'value' | 'closing';
+/**
+ * Where the open function stands (`name-attrs` / `key-attrs`: after the name or key, up to `attributesEnd`;
+ * `raw-header` / `raw`: a raw arguments block's header and body).
+ */
+type Stage = 'name' | 'name-attrs' | 'body' | 'param-name' | 'key-attrs' | 'key-done' | 'value' | 'closing' | 'raw-header' | 'raw';
 
 interface OpenParam {
   name: string;
@@ -146,6 +170,8 @@ interface OpenFunction {
   /** Arguments text sent so far. */
   args: string;
   params: number;
+  /** The arguments came in a raw block: they are its text, not built from parameters. */
+  raw: boolean;
   param: OpenParam | null;
   paramNameRaw: string;
   /** The attributes after the name or key, as written so far. */
@@ -201,12 +227,12 @@ export class KeyValueCallParser extends MarkupParser<KeyValueRole> {
     this.nameEndTag = syntax.table.some((m) => m.name === 'name-end');
     this.followers = syntax.wrapped
       ? {
-          'parameter-end': ['parameter-begin', 'function-end', 'call-end', 'end-of-turn'],
+          'parameter-end': ['parameter-begin', 'raw-begin', 'function-end', 'call-end', 'end-of-turn'],
           'function-end': syntax.manyFunctions ? ['call-end', 'function-begin', 'end-of-turn'] : ['call-end', 'end-of-turn'],
           'call-end': ['call-begin', 'end-of-turn'],
         }
       : {
-          'parameter-end': ['parameter-begin', 'call-end', 'end-of-turn'],
+          'parameter-end': ['parameter-begin', 'raw-begin', 'call-end', 'end-of-turn'],
           'call-end': ['call-begin', 'end-of-turn'],
         };
   }
@@ -240,14 +266,28 @@ export class KeyValueCallParser extends MarkupParser<KeyValueRole> {
     switch (this.fn?.stage) {
       case 'name':
       case 'name-attrs':
-        return r !== 'think-begin' && r !== 'think-end' && r !== 'parameter-end' && r !== 'key-end' && r !== 'value-begin';
+        return (
+          r !== 'think-begin' && r !== 'think-end' && r !== 'parameter-end' && r !== 'key-end' && r !== 'value-begin' && r !== 'raw-end'
+        );
       case 'body':
         return (
-          r !== 'think-begin' && r !== 'think-end' && r !== 'parameter-end' && r !== 'key-end' && r !== 'value-begin' && r !== 'name-end'
+          r !== 'think-begin' &&
+          r !== 'think-end' &&
+          r !== 'parameter-end' &&
+          r !== 'key-end' &&
+          r !== 'value-begin' &&
+          r !== 'name-end' &&
+          r !== 'raw-end' &&
+          r !== 'header-end'
         );
+      case 'raw-header':
+        return r === 'header-end' || r === 'raw-end' || r === 'function-end' || r === 'end-of-turn';
+      case 'raw':
+        return r === 'raw-end' || r === 'function-end' || r === 'end-of-turn';
       case 'param-name':
       case 'key-attrs':
         return (
+          r === 'header-end' ||
           r === 'parameter-end' ||
           r === 'function-end' ||
           r === 'call-end' ||
@@ -261,7 +301,7 @@ export class KeyValueCallParser extends MarkupParser<KeyValueRole> {
       case 'value':
         return r === 'parameter-end' || r === 'function-end' || r === 'call-end' || r === 'parameter-begin' || r === 'end-of-turn';
       case 'closing':
-        return r !== 'think-begin' && r !== 'think-end' && r !== 'key-end' && r !== 'value-begin' && r !== 'name-end';
+        return r !== 'think-begin' && r !== 'think-end' && r !== 'key-end' && r !== 'value-begin' && r !== 'name-end' && r !== 'header-end';
       default:
         return false;
     }
@@ -393,6 +433,14 @@ export class KeyValueCallParser extends MarkupParser<KeyValueRole> {
         }
         case 'body':
           this.bodyText(f, text.slice(i), at + i);
+          return;
+        case 'raw-header':
+          // The block's attributes (`type="object"`): not read.
+          return;
+        case 'raw':
+          if (f.args === '') f.call.argumentsSpan = { start: at + i, end: at + i };
+          this.sendArguments(f, text.slice(i));
+          if (f.call.argumentsSpan) f.call.argumentsSpan.end = at + text.length;
           return;
       }
     }
@@ -534,6 +582,11 @@ export class KeyValueCallParser extends MarkupParser<KeyValueRole> {
     switch (f.stage) {
       case 'name':
       case 'name-attrs':
+        if (f.stage === 'name' && m.name === 'header-end') {
+          this.record(m, start);
+          if (!this.nameDone(f, end, m.text)) this.skipLayout = false;
+          return;
+        }
         if (f.stage === 'name' && m.name === 'name-end') {
           this.record(m, start);
           this.nameDone(f, end, m.text);
@@ -547,6 +600,26 @@ export class KeyValueCallParser extends MarkupParser<KeyValueRole> {
         // The name (or its header) never got its end.
         if (!this.nameDone(f, start, '')) return this.dispatch(m, start, end);
         return this.markerInFunction(m, start, end);
+      case 'raw-header':
+      case 'raw':
+        this.record(m, start);
+        if (m.name === 'header-end') {
+          f.stage = 'raw';
+          return;
+        }
+        if (m.name === 'raw-end') {
+          f.stage = 'body';
+          return;
+        }
+        if (this.inFunction(m.name) === 'function-end') {
+          // The call's end closes the block that never closed (the engines cut the call body there first).
+          this.note('stray-marker', start, start, `${m.text} before the raw block's end: the block ends here`);
+          f.stage = 'body';
+          return this.markerInBody(f, m, start, end);
+        }
+        this.closeFunction(start, false, 'the turn ends inside the call');
+        this.afterFunction(false);
+        return;
       case 'param-name':
       case 'key-attrs':
         return this.markerInKey(f, m, start, end);
@@ -570,6 +643,11 @@ export class KeyValueCallParser extends MarkupParser<KeyValueRole> {
   }
 
   private markerInKey(f: OpenFunction, m: Marker, start: number, end: number): void {
+    if (m.name === 'header-end') {
+      this.record(m, start);
+      this.openParam(f);
+      return;
+    }
     if (m.name === 'key-end') {
       this.record(m, start);
       f.stage = 'key-done';
@@ -640,6 +718,14 @@ export class KeyValueCallParser extends MarkupParser<KeyValueRole> {
     switch (this.inFunction(m.name)) {
       case 'parameter-begin':
         this.startParamName(f);
+        return;
+      case 'raw-begin':
+        if (f.params > 0 || f.raw) {
+          this.note('stray-marker', start, end, `${m.text} after the call's arguments: its block is not read`);
+          return;
+        }
+        f.raw = true;
+        f.stage = 'raw-header';
         return;
       case 'function-end':
         this.closeFunction(end, true, '');
@@ -736,6 +822,7 @@ export class KeyValueCallParser extends MarkupParser<KeyValueRole> {
       nameStart: end,
       args: '',
       params: 0,
+      raw: false,
       param: null,
       paramNameRaw: '',
       attrs: '',
@@ -756,19 +843,19 @@ export class KeyValueCallParser extends MarkupParser<KeyValueRole> {
    */
   private nameDone(f: OpenFunction, bodyStart: number, ended: string): boolean {
     const raw = f.nameRaw;
-    let lead = leadingWhitespace(raw);
-    let name = raw.trim();
+    const lead = leadingWhitespace(raw);
+    let read = this.syntax.readName?.(raw) ?? { name: raw.trim(), start: lead, end: lead + raw.trim().length };
     if (this.syntax.quotedNames) {
-      const q = unquote(name);
-      name = q.text;
-      lead += q.lead;
+      const q = unquote(read.name);
+      read = { name: q.text, start: read.start + q.lead, end: read.start + q.lead + q.text.length };
     }
+    const name = read.name;
     if (name === '' && this.syntax.requireName) {
       this.notACall(f, `${f.beginText} without a function name: not a call`, ended);
       return false;
     }
     f.call.name = name;
-    f.call.idSpan = { start: f.nameStart + lead, end: f.nameStart + lead + name.length };
+    f.call.idSpan = { start: f.nameStart + read.start, end: f.nameStart + read.end };
     f.call.argumentsSpan = { start: bodyStart, end: bodyStart };
     f.stage = 'body';
     this.st = 'call-arguments';
@@ -790,10 +877,10 @@ export class KeyValueCallParser extends MarkupParser<KeyValueRole> {
   }
 
   private openParam(f: OpenFunction): void {
-    const trimmed = f.paramNameRaw.trim();
-    const name = this.syntax.quotedNames ? unquote(trimmed).text : trimmed;
+    const read = this.syntax.readKey ? this.syntax.readKey(f.paramNameRaw) : { key: f.paramNameRaw.trim() };
+    const name = this.syntax.quotedNames ? unquote(read.key).text : read.key;
     const byAttribute = f.stage === 'key-attrs' ? this.syntax.attributeType?.(f.attrs) : undefined;
-    const type = byAttribute ?? this.types.of(f.call.name, name);
+    const type = byAttribute ?? (read.type === undefined ? this.types.of(f.call.name, name) : writtenType(read.type));
     f.attrs = '';
     const streaming = type.string && !type.nullable;
     f.param = { name, type, streaming, value: '', started: false, sent: 0 };
@@ -837,7 +924,8 @@ export class KeyValueCallParser extends MarkupParser<KeyValueRole> {
     if (f.stage === 'param-name' || f.stage === 'key-attrs' || f.stage === 'key-done') this.openParam(f);
     if (terminated) {
       this.closeParam(f);
-      this.sendArguments(f, f.params === 0 ? '{}' : '}');
+      // A raw block's text is the arguments as written.
+      if (!f.raw) this.sendArguments(f, f.params === 0 ? '{}' : '}');
     } else {
       this.closeParam(f, false);
       this.note('unterminated-call', f.call.span.start, end, why);

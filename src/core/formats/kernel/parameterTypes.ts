@@ -71,6 +71,15 @@ export class ParameterTypes {
   }
 }
 
+/**
+ * The type of a value whose format writes it beside the key (Kimi K3's `type="number"`): `string` keeps the text; any
+ * other type is the value's JSON when it parses (null, true and false included), else the text — the engines'
+ * `json.loads` with its fall-back, whatever the schema says.
+ */
+export function writtenType(type: string): ParameterType {
+  return type === 'string' ? { string: true, nullable: false, boolean: false } : { string: false, nullable: false, boolean: false };
+}
+
 /** The JSON text for a value of a non-string parameter: the value as written when it is JSON, else a string. */
 export function typedValueJson(value: string, type: ParameterType): string {
   const trimmed = value.trim();

@@ -50,8 +50,9 @@ export const kimiK2Format: ToolCallFormat = {
     hint: 'Kimi K2 expects ids like functions.search:2; ids such as "search:2" in the history derail later turns. Keep the model\'s id and fix the history ids the client sends back.',
   },
   findRawFallback: findRawFallbackCalls,
-  // Kimi K2 and later Kimi models, and Moonshot's API names for them (`moonshot`, as in K2-Vendor-Verifier's requests).
-  models: /kimi|moonshot/iu,
+  // Kimi K2 and later Kimi models, and Moonshot's API names for them (`moonshot`, as in K2-Vendor-Verifier's requests),
+  // but not Kimi K3, whose markup is its own format (kimi_k3).
+  models: /^(?!.*kimi[-_ ]?k3)[\s\S]*(?:kimi|moonshot)/iu,
   parserNames: ['kimi_k2'],
   // Sources (file and commit) in docs/formats/kimi-k2.md, "Engines disagree".
   engineNotes: {

@@ -13,10 +13,12 @@ import { HARMONY_FIXTURES } from '../../../fixtures/harmonyCompletions.ts';
 import { HERMES_FIXTURES } from '../../../fixtures/hermesCompletions.ts';
 import { HY3_FIXTURES } from '../../../fixtures/hy3/hy3Completions.ts';
 import { KIMI_FIXTURES } from '../../../fixtures/kimiK2Completions.ts';
+import { KIMI_K3_FIXTURES, KIMI_K3_TOOLS } from '../../../fixtures/kimiK3/kimiK3Completions.ts';
 import { LLAMA_FIXTURES } from '../../../fixtures/llamaCompletions.ts';
 import { MINIMAX_FIXTURES } from '../../../fixtures/minimax/minimaxCompletions.ts';
 import { QWEN3_CODER_FIXTURES, QWEN3_CODER_TOOLS } from '../../../fixtures/qwen3CoderCompletions.ts';
 import { PYTHONIC_FIXTURES } from '../../../fixtures/pythonic/pythonicCompletions.ts';
+import { SEED_OSS_FIXTURES, SEED_OSS_TOOLS } from '../../../fixtures/seedOss/seedOssCompletions.ts';
 
 export interface FormatRow {
   readonly fixtures: ReadonlyArray<{ readonly name: string; readonly text: string; readonly options?: ParserOptions }>;
@@ -319,6 +321,52 @@ export const FORMAT_ROWS: Readonly<Record<string, FormatRow>> = {
       [')]', 'section'],
       ['<|tool_call_end|>', 'content'],
       ['bye', 'content'],
+    ],
+  },
+  seed_oss: {
+    fixtures: SEED_OSS_FIXTURES,
+    variants: [{ tools: [] }, { startInReasoning: true }],
+    stateOptions: { tools: SEED_OSS_TOOLS },
+    states: [
+      ['Hi ', 'content'],
+      ['<seed:think>', 'reasoning'],
+      ['x', 'reasoning'],
+      ['</seed:think>', 'content'],
+      ['<seed:tool_call>', 'section'],
+      ['\n', 'section'],
+      ['<function=', 'call-id'],
+      ['get_weather', 'call-id'],
+      ['>', 'call-arguments'],
+      ['\n<parameter=city>', 'call-arguments'],
+      ['Paris', 'call-arguments'],
+      ['</parameter>', 'call-arguments'],
+      ['\n', 'call-arguments'],
+      ['</function>', 'section'],
+      ['\n', 'section'],
+      ['</seed:tool_call>', 'content'],
+      ['bye', 'content'],
+    ],
+  },
+  kimi_k3: {
+    fixtures: KIMI_K3_FIXTURES,
+    variants: [{ tools: [] }, { startInReasoning: true }],
+    stateOptions: { tools: KIMI_K3_TOOLS, startInReasoning: true },
+    states: [
+      ['hm', 'reasoning'],
+      ['<|close|>think<|sep|>', 'content'],
+      ['<|open|>response<|sep|>', 'content'],
+      ['Hi', 'content'],
+      ['<|close|>response<|sep|>', 'content'],
+      ['<|open|>tools<|sep|>', 'section'],
+      ['<|open|>call', 'call-id'],
+      [' tool="calc" index="1"', 'call-id'],
+      ['<|sep|>', 'call-arguments'],
+      ['<|open|>argument key="x" type="number"', 'call-arguments'],
+      ['<|sep|>1', 'call-arguments'],
+      ['<|close|>argument<|sep|>', 'call-arguments'],
+      ['<|close|>call<|sep|>', 'section'],
+      ['<|close|>tools<|sep|>', 'content'],
+      ['<|close|>message<|sep|>', 'content'],
     ],
   },
 };

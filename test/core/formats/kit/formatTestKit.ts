@@ -55,8 +55,8 @@ export function checkFixture(make: ParserFactory, fx: FormatFixture, opts: { arg
     assert.equal(c.id, '', `${fx.name}: the model writes no ids`);
     assert.ok(c.span.start <= c.span.end && c.span.end <= fx.text.length, `${fx.name}: call span`);
     const written = fx.text.slice(c.idSpan.start, c.idSpan.end);
-    // The name as written (a JSON-escaped name decodes to it).
-    if (!written.includes('\\')) assert.equal(written, c.name, `${fx.name}: name span`);
+    // The name as written (a JSON-escaped name, or one with XML entities, decodes to it).
+    if (!written.includes('\\') && !written.includes('&')) assert.equal(written, c.name, `${fx.name}: name span`);
     if (c.argumentsSpan) {
       assert.ok(c.argumentsSpan.start >= c.span.start && c.argumentsSpan.end <= c.span.end, `${fx.name}: arguments inside the call`);
       if (opts.argumentsVerbatim)
