@@ -67,5 +67,9 @@ export function publishEndpoint(target: TargetName, env: NodeJS.ProcessEnv, url:
       : `${trimSlash(present(env.OTEL_EXPORTER_OTLP_ENDPOINT) ? env.OTEL_EXPORTER_OTLP_ENDPOINT : 'http://localhost:4318')}/v1/logs`;
   const spec = present(env.OTEL_EXPORTER_OTLP_LOGS_HEADERS) ? env.OTEL_EXPORTER_OTLP_LOGS_HEADERS : (env.OTEL_EXPORTER_OTLP_HEADERS ?? '');
   const headers = otlpHeaders(spec);
-  return { url: logsUrl, headers, secrets: Object.values(headers).filter(present) };
+  // A value such as `Bearer TOKEN` is secret whole and as its token (a server may echo either).
+  const secrets = Object.values(headers)
+    .filter(present)
+    .flatMap((v) => [v, ...v.split(/\s+/u).slice(1).filter(present)]);
+  return { url: logsUrl, headers, secrets };
 }

@@ -2,7 +2,7 @@
  * Langfuse scores: one categorical score per finding kind, on the observation the record came from (`traceId` +
  * `observationId`, which the Langfuse importer keeps as `meta.trace_id` / `meta.observation_id`). The body is
  * Langfuse's `CreateScoreRequest` (`POST /api/public/scores`, one score a request), as its OpenAPI document describes
- * it (test/publish/schemas/langfuse-create-score.json names the commit). The score's id is derived from the ids and
+ * it (test/fixtures/publish/langfuse-create-score.json names the commit). The score's id is derived from the ids and
  * the kind, so publishing the same trace again updates its scores instead of adding copies.
  */
 import { NAME_PREFIX, type PublishTarget } from './publishTarget.ts';

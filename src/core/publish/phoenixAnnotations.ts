@@ -2,7 +2,7 @@
  * Phoenix span annotations: one per finding kind on the record's span (`meta.trace_id`'s span, `meta.span_id`, as the
  * OpenInference importer and OpenTelemetry spans keep it), `annotator_kind: "CODE"`. The body is Phoenix's
  * `AnnotateSpansRequestBody` (`POST /v1/span_annotations`) as its OpenAPI document describes it
- * (test/publish/schemas/phoenix-annotate-spans.json names the commit). The `identifier` makes a second publish update
+ * (test/fixtures/publish/phoenix-annotate-spans.json names the commit). The `identifier` makes a second publish update
  * the annotation (Phoenix upserts on name, span and identifier).
  */
 import { NAME_PREFIX, type PublishTarget } from './publishTarget.ts';

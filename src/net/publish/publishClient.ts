@@ -23,7 +23,7 @@ export interface SendOptions {
   /** Every secret value the headers hold: scrubbed from every message. */
   secrets: readonly string[];
   retries: number;
-  /** For tests: scale the waits between attempts (Retry-After included). */
+  /** For tests: scale the waits between attempts (Retry-After included); messages name the unscaled wait. */
   delayScale?: number;
   random?: () => number;
   /** Called before each wait: which attempt comes next, after how long, and why. */
@@ -32,6 +32,9 @@ export interface SendOptions {
 
 /** The server's words, at most this many characters of them. */
 const ANSWER_MAX = 300;
+
+/** The server's words, keys scrubbed before the cut (a cut first could leave a key's first part in the message). */
+const words = (text: string, secrets: readonly string[]) => scrub(text, secrets).slice(0, ANSWER_MAX);
 
 export function scrub(message: string, secrets: readonly string[]): string {
   let out = message;
@@ -75,10 +78,10 @@ export async function sendBatch(
         const partial = partialRefusal(parsed, items);
         if (!partial) return { sent: items, accepted: items, refused: 0, attempts: n + 1, error: null };
         const refused = Math.min(items, partial.refused);
-        const error = scrub(`HTTP ${res.status}: ${refused} refused: ${partial.message.slice(0, ANSWER_MAX)}`, options.secrets);
+        const error = `HTTP ${res.status}: ${refused} refused: ${words(partial.message, options.secrets)}`;
         return { sent: items, accepted: items - refused, refused, attempts: n + 1, error };
       }
-      why = `HTTP ${res.status}${answer ? `: ${answer.slice(0, ANSWER_MAX)}` : ''}`;
+      why = `HTTP ${res.status}${answer ? `: ${words(answer, options.secrets)}` : ''}`;
       again = retryable(res.status);
       retryAfter = parseRetryAfter(res.headers.get('retry-after'));
     } catch (err) {
@@ -88,8 +91,8 @@ export async function sendBatch(
     why = scrub(why, options.secrets);
     if (!again || n >= options.retries)
       return { sent: items, accepted: 0, refused: items, attempts: n + 1, error: n > 0 ? `${why} (after ${n + 1} attempts)` : why };
-    const delay = backoffMs(n, retryAfter, options.random) * (options.delayScale ?? 1);
+    const delay = backoffMs(n, retryAfter, options.random);
     options.onRetry?.(n + 1, delay, why);
-    await sleep(delay);
+    await sleep(delay * (options.delayScale ?? 1));
   }
 }
