@@ -1,7 +1,7 @@
 /**
  * Where each publish target is and how it is authorised, from the environment only (keys are never flags, so they
  * stay out of shell history and process lists): Langfuse's LANGFUSE_PUBLIC_KEY / LANGFUSE_SECRET_KEY (HTTP basic)
- * and LANGFUSE_HOST, Phoenix's PHOENIX_API_KEY (bearer) and PHOENIX_COLLECTOR_ENDPOINT, and OpenTelemetry's own
+ * and LANGFUSE_HOST, Phoenix's PHOENIX_API_KEY (bearer) and PHOENIX_ENDPOINT or PHOENIX_COLLECTOR_ENDPOINT, and OpenTelemetry's own
  * exporter variables (OTEL_EXPORTER_OTLP_LOGS_ENDPOINT / _ENDPOINT, OTEL_EXPORTER_OTLP_LOGS_HEADERS / _HEADERS).
  * `--url` takes the place of the host variable. Every key value is returned as a secret, for the client to scrub.
  */
@@ -53,7 +53,14 @@ export function publishEndpoint(target: TargetName, env: NodeJS.ProcessEnv, url:
     return { url: `${base}/api/public/scores`, headers: { authorization: `Basic ${basic}` }, secrets: [pk, sk, basic] };
   }
   if (target === 'phoenix') {
-    const base = trimSlash(url ?? (present(env.PHOENIX_COLLECTOR_ENDPOINT) ? env.PHOENIX_COLLECTOR_ENDPOINT : 'http://localhost:6006'));
+    // As Phoenix's own client reads them (packages/phoenix-client/src/phoenix/client/utils/config.py at 9478f954):
+    // PHOENIX_ENDPOINT, then the collector's endpoint with its OTLP path taken off.
+    const configured = present(env.PHOENIX_ENDPOINT)
+      ? env.PHOENIX_ENDPOINT
+      : present(env.PHOENIX_COLLECTOR_ENDPOINT)
+        ? env.PHOENIX_COLLECTOR_ENDPOINT.replace(/\/+v1\/traces\/?$/u, '')
+        : 'http://localhost:6006';
+    const base = trimSlash(url ?? configured);
     const key = env.PHOENIX_API_KEY;
     // A local Phoenix runs without authentication: no key is no header.
     return present(key)

@@ -15,7 +15,7 @@ export function registerPublish(program: Command): void {
     )
     .argument('<paths...>', 'trace files or directories of .jsonl files')
     .addOption(new Option('--to <target>', 'where to send them').choices(['langfuse', 'phoenix', 'otlp']).makeOptionMandatory())
-    .option('--url <url>', 'the server (default: LANGFUSE_HOST, PHOENIX_COLLECTOR_ENDPOINT or OTEL_EXPORTER_OTLP_ENDPOINT)')
+    .option('--url <url>', 'the server (default: LANGFUSE_HOST, PHOENIX_ENDPOINT or OTEL_EXPORTER_OTLP_ENDPOINT; docs/publish.md)')
     .option('--dry-run', 'print each request that would be sent (headers by name only) and send nothing')
     .option('--no-guided', 'skip the guided-decoding what-if (its findings are not sent)')
     .option('--retries <n>', 'retries on 429/5xx/connection errors (waits: min(2·2^n, 60) s, Retry-After up to 60 s)', (v) => Number(v), 3)
