@@ -76,6 +76,7 @@ export async function publishCommand(
   };
 
   let pending: unknown[] = [];
+  let unreachable = false;
   const flush = async () => {
     if (pending.length === 0) return;
     const items = pending;
@@ -88,6 +89,14 @@ export async function publishCommand(
       return;
     }
     const batch = summary.batches;
+    if (unreachable) {
+      // The server was not reachable, retries included: the rest are refused unsent rather than waited out again.
+      summary.sent += items.length;
+      summary.refused += items.length;
+      summary.refusedBatches++;
+      say(err, `batch ${batch}: ${items.length} refused: not sent, the server could not be reached`);
+      return;
+    }
     const outcome = await sendBatch(body, items.length, target.partialRefusal, {
       url: endpoint.url,
       headers: endpoint.headers,
@@ -96,6 +105,7 @@ export async function publishCommand(
       delayScale: options.retryDelayScale,
       onRetry: (attempt, delayMs, why) => say(err, `batch ${batch}: ${why}; retry ${attempt} in ${(delayMs / 1000).toFixed(1)} s`),
     });
+    unreachable = outcome.unreachable;
     summary.sent += outcome.sent;
     summary.accepted += outcome.accepted;
     summary.refused += outcome.refused;

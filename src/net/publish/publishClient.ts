@@ -15,6 +15,8 @@ export interface BatchOutcome {
   attempts: number;
   /** Why items were refused (status and the server's words), keys scrubbed; null when none were. */
   error: string | null;
+  /** The server could not be reached, retries included (the caller sends no more batches). */
+  unreachable: boolean;
 }
 
 export interface SendOptions {
@@ -60,6 +62,7 @@ export async function sendBatch(
     let why: string;
     let retryAfter: number | undefined;
     let again = true;
+    let unreachable = false;
     try {
       const res = await fetch(options.url, {
         method: 'POST',
@@ -76,10 +79,10 @@ export async function sendBatch(
           // A 2xx that is not JSON is still an acceptance.
         }
         const partial = partialRefusal(parsed, items);
-        if (!partial) return { sent: items, accepted: items, refused: 0, attempts: n + 1, error: null };
+        if (!partial) return { sent: items, accepted: items, refused: 0, attempts: n + 1, error: null, unreachable: false };
         const refused = Math.min(items, partial.refused);
         const error = `HTTP ${res.status}: ${refused} refused: ${words(partial.message, options.secrets)}`;
-        return { sent: items, accepted: items - refused, refused, attempts: n + 1, error };
+        return { sent: items, accepted: items - refused, refused, attempts: n + 1, error, unreachable: false };
       }
       why = `HTTP ${res.status}${answer ? `: ${words(answer, options.secrets)}` : ''}`;
       again = retryable(res.status);
@@ -87,10 +90,18 @@ export async function sendBatch(
     } catch (err) {
       const cause = (err as { cause?: { code?: string; message?: string } }).cause;
       why = `cannot reach ${options.url}: ${cause?.code ?? cause?.message ?? (err as Error).message}`;
+      unreachable = true;
     }
     why = scrub(why, options.secrets);
     if (!again || n >= options.retries)
-      return { sent: items, accepted: 0, refused: items, attempts: n + 1, error: n > 0 ? `${why} (after ${n + 1} attempts)` : why };
+      return {
+        sent: items,
+        accepted: 0,
+        refused: items,
+        attempts: n + 1,
+        error: n > 0 ? `${why} (after ${n + 1} attempts)` : why,
+        unreachable,
+      };
     const delay = backoffMs(n, retryAfter, options.random);
     options.onRetry?.(n + 1, delay, why);
     await sleep(delay * (options.delayScale ?? 1));

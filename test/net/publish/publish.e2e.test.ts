@@ -224,3 +224,24 @@ test('the request schemas refuse what the vendors would: a numeric categorical s
   assert.equal(VALIDATORS['/v1/logs'](logs({ time_unix_nano: '1' })), false);
   assert.equal(VALIDATORS['/v1/logs'](logs({ timeUnixNano: '1', traceId: IDS.traceId, spanId: IDS.spanId })), true);
 });
+
+test('a server that cannot be reached: the first batch is retried, the rest are refused unsent; exit 1', async () => {
+  const gone = await startPublishServer(OK_ANSWERS.phoenix);
+  await gone.close();
+  await withTempDir(async (dir) => {
+    const trace = await writePublishTrace(dir);
+    const out = collect();
+    const err = collect();
+    const r = await publishCommand(
+      [trace],
+      { to: 'phoenix', url: gone.url, guided: false, retries: 1, retryDelayScale: 0.001, batchSize: 1, env: {} },
+      out.stream,
+      err.stream,
+    );
+    assert.equal(r.code, 1);
+    assert.equal(r.summary.refused, 3);
+    assert.equal(r.summary.accepted, 0);
+    assert.match(err.text(), /batch 1: 1 of 1 refused: cannot reach .*ECONNREFUSED \(after 2 attempts\)/);
+    assert.match(err.text(), /batch 3: 1 refused: not sent, the server could not be reached/);
+  });
+});
