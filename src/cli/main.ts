@@ -18,6 +18,7 @@ import { registerReplay } from './commands/replay.ts';
 import { registerEval } from './commands/eval.ts';
 import { registerServe } from './commands/serve.ts';
 import { registerProxy } from './commands/proxy.ts';
+import { registerPublish } from './commands/publish.ts';
 
 export function buildProgram(): Command {
   const program = new Command();
@@ -35,6 +36,7 @@ export function buildProgram(): Command {
   registerEval(program);
   registerServe(program);
   registerProxy(program);
+  registerPublish(program);
   return program;
 }
 

@@ -22,6 +22,7 @@ const LAYERS: { name: string; prefixes: string[] }[] = [
   { name: 'diagnostics', prefixes: ['src/core/diagnostics/'] },
   { name: 'analysis', prefixes: ['src/core/analysis.ts'] },
   { name: 'tables', prefixes: ['src/core/tables/'] },
+  { name: 'publish', prefixes: ['src/core/publish/'] },
   { name: 'io', prefixes: ['src/io/'] },
   { name: 'host', prefixes: ['src/host/'] },
   { name: 'net', prefixes: ['src/net/'] },
