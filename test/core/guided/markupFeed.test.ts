@@ -37,12 +37,18 @@ function tagOf(format: string, choice: unknown, tools = GUIDED_CASES[format]?.to
   return guided.structuralTag(tools, choice as never, guided.reasoningInTag ? { reasoning: true } : {});
 }
 
-test('the table: markup only for tool_choice auto and for no tools, never for required, a named tool or Harmony', () => {
+/**
+ * Formats whose tag has no trigger to scan for, so the what-if feeds them whole: Harmony (its channels are the tag),
+ * Kimi K3 (vLLM's kimi_k3 tag is a sequence — free text up to the response channel's close, then the tools channel).
+ */
+const WHOLE_TEXT = new Set(['harmony', 'kimi_k3']);
+
+test('the table: markup only for tool_choice auto and for no tools, never for required, a named tool, Harmony or Kimi K3', () => {
   for (const format of formatNames()) {
     if (!getFormat(format).guided) continue;
     const c = GUIDED_CASES[format] as GuidedCase;
     const name = c.tools[0]?.function.name as string;
-    const harmony = format === 'harmony';
+    const harmony = WHOLE_TEXT.has(format);
     assert.equal(markupPlan(tagOf(format, 'auto')) !== null, !harmony, `${format} auto`);
     assert.equal(markupPlan(tagOf(format, 'required')), null, `${format} required`);
     assert.equal(markupPlan(tagOf(format, { type: 'function', function: { name } })), null, `${format} named`);

@@ -103,6 +103,9 @@ for (const name of formatNames()) {
   });
 
   if (!format.guided) continue;
+  // vLLM's Python kimi_k3 tag asks for at least one argument tag, not for each required one (docs/formats/kimi-k3.md):
+  // its guided calls hold declared tools and allowed values, but may lack a required argument.
+  const requiredHeld = name !== 'kimi_k3';
   test(`serve --format ${name} with strict tools: a hallucinated tool or a schema break comes back a valid call`, async () => {
     const server = await startServer({ format: name, hallucinate: 1, seed: 1 });
     try {
@@ -114,7 +117,7 @@ for (const name of formatNames()) {
         assert.equal(on.calls.length, 1, JSON.stringify(on));
         assert.equal(on.calls[0]?.name, 'get_weather');
         const args = JSON.parse(on.calls[0]?.arguments ?? '') as { city: unknown; days: unknown };
-        assert.ok(args.city === 'Paris' || args.city === 'Lisbon', JSON.stringify(args));
+        if (requiredHeld || args.city !== undefined) assert.ok(args.city === 'Paris' || args.city === 'Lisbon', JSON.stringify(args));
         assert.ok(Number.isInteger(args.days) && (args.days as number) >= 1 && (args.days as number) <= 20, JSON.stringify(args));
       }
       assert.deepEqual([...kinds].sort(), ['hallucinated-tool', 'schema-break'], 'both kinds of break were drawn');
