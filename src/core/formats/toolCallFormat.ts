@@ -194,8 +194,18 @@ export interface VocabularyMarkup {
  * Guided decoding (the what-if, guided replay, the embedded endpoint's constrained answers) is built on it.
  */
 export interface FormatGuidedGrammar {
-  /** The `model=` of xgrammar's `get_builtin_structural_tag` this tag mirrors (`kimi`, `qwen_3_coder`, `glm_4_7`…). */
-  readonly builtinStyle: string;
+  /**
+   * The `model=` of xgrammar's `get_builtin_structural_tag` this tag mirrors (`kimi`, `qwen_3_coder`, `glm_4_7`…);
+   * absent for a tag an engine builds itself (`tagName` says which).
+   */
+  readonly builtinStyle?: string;
+  /** The tag in words where it is no xgrammar built-in (SGLang's `mistral` structural tag). */
+  readonly tagName?: string;
+  /**
+   * How a call is written through this grammar where the tag's spelling is not the one `callWriter` writes (SGLang's
+   * Mistral tag allows only the pre-v11 list): guided decoding writes the model's calls again with it.
+   */
+  readonly callWriter?: FormatCallWriter;
   /**
    * The XML argument style the format's tag writes arguments in (Qwen3-Coder's `qwen_xml`), declared here so guided
    * decoding can lower it for web-xgrammar by its name; absent for JSON arguments.

@@ -64,11 +64,11 @@ function diagnostic(entry: DiagnosticKindInfo, fields: Omit<Diagnostic, 'code' |
   return { code: entry.code, kind: entry.kind, severity: entry.severity, ...fields };
 }
 
-/** The tag the what-if compiled, in words: xgrammar's built-in of the record's format. */
+/** The tag the what-if compiled, in words: an engine's own tag, or xgrammar's built-in of the record's format. */
 function tagName(ctx: CheckContext): string {
-  // The what-if runs only for a format with a tag (startWhatIf), so the style is always there.
-  const style = ctx.format.guided?.builtinStyle;
-  return style ? `xgrammar's ${style} tag` : "the format's structural tag";
+  const guided = ctx.format.guided;
+  if (guided?.tagName) return guided.tagName;
+  return guided?.builtinStyle ? `xgrammar's ${guided.builtinStyle} tag` : "the format's structural tag";
 }
 
 /**
