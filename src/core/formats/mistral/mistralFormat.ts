@@ -3,17 +3,17 @@
  * `ToolCallFormat`: v11+ `[TOOL_CALLS]NAME[ARGS]{…}` and pre-v11 `[TOOL_CALLS][{"name": …, "arguments": …}]`, one
  * parser for both; reasoning `[THINK]…[/THINK]` (docs/formats/mistral.md).
  *
- * No guided decoding here. The grammar an engine applies is mistral-common's Lark grammar, rendered from its Jinja
- * grammar templates for the request's tools and tool_choice (`grammar_factory.get_lark_from_jinja`, called from
- * vllm/parser/mistral.py @ 017e9f4448b700e85ee16023287b025693c72b9e `adjust_request`) and decoded by llguidance;
- * pre-v11 tokenizers get a JSON schema of the call list for required/named tool choice. xgrammar has no built-in tag
- * for Mistral and Toolscope does not convert the Lark grammar: the what-if says the format has no structural tag.
+ * Guided decoding follows SGLang's Mistral structural tag (mistralStructuralTag.ts): xgrammar has no built-in tag for
+ * Mistral. vLLM's grammar is mistral-common's Lark grammar, rendered from its Jinja grammar templates for the request's
+ * tools and tool_choice (`grammar_factory.get_lark_from_jinja`, called from vllm/parser/mistral.py @
+ * 017e9f4448b700e85ee16023287b025693c72b9e `adjust_request`) and decoded by llguidance: named, not converted.
  */
 import { MarkerSplitter } from '../../tokens/markerSplitter.ts';
 import type { ParserOptions, StreamingParser, ToolCallFormat } from '../toolCallFormat.ts';
 import { mistralCallWriter } from './mistralCallWriter.ts';
-import { ARGS, CALL_ID, MISTRAL_TOKEN_MARKERS, TOOL_CALLS } from './mistralMarkers.ts';
+import { ARGS, CALL_ID, EOS, MISTRAL_TOKEN_MARKERS, TOOL_CALLS } from './mistralMarkers.ts';
 import { MistralParser } from './mistralParser.ts';
+import { buildMistralStructuralTag, MISTRAL_TAG_SHAPES, mistralTagCallWriter } from './mistralStructuralTag.ts';
 
 export const mistralFormat: ToolCallFormat = {
   name: 'mistral',
@@ -32,6 +32,15 @@ export const mistralFormat: ToolCallFormat = {
   },
   callWriter: mistralCallWriter,
   tokenizer: { approximate: () => new MarkerSplitter(mistralFormat) },
+  guided: {
+    tagName: "SGLang's mistral structural tag",
+    shapes: MISTRAL_TAG_SHAPES,
+    // The turn ends: a record that keeps `</s>` ends there for the grammar as for the engine.
+    stops: [EOS],
+    // SGLang's tag has no reasoning part: the option changes nothing.
+    structuralTag: (tools, toolChoice) => buildMistralStructuralTag(tools, toolChoice),
+    callWriter: mistralTagCallWriter,
+  },
   detect(text: string): boolean {
     return text.includes(TOOL_CALLS) || text.includes(ARGS);
   },
