@@ -100,10 +100,20 @@ export interface StreamingParser {
 export interface CallIdRules {
   /** What is wrong with an id the model wrote, or null when it is well formed. */
   problem(id: string): string | null;
-  nameOf(id: string): string;
+  /** The tool the id names; null where ids name no tool (Mistral's 9 characters). */
+  nameOf(id: string): string | null;
   indexOf(id: string): number | null;
   /** Why it matters, for the fix hint. */
   hint: string;
+  /** The form in words, for messages about ids of the request's history (`functions.name:index`). */
+  form: string;
+  /** What to do about such ids in the history, for the fix hint. */
+  historyHint: string;
+  /**
+   * False where an id of this form says little about the format (any server's random id may be 9 letters and digits):
+   * then it is not evidence of the format for a record with nothing else to go on.
+   */
+  evidence?: boolean;
 }
 
 export interface ParserOptions {

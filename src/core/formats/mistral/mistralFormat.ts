@@ -10,6 +10,7 @@
  */
 import { MarkerSplitter } from '../../tokens/markerSplitter.ts';
 import type { ParserOptions, StreamingParser, ToolCallFormat } from '../toolCallFormat.ts';
+import { mistralCallIds } from './mistralCallIds.ts';
 import { mistralCallWriter } from './mistralCallWriter.ts';
 import { ARGS, CALL_ID, EOS, MISTRAL_TOKEN_MARKERS, TOOL_CALLS } from './mistralMarkers.ts';
 import { MistralParser } from './mistralParser.ts';
@@ -23,6 +24,8 @@ export const mistralFormat: ToolCallFormat = {
   leakFragments: [TOOL_CALLS, ARGS, CALL_ID],
   // No closer: a call ends where its JSON ends.
   leakSignature: { openers: [TOOL_CALLS], closers: [] },
+  // `[CALL_ID]` ids: 9 letters or digits (mistralCallIds.ts).
+  callIds: mistralCallIds,
   models: /mistral|mixtral|devstral|magistral|ministral|codestral|pixtral/iu,
   // vLLM `mistral`; SGLang `mistral`.
   parserNames: ['mistral'],
