@@ -25,6 +25,7 @@ const OWN: Record<string, readonly [text: string, id: number]> = {
   qwen3_coder: ['<tool_call>', 151657],
   hermes: ['</tool_call>', 151658],
   llama: ['<|python_tag|>', 128010],
+  mistral: ['[TOOL_CALLS]', 9],
 };
 const QWEN = ['hermes', 'qwen3_coder'];
 
@@ -34,9 +35,9 @@ function tokens(format: ToolCallFormat, completion: Completion) {
 
 /**
  * Formats with no special-token table Toolscope can source (GLM: no public tokenizer_config.json copy was read; Gemma 4,
- * FunctionGemma, Mistral: their vocabularies' ids were not read from a file that could be named).
+ * FunctionGemma: their vocabularies' ids were not read from a file that could be named).
  */
-const WITHOUT_TABLE = ['glm', 'gemma4', 'functiongemma', 'mistral'];
+const WITHOUT_TABLE = ['glm', 'gemma4', 'functiongemma'];
 
 test('every registered format declares its special tokens (or is listed without a table), and each sample is its own', () => {
   assert.deepEqual([...Object.keys(OWN), ...WITHOUT_TABLE].sort(), formatNames().sort());

@@ -14,6 +14,7 @@ import { mistralCallIds } from './mistralCallIds.ts';
 import { mistralCallWriter } from './mistralCallWriter.ts';
 import { ARGS, CALL_ID, EOS, MISTRAL_TOKEN_MARKERS, TOOL_CALLS } from './mistralMarkers.ts';
 import { MistralParser } from './mistralParser.ts';
+import { mistralSpecialTokens } from './mistralSpecialTokens.ts';
 import { buildMistralStructuralTag, MISTRAL_TAG_SHAPES, mistralTagCallWriter } from './mistralStructuralTag.ts';
 
 export const mistralFormat: ToolCallFormat = {
@@ -34,7 +35,11 @@ export const mistralFormat: ToolCallFormat = {
       "vLLM's Mistral parser ends the reasoning at [TOOL_CALLS] (its (REASONING, TOOL_CALLS) transition) and delivers the call",
   },
   callWriter: mistralCallWriter,
-  tokenizer: { approximate: () => new MarkerSplitter(mistralFormat) },
+  tokenizer: {
+    approximate: () => new MarkerSplitter(mistralFormat),
+    // Tekken's first 20 control tokens (mistralSpecialTokens.ts): [TOOL_CALLS] 9, </s> 2; not [ARGS], [CALL_ID], [THINK].
+    specialTokens: mistralSpecialTokens,
+  },
   guided: {
     tagName: "SGLang's mistral structural tag",
     shapes: MISTRAL_TAG_SHAPES,
