@@ -344,14 +344,12 @@ export interface ToolCallFormat {
   /**
    * What the serving engines do with this format's tool-call markup inside reasoning, in a sentence each, for the
    * findings' messages (sources in docs/formats/): `callInThink` for markup that stays reasoning, `sectionEndsThink`
-   * for a section that ended the reasoning (Kimi K2); `unguided`, for a format without `guided`, why no engine
-   * constrains it (Seed-OSS: no engine has a structural tag for it), said once by the what-if.
+   * for a section that ended the reasoning (Kimi K2).
    */
   readonly engineNotes?: {
     readonly callInThink?: string;
     readonly sectionEndsThink?: string;
     readonly closedLater?: string;
-    readonly unguided?: string;
   };
   /** The names vLLM's and SGLang's `--tool-call-parser` give this format, as a record's `meta.parser` may carry them. */
   readonly parserNames?: readonly string[];
