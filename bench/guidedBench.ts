@@ -383,7 +383,7 @@ export async function benchGuidedFormats(log: (line: string) => void): Promise<v
     }
     const perK = ((times[1] ?? 0) / (sized(36_000).length / 1000)).toFixed(3);
     log(
-      `  ${name.padEnd(15)} ${guided.builtinStyle.padEnd(15)} ${compileMs.toFixed(1).padStart(7)} ms  ${(times[0] ?? 0).toFixed(1).padStart(10)} ms  ${(times[1] ?? 0).toFixed(1).padStart(9)} ms  ${perK.padStart(9)} ms   ${verdict}`,
+      `  ${name.padEnd(15)} ${(guided.builtinStyle ?? guided.shapes[0] ?? '').padEnd(15)} ${compileMs.toFixed(1).padStart(7)} ms  ${(times[0] ?? 0).toFixed(1).padStart(10)} ms  ${(times[1] ?? 0).toFixed(1).padStart(9)} ms  ${perK.padStart(9)} ms   ${verdict}`,
     );
   }
 }

@@ -79,7 +79,7 @@ export class EvaluateSamplesCommand {
           return {
             label: format.displayName,
             description: format.guided
-              ? `guided on: xgrammar's ${format.guided.builtinStyle} tag`
+              ? `guided on: ${format.guided.tagName ?? `xgrammar's ${format.guided.builtinStyle} tag`}`
               : 'no structural tag yet: guided on is refused',
             value: name,
           };

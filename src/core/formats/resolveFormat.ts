@@ -58,7 +58,7 @@ function formatOfHistory(record: TraceRecord): { format: ToolCallFormat; id: str
   if (!Array.isArray(messages)) return null;
   const withIds = formatNames()
     .map(getFormat)
-    .filter((f) => f.callIds);
+    .filter((f) => f.callIds && f.callIds.evidence !== false);
   for (const m of messages) {
     const ids = [...(Array.isArray(m?.tool_calls) ? m.tool_calls.map((c) => c?.id) : []), m?.tool_call_id];
     for (const id of ids) {

@@ -100,10 +100,20 @@ export interface StreamingParser {
 export interface CallIdRules {
   /** What is wrong with an id the model wrote, or null when it is well formed. */
   problem(id: string): string | null;
-  nameOf(id: string): string;
+  /** The tool the id names; null where ids name no tool (Mistral's 9 characters). */
+  nameOf(id: string): string | null;
   indexOf(id: string): number | null;
   /** Why it matters, for the fix hint. */
   hint: string;
+  /** The form in words, for messages about ids of the request's history (`functions.name:index`). */
+  form: string;
+  /** What to do about such ids in the history, for the fix hint. */
+  historyHint: string;
+  /**
+   * False where an id of this form says little about the format (any server's random id may be 9 letters and digits):
+   * then it is not evidence of the format for a record with nothing else to go on.
+   */
+  evidence?: boolean;
 }
 
 export interface ParserOptions {
@@ -194,8 +204,18 @@ export interface VocabularyMarkup {
  * Guided decoding (the what-if, guided replay, the embedded endpoint's constrained answers) is built on it.
  */
 export interface FormatGuidedGrammar {
-  /** The `model=` of xgrammar's `get_builtin_structural_tag` this tag mirrors (`kimi`, `qwen_3_coder`, `glm_4_7`…). */
-  readonly builtinStyle: string;
+  /**
+   * The `model=` of xgrammar's `get_builtin_structural_tag` this tag mirrors (`kimi`, `qwen_3_coder`, `glm_4_7`…);
+   * absent for a tag an engine builds itself (`tagName` says which).
+   */
+  readonly builtinStyle?: string;
+  /** The tag in words where it is no xgrammar built-in (SGLang's `mistral` structural tag). */
+  readonly tagName?: string;
+  /**
+   * How a call is written through this grammar where the tag's spelling is not the one `callWriter` writes (SGLang's
+   * Mistral tag allows only the pre-v11 list): guided decoding writes the model's calls again with it.
+   */
+  readonly callWriter?: FormatCallWriter;
   /**
    * The XML argument style the format's tag writes arguments in (Qwen3-Coder's `qwen_xml`), declared here so guided
    * decoding can lower it for web-xgrammar by its name; absent for JSON arguments.
@@ -324,14 +344,12 @@ export interface ToolCallFormat {
   /**
    * What the serving engines do with this format's tool-call markup inside reasoning, in a sentence each, for the
    * findings' messages (sources in docs/formats/): `callInThink` for markup that stays reasoning, `sectionEndsThink`
-   * for a section that ended the reasoning (Kimi K2); `unguided`, for a format without `guided`, why no engine
-   * constrains it (Seed-OSS: no engine has a structural tag for it), said once by the what-if.
+   * for a section that ended the reasoning (Kimi K2).
    */
   readonly engineNotes?: {
     readonly callInThink?: string;
     readonly sectionEndsThink?: string;
     readonly closedLater?: string;
-    readonly unguided?: string;
   };
   /** The names vLLM's and SGLang's `--tool-call-parser` give this format, as a record's `meta.parser` may carry them. */
   readonly parserNames?: readonly string[];

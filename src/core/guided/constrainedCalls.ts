@@ -144,7 +144,8 @@ export async function constrainCalls(
   const parsed = parser.result();
   // What the model said first: content, or (where the reasoning is a message of the tag, gpt-oss) its reasoning.
   const said = (parsed.content ?? '').trim() || (reasoningInTag ? (parsed.reasoning ?? '').trim() : '');
-  const writer = format.callWriter;
+  // The grammar's own spelling where it has one (SGLang's Mistral tag), else the model's.
+  const writer = format.guided?.callWriter ?? format.callWriter;
   const declared = (tools ?? []).map((t) => t.function?.name).filter((n): n is string => typeof n === 'string');
   const schemaOf = (name: string) => (tools ?? []).find((t) => t.function?.name === name)?.function.parameters ?? { type: 'object' };
 

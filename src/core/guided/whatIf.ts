@@ -231,7 +231,7 @@ export async function whatIfForRequest(
   const format = findFormat(options.format);
   const guided = format?.guided;
   if (!guided)
-    return { ran: false, why: format?.engineNotes?.unguided ?? `the ${options.format} format has no structural tag`, unavailable: false };
+    return { ran: false, why: format?.noEngineGrammar ?? `the ${options.format} format has no structural tag`, unavailable: false };
   try {
     grammar = await compileFormatGrammar(guided, request.tools, request.tool_choice, options.shape);
   } catch (err) {

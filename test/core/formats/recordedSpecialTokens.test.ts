@@ -25,6 +25,7 @@ const OWN: Record<string, readonly [text: string, id: number]> = {
   qwen3_coder: ['<tool_call>', 151657],
   hermes: ['</tool_call>', 151658],
   llama: ['<|python_tag|>', 128010],
+  mistral: ['[TOOL_CALLS]', 9],
 };
 const QWEN = ['hermes', 'qwen3_coder'];
 
@@ -34,23 +35,11 @@ function tokens(format: ToolCallFormat, completion: Completion) {
 
 /**
  * Formats with no special-token table Toolscope can source (GLM, DeepSeek DSML, MiniMax-M2, Hy3, Seed-OSS, Kimi K3,
- * LFM2: no public tokenizer_config.json copy with their ids was read; Gemma 4, FunctionGemma, Mistral: their
- * vocabularies' ids were not read from a file that could be named; pythonic: its models span vocabularies — Llama 3.2,
- * Llama 4, Olmo 3 — and one table cannot serve them all).
+ * LFM2: no public tokenizer_config.json copy with their ids was read; Gemma 4, FunctionGemma: their vocabularies' ids
+ * were not read from a file that could be named; pythonic: its models span vocabularies — Llama 3.2, Llama 4, Olmo 3 —
+ * and one table cannot serve them all).
  */
-const WITHOUT_TABLE = [
-  'glm',
-  'deepseek_dsml',
-  'minimax_m2',
-  'hy_v3',
-  'seed_oss',
-  'kimi_k3',
-  'gemma4',
-  'functiongemma',
-  'mistral',
-  'pythonic',
-  'lfm2',
-];
+const WITHOUT_TABLE = ['glm', 'deepseek_dsml', 'minimax_m2', 'hy_v3', 'seed_oss', 'kimi_k3', 'gemma4', 'functiongemma', 'pythonic', 'lfm2'];
 
 test('every registered format declares its special tokens (or is listed without a table), and each sample is its own', () => {
   assert.deepEqual([...Object.keys(OWN), ...WITHOUT_TABLE].sort(), formatNames().sort());

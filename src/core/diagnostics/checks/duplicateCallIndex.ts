@@ -40,7 +40,7 @@ export const duplicateCallIndex = defineCheck({
             ...anchor,
             callIndex: c.index,
             message: `call id "${c.id}" has index ${idx} after index ${previous}: out of order`,
-            hint: 'Kimi K2 numbers calls in order; an out-of-order index usually means a template or history problem.',
+            hint: 'The model numbers calls in order; an out-of-order index usually means a template or history problem.',
           }),
         );
       }

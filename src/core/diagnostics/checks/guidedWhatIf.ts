@@ -65,14 +65,17 @@ function diagnostic(entry: DiagnosticKindInfo, fields: Omit<Diagnostic, 'code' |
   return { code: entry.code, kind: entry.kind, severity: entry.severity, ...fields };
 }
 
-/** The tag the what-if compiled, in words: xgrammar's built-in of the record's format (or of its markup's generation). */
+/**
+ * The tag the what-if compiled, in words: an engine's own tag (SGLang's Mistral tag), the tag of the generation the
+ * completion's markup chose, or xgrammar's built-in of the record's format.
+ */
 function tagName(ctx: CheckContext): string {
+  const guided = ctx.format.guided;
+  if (guided?.tagName) return guided.tagName;
   // The shape the completion's markup chose (startWhatIf compiled it): `xgrammar-<style>` names xgrammar's built-in.
-  const shape = ctx.format.guided?.shapeOf?.(ctx.completionText ?? '');
+  const shape = guided?.shapeOf?.(ctx.completionText ?? '');
   if (shape !== undefined) return shape.startsWith('xgrammar-') ? `xgrammar's ${shape.slice('xgrammar-'.length)} tag` : `the ${shape} tag`;
-  // The what-if runs only for a format with a tag (startWhatIf), so the style is always there.
-  const style = ctx.format.guided?.builtinStyle;
-  return style ? `xgrammar's ${style} tag` : "the format's structural tag";
+  return guided?.builtinStyle ? `xgrammar's ${guided.builtinStyle} tag` : "the format's structural tag";
 }
 
 /**

@@ -23,7 +23,7 @@ const TEMPLATE_BAD_HISTORY_ID = diagnosticKind({
   kind: 'template-bad-history-id',
   code: 'TS023',
   severity: 'warning',
-  title: 'Earlier call id not in functions.name:index form',
+  title: "Earlier call id not in the format's form",
 });
 
 const GENERATION_PROMPT = '<|im_assistant|>assistant<|im_middle|>';
@@ -79,8 +79,8 @@ function templateBadHistoryId(ctx: CheckContext): Diagnostic[] {
       message: `the history carries call id${list.length === 1 ? '' : 's'} ${list
         .slice(0, 5)
         .map((x) => JSON.stringify(x))
-        .join(', ')}${list.length > 5 ? ` and ${list.length - 5} more` : ''}, not functions.name:index`,
-      hint: 'Kimi K2 renders history ids as they are and imitates them: rewrite ids to functions.<name>:<index> before sending the conversation back.',
+        .join(', ')}${list.length > 5 ? ` and ${list.length - 5} more` : ''}, not ${rules.form}`,
+      hint: rules.historyHint,
     }),
   ];
 }

@@ -72,7 +72,7 @@ export const unknownMarkupInContent = defineCheck({
         charStart: first.format === null ? first.start : (first.unknown[0]?.start ?? first.start),
         charEnd: first.format === null ? first.end : (first.unknown[0]?.end ?? first.end),
         message: sentences.join('; '),
-        hint: "A special token or the markup of a tool-call format Toolscope has no parser for (DeepSeek V3.2's DSML, MiniMax, LFM2) was decoded into content. Check that the server runs the tool and reasoning parsers for this model, and that special tokens are skipped in content.",
+        hint: "A special token or the markup of a tool-call format Toolscope has no parser for (MiniMax-M3's namespaced tags, for one) was decoded into content. Check that the server runs the tool and reasoning parsers for this model, and that special tokens are skipped in content.",
       }),
     ];
   },

@@ -48,6 +48,9 @@ export const kimiK2Format: ToolCallFormat = {
     nameOf: nameFromCallId,
     indexOf: indexFromCallId,
     hint: 'Kimi K2 expects ids like functions.search:2; ids such as "search:2" in the history derail later turns. Keep the model\'s id and fix the history ids the client sends back.',
+    form: 'functions.name:index',
+    historyHint:
+      'Kimi K2 renders history ids as they are and imitates them: rewrite ids to functions.<name>:<index> before sending the conversation back.',
   },
   findRawFallback: findRawFallbackCalls,
   // Kimi K2 and later Kimi models, and Moonshot's API names for them (`moonshot`, as in K2-Vendor-Verifier's requests),

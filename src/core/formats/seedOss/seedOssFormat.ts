@@ -32,10 +32,10 @@ export const seedOssFormat: ToolCallFormat = {
   engineNotes: {
     callInThink:
       "vLLM's seed_oss reasoning parser keeps everything before </seed:think> as reasoning; the tool parser never sees a call written there",
-    unguided:
-      "no serving engine constrains Seed-OSS calls with a structural tag (vLLM's seed_oss tool parser sets structural_tag_model = None; xgrammar has no Seed-OSS tag), so strict tool calling enforces nothing for it",
   },
   callWriter: seedOssCallWriter,
+  noEngineGrammar:
+    "no serving engine constrains Seed-OSS calls with a structural tag (vLLM's seed_oss tool parser sets structural_tag_model = None; xgrammar has no Seed-OSS tag), so strict tool calling enforces nothing for it",
   // No special-token table: Toolscope has read no public copy of Seed-OSS's tokenizer_config.json it can name, so
   // recorded tokens of a Seed-OSS record are not recognised as special (formats/recordedSpecialTokens.ts).
   tokenizer: { approximate: () => new MarkerSplitter(seedOssFormat) },
