@@ -375,8 +375,12 @@ async function moreJourneys(): Promise<void> {
       .locator('.eval-view .eval-table tbody tr')
       .evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => (c.textContent ?? '').trim())));
     const shown = Object.fromEntries(rows.map((r) => [r[0], Number(r[headers.indexOf('schema errors')])]));
-    assert.deepEqual(Object.keys(shown), ['guided off', 'guided on'], JSON.stringify(rows));
-    assert.ok((shown['guided off'] ?? 0) > 0 && shown['guided on'] === 0, `schema errors shown: ${JSON.stringify(shown)}`);
+    // The embedded endpoint's answers are the simulator's, and each row says so (issue 41, point 4).
+    assert.deepEqual(Object.keys(shown), ['guided off · simulated', 'guided on · simulated'], JSON.stringify(rows));
+    assert.ok(
+      (shown['guided off · simulated'] ?? 0) > 0 && shown['guided on · simulated'] === 0,
+      `schema errors shown: ${JSON.stringify(shown)}`,
+    );
     // Room for every column (the table scrolls sideways otherwise): the inspector and the record list fold away.
     await evalFrame.locator('.toggle-inspector').click();
     await evalFrame.locator('.inspector-collapsed').first().waitFor();
