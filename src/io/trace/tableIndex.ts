@@ -5,14 +5,16 @@
  * request); a larger table shows its first entries and one error saying where it stopped — `toolscope analyze`
  * reads every row. Like an Inspect log it is read once when opened, not followed.
  */
-import { itemsInLineOrder, type ReadResult, type TraceItem } from '../../core/trace/importers/importResult.ts';
+import { itemsInLineOrder, type TraceItem } from '../../core/trace/importers/importResult.ts';
+import { HeldItemsIndex } from './heldItemsIndex.ts';
 import { readTableItems, tableFileKind } from './tableTrace.ts';
-import type { RefreshResult } from './traceIndex.ts';
 
 export const MAX_TABLE_ENTRIES = 20_000;
 
-export class TableIndex {
-  private constructor(private readonly items: readonly TraceItem[]) {}
+export class TableIndex extends HeldItemsIndex {
+  private constructor(items: readonly TraceItem[]) {
+    super(items, 'the table');
+  }
 
   /** The table's index, or null when the file is no table (by its name: .parquet, .csv). */
   static async open(path: string, maxEntries = MAX_TABLE_ENTRIES): Promise<TableIndex | null> {
@@ -39,33 +41,5 @@ export class TableIndex {
         errors: items.flatMap((i) => (i.kind === 'error' ? [i.error] : [])),
       }),
     );
-  }
-
-  get count(): number {
-    return this.items.length;
-  }
-
-  line(i: number): number {
-    const item = this.item(i);
-    return item.kind === 'record' ? item.loaded.line : item.error.line;
-  }
-
-  read(i: number): Promise<ReadResult> {
-    const item = this.item(i);
-    return Promise.resolve(item.kind === 'record' ? { records: [item.loaded], errors: [] } : { records: [], errors: [item.error] });
-  }
-
-  refresh(): Promise<RefreshResult> {
-    return Promise.resolve({ firstChanged: this.count, count: this.count, reset: false });
-  }
-
-  close(): Promise<void> {
-    return Promise.resolve();
-  }
-
-  private item(i: number): TraceItem {
-    const item = this.items[i];
-    if (!item) throw new RangeError(`entry ${i} is not in the table (0..${this.count - 1})`);
-    return item;
   }
 }
