@@ -89,7 +89,11 @@ class TableFile {
     void this.writer.write({
       columnData: this.specs.map((c) => {
         const parts = this.pending[c.name] as Cell[][];
-        return { name: c.name, data: parts.length === 1 ? (parts[0] as Cell[]) : parts.flat(), statistics: withStatistics(c) };
+        return {
+          name: c.name,
+          data: parts.length === 1 ? (parts[0] as Cell[]) : ([] as Cell[]).concat(...parts),
+          statistics: withStatistics(c),
+        };
       }),
       rowGroupSize: n,
     });
