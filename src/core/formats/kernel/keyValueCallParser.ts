@@ -141,6 +141,15 @@ export interface KeyValueSyntax {
 
 type Marker = MarkerDef<KeyValueRole>;
 
+/** Stray text's state: the layout whitespace held back (and where it began), and the note it extends (-1: none yet). */
+interface StrayText {
+  whitespace: string;
+  whitespaceAt: number;
+  note: number;
+}
+
+const strayText = (): StrayText => ({ whitespace: '', whitespaceAt: 0, note: -1 });
+
 /**
  * Where the open function stands (`name-attrs` / `key-attrs`: after the name or key, up to `attributesEnd`;
  * `raw-header` / `raw`: a raw arguments block's header and body).
@@ -182,9 +191,8 @@ interface OpenFunction {
   /** The closing tag and the whitespace after it, as written. */
   held: string;
   /** Text between parameters: whitespace held until text shows it is content. */
-  junkWhitespace: string;
-  junkWhitespaceAt: number;
-  junkNote: number;
+  /** Text in the function outside any parameter (noted once, its layout held back). */
+  junk: StrayText;
 }
 
 /** The length of `s` without its trailing whitespace. */
@@ -213,9 +221,8 @@ export class KeyValueCallParser extends MarkupParser<KeyValueRole> {
   private wrapStart: number | null = null;
   private wrapHasFunction = false;
   private wrapFunctionDone = false;
-  private sectionWhitespace = '';
-  private sectionWhitespaceAt = 0;
-  private sectionNote = -1;
+  /** Text in the call wrapper outside a function (noted once, its layout held back). */
+  private section = strayText();
 
   constructor(
     private readonly syntax: KeyValueSyntax,
@@ -320,26 +327,7 @@ export class KeyValueCallParser extends MarkupParser<KeyValueRole> {
 
   /** Text inside the call wrapper outside a function: content, noted; whitespace there is layout. */
   protected override sectionText(text: string, at: number): void {
-    const i = leadingWhitespace(text);
-    if (this.sectionWhitespace === '' && i > 0) this.sectionWhitespaceAt = at;
-    this.sectionWhitespace += text.slice(0, i);
-    if (i === text.length) return;
-    const j = trimmedLength(text);
-    const noted = this.notes[this.sectionNote];
-    // Whitespace between stray texts is theirs; before the first it is layout.
-    if (noted) {
-      noted.span.end = at + j;
-      if (this.sectionWhitespace) this.emitContent(this.sectionWhitespace, this.sectionWhitespaceAt);
-    } else {
-      this.sectionNote = this.notes.length;
-      this.note('text-in-section', at + i, at + j, `text inside ${this.syntax.words.callBegin} outside the function`);
-    }
-    this.sectionWhitespace = '';
-    this.emitContent(text.slice(i, j), at + i);
-    if (j < text.length) {
-      this.sectionWhitespace = text.slice(j);
-      this.sectionWhitespaceAt = at + j;
-    }
+    this.strayText(this.section, text, at, `text inside ${this.syntax.words.callBegin} outside the function`);
   }
 
   private functionText(text: string, at: number): void {
@@ -447,24 +435,32 @@ export class KeyValueCallParser extends MarkupParser<KeyValueRole> {
   }
 
   private bodyText(f: OpenFunction, text: string, at: number): void {
+    this.strayText(f.junk, text, at, `text inside ${this.syntax.words.functionBegin} outside any parameter`);
+  }
+
+  /**
+   * Text where the format has none (in the wrapper outside a function, in a function outside a parameter): content,
+   * noted once per stretch. Whitespace around it is layout, held back; whitespace between two stray texts is theirs.
+   */
+  private strayText(stray: StrayText, text: string, at: number, why: string): void {
     const i = leadingWhitespace(text);
-    if (f.junkWhitespace === '' && i > 0) f.junkWhitespaceAt = at;
-    f.junkWhitespace += text.slice(0, i);
+    if (stray.whitespace === '' && i > 0) stray.whitespaceAt = at;
+    stray.whitespace += text.slice(0, i);
     if (i === text.length) return;
     const j = trimmedLength(text);
-    const noted = this.notes[f.junkNote];
+    const noted = this.notes[stray.note];
     if (noted) {
       noted.span.end = at + j;
-      if (f.junkWhitespace) this.emitContent(f.junkWhitespace, f.junkWhitespaceAt);
+      if (stray.whitespace) this.emitContent(stray.whitespace, stray.whitespaceAt);
     } else {
-      f.junkNote = this.notes.length;
-      this.note('text-in-section', at + i, at + j, `text inside ${this.syntax.words.functionBegin} outside any parameter`);
+      stray.note = this.notes.length;
+      this.note('text-in-section', at + i, at + j, why);
     }
-    f.junkWhitespace = '';
+    stray.whitespace = '';
     this.emitContent(text.slice(i, j), at + i);
     if (j < text.length) {
-      f.junkWhitespace = text.slice(j);
-      f.junkWhitespaceAt = at + j;
+      stray.whitespace = text.slice(j);
+      stray.whitespaceAt = at + j;
     }
   }
 
@@ -556,8 +552,7 @@ export class KeyValueCallParser extends MarkupParser<KeyValueRole> {
   }
 
   private markerInSection(m: Marker, start: number, end: number): void {
-    this.sectionWhitespace = '';
-    this.sectionNote = -1;
+    this.section = strayText();
     switch (m.name) {
       case 'function-begin':
         this.openFunction(start, end, m.text);
@@ -713,8 +708,7 @@ export class KeyValueCallParser extends MarkupParser<KeyValueRole> {
   }
 
   private markerInBody(f: OpenFunction, m: Marker, start: number, end: number): void {
-    f.junkWhitespace = '';
-    f.junkNote = -1;
+    f.junk = strayText();
     switch (this.inFunction(m.name)) {
       case 'parameter-begin':
         this.startParamName(f);
@@ -792,8 +786,7 @@ export class KeyValueCallParser extends MarkupParser<KeyValueRole> {
     this.wrapStart = start;
     this.wrapHasFunction = false;
     this.wrapFunctionDone = false;
-    this.sectionWhitespace = '';
-    this.sectionNote = -1;
+    this.section = strayText();
     this.st = 'section';
   }
 
@@ -829,9 +822,7 @@ export class KeyValueCallParser extends MarkupParser<KeyValueRole> {
       closer: null,
       closerAt: 0,
       held: '',
-      junkWhitespace: '',
-      junkWhitespaceAt: 0,
-      junkNote: -1,
+      junk: strayText(),
     };
     this.st = 'call-id';
   }
@@ -954,8 +945,7 @@ export class KeyValueCallParser extends MarkupParser<KeyValueRole> {
   private afterFunction(completed: boolean): void {
     if (this.wrapStart !== null) {
       this.wrapFunctionDone = completed;
-      this.sectionWhitespace = '';
-      this.sectionNote = -1;
+      this.section = strayText();
       this.st = 'section';
     } else {
       this.st = 'content';
