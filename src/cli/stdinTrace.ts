@@ -5,8 +5,8 @@
  * (SIGINT, SIGTERM, SIGHUP) and a reader closing the pipe (`| head`: EPIPE ends the run with process.exit) left it
  * behind, a copy of a trace in the temp folder.
  */
-import { rmSync } from 'node:fs';
-import { mkdtemp, open, rm } from 'node:fs/promises';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -45,10 +45,18 @@ function unhook(): void {
 }
 
 export async function spoolInput(input: NodeJS.ReadableStream): Promise<SpooledInput> {
-  const dir = await mkdtemp(join(tmpdir(), 'toolscope-stdin-'));
-  const path = join(dir, 'stdin.trace');
+  // Hooked, made and recorded in one synchronous step: a signal handled between an async mkdtemp and the
+  // continuation that records its folder left the folder behind (seen once in CI).
   if (live.size === 0) hook();
+  let dir: string;
+  try {
+    dir = mkdtempSync(join(tmpdir(), 'toolscope-stdin-'));
+  } catch (err) {
+    if (live.size === 0) unhook();
+    throw err;
+  }
   live.add(dir);
+  const path = join(dir, 'stdin.trace');
   const dispose = async () => {
     await rm(dir, { recursive: true, force: true });
     live.delete(dir);

@@ -40,8 +40,12 @@ async function copies(temp: string): Promise<string[]> {
   return (await readdir(temp)).filter((name) => name.startsWith('toolscope-stdin-'));
 }
 
-async function until(condition: () => Promise<boolean>): Promise<void> {
-  while (!(await condition())) await new Promise((r) => setTimeout(r, 50));
+/** Polls `condition`; a child that died before it held (a broken install) fails the test instead of hanging it. */
+async function until(condition: () => Promise<boolean>, child: ReturnType<typeof spawn>): Promise<void> {
+  while (!(await condition())) {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error('the run ended before the copy was made');
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
 
 test('Ctrl-C while standard input is being copied removes the copy, and the run still dies of SIGINT', async () => {
@@ -49,7 +53,7 @@ test('Ctrl-C while standard input is being copied removes the copy, and the run 
   const end = await run(async (child, temp) => {
     child.stdin?.write(line);
     // The copy's folder exists; standard input stays open, so the run is still copying.
-    await until(async () => (await copies(temp)).length > 0);
+    await until(async () => (await copies(temp)).length > 0, child);
     child.kill('SIGINT');
   });
   assert.equal(end.signal, 'SIGINT', end.stderr);
