@@ -248,6 +248,11 @@ export interface FormatGuidedGrammar {
   /** How a call's header reads, for the what-if's words where a header is refused (Kimi K2's call ids). */
   readonly callHeader?: CallHeaderReading;
   /**
+   * The tag constrains names and layout but leaves argument values free text (vLLM's Hy3 tag), in words: guided
+   * decoding lets any value through, so a schema error in a value is never the grammar's to fix.
+   */
+  readonly freeValues?: string;
+  /**
    * The format's call markup is special tokens of the vocabulary grammars are compiled against: constrained decoding
    * walks a completion token by token. Other formats' completions are read back into calls by their parser and
    * written again through the grammar call by call (guided/constrainedCalls.ts).

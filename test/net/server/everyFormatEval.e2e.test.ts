@@ -23,7 +23,8 @@ const input = existsSync(shared) ? shared : bundled;
 if (input === bundled) console.log(`# ../shared is absent: the per-format evaluation runs on the ${bundled} samples only`);
 
 for (const name of formatNames().filter((n) => getFormat(n).guided)) {
-  test(`eval run --format ${name} --guided both --hallucinate 0.5: schema errors off > 0, on = 0`, async () => {
+  const freeValues = getFormat(name).guided?.freeValues !== undefined;
+  test(`eval run --format ${name} --guided both --hallucinate 0.5: schema errors off > 0, on ${freeValues ? '< off (values free text)' : '= 0'}`, async () => {
     const dir = await mkdtemp(join(tmpdir(), `toolscope-eval-${name}-`));
     try {
       const out = sink();
@@ -47,7 +48,10 @@ for (const name of formatNames().filter((n) => getFormat(n).guided)) {
       const off = summarize((await loadK2vvResults(join(dir, 'results.guided-off.jsonl'))).results);
       const on = summarize((await loadK2vvResults(join(dir, 'results.guided-on.jsonl'))).results);
       assert.ok(off.schema_validation_error_count > 0, `guided off breaks schemas: ${JSON.stringify(off)}`);
-      assert.equal(on.schema_validation_error_count, 0, JSON.stringify(on));
+      // A tag that leaves values free text (Hy3's) fixes the undeclared tools only: the broken values stay.
+      if (getFormat(name).guided?.freeValues)
+        assert.ok(on.schema_validation_error_count < off.schema_validation_error_count, JSON.stringify({ off, on }));
+      else assert.equal(on.schema_validation_error_count, 0, JSON.stringify(on));
       assert.equal(on.failure_count, 0, 'every guided request answered');
       assert.equal(on.finish_tool_calls, off.finish_tool_calls, 'guided on keeps every call');
     } finally {

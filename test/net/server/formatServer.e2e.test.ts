@@ -106,6 +106,8 @@ for (const name of formatNames()) {
   // vLLM's Python kimi_k3 tag asks for at least one argument tag, not for each required one (docs/formats/kimi-k3.md):
   // its guided calls hold declared tools and allowed values, but may lack a required argument.
   const requiredHeld = name !== 'kimi_k3';
+  // vLLM's Hy3 tag leaves values free text (`guided.freeValues`): its guided calls hold declared tools, any values.
+  const valuesHeld = format.guided.freeValues === undefined;
   test(`serve --format ${name} with strict tools: a hallucinated tool or a schema break comes back a valid call`, async () => {
     const server = await startServer({ format: name, hallucinate: 1, seed: 1 });
     try {
@@ -117,6 +119,7 @@ for (const name of formatNames()) {
         assert.equal(on.calls.length, 1, JSON.stringify(on));
         assert.equal(on.calls[0]?.name, 'get_weather');
         const args = JSON.parse(on.calls[0]?.arguments ?? '') as { city: unknown; days: unknown };
+        if (!valuesHeld) continue;
         if (requiredHeld || args.city !== undefined) assert.ok(args.city === 'Paris' || args.city === 'Lisbon', JSON.stringify(args));
         assert.ok(Number.isInteger(args.days) && (args.days as number) >= 1 && (args.days as number) <= 20, JSON.stringify(args));
       }

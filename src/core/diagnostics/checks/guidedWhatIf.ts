@@ -198,10 +198,13 @@ function accepted(ctx: CheckContext, earlier: readonly Diagnostic[], request: Ch
       ...explainDisagreement(tool.function.parameters, 'unenforced', keywords),
       ...(xmlArguments ? xmlArgumentUnenforced(xmlArguments, tool.function.parameters) : []),
     ];
+    const freeValues = ctx.format.guided?.freeValues;
     notes.push(
-      why.length
-        ? `ajv rejects ${c.name}'s arguments on a keyword xgrammar does not enforce: ${why.join(', ')}`
-        : `ajv rejects ${c.name}'s arguments and no known keyword gap explains it (unexplained disagreement)`,
+      freeValues
+        ? `ajv rejects ${c.name}'s arguments, whose values the tag does not constrain (${freeValues})`
+        : why.length
+          ? `ajv rejects ${c.name}'s arguments on a keyword xgrammar does not enforce: ${why.join(', ')}`
+          : `ajv rejects ${c.name}'s arguments and no known keyword gap explains it (unexplained disagreement)`,
     );
   }
   if (notes.length) message += `; ${notes.join('; ')}`;
