@@ -1,11 +1,11 @@
 /**
  * Tencent Hunyuan Hy3 tool calls as a `ToolCallFormat`: markers (bare and `:opensource`-suffixed), detection, the
- * reference parser (the key/value kernel). No guided grammar: vLLM's own Hy3 tag (its Rust HyV3StructuralTagBuilder)
- * leaves values as any text and needs `star`/`or` formats Toolscope's structural tags do not have yet
- * (docs/formats/hy3.md), so the what-if says it has no tag for Hy3.
+ * reference parser (the key/value kernel) and vLLM's own Hy3 structural tag in the record's spelling, which leaves
+ * values free text (docs/formats/hy3.md).
  */
 import { MarkerSplitter } from '../../tokens/markerSplitter.ts';
 import type { ParserOptions, StreamingParser, ToolCallFormat } from '../toolCallFormat.ts';
+import { hy3CallHeader } from './hy3CallHeader.ts';
 import { hy3CallWriter } from './hy3CallWriter.ts';
 import {
   ARG_KEY_BEGIN,
@@ -22,6 +22,7 @@ import {
   TOOL_SEP,
 } from './hy3Markers.ts';
 import { Hy3Parser } from './hy3Parser.ts';
+import { buildHy3StructuralTag, HY3_TAG_SHAPES, hy3ShapeOf } from './hy3StructuralTag.ts';
 
 const BODY = /^\s*<tool_call(?::opensource)?>[^<]*<tool_sep(?::opensource)?>/u;
 
@@ -64,6 +65,15 @@ export const hy3Format: ToolCallFormat = {
   callWriter: hy3CallWriter,
   // No special-token table: Toolscope has read no public copy of Hy3's tokenizer_config.json it can name.
   tokenizer: { approximate: () => new MarkerSplitter(hy3Format) },
+  guided: {
+    tagName: "vLLM's Hy3 structural tag",
+    shapes: HY3_TAG_SHAPES,
+    shapeOf: hy3ShapeOf,
+    freeValues: "vLLM's Hy3 tag leaves every <arg_value> free text",
+    callHeader: hy3CallHeader,
+    // vLLM's builder has no reasoning part: the option changes nothing.
+    structuralTag: (tools, toolChoice, options) => buildHy3StructuralTag(tools, toolChoice, { shape: options?.shape }),
+  },
   detect(text: string): boolean {
     return (
       text.includes(TOOL_CALLS_BEGIN) ||
