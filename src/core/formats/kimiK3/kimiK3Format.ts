@@ -19,7 +19,7 @@ import {
   TOOLS_CLOSE,
   TOOLS_OPEN,
 } from './kimiK3Markers.ts';
-import { buildKimiK3StructuralTag, KIMI_K3_TAG_SHAPES } from './kimiK3StructuralTag.ts';
+import { buildKimiK3StructuralTag, KIMI_K3_TAG_SHAPES, kimiK3ShapeOf } from './kimiK3StructuralTag.ts';
 import { KimiK3Parser } from './kimiK3Parser.ts';
 
 /** K3's channels and call tags: a dedicated token, then the tag's name (the tokens themselves are K3's alone). */
@@ -49,6 +49,10 @@ export const kimiK3Format: ToolCallFormat = {
   guided: {
     builtinStyle: 'kimi_k3',
     shapes: KIMI_K3_TAG_SHAPES,
+    shapeOf: kimiK3ShapeOf,
+    // The think channel is the tag's own prefix in the thinking shape (not a `</think>` block skipped first): the
+    // completion is fed from its start.
+    reasoningInTag: true,
     stops: [MESSAGE_CLOSE, END_OF_MSG],
     callHeader: kimiK3CallHeader,
     structuralTag: buildKimiK3StructuralTag,

@@ -14,6 +14,14 @@
  *   a property whose type is missing or a union takes any attributes and raw text; at least one argument when the
  *   schema requires any, in any order, repeats allowed (as vLLM's).
  * The message close and `<|end_of_msg|>` end the turn (`stops`): nothing after them is fed.
+ *
+ * A thinking completion (the prompt ends with `<|open|>think<|sep|>`) starts inside the think channel: its shape
+ * (`vllm-kimi_k3-thinking`, chosen by the completion's `<|close|>think<|sep|>`) puts the think prefix of xgrammar's
+ * `kimi_k3` tag first (python/xgrammar/builtin_structural_tag.py @ mlc-ai/xgrammar@04597e925c359d9d7815d95349c560a993b048bb
+ * with `reasoning=True`; vLLM's Rust builder the same): any text up to `<|close|>think<|sep|>`, then the response
+ * channel's open tag the model writes itself. xgrammar excludes `<|open|>` and `<|close|>` from that text; web-xgrammar
+ * 0.1.27 takes no excludes inside a tag, so here it runs to the first `<|close|>think<|sep|>`, where vLLM's reasoning
+ * parser ends it too.
  */
 import type { ChatTool, JsonObject, JsonValue, ToolChoice } from '../../trace/record.ts';
 import type { StructuralTag, StructuralTagFormat, TagFormat } from '../structuralTag/structuralTagFormat.ts';
@@ -26,12 +34,21 @@ import {
   CALL_OPEN,
   escapeAttribute,
   RESPONSE_CLOSE,
+  RESPONSE_OPEN,
   SEP,
+  THINK_CLOSE,
+  THINK_OPEN,
   TOOLS_CLOSE,
   TOOLS_OPEN,
 } from './kimiK3Markers.ts';
 
-export const KIMI_K3_TAG_SHAPES: readonly string[] = ['vllm-kimi_k3'];
+/** Instruct (the completion starts in the response channel), the default; thinking (it starts in the think channel). */
+export const KIMI_K3_TAG_SHAPES: readonly string[] = ['vllm-kimi_k3', 'vllm-kimi_k3-thinking'];
+
+/** A completion that closes (or opens) the think channel is a thinking one. */
+export function kimiK3ShapeOf(text: string): string | undefined {
+  return text.includes(THINK_CLOSE) || text.trimStart().startsWith(THINK_OPEN) ? 'vllm-kimi_k3-thinking' : undefined;
+}
 
 /** JSON-schema type → the `type` attribute (the renderer's `_xtml_type`: integer is number). */
 const XTML_TYPE: Readonly<Record<string, string>> = {
@@ -116,11 +133,21 @@ function callTag(tool: ChatTool): TagFormat {
 export function buildKimiK3StructuralTag(
   tools: readonly ChatTool[] | undefined,
   toolChoice: ToolChoice | undefined | null,
-  _options: GuidedTagOptions = {},
+  options: GuidedTagOptions = {},
 ): StructuralTag {
   const { fns, choice } = normalizeToolChoice(tools, toolChoice);
-  const response: TagFormat = { type: 'tag', begin: '', content: RAW_TEXT, end: RESPONSE_CLOSE };
-  if (fns.length === 0) return { type: 'structural_tag', format: response };
+  const thinking = options.shape === 'vllm-kimi_k3-thinking';
+  const think: TagFormat = { type: 'tag', begin: '', content: RAW_TEXT, end: THINK_CLOSE };
+  const response: TagFormat = { type: 'tag', begin: thinking ? RESPONSE_OPEN : '', content: RAW_TEXT, end: RESPONSE_CLOSE };
+  const channels = (...rest: StructuralTagFormat[]): StructuralTag => ({
+    type: 'structural_tag',
+    format: thinking
+      ? { type: 'sequence', elements: [think, response, ...rest] }
+      : rest.length
+        ? { type: 'sequence', elements: [response, ...rest] }
+        : response,
+  });
+  if (fns.length === 0) return channels();
   const channel: TagFormat = {
     type: 'tag',
     begin: TOOLS_OPEN,
@@ -133,5 +160,5 @@ export function buildKimiK3StructuralTag(
     choice === 'auto'
       ? { type: 'tags_with_separator', tags: [channel], separator: '', at_least_one: false, stop_after_first: false }
       : channel;
-  return { type: 'structural_tag', format: { type: 'sequence', elements: [response, tools_] } };
+  return channels(tools_);
 }
