@@ -11,6 +11,9 @@ import { join } from 'node:path';
 import { k2vvRequestHash } from '../src/host/eval/pythonJson.ts';
 import { GLM_SAMPLE_MODEL, glmSampleCalls } from '../test/fixtures/glm/glmSamples.ts';
 import { DSML_SAMPLE_MODEL, dsmlSampleCalls } from '../test/fixtures/deepseekDsml/dsmlSamples.ts';
+import { KIMI_K3_SAMPLE_MODEL, kimiK3SampleCalls } from '../test/fixtures/kimiK3/kimiK3Samples.ts';
+import { SEED_OSS_SAMPLE_MODEL, seedOssSampleCalls } from '../test/fixtures/seedOss/seedOssSamples.ts';
+import { HY3_SAMPLE_MODEL, hy3SampleCalls } from '../test/fixtures/hy3/hy3Samples.ts';
 import {
   LFM2_SAMPLE_MODEL,
   PYTHONIC_SAMPLE_MODEL,
@@ -1171,6 +1174,9 @@ function otherFormats(): Json[] {
     deepseek_dsml: DSML_SAMPLE_MODEL,
     pythonic: PYTHONIC_SAMPLE_MODEL,
     lfm2: LFM2_SAMPLE_MODEL,
+    kimi_k3: KIMI_K3_SAMPLE_MODEL,
+    seed_oss: SEED_OSS_SAMPLE_MODEL,
+    hy_v3: HY3_SAMPLE_MODEL,
   };
   const record = (format: string, id: string, note: string, user: string, completion: Json, response?: Json): Json => ({
     toolscope: 1,
@@ -1431,6 +1437,10 @@ function otherFormats(): Json[] {
   // Pythonic and LFM2: their scenarios live beside their fixtures (test/fixtures/pythonic/pythonicSamples.ts).
   scenarios('pythonic', pythonicSampleCalls());
   scenarios('lfm2', lfm2SampleCalls());
+  // Kimi K3, Seed-OSS and Hunyuan Hy3 (its :opensource spelling): their scenarios live beside their fixtures.
+  scenarios('kimi_k3', kimiK3SampleCalls());
+  scenarios('seed_oss', seedOssSampleCalls());
+  scenarios('hy_v3', hy3SampleCalls());
   return rows;
 }
 

@@ -184,7 +184,7 @@ describe('other tool-call formats in the trace editor (chromium)', () => {
     }
     // The list says the format too (filterable by it).
     await page.locator('.filter-text input').fill('deepseek_v31');
-    assert.match((await page.locator('.list-count').textContent()) ?? '', /^6 of 54 records/);
+    assert.match((await page.locator('.list-count').textContent()) ?? '', /^6 of 72 records/);
     await done();
   });
 
@@ -214,7 +214,7 @@ describe('other tool-call formats in the trace editor (chromium)', () => {
     const { page, done } = await openPage(browser, null, { theme: 'dark' });
     await page.addInitScript(DARK_VSCODE_THEME);
     const host = await openVsCodePage(page, server, SAMPLE, '/vscode-formats.html');
-    await page.locator('.list-count', { hasText: /^54 records$/ }).waitFor();
+    await page.locator('.list-count', { hasText: /^72 records$/ }).waitFor();
     await host.idle();
     await selectRecord(page, 'harmony-clean-call');
     assert.equal((await formatLabel(page)).text, 'format harmony');

@@ -4,7 +4,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { analyze, assertClean, assertMarkerChips, kinds, record } from '../kit/analysisKit.ts';
+import { analyze, assertClean, assertMarkerChips, checkSamples, kinds, record } from '../kit/analysisKit.ts';
 
 const arg = (key: string, type: string, value: string) =>
   `<|open|>argument key="${key}" type="${type}"<|sep|>${value}<|close|>argument<|sep|>`;
@@ -88,4 +88,9 @@ test('seed_oss analysis: a clean call after reasoning is detected, typed by the 
   assert.deepEqual(r.calls, [{ id: '', name: 'get_weather', arguments: '{"city": "Paris", "days": 3}' }]);
   assert.equal(r.reasoning, 'Paris, three days.');
   assertClean(r, text);
+});
+
+test('kimi_k3 and seed_oss samples (samples/other-formats.jsonl): each failure fires its kind, the clean call is clean and delivered as parsed', async () => {
+  await checkSamples('kimi_k3');
+  await checkSamples('seed_oss');
 });
