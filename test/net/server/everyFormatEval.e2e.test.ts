@@ -48,7 +48,7 @@ for (const name of formatNames().filter((n) => getFormat(n).guided)) {
       const off = summarize((await loadK2vvResults(join(dir, 'results.guided-off.jsonl'))).results);
       const on = summarize((await loadK2vvResults(join(dir, 'results.guided-on.jsonl'))).results);
       assert.ok(off.schema_validation_error_count > 0, `guided off breaks schemas: ${JSON.stringify(off)}`);
-      // A tag that leaves values free text (Hy3's) fixes the undeclared tools only: the broken values stay.
+      // A tag that leaves values free text (Hy3's) fixes undeclared tools and missing required keys, not broken values.
       if (getFormat(name).guided?.freeValues)
         assert.ok(on.schema_validation_error_count < off.schema_validation_error_count, JSON.stringify({ off, on }));
       else assert.equal(on.schema_validation_error_count, 0, JSON.stringify(on));
