@@ -17,6 +17,13 @@ import {
   lfm2SampleCalls,
   pythonicSampleCalls,
 } from '../test/fixtures/pythonic/pythonicSamples.ts';
+import {
+  FUNCTION_GEMMA_SAMPLE_MODEL,
+  GEMMA4_SAMPLE_MODEL,
+  functionGemmaSampleCalls,
+  gemma4SampleCalls,
+} from '../test/fixtures/gemma4/gemma4Samples.ts';
+import { MISTRAL_SAMPLE_MODEL, mistralSampleCalls } from '../test/fixtures/mistral/mistralSamples.ts';
 
 type Json = Record<string, unknown>;
 
@@ -1171,6 +1178,9 @@ function otherFormats(): Json[] {
     deepseek_dsml: DSML_SAMPLE_MODEL,
     pythonic: PYTHONIC_SAMPLE_MODEL,
     lfm2: LFM2_SAMPLE_MODEL,
+    gemma4: GEMMA4_SAMPLE_MODEL,
+    functiongemma: FUNCTION_GEMMA_SAMPLE_MODEL,
+    mistral: MISTRAL_SAMPLE_MODEL,
   };
   const record = (format: string, id: string, note: string, user: string, completion: Json, response?: Json): Json => ({
     toolscope: 1,
@@ -1197,7 +1207,12 @@ function otherFormats(): Json[] {
     choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
   });
   // What the client got for a call delivered as written: the call, and the content / reasoning the model wrote first.
-  const answered = (format: string, name: string, args: string, said: { content?: string; reasoning?: string } = {}): Json => ({
+  const answered = (
+    format: string,
+    name: string,
+    args: string,
+    said: { content?: string; reasoning?: string; id?: string } = {},
+  ): Json => ({
     id: `chatcmpl-${format}-ok`,
     object: 'chat.completion',
     created: 1_761_050_100,
@@ -1209,7 +1224,7 @@ function otherFormats(): Json[] {
           role: 'assistant',
           content: said.content ?? null,
           ...(said.reasoning !== undefined ? { reasoning_content: said.reasoning } : {}),
-          tool_calls: [{ id: `chatcmpl-tool-${format}0`, type: 'function', function: { name, arguments: args } }],
+          tool_calls: [{ id: said.id ?? `chatcmpl-tool-${format}0`, type: 'function', function: { name, arguments: args } }],
         },
         finish_reason: 'tool_calls',
       },
@@ -1219,7 +1234,7 @@ function otherFormats(): Json[] {
   const scenarios = (
     format: string,
     calls: {
-      clean: [text: string, name: string, args: string, said: { content?: string; reasoning?: string }];
+      clean: [text: string, name: string, args: string, said: { content?: string; reasoning?: string; id?: string }];
       leak: [text: string, content: string];
       unknown: string;
       schema: string;
@@ -1431,6 +1446,11 @@ function otherFormats(): Json[] {
   // Pythonic and LFM2: their scenarios live beside their fixtures (test/fixtures/pythonic/pythonicSamples.ts).
   scenarios('pythonic', pythonicSampleCalls());
   scenarios('lfm2', lfm2SampleCalls());
+  // Gemma 4, FunctionGemma and Mistral: their scenarios live beside their fixtures (test/fixtures/gemma4/gemma4Samples.ts,
+  // test/fixtures/mistral/mistralSamples.ts).
+  scenarios('gemma4', gemma4SampleCalls());
+  scenarios('functiongemma', functionGemmaSampleCalls());
+  scenarios('mistral', mistralSampleCalls());
   return rows;
 }
 
