@@ -147,12 +147,14 @@ test('detection: meta.parser names the format when there is no markup (vLLM and 
     ['llama4_pythonic', 'pythonic'],
     ['olmo3', 'pythonic'],
     ['lfm2', 'lfm2'],
+    ['granite', 'granite'],
+    ['granite-20b-fc', 'granite'],
   ]) {
     const a = analyze({ ...r, meta: { ...r.meta, parser } });
     assert.equal(a.format, format, parser);
     assert.equal(a.formatBasis, 'parser', parser);
   }
-  assert.equal(formatOfParser('granite'), undefined);
+  assert.equal(formatOfParser('granite4'), undefined);
   // meta.format, then the user's choice, still win.
   assert.equal(analyze({ ...r, meta: { ...r.meta, parser: 'openai', format: 'hermes' } }).format, 'hermes');
   assert.equal(
