@@ -20,6 +20,13 @@ import {
   lfm2SampleCalls,
   pythonicSampleCalls,
 } from '../test/fixtures/pythonic/pythonicSamples.ts';
+import {
+  FUNCTION_GEMMA_SAMPLE_MODEL,
+  GEMMA4_SAMPLE_MODEL,
+  functionGemmaSampleCalls,
+  gemma4SampleCalls,
+} from '../test/fixtures/gemma4/gemma4Samples.ts';
+import { MISTRAL_SAMPLE_MODEL, mistralSampleCalls } from '../test/fixtures/mistral/mistralSamples.ts';
 
 type Json = Record<string, unknown>;
 
@@ -1177,6 +1184,9 @@ function otherFormats(): Json[] {
     kimi_k3: KIMI_K3_SAMPLE_MODEL,
     seed_oss: SEED_OSS_SAMPLE_MODEL,
     hy_v3: HY3_SAMPLE_MODEL,
+    gemma4: GEMMA4_SAMPLE_MODEL,
+    functiongemma: FUNCTION_GEMMA_SAMPLE_MODEL,
+    mistral: MISTRAL_SAMPLE_MODEL,
   };
   const record = (format: string, id: string, note: string, user: string, completion: Json, response?: Json): Json => ({
     toolscope: 1,
@@ -1203,7 +1213,12 @@ function otherFormats(): Json[] {
     choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
   });
   // What the client got for a call delivered as written: the call, and the content / reasoning the model wrote first.
-  const answered = (format: string, name: string, args: string, said: { content?: string; reasoning?: string } = {}): Json => ({
+  const answered = (
+    format: string,
+    name: string,
+    args: string,
+    said: { content?: string; reasoning?: string; id?: string } = {},
+  ): Json => ({
     id: `chatcmpl-${format}-ok`,
     object: 'chat.completion',
     created: 1_761_050_100,
@@ -1215,7 +1230,7 @@ function otherFormats(): Json[] {
           role: 'assistant',
           content: said.content ?? null,
           ...(said.reasoning !== undefined ? { reasoning_content: said.reasoning } : {}),
-          tool_calls: [{ id: `chatcmpl-tool-${format}0`, type: 'function', function: { name, arguments: args } }],
+          tool_calls: [{ id: said.id ?? `chatcmpl-tool-${format}0`, type: 'function', function: { name, arguments: args } }],
         },
         finish_reason: 'tool_calls',
       },
@@ -1225,7 +1240,7 @@ function otherFormats(): Json[] {
   const scenarios = (
     format: string,
     calls: {
-      clean: [text: string, name: string, args: string, said: { content?: string; reasoning?: string }];
+      clean: [text: string, name: string, args: string, said: { content?: string; reasoning?: string; id?: string }];
       leak: [text: string, content: string];
       unknown: string;
       schema: string;
@@ -1441,6 +1456,11 @@ function otherFormats(): Json[] {
   scenarios('kimi_k3', kimiK3SampleCalls());
   scenarios('seed_oss', seedOssSampleCalls());
   scenarios('hy_v3', hy3SampleCalls());
+  // Gemma 4, FunctionGemma and Mistral: their scenarios live beside their fixtures (test/fixtures/gemma4/gemma4Samples.ts,
+  // test/fixtures/mistral/mistralSamples.ts).
+  scenarios('gemma4', gemma4SampleCalls());
+  scenarios('functiongemma', functionGemmaSampleCalls());
+  scenarios('mistral', mistralSampleCalls());
   return rows;
 }
 

@@ -58,6 +58,9 @@ test('trace editor: toolscope.format is read when the trace opens and re-applied
         'kimi_k3',
         'seed_oss',
         'hy_v3',
+        'gemma4',
+        'functiongemma',
+        'mistral',
       ],
     );
     const key = summaries().find((s) => s.id === 'deepseek_v31-clean-call')?.key as string;
@@ -77,7 +80,7 @@ test('trace editor: toolscope.format is read when the trace opens and re-applied
       .events()
       .slice(reset, at + 1)
       .flatMap((e) => (e.type === 'summaries' ? e.summaries : []));
-    assert.equal(after.length, 72);
+    assert.equal(after.length, 90);
     assert.deepEqual([...new Set(after.map((s) => s.format))], ['hermes']);
     const forced = (await view.request({ type: 'getRecord', key })) as { view: RecordView };
     assert.deepEqual([forced.view.format, forced.view.formatBasis], ['hermes', 'forced']);

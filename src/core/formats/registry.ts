@@ -20,6 +20,7 @@ import { pythonicFormat } from './pythonic/pythonicFormat.ts';
 import { lfm2Format } from './lfm2/lfm2Format.ts';
 import { seedOssFormat } from './seedOss/seedOssFormat.ts';
 import { kimiK3Format } from './kimiK3/kimiK3Format.ts';
+import { graniteFormat } from './granite/graniteFormat.ts';
 import type { Tokenizer } from '../tokens/token.ts';
 
 const formats = new Map<string, ToolCallFormat>();
@@ -98,6 +99,7 @@ registerFormat(gemma4Format);
 registerFormat(functionGemmaFormat);
 registerFormat(mistralFormat);
 registerFormat(lfm2Format);
+registerFormat(graniteFormat);
 
 // ---- tokens for completions recorded without them ------------------------------------------------------
 

@@ -30,6 +30,9 @@ const FORMATS = [
   'kimi_k3',
   'seed_oss',
   'hy_v3',
+  'gemma4',
+  'functiongemma',
+  'mistral',
 ];
 /** The samples recorded without a raw completion, and the model name that tells their format. */
 const RESPONSE_ONLY: Record<string, RegExp> = {
@@ -40,6 +43,8 @@ const RESPONSE_ONLY: Record<string, RegExp> = {
   'lfm2-invalid-json-arguments': /LFM2\.5/,
   'seed_oss-invalid-json-arguments': /Seed-OSS-36B-Instruct/,
   'hy_v3-invalid-json-arguments': /Hy3-preview/,
+  'gemma4-invalid-json-arguments': /gemma-4/,
+  'functiongemma-invalid-json-arguments': /functiongemma/,
 };
 
 function sampleRecords(): TraceRecord[] {
@@ -83,7 +88,7 @@ const summary = (a: AnalyzedRecord) => ({
 
 test('detection: every record of other-formats.jsonl is detected without meta.format / meta.parser, and analysed as if named', () => {
   const records = sampleRecords();
-  assert.equal(records.length, 72);
+  assert.equal(records.length, 90);
   const seen = new Map<string, number>();
   for (const r of records) {
     const expected = formatOfId(r.id);
@@ -147,12 +152,14 @@ test('detection: meta.parser names the format when there is no markup (vLLM and 
     ['llama4_pythonic', 'pythonic'],
     ['olmo3', 'pythonic'],
     ['lfm2', 'lfm2'],
+    ['granite', 'granite'],
+    ['granite-20b-fc', 'granite'],
   ]) {
     const a = analyze({ ...r, meta: { ...r.meta, parser } });
     assert.equal(a.format, format, parser);
     assert.equal(a.formatBasis, 'parser', parser);
   }
-  assert.equal(formatOfParser('granite'), undefined);
+  assert.equal(formatOfParser('granite4'), undefined);
   // meta.format, then the user's choice, still win.
   assert.equal(analyze({ ...r, meta: { ...r.meta, parser: 'openai', format: 'hermes' } }).format, 'hermes');
   assert.equal(
@@ -289,7 +296,7 @@ test('analyze --json: the format field per record, detected without meta.format'
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l) as { id: string; format: string; diagnostics: Array<{ kind: string }> });
-    assert.equal(lines.length, 72);
+    assert.equal(lines.length, 90);
     for (const l of lines) {
       assert.deepEqual(Object.keys(l), ['file', 'id', 'line', 'lastLine', 'format', 'content', 'reasoning', 'calls', 'diagnostics']);
       assert.equal(l.format, formatOfId(l.id), l.id);

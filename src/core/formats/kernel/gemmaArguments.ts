@@ -5,7 +5,8 @@
  * keys are bare (the text up to `:`, trimmed); a string sits between `<|"|>` delimiters; `{…}` and `[…]` nest; any
  * other value runs to the next `,`, `}` or `]` and is `true`/`false`, an int (no `.`), a float (with a `.`), or else
  * the bare text as a string — so `null` stays the string "null", and a value whose delimiters were stripped
- * (`city:Paris`) is the string it reads as. The arguments are `json.dumps(…, ensure_ascii=False)`. SGLang reads
+ * (`city:Paris`) is the string it reads as — unless the tool's schema describes the parameter: then the schema types
+ * it, as vLLM's parser engine does at 017e9f4 (`gemmaArgumentsJson`). The arguments are `json.dumps(…, ensure_ascii=False)`. SGLang reads
  * values the same way (python/sglang/srt/function_call/gemma4_detector.py @ 008b79d2358b08adf9b6c879625030f890c8c4e2)
  * and, unlike vLLM's non-greedy regex, finds the body's end by balanced braces (`_find_matching_brace`), as
  * `gemmaBodyEnd` does: a nested object ends the body at its own brace, not at the first `}`.
@@ -15,6 +16,7 @@
  * value outside `<escape>` delimiters is dropped by vLLM, and reported here.
  */
 import { dumpsArray, dumpsObject, dumpsString, pyFloat, pyFloatRepr, pyIntText, pyJsonRoundTrip } from './pythonJson.ts';
+import { coerceToSchemaType, schemaTypes } from './schemaCoercion.ts';
 
 export const GEMMA_STRING = '<|"|>';
 export const FUNCTION_GEMMA_STRING = '<escape>';
@@ -47,17 +49,31 @@ export function gemmaBodyEnd(text: string, open: number, limit = 200_000): numbe
 /** Which reader: Gemma 4's notation, or FunctionGemma's `key:<escape>value<escape>` pairs. */
 export type GemmaArgumentStyle = 'gemma4' | 'functiongemma';
 
+/** A JSON schema object (what vLLM's `isinstance(…, dict)` admits), else undefined. */
+type Schema = Record<string, unknown> | undefined;
+
+function schemaObject(x: unknown): Schema {
+  return x !== null && typeof x === 'object' && !Array.isArray(x) ? (x as Record<string, unknown>) : undefined;
+}
+
 /**
  * The JSON arguments of a call body (the text between its braces), and what could not be turned. Without a style
  * (text with no markup to tell), a body holding `<escape>` is read as FunctionGemma's.
+ *
+ * `properties`: the tool's `parameters.properties`. Gemma 4's bare values of a parameter the schema describes are
+ * typed by it as vLLM types them (schemaCoercion.ts; vLLM's parser engine at 017e9f4 reads every value as text and
+ * `_fix_arg_types` coerces it, recursing into `properties` and `items`), so `n:42` of a string parameter is "42"; a
+ * bare value no schema describes is typed by its look (SGLang, llama.cpp's PEG parser, vLLM before its engine).
+ * `<|"|>`-delimited strings stay strings whatever the schema says (docs/formats/gemma4.md says where vLLM differs).
  */
 export function gemmaArgumentsJson(
   body: string,
   style: GemmaArgumentStyle = body.includes(FUNCTION_GEMMA_STRING) ? 'functiongemma' : 'gemma4',
+  properties?: unknown,
 ): { json: string | null; problems: string[] } {
   if (style === 'functiongemma') return functionGemmaArguments(body);
   const problems: string[] = [];
-  const json = gemmaObject(body, problems, 0);
+  const json = gemmaObject(body, problems, 0, schemaObject(properties));
   return { json: problems.includes(TOO_DEEP) ? null : json, problems };
 }
 
@@ -84,8 +100,8 @@ function functionGemmaArguments(body: string): { json: string; problems: string[
 
 const SEPARATORS = ' ,\n\t';
 
-/** `_parse_gemma4_args`: a `key:value,…` text as a JSON object. */
-function gemmaObject(s: string, problems: string[], depth: number): string {
+/** `_parse_gemma4_args`: a `key:value,…` text as a JSON object; `props` types its bare values. */
+function gemmaObject(s: string, problems: string[], depth: number, props: Schema): string {
   if (depth > MAX_DEPTH) {
     if (!problems.includes(TOO_DEEP)) problems.push(TOO_DEEP);
     return '{}';
@@ -100,6 +116,7 @@ function gemmaObject(s: string, problems: string[], depth: number): string {
     while (i < n && s[i] !== ':') i++;
     if (i >= n) break;
     const key = s.slice(keyStart, i).trim();
+    const schema = props && Object.prototype.hasOwnProperty.call(props, key) ? schemaObject(props[key]) : undefined;
     i++;
     while (i < n && ' \n\t'.includes(s[i] as string)) i++;
     if (i >= n) {
@@ -118,24 +135,31 @@ function gemmaObject(s: string, problems: string[], depth: number): string {
     } else if (s[i] === '{' || s[i] === '[') {
       const open = s[i] as string;
       const [inner, next] = nested(s, i, open, open === '{' ? '}' : ']');
-      entries.push([key, open === '{' ? gemmaObject(inner, problems, depth + 1) : gemmaArray(inner, problems, depth + 1)]);
+      entries.push([key, nestedJson(inner, open, problems, depth, schema)]);
       i = next;
     } else {
       const start = i;
       while (i < n && !',}]'.includes(s[i] as string)) i++;
-      entries.push([key, bareValue(s.slice(start, i), problems)]);
+      entries.push([key, bareValue(s.slice(start, i), problems, schema)]);
     }
   }
   return dumpsObject(entries);
 }
 
-/** `_parse_gemma4_array`. */
-function gemmaArray(s: string, problems: string[], depth: number): string {
+/** An object or array value, typed by its schema's `properties` or `items` (vLLM recurses only into those). */
+function nestedJson(inner: string, open: string, problems: string[], depth: number, schema: Schema): string {
+  return open === '{'
+    ? gemmaObject(inner, problems, depth + 1, schemaObject(schema?.properties))
+    : gemmaArray(inner, problems, depth + 1, schemaObject(schema?.items));
+}
+
+/** `_parse_gemma4_array`; `items` (the array's item schema) types its bare values. */
+function gemmaArray(s: string, problems: string[], depth: number, items: Schema): string {
   if (depth > MAX_DEPTH) {
     if (!problems.includes(TOO_DEEP)) problems.push(TOO_DEEP);
     return '[]';
   }
-  const items: string[] = [];
+  const out: string[] = [];
   let i = 0;
   const n = s.length;
   while (i < n) {
@@ -145,23 +169,23 @@ function gemmaArray(s: string, problems: string[], depth: number): string {
       i += GEMMA_STRING.length;
       const close = s.indexOf(GEMMA_STRING, i);
       if (close < 0) {
-        items.push(dumpsString(s.slice(i)));
+        out.push(dumpsString(s.slice(i)));
         break;
       }
-      items.push(dumpsString(s.slice(i, close)));
+      out.push(dumpsString(s.slice(i, close)));
       i = close + GEMMA_STRING.length;
     } else if (s[i] === '{' || s[i] === '[') {
       const open = s[i] as string;
       const [inner, next] = nested(s, i, open, open === '{' ? '}' : ']');
-      items.push(open === '{' ? gemmaObject(inner, problems, depth + 1) : gemmaArray(inner, problems, depth + 1));
+      out.push(nestedJson(inner, open, problems, depth, items));
       i = next;
     } else {
       const start = i;
       while (i < n && !',]'.includes(s[i] as string)) i++;
-      items.push(bareValue(s.slice(start, i), problems));
+      out.push(bareValue(s.slice(start, i), problems, items));
     }
   }
-  return dumpsArray(items);
+  return dumpsArray(out);
 }
 
 /** The text inside the bracket at `at` and the index past its close (the rest of the text when it never closes, as vLLM's partial read). */
@@ -181,10 +205,14 @@ function nested(s: string, at: number, open: string, close: string): [string, nu
   return depth > 0 ? [s.slice(at + 1, i), i] : [s.slice(at + 1, i - 1), i];
 }
 
-/** `_parse_gemma4_value`: true/false, an int, a float (only with a `.`), else the text. */
-function bareValue(raw: string, problems: string[]): string {
+/**
+ * A bare value: typed by its schema when one describes it (vLLM's `coerce_to_schema_type`), else `_parse_gemma4_value`
+ * of SGLang and the older vLLM: true/false, an int, a float (only with a `.`), else the text.
+ */
+function bareValue(raw: string, problems: string[], schema: Schema): string {
   const v = raw.trim();
   if (!v) return '""';
+  if (schema) return coerceToSchemaType(v, schemaTypes(schema));
   if (v === 'true' || v === 'false') return v;
   if (v.includes('.')) {
     const f = pyFloat(v);

@@ -9,6 +9,8 @@
  * - The body ends at its balanced `}` (strings skipped), as SGLang's detector finds it; text after it inside the
  *   call, and whatever the reader cannot turn (FunctionGemma's pairs without `<escape>`), is noted `text-in-section`.
  * - A call without `call:NAME{` keeps an empty name and its text as the arguments, so the checks report it.
+ * - Bare values of a parameter the request's tool schema describes are typed by it, as vLLM's engine types them
+ *   (gemmaArguments.ts); the rest by their look.
  * - The end token always ends the call, inside a string too (it is one special token; the engines end there).
  * - Gemma 4 reasoning is `<|channel>thought\n…<channel|>`: the `thought\n` prefix is stripped as vLLM strips it; a
  *   `<|tool_call>` inside the channel ends the reasoning and is a call (vLLM's (REASONING, TOOL_START) transition),
@@ -56,12 +58,20 @@ export class GemmaCallParser extends MarkupParser<GemmaRole> {
   private thoughtHold: string | null = null;
   /** The note of a call that ended the reasoning, while a later channel end may still close that block. */
   private callEndedThink: StructureNote | null = null;
+  /** Each tool's `parameters.properties` by name (the first tool of a name, as vLLM's `find_tool_properties`). */
+  private readonly properties = new Map<string, unknown>();
 
   constructor(
     private readonly syntax: GemmaSyntax,
     options: ParserOptions = {},
   ) {
     super(syntax.table, options.startInReasoning && syntax.think ? 'reasoning' : 'content', syntax.label);
+    for (const t of Array.isArray(options.tools) ? options.tools : []) {
+      const name = t?.function?.name;
+      if (typeof name !== 'string' || this.properties.has(name)) continue;
+      const params = t.function.parameters;
+      this.properties.set(name, params && typeof params === 'object' ? (params as { properties?: unknown }).properties : undefined);
+    }
   }
 
   protected recognised(m: MarkerDef<GemmaRole>): boolean {
@@ -236,7 +246,7 @@ export class GemmaCallParser extends MarkupParser<GemmaRole> {
           );
         }
       }
-      const { json, problems } = gemmaArgumentsJson(body, this.syntax.argumentStyle);
+      const { json, problems } = gemmaArgumentsJson(body, this.syntax.argumentStyle, this.properties.get(c.call.name));
       for (const p of problems) this.note('text-in-section', bodyStart, bodyStart + body.length, p);
       args = json ?? body.trim();
       this.out.addArguments(c.call.index, args);

@@ -6,8 +6,10 @@
  *
  * No guided what-if: neither xgrammar's built-in structural tags nor vLLM's own registry
  * (vllm/tool_parsers/structural_tag_registry.py @ 017e9f4448b700e85ee16023287b025693c72b9e) has one for pythonic
- * calls; SGLang's detector builds an EBNF (pythonic_detector.py build_ebnf @ 0813438c) that is not converted here
- * (docs/formats/pythonic.md).
+ * calls. SGLang's detector still builds an EBNF (pythonic_detector.py `build_ebnf` @ bb49b03), but SGLang no longer
+ * applies it: `get_structure_constraint` (function_call_parser.py @ ce2b312 and @ 00828e5) gives required and named
+ * tool_choice a JSON-array schema instead (PR 10550 replaced PR 6550's EBNF), and the detector has no structural tag.
+ * A grammar no engine applies is not the what-if's (docs/formats/pythonic.md).
  */
 import { MarkerSplitter } from '../../tokens/markerSplitter.ts';
 import type { ParserOptions, StreamingParser, ToolCallFormat } from '../toolCallFormat.ts';
@@ -44,7 +46,7 @@ export const pythonicFormat: ToolCallFormat = {
   },
   callWriter: pythonicCallWriter,
   noEngineGrammar:
-    "no structural tag for pythonic calls among xgrammar's built-ins or in vLLM's registry, structural_tag_registry.py @ 017e9f44; SGLang's pythonic EBNF is not converted: docs/formats/pythonic.md",
+    "no structural tag for pythonic calls among xgrammar's built-ins or in vLLM's registry, structural_tag_registry.py @ 017e9f44; SGLang's pythonic build_ebnf is no longer applied (function_call_parser.py @ 00828e5 constrains required/named tool_choice with a JSON-array schema): docs/formats/pythonic.md",
   // No special-token table: the family spans vocabularies (Llama 3.2, Llama 4, Olmo 3); Llama 4's ids of its two
   // markers are named in pythonicMarkers.ts, but one table cannot serve the other models' records.
   tokenizer: { approximate: () => new MarkerSplitter(pythonicFormat) },

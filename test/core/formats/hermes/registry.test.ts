@@ -33,6 +33,7 @@ test('registry: Kimi K2 stays first and the default; the other formats are regis
     'functiongemma',
     'mistral',
     'lfm2',
+    'granite',
   ]);
   assert.equal(DEFAULT_FORMAT, 'kimi_k2');
   assert.equal(detectFormat('').name, 'kimi_k2');
@@ -41,7 +42,7 @@ test('registry: Kimi K2 stays first and the default; the other formats are regis
   assert.equal(findFormat(42), undefined);
   assert.throws(
     () => getFormat('nope'),
-    /known: kimi_k2, harmony, deepseek_v31, deepseek_dsml, qwen3_coder, glm, hy_v3, minimax_m2, seed_oss, kimi_k3, hermes, pythonic, llama, gemma4, functiongemma, mistral, lfm2/,
+    /known: kimi_k2, harmony, deepseek_v31, deepseek_dsml, qwen3_coder, glm, hy_v3, minimax_m2, seed_oss, kimi_k3, hermes, pythonic, llama, gemma4, functiongemma, mistral, lfm2, granite/,
   );
 });
 

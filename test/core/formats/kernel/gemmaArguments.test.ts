@@ -40,3 +40,29 @@ test('the body ends at its matching brace, braces inside delimited strings skipp
   assert.equal(text.slice(0, gemmaBodyEnd(text, text.indexOf('{')) + 1), `call:f{a:{b:1},s:${Q}}{${Q}}`);
   assert.equal(gemmaBodyEnd('call:f{a:1', 6), -1);
 });
+
+test("Gemma 4's bare values are typed by the tool's schema where it describes them (vLLM's engine at 017e9f4), else by their look", () => {
+  const props = {
+    n: { type: 'string' },
+    count: { type: 'integer' },
+    score: { type: 'number' },
+    on: { type: 'boolean' },
+    maybe: { type: ['string', 'null'] },
+    inner: { type: 'object', properties: { all: { type: 'boolean' }, id: { type: 'string' } } },
+    ids: { type: 'array', items: { type: 'string' } },
+  };
+  const cases: Array<[string, string]> = [
+    ['n:42', '{"n": "42"}'],
+    ['count:42,score:3.0,on:1', '{"count": 42, "score": 3, "on": true}'],
+    ['count:many', '{"count": "many"}'],
+    ['maybe:null', '{"maybe": null}'],
+    ['inner:{all:true,id:7}', '{"inner": {"all": true, "id": "7"}}'],
+    ['ids:[1,2]', '{"ids": ["1", "2"]}'],
+    // Not in the schema: by look. A delimited string stays a string (vLLM would coerce it: docs/formats/gemma4.md).
+    ['other:42', '{"other": 42}'],
+    [`count:${Q}42${Q}`, '{"count": "42"}'],
+  ];
+  for (const [body, json] of cases) assert.deepEqual(gemmaArgumentsJson(body, 'gemma4', props), { json, problems: [] }, body);
+  // FunctionGemma's vLLM parser reads no schema.
+  assert.equal(gemmaArgumentsJson('n:<escape>42<escape>', 'functiongemma', props).json, '{"n": 42}');
+});

@@ -18,6 +18,7 @@ import { LLAMA_FIXTURES } from '../../../fixtures/llamaCompletions.ts';
 import { MINIMAX_FIXTURES } from '../../../fixtures/minimax/minimaxCompletions.ts';
 import { QWEN3_CODER_FIXTURES, QWEN3_CODER_TOOLS } from '../../../fixtures/qwen3CoderCompletions.ts';
 import { PYTHONIC_FIXTURES } from '../../../fixtures/pythonic/pythonicCompletions.ts';
+import { GRANITE_FIXTURES } from '../../../fixtures/granite/graniteCompletions.ts';
 import { SEED_OSS_FIXTURES, SEED_OSS_TOOLS } from '../../../fixtures/seedOss/seedOssCompletions.ts';
 
 export interface FormatRow {
@@ -321,6 +322,27 @@ export const FORMAT_ROWS: Readonly<Record<string, FormatRow>> = {
       [')]', 'section'],
       ['<|tool_call_end|>', 'content'],
       ['bye', 'content'],
+    ],
+  },
+  granite: {
+    fixtures: [
+      ...GRANITE_FIXTURES,
+      { name: 'a turn end inside a call', text: '<|tool_call|>[{"name": "f", "arguments": {"a": 1<|end_of_text|>x' },
+    ],
+    variants: [],
+    stateOptions: undefined,
+    states: [
+      ['Hi ', 'content'],
+      ['<|tool_call|>', 'section'],
+      ['[', 'section'],
+      ['{"name": "f", ', 'call-id'],
+      ['"arguments": {', 'call-arguments'],
+      ['"a": 1}', 'call-id'],
+      ['}', 'section'],
+      [', ', 'section'],
+      ['{"name": "g", "arguments": {}}', 'section'],
+      [']', 'section'],
+      [' bye', 'content'],
     ],
   },
   seed_oss: {
