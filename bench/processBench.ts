@@ -283,7 +283,8 @@ function median(xs: readonly number[]): number {
  * and the cost is the median of the pairs' ratios. On a shared machine the load moves between runs; a pair's two runs
  * see nearly the same load, and the minimum of each side taken apart (what this bench did before) compares runs made
  * minutes apart. Wall time is the goal; CPU time (all threads, GNU time) is printed beside it because it moves less
- * with the load. The writer's own time on the main thread (the `parquet-written` mark) is the part left at the end.
+ * with the load. The `parquet-written` mark says where the tables' time went: the main thread's (handing rows to
+ * the encoding thread, then waiting for its last row groups) and the encoding thread's.
  */
 function benchParquet(log: (line: string) => void, dir: string, target: string): void {
   const cores = availableParallelism();
@@ -313,7 +314,7 @@ function benchParquet(log: (line: string) => void, dir: string, target: string):
     }
     const wall = runs.map((r) => r.b.ms / r.a.ms);
     const cpu = runs.map((r) => (r.b.cpuS ?? NaN) / (r.a.cpuS ?? NaN));
-    const writerMs = median(runs.map((r) => r.b.marks['parquet-written.writerMs'] ?? NaN));
+    const mark = (k: string) => median(runs.map((r) => r.b.marks[`parquet-written.${k}`] ?? NaN)) / 1000;
     const sizes = ['records.parquet', 'findings.parquet'].map((f) => (existsSync(join(out, f)) ? statSync(join(out, f)).size / 1e6 : NaN));
     const same = runs.every((r) => r.a.stdout === r.b.stdout && r.a.stdout === runs[0]?.a.stdout);
     const list = (xs: number[]) => (xs.length > 1 ? ` (pairs: ${xs.map(pct).join(', ')})` : '');
@@ -325,7 +326,7 @@ function benchParquet(log: (line: string) => void, dir: string, target: string):
       `               CPU ${pct(median(cpu))}${list(cpu)}; ${median(runs.map((r) => r.a.cpuS ?? NaN)).toFixed(1)} s without, ${median(runs.map((r) => r.b.cpuS ?? NaN)).toFixed(1)} s with`,
     );
     log(
-      `               the writer on the main thread ${(writerMs / 1000).toFixed(2)} s (median); records.parquet ${sizes[0]?.toFixed(1)} MB, findings.parquet ${sizes[1]?.toFixed(1)} MB; same JSON Lines: ${same ? 'yes' : 'NO'}; load average ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)} during the pairs`,
+      `               the tables on the main thread ${mark('mainMs').toFixed(2)} s, of which waiting at the end ${mark('waitMs').toFixed(2)} s; encoding on their own thread ${mark('encodeMs').toFixed(2)} s (wall, medians); records.parquet ${sizes[0]?.toFixed(1)} MB, findings.parquet ${sizes[1]?.toFixed(1)} MB; same JSON Lines: ${same ? 'yes' : 'NO'}; load average ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)} during the pairs`,
     );
   }
   rmSync(out, { recursive: true, force: true });
