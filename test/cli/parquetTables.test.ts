@@ -10,7 +10,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sink } from '../textSink.ts';
-import { REPO } from './builtCli.ts';
+import { REPO, runBuiltCli } from './builtCli.ts';
 import { writeBigTrace } from './bigTrace.ts';
 import { query, sqlPath } from './duckdb.ts';
 import { analyzeCommand } from '../../src/cli/analyzeCommand.ts';
@@ -228,4 +228,13 @@ test('a write that fails on the encoding thread fails closing the tables, with i
   await rm(out, { recursive: true });
   tables.append(recordRows(10));
   await assert.rejects(tables.close(), /--parquet: writing .*vanishing failed: .*ENOENT/);
+});
+
+test('the built CLI writes the tables through its own encoding thread (dist/tablesWorker.js)', async () => {
+  const out = join(dir, 'built');
+  const r = runBuiltCli(['analyze', 'samples', '--no-guided', '--json', '--parquet', out]);
+  assert.equal(r.status, 0, r.stderr);
+  const records = r.stdout.split('\n').filter((l) => l.includes('"diagnostics"')).length;
+  const n = await query(`SELECT count(*) AS n FROM ${sqlPath(join(out, 'records.parquet'))}`);
+  assert.equal(Number(n[0]?.n), records);
 });
