@@ -11,7 +11,8 @@
  * Each figure is the minimum of several runs (the machine is shared: the minimum is the least disturbed run);
  * the parts come from the CLI's own timeline (TOOLSCOPE_STARTUP_MARKS=1, ms since the process started).
  * TOOLSCOPE_BENCH_CORPUS_MB sets the corpus size (default 1000 MB; it is generated in a temp folder, as files and
- * as one file, and deleted); TOOLSCOPE_BENCH_CORPUS_RUNS=N runs each corpus figure N times and keeps the fastest.
+ * as one file, and deleted); TOOLSCOPE_BENCH_CORPUS_RUNS=N runs each corpus figure N times and keeps the fastest (`--parquet`'s cost: N pairs
+ * of runs, the median of their ratios).
  * `node dist/bench.js --corpus` prints only the corpus figures.
  */
 import { spawnSync } from 'node:child_process';
@@ -268,35 +269,64 @@ function benchThreads(log: (line: string) => void, dir: string, target: string, 
   }
 }
 
+/** The median of some numbers (the mean of the middle two for an even count). */
+function median(xs: readonly number[]): number {
+  const s = xs.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length === 0 ? NaN : s.length % 2 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
+}
+
 /**
- * `analyze TARGET --no-guided --json` with and without `--parquet DIR`, on one thread and on every core, alternating
- * (TOOLSCOPE_BENCH_CORPUS_RUNS times, fastest kept): what writing the finding tables costs (goal: under 15 % of
- * the run), and of that the writer's own time on the main thread (the `parquet-written` mark).
+ * `analyze TARGET --no-guided --json` without and with `--parquet DIR`, on one thread and on every core: what writing
+ * the finding tables costs (goal: under 15 % of the `--no-guided` run). Measured in pairs (TOOLSCOPE_BENCH_CORPUS_RUNS
+ * pairs per thread count): the two runs of a pair follow each other, which goes first alternates from pair to pair,
+ * and the cost is the median of the pairs' ratios. On a shared machine the load moves between runs; a pair's two runs
+ * see nearly the same load, and the minimum of each side taken apart (what this bench did before) compares runs made
+ * minutes apart. Wall time is the goal; CPU time (all threads, GNU time) is printed beside it because it moves less
+ * with the load. The `parquet-written` mark says where the tables' time went: the main thread's (handing rows to
+ * the encoding thread, then waiting for its last row groups) and the encoding thread's.
  */
 function benchParquet(log: (line: string) => void, dir: string, target: string): void {
   const cores = availableParallelism();
-  const runs = Math.max(1, Number(process.env.TOOLSCOPE_BENCH_CORPUS_RUNS ?? 1));
-  const fastest = (rs: ReturnType<typeof runCli>[]) => rs.reduce((a, b) => (b.ms < a.ms ? b : a));
+  const pairs = Math.max(1, Number(process.env.TOOLSCOPE_BENCH_CORPUS_RUNS ?? 1));
   const out = join(dir, 'parquet');
-  log(`  --no-guided, with and without --parquet DIR${runs > 1 ? `, fastest of ${runs}` : ''}`);
+  const pct = (ratio: number) => `${ratio >= 1 ? '+' : ''}${((ratio - 1) * 100).toFixed(1)} %`;
+  const load = () => loadavg()[0] ?? NaN;
+  log(
+    `  --no-guided, without and with --parquet DIR: ${pairs} pair${pairs === 1 ? '' : 's'} of runs per thread count (which runs first alternates); the cost is the median of the pairs' ratios`,
+  );
   for (const jobs of ['1', String(cores)]) {
-    const plain: ReturnType<typeof runCli>[] = [];
-    const withTables: ReturnType<typeof runCli>[] = [];
-    for (let i = 0; i < runs; i++) {
-      plain.push(runCli(['analyze', target, '--json', '--no-guided', '--jobs', jobs], {}, join(dir, 'plain.jsonl')));
-      withTables.push(
-        runCli(['analyze', target, '--json', '--no-guided', '--jobs', jobs, '--parquet', out], {}, join(dir, 'tables.jsonl')),
-      );
+    const args = ['analyze', target, '--json', '--no-guided', '--jobs', jobs];
+    const plain = () => runCli(args, {}, join(dir, 'plain.jsonl'));
+    const withTables = () => runCli([...args, '--parquet', out], {}, join(dir, 'tables.jsonl'));
+    const runs: { a: ReturnType<typeof runCli>; b: ReturnType<typeof runCli>; load: number }[] = [];
+    for (let i = 0; i < pairs; i++) {
+      const before = load();
+      let a, b;
+      if (i % 2 === 0) {
+        a = plain();
+        b = withTables();
+      } else {
+        b = withTables();
+        a = plain();
+      }
+      runs.push({ a, b, load: (before + load()) / 2 });
     }
-    const a = fastest(plain);
-    const b = fastest(withTables);
-    const writerMs = b.marks['parquet-written.writerMs'] ?? NaN;
+    const wall = runs.map((r) => r.b.ms / r.a.ms);
+    const cpu = runs.map((r) => (r.b.cpuS ?? NaN) / (r.a.cpuS ?? NaN));
+    const mark = (k: string) => median(runs.map((r) => r.b.marks[`parquet-written.${k}`] ?? NaN)) / 1000;
     const sizes = ['records.parquet', 'findings.parquet'].map((f) => (existsSync(join(out, f)) ? statSync(join(out, f)).size / 1e6 : NaN));
-    const pct = (x: number, base: number) => `${x >= base ? '+' : ''}${(((x - base) / base) * 100).toFixed(1)} %`;
-    // CPU (all threads, from GNU time) beside the wall time: on a shared machine the wall time moves with the load.
-    const cpu = a.cpuS !== null && b.cpuS !== null ? `; CPU ${a.cpuS.toFixed(1)} s → ${b.cpuS.toFixed(1)} s (${pct(b.cpuS, a.cpuS)})` : '';
+    const same = runs.every((r) => r.a.stdout === r.b.stdout && r.a.stdout === runs[0]?.a.stdout);
+    const list = (xs: number[]) => (xs.length > 1 ? ` (pairs: ${xs.map(pct).join(', ')})` : '');
+    const loads = runs.map((r) => r.load);
     log(
-      `    ${`${jobs} thread${jobs === '1' ? '' : 's'}`.padEnd(10)} ${(a.ms / 1000).toFixed(1)} s without, ${(b.ms / 1000).toFixed(1)} s with: ${pct(b.ms, a.ms)} (goal < 15 %)${cpu}; the writer on the main thread ${(writerMs / 1000).toFixed(2)} s (${((writerMs / a.ms) * 100).toFixed(1)} % of the run without); records.parquet ${sizes[0]?.toFixed(1)} MB, findings.parquet ${sizes[1]?.toFixed(1)} MB; same JSON Lines: ${a.stdout === b.stdout ? 'yes' : 'NO'}`,
+      `    ${`${jobs} thread${jobs === '1' ? '' : 's'}`.padEnd(10)} wall ${pct(median(wall))} (goal < 15 %)${list(wall)}; ${(median(runs.map((r) => r.a.ms)) / 1000).toFixed(1)} s without, ${(median(runs.map((r) => r.b.ms)) / 1000).toFixed(1)} s with (medians)`,
+    );
+    log(
+      `               CPU ${pct(median(cpu))}${list(cpu)}; ${median(runs.map((r) => r.a.cpuS ?? NaN)).toFixed(1)} s without, ${median(runs.map((r) => r.b.cpuS ?? NaN)).toFixed(1)} s with`,
+    );
+    log(
+      `               the tables on the main thread ${mark('mainMs').toFixed(2)} s, of which waiting at the end ${mark('waitMs').toFixed(2)} s; encoding on their own thread ${mark('encodeMs').toFixed(2)} s (wall, medians); records.parquet ${sizes[0]?.toFixed(1)} MB, findings.parquet ${sizes[1]?.toFixed(1)} MB; same JSON Lines: ${same ? 'yes' : 'NO'}; load average ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)} during the pairs`,
     );
   }
   rmSync(out, { recursive: true, force: true });

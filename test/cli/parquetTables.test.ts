@@ -10,11 +10,18 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sink } from '../textSink.ts';
-import { REPO } from './builtCli.ts';
+import { REPO, runBuiltCli } from './builtCli.ts';
 import { writeBigTrace } from './bigTrace.ts';
 import { query, sqlPath } from './duckdb.ts';
 import { analyzeCommand } from '../../src/cli/analyzeCommand.ts';
-import { FINDING_COLUMNS, RECORD_COLUMNS, TABLES_SCHEMA_VERSION } from '../../src/core/tables/findingTables.ts';
+import {
+  FINDING_COLUMNS,
+  RECORD_COLUMNS,
+  TABLES_SCHEMA_VERSION,
+  emptyChunk,
+  type TableChunk,
+} from '../../src/core/tables/findingTables.ts';
+import { ParquetTables } from '../../src/io/tables/parquetTables.ts';
 import type { AnalyzeJsonRecord } from '../../src/cli/analyzeJson.ts';
 
 let dir = '';
@@ -168,4 +175,66 @@ test('docs/findings-tables.md lists every column of both tables with its type an
       heading,
     );
   }
+});
+
+/** `n` record rows (no findings) whose ids grow longer as they go, so rows differ in size. */
+function recordRows(n: number): TableChunk {
+  const chunk = emptyChunk();
+  for (let i = 0; i < n; i++) {
+    for (const c of RECORD_COLUMNS)
+      chunk.records[c.name]?.push(c.type === 'INT32' ? i : c.nullable ? null : `${c.name}-${'x'.repeat(i % 40)}`);
+  }
+  return chunk;
+}
+
+/** Rows `from` to `to` of a chunk's records, as a chunk of their own. */
+function slice(chunk: TableChunk, from: number, to: number): TableChunk {
+  const out = emptyChunk();
+  for (const [name, cells] of Object.entries(chunk.records)) out.records[name] = cells.slice(from, to);
+  return out;
+}
+
+test('row groups end by the bytes of their rows, whatever chunks the rows came in (the encoding thread writes the same bytes)', async () => {
+  const rows = recordRows(3000);
+  // One chunk, then the same rows in uneven chunks: 1, 2, 3, … rows.
+  const whole = await ParquetTables.create(join(dir, 'whole'), 'test', 20_000);
+  whole.append(rows);
+  const a = await whole.close();
+  const pieces = await ParquetTables.create(join(dir, 'pieces'), 'test', 20_000);
+  for (let from = 0, size = 1; from < 3000; from += size, size++) pieces.append(slice(rows, from, Math.min(3000, from + size)));
+  const b = await pieces.close();
+  assert.deepEqual([a.records, b.records], [3000, 3000]);
+  const recordsOf = (d: string) => join(dir, d, 'records.parquet');
+  assert.ok((await readFile(recordsOf('whole'))).equals(await readFile(recordsOf('pieces'))));
+  const groups = await query(
+    `SELECT row_group_id, row_group_num_rows AS n FROM parquet_metadata(${sqlPath(recordsOf('pieces'))}) WHERE column_id = 0`,
+  );
+  // ~140 bytes a row: groups of ~140 rows, the last one partial.
+  assert.ok(groups.length > 10, `${groups.length} row groups`);
+  assert.equal(
+    groups.reduce((n, g) => n + Number(g.n), 0),
+    3000,
+  );
+  const back = await query(`SELECT line, record_id FROM ${sqlPath(recordsOf('pieces'))}`);
+  assert.deepEqual(
+    back.map((r) => [r.line, r.record_id]),
+    rows.records.line?.map((line, i) => [line, rows.records.record_id?.[i]]),
+  );
+});
+
+test('a write that fails on the encoding thread fails closing the tables, with its reason', async () => {
+  const out = join(dir, 'vanishing');
+  const tables = await ParquetTables.create(out, 'test');
+  await rm(out, { recursive: true });
+  tables.append(recordRows(10));
+  await assert.rejects(tables.close(), /--parquet: writing .*vanishing failed: .*ENOENT/);
+});
+
+test('the built CLI writes the tables through its own encoding thread (dist/tablesWorker.js)', async () => {
+  const out = join(dir, 'built');
+  const r = runBuiltCli(['analyze', 'samples', '--no-guided', '--json', '--parquet', out]);
+  assert.equal(r.status, 0, r.stderr);
+  const records = r.stdout.split('\n').filter((l) => l.includes('"diagnostics"')).length;
+  const n = await query(`SELECT count(*) AS n FROM ${sqlPath(join(out, 'records.parquet'))}`);
+  assert.equal(Number(n[0]?.n), records);
 });
