@@ -127,7 +127,8 @@ export interface KeyValueSyntax {
   /**
    * A value may hold child elements, and a parameter closes by a tag naming its key (MiniMax-M3's `]<]minimax[>[<KEY>`
    * … `]<]minimax[>[</KEY>`, objects and arrays as child tags): inside a value the parameter-begin tag opens a child
-   * named up to `keyEnd`, and the parameter-end tag is followed by the name it closes and `keyEnd`. A value is sent
+   * named up to `keyEnd`, and the parameter-end tag is followed by the name it closes and `keyEnd` (a parameter-end
+   * tag that ends with `keyEnd` itself closes the innermost open element). A value is sent
    * whole when it closes (vLLM sends M3's invoke whole), a value with children typed by the schema member by member
    * (elementValues.ts).
    */
@@ -714,6 +715,12 @@ export class KeyValueCallParser extends MarkupParser<KeyValueRole> {
   private markerInValue(f: OpenFunction, m: Marker, start: number, end: number): void {
     const p = f.param as OpenParam;
     if (this.syntax.elementValues && (m.name === 'parameter-begin' || m.name === 'parameter-end')) {
+      const keyEnd = this.syntax.keyEnd ?? '>';
+      // A whole closing tag (`</parameter>`) names nothing: it closes the innermost open element.
+      if (m.name === 'parameter-end' && m.text.endsWith(keyEnd)) {
+        p.tag = p.open[p.open.length - 1]?.name ?? p.name;
+        return this.closeElement(f, p, end);
+      }
       f.stage = m.name === 'parameter-begin' ? 'child-name' : 'closer-name';
       p.tag = '';
       return;

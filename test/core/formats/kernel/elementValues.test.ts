@@ -143,3 +143,21 @@ test('elementValue: anyOf takes the first member that reads it; a __proto__ chil
   assert.equal(Object.getPrototypeOf(proto), Object.prototype);
   assert.deepEqual(Object.keys(proto as object), ['__proto__']);
 });
+
+test('element values: a whole closing tag (one that ends with the key end) closes the innermost open element', () => {
+  const syntax: KeyValueSyntax = {
+    ...ELEMENTS,
+    table: [...TABLE, { text: '<p name=', name: 'parameter-begin' }, { text: '</p>', name: 'parameter-end' }],
+  };
+  const text = '@<calls>@<invoke name="get_weather"><p name="city">Paris</p><p name="days">3</p>@</invoke>@</calls>';
+  const whole = (pieces: string[]) => {
+    const p = new KeyValueCallParser(syntax, { tools: [] });
+    for (const piece of pieces) p.push(piece);
+    p.finish();
+    return p.result();
+  };
+  const r = whole([text]);
+  for (let i = 1; i < text.length; i++) assert.deepEqual(whole([text.slice(0, i), text.slice(i)]), r, `cut at ${i}`);
+  assert.deepEqual(JSON.parse(r.calls[0]!.arguments), { city: 'Paris', days: '3' });
+  assert.deepEqual(r.notes, []);
+});
