@@ -39,7 +39,19 @@ function tokens(format: ToolCallFormat, completion: Completion) {
  * were not read from a file that could be named; pythonic: its models span vocabularies — Llama 3.2, Llama 4, Olmo 3 —
  * and one table cannot serve them all).
  */
-const WITHOUT_TABLE = ['glm', 'deepseek_dsml', 'minimax_m2', 'hy_v3', 'seed_oss', 'kimi_k3', 'gemma4', 'functiongemma', 'pythonic', 'lfm2'];
+const WITHOUT_TABLE = [
+  'glm',
+  'deepseek_dsml',
+  'minimax_m2',
+  'minimax_m3',
+  'hy_v3',
+  'seed_oss',
+  'kimi_k3',
+  'gemma4',
+  'functiongemma',
+  'pythonic',
+  'lfm2',
+];
 
 test('every registered format declares its special tokens (or is listed without a table), and each sample is its own', () => {
   assert.deepEqual([...Object.keys(OWN), ...WITHOUT_TABLE].sort(), formatNames().sort());
