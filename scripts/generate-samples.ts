@@ -11,6 +11,8 @@ import { join } from 'node:path';
 import { k2vvRequestHash } from '../src/host/eval/pythonJson.ts';
 import { GLM_SAMPLE_MODEL, glmSampleCalls } from '../test/fixtures/glm/glmSamples.ts';
 import { DSML_SAMPLE_MODEL, dsmlSampleCalls } from '../test/fixtures/deepseekDsml/dsmlSamples.ts';
+import { MINIMAX_M2_SAMPLE_MODEL, minimaxM2SampleCalls } from '../test/fixtures/minimax/minimaxSamples.ts';
+import { MINIMAX_M3_SAMPLE_MODEL, minimaxM3SampleCalls } from '../test/fixtures/minimaxM3/minimaxM3Samples.ts';
 import {
   LFM2_SAMPLE_MODEL,
   PYTHONIC_SAMPLE_MODEL,
@@ -1171,6 +1173,8 @@ function otherFormats(): Json[] {
     deepseek_dsml: DSML_SAMPLE_MODEL,
     pythonic: PYTHONIC_SAMPLE_MODEL,
     lfm2: LFM2_SAMPLE_MODEL,
+    minimax_m2: MINIMAX_M2_SAMPLE_MODEL,
+    minimax_m3: MINIMAX_M3_SAMPLE_MODEL,
   };
   const record = (format: string, id: string, note: string, user: string, completion: Json, response?: Json): Json => ({
     toolscope: 1,
@@ -1431,6 +1435,9 @@ function otherFormats(): Json[] {
   // Pythonic and LFM2: their scenarios live beside their fixtures (test/fixtures/pythonic/pythonicSamples.ts).
   scenarios('pythonic', pythonicSampleCalls());
   scenarios('lfm2', lfm2SampleCalls());
+  // MiniMax-M2 and M3: their scenarios live beside their fixtures (test/fixtures/minimax/, test/fixtures/minimaxM3/).
+  scenarios('minimax_m2', minimaxM2SampleCalls());
+  scenarios('minimax_m3', minimaxM3SampleCalls());
   return rows;
 }
 

@@ -45,7 +45,7 @@ test('trace editor: toolscope.format is read when the trace opens and re-applied
     // Auto: each record in its own format (the samples name it; detection agrees, see test/core/formats/detection.test.ts).
     assert.deepEqual(
       [...new Set(summaries().map((s) => s.format))],
-      ['hermes', 'qwen3_coder', 'deepseek_v31', 'harmony', 'llama', 'glm', 'deepseek_dsml', 'pythonic', 'lfm2'],
+      ['hermes', 'qwen3_coder', 'deepseek_v31', 'harmony', 'llama', 'glm', 'deepseek_dsml', 'pythonic', 'lfm2', 'minimax_m2', 'minimax_m3'],
     );
     const key = summaries().find((s) => s.id === 'deepseek_v31-clean-call')?.key as string;
     const before = (await view.request({ type: 'getRecord', key })) as { view: RecordView };
@@ -64,7 +64,7 @@ test('trace editor: toolscope.format is read when the trace opens and re-applied
       .events()
       .slice(reset, at + 1)
       .flatMap((e) => (e.type === 'summaries' ? e.summaries : []));
-    assert.equal(after.length, 54);
+    assert.equal(after.length, 66);
     assert.deepEqual([...new Set(after.map((s) => s.format))], ['hermes']);
     const forced = (await view.request({ type: 'getRecord', key })) as { view: RecordView };
     assert.deepEqual([forced.view.format, forced.view.formatBasis], ['hermes', 'forced']);

@@ -60,6 +60,12 @@ const FORMATS: Array<{ format: string; record: string; markers: string[] }> = [
   },
   { format: 'pythonic', record: 'pythonic-clean-call', markers: ['<function_calls>', '</function_calls>'] },
   { format: 'lfm2', record: 'lfm2-clean-call', markers: ['<|tool_call_start|>', '<|tool_call_end|>'] },
+  {
+    format: 'minimax_m2',
+    record: 'minimax_m2-clean-call',
+    markers: ['<minimax:tool_call>', '</minimax:tool_call>'],
+  },
+  { format: 'minimax_m3', record: 'minimax_m3-clean-call', markers: [']<]minimax[>['] },
 ];
 
 let browser: Browser;
@@ -184,7 +190,7 @@ describe('other tool-call formats in the trace editor (chromium)', () => {
     }
     // The list says the format too (filterable by it).
     await page.locator('.filter-text input').fill('deepseek_v31');
-    assert.match((await page.locator('.list-count').textContent()) ?? '', /^6 of 54 records/);
+    assert.match((await page.locator('.list-count').textContent()) ?? '', /^6 of 66 records/);
     await done();
   });
 
@@ -214,7 +220,7 @@ describe('other tool-call formats in the trace editor (chromium)', () => {
     const { page, done } = await openPage(browser, null, { theme: 'dark' });
     await page.addInitScript(DARK_VSCODE_THEME);
     const host = await openVsCodePage(page, server, SAMPLE, '/vscode-formats.html');
-    await page.locator('.list-count', { hasText: /^54 records$/ }).waitFor();
+    await page.locator('.list-count', { hasText: /^66 records$/ }).waitFor();
     await host.idle();
     await selectRecord(page, 'harmony-clean-call');
     assert.equal((await formatLabel(page)).text, 'format harmony');

@@ -17,7 +17,19 @@ import type { TraceRecord } from '../../../src/core/trace/record.ts';
 import { analyzeCommand } from '../../../src/cli/analyzeCommand.ts';
 
 const SAMPLES = fileURLToPath(new URL('../../../samples/other-formats.jsonl', import.meta.url));
-const FORMATS = ['hermes', 'qwen3_coder', 'deepseek_v31', 'harmony', 'llama', 'glm', 'deepseek_dsml', 'pythonic', 'lfm2'];
+const FORMATS = [
+  'hermes',
+  'qwen3_coder',
+  'deepseek_v31',
+  'harmony',
+  'llama',
+  'glm',
+  'deepseek_dsml',
+  'pythonic',
+  'lfm2',
+  'minimax_m2',
+  'minimax_m3',
+];
 /** The samples recorded without a raw completion, and the model name that tells their format. */
 const RESPONSE_ONLY: Record<string, RegExp> = {
   'qwen3_coder-invalid-json-arguments': /Qwen3-Coder-30B-A3B-Instruct/,
@@ -25,6 +37,8 @@ const RESPONSE_ONLY: Record<string, RegExp> = {
   'deepseek_dsml-invalid-json-arguments': /DeepSeek-V4-Flash/,
   'pythonic-invalid-json-arguments': /Olmo-3/,
   'lfm2-invalid-json-arguments': /LFM2\.5/,
+  'minimax_m2-invalid-json-arguments': /MiniMax-M2\.5/,
+  'minimax_m3-invalid-json-arguments': /MiniMax-M3/,
 };
 
 function sampleRecords(): TraceRecord[] {
@@ -68,7 +82,7 @@ const summary = (a: AnalyzedRecord) => ({
 
 test('detection: every record of other-formats.jsonl is detected without meta.format / meta.parser, and analysed as if named', () => {
   const records = sampleRecords();
-  assert.equal(records.length, 54);
+  assert.equal(records.length, 66);
   const seen = new Map<string, number>();
   for (const r of records) {
     const expected = formatOfId(r.id);
@@ -274,7 +288,7 @@ test('analyze --json: the format field per record, detected without meta.format'
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l) as { id: string; format: string; diagnostics: Array<{ kind: string }> });
-    assert.equal(lines.length, 54);
+    assert.equal(lines.length, 66);
     for (const l of lines) {
       assert.deepEqual(Object.keys(l), ['file', 'id', 'line', 'lastLine', 'format', 'content', 'reasoning', 'calls', 'diagnostics']);
       assert.equal(l.format, formatOfId(l.id), l.id);
