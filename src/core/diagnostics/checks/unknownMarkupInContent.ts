@@ -72,7 +72,7 @@ export const unknownMarkupInContent = defineCheck({
         charStart: first.format === null ? first.start : (first.unknown[0]?.start ?? first.start),
         charEnd: first.format === null ? first.end : (first.unknown[0]?.end ?? first.end),
         message: sentences.join('; '),
-        hint: "A special token or the markup of a tool-call format Toolscope has no parser for (a `<tool_call>` around a body no registered format writes, for one) was decoded into content. Check that the server runs the tool and reasoning parsers for this model, and that special tokens are skipped in content.",
+        hint: 'A special token or the markup of a tool-call format Toolscope has no parser for (a `<tool_call>` around a body no registered format writes, for one) was decoded into content. Check that the server runs the tool and reasoning parsers for this model, and that special tokens are skipped in content.',
       }),
     ];
   },
