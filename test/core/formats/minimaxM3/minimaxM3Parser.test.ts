@@ -13,7 +13,7 @@ import type { ParserOptions } from '../../../../src/core/formats/toolCallFormat.
 import { writeCompletion } from '../../../../src/core/formats/callWriter.ts';
 import { attributeLeaks } from '../../../../src/core/diagnostics/leakAttribution.ts';
 import { block, element, invoke, MINIMAX_M3_FIXTURES, MINIMAX_M3_TOOLS } from '../../../fixtures/minimaxM3/minimaxM3Completions.ts';
-import { checkDeltas, checkFixture, checkNameFirst } from '../kit/formatTestKit.ts';
+import { checkDeltas, checkFixture, checkLinear, checkNameFirst } from '../kit/formatTestKit.ts';
 
 const make = (options?: ParserOptions) => new MinimaxM3Parser(options);
 const tools = { tools: MINIMAX_M3_TOOLS };
@@ -137,4 +137,21 @@ test("minimax_m3: a leaked block is M3's in a record read as any format, namespa
       context,
     );
   }
+});
+
+test('minimax_m3: parsing is linear in the length of the text, nested values included', () => {
+  checkLinear(
+    make,
+    `${block(invoke('create_order', element('shipping', element('city', 'Paris') + element('zip', '75001')) + element('note', 'x')))}ok `,
+    tools,
+  );
+  // One value with ever more children: each child is read once.
+  checkLinear(
+    (o) => {
+      const p = make(o);
+      p.push(']<]minimax[>[<tool_call>]<]minimax[>[<invoke name="create_order">]<]minimax[>[<items>');
+      return p;
+    },
+    element('item', element('sku', 'a') + element('qty', '1')),
+  );
 });
