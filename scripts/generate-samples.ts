@@ -14,6 +14,8 @@ import { DSML_SAMPLE_MODEL, dsmlSampleCalls } from '../test/fixtures/deepseekDsm
 import { KIMI_K3_SAMPLE_MODEL, kimiK3SampleCalls } from '../test/fixtures/kimiK3/kimiK3Samples.ts';
 import { SEED_OSS_SAMPLE_MODEL, seedOssSampleCalls } from '../test/fixtures/seedOss/seedOssSamples.ts';
 import { HY3_SAMPLE_MODEL, hy3SampleCalls } from '../test/fixtures/hy3/hy3Samples.ts';
+import { MINIMAX_M2_SAMPLE_MODEL, minimaxM2SampleCalls } from '../test/fixtures/minimax/minimaxSamples.ts';
+import { MINIMAX_M3_SAMPLE_MODEL, minimaxM3SampleCalls } from '../test/fixtures/minimaxM3/minimaxM3Samples.ts';
 import {
   LFM2_SAMPLE_MODEL,
   PYTHONIC_SAMPLE_MODEL,
@@ -1187,6 +1189,8 @@ function otherFormats(): Json[] {
     gemma4: GEMMA4_SAMPLE_MODEL,
     functiongemma: FUNCTION_GEMMA_SAMPLE_MODEL,
     mistral: MISTRAL_SAMPLE_MODEL,
+    minimax_m2: MINIMAX_M2_SAMPLE_MODEL,
+    minimax_m3: MINIMAX_M3_SAMPLE_MODEL,
   };
   const record = (format: string, id: string, note: string, user: string, completion: Json, response?: Json): Json => ({
     toolscope: 1,
@@ -1461,6 +1465,9 @@ function otherFormats(): Json[] {
   scenarios('gemma4', gemma4SampleCalls());
   scenarios('functiongemma', functionGemmaSampleCalls());
   scenarios('mistral', mistralSampleCalls());
+  // MiniMax-M2 and M3: their scenarios live beside their fixtures (test/fixtures/minimax/, test/fixtures/minimaxM3/).
+  scenarios('minimax_m2', minimaxM2SampleCalls());
+  scenarios('minimax_m3', minimaxM3SampleCalls());
   return rows;
 }
 

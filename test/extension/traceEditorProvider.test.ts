@@ -61,6 +61,8 @@ test('trace editor: toolscope.format is read when the trace opens and re-applied
         'gemma4',
         'functiongemma',
         'mistral',
+        'minimax_m2',
+        'minimax_m3',
       ],
     );
     const key = summaries().find((s) => s.id === 'deepseek_v31-clean-call')?.key as string;
@@ -80,7 +82,7 @@ test('trace editor: toolscope.format is read when the trace opens and re-applied
       .events()
       .slice(reset, at + 1)
       .flatMap((e) => (e.type === 'summaries' ? e.summaries : []));
-    assert.equal(after.length, 90);
+    assert.equal(after.length, 102);
     assert.deepEqual([...new Set(after.map((s) => s.format))], ['hermes']);
     const forced = (await view.request({ type: 'getRecord', key })) as { view: RecordView };
     assert.deepEqual([forced.view.format, forced.view.formatBasis], ['hermes', 'forced']);

@@ -67,6 +67,12 @@ const FORMATS: Array<{ format: string; record: string; markers: string[] }> = [
     markers: ['<start_function_call>', '<escape>', '<end_function_call>'],
   },
   { format: 'mistral', record: 'mistral-clean-call', markers: ['[TOOL_CALLS]', '[CALL_ID]', '[ARGS]'] },
+  {
+    format: 'minimax_m2',
+    record: 'minimax_m2-clean-call',
+    markers: ['<minimax:tool_call>', '</minimax:tool_call>'],
+  },
+  { format: 'minimax_m3', record: 'minimax_m3-clean-call', markers: [']<]minimax[>['] },
 ];
 
 let browser: Browser;
@@ -192,7 +198,7 @@ describe('other tool-call formats in the trace editor (chromium)', () => {
     }
     // The list says the format too (filterable by it).
     await page.locator('.filter-text input').fill('deepseek_v31');
-    assert.match((await page.locator('.list-count').textContent()) ?? '', /^6 of 90 records/);
+    assert.match((await page.locator('.list-count').textContent()) ?? '', /^6 of 102 records/);
     await done();
   });
 
@@ -222,7 +228,7 @@ describe('other tool-call formats in the trace editor (chromium)', () => {
     const { page, done } = await openPage(browser, null, { theme: 'dark' });
     await page.addInitScript(DARK_VSCODE_THEME);
     const host = await openVsCodePage(page, server, SAMPLE, '/vscode-formats.html');
-    await page.locator('.list-count', { hasText: /^90 records$/ }).waitFor();
+    await page.locator('.list-count', { hasText: /^102 records$/ }).waitFor();
     await host.idle();
     await selectRecord(page, 'harmony-clean-call');
     assert.equal((await formatLabel(page)).text, 'format harmony');

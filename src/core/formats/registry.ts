@@ -15,6 +15,7 @@ import { functionGemmaFormat } from './functionGemma/functionGemmaFormat.ts';
 import { mistralFormat } from './mistral/mistralFormat.ts';
 import { deepseekDsmlFormat } from './deepseekDsml/dsmlFormat.ts';
 import { minimaxFormat } from './minimax/minimaxFormat.ts';
+import { minimaxM3Format } from './minimaxM3/minimaxM3Format.ts';
 import { hy3Format } from './hy3/hy3Format.ts';
 import { pythonicFormat } from './pythonic/pythonicFormat.ts';
 import { lfm2Format } from './lfm2/lfm2Format.ts';
@@ -90,6 +91,7 @@ registerFormat(glmFormat);
 // Hy3 before Hermes: Hermes' `<tool_call` piece starts Hy3's `<tool_calls>` too, and ties go to the first registered.
 registerFormat(hy3Format);
 registerFormat(minimaxFormat);
+registerFormat(minimaxM3Format);
 registerFormat(seedOssFormat);
 registerFormat(kimiK3Format);
 registerFormat(hermesFormat);

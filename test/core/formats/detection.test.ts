@@ -33,6 +33,8 @@ const FORMATS = [
   'gemma4',
   'functiongemma',
   'mistral',
+  'minimax_m2',
+  'minimax_m3',
 ];
 /** The samples recorded without a raw completion, and the model name that tells their format. */
 const RESPONSE_ONLY: Record<string, RegExp> = {
@@ -45,6 +47,8 @@ const RESPONSE_ONLY: Record<string, RegExp> = {
   'hy_v3-invalid-json-arguments': /Hy3-preview/,
   'gemma4-invalid-json-arguments': /gemma-4/,
   'functiongemma-invalid-json-arguments': /functiongemma/,
+  'minimax_m2-invalid-json-arguments': /MiniMax-M2\.5/,
+  'minimax_m3-invalid-json-arguments': /MiniMax-M3/,
 };
 
 function sampleRecords(): TraceRecord[] {
@@ -88,7 +92,7 @@ const summary = (a: AnalyzedRecord) => ({
 
 test('detection: every record of other-formats.jsonl is detected without meta.format / meta.parser, and analysed as if named', () => {
   const records = sampleRecords();
-  assert.equal(records.length, 90);
+  assert.equal(records.length, 102);
   const seen = new Map<string, number>();
   for (const r of records) {
     const expected = formatOfId(r.id);
@@ -296,7 +300,7 @@ test('analyze --json: the format field per record, detected without meta.format'
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l) as { id: string; format: string; diagnostics: Array<{ kind: string }> });
-    assert.equal(lines.length, 90);
+    assert.equal(lines.length, 102);
     for (const l of lines) {
       assert.deepEqual(Object.keys(l), ['file', 'id', 'line', 'lastLine', 'format', 'content', 'reasoning', 'calls', 'diagnostics']);
       assert.equal(l.format, formatOfId(l.id), l.id);

@@ -43,6 +43,7 @@ const WITHOUT_TABLE = [
   'glm',
   'deepseek_dsml',
   'minimax_m2',
+  'minimax_m3',
   'hy_v3',
   'seed_oss',
   'kimi_k3',

@@ -4,7 +4,7 @@
  * brackets, namespaced tool-call tags like MiniMax's `<minimax:tool_call>`), and spans the leak rule
  * (leakAttribution.ts) attributes to no format: a registered marker beside such a shape (LFM2's
  * `<|tool_call_end|>`, spelled like Kimi K2's), or a shared marker around a body none of its formats writes
- * (MiniMax M3's `<tool_call><invoke …>`). Markup leaked, but Toolscope has no parser for it, so the finding says what
+ * (`<tool_call>` around prose). Markup leaked, but Toolscope has no parser for it, so the finding says what
  * it saw and where; no other format is named for it.
  */
 import { defineCheck, diagnosticKind } from '../check.ts';
@@ -72,7 +72,7 @@ export const unknownMarkupInContent = defineCheck({
         charStart: first.format === null ? first.start : (first.unknown[0]?.start ?? first.start),
         charEnd: first.format === null ? first.end : (first.unknown[0]?.end ?? first.end),
         message: sentences.join('; '),
-        hint: "A special token or the markup of a tool-call format Toolscope has no parser for (MiniMax-M3's namespaced tags, for one) was decoded into content. Check that the server runs the tool and reasoning parsers for this model, and that special tokens are skipped in content.",
+        hint: 'A special token or the markup of a tool-call format Toolscope has no parser for (a `<tool_call>` around a body no registered format writes, for one) was decoded into content. Check that the server runs the tool and reasoning parsers for this model, and that special tokens are skipped in content.',
       }),
     ];
   },

@@ -32,6 +32,7 @@
  */
 import { isWhitespace, leadingWhitespace, MarkupParser, newCall, type MarkerDef } from './markupParser.ts';
 import type { ParsedCall, ParserOptions } from '../toolCallFormat.ts';
+import { elementValue, type ElementNode } from './elementValues.ts';
 import { ParameterTypes, stringValueJson, typedValueJson, UNTYPED_JSON, writtenType, type ParameterType } from './parameterTypes.ts';
 
 /** What a tag does in a key/value call; a format's scan table names its tags by these roles. */
@@ -123,6 +124,15 @@ export interface KeyValueSyntax {
    * which then wins over the schema; undefined: the schema types it as usual.
    */
   readonly attributeType?: (attributes: string) => ParameterType | undefined;
+  /**
+   * A value may hold child elements, and a parameter closes by a tag naming its key (MiniMax-M3's `]<]minimax[>[<KEY>`
+   * … `]<]minimax[>[</KEY>`, objects and arrays as child tags): inside a value the parameter-begin tag opens a child
+   * named up to `keyEnd`, and the parameter-end tag is followed by the name it closes and `keyEnd` (a parameter-end
+   * tag that ends with `keyEnd` itself closes the innermost open element). A value is sent
+   * whole when it closes (vLLM sends M3's invoke whole), a value with children typed by the schema member by member
+   * (elementValues.ts).
+   */
+  readonly elementValues?: boolean;
   /** The tags as the structure notes name them. */
   readonly words: {
     readonly callBegin: string;
@@ -154,7 +164,20 @@ const strayText = (): StrayText => ({ whitespace: '', whitespaceAt: 0, note: -1 
  * Where the open function stands (`name-attrs` / `key-attrs`: after the name or key, up to `attributesEnd`;
  * `raw-header` / `raw`: a raw arguments block's header and body).
  */
-type Stage = 'name' | 'name-attrs' | 'body' | 'param-name' | 'key-attrs' | 'key-done' | 'value' | 'closing' | 'raw-header' | 'raw';
+type Stage =
+  | 'name'
+  | 'name-attrs'
+  | 'body'
+  | 'param-name'
+  | 'key-attrs'
+  | 'key-done'
+  | 'value'
+  | 'closing'
+  | 'raw-header'
+  | 'raw'
+  /** `elementValues`: the name of a child element being opened, or of the element a closing tag closes. */
+  | 'child-name'
+  | 'closer-name';
 
 interface OpenParam {
   name: string;
@@ -167,6 +190,12 @@ interface OpenParam {
   started: boolean;
   /** Characters of `value` already sent. */
   sent: number;
+  /** `elementValues`: the child elements open inside the value, innermost last (the value's own text is `value`). */
+  open: ElementNode[];
+  /** The parameter's children so far (`elementValues`). */
+  children: ElementNode[];
+  /** The name of the element being opened or closed, as written so far. */
+  tag: string;
 }
 
 interface OpenFunction {
@@ -303,6 +332,10 @@ export class KeyValueCallParser extends MarkupParser<KeyValueRole> {
           r === 'key-end' ||
           r === 'value-begin'
         );
+      case 'child-name':
+      case 'closer-name':
+        // The name runs to `keyEnd`, whatever it holds.
+        return false;
       case 'key-done':
         return r === 'value-begin' || r === 'parameter-begin' || r === 'function-end' || r === 'call-end' || r === 'end-of-turn';
       case 'value':
@@ -410,6 +443,21 @@ export class KeyValueCallParser extends MarkupParser<KeyValueRole> {
         case 'value':
           this.valueText(f, text.slice(i), at + i);
           return;
+        case 'child-name':
+        case 'closer-name': {
+          const p = f.param as OpenParam;
+          const gt = text.indexOf(this.syntax.keyEnd ?? '>', i);
+          if (f.call.argumentsSpan) f.call.argumentsSpan.end = at + (gt < 0 ? text.length : gt + 1);
+          if (gt < 0) {
+            p.tag += text.slice(i);
+            return;
+          }
+          p.tag += text.slice(i, gt);
+          i = gt + 1;
+          if (f.stage === 'child-name') this.openElement(f, p);
+          else this.closeElement(f, p, at + gt + 1);
+          break;
+        }
         case 'closing': {
           const k = i + leadingWhitespace(text.slice(i));
           f.held += text.slice(i, k);
@@ -467,6 +515,12 @@ export class KeyValueCallParser extends MarkupParser<KeyValueRole> {
   private valueText(f: OpenFunction, text: string, at: number): void {
     const p = f.param;
     if (!p || !text) return;
+    const child = p.open[p.open.length - 1];
+    if (child) {
+      child.text += text;
+      if (f.call.argumentsSpan) f.call.argumentsSpan.end = at + text.length;
+      return;
+    }
     let piece = text;
     if (!p.started) {
       if (this.syntax.valueLayout === 'verbatim') {
@@ -660,6 +714,17 @@ export class KeyValueCallParser extends MarkupParser<KeyValueRole> {
 
   private markerInValue(f: OpenFunction, m: Marker, start: number, end: number): void {
     const p = f.param as OpenParam;
+    if (this.syntax.elementValues && (m.name === 'parameter-begin' || m.name === 'parameter-end')) {
+      const keyEnd = this.syntax.keyEnd ?? '>';
+      // A whole closing tag (`</parameter>`) names nothing: it closes the innermost open element.
+      if (m.name === 'parameter-end' && m.text.endsWith(keyEnd)) {
+        p.tag = p.open[p.open.length - 1]?.name ?? p.name;
+        return this.closeElement(f, p, end);
+      }
+      f.stage = m.name === 'parameter-begin' ? 'child-name' : 'closer-name';
+      p.tag = '';
+      return;
+    }
     switch (this.inFunction(m.name)) {
       case 'parameter-begin':
         if (p.value === '' || p.value.endsWith('\n')) {
@@ -873,11 +938,43 @@ export class KeyValueCallParser extends MarkupParser<KeyValueRole> {
     const byAttribute = f.stage === 'key-attrs' ? this.syntax.attributeType?.(f.attrs) : undefined;
     const type = byAttribute ?? (read.type === undefined ? this.types.of(f.call.name, name) : writtenType(read.type));
     f.attrs = '';
-    const streaming = type.string && !type.nullable;
-    f.param = { name, type, streaming, value: '', started: false, sent: 0 };
+    const streaming = type.string && !type.nullable && !this.syntax.elementValues;
+    f.param = { name, type, streaming, value: '', started: false, sent: 0, open: [], children: [], tag: '' };
     f.stage = 'value';
     this.sendArguments(f, `${f.params === 0 ? '{' : ', '}${JSON.stringify(name)}: ${streaming ? '"' : ''}`);
     f.params++;
+  }
+
+  /** A child element's opening tag ended: the value's text goes to it until it closes. */
+  private openElement(f: OpenFunction, p: OpenParam): void {
+    p.open.push({ name: p.tag, text: '', children: [] });
+    p.tag = '';
+    f.stage = 'value';
+  }
+
+  /**
+   * A closing tag ended at `end`: it closes the innermost open child, or the parameter itself. A name other than the
+   * element's is noted; the element closes all the same.
+   */
+  private closeElement(f: OpenFunction, p: OpenParam, end: number): void {
+    const name = p.tag;
+    p.tag = '';
+    const inner = p.open[p.open.length - 1];
+    const expected = inner ? inner.name : p.name;
+    if (name !== expected) {
+      const start = end - name.length - 1;
+      this.note('stray-marker', start, end, `the closing tag names "${name}" where "${expected}" is open: it closes "${expected}"`);
+    }
+    f.stage = 'value';
+    if (inner) this.foldElement(p);
+    else this.closeParam(f);
+  }
+
+  /** The innermost open child is complete: it joins its parent's children. */
+  private foldElement(p: OpenParam): void {
+    const child = p.open.pop() as ElementNode;
+    const parent = p.open[p.open.length - 1];
+    (parent ? parent.children : p.children).push(child);
   }
 
   /** Ends the open parameter's value: the rest of it (its trailing layout trimmed) goes out. */
@@ -893,7 +990,11 @@ export class KeyValueCallParser extends MarkupParser<KeyValueRole> {
             ? p.value.slice(0, -1)
             : p.value
           : p.value.slice(0, trimmedLength(p.value));
-    if (p.streaming) {
+    while (p.open.length > 0) this.foldElement(p);
+    if (p.children.length > 0) {
+      const root: ElementNode = { name: p.name, text: value, children: p.children };
+      this.sendArguments(f, JSON.stringify(elementValue(root, this.types.schema(f.call.name, p.name))));
+    } else if (p.streaming) {
       if (value.length > p.sent) this.sendArguments(f, JSON.stringify(value.slice(p.sent)).slice(1, -1));
       if (complete) this.sendArguments(f, '"');
     } else if (complete || value !== '') {

@@ -247,7 +247,8 @@ export abstract class MarkupParser<N extends string> implements StreamingParser 
     for (const m of this.table) {
       if (!this.recognised(m)) continue;
       if (rest >= m.text.length) {
-        if (buf.startsWith(m.text, at)) return m;
+        // A longer marker listed before this one may still follow: wait for it (`]<]minimax[>[<` vs `…</`).
+        if (buf.startsWith(m.text, at)) return partial ? 'partial' : m;
       } else if (!partial && m.text.startsWith(buf.slice(at))) {
         partial = true;
       }

@@ -62,13 +62,24 @@ export class ParameterTypes {
   of(tool: string, parameter: string): ParameterType {
     const props = this.byTool.get(tool);
     if (!props || !Object.prototype.hasOwnProperty.call(props, parameter)) return this.untyped;
-    const types = new Set<string>();
-    schemaTypes(props[parameter], types);
-    const nullable = types.has('null');
-    types.delete('null');
-    if (types.size === 0 || types.has('string')) return { string: true, nullable, boolean: false };
-    return { string: false, nullable, boolean: types.has('boolean') };
+    return typeOfSchema(props[parameter]);
   }
+
+  /** The parameter's own schema (undefined for an unknown tool or parameter): nested values are typed by it. */
+  schema(tool: string, parameter: string): unknown {
+    const props = this.byTool.get(tool);
+    return props && Object.prototype.hasOwnProperty.call(props, parameter) ? props[parameter] : undefined;
+  }
+}
+
+/** How a value of this schema is read (no schema, or one that types nothing: text). */
+export function typeOfSchema(schema: unknown): ParameterType {
+  const types = new Set<string>();
+  schemaTypes(schema, types);
+  const nullable = types.has('null');
+  types.delete('null');
+  if (types.size === 0 || types.has('string')) return { string: true, nullable, boolean: false };
+  return { string: false, nullable, boolean: types.has('boolean') };
 }
 
 /**

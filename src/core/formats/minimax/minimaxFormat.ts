@@ -1,8 +1,8 @@
 /**
  * MiniMax-M2 / M2.1 / M2.5 / M2.7 tool calls (MiniMaxAI) as a `ToolCallFormat`: markers, detection, the reference
  * parser (the key/value kernel) and vLLM's `minimax` structural tag. MiniMax-M3's namespaced markup
- * (`]<]minimax[>[<tool_call>`, parameters as tags named after the key) is another grammar, not read by this format
- * (docs/formats/minimax.md).
+ * (`]<]minimax[>[<tool_call>`, parameters as tags named after the key) is another format, `minimax_m3`
+ * (src/core/formats/minimaxM3/, docs/formats/minimax.md).
  */
 import { MarkerSplitter } from '../../tokens/markerSplitter.ts';
 import type { ParserOptions, StreamingParser, ToolCallFormat } from '../toolCallFormat.ts';
@@ -19,8 +19,8 @@ export const minimaxFormat: ToolCallFormat = {
   // The block tags are MiniMax's alone. Not `<invoke name=` nor `<parameter name=`: Claude's older XML writes them too
   // (an invoke outside a block is the `invoke-xml` shape of calls without markup, nobody's).
   leakFragments: [TOOL_CALL_BEGIN, TOOL_CALL_END, '<minimax:tool_call', 'minimax:tool_call>'],
-  // Not `<tool_call>`: MiniMax-M3 with its namespace token stripped writes invokes in one, but M3 is not this format
-  // (docs/formats/minimax.md); such a span stays unknown markup, never Hermes'.
+  // Not `<tool_call>`: MiniMax-M3 with its namespace token stripped writes invokes in one; that span is M3's
+  // (`minimax_m3`), never Hermes'.
   leakSignature: { openers: [TOOL_CALL_BEGIN], closers: [TOOL_CALL_END] },
   // No unmarkedShape: its invokes without the block are also Anthropic's older XML (the `invoke-xml` shape stays
   // nobody's).

@@ -15,6 +15,7 @@ import { KimiSplitter } from '../../../../src/core/formats/kimiK2/kimiSplitter.t
 test('registry: Kimi K2 stays first and the default; the other formats are registered, GLM before Hermes, pythonic before Llama', () => {
   // GLM before Hermes: both write <tool_call>; GLM's detection is the stricter (its layout), so it decides ties.
   // Pythonic before Llama: a call list before Llama's <|eot_id|> is detected by both with no fragment of either.
+  // MiniMax-M3 before Hermes: its <tool_call> holding an invoke (the namespace token skipped) is M3's.
   assert.deepEqual(formatNames(), [
     'kimi_k2',
     'harmony',
@@ -24,6 +25,7 @@ test('registry: Kimi K2 stays first and the default; the other formats are regis
     'glm',
     'hy_v3',
     'minimax_m2',
+    'minimax_m3',
     'seed_oss',
     'kimi_k3',
     'hermes',
@@ -42,7 +44,7 @@ test('registry: Kimi K2 stays first and the default; the other formats are regis
   assert.equal(findFormat(42), undefined);
   assert.throws(
     () => getFormat('nope'),
-    /known: kimi_k2, harmony, deepseek_v31, deepseek_dsml, qwen3_coder, glm, hy_v3, minimax_m2, seed_oss, kimi_k3, hermes, pythonic, llama, gemma4, functiongemma, mistral, lfm2, granite/,
+    /known: kimi_k2, harmony, deepseek_v31, deepseek_dsml, qwen3_coder, glm, hy_v3, minimax_m2, minimax_m3, seed_oss, kimi_k3, hermes, pythonic, llama, gemma4, functiongemma, mistral, lfm2, granite/,
   );
 });
 

@@ -16,6 +16,7 @@ import { KIMI_FIXTURES } from '../../../fixtures/kimiK2Completions.ts';
 import { KIMI_K3_FIXTURES, KIMI_K3_TOOLS } from '../../../fixtures/kimiK3/kimiK3Completions.ts';
 import { LLAMA_FIXTURES } from '../../../fixtures/llamaCompletions.ts';
 import { MINIMAX_FIXTURES } from '../../../fixtures/minimax/minimaxCompletions.ts';
+import { MINIMAX_M3_FIXTURES } from '../../../fixtures/minimaxM3/minimaxM3Completions.ts';
 import { QWEN3_CODER_FIXTURES, QWEN3_CODER_TOOLS } from '../../../fixtures/qwen3CoderCompletions.ts';
 import { PYTHONIC_FIXTURES } from '../../../fixtures/pythonic/pythonicCompletions.ts';
 import { GRANITE_FIXTURES } from '../../../fixtures/granite/graniteCompletions.ts';
@@ -262,6 +263,27 @@ export const FORMAT_ROWS: Readonly<Record<string, FormatRow>> = {
       ['</parameter>\n', 'call-arguments'],
       ['</invoke>', 'section'],
       ['\n</minimax:tool_call>', 'content'],
+      ['bye', 'content'],
+    ],
+  },
+  minimax_m3: {
+    fixtures: MINIMAX_M3_FIXTURES,
+    variants: [{ tools: [] }, { startInReasoning: true }],
+    stateOptions: undefined,
+    states: [
+      ['Hi ', 'content'],
+      ['<mm:think>', 'reasoning'],
+      ['x', 'reasoning'],
+      ['</mm:think>', 'content'],
+      [']<]minimax[>[<tool_call>', 'section'],
+      ['\n', 'section'],
+      [']<]minimax[>[<invoke name="get_weather', 'call-id'],
+      ['">', 'call-arguments'],
+      ['\n]<]minimax[>[<city>', 'call-arguments'],
+      ['Paris', 'call-arguments'],
+      [']<]minimax[>[</city>\n', 'call-arguments'],
+      [']<]minimax[>[</invoke>', 'section'],
+      ['\n]<]minimax[>[</tool_call>', 'content'],
       ['bye', 'content'],
     ],
   },

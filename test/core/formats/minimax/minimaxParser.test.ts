@@ -89,7 +89,7 @@ test('minimax: an <invoke> outside a block is text (SGLang reads it so; Claude w
   assert.equal(r.content, text);
 });
 
-test("minimax: a leaked block is MiniMax's in a record read as any format; invokes in a literal <tool_call> (MiniMax-M3 with its namespace token stripped) are never Hermes' nor any other format's", () => {
+test("minimax: a leaked block is MiniMax's in a record read as any format; invokes in a literal <tool_call> (MiniMax-M3 with its namespace token stripped) are MiniMax-M3's, never Hermes' nor any other format's", () => {
   const block =
     '<minimax:tool_call>\n<invoke name="get_weather">\n<parameter name="city">Paris</parameter>\n</invoke>\n</minimax:tool_call>';
   // Under an M2-style template (ik_llama.cpp PR 1963), and in M3's own parameter tags (mlx-lm PR 1416).
@@ -104,7 +104,7 @@ test("minimax: a leaked block is MiniMax's in a record read as any format; invok
     );
     for (const text of [literal, m3]) {
       const named = attributeLeaks(`Let me check. ${text}`, MINIMAX_TOOLS, getFormat(context)).map((s) => s.format?.name ?? null);
-      assert.deepEqual(named, [null], `${text} in ${context}`);
+      assert.deepEqual(named, ['minimax_m3'], `${text} in ${context}`);
     }
   }
 });
