@@ -34,6 +34,8 @@ async function parquetCompressors(): Promise<Compressors> {
 
 /** A cell as JSON would hold it. */
 export function jsonCell(value: unknown): unknown {
+  // Most cells are text: returned before the checks for what needs converting.
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' || value === null) return value;
   if (typeof value === 'bigint') return Number.isSafeInteger(Number(value)) ? Number(value) : value.toString();
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.toISOString();
   if (value instanceof Uint8Array) return new TextDecoder().decode(value);
@@ -61,7 +63,9 @@ export async function parquetRowRange(
 ): Promise<Record<string, unknown>[]> {
   const { parquetReadObjects } = await import('hyparquet');
   const rows = await parquetReadObjects({ file, metadata, rowStart: start, rowEnd: end, compressors: await parquetCompressors() });
-  return rows.map((r) => jsonCell(r) as Record<string, unknown>);
+  // The rows are hyparquet's fresh objects: their cells are converted in place rather than copied.
+  for (const row of rows) for (const key of Object.keys(row)) row[key] = jsonCell(row[key]);
+  return rows;
 }
 
 /** Every row of the file in order, a row group at a time. */
