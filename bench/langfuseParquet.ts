@@ -2,8 +2,10 @@
  * A Langfuse observations export of N rows as Parquet (hyparquet-writer, Snappy, 10,000 rows a row group), in the
  * shape of test/fixtures/langfuse/observations_v2.jsonl: every tenth row a SPAN, the others GENERATIONs with the
  * OpenAI integration's input ({messages, tools}) and parsed output, each row's text numbered so no two are alike.
- * The bench measures reading it (tableImportBench.ts); a test bounds the memory it takes.
+ * The same rows as the blob export's JSONL and CSV too, so the bench compares the three shapes. The bench measures
+ * reading them (tableImportBench.ts); a test bounds the memory the Parquet one takes.
  */
+import { writeFileSync } from 'node:fs';
 import { parquetWriteFile } from 'hyparquet-writer';
 
 const TOOLS = [
@@ -24,7 +26,7 @@ const TOOLS = [
   },
 ];
 
-export function writeLangfuseObservations(path: string, rows: number): void {
+function observationColumns(rows: number): Record<string, string[]> {
   const cols: Record<string, string[]> = {
     id: [],
     trace_id: [],
@@ -65,9 +67,33 @@ export function writeLangfuseObservations(path: string, rows: number): void {
     );
     cols.provided_model_name?.push(span ? '' : 'gpt-4o-2024-08-06');
   }
+  return cols;
+}
+
+export function writeLangfuseObservations(path: string, rows: number): void {
+  const cols = observationColumns(rows);
   parquetWriteFile({
     filename: path,
     columnData: Object.entries(cols).map(([name, data]) => ({ name, data, type: 'STRING' as const })),
     rowGroupSize: 10_000,
   });
+}
+
+/** The same rows as the blob export's JSONL: one object a line, `input` and `output` as JSON text. */
+export function writeLangfuseObservationsJsonl(path: string, rows: number): void {
+  const cols = observationColumns(rows);
+  const names = Object.keys(cols);
+  const lines: string[] = [];
+  for (let i = 0; i < rows; i++) lines.push(JSON.stringify(Object.fromEntries(names.map((n) => [n, cols[n]?.[i] ?? '']))));
+  writeFileSync(path, lines.join('\n') + '\n');
+}
+
+/** The same rows as the blob export's CSV: a header, every field quoted (RFC 4180). */
+export function writeLangfuseObservationsCsv(path: string, rows: number): void {
+  const cols = observationColumns(rows);
+  const names = Object.keys(cols);
+  const quote = (v: string) => `"${v.replaceAll('"', '""')}"`;
+  const lines = [names.join(',')];
+  for (let i = 0; i < rows; i++) lines.push(names.map((n) => quote(cols[n]?.[i] ?? '')).join(','));
+  writeFileSync(path, lines.join('\n') + '\n');
 }

@@ -110,7 +110,7 @@ function fileHash(path: string): string {
 const min = (xs: number[]) => Math.min(...xs.filter((x) => Number.isFinite(x)));
 const f0 = (ms: number) => `${ms.toFixed(0)} ms`;
 
-function nodeStartMs(): number {
+export function nodeStartMs(): number {
   const times: number[] = [];
   for (let i = 0; i < RUNS; i++) {
     const t = performance.now();

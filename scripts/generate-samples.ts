@@ -6,6 +6,7 @@
  * Deterministic: no randomness, no clock. Ids, token ids, logprobs and hashes derive from fixed strings, so
  * `npx tsx scripts/generate-samples.ts` rewrites the same bytes; test/samples.test.ts checks they are current.
  */
+import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { k2vvRequestHash } from '../src/host/eval/pythonJson.ts';
@@ -2194,6 +2195,316 @@ function otelSpans(): string {
   return `${JSON.stringify(current, null, 2)}\n${JSON.stringify(legacy)}\n`;
 }
 
+// ---- What observability tools and vendor verifiers export: Langfuse, LangSmith, Phoenix (OpenInference), MiniMax ----
+
+const USER_LISBON = 'What is the weather in Lisbon?';
+const USER_OUTAGE = 'Is there an outage at Acme right now?';
+const chatInput = (user: string) => ({
+  messages: [
+    { role: 'system', content: SYSTEM },
+    { role: 'user', content: user },
+  ],
+  tools: [TOOLS.weather, TOOLS.search],
+});
+const parsedCall = (id: string, name: string, value: unknown) => ({ id, type: 'function', function: { name, arguments: args(value) } });
+// The endpoint's parser missed the call: the Kimi markup reaches the client as content.
+const LEAKED_SEARCH = `Checking the status page.${section(call('functions.search_web:0', { query: 'acme outage status', max_results: 5 }))}`;
+
+/**
+ * Langfuse's blob storage export (observations_v2, JSONL; snake_case, input/output as JSON text): the agent's span
+ * (no model call), a generation whose parsed call is clean, and one whose content holds the leaked markup. Langfuse
+ * keeps the parsed assistant message only, so both say which checks could not run.
+ */
+function langfuseObservations(): Json[] {
+  const traceId = hex('langfuse-trace', 32);
+  const row = (id: string, type: string, name: string, second: number, input: unknown, output: unknown, model: string | null) => ({
+    id,
+    trace_id: traceId,
+    project_id: 'acme-ops',
+    environment: 'production',
+    type,
+    name,
+    start_time: `2025-10-21 10:20:${String(second).padStart(2, '0')}.000000`,
+    end_time: `2025-10-21 10:20:${String(second + 1).padStart(2, '0')}.200000`,
+    parent_observation_id: type === 'SPAN' ? '' : `span-${hex('langfuse-span', 8)}`,
+    level: 'DEFAULT',
+    status_message: '',
+    input: JSON.stringify(input),
+    output: output === null ? '' : JSON.stringify(output),
+    provided_model_name: model,
+    model_parameters: model ? JSON.stringify({ temperature: 0.6 }) : null,
+    usage_details: model ? { input: 884, output: 23, total: 907 } : {},
+  });
+  return [
+    row(`span-${hex('langfuse-span', 8)}`, 'SPAN', 'ops-agent', 0, { question: USER_LISBON }, null, null),
+    row(
+      `gen-${hex('langfuse-clean', 8)}`,
+      'GENERATION',
+      'OpenAI-generation',
+      1,
+      chatInput(USER_LISBON),
+      { role: 'assistant', content: null, tool_calls: [parsedCall('functions.get_weather:0', 'get_weather', { city: 'Lisbon' })] },
+      MODEL,
+    ),
+    row(
+      `gen-${hex('langfuse-leak', 8)}`,
+      'GENERATION',
+      'OpenAI-generation',
+      3,
+      chatInput(USER_OUTAGE),
+      { role: 'assistant', content: LEAKED_SEARCH },
+      MODEL,
+    ),
+  ];
+}
+
+/**
+ * LangSmith runs as its bulk export writes them (JSONL here; Parquet the same columns): the agent's chain run (no
+ * model call), an llm run whose outputs kept the whole chat.completion (its call breaks the schema: max_results 50
+ * > 20), and one that kept LangChain's generations (parsed message only).
+ */
+function langsmithRuns(): Json[] {
+  const traceId = uuidLike('langsmith-trace');
+  const run = (seed: string, runType: string, name: string, second: number, inputs: unknown, outputs: unknown) => ({
+    id: runType === 'chain' ? traceId : uuidLike(seed),
+    trace_id: traceId,
+    parent_run_id: runType === 'chain' ? null : traceId,
+    name,
+    run_type: runType,
+    status: 'success',
+    start_time: `2025-10-21T10:25:${String(second).padStart(2, '0')}.000000`,
+    end_time: `2025-10-21T10:25:${String(second + 1).padStart(2, '0')}.400000`,
+    inputs,
+    outputs,
+    error: null,
+    extra: { metadata: runType === 'llm' ? { ls_provider: 'openai', ls_model_name: MODEL } : {} },
+    tags: [],
+  });
+  const completion = {
+    id: `chatcmpl-${hex('langsmith-raw', 24)}`,
+    object: 'chat.completion',
+    created: 1_761_042_301,
+    model: MODEL,
+    choices: [
+      {
+        index: 0,
+        message: {
+          role: 'assistant',
+          content: null,
+          tool_calls: [parsedCall('functions.search_web:0', 'search_web', { query: 'acme outage status', max_results: 50 })],
+        },
+        finish_reason: 'tool_calls',
+      },
+    ],
+    usage: { prompt_tokens: 902, completion_tokens: 31, total_tokens: 933 },
+  };
+  const generation = {
+    generations: [
+      [
+        {
+          text: '',
+          type: 'ChatGeneration',
+          generation_info: { finish_reason: 'tool_calls' },
+          message: {
+            role: 'assistant',
+            content: '',
+            tool_calls: [parsedCall('functions.get_weather:0', 'get_weather', { city: 'Lisbon', unit: 'celsius' })],
+          },
+        },
+      ],
+    ],
+  };
+  return [
+    run('langsmith-chain', 'chain', 'ops_agent', 0, { question: USER_OUTAGE }, { answer: 'No outage is reported.' }),
+    run('langsmith-raw', 'llm', 'ChatOpenAI', 1, { ...chatInput(USER_OUTAGE), model: MODEL }, completion),
+    run('langsmith-parsed', 'llm', 'ChatOpenAI', 4, { ...chatInput(USER_LISBON), model: MODEL }, generation),
+  ];
+}
+
+/** A UUID-shaped id from a seed. */
+function uuidLike(seed: string): string {
+  const h = hex(seed, 32);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
+
+/**
+ * Phoenix spans with OpenInference's flattened attributes (its span JSONL): the agent's CHAIN span (no model call)
+ * and an LLM span whose output message calls a tool the request never offered (`get_stock_price`).
+ */
+function phoenixSpans(): Json[] {
+  const traceId = uuidLike('phoenix-trace');
+  const agent = uuidLike('phoenix-agent');
+  const span = (id: string, name: string, kind: string, attributes: Json) => ({
+    name,
+    context: { trace_id: traceId, span_id: id },
+    span_kind: kind,
+    parent_id: kind === 'CHAIN' ? null : agent,
+    start_time: '2025-10-21T10:30:00.000000+00:00',
+    end_time: '2025-10-21T10:30:01.500000+00:00',
+    status_code: 'OK',
+    status_message: '',
+    attributes,
+    events: [],
+  });
+  const tools = [TOOLS.weather, TOOLS.search];
+  return [
+    span(agent, 'ops-agent', 'CHAIN', { 'openinference.span.kind': 'CHAIN', 'input.value': 'How is ACME stock doing today?' }),
+    span(uuidLike('phoenix-llm'), 'ChatCompletion', 'LLM', {
+      'openinference.span.kind': 'LLM',
+      'llm.model_name': MODEL,
+      'llm.provider': 'openai',
+      'llm.invocation_parameters': JSON.stringify({ temperature: 0.6 }),
+      'llm.input_messages.0.message.role': 'system',
+      'llm.input_messages.0.message.content': SYSTEM,
+      'llm.input_messages.1.message.role': 'user',
+      'llm.input_messages.1.message.content': 'How is ACME stock doing today?',
+      ...Object.fromEntries(tools.map((t, i) => [`llm.tools.${i}.tool.json_schema`, JSON.stringify(t)])),
+      'llm.output_messages.0.message.role': 'assistant',
+      'llm.output_messages.0.message.tool_calls.0.tool_call.id': 'functions.get_stock_price:0',
+      'llm.output_messages.0.message.tool_calls.0.tool_call.function.name': 'get_stock_price',
+      'llm.output_messages.0.message.tool_calls.0.tool_call.function.arguments': JSON.stringify({ ticker: 'ACME' }),
+      'llm.token_count.prompt': 871,
+      'llm.token_count.completion': 19,
+    }),
+  ];
+}
+
+/**
+ * MiniMax-Provider-Verifier's results.jsonl (verify.py: K2VV's result line plus its validators' verdicts): a clean
+ * call, and an answer that is reasoning alone (its error_only_reasoning verdict).
+ */
+function minimaxVerifierResults(): Json[] {
+  const model = 'MiniMaxAI/MiniMax-M2.1';
+  const request = (user: string) => ({ ...chatInput(user), model, temperature: 1.0 });
+  const response = (seed: string, message: Json, finish: string) => ({
+    id: `chatcmpl-${hex(seed, 24)}`,
+    object: 'chat.completion',
+    created: 1_761_043_000,
+    model,
+    choices: [{ index: 0, message: { role: 'assistant', ...message }, finish_reason: finish }],
+    usage: { prompt_tokens: 884, completion_tokens: 40, total_tokens: 924 },
+  });
+  const line = (i: number, user: string, message: Json, finish: string, verdicts: Json) => ({
+    data_index: i,
+    request: request(user),
+    response: response(`minimax-${i}`, message, finish),
+    status: 'success',
+    finish_reason: finish,
+    last_run_at: `2025-10-21T10:35:0${i}.000000`,
+    duration_ms: 900 + i * 111,
+    hash: k2vvRequestHash(request(user)),
+    error_only_reasoning_checked: 1,
+    ...verdicts,
+  });
+  return [
+    line(
+      1,
+      USER_LISBON,
+      { content: null, reasoning: 'The user wants the weather.', tool_calls: [parsedCall('call_1_0', 'get_weather', { city: 'Lisbon' })] },
+      'tool_calls',
+      { error_only_reasoning: false, tool_calls_finish_reason: 'tool_calls', tool_calls_valid: true, tool_calls_count: 1 },
+    ),
+    line(2, USER_OUTAGE, { content: '', reasoning: 'I should search the status page for an outage.' }, 'stop', {
+      error_only_reasoning: true,
+      tool_calls_finish_reason: 'stop',
+    }),
+  ];
+}
+
+/** Python's json.dumps(sort_keys=True, separators=(",", ":"), ensure_ascii=True) for the ASCII values written here. */
+function sortedJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(sortedJson).join(',')}]`;
+  if (value !== null && typeof value === 'object')
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${sortedJson((value as Json)[k])}`)
+      .join(',')}}`;
+  return JSON.stringify(value);
+}
+
+/**
+ * The DeepSeek provider verifier's attempts.jsonl (evidence.py's hash-chained envelopes, keys sorted, compact): the
+ * run's manifest, then per attempt its attempt_start and attempt records — a clean call, and a call whose
+ * max_results (50) breaks the declared maximum (20). Each record_hash is the sha256 of the envelope without it.
+ */
+function deepseekAttempts(): string {
+  const model = 'deepseek-v4-flash';
+  const records: Json[] = [{ kind: 'manifest', manifest_hash: hex('deepseek-manifest', 64) }];
+  const attempt = (n: number, caseId: string, user: string, name: string, value: unknown) => {
+    const request = {
+      model,
+      messages: [{ role: 'user', content: user }],
+      tools: [TOOLS.weather, TOOLS.search],
+      stream: false,
+      max_tokens: 1024,
+    };
+    const requestHash = createHash('sha256').update(sortedJson(request)).digest('hex');
+    const body = {
+      id: `ds-${hex(caseId, 12)}`,
+      object: 'chat.completion',
+      created: 1_761_044_000 + n,
+      model,
+      choices: [
+        {
+          index: 0,
+          message: { role: 'assistant', content: '', tool_calls: [{ index: 0, ...parsedCall(`call_00_${hex(caseId, 8)}`, name, value) }] },
+          finish_reason: 'tool_calls',
+        },
+      ],
+      usage: { prompt_tokens: 180, completion_tokens: 22, total_tokens: 202 },
+    };
+    const step = {
+      attempt_number: 1,
+      case_id: caseId,
+      endpoint: 'candidate',
+      prompt_id: caseId.split('.')[0],
+      repetition: 0,
+      retry: 0,
+      step: 0,
+    };
+    records.push({ ...step, kind: 'attempt_start', protocol: 'chat', request_hash: requestHash });
+    records.push({
+      kind: 'attempt',
+      attempt: {
+        ...step,
+        capture: {
+          body_base64: Buffer.from(JSON.stringify(body)).toString('base64'),
+          body_omission_reason: null,
+          chunks: [],
+          decoded_json: body,
+          error: null,
+          headers: { 'content-type': 'application/json' },
+          schema_version: 1,
+          status_code: 200,
+          timings: { total_seconds: 1.5 + n / 4 },
+        },
+        error: null,
+        events: [],
+        evidence_hash: hex(`${caseId}-evidence`, 64),
+        http_exchange_completed: true,
+        request,
+        request_hash: requestHash,
+        response: { status_code: 200 },
+        schema_version: 1,
+        status_code: 200,
+        timings: { total_seconds: 1.5 + n / 4 },
+      },
+    });
+  };
+  attempt(1, 'weather.r0', USER_LISBON, 'get_weather', { city: 'Lisbon' });
+  attempt(2, 'outage.r0', USER_OUTAGE, 'search_web', { query: 'acme outage status', max_results: 50 });
+  let previous = '0'.repeat(64);
+  return records
+    .map((record) => {
+      const hashed = sortedJson({ previous_hash: previous, record });
+      const recordHash = createHash('sha256').update(hashed).digest('hex');
+      previous = recordHash;
+      return `${hashed.slice(0, -1)},"record_hash":"${recordHash}"}`;
+    })
+    .join('\n')
+    .concat('\n');
+}
+
 const jsonl = (rows: unknown[]) => rows.map((r) => JSON.stringify(r)).join('\n') + '\n';
 
 /** Every sample file: name → exact content. */
@@ -2217,6 +2528,11 @@ export function generateSamples(): Record<string, string> {
     'real-failures.jsonl': jsonl(realFailures()),
     'token-problems.jsonl': jsonl(tokenProblems()),
     'otel-genai-spans.json': otelSpans(),
+    'langfuse-observations.jsonl': jsonl(langfuseObservations()),
+    'langsmith-runs.jsonl': jsonl(langsmithRuns()),
+    'phoenix-spans.jsonl': jsonl(phoenixSpans()),
+    'minimax-verifier-results.jsonl': jsonl(minimaxVerifierResults()),
+    'deepseek-verifier-attempts.jsonl': deepseekAttempts(),
   };
 }
 

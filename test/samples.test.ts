@@ -157,6 +157,17 @@ test('every diagnostic kind fires on some sample; the clean samples are clean', 
       [149, 0],
     ],
   );
+  // What observability tools and verifiers export: one record per model call, the rest of the rows skipped.
+  assert.deepEqual(kindsOf('langfuse-observations.jsonl'), [[], ['content-leak']]);
+  assert.deepEqual(kindsOf('langsmith-runs.jsonl'), [['schema-violation'], []]);
+  assert.deepEqual(kindsOf('phoenix-spans.jsonl'), [['unknown-tool']]);
+  assert.deepEqual(kindsOf('minimax-verifier-results.jsonl'), [[], ['tool-described-not-called']]);
+  assert.deepEqual(kindsOf('deepseek-verifier-attempts.jsonl'), [[], ['schema-violation']]);
+  // Rows that are no model call (the agents' spans and chain runs, line 1) are skipped; records keep their rows' lines.
+  assert.deepEqual(
+    ['langfuse-observations.jsonl', 'langsmith-runs.jsonl', 'phoenix-spans.jsonl'].map((f) => (records.get(f) ?? []).map((r) => r.line)),
+    [[2, 3], [2, 3], [2]],
+  );
   const real = (id: string) => (records.get('real-failures.jsonl') ?? []).find((r) => r.id === id)?.diagnostics ?? [];
   for (const [id, format] of [
     ['calls-in-reasoning-content', 'kimi_k2'],
@@ -221,12 +232,17 @@ test('only malformed-lines.jsonl has unreadable lines, exactly the planted ones;
     'chat-completion',
     'chat-request',
     'completions',
+    'deepseek-verifier',
     'k2vv-result',
+    'langfuse',
+    'langsmith',
     'llama.cpp',
+    'minimax-result',
     'native',
     'ollama',
     'openai-responses',
     'openai-responses-stream',
+    'openinference',
     'otel',
     'sse',
   ]);

@@ -3,6 +3,7 @@ import { loadK2vvResults } from '../host/eval/loadResults.ts';
 import { summarize, triggerScores } from '../host/eval/k2vvMetrics.ts';
 import { figuresOf, latestPerSample } from '../host/eval/evalFigures.ts';
 import { InputError } from './analyzeCommand.ts';
+import { kimiSummarize } from './evalKimiSummary.ts';
 import { terminalStyle } from '../host/report/terminalStyle.ts';
 import { escapedJson, terminalText } from '../host/report/terminalText.ts';
 
@@ -21,6 +22,9 @@ export async function evalSummarizeCommand(
   options: { reference?: string; json?: boolean },
   out: NodeJS.WritableStream & { isTTY?: boolean },
 ): Promise<number> {
+  // Kimi Vendor Verifier's JUnit XML or tool-call schema report: its own figures.
+  const kimi = await kimiSummarize(path, options, out);
+  if (kimi !== null) return kimi;
   const { results, errors } = await load(path);
   for (const e of errors) process.stderr.write(`toolscope: ${terminalText(path)}: ${terminalText(e.message)}\n`);
   if (results.length === 0) throw new InputError(`${path} holds no K2-Vendor-Verifier result lines`);

@@ -10,7 +10,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, FrameLocator, Page } from 'playwright-core';
+import type { Browser, Frame, FrameLocator, Page } from 'playwright-core';
 import { CHROMIUM } from '../webview/harness.ts';
 
 /** TOOLSCOPE_CODE_SERVER overrides where code-server is (the default is where scripts/setup-code-server.sh puts it). */
@@ -245,4 +245,21 @@ export function activeWebview(page: Page): FrameLocator {
 /** Texts of the notification toasts on screen. */
 export async function toasts(page: Page): Promise<string[]> {
   return page.locator('.notification-toast').allInnerTexts();
+}
+
+/** The trace editor's page for a file (each custom editor is a webview, a frame inside a frame). */
+export async function traceFrame(page: Page, fileName: string, timeoutMs = 60_000): Promise<Frame> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    for (const f of page.frames()) {
+      const state = await f
+        .evaluate<{ file: string | null; painted: boolean }>(
+          `({ file: document.querySelector('.file-name')?.textContent ?? null, painted: document.querySelector('.record-title:not(.muted)') !== null })`,
+        )
+        .catch(() => null);
+      if (state?.file === fileName && state.painted) return f;
+    }
+    if (Date.now() > deadline) throw new Error(`no Toolscope editor painted a record of ${fileName} in ${timeoutMs / 1000} s`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }

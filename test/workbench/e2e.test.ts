@@ -20,7 +20,17 @@ import { launch, ROOT } from '../webview/harness.ts';
 import { summarize } from '../../src/host/eval/k2vvMetrics.ts';
 import { loadK2vvResults } from '../../src/host/eval/loadResults.ts';
 import { loadAll } from '../../src/io/trace/loadTrace.ts';
-import { answerInput, CodeServer, freePort, openWorkbench, pickQuick, runCommand, toasts, workbenchMissing } from './codeServer.ts';
+import {
+  answerInput,
+  CodeServer,
+  freePort,
+  openWorkbench,
+  pickQuick,
+  runCommand,
+  toasts,
+  traceFrame,
+  workbenchMissing,
+} from './codeServer.ts';
 
 const missing = workbenchMissing();
 const OUT = join(ROOT, 'test-results', 'e2e');
@@ -56,23 +66,6 @@ async function writeBigTrace(path: string, target = 200 * 1024 * 1024): Promise<
 /** The little of the DOM these tests read inside the webview (the project's Node types have no DOM). */
 interface Doc {
   document: { querySelector(selector: string): { textContent: string | null } | null };
-}
-
-/** The trace editor's page for a file (each custom editor is a webview, a frame inside a frame). */
-async function traceFrame(page: Page, fileName: string, timeoutMs = 60_000): Promise<Frame> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    for (const f of page.frames()) {
-      const state = await f
-        .evaluate<{ file: string | null; painted: boolean }>(
-          `({ file: document.querySelector('.file-name')?.textContent ?? null, painted: document.querySelector('.record-title:not(.muted)') !== null })`,
-        )
-        .catch(() => null);
-      if (state?.file === fileName && state.painted) return f;
-    }
-    if (Date.now() > deadline) throw new Error(`no Toolscope editor painted a record of ${fileName} in ${timeoutMs / 1000} s`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 /**

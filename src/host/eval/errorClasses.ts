@@ -5,6 +5,7 @@
  */
 import type { ToolSchemas } from '../../core/schema/toolSchemas.ts';
 import type { ChatCompletion, ChatTool, TraceRecord } from '../../core/trace/record.ts';
+import { responseMessage } from '../../core/trace/responseMessage.ts';
 
 export type CallClass = 'valid' | 'invalid_json' | 'unknown_name' | 'schema_mismatch' | 'no_schema';
 
@@ -14,8 +15,11 @@ export interface ErrorClassCounts {
   schema_mismatch: number;
 }
 
-/** The recorded completion's tool calls (the client's view, as K2VV judges it). */
+/** The recorded completion's tool calls (the client's view, as K2VV judges it); a recorded stream's as its deltas join them. */
 export function completionCalls(record: TraceRecord): Array<{ name: string; arguments: string }> {
+  // K2VV's lines hold a chat.completion; a DeepSeek verifier's streamed attempt holds its chunks.
+  if (Array.isArray(record.response))
+    return responseMessage(record.response).calls.map((c) => ({ name: c.name ?? '', arguments: c.arguments }));
   const response = record.response as ChatCompletion | undefined;
   const calls = response && !Array.isArray(response) ? (response.choices?.[0]?.message?.tool_calls ?? []) : [];
   return (calls ?? []).map((c) => ({ name: c.function?.name ?? '', arguments: c.function?.arguments ?? '' }));

@@ -3,8 +3,10 @@
  * since July 2026, LangSmith's bulk export, a Phoenix spans dataframe) holds, as plain JSON-like objects. Only one row
  * group's rows are held at once, so a file of any size reads in the memory of its largest row group. Values become
  * what a JSON export would hold: 64-bit integers numbers (text when unsafe), timestamps ISO text, bytes UTF-8 text.
- * Snappy, gzip, Brotli and uncompressed pages are read (zlib gives the two others); a codec Node cannot inflate is
- * an error naming it. `line` is the row's 1-based ordinal in the file (a table has no lines: docs/trace-format.md).
+ * Every codec Parquet names is read: uncompressed, Snappy, ZSTD, LZ4 (Hadoop's framing) and LZ4_RAW from
+ * hyparquet-compressors (pure JS, its Snappy a WebAssembly module inlined in the package: nothing is fetched), gzip and
+ * Brotli from Node's zlib; a page that does not inflate is an error naming the file. `line` is the row's 1-based
+ * ordinal in the file (a table has no lines: docs/trace-format.md).
  */
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { AsyncBuffer, Compressors, FileMetaData } from 'hyparquet';
@@ -15,13 +17,25 @@ export interface TableRow {
   row: Record<string, unknown>;
 }
 
-const COMPRESSORS: Compressors = {
-  GZIP: (input: Uint8Array) => new Uint8Array(gunzipSync(input)),
-  BROTLI: (input: Uint8Array) => new Uint8Array(brotliDecompressSync(input)),
-};
+let compressors: Compressors | undefined;
+
+/** hyparquet-compressors' codecs, loaded with the first Parquet file read; zlib's native gzip and Brotli over theirs. */
+async function parquetCompressors(): Promise<Compressors> {
+  if (!compressors) {
+    const { compressors: all } = await import('hyparquet-compressors');
+    compressors = {
+      ...all,
+      GZIP: (input: Uint8Array) => new Uint8Array(gunzipSync(input)),
+      BROTLI: (input: Uint8Array) => new Uint8Array(brotliDecompressSync(input)),
+    };
+  }
+  return compressors;
+}
 
 /** A cell as JSON would hold it. */
 export function jsonCell(value: unknown): unknown {
+  // Most cells are text: returned before the checks for what needs converting.
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' || value === null) return value;
   if (typeof value === 'bigint') return Number.isSafeInteger(Number(value)) ? Number(value) : value.toString();
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.toISOString();
   if (value instanceof Uint8Array) return new TextDecoder().decode(value);
@@ -48,8 +62,10 @@ export async function parquetRowRange(
   end: number,
 ): Promise<Record<string, unknown>[]> {
   const { parquetReadObjects } = await import('hyparquet');
-  const rows = await parquetReadObjects({ file, metadata, rowStart: start, rowEnd: end, compressors: COMPRESSORS });
-  return rows.map((r) => jsonCell(r) as Record<string, unknown>);
+  const rows = await parquetReadObjects({ file, metadata, rowStart: start, rowEnd: end, compressors: await parquetCompressors() });
+  // The rows are hyparquet's fresh objects: their cells are converted in place rather than copied.
+  for (const row of rows) for (const key of Object.keys(row)) row[key] = jsonCell(row[key]);
+  return rows;
 }
 
 /** Every row of the file in order, a row group at a time. */

@@ -33,13 +33,13 @@ after(async () => {
  * exports hold them: objects as JSON text in `textColumns`, the other values as text, nulls as nulls; two rows a row
  * group, so rows cross row groups.
  */
-async function asParquet(jsonl: string, name: string, textColumns: string[]): Promise<string> {
+async function asParquet(jsonl: string, name: string, textColumns: string[], compression = 'snappy'): Promise<string> {
   const out = join(dir, name);
   const keys = Object.keys(JSON.parse((await readFile(jsonl, 'utf8')).split('\n')[0] ?? '{}') as object);
   const column = (k: string) =>
     `CASE WHEN json_type(json->'${k}') = 'NULL' THEN NULL ELSE ${textColumns.includes(k) ? `(json->'${k}')::VARCHAR` : `json->>'${k}'`} END AS "${k}"`;
   await query(
-    `COPY (SELECT ${keys.map(column).join(', ')} FROM read_json_objects(${sqlPath(jsonl)})) TO ${sqlPath(out)} (FORMAT parquet, ROW_GROUP_SIZE 2)`,
+    `COPY (SELECT ${keys.map(column).join(', ')} FROM read_json_objects(${sqlPath(jsonl)})) TO ${sqlPath(out)} (FORMAT parquet, ROW_GROUP_SIZE 2, COMPRESSION ${compression})`,
   );
   return out;
 }
@@ -110,6 +110,34 @@ test('Langfuse CSV and Parquet exports give the JSONL export’s records (line: 
     'a row is numbered by its place in the file',
   );
   assert.deepEqual(fromParquet.errors, jsonl.errors);
+});
+
+test('Parquet pages in every codec DuckDB writes (ZSTD and LZ4_RAW among them) give the JSONL export’s records', async () => {
+  const jsonl = await loadAll(at('langfuse/observations_v2.jsonl'));
+  const { parquetFile } = await import('../../../src/io/trace/parquetRows.ts');
+  for (const [compression, codec] of [
+    ['zstd', 'ZSTD'],
+    ['lz4_raw', 'LZ4_RAW'],
+    ['lz4', 'LZ4_RAW'], // DuckDB's lz4 writes the raw block format, LZ4_RAW in the footer
+    ['gzip', 'GZIP'],
+    ['brotli', 'BROTLI'],
+    ['snappy', 'SNAPPY'],
+    ['uncompressed', 'UNCOMPRESSED'],
+  ] as const) {
+    const path = await asParquet(
+      at('langfuse/observations_v2.jsonl'),
+      `observations-${compression}.parquet`,
+      ['metadata', 'usage_details'],
+      compression,
+    );
+    // The footer says the pages are in that codec (not a fallback the writer chose).
+    const { metadata } = await parquetFile(path);
+    const codecs = new Set(metadata.row_groups.flatMap((g) => g.columns.map((c) => c.meta_data?.codec)));
+    assert.deepEqual([...codecs], [codec], compression);
+    const got = await loadAll(path);
+    assert.deepEqual(stripLines(got.records), stripLines(jsonl.records), compression);
+    assert.deepEqual(got.errors, jsonl.errors, compression);
+  }
 });
 
 test('LangSmith runs: wrap_openai keeps the raw exchange, LangChain the parsed AIMessage; chains are skipped', async () => {
