@@ -10,7 +10,13 @@ import { parseTokens, type ParseEvent } from './formats/parseTokens.ts';
 import { findFormat } from './formats/registry.ts';
 import { recordedSpecialTokens } from './formats/recordedSpecialTokens.ts';
 import { modelNames, resolveFormat, type FormatBasis } from './formats/resolveFormat.ts';
-import { chooseTokenizer, type TokenizerChoice, type TokenizerFileReader, type TokenizerPaths } from './formats/tokenizerChoice.ts';
+import {
+  approximateAfter,
+  chooseTokenizer,
+  type TokenizerChoice,
+  type TokenizerFileReader,
+  type TokenizerPaths,
+} from './formats/tokenizerChoice.ts';
 import type { GrammarEngine } from './guided/grammarEngine.ts';
 import { completionQuotedInError } from './formats/quotedMarkup.ts';
 import { apiIssuesCallIds } from './trace/apiCallIds.ts';
@@ -285,7 +291,16 @@ export class Analyzer {
         tokenizer: 'coarse split (size limit)',
       };
     } else if (record.completion) {
-      completion = tokenizeCompletion({ ...record.completion, tokens: checkedTokens.tokens }, choose, recordedSpecialTokens(format));
+      const input = { ...record.completion, tokens: checkedTokens.tokens };
+      try {
+        completion = tokenizeCompletion(input, choose, recordedSpecialTokens(format));
+      } catch (err) {
+        // The model's tokenizer failed on this text (a user's pattern ran past its budget): approximate tokens, saying why.
+        const failed = choice as TokenizerChoice | null;
+        if (failed === null || failed.tokenizer.approximate) throw err;
+        choice = approximateAfter(format, err);
+        completion = tokenizeCompletion(input, choice.tokenizer, recordedSpecialTokens(format));
+      }
     }
     const note = (choice as TokenizerChoice | null)?.note;
     if (completion && completion.source === 'approximate' && note) completion.tokenizerNote = note;

@@ -68,6 +68,11 @@ export function chooseTokenizer(
   return { tokenizer: tokenizerFor(format), note: notes.join('; ') };
 }
 
+/** The format's approximate splitter after the chosen tokenizer threw on a text, with its reason as the note. */
+export function approximateAfter(format: ToolCallFormat, err: unknown): TokenizerChoice {
+  return { tokenizer: tokenizerFor(format), note: message(err) };
+}
+
 /** The path for a record: its model's name (whole, or after the last `/`), else its format's, else the catch-all. */
 export function pathFor(paths: TokenizerPaths | undefined, formatName: string, models: readonly string[]): string | undefined {
   const byName = new Map(

@@ -6,7 +6,23 @@
  * records then get approximate tokens with the reason). This is a screen of the pattern's shape, not a step
  * budget: the pre-tokenizer patterns of the models Toolscope knows (GPT-2, Llama 3, Qwen2, DeepSeek-V3, o200k)
  * repeat only single characters or classes, and a pattern whose blow-up is polynomial (`\s*\s*$`) still runs.
+ * The screen misses blow-ups of other shapes (`(a|aa)+$`: an alternation whose branches overlap), so the runs
+ * themselves go under a `PatternBudget` as well, which the composition root hands in (the clock is Node's).
  */
+
+/**
+ * Runs `run` (a tokenizer's encoding of a text of `length` characters) and throws if it takes longer than the
+ * budget allows: a pattern that backtracks without end is stopped instead of holding the thread for ever.
+ */
+export type PatternBudget = <T>(length: number, run: () => T) => T;
+
+/** What a `PatternBudget` throws when a run goes past it. */
+export class PatternBudgetExceeded extends Error {
+  constructor(readonly limitMs: number) {
+    super(`stopped after ${(limitMs / 1000).toFixed(1)} s`);
+    this.name = 'PatternBudgetExceeded';
+  }
+}
 
 /** The first nested repetition in `source` (its text), or null. */
 export function nestedRepetition(source: string): string | null {

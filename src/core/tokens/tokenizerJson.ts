@@ -9,7 +9,7 @@ import { Tokenizer as HfTokenizer } from '@huggingface/tokenizers';
 import { byteEscapes, pushByteTokens } from './bytePairEncoder.ts';
 import { byteLevelBytes } from './byteLevel.ts';
 import type { Token, Tokenizer } from './token.ts';
-import { nestedRepetition, tokenizerPatterns } from './regexBacktracking.ts';
+import { nestedRepetition, tokenizerPatterns, PatternBudgetExceeded, type PatternBudget } from './regexBacktracking.ts';
 
 const BYTE_TOKEN = /^<0x([0-9A-Fa-f]{2})>$/u;
 
@@ -19,12 +19,16 @@ export class TokenizerJson implements Tokenizer {
   /** Added tokens (`<|im_end|>`, `<tool_call>`) by id: single tokens of the vocabulary, shown as special. */
   private readonly added = new Map<number, { content: string; special: boolean }>();
   private readonly byteLevel: boolean;
+  /** Why this tokenizer stopped: its patterns ran past their budget once (every text after that is refused at once). */
+  private overrun: string | null = null;
 
+  /** `budget` bounds each encoding (the user's patterns run on V8's backtracking engine); none: unbounded. */
   constructor(
     readonly name: string,
     json: unknown,
     config: unknown,
     private readonly label: string,
+    private readonly budget?: PatternBudget,
   ) {
     if (typeof json !== 'object' || json === null || typeof (json as { model?: unknown }).model !== 'object')
       throw new Error(`${label} is not a tokenizer.json (no "model")`);
@@ -56,7 +60,17 @@ export class TokenizerJson implements Tokenizer {
   }
 
   tokenize(text: string): Token[] {
-    const { ids } = this.hf.encode(text, { add_special_tokens: false });
+    if (this.overrun !== null) throw new Error(this.overrun);
+    const encode = () => this.hf.encode(text, { add_special_tokens: false });
+    let ids: number[];
+    try {
+      ({ ids } = this.budget ? this.budget(text.length, encode) : encode());
+    } catch (err) {
+      if (!(err instanceof PatternBudgetExceeded)) throw err;
+      // Stopped mid-match: the library's state is not to be trusted after that, and the next text may do the same.
+      this.overrun = `${this.label}: its patterns ran past their budget on a text of ${text.length} characters (${err.message}): a pattern that backtracks without end; this tokenizer is not used again`;
+      throw new Error(this.overrun, { cause: err });
+    }
     const parts: Array<[string, number]> = ids.map((id) => [this.bytesOf(id), id]);
     let all = parts.map(([b]) => b).join('');
     const expected = Buffer.from(text, 'utf8').toString('latin1');

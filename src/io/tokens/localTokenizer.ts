@@ -13,6 +13,7 @@ import { tiktokenTokenizer } from '../../core/tokens/tiktokenFile.ts';
 import { TokenizerJson } from '../../core/tokens/tokenizerJson.ts';
 import type { Tokenizer } from '../../core/tokens/token.ts';
 import { readTokenizerText } from './tokenizerFile.ts';
+import { patternDeadline } from './patternDeadline.ts';
 
 const cache = new Map<string, Tokenizer | Error>();
 
@@ -80,7 +81,8 @@ function fromTiktoken(file: string, knows: PretokenizerKnowledge): Tokenizer {
 function fromTokenizerJson(file: string): Tokenizer {
   const configPath = join(dirname(file), 'tokenizer_config.json');
   const config = existsSync(configPath) && configPath !== file ? readJson(configPath) : {};
-  return new TokenizerJson(`tokenizer.json (${modelName(file)})`, readJson(file), config, file);
+  // Its patterns are the file's own: each encoding runs against the clock.
+  return new TokenizerJson(`tokenizer.json (${modelName(file)})`, readJson(file), config, file, patternDeadline());
 }
 
 function fromGguf(file: string, knows: PretokenizerKnowledge): Tokenizer {

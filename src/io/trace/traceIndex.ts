@@ -492,31 +492,37 @@ function importEntryUnguarded(bytes: Uint8Array, entry: TraceEntry): ReadResult 
     }
     return readLineText(decoded.text, line, incomplete);
   }
-  const lines: TextLine[] = [];
   const errors: LineError[] = [];
+  const lines = entryLines(bytes, entry, errors);
+  const incompleteLine = incomplete ? lastLine : undefined;
+  // An SSE block folds its lines as they are decoded (a stream of a million events is never held as lines).
+  const result = sse
+    ? importSseBlock(lines, incompleteLine)
+    : ollama
+      ? importOllamaLines([...lines], incompleteLine)
+      : printedChunks
+        ? importPrintedChunks([...lines], incompleteLine)
+        : importLineGroup([...lines], incompleteLine);
+  if (errors.length > 0) {
+    result.errors.push(...errors);
+    result.errors.sort((a, b) => a.line - b.line);
+  }
+  return result;
+}
+
+/** An entry's non-blank lines, decoded one at a time; a line that is not UTF-8 goes to `errors` instead. */
+function* entryLines(bytes: Uint8Array, entry: TraceEntry, errors: LineError[]): Generator<TextLine> {
+  const { line, lastLine, start, incomplete } = entry;
   for (let s = 0, ln = line; ; ln++) {
     // LF, CRLF or a lone CR, as the index counted them.
     let e = s;
     while (e < bytes.length && bytes[e] !== 10 && bytes[e] !== 13) e++;
     const decoded = decodeUtf8Line(bytes.subarray(s, e), ln, start + s);
     if ('error' in decoded) errors.push(incomplete && ln === lastLine ? incompleteLineError(ln) : { line: ln, message: decoded.error });
-    else if (classifyText(decoded.text) !== 'blank') lines.push({ line: ln, text: decoded.text });
+    else if (classifyText(decoded.text) !== 'blank') yield { line: ln, text: decoded.text };
     if (e >= bytes.length) break;
     s = bytes[e] === 13 && bytes[e + 1] === 10 ? e + 2 : e + 1;
   }
-  const incompleteLine = incomplete ? lastLine : undefined;
-  const result = sse
-    ? importSseBlock(lines, incompleteLine)
-    : ollama
-      ? importOllamaLines(lines, incompleteLine)
-      : printedChunks
-        ? importPrintedChunks(lines, incompleteLine)
-        : importLineGroup(lines, incompleteLine);
-  if (errors.length > 0) {
-    result.errors.push(...errors);
-    result.errors.sort((a, b) => a.line - b.line);
-  }
-  return result;
 }
 
 /** Every record and error of a file in file order (the CLI's streaming pass); the file is closed at the end. */

@@ -18,6 +18,9 @@ import { incompleteLineError, type ImportResult, type ReadResult, type TextLine 
 
 export type { TextLine } from './importResult.ts';
 
+/** V8's longest string on 64-bit platforms (String::kMaxLength, UTF-16 units): no entry longer can be one value. */
+const MAX_STRING_LENGTH = 2 ** 29 - 24;
+
 function asRead(result: ImportResult): ReadResult {
   return result.kind === 'record' ? { records: [result.loaded], errors: [] } : { records: [], errors: [result.error] };
 }
@@ -32,8 +35,11 @@ export function importLineGroup(lines: readonly TextLine[], incompleteLine?: num
   if (first === undefined) return { records: [], errors: [] };
   if (lines.length === 1) return readLineText(first.text, first.line, first.line === incompleteLine);
   const last = lines[lines.length - 1] ?? first;
+  // Lines that cannot be joined into one string are read only one by one (joining them threw "Invalid string length").
+  const joinedLength = lines.reduce((n, l) => n + l.text.length + 1, -1);
+  const joinable = joinedLength <= MAX_STRING_LENGTH;
 
-  if (!parses(first.text)) {
+  if (joinable && !parses(first.text)) {
     const joined = lines.map((l) => l.text).join('\n');
     let value: unknown;
     let parsed = true;
@@ -88,7 +94,9 @@ export function importLineGroup(lines: readonly TextLine[], incompleteLine?: num
         ? incompleteLineError(first.line)
         : {
             line: first.line,
-            message: `line ${first.line}: lines ${first.line}–${last.line} do not make one JSON value (${jsonError(lines.map((l) => l.text).join('\n'))})`,
+            message: joinable
+              ? `line ${first.line}: lines ${first.line}–${last.line} do not make one JSON value (${jsonError(lines.map((l) => l.text).join('\n'))})`
+              : `line ${first.line}: lines ${first.line}–${last.line} make one entry of ${joinedLength} characters, more than a JavaScript string holds (${MAX_STRING_LENGTH}): it is not read as one value`,
           };
     return { records: [], errors: [error] };
   }

@@ -29,7 +29,12 @@ interface Stream {
   id: string;
   line: number;
   lastLine: number;
+  /** Chat streams: the chunks, which are the record's `response`. The other kinds fold theirs as they come. */
   chunks: UnknownObject[];
+  /** Chunks taken so far (of any kind). */
+  count: number;
+  /** llama: the last chunk (its `stop_type`, timings and prompt make the record's). */
+  last?: UnknownObject;
   /** Text streams: the joined completion so far. */
   completion?: Completion;
   model?: string;
@@ -87,7 +92,7 @@ function streamRecord(stream: Stream): LoadedRecord {
   const record: TraceRecord = { toolscope: 1, id: stream.id };
   if (stream.error !== undefined) record.error = stream.error;
   if (stream.kind === 'llama') {
-    const last = stream.chunks[stream.chunks.length - 1] ?? {};
+    const last = stream.last ?? {};
     record.completion = stream.completion ?? { text: '' };
     record.completion.finish_reason = llamaFinishReason(last.stop_type);
     record.meta = { ...llamaMeta(last), stream: true };
@@ -100,8 +105,8 @@ function streamRecord(stream: Stream): LoadedRecord {
     const model = stream.chunks.find((c) => typeof c.model === 'string')?.model;
     record.meta = { endpoint: '/v1/chat/completions', ...(typeof model === 'string' ? { model } : {}) };
     // llama.cpp puts `__verbose` (the raw completion) and `timings` on a stream's last chunks.
-    const verbose = [...stream.chunks].reverse().find((c) => c.__verbose !== undefined)?.__verbose;
-    const timings = [...stream.chunks].reverse().find((c) => c.timings !== undefined)?.timings;
+    const verbose = lastField(stream.chunks, '__verbose');
+    const timings = lastField(stream.chunks, 'timings');
     if (verbose !== undefined || timings !== undefined) {
       const loaded: LoadedRecord = { record, line: stream.line, lastLine: stream.lastLine, source: 'sse' };
       const withRaw = withLlamaVerbose(loaded, verbose, timings);
@@ -114,11 +119,33 @@ function streamRecord(stream: Stream): LoadedRecord {
   return { record, line: stream.line, lastLine: stream.lastLine, source: 'sse' };
 }
 
+/** Fields every chunk of a stream repeats, usually with the same (long) value. */
+const REPEATED_FIELDS = ['id', 'object', 'model', 'system_fingerprint'] as const;
+
 /**
- * Imports one SSE block. `incompleteLine` is the number of a last line still missing its newline: a payload
+ * Points a chunk's repeated fields at the previous chunk's equal strings: the same values, held once (JSON.parse
+ * makes a copy of each string per chunk, 40 bytes or more each, a stream of a million events held 1e6 copies).
+ */
+function shareRepeatedStrings(chunk: UnknownObject, previous: UnknownObject): void {
+  for (const key of REPEATED_FIELDS) {
+    const value = chunk[key];
+    if (typeof value === 'string' && value === previous[key]) chunk[key] = previous[key];
+  }
+}
+
+/** The last chunk's value of `key`, of those that have one. */
+function lastField(chunks: readonly UnknownObject[], key: string): unknown {
+  for (let i = chunks.length - 1; i >= 0; i--) if (chunks[i]?.[key] !== undefined) return chunks[i]?.[key];
+  return undefined;
+}
+
+/**
+ * Imports one SSE block, folding each event into its stream as it is read: `lines` may be a generator decoding
+ * them one at a time (a stream of a million events is never held as lines; only a chat stream's chunks are kept,
+ * as its record's `response`). `incompleteLine` is the number of a last line still missing its newline: a payload
  * there that does not parse is reported as incomplete rather than as bad JSON.
  */
-export function importSseBlock(lines: readonly SseLine[], incompleteLine?: number): ReadResult {
+export function importSseBlock(lines: Iterable<SseLine>, incompleteLine?: number): ReadResult {
   const streams = new Map<string, Stream>();
   const anthropic: AnthropicStream[] = [];
   const responses: ResponsesStream[] = [];
@@ -187,7 +214,15 @@ export function importSseBlock(lines: readonly SseLine[], incompleteLine?: numbe
       // llama.cpp /completion chunks carry no id: consecutive ones are one stream, ended by `stop: true`.
       let stream: Stream | null = llamaOpen;
       if (stream === null) {
-        stream = { kind: 'llama', id: `line-${startLine}`, line: startLine, lastLine: line, chunks: [], completion: { text: '' } };
+        stream = {
+          kind: 'llama',
+          id: `line-${startLine}`,
+          line: startLine,
+          lastLine: line,
+          chunks: [],
+          count: 0,
+          completion: { text: '' },
+        };
         streams.set(`llama\u0000${startLine}`, stream);
         llamaOpen = stream;
       }
@@ -199,7 +234,8 @@ export function importSseBlock(lines: readonly SseLine[], incompleteLine?: numbe
       const completion = (stream.completion ??= { text: '' });
       completion.text += value.content as string;
       if (tokens !== undefined) for (const t of tokens) (completion.tokens ??= []).push(t);
-      stream.chunks.push(value);
+      stream.last = value;
+      stream.count++;
       stream.lastLine = line;
       lastActive = stream;
       if (value.stop === true) llamaOpen = null;
@@ -219,7 +255,7 @@ export function importSseBlock(lines: readonly SseLine[], incompleteLine?: numbe
         } else {
           // A stream that is only an error (or a second error): a record of its own, with no chunks.
           const id = `line-${line}`;
-          const stream: Stream = { kind: 'chat', id, line: startLine, lastLine: line, chunks: [], error: message };
+          const stream: Stream = { kind: 'chat', id, line: startLine, lastLine: line, chunks: [], count: 0, error: message };
           streams.set(`error\u0000${id}`, stream);
           lastActive = stream;
         }
@@ -243,7 +279,7 @@ export function importSseBlock(lines: readonly SseLine[], incompleteLine?: numbe
     const key = `${kind}\u0000${id}`;
     let stream = streams.get(key);
     if (stream === undefined) {
-      stream = { kind, id, line: startLine, lastLine: line, chunks: [] };
+      stream = { kind, id, line: startLine, lastLine: line, chunks: [], count: 0 };
       streams.set(key, stream);
     }
     if (kind === 'text') {
@@ -254,13 +290,18 @@ export function importSseBlock(lines: readonly SseLine[], incompleteLine?: numbe
       }
       if (typeof value.model === 'string') stream.model ??= value.model;
     }
-    if (stream.chunks.length === 0) stream.line = startLine;
-    stream.chunks.push(value);
+    if (stream.count === 0) stream.line = startLine;
+    if (kind === 'chat') {
+      const previous = stream.chunks[stream.chunks.length - 1];
+      if (previous !== undefined) shareRepeatedStrings(value, previous);
+      stream.chunks.push(value);
+    }
+    stream.count++;
     stream.lastLine = line;
     lastActive = stream;
   }
 
-  const records = [...streams.values()].filter((s) => s.chunks.length > 0 || s.error !== undefined).map(streamRecord);
+  const records = [...streams.values()].filter((s) => s.count > 0 || s.error !== undefined).map(streamRecord);
   for (const a of anthropic) records.push(a.record());
   for (const r of responses) records.push(r.record());
   for (const r of others) records.push(r);
