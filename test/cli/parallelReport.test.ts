@@ -29,8 +29,9 @@ test('report over many files: two worker threads write the report one thread wri
     assert.equal(two.stdout.replace('two.html', 'one.html'), one.stdout);
     const html = await reportText(join(dir, 'one.html'));
     assert.equal(await reportText(join(dir, 'two.html')), html);
-    // Every file is in it, under its own key prefix, with the what-if's findings.
-    for (let i = 0; i < samples.length; i++) assert.ok(html.includes(`"key":"${i}/0:0"`), `file ${i}`);
+    // Every file is in it, under its own key prefix, with the what-if's findings (a file's first record need not be
+    // its first line: an export's rows that are no model call are skipped).
+    for (let i = 0; i < samples.length; i++) assert.ok(html.includes(`"key":"${i}/`), `file ${i}`);
     assert.match(html, /"kind":"guided-(would-block|accepts)"/);
 
     // A file that cannot be read: the same failure either way.
