@@ -107,12 +107,15 @@ export function analyzeRange(
 /**
  * Records analysed ahead of the one written next: their what-ifs go to the grammar engine's thread together, so it
  * works while this thread parses and checks the records behind (awaited one by one, each record waited a round trip).
+ * Bounded in records and in completion characters, so a trace of huge completions holds about one at a time.
  */
 const AHEAD = 64;
+const AHEAD_CHARS = 2_000_000;
 
 /** A line of a file on its way out, in file order: a read error, or a record (its what-if maybe still under way). */
 type Ahead =
-  { kind: 'error'; error: LineError } | { kind: 'record'; loaded: LoadedRecord; outcome: Promise<AnalysisOutcome>; done: boolean };
+  | { kind: 'error'; error: LineError }
+  | { kind: 'record'; loaded: LoadedRecord; chars: number; outcome: Promise<AnalysisOutcome>; done: boolean };
 
 async function analyzeItems(
   file: string,
@@ -148,9 +151,12 @@ async function analyzeItems(
     startupMark('first-record-shown');
   };
   // Lines whose turn it is and that are ready go out at once; a full window waits for its first line.
-  const drain = async (full: number): Promise<void> => {
-    for (let head = ahead[0]; head && (head.kind === 'error' || head.done || ahead.length > full); head = ahead[0]) {
+  let aheadChars = 0;
+  const full = (all: boolean) => all || ahead.length > AHEAD || aheadChars > AHEAD_CHARS;
+  const drain = async (all: boolean): Promise<void> => {
+    for (let head = ahead[0]; head && (head.kind === 'error' || head.done || full(all)); head = ahead[0]) {
       ahead.shift();
+      if (head.kind === 'record') aheadChars -= head.chars;
       await emit(head);
     }
   };
@@ -160,29 +166,38 @@ async function analyzeItems(
         ahead.push(item);
       } else {
         startupMark('first-record-read');
-        ahead.push(started(analyzer, item.loaded, options.guided !== false));
+        const line = started(analyzer, item.loaded, options.guided !== false);
+        aheadChars += line.chars;
+        ahead.push(line);
       }
-      await drain(AHEAD);
+      await drain(false);
     }
-    await drain(0);
+    await drain(true);
   } catch (err) {
     // Only reading can fail here (each record's analysis is guarded): say so, and go on with the next file, after the
     // records read before.
     result.unreadable = true;
-    await drain(0);
+    await drain(true);
     sinks.errors.write(cannotRead(file, (err as Error).message));
   }
   return result;
 }
 
 /** A record's analysis started: checked now, its what-if under way on the grammar engine's thread. */
-function started(analyzer: Analyzer, loaded: LoadedRecord, guided: boolean): Ahead {
+function started(analyzer: Analyzer, loaded: LoadedRecord, guided: boolean): Extract<Ahead, { kind: 'record' }> {
   const stepped = analyzer.analyzeGuardedInSteps(loaded, guided);
   const outcome: Promise<AnalysisOutcome> =
     stepped.kind === 'error'
       ? Promise.resolve(stepped)
       : (stepped.guided ?? Promise.resolve(stepped.analysed)).then((analysed) => ({ kind: 'record', analysed }));
-  const line: Ahead = { kind: 'record', loaded, outcome, done: false };
+  const text = loaded.record.completion?.text;
+  const line: Extract<Ahead, { kind: 'record' }> = {
+    kind: 'record',
+    loaded,
+    chars: typeof text === 'string' ? text.length : 0,
+    outcome,
+    done: false,
+  };
   void outcome.then(() => (line.done = true));
   return line;
 }
