@@ -4,10 +4,12 @@
  * look-up, and what-if time at 4k/36k/100k tokens, per 1k tokens.
  */
 import { join } from 'node:path';
+import { loadavg } from 'node:os';
 import { generateCompletion } from './parserBench.ts';
 import { createHash } from 'node:crypto';
 import { whatIf, whatIfForRequest } from '../src/core/guided/index.ts';
-import { compileFormatGrammar, newMatcher, type CompiledGrammar } from '../src/core/guided/xgrammar.ts';
+import { compileFormatGrammar, keepMatcher, newMatcher, takeMatcher, type CompiledGrammar } from '../src/core/guided/xgrammar.ts';
+import { whatIfForRequestJson } from '../src/core/guided/whatIf.ts';
 import { corpusRecord } from './processBench.ts';
 import { MARKUP_FEED_MIN_CHARS } from '../src/core/guided/markupFeed.ts';
 import {
@@ -313,8 +315,11 @@ export async function benchRecordOverhead(log: (line: string) => void): Promise<
       .digest('hex'),
   );
   const cachedUs = await perRecord((r) => compileFormatGrammar(guided, r.request.tools, undefined));
+  const jsonOf = (r: CorpusLine) => JSON.stringify({ tools: r.request.tools, tool_choice: null });
+  const jsonUs = await perRecord(jsonOf);
   const grammar = await compileFormatGrammar(guided, records[0]?.request.tools, undefined);
   const matcherUs = await perRecord(async () => (await newMatcher(grammar)).dispose());
+  const resetUs = await perRecord(async () => keepMatcher(grammar, await takeMatcher(grammar)));
   const whatIfUs = await perRecord((r) =>
     whatIfForRequest(r.request, { text: r.completion.text, tokens: [], finishReason: 'tool_calls' }, KIMI),
   );
@@ -324,8 +329,13 @@ export async function benchRecordOverhead(log: (line: string) => void): Promise<
   const markupUs = await perRecord((r) =>
     whatIfForRequest(r.request, { text: r.completion.text, tokens: [], finishReason: 'tool_calls' }, { ...KIMI, feed: 'markup' }),
   );
+  // As the worker runs it: the request as JSON, its grammar looked up by that string.
+  const byJsonUs = await perRecord((r) =>
+    whatIfForRequestJson(jsonOf(r), { text: r.completion.text, tokens: [], finishReason: 'tool_calls' }, KIMI),
+  );
   const engine = new GuidedEngine();
   let workerUs: number;
+  let burstUs: number;
   try {
     const job = (r: CorpusLine) => engine.whatIf(r.request, { text: r.completion.text, tokens: [], finishReason: 'tool_calls' }, KIMI);
     for (const r of records) await job(r);
@@ -333,6 +343,9 @@ export async function benchRecordOverhead(log: (line: string) => void): Promise<
       for (const r of records) await job(r);
     }, 15);
     workerUs = (ms / records.length) * 1000;
+    // As analyze sends them: all the records' jobs at once (several in flight), answered in order.
+    const burst = await mediansAsync(() => Promise.all(records.map(job)), 15);
+    burstUs = (burst.ms / records.length) * 1000;
   } finally {
     await engine.close();
   }
@@ -341,10 +354,15 @@ export async function benchRecordOverhead(log: (line: string) => void): Promise<
     `Per-record what-if overhead (the bench corpus's records, ${chars.toFixed(0)} characters of completion each; medians, µs per record)`,
   );
   log(
-    `  tag built ${tagUs.toFixed(1)}, + its cache key (JSON + sha256) ${keyUs.toFixed(1)}, cached compile look-up in all ${cachedUs.toFixed(1)}; matcher made and disposed ${matcherUs.toFixed(1)}`,
+    `  tag built ${tagUs.toFixed(1)}, + its cache key (JSON + sha256) ${keyUs.toFixed(1)}, cached compile look-up in all ${cachedUs.toFixed(1)}; the request's JSON (the worker's key) ${jsonUs.toFixed(1)}; matcher made and disposed ${matcherUs.toFixed(1)}, kept and reset ${resetUs.toFixed(1)}`,
   );
   log(
-    `  what-if in this thread (CPU): ${whatIfUs.toFixed(1)} as run (whole text below ${MARKUP_FEED_MIN_CHARS} characters), ${markupUs.toFixed(1)} markup only, ${wholeUs.toFixed(1)} whole text; through the worker (wall, one round trip): ${workerUs.toFixed(1)}`,
+    `  what-if in this thread (CPU): ${whatIfUs.toFixed(1)} as run (whole text below ${MARKUP_FEED_MIN_CHARS} characters), ${markupUs.toFixed(1)} markup only, ${wholeUs.toFixed(1)} whole text, ${byJsonUs.toFixed(1)} as the worker runs it (grammar by the request's JSON)`,
+  );
+  log(
+    `  through the worker (wall): ${workerUs.toFixed(1)} one record at a time (a round trip each), ${burstUs.toFixed(1)} with ${records.length} records' jobs in flight (as analyze sends them); load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
   );
 }
 

@@ -16,7 +16,8 @@ import { errorJson, recordJson } from './analyzeJson.ts';
 import { STDIN_NAME, spoolInput } from './stdinTrace.ts';
 import type { HumanReport } from '../host/report/humanReport.ts';
 import type { AnalyzeCiOutputs } from './analyzeCiOutputs.ts';
-import type { AnalysisOptions } from '../core/analysis.ts';
+import type { AnalysisOptions, AnalysisOutcome } from '../core/analysis.ts';
+import type { LineError, LoadedRecord } from '../core/trace/record.ts';
 import { escapedJson, terminalText } from '../host/report/terminalText.ts';
 import type { Severity } from '../core/diagnostics/diagnostic.ts';
 import type { TableBuilder } from '../core/tables/findingTables.ts';
@@ -103,6 +104,19 @@ export function analyzeRange(
   return analyzeItems(range.path, readTraceRange(range), analyzer, options, sinks);
 }
 
+/**
+ * Records analysed ahead of the one written next: their what-ifs go to the grammar engine's thread together, so it
+ * works while this thread parses and checks the records behind (awaited one by one, each record waited a round trip).
+ * Bounded in records and in completion characters, so a trace of huge completions holds about one at a time.
+ */
+const AHEAD = 64;
+const AHEAD_CHARS = 2_000_000;
+
+/** A line of a file on its way out, in file order: a read error, or a record (its what-if maybe still under way). */
+type Ahead =
+  | { kind: 'error'; error: LineError }
+  | { kind: 'record'; loaded: LoadedRecord; chars: number; outcome: Promise<AnalysisOutcome>; done: boolean };
+
 async function analyzeItems(
   file: string,
   items: AsyncIterable<TraceItem>,
@@ -112,37 +126,80 @@ async function analyzeItems(
 ): Promise<FileResult> {
   const { write, report, ci } = sinks;
   const result: FileResult = { worst: 0, unreadable: false, records: 0 };
+  const ahead: Ahead[] = [];
+  const emit = async (next: Ahead): Promise<void> => {
+    if (next.kind === 'error') {
+      ci?.error(next.error);
+      if (report) report.error(next.error);
+      else write(escapedJson(errorJson(file, next.error)));
+      return;
+    }
+    const outcome = await next.outcome;
+    result.records++;
+    sinks.onRecord?.();
+    if (outcome.kind === 'error') {
+      if (report) report.error(outcome.error);
+      else write(escapedJson(errorJson(file, outcome.error)));
+      return;
+    }
+    const analysed = outcome.analysed;
+    ci?.record(analysed);
+    sinks.tables?.add(file, next.loaded, analysed);
+    for (const d of analysed.diagnostics) result.worst = Math.max(result.worst, SEVERITY_RANK[d.severity]);
+    if (report) report.record(analysed);
+    else write(escapedJson(recordJson(file, analysed, Boolean(options.ignore?.length))));
+    startupMark('first-record-shown');
+  };
+  // Lines whose turn it is and that are ready go out at once; a full window waits for its first line.
+  let aheadChars = 0;
+  const full = (all: boolean) => all || ahead.length > AHEAD || aheadChars > AHEAD_CHARS;
+  const drain = async (all: boolean): Promise<void> => {
+    for (let head = ahead[0]; head && (head.kind === 'error' || head.done || full(all)); head = ahead[0]) {
+      ahead.shift();
+      if (head.kind === 'record') aheadChars -= head.chars;
+      await emit(head);
+    }
+  };
   try {
     for await (const item of items) {
       if (item.kind === 'error') {
-        ci?.error(item.error);
-        if (report) report.error(item.error);
-        else write(escapedJson(errorJson(file, item.error)));
-        continue;
+        ahead.push(item);
+      } else {
+        startupMark('first-record-read');
+        const line = started(analyzer, item.loaded, options.guided !== false);
+        aheadChars += line.chars;
+        ahead.push(line);
       }
-      startupMark('first-record-read');
-      const outcome = await analyzer.analyzeGuarded(item.loaded, options.guided !== false);
-      result.records++;
-      sinks.onRecord?.();
-      if (outcome.kind === 'error') {
-        if (report) report.error(outcome.error);
-        else write(escapedJson(errorJson(file, outcome.error)));
-        continue;
-      }
-      const analysed = outcome.analysed;
-      ci?.record(analysed);
-      sinks.tables?.add(file, item.loaded, analysed);
-      for (const d of analysed.diagnostics) result.worst = Math.max(result.worst, SEVERITY_RANK[d.severity]);
-      if (report) report.record(analysed);
-      else write(escapedJson(recordJson(file, analysed, Boolean(options.ignore?.length))));
-      startupMark('first-record-shown');
+      await drain(false);
     }
+    await drain(true);
   } catch (err) {
-    // Only reading can fail here (each record's analysis is guarded): say so, and go on with the next file.
+    // Only reading can fail here (each record's analysis is guarded): say so, and go on with the next file, after the
+    // records read before.
     result.unreadable = true;
+    await drain(true);
     sinks.errors.write(cannotRead(file, (err as Error).message));
   }
   return result;
+}
+
+/** A record's analysis started: checked now, its what-if under way on the grammar engine's thread. */
+function started(analyzer: Analyzer, loaded: LoadedRecord, guided: boolean): Extract<Ahead, { kind: 'record' }> {
+  const stepped = analyzer.analyzeGuardedInSteps(loaded, guided);
+  const outcome: Promise<AnalysisOutcome> =
+    stepped.kind === 'error'
+      ? Promise.resolve(stepped)
+      : (stepped.guided ?? Promise.resolve(stepped.analysed)).then((analysed) => ({ kind: 'record', analysed }));
+  const text = loaded.record.completion?.text;
+  const line: Extract<Ahead, { kind: 'record' }> = {
+    kind: 'record',
+    loaded,
+    chars: typeof text === 'string' ? text.length : 0,
+    outcome,
+    done: false,
+  };
+  void outcome.then(() => (line.done = true));
+  return line;
 }
 
 /** What `analyze` says of a file it cannot read (at its start or part-way), on the error stream. */

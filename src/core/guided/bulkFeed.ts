@@ -50,13 +50,18 @@ export async function feedInBulk(
   to: number,
 ): Promise<FeedOutcome> {
   if (LONE_SURROGATE.test(text.slice(from, to))) return feedByPiece(matcher, vocabulary, excludes, text, from, to);
-  const specials: Span[] = pieces(text, from, to)
-    .filter((p) => p.special)
-    .map((p) => ({ start: p.start, end: p.start + p.text.length, excluded: excludes.has(p.text) }));
+  // The special tokens' places are found only when a cut needs them: a short text the grammar takes whole needs none.
+  let spans: Span[] | undefined;
+  const specials = (): readonly Span[] =>
+    (spans ??= pieces(text, from, to)
+      .filter((p) => p.special)
+      .map((p) => ({ start: p.start, end: p.start + p.text.length, excluded: excludes.has(p.text) })));
   const cuts = new UnitCuts(text, specials);
   // A matcher left dead by an excluded special token refuses whatever follows: that shows as the unit refused right
   // after the token (or as the end of the text), and only there is the token mask read.
   const deadAfter = async (at: number): Promise<Span | null> => {
+    // Only an excluded string ending here can be such a token.
+    if (![...excludes].some((e) => text.endsWith(e, at))) return null;
     const span = cuts.endingAt(at);
     if (!span?.excluded) return null;
     return nothingAllowed(readBitmask(await matcher.nextTokenBitmask(), vocabulary, '')) ? span : null;
@@ -80,19 +85,20 @@ export async function feedInBulk(
 class UnitCuts {
   constructor(
     private readonly text: string,
-    private readonly specials: readonly Span[],
+    private readonly specials: () => readonly Span[],
   ) {}
 
   /** The first special token whose string ends after `offset` (binary search; spans are in text order). */
   private firstEndingAfter(offset: number): Span | undefined {
+    const specials = this.specials();
     let lo = 0;
-    let hi = this.specials.length;
+    let hi = specials.length;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if ((this.specials[mid] as Span).end <= offset) lo = mid + 1;
+      if ((specials[mid] as Span).end <= offset) lo = mid + 1;
       else hi = mid;
     }
-    return this.specials[lo];
+    return specials[lo];
   }
 
   /** The special token whose string holds `offset` (start ≤ offset < end). */

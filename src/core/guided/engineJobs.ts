@@ -3,7 +3,7 @@
  * constrainedDecoding.ts). Kept apart from engineWorker.ts so the jobs can be read and tested without a thread.
  */
 import type { EngineJob, EngineValue, WhatIfOutcome } from './engineProtocol.ts';
-import { whatIfForRequest } from './whatIf.ts';
+import { whatIfForRequestJson } from './whatIf.ts';
 import { constrainCompletion } from './constrainedDecoding.ts';
 import { constrainCalls } from './constrainedCalls.ts';
 import { buildsFormatTag, GuidedRequestError, requestedTag } from './requestGrammar.ts';
@@ -38,8 +38,8 @@ async function constrained(request: ChatRequest, text: string, formatName: strin
 export async function runJob(job: EngineJob): Promise<EngineValue> {
   switch (job.kind) {
     case 'what-if': {
-      const run = await whatIfForRequest(
-        { tools: job.tools as NonNullable<Parameters<typeof whatIfForRequest>[0]['tools']>, tool_choice: job.toolChoice ?? undefined },
+      const run = await whatIfForRequestJson(
+        job.request,
         { text: job.text, tokens: [], finishReason: job.finishReason },
         { ...job.options, format: job.format, ...(job.shape === undefined ? {} : { shape: job.shape }) },
       );

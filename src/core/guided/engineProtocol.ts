@@ -3,14 +3,17 @@
  * A job is a whole unit of work (compile + what-if of one record, or one constrained completion), so a record
  * costs one round trip however many tokens it has. Everything here is structured-clone data.
  */
-import type { ChatRequest, ChatTool, ToolChoice } from '../trace/record.ts';
+import type { ChatRequest } from '../trace/record.ts';
 import type { WhatIfOptions, WhatIfResult } from './whatIf.ts';
 
 export type EngineJob =
   | {
       kind: 'what-if';
-      tools: readonly ChatTool[] | undefined;
-      toolChoice: ToolChoice | undefined | null;
+      /**
+       * `JSON.stringify({ tools, tool_choice })` of the request: a string copies to the worker several times faster
+       * than the objects (structured clone), and is the worker's cache key of the request's grammar.
+       */
+      request: string;
       /** The record's format, whose structural tag is compiled. */
       format: string;
       /** One of the format's tag shapes; its default when absent. */

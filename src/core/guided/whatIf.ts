@@ -18,8 +18,8 @@ import { feedMarkupOnly, MARKUP_FEED_MIN_CHARS, markupPlan } from './markupFeed.
 import { jsonPrefixContext } from './jsonPrefixContext.ts';
 import { schemaHintAt } from './schemaHint.ts';
 import { tagExcludes, tagTools } from './tagTools.ts';
-import { walkFormats } from '../formats/structuralTag/structuralTagFormat.ts';
-import { compileFormatGrammar, newMatcher, type CompiledGrammar } from './xgrammar.ts';
+import { walkFormats, type StructuralTag } from '../formats/structuralTag/structuralTagFormat.ts';
+import { compileFormatGrammar, keepMatcher, newMatcher, takeMatcher, type CompiledGrammar } from './xgrammar.ts';
 import { findFormat } from '../formats/registry.ts';
 import { StructuralTagError } from '../formats/structuralTag/toolChoice.ts';
 import { XgrammarError, type XgMatcher } from './xgrammarModule.ts';
@@ -162,9 +162,11 @@ export async function whatIf(grammar: CompiledGrammar, completion: WhatIfComplet
   const stopAt = stopOffset(text, start, grammar.stops);
   const textEnd = stopAt >= 0 ? stopAt : text.length;
   const checkEnd = stopAt >= 0 || !TRUNCATED.has(completion.finishReason ?? '');
-  const excludes = tagExcludes(grammar.tag);
+  const excludes = excludesOf(grammar.tag);
 
-  const matcher = await newMatcher(grammar);
+  const matcher = await takeMatcher(grammar);
+  // Kept for the grammar's next what-if unless something threw (xgrammar may have aborted mid-way).
+  let threw = false;
   try {
     const feed = options.feed ?? (textEnd - start >= MARKUP_FEED_MIN_CHARS ? 'markup' : 'whole');
     const plan = feed === 'whole' ? null : markupPlan(grammar.tag);
@@ -211,9 +213,22 @@ export async function whatIf(grammar: CompiledGrammar, completion: WhatIfComplet
     } finally {
       fresh?.dispose();
     }
+  } catch (err) {
+    threw = true;
+    throw err;
   } finally {
-    matcher.dispose();
+    if (threw) matcher.dispose();
+    else keepMatcher(grammar, matcher);
   }
+}
+
+const excludesByTag = new WeakMap<StructuralTag, ReadonlySet<string>>();
+
+/** `tagExcludes` of a compiled grammar's tag, worked out once per tag (a cached grammar's tag is one object). */
+function excludesOf(tag: StructuralTag): ReadonlySet<string> {
+  let excludes = excludesByTag.get(tag);
+  if (!excludes) excludesByTag.set(tag, (excludes = tagExcludes(tag)));
+  return excludes;
 }
 
 export type WhatIfForRequest =
@@ -221,17 +236,25 @@ export type WhatIfForRequest =
   /** `unavailable`: xgrammar cannot compile the request's grammar (why says what); else there is no tag to build. */
   | { ran: false; why: string; unavailable: boolean };
 
-/** Builds (cached) the request's tag of the format in the shape asked for and runs the completion through it. */
-export async function whatIfForRequest(
+/** A request's grammar and the tool names the what-if's words use. */
+interface RequestGrammar {
+  grammar: CompiledGrammar;
+  toolNames: string[];
+}
+
+/**
+ * The request's compiled grammar (its tag of the format in the shape asked for, cached by the tag's content), or why
+ * there is none.
+ */
+async function requestGrammar(
   request: Pick<ChatRequest, 'tools' | 'tool_choice'>,
-  completion: WhatIfCompletion,
   options: WhatIfRequestOptions,
-): Promise<WhatIfForRequest> {
-  let grammar: CompiledGrammar;
+): Promise<RequestGrammar | Extract<WhatIfForRequest, { ran: false }>> {
   const format = findFormat(options.format);
   const guided = format?.guided;
   if (!guided)
     return { ran: false, why: format?.noEngineGrammar ?? `the ${options.format} format has no structural tag`, unavailable: false };
+  let grammar: CompiledGrammar;
   try {
     grammar = await compileFormatGrammar(guided, request.tools, request.tool_choice, options.shape);
   } catch (err) {
@@ -243,5 +266,50 @@ export async function whatIfForRequest(
     throw err;
   }
   const toolNames = (request.tools ?? []).map((t) => t?.function?.name).filter((n): n is string => typeof n === 'string');
+  return { grammar, toolNames };
+}
+
+/** Builds (cached) the request's tag of the format in the shape asked for and runs the completion through it. */
+export async function whatIfForRequest(
+  request: Pick<ChatRequest, 'tools' | 'tool_choice'>,
+  completion: WhatIfCompletion,
+  options: WhatIfRequestOptions,
+): Promise<WhatIfForRequest> {
+  const found = await requestGrammar(request, options);
+  if (!('grammar' in found)) return found;
+  return { ran: true, result: await whatIf(found.grammar, completion, { ...options, toolNames: found.toolNames }), grammar: found.grammar };
+}
+
+/**
+ * Grammars of requests already seen, by format, shape and the request's JSON: a record whose tools were seen before
+ * finds its grammar without building the tag, printing it and hashing it (most of a short record's what-if). Only
+ * grammars: a request without one is worked out again, as whatIfForRequest does.
+ */
+const byRequestJson = new Map<string, RequestGrammar>();
+const BY_REQUEST_JSON_LIMIT = 64;
+
+/**
+ * `whatIfForRequest` of a request given as the JSON of its `tools` and `tool_choice` (how the grammar-engine worker
+ * is sent it: a string copies to a thread several times faster than the objects), parsed only when its grammar is
+ * not cached.
+ */
+export async function whatIfForRequestJson(
+  requestJson: string,
+  completion: WhatIfCompletion,
+  options: WhatIfRequestOptions,
+): Promise<WhatIfForRequest> {
+  const key = `${options.format}\u0000${options.shape ?? ''}\u0000${requestJson}`;
+  let found = byRequestJson.get(key);
+  if (found) {
+    byRequestJson.delete(key);
+  } else {
+    const request = JSON.parse(requestJson) as { tools?: ChatRequest['tools']; tool_choice?: ChatRequest['tool_choice'] | null };
+    const made = await requestGrammar({ tools: request.tools, tool_choice: request.tool_choice ?? undefined }, options);
+    if (!('grammar' in made)) return made;
+    found = made;
+    if (byRequestJson.size >= BY_REQUEST_JSON_LIMIT) byRequestJson.delete(byRequestJson.keys().next().value as string);
+  }
+  byRequestJson.set(key, found);
+  const { grammar, toolNames } = found;
   return { ran: true, result: await whatIf(grammar, completion, { ...options, toolNames }), grammar };
 }

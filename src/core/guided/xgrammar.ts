@@ -208,6 +208,24 @@ export function newMatcher(grammar: CompiledGrammar): Promise<XgMatcher> {
   return createMatcher(grammar.compiled, [...grammar.vocabulary.stopIds]);
 }
 
+/** One matcher kept per compiled grammar between what-ifs: reset, it is a new one without the WASM set-up. */
+const spareMatchers = new WeakMap<XgCompiledGrammar, XgMatcher>();
+
+/** A matcher at the grammar's start: the one kept (`keepMatcher`), reset, or a new one. */
+export async function takeMatcher(grammar: CompiledGrammar): Promise<XgMatcher> {
+  const spare = spareMatchers.get(grammar.compiled);
+  if (!spare) return newMatcher(grammar);
+  spareMatchers.delete(grammar.compiled);
+  spare.reset();
+  return spare;
+}
+
+/** Keeps a matcher of `takeMatcher` for the grammar's next run (one at most; another is disposed). */
+export function keepMatcher(grammar: CompiledGrammar, matcher: XgMatcher): void {
+  if (spareMatchers.has(grammar.compiled)) matcher.dispose();
+  else spareMatchers.set(grammar.compiled, matcher);
+}
+
 /**
  * Whether the grammar accepts `text` as a whole output (then a stop token), or as a prefix when
  * `complete: false`. Special-token strings are ordinary text to xgrammar, so this is exact at the text level.

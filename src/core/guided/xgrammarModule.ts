@@ -40,6 +40,8 @@ export interface XgMatcher {
   isTerminated(): boolean;
   /** Undoes the last `count` accepted tokens (acceptToken steps). */
   rollBack(count: number): void;
+  /** Back to the grammar's start, as a new matcher is. */
+  reset(): void;
   dispose(): void;
 }
 
@@ -117,6 +119,7 @@ export async function createMatcher(compiled: XgCompiledGrammar, stopTokenIds: n
     jumpForwardString: () => m.findJumpForwardString(),
     isTerminated: () => m.isTerminated(),
     rollBack: (count) => m.rollBack(count),
+    reset: () => m.reset(),
     dispose: () => m.dispose(),
   };
 }

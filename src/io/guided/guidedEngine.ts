@@ -1,8 +1,8 @@
 /**
  * The grammar engine, isolated: web-xgrammar runs in a worker thread (engineWorker.ts) so that whatever a hostile
  * tool schema does to it — an `abort()`, a hang, running out of memory — costs one finding, not the analysis.
- * The worker is started on first use (or by `warmUp()`, while the caller reads its traces), runs one job at a time
- * under a time budget and a heap limit, and is replaced after any failure; jobs queued behind a failed one go to
+ * The worker is started on first use (or by `warmUp()`, while the caller reads its traces), is sent several jobs
+ * ahead, runs them one at a time in order, each under a time budget, under a heap limit, and is replaced after any failure; jobs queued behind a failed one go to
  * the new worker. A job that fails this way is a GuidedUnavailableError saying why, in words.
  *
  * Schemas xgrammar is known not to compile never reach it (schemaSupport.ts, checked in the worker before the
@@ -64,6 +64,11 @@ export class GuidedUnavailableError extends Error {
 const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_START_TIMEOUT_MS = 60_000;
 const DEFAULT_MEMORY_MB = DEFAULT_WORKER_MEMORY_MB;
+/**
+ * Jobs sent to the worker ahead of their answers. Enough that the worker never waits for this thread between two
+ * records; few enough that the jobs a failed worker leaves are soon run again by the next one.
+ */
+const MAX_IN_FLIGHT = 32;
 
 /** Bundled (dist/cli.js, extension.js, bench.js): guidedWorker.js sits beside; from source (tsx): the .ts entry. */
 function defaultWorkerFile(): string {
@@ -96,9 +101,10 @@ export class GuidedEngine implements GrammarEngine {
   private worker: Worker | null = null;
   private ready: Promise<void> | null = null;
   private readonly queue: Pending[] = [];
-  private current: { pending: Pending; id: number; timer: NodeJS.Timeout } | null = null;
-  /** A job already sent to a starting worker behind its warm-up (pump). */
-  private pipelined: { pending: Pending; id: number } | null = null;
+  /** Jobs sent to the worker and not yet answered, in the order sent; the head is the one running. */
+  private inFlight: { pending: Pending; id: number }[] = [];
+  /** The head's time budget. */
+  private timer: NodeJS.Timeout | null = null;
   private nextId = 1;
   private closed = false;
   readonly stats: GuidedEngineStats = { starts: 0, startMs: [], jobs: 0, failures: 0 };
@@ -135,8 +141,7 @@ export class GuidedEngine implements GrammarEngine {
     try {
       outcome = (await this.submit({
         kind: 'what-if',
-        tools: request.tools,
-        toolChoice: request.tool_choice ?? null,
+        request: requestJson(request),
         format,
         ...(shape === undefined ? {} : { shape }),
         text: completion.text,
@@ -177,15 +182,7 @@ export class GuidedEngine implements GrammarEngine {
 
   private submit(job: EngineJob): Promise<EngineValue> {
     if (this.closed) return Promise.reject(new GuidedUnavailableError('the grammar engine was closed'));
-    // Structured clone is recursive: a schema a few thousand levels deep overflows the stack of postMessage (on this
-    // thread, or on the worker's as it reads the job, which then never answers). Such a job is refused here, at
-    // once; xgrammar could not compile it anyway (schemaSupport.ts refuses schemas over 50 levels).
-    if (deeperThan(job, MAX_JSON_DEPTH))
-      return Promise.reject(
-        new GuidedUnavailableError(
-          `the tools nest more than ${MAX_JSON_DEPTH} levels deep, far deeper than xgrammar can compile; they were not sent to the grammar engine`,
-        ),
-      );
+    if (deeperThan(job, MAX_JSON_DEPTH)) return Promise.reject(tooDeep());
     return new Promise((resolve, reject) => {
       this.queue.push({ job, timeoutMs: this.timeoutMs, resolve, reject });
       this.pump();
@@ -225,32 +222,21 @@ export class GuidedEngine implements GrammarEngine {
   }
 
   private pump(): void {
-    if (this.current?.pending.job.kind === 'warm-up' && !this.pipelined && this.queue.length > 0 && this.worker) {
-      // While the worker starts, the first job goes along behind the warm-up (the worker takes its messages in
-      // order): it runs as soon as the compiler is ready, not when this thread next gets to its messages. Its time
-      // budget starts when the warm-up is answered.
-      const pending = this.queue.shift() as Pending;
-      const id = this.nextId++;
-      if (this.send(this.worker, id, pending)) this.pipelined = { pending, id };
-      else this.pump();
-      return;
-    }
-    if (this.current || this.queue.length === 0) {
-      if (!this.current) this.worker?.unref();
-      return;
-    }
-    if (!this.worker) {
+    if (this.queue.length > 0 && !this.worker) {
       this.start();
       return;
     }
-    const pending = this.queue.shift() as Pending;
-    const id = this.nextId++;
-    if (!this.send(this.worker, id, pending)) {
-      this.pump();
-      return;
+    // Several jobs in flight: the worker takes the next as soon as it answers one, without waiting for this thread to
+    // read the answer and send another (a round trip per record kept both threads waiting on each other).
+    while (this.worker && this.queue.length > 0 && this.inFlight.length < MAX_IN_FLIGHT) {
+      const pending = this.queue.shift() as Pending;
+      const id = this.nextId++;
+      if (!this.send(this.worker, id, pending)) continue;
+      this.inFlight.push({ pending, id });
+      if (this.inFlight.length === 1) this.timer = this.budget(this.worker, pending);
     }
-    this.current = { pending, id, timer: this.budget(this.worker, pending) };
-    this.worker.ref();
+    if (this.inFlight.length > 0) this.worker?.ref();
+    else this.worker?.unref();
   }
 
   /**
@@ -270,6 +256,10 @@ export class GuidedEngine implements GrammarEngine {
     }
   }
 
+  /**
+   * The time budget of the job at the head of the flight, from when it became the head: the worker runs jobs in the
+   * order sent, so that is when the one before it was answered (or when it was sent to an idle worker).
+   */
   private budget(worker: Worker, pending: Pending): NodeJS.Timeout {
     return setTimeout(() => {
       const seconds = pending.timeoutMs / 1000;
@@ -278,11 +268,13 @@ export class GuidedEngine implements GrammarEngine {
   }
 
   private answered(worker: Worker, answer: EngineAnswer): void {
-    // UNREAD_JOB: the worker could not read the job it was sent (in order, so it is the one in flight).
-    if (worker !== this.worker || !this.current || (this.current.id !== answer.id && answer.id !== UNREAD_JOB)) return;
-    const { pending, timer } = this.current;
-    clearTimeout(timer);
-    this.current = null;
+    // The worker answers in the order it was sent the jobs; UNREAD_JOB: it could not read the one at the head.
+    const head = this.inFlight[0];
+    if (worker !== this.worker || !head || (head.id !== answer.id && answer.id !== UNREAD_JOB)) return;
+    const { pending } = head;
+    this.inFlight.shift();
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
     this.stats.jobs++;
     if (answer.ok) {
       for (const line of answer.log) this.onLog(line);
@@ -290,7 +282,8 @@ export class GuidedEngine implements GrammarEngine {
     } else if (answer.failure.aborted) {
       this.stats.failures++;
       const why = fatalReason(answer.log);
-      // The module may be broken after abort(): this worker is done (it exits); the next job starts another.
+      // The module may be broken after abort(): this worker is done (it exits); the jobs sent after this one go
+      // back to the queue, and the next worker runs them.
       this.stop(null);
       pending.reject(new GuidedUnavailableError(why ? `xgrammar aborted: ${why}` : 'xgrammar aborted on this grammar (no message)'));
     } else {
@@ -298,12 +291,8 @@ export class GuidedEngine implements GrammarEngine {
       const { name, message } = answer.failure;
       pending.reject(name === 'GuidedRequestError' ? new GuidedRequestError(message) : new GuidedUnavailableError(message));
     }
-    if (this.pipelined && this.worker === worker) {
-      // The job sent behind the warm-up is now the one in flight (the worker already has it).
-      const next = this.pipelined;
-      this.pipelined = null;
-      this.current = { ...next, timer: this.budget(worker, next.pending) };
-    }
+    const next = this.inFlight[0];
+    if (next && this.worker === worker) this.timer = this.budget(worker, next.pending);
     this.pump();
   }
 
@@ -318,30 +307,51 @@ export class GuidedEngine implements GrammarEngine {
     const worker = this.worker;
     this.worker = null;
     this.ready = null;
-    // A job sent along behind the warm-up goes back to the queue: the next worker runs it (or it fails with the queue).
-    if (this.pipelined) {
-      this.queue.unshift(this.pipelined.pending);
-      this.pipelined = null;
-    }
-    if (this.current) {
-      clearTimeout(this.current.timer);
-      const { pending } = this.current;
-      this.current = null;
-      if (reason) {
-        this.stats.jobs++;
-        this.stats.failures++;
-        pending.reject(reason);
-        // A worker that cannot even start would be restarted for ever: the jobs waiting for it fail instead.
-        if (pending.job.kind === 'warm-up') {
-          const why = new GuidedUnavailableError(`the grammar engine could not start: ${reason.reason}`);
-          for (const p of this.queue.splice(0)) p.reject(why);
-        }
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    // With a reason the head of the flight failed; without one it was answered already (an abort's job).
+    const flight = this.inFlight;
+    this.inFlight = [];
+    const head = reason ? flight.shift() : undefined;
+    // Jobs sent behind it go back to the queue, in order: the next worker runs them (or they fail with the queue).
+    this.queue.unshift(...flight.map((f) => f.pending));
+    if (head && reason) {
+      this.stats.jobs++;
+      this.stats.failures++;
+      head.pending.reject(reason);
+      // A worker that cannot even start would be restarted for ever: the jobs waiting for it fail instead.
+      if (head.pending.job.kind === 'warm-up') {
+        const why = new GuidedUnavailableError(`the grammar engine could not start: ${reason.reason}`);
+        for (const p of this.queue.splice(0)) p.reject(why);
       }
     }
     if (worker) {
       worker.removeAllListeners('message');
       void worker.terminate();
     }
+  }
+}
+
+/**
+ * Structured clone and JSON.stringify are recursive: a schema a few thousand levels deep overflows the stack (on
+ * this thread, or on the worker's as it reads the job, which then never answers). Such a job is refused at once;
+ * xgrammar could not compile it anyway (schemaSupport.ts refuses schemas over 50 levels).
+ */
+function tooDeep(): GuidedUnavailableError {
+  return new GuidedUnavailableError(
+    `the tools nest more than ${MAX_JSON_DEPTH} levels deep, far deeper than xgrammar can compile; they were not sent to the grammar engine`,
+  );
+}
+
+/** A what-if job's `request`: the JSON of the tools and the tool choice (engineProtocol.ts says why). */
+function requestJson(request: Pick<ChatRequest, 'tools' | 'tool_choice'>): string {
+  if (deeperThan(request.tools, MAX_JSON_DEPTH)) throw tooDeep();
+  try {
+    return JSON.stringify({ tools: request.tools, tool_choice: request.tool_choice ?? null });
+  } catch (err) {
+    throw new GuidedUnavailableError(
+      `the job could not be sent to the grammar engine: ${err instanceof Error ? err.message : String(err)}`,
+    );
   }
 }
 

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { whatIf, type WhatIfResult } from '../../../src/core/guided/whatIf.ts';
 import { markupPlan } from '../../../src/core/guided/markupFeed.ts';
-import { compileFormatGrammar, type CompiledGrammar } from '../../../src/core/guided/xgrammar.ts';
+import { compileFormatGrammar, takeMatcher, type CompiledGrammar } from '../../../src/core/guided/xgrammar.ts';
 import { formatNames, getFormat } from '../../../src/core/formats/registry.ts';
 import type { StructuralTag } from '../../../src/core/formats/structuralTag/structuralTagFormat.ts';
 import { GUIDED_CASES, type GuidedCase } from '../../fixtures/guided/index.ts';
@@ -158,4 +158,31 @@ test('generated completions: prose with near-triggers, calls anywhere, think blo
   }
   // Both verdicts were met often, or the comparison proved less than it says.
   assert.ok(accepted > 100 && rejected > 100, `accepted ${accepted}, rejected ${rejected}`);
+});
+
+test('a matcher kept and reset for the next what-if (takeMatcher) gives what a new matcher gives, whatever state it was left in', async () => {
+  const seed = Number(process.env.TOOLSCOPE_PROPERTY_SEED ?? 3906);
+  const runs = Number(process.env.TOOLSCOPE_PROPERTY_RUNS ?? 400) / 4;
+  let compared = 0;
+  for (const [format, c] of Object.entries(GUIDED_CASES)) {
+    for (const choice of ['auto', 'required'] as const) {
+      const grammar = await compileFormatGrammar(getFormat(format).guided!, c.tools, choice);
+      // Near-triggers and end strings of the format's auto tag, for both tool choices.
+      const { patterns, ends } = markupOf(await compileFormatGrammar(getFormat(format).guided!, c.tools, 'auto'));
+      const next = random(seed + format.length);
+      for (let i = 0; i < runs; i++) {
+        const completion = { text: generate(next, c, patterns, ends), tokens: [], finishReason: next() < 0.2 ? 'length' : 'stop' };
+        const options = { reasoning: next() < 0.1 ? ('constrain' as const) : ('skip' as const) };
+        // Kept from the run before (left accepted, terminated, refused or past an excluded string), reset.
+        const reused = await whatIf(grammar, completion, options);
+        // A new one: the kept matcher is held aside, so the what-if makes its own.
+        const held = await takeMatcher(grammar);
+        const fresh = await whatIf(grammar, completion, options);
+        held.dispose();
+        assert.deepEqual(reused, fresh, `${format} ${choice} #${i} (seed ${seed}): ${JSON.stringify(completion.text)}`);
+        compared++;
+      }
+    }
+  }
+  assert.ok(compared > 0);
 });

@@ -133,17 +133,23 @@ test('a schema nested thousands deep is refused at once, never copied to the wor
 test('a job that cannot be copied to the worker fails alone, even queued behind another (it crashed the process)', async () => {
   const engine = new GuidedEngine({ onLog: () => undefined });
   try {
-    // A function is a value structured clone refuses (DataCloneError thrown by postMessage).
+    // A what-if's request goes as JSON (a BigInt is a value JSON.stringify refuses); a constrain job's request by
+    // structured clone (a function is a value it refuses: DataCloneError thrown by postMessage).
+    const unwritable = tools({ type: 'object', properties: { a: { type: 'string', default: 1n } } });
     const uncloneable = tools({ type: 'object', properties: { a: { type: 'string', default: () => 1 } } });
     const runs = await Promise.all(
-      [GOOD, uncloneable, GOOD].map((t) => engine.whatIf({ tools: t, tool_choice: 'auto' }, completion('{"a": "x"}'), KIMI)),
+      [GOOD, unwritable, GOOD].map((t) => engine.whatIf({ tools: t, tool_choice: 'auto' }, completion('{"a": "x"}'), KIMI)),
     );
+    const constrained = engine.constrain({ messages: [], tools: uncloneable, tool_choice: 'required' }, '', 'kimi_k2');
     assert.deepEqual(
       runs.map((r) => r.ran),
       [true, false, true],
     );
     const [, refused] = runs;
-    if (refused && !refused.ran) assert.match(refused.why, /^the job could not be sent to the grammar engine: .*could not be cloned/);
+    if (refused && !refused.ran) assert.match(refused.why, /^the job could not be sent to the grammar engine: .*BigInt/);
+    await assert.rejects(constrained, /^GuidedRequestError: the job could not be sent to the grammar engine: .*could not be cloned/);
+    const after = await engine.whatIf({ tools: GOOD, tool_choice: 'auto' }, completion('{"a": "x"}'), KIMI);
+    assert.equal(after.ran, true);
   } finally {
     await engine.close();
   }
