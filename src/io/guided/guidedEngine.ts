@@ -344,11 +344,3 @@ export class GuidedEngine implements GrammarEngine {
     }
   }
 }
-
-let shared: GuidedEngine | undefined;
-
-/** The process's grammar engine (one worker for the CLI, the extension host or the server). */
-export function guidedEngine(): GuidedEngine {
-  shared ??= new GuidedEngine();
-  return shared;
-}
