@@ -321,7 +321,9 @@ export class RecordList {
 
   /** `redraw`: every row on screen is drawn again (filters, selection); rows only added keep the ones drawn. */
   private afterFilter(redraw = true): void {
-    this.measureRows();
+    // Measured when the rows are drawn anew, not per batch of rows added: reading the computed style forces a style
+    // pass, one per host message while the user scrolls.
+    if (redraw) this.measureRows();
     this.spacer.style.height = `${this.filtered.length * this.rowHeight}px`;
     this.updateCount();
     if (!redraw) for (const row of this.rendered.values()) row.setAttribute('aria-setsize', String(this.filtered.length));
