@@ -91,6 +91,7 @@ export class App {
       onFiltersChange: (filters) => this.store.update((s) => (s.filters = filters)),
       onSelect: (key, how) => this.select(key, how),
       onScroll: (top) => this.store.update((s) => (s.listScrollTop = top)),
+      onRowsInView: (keys) => void this.connection.request({ type: 'inView', keys }),
     });
     this.timeline = new Timeline({ onChipClick: (token) => this.stepper.moveTo(token) });
     this.inspector = new Inspector({

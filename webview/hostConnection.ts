@@ -108,6 +108,9 @@ class EmbeddedConnection implements HostConnection {
           message:
             'a report shows the delta grouping it was written with (toolscope report --delta-tokens N|recorded); open the trace in VS Code to switch',
         };
+      case 'inView':
+        // A report holds every finding already.
+        return { type: 'ok' };
       case 'openRaw': {
         const view = Object.hasOwn(this.data.records, body.key) ? this.data.records[body.key] : undefined;
         if (!view) return { type: 'error', message: `record ${body.key} is not in this report` };

@@ -26,6 +26,8 @@ export interface RecordListOptions {
   onFiltersChange(filters: Filters): void;
   onSelect(key: string, how: SelectHow): void;
   onScroll(scrollTop: number): void;
+  /** The keys of the rows in view changed (scrolled, filtered, more rows): their what-ifs should go first. */
+  onRowsInView?(keys: string[]): void;
 }
 
 interface TextField extends HTMLElement {
@@ -93,6 +95,9 @@ export class RecordList {
   private analysing = false;
   private frame = 0;
   private rowHeight = BASE_ROW_HEIGHT;
+  /** The first and last position in view when last told (`onRowsInView`), and the timer that tells. */
+  private toldInView = '';
+  private inViewTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(private readonly opts: RecordListOptions) {
     this.filters = { ...opts.filters };
@@ -191,11 +196,17 @@ export class RecordList {
     this.refilter();
   }
 
-  /** More rows: appended, or replacing rows with the same key (the host re-analysed a growing entry). */
+  /**
+   * More rows: appended, or replacing rows with the same key (the host re-analysed a growing entry, a what-if
+   * answered). A replaced row is filtered again alone and redrawn only when on screen: a findings message per few
+   * milliseconds must not rebuild a 50k-row list while the user scrolls it.
+   */
   append(summaries: RecordSummary[], lineErrors: LineErrorView[]): void {
-    let replaced = false;
+    let refilter = false;
     let newKinds = false;
     const added: number[] = [];
+    const changed: number[] = [];
+    const needle = this.filters.text.trim().toLowerCase();
     for (const s of summaries) {
       for (const k of Object.keys(s.kinds)) {
         if (!this.kinds.has(k)) {
@@ -205,8 +216,11 @@ export class RecordList {
       }
       const at = this.keyIndex.get(s.key);
       if (at !== undefined) {
+        const before = matchesFilters(this.summaries[at] as RecordSummary, this.filters, needle);
         this.summaries[at] = s;
-        replaced = true;
+        // Still in (or still out of) the filtered rows: its place is the same; else the positions shift.
+        if (before !== matchesFilters(s, this.filters, needle)) refilter = true;
+        else if (before) changed.push(at);
       } else {
         this.keyIndex.set(s.key, this.summaries.length);
         added.push(this.summaries.length);
@@ -220,11 +234,11 @@ export class RecordList {
       this.lineErrors.push(e);
     }
     if (newKinds) this.rebuildKindOptions();
-    if (replaced) this.refilter();
+    if (refilter) this.refilter();
     else {
-      const needle = this.filters.text.trim().toLowerCase();
       for (const i of added) if (matchesFilters(this.summaries[i] as RecordSummary, this.filters, needle)) this.filtered.push(i);
-      this.afterFilter();
+      if (added.length) this.afterFilter(false);
+      if (changed.length) this.redrawRows(changed);
     }
     if (lineErrors.length) this.renderLineErrors();
   }
@@ -293,11 +307,27 @@ export class RecordList {
     if (Number.isFinite(size) && size > 0) this.rowHeight = Math.max(BASE_ROW_HEIGHT, Math.round(size * 2.6 + 8));
   }
 
-  private afterFilter(): void {
-    this.measureRows();
+  /** The rows of these summaries drawn again where they are on screen (their content changed, not their place). */
+  private redrawRows(indices: number[]): void {
+    const wanted = new Set(indices);
+    for (const [pos, row] of this.rendered) {
+      const idx = this.filtered[pos];
+      if (idx === undefined || !wanted.has(idx)) continue;
+      const fresh = this.row(this.summaries[idx] as RecordSummary, pos);
+      row.replaceWith(fresh);
+      this.rendered.set(pos, fresh);
+    }
+  }
+
+  /** `redraw`: every row on screen is drawn again (filters, selection); rows only added keep the ones drawn. */
+  private afterFilter(redraw = true): void {
+    // Measured when the rows are drawn anew, not per batch of rows added: reading the computed style forces a style
+    // pass, one per host message while the user scrolls.
+    if (redraw) this.measureRows();
     this.spacer.style.height = `${this.filtered.length * this.rowHeight}px`;
     this.updateCount();
-    this.render(true);
+    if (!redraw) for (const row of this.rendered.values()) row.setAttribute('aria-setsize', String(this.filtered.length));
+    this.render(redraw);
     if (this.opts.scrollTop && this.scroller.scrollTop === 0 && this.filtered.length * this.rowHeight > this.opts.scrollTop) {
       this.scroller.scrollTop = this.opts.scrollTop;
       this.opts.scrollTop = 0;
@@ -378,6 +408,26 @@ export class RecordList {
     const selectedPos = this.selectedPos();
     if (selectedPos !== -1 && this.rendered.has(selectedPos)) this.scroller.setAttribute('aria-activedescendant', `rec-opt-${selectedPos}`);
     else this.scroller.removeAttribute('aria-activedescendant');
+    this.tellInView(Math.floor(this.scroller.scrollTop / this.rowHeight), Math.ceil((this.scroller.scrollTop + view) / this.rowHeight));
+  }
+
+  /** Tells which rows are in view once scrolling pauses (a message per frame would queue behind the host's work). */
+  private tellInView(first: number, last: number): void {
+    if (!this.opts.onRowsInView) return;
+    const from = Math.max(0, first);
+    const to = Math.min(this.filtered.length - 1, last);
+    const span = `${from}:${to}:${this.filtered.length > to ? this.filtered[to] : -1}`;
+    if (span === this.toldInView) return;
+    this.toldInView = span;
+    clearTimeout(this.inViewTimer);
+    this.inViewTimer = setTimeout(() => {
+      const keys: string[] = [];
+      for (let pos = from; pos <= to; pos++) {
+        const s = this.summaries[this.filtered[pos] as number];
+        if (s?.guidedPending) keys.push(s.key);
+      }
+      this.opts.onRowsInView?.(keys);
+    }, 60);
   }
 
   private selectedPos(): number {

@@ -1,7 +1,8 @@
 /** `toolscope eval compare BASELINE CANDIDATE`: figures side by side with deltas, and the samples that changed. */
 import { basename } from 'node:path';
 import { DIAGNOSTIC_KINDS, type DiagnosticKind } from '../core/diagnostics/registry.ts';
-import { compareRuns, type SampleSide } from '../host/eval/compareRuns.ts';
+import { compareRuns, simulationMismatch, type RunSide, type SampleSide } from '../host/eval/compareRuns.ts';
+import { InputError } from './inputError.ts';
 import { RATE_FIGURES } from '../host/eval/evalFigures.ts';
 import { formatFigure, textTable } from './evalReportText.ts';
 import { loadResultsOrFail } from './evalRescoreCommand.ts';
@@ -26,6 +27,10 @@ function findingsText(s: SampleSide | null): string {
   return entries.length ? entries.map(([k, n]) => `${DIAGNOSTIC_KINDS[k]?.code ?? '?'} ${k}${n > 1 ? ` ×${n}` : ''}`).join(', ') : '—';
 }
 
+function sideHeader(s: RunSide): string {
+  return `${s.runs} run(s), ${s.requests} requests${s.answers === 'simulated' ? ", simulated answers: Toolscope's embedded endpoint, not a model" : ''}`;
+}
+
 export async function evalCompareCommand(
   baselinePath: string,
   candidatePath: string,
@@ -40,12 +45,15 @@ export async function evalCompareCommand(
     { label: basename(candidatePath), results: candidate },
     reference,
   );
+  // Kept apart: a simulator's broken-answer rate beside a model's figures would read as the model's change.
+  const mismatch = simulationMismatch(c.baseline, c.candidate);
+  if (mismatch) throw new InputError(`eval compare: ${mismatch}; compare simulated runs only with simulated runs`);
   if (options.json) {
     out.write(escapedJson(c) + '\n');
     return 0;
   }
   out.write(
-    `baseline  ${terminalText(baselinePath)} (${c.baseline.runs} run(s), ${c.baseline.requests} requests)\ncandidate ${terminalText(candidatePath)} (${c.candidate.runs} run(s), ${c.candidate.requests} requests)\n\n`,
+    `baseline  ${terminalText(baselinePath)} (${sideHeader(c.baseline)})\ncandidate ${terminalText(candidatePath)} (${sideHeader(c.candidate)})\n\n`,
   );
   out.write(
     textTable(

@@ -4,6 +4,13 @@ import { verifyChain } from '../host/eval/resultsChain.ts';
 import { InputError } from './analyzeCommand.ts';
 import { escapedJson, terminalText } from '../host/report/terminalText.ts';
 
+/** Simulated answers are named apart from a model's: a checked chain vouches for the lines, not for a model. */
+function simulationNote(simulated: number, verified: number): string {
+  if (simulated === 0) return '';
+  if (simulated === verified) return ", all simulated answers (Toolscope's embedded endpoint, not a model)";
+  return `, ${simulated} of them simulated answers (Toolscope's embedded endpoint), ${verified - simulated} a model's`;
+}
+
 export async function evalVerifyCommand(path: string, options: { json?: boolean }, out: NodeJS.WritableStream): Promise<number> {
   let text: string;
   try {
@@ -25,7 +32,7 @@ export async function evalVerifyCommand(path: string, options: { json?: boolean 
   for (const p of report.problems) out.write(`${terminalText(path)}:${p.line}: ${terminalText(p.message)}\n`);
   out.write(
     ok
-      ? `${path}: ${report.verified} line(s), chain intact; last hash ${report.last?.hash ?? ''} (keep it: a cut after the last line only shows against it)\n`
+      ? `${path}: ${report.verified} line(s), chain intact${simulationNote(report.simulated, report.verified)}; last hash ${report.last?.hash ?? ''} (keep it: a cut after the last line only shows against it)\n`
       : `${path}: ${report.problems.length} problem(s), ${report.verified} line(s) check out\n`,
   );
   return ok ? 0 : 1;

@@ -23,6 +23,8 @@ import {
 import { analysisSettingsFor } from './analysisSettings.ts';
 import type { AnalysisOptions } from '../core/analysis.ts';
 import { rawRecordUri, registerRawRecordDocuments, setRawContent } from './rawRecordDocuments.ts';
+import { availableParallelism } from 'node:os';
+import { guidedEngine } from '../io/guided/guidedEnginePool.ts';
 
 export const TRACE_VIEW_TYPE = 'toolscope.trace';
 
@@ -188,6 +190,9 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
   constructor(private readonly context: vscode.ExtensionContext) {}
 
   static register(context: vscode.ExtensionContext): vscode.Disposable {
+    // The list's what-ifs on two grammar threads at least (the record in view first, guidedEnginePool.ts): one thread
+    // starved while this one analysed a batch.
+    guidedEngine().setWorkers(Math.min(4, Math.max(2, availableParallelism() - 1)));
     const provider = new TraceEditorProvider(context);
     return vscode.Disposable.from(
       vscode.window.registerCustomEditorProvider(TRACE_VIEW_TYPE, provider, {
@@ -285,6 +290,10 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
         shownRecords.set(document.uri.toString(), view.id);
         return { type: 'record', view };
       }
+      case 'inView':
+        // At most a screenful of keys: more is not a scroll position.
+        document.session.setInView(request.keys.filter((k) => typeof k === 'string').slice(0, 200));
+        return { type: 'ok' };
       case 'vllmRun':
         return { type: 'vllm', view: await document.session.vllmRun(request.key, request.grouping) };
       case 'openRaw': {

@@ -3,7 +3,7 @@
  * engine on its worker thread, one per process. The composition roots (CLI, extension host, servers) pass it in.
  */
 import type { AnalysisServices } from '../core/analysis.ts';
-import { guidedEngine } from './guided/guidedEngine.ts';
+import { guidedEngine } from './guided/guidedEnginePool.ts';
 import { loadLocalTokenizer } from './tokens/localTokenizer.ts';
 
 export function nodeServices(): Required<AnalysisServices> {

@@ -334,6 +334,8 @@ export type WebviewRequest =
   | { type: 'ready' }
   | { type: 'getRecord'; key: string }
   | { type: 'openRaw'; key: string }
+  /** The rows the list shows now (the user scrolled): their what-ifs go first. Answered `ok`. */
+  | { type: 'inView'; keys: string[] }
   /** Run the record's raw completion through its vLLM profile again with another delta grouping. */
   | { type: 'vllmRun'; key: string; grouping: VllmGroupingChoice };
 

@@ -13,6 +13,7 @@ import { sink } from '../textSink.ts';
 import { evalRunCommand } from '../../src/cli/evalRunCommand.ts';
 import { evalCompareCommand } from '../../src/cli/evalCompareCommand.ts';
 import { evalVerifyCommand } from '../../src/cli/evalVerifyCommand.ts';
+import { InputError } from '../../src/cli/inputError.ts';
 import { junitCounts, junitErrors } from './ciOutputs.ts';
 
 const samples = fileURLToPath(new URL('../../samples/k2vv-requests.jsonl', import.meta.url));
@@ -167,6 +168,66 @@ test('eval compare: guided off vs on shows the schema delta and the samples whos
     assert.match(text.text(), /schema_accuracy\s+0\.00%\s+100\.00%\s+\+100\.00 pp/);
     assert.match(text.text(), /4 of 4 joined samples changed/);
     assert.match(text.text(), /call rejected\s+call ok\s+TS00[345]/);
+    assert.match(text.text(), /^baseline .*simulated answers: Toolscope's embedded endpoint, not a model\)$/m);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('simulated answers kept apart: verify names them, a stripped flag breaks the chain, compare refuses to mix them with a model’s', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'toolscope-evalci-'));
+  try {
+    await captureStderr(() => evalRunCommand(samples, { ...base, guided: 'off', outDir: dir }, sink()));
+    const simulated = join(dir, 'results.guided-off.jsonl');
+    const lines = (await readFile(simulated, 'utf8')).trim().split('\n');
+    assert.ok(
+      lines.every((l) => /"simulated":true/.test(l)),
+      'every line of a run against the embedded endpoint says so',
+    );
+
+    const text = sink();
+    assert.equal(await evalVerifyCommand(simulated, {}, text), 0);
+    assert.match(text.text(), /4 line\(s\), chain intact, all simulated answers \(Toolscope's embedded endpoint, not a model\)/);
+    const json = sink();
+    assert.equal(await evalVerifyCommand(simulated, { json: true }, json), 0);
+    assert.equal((JSON.parse(json.text()) as { simulated: number }).simulated, 4);
+
+    // Dropping the flag to pass a simulator's answers off as a model's: the chain catches that line.
+    const stripped = join(dir, 'stripped.jsonl');
+    await writeFile(stripped, lines.map((l, i) => (i === 1 ? l.replace('"simulated":true,', '') : l)).join('\n') + '\n');
+    const report = sink();
+    assert.equal(await evalVerifyCommand(stripped, {}, report), 1);
+    assert.match(report.text(), /:2: content does not match its hash/);
+
+    // A model's run of the same samples (the lines as a real endpoint's run writes them: no simulated flag).
+    const model = join(dir, 'model.jsonl');
+    const modelLines = lines.map((l) => {
+      const v = JSON.parse(l) as { toolscope_run: Record<string, unknown>; toolscope_chain?: unknown };
+      delete v.toolscope_run.simulated;
+      delete v.toolscope_chain;
+      return JSON.stringify(v);
+    });
+    await writeFile(model, modelLines.join('\n') + '\n');
+    await assert.rejects(
+      evalCompareCommand(simulated, model, {}, sink()),
+      (e: Error) =>
+        e instanceof InputError &&
+        /the baseline results\.guided-off\.jsonl holds simulated answers \(Toolscope's embedded endpoint\), the other a model's/.test(
+          e.message,
+        ),
+    );
+    await assert.rejects(
+      evalCompareCommand(model, simulated, { json: true }, sink()),
+      /the candidate results\.guided-off\.jsonl holds simulated/,
+    );
+    // One file holding both (a resume against another endpoint) is not one run's figures either.
+    const mixed = join(dir, 'mixed.jsonl');
+    await writeFile(mixed, [...lines.slice(0, 2), ...modelLines.slice(2)].join('\n') + '\n');
+    await assert.rejects(evalCompareCommand(mixed, mixed, {}, sink()), /the baseline mixed\.jsonl mixes simulated answers with a model's/);
+    // A model's run beside a model's run compares as before, with no simulation note.
+    const plain = sink();
+    assert.equal(await evalCompareCommand(model, model, {}, plain), 0);
+    assert.doesNotMatch(plain.text(), /simulated/);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { browserSuite, openPage, openVsCodePage, selectRecord } from './harness.ts';
 import { recordWithSchema, traceText } from '../fixtures/hostileSchemas.ts';
 import { holdWhatIfs } from '../fixtures/heldWhatIfs.ts';
-import { guidedEngine } from '../../src/io/guided/guidedEngine.ts';
+import { guidedEngine } from '../../src/io/guided/guidedEnginePool.ts';
 
 const SCHEMA = { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] };
 

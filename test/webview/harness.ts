@@ -267,6 +267,9 @@ export async function openVsCodePage(
       case 'openRaw':
         await session.record(request.key);
         return { type: 'ok' };
+      case 'inView':
+        session.setInView(request.keys);
+        return { type: 'ok' };
     }
   });
   const event: HostRpc['event'] = (body) => {

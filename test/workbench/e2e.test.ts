@@ -92,6 +92,61 @@ async function paintedAt(frame: Frame): Promise<number> {
   return at;
 }
 
+/** p50, p95 and the worst of a list of frame times, ms. */
+function frameFigures(deltas: number[]): { p50: number; p95: number; max: number; n: number } {
+  const d = [...deltas].sort((a, b) => a - b);
+  const at = (q: number) => d[Math.min(d.length - 1, Math.floor(q * d.length))] ?? NaN;
+  return { p50: at(0.5), p95: at(0.95), max: d[d.length - 1] ?? NaN, n: d.length };
+}
+
+const ms = (f: { p50: number; p95: number; max: number; n: number }) =>
+  `p50 ${f.p50.toFixed(1)} / p95 ${f.p95.toFixed(1)} / worst ${f.max.toFixed(1)} ms over ${f.n} frames`;
+
+/** requestAnimationFrame deltas over `frames` frames, each after `stepJs` ran (a string: tsx's helpers do not reach the page). */
+function framesJs(frames: number, setupJs: string, stepJs: string, doneJs: string): string {
+  return `new Promise((resolve) => {
+    ${setupJs}
+    const out = [];
+    let last = -1;
+    function step(t) {
+      if (last >= 0) out.push(t - last);
+      last = t;
+      ${stepJs}
+      if (out.length < ${frames}) requestAnimationFrame(step);
+      else resolve({ deltas: out, ${doneJs} });
+    }
+    requestAnimationFrame(step);
+  })`;
+}
+
+/** requestAnimationFrame deltas of a page doing nothing, in this browser now: what the machine gives any page. */
+async function idleFrames(frames = 180): Promise<number[]> {
+  const page = await browser.newPage();
+  try {
+    await page.setContent('<p>idle</p>');
+    return (await page.evaluate<{ deltas: number[] }>(framesJs(frames, '', '', 'idle: true'))).deltas;
+  } finally {
+    await page.close();
+  }
+}
+
+/**
+ * Scrolls the record list through `rows` rows, a step per animation frame (as a fling does), and returns the frame
+ * deltas and whether the host was still analysing (what-ifs running) when the scroll ended.
+ */
+async function scrollList(frame: Frame, rows: number, frames = 300): Promise<{ deltas: number[]; analysing: boolean }> {
+  return frame.evaluate<{ deltas: number[]; analysing: boolean }>(
+    framesJs(
+      frames,
+      `const scroller = document.querySelector('.list-scroller');
+       const rowHeight = parseFloat(document.querySelector('.rec-row')?.style.height ?? '42') || 42;
+       const per = (${rows} * rowHeight) / ${frames};`,
+      'scroller.scrollTop += per;',
+      `analysing: /analysing/.test(document.querySelector('.status')?.textContent ?? '')`,
+    ),
+  );
+}
+
 /** Where the cursor is: the token position, and the active diagnostic (several can sit on one token). */
 async function position(frame: Frame): Promise<string> {
   return frame.evaluate(() => {
@@ -280,17 +335,42 @@ async function journey(theme: 'dark' | 'light'): Promise<void> {
       const bigFrame = await traceFrame(p, BIG, 120_000);
       const paint = (await paintedAt(bigFrame)) - t0;
       figures.push(
-        `${theme}: open → first record painted, ${BIG} (${(big.bytes / 1024 / 1024).toFixed(0)} MB, ${big.records} records): ${paint.toFixed(0)} ms`,
+        `${theme}: open → first record painted, ${BIG} (${(big.bytes / 1024 / 1024).toFixed(0)} MB, ${big.records} records): ${paint.toFixed(0)} ms (goal ≤ 400 ms)`,
       );
+      // Loose: a loaded machine (load average 15–20) stretches everything; the strict goal is in the figure above.
+      assert.ok(paint < 20_000, `first record painted ${paint.toFixed(0)} ms after the open command`);
       await shot('200mb-first-record');
-      // The list fills in as the host analyses in the background.
+      // Scrolling 20k rows while the host analyses and the what-ifs run (rows marked … until theirs answers).
+      const SCROLLED = 20_000;
+      await bigFrame.waitForFunction(
+        (n) => {
+          const d = (globalThis as unknown as Doc).document;
+          const listed = Number(/^(\d+)/.exec(d.querySelector('.list-count')?.textContent ?? '')?.[1] ?? 0);
+          return listed >= n || !/analysing/.test(d.querySelector('.status')?.textContent ?? '');
+        },
+        SCROLLED,
+        { timeout: 300_000, polling: 250 },
+      );
+      const scrolled = await scrollList(bigFrame, SCROLLED);
+      const idle = frameFigures(await idleFrames());
+      const list = frameFigures(scrolled.deltas);
+      figures.push(
+        `${theme}: ${BIG} list scrolled through ${SCROLLED} rows${scrolled.analysing ? ' while the host analysed and ran what-ifs' : ' (analysis already done)'}: requestAnimationFrame ${ms(list)} (goal p95 ≤ 16 ms); an idle page in the same browser then: ${ms(idle)}`,
+      );
+      assert.ok(list.p95 < Math.max(250, 4 * idle.p95), `list scroll frames ${ms(list)}; idle page ${ms(idle)}`);
+      await shot('200mb-scrolled');
+      // The list fills in as the host analyses in the background; every row's what-if answers.
       const t1 = Date.now();
       await bigFrame.waitForFunction(
         () => !/analysing/.test((globalThis as unknown as Doc).document.querySelector('.status')?.textContent ?? ''),
         undefined,
-        { timeout: 300_000, polling: 500 },
+        { timeout: 400_000, polling: 500 },
       );
-      figures.push(`${theme}: ${BIG} fully analysed in the list after a further ${((Date.now() - t1) / 1000).toFixed(1)} s`);
+      const pending = await bigFrame.locator('.guided-pending').count();
+      assert.equal(pending, 0, 'no row in view still waits for its what-if');
+      figures.push(
+        `${theme}: ${BIG} fully analysed in the list, every what-if filled, ${((Date.now() - t0) / 1000).toFixed(1)} s after the open command (${((Date.now() - t1) / 1000).toFixed(1)} s after the scroll; goal ≤ 10 s)`,
+      );
       await shot('200mb-analysed');
     }
   } catch (err) {
@@ -648,7 +728,7 @@ describe('workbench end to end (packaged .vsix in code-server)', { skip: missing
     console.log(`\nworkbench e2e figures:\n  ${figures.join('\n  ')}\n  screenshots: ${OUT}\n`);
   });
 
-  test('dark theme: open, pick, step, next diagnostic, replay off/on, 200 MB trace', { timeout: 600_000 }, () => journey('dark'));
+  test('dark theme: open, pick, step, next diagnostic, replay off/on, 200 MB trace', { timeout: 900_000 }, () => journey('dark'));
   test('light theme: open, pick, step, next diagnostic, replay off/on', { timeout: 300_000 }, () => journey('light'));
   test('dark theme: Evaluate Samples… (Eval tab), recording proxy (status bar), vLLM tab', { timeout: 240_000 }, () => moreJourneys());
   test(

@@ -34,14 +34,46 @@ export interface SampleChange {
   changed: string[];
 }
 
+/**
+ * Whose answers a side holds: Toolscope's simulator (`toolscope_run.simulated` in every line of a run against the
+ * embedded endpoint), a model's, or both mixed in one file (a resume against another endpoint).
+ */
+export type AnswerSource = 'simulated' | 'model' | 'mixed';
+
+export interface RunSide {
+  label: string;
+  runs: number;
+  requests: number;
+  answers: AnswerSource;
+}
+
 export interface RunComparison {
-  baseline: { label: string; runs: number; requests: number };
-  candidate: { label: string; runs: number; requests: number };
+  baseline: RunSide;
+  candidate: RunSide;
   figures: FigureDelta[];
   /** Only the samples where something changed, by data_index. */
   samples: SampleChange[];
   /** Samples present in both. */
   joined: number;
+}
+
+export function answerSource(results: readonly K2vvResult[]): AnswerSource {
+  const simulated = results.filter((r) => r.record.meta?.simulated === true).length;
+  return simulated === 0 ? 'model' : simulated === results.length ? 'simulated' : 'mixed';
+}
+
+/** Why two sides cannot be compared — a simulator's figures beside a model's read as a model's change — or null. */
+export function simulationMismatch(baseline: RunSide, candidate: RunSide): string | null {
+  for (const [name, s] of [
+    ['baseline', baseline],
+    ['candidate', candidate],
+  ] as const)
+    if (s.answers === 'mixed') return `the ${name} ${s.label} mixes simulated answers with a model's`;
+  if (baseline.answers !== candidate.answers) {
+    const sim = baseline.answers === 'simulated' ? ['baseline', baseline.label] : ['candidate', candidate.label];
+    return `the ${sim[0]} ${sim[1]} holds simulated answers (Toolscope's embedded endpoint), the other a model's`;
+  }
+  return null;
 }
 
 function side(r: K2vvResult, analyzer: Analyzer, schemas: ToolSchemas, line: number): SampleSide {
@@ -102,8 +134,8 @@ export function compareRuns(
   }
   const requests = (r: typeof a) => r.runs.reduce((n, x) => n + (x.figures.requests ?? 0), 0);
   return {
-    baseline: { label: baseline.label, runs: a.runs.length, requests: requests(a) },
-    candidate: { label: candidate.label, runs: b.runs.length, requests: requests(b) },
+    baseline: { label: baseline.label, runs: a.runs.length, requests: requests(a), answers: answerSource(baseline.results) },
+    candidate: { label: candidate.label, runs: b.runs.length, requests: requests(b), answers: answerSource(candidate.results) },
     figures,
     samples,
     joined,

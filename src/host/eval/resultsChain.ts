@@ -63,6 +63,8 @@ export interface ChainProblem {
 export interface ChainReport {
   /** Chained lines that check out. */
   verified: number;
+  /** Of those, lines whose answers came from Toolscope's simulator (`toolscope_run.simulated`), not a model. */
+  simulated: number;
   problems: ChainProblem[];
   last: ChainLink | null;
 }
@@ -72,6 +74,7 @@ export function verifyChain(text: string): ChainReport {
   const problems: ChainProblem[] = [];
   let previous: ChainLink | null = null;
   let verified = 0;
+  let simulated = 0;
   const lines = text.split('\n');
   lines.forEach((raw, i) => {
     const line = i + 1;
@@ -114,8 +117,13 @@ export function verifyChain(text: string): ChainReport {
       });
       ok = false;
     }
-    if (ok) verified++;
+    if (ok) {
+      verified++;
+      // The flag is inside the hashed body: a line that drops it no longer checks out.
+      const run = body.toolscope_run;
+      if (typeof run === 'object' && run !== null && (run as Record<string, unknown>).simulated === true) simulated++;
+    }
     previous = link;
   });
-  return { verified, problems, last: previous };
+  return { verified, simulated, problems, last: previous };
 }

@@ -6,6 +6,7 @@
  */
 import { Analyzer, type AnalysisOptions, type AnalyzedRecord } from '../../core/analysis.ts';
 import { DIAGNOSTIC_KINDS } from '../../core/diagnostics/registry.ts';
+import { stat } from 'node:fs/promises';
 import { TraceIndex, type TraceIndexOptions } from '../../io/trace/traceIndex.ts';
 import { RangeIndex } from '../../io/trace/rangeIndex.ts';
 import { InspectLogIndex } from '../../io/trace/inspectLogIndex.ts';
@@ -28,6 +29,7 @@ import { comparisonFor } from './comparison.ts';
 import { vllmView } from './vllmView.ts';
 import { withGuidedFindings } from '../../shared/guidedFindings.ts';
 import { nodeServices } from '../../io/nodeServices.ts';
+import { guidedEngine, LANE, type WhatIfLane } from '../../io/guided/guidedEnginePool.ts';
 
 export interface SummaryBatch {
   summaries: RecordSummary[];
@@ -48,10 +50,18 @@ export interface RecordResult {
 }
 
 /**
- * The list's what-ifs under way at once: beyond that, the list waits for the grammar engine (the engine runs one
- * job at a time; this bounds the records held in memory and how long a shown record's what-if queues behind them).
+ * The list's what-ifs under way at once: beyond that, the list waits for the grammar engines. Enough to keep every
+ * worker fed while this thread analyses a batch (an answer waits for the batch to end); few enough to bound the
+ * records held in memory. A shown record's what-if does not queue behind them: its lane goes first.
  */
-const LIST_WHAT_IFS_IN_FLIGHT = 4;
+const LIST_WHAT_IFS_IN_FLIGHT = 64;
+
+/**
+ * Bytes indexed before the session opens: the first record is painted without scanning a big file through (3 s of
+ * a 200 MB trace's open at load 24); the rest is indexed a step of this size at a time, as the list reaches it (a
+ * scan running beside the list held each read behind a step).
+ */
+const FIRST_INDEX_BYTES = 8 * 1024 * 1024;
 
 /** The entries a session shows: a whole file's index, or one range of a big file's entries (numbered as in the file). */
 type SessionIndex = Pick<TraceIndex, 'count' | 'read' | 'line' | 'refresh' | 'close'>;
@@ -60,14 +70,20 @@ type SessionIndex = Pick<TraceIndex, 'count' | 'read' | 'line' | 'refresh' | 'cl
 interface KeptView {
   view: RecordView;
   guided: Promise<GuidedFindings | null> | null;
+  lane: WhatIfLane | null;
 }
 
 /** A what-if under way for a record of the current options; `stale` once its record was read again. */
 interface WhatIfUnderWay {
+  key: string;
   entry: number;
   generation: number;
   stale: boolean;
+  /** Where its job waits for a grammar engine (re-prioritised as the user scrolls, cancelled when stale). */
+  lane: WhatIfLane;
   done: Promise<void>;
+  /** Its findings (null: stale). */
+  findings: Promise<GuidedFindings | null>;
 }
 
 export class TraceSession {
@@ -93,6 +109,11 @@ export class TraceSession {
    */
   private readonly listFindings = new Map<string, GuidedFindings>();
   private keepListFindings = false;
+  /** The rows the user sees in the list, and the record shown: their what-ifs run first. */
+  private inView = new Set<string>();
+  private shownLane: WhatIfLane | null = null;
+  /** A line index opened on the file's first bytes, and the file's size then: the rest is indexed as the list goes. */
+  private partial: { lines: TraceIndex; size: number } | null = null;
   /** K2VV figures, when the file is a K2VV results file (computed on open and when it changes). */
   private evalPanel: EvalPanelView | null = null;
 
@@ -112,9 +133,32 @@ export class TraceSession {
   static async open(path: string, fileName: string, options: AnalysisOptions = {}, index: TraceIndexOptions = {}): Promise<TraceSession> {
     // An Inspect log (.eval, or a .json holding one) is one document of model events, not lines.
     // A table (Parquet, CSV) is rows, not lines; both are read by the readers `analyze` uses.
+    let lines: TraceIndex | null = null;
     const opener = async (): Promise<SessionIndex> =>
-      (await TableIndex.open(path)) ?? (await InspectLogIndex.open(path)) ?? (await TraceIndex.open(path, index));
-    return TraceSession.opened(path, opener, fileName, options, 0, true);
+      (await TableIndex.open(path)) ??
+      (await InspectLogIndex.open(path)) ??
+      (lines = await TraceIndex.open(path, { limit: FIRST_INDEX_BYTES, ...index }));
+    const session = await TraceSession.opened(path, opener, fileName, options, 0, true);
+    const opened = lines as TraceIndex | null;
+    if (opened) {
+      const { size } = await stat(path);
+      if (opened.size < size) session.partial = { lines: opened, size };
+    }
+    return session;
+  }
+
+  /** Indexes the next step of the file (the list reached the end of what is indexed). */
+  private async indexMore(): Promise<void> {
+    const p = this.partial;
+    if (!p) return;
+    const before = p.lines.size;
+    await p.lines.indexTo(Math.min(p.size, before + FIRST_INDEX_BYTES));
+    if (p.lines.size >= p.size || p.lines.size === before) this.partial = null;
+  }
+
+  /** Entries that no longer change: while the file is still being indexed, its last two may (a line cut at a step). */
+  private get finalEntries(): number {
+    return this.partial ? Math.max(this.first, this.index.count - 2) : this.index.count;
   }
 
   /**
@@ -146,7 +190,7 @@ export class TraceSession {
       fileName: this.fileName,
       entries: this.index.count - this.first,
       // Rows still waiting for their what-if count as not analysed yet.
-      analysing: this.analysedEntries < this.index.count || this.listWhatIfs.length > 0,
+      analysing: this.partial !== null || this.analysedEntries < this.index.count || this.listWhatIfs.length > 0,
       host,
       format: this.options.format || null,
       eval: this.evalPanel,
@@ -186,6 +230,8 @@ export class TraceSession {
    * what-if is still running are `guidedPending`; their findings come with a later batch or `nextGuidedFindings`.
    */
   async nextBatch(budgetMs = 50): Promise<ListBatch | null> {
+    // At the end of what is indexed so far: the next step (or the end of the file) decides.
+    while (this.partial && this.analysedEntries >= this.finalEntries) await this.indexMore();
     if (this.analysedEntries >= this.index.count) return null;
     // The list may run ahead of the grammar engine by a few records, no more.
     while (this.listWhatIfs.length >= LIST_WHAT_IFS_IN_FLIGHT) await Promise.race(this.listWhatIfs.map((w) => w.done));
@@ -194,23 +240,24 @@ export class TraceSession {
     this.building = batch.summaries;
     try {
       while (
-        this.analysedEntries < this.index.count &&
+        this.analysedEntries < this.finalEntries &&
         Date.now() - started < budgetMs &&
         this.listWhatIfs.length < LIST_WHAT_IFS_IN_FLIGHT
       ) {
         const entry = this.analysedEntries;
         const { records, errors } = await this.index.read(entry);
         for (const [k, loaded] of records.entries()) {
-          const outcome = this.analyzer.analyzeGuardedInSteps(loaded);
+          const key = `${entry}:${k}`;
+          const lane: WhatIfLane = { priority: this.inView.has(key) ? LANE.inView : LANE.listed, cancelled: false };
+          const outcome = guidedEngine().inLane(lane, () => this.analyzer.analyzeGuardedInSteps(loaded));
           if (outcome.kind === 'error') {
             batch.lineErrors.push(outcome.error);
             continue;
           }
-          const key = `${entry}:${k}`;
           const summary = recordSummary(key, entry, outcome.analysed, loaded.record);
           summary.guidedPending = outcome.guided !== null;
           batch.summaries.push(summary);
-          if (outcome.guided) this.listWhatIf(key, entry, loaded, outcome.guided);
+          if (outcome.guided) this.listWhatIf(key, entry, loaded, outcome.guided, lane);
         }
         batch.lineErrors.push(...errors.map((e) => ({ line: e.line, message: e.message })));
         this.analysedEntries++;
@@ -235,29 +282,66 @@ export class TraceSession {
   }
 
   /** Follows a listed row's what-if: its findings complete the row, in the batch being built or after it. */
-  private listWhatIf(key: string, entry: number, loaded: LoadedRecord, guided: Promise<AnalyzedRecord>): void {
-    const underWay: WhatIfUnderWay = { entry, generation: this.generation, stale: false, done: Promise.resolve() };
-    underWay.done = guided
-      .then((complete) => {
+  private listWhatIf(key: string, entry: number, loaded: LoadedRecord, guided: Promise<AnalyzedRecord>, lane: WhatIfLane): void {
+    const underWay: WhatIfUnderWay = {
+      key,
+      entry,
+      generation: this.generation,
+      stale: false,
+      lane,
+      done: Promise.resolve(),
+      findings: Promise.resolve(null),
+    };
+    underWay.findings = guided
+      .then((complete): GuidedFindings | null => {
         this.listWhatIfs.splice(this.listWhatIfs.indexOf(underWay), 1);
-        if (underWay.stale || underWay.generation !== this.generation) return;
+        if (underWay.stale || underWay.generation !== this.generation) return null;
         const summary = recordSummary(key, entry, complete, loaded.record);
         const findings: GuidedFindings = { key, diagnostics: complete.diagnostics, ignored: complete.ignored, summary };
         if (this.keepListFindings) this.listFindings.set(key, findings);
         const building = this.building?.findIndex((s) => s.key === key) ?? -1;
         if (building >= 0) {
           (this.building as RecordSummary[])[building] = summary;
-          return;
+          return findings;
         }
         // Handed out already (the newest rows are at the end).
         const at = this.summaries.findLastIndex((s) => s.key === key);
-        if (at < 0) return;
+        if (at < 0) return findings;
         this.summaries[at] = summary;
         this.guidedOut.push(findings);
+        return findings;
       })
       // Whatever happens, the list goes on (`guided` itself never rejects).
-      .catch(() => undefined);
+      .catch(() => null);
+    underWay.done = underWay.findings.then(() => undefined);
     this.listWhatIfs.push(underWay);
+  }
+
+  /**
+   * The rows the list shows now (the user scrolled): their what-ifs still waiting go before the others'. Keys
+   * not listed yet count when their rows come.
+   */
+  setInView(keys: readonly string[]): void {
+    this.inView = new Set(keys);
+    for (const w of this.listWhatIfs) if (w.lane !== this.shownLane) w.lane.priority = this.inView.has(w.key) ? LANE.inView : LANE.listed;
+    guidedEngine().reprioritised();
+  }
+
+  /** The record on screen is now `lane`'s: the one shown before goes back among the list's. */
+  private show(lane: WhatIfLane | null): void {
+    if (this.shownLane && this.shownLane !== lane) this.shownLane.priority = LANE.listed;
+    this.shownLane = lane;
+    if (lane) lane.priority = LANE.shown;
+    guidedEngine().reprioritised();
+  }
+
+  /** What-ifs that no longer apply end without reaching a worker, if they have not started. */
+  private cancel(whatIfs: Iterable<WhatIfUnderWay>): void {
+    for (const w of whatIfs) {
+      w.stale = true;
+      w.lane.cancelled = true;
+    }
+    guidedEngine().reprioritised();
   }
 
   /** Analyses everything (the standalone report), the what-if included. */
@@ -277,23 +361,32 @@ export class TraceSession {
     if (!m) throw new Error(`bad record key "${key}"`);
     const entry = Number(m[1]);
     const k = Number(m[2]);
+    while (this.partial && entry >= this.finalEntries) await this.indexMore();
     if (entry < this.first || entry >= this.index.count)
       throw new Error(`record ${key} is not in the file (it has ${this.index.count} entries)`);
     const { records, errors } = await this.index.read(entry);
     const loaded = records[k];
     if (!loaded) throw new Error(errors[0] ? `line ${errors[0].line}: ${errors[0].message}` : `record ${key} is not in the file`);
     const cached = this.views.get(key);
-    if (cached) return { view: cached.view, loaded, guided: cached.guided };
+    if (cached) {
+      this.show(cached.lane);
+      return { view: cached.view, loaded, guided: cached.guided };
+    }
     const generation = this.generation;
     // Its what-if already answered for the list (a report): the same findings, not a second run.
     const known = this.listFindings.get(key);
-    const outcome = this.analyzer.analyzeGuardedInSteps(loaded, known === undefined);
+    // Still under way for the list: that job goes first now, and its findings complete this view too.
+    const listed = this.listWhatIfs.find((w) => w.key === key && !w.stale);
+    const lane: WhatIfLane = listed?.lane ?? { priority: LANE.shown, cancelled: false };
+    this.show(lane);
+    const outcome = guidedEngine().inLane(lane, () => this.analyzer.analyzeGuardedInSteps(loaded, known === undefined && !listed));
     if (outcome.kind === 'error') throw new Error(outcome.error.message);
     let view = recordView(key, outcome.analysed, loaded.record);
     if (known) view = withGuidedFindings(view, known);
-    view.guidedPending = outcome.guided !== null;
-    const kept: KeptView = { view, guided: null };
-    if (outcome.guided) kept.guided = this.viewWhatIf(key, entry, loaded, outcome.guided, kept, generation);
+    view.guidedPending = outcome.guided !== null || listed !== undefined;
+    const kept: KeptView = { view, guided: null, lane };
+    if (outcome.guided) kept.guided = this.viewWhatIf(key, entry, loaded, outcome.guided, kept, generation, lane);
+    else if (listed) kept.guided = this.followListWhatIf(listed, kept);
     const comparison = await comparisonFor(this.path, loaded, this.analyzer);
     kept.view.comparison = comparison;
     // Options changed while the comparison was read: this view is not kept.
@@ -321,8 +414,17 @@ export class TraceSession {
     guided: Promise<AnalyzedRecord>,
     kept: KeptView,
     generation: number,
+    lane: WhatIfLane,
   ): Promise<GuidedFindings | null> {
-    const underWay: WhatIfUnderWay = { entry, generation, stale: false, done: Promise.resolve() };
+    const underWay: WhatIfUnderWay = {
+      key,
+      entry,
+      generation,
+      stale: false,
+      lane,
+      done: Promise.resolve(),
+      findings: Promise.resolve(null),
+    };
     this.viewWhatIfs.add(underWay);
     return guided.then((complete) => {
       this.viewWhatIfs.delete(underWay);
@@ -334,6 +436,16 @@ export class TraceSession {
         summary: recordSummary(key, entry, complete, loaded.record),
       };
       // The kept view is complete from now on (kept or not).
+      kept.view = withGuidedFindings(kept.view, findings);
+      kept.guided = null;
+      return findings;
+    });
+  }
+
+  /** A view whose record's what-if was under way for the list: completed by the list's findings. */
+  private followListWhatIf(listed: WhatIfUnderWay, kept: KeptView): Promise<GuidedFindings | null> {
+    return listed.findings.then((findings) => {
+      if (!findings) return null;
       kept.view = withGuidedFindings(kept.view, findings);
       kept.guided = null;
       return findings;
@@ -358,7 +470,9 @@ export class TraceSession {
    * The last entry may have grown (an SSE stream still being written), so it is analysed again.
    */
   async refresh(): Promise<{ reset: boolean }> {
+    // A refresh scans on to the file's end: every entry is indexed after it.
     const r = await this.index.refresh();
+    this.partial = null;
     this.views.clear();
     if (this.evalPanel || r.reset) this.evalPanel = await evalPanelFor(this.path);
     if (r.reset) {
@@ -368,7 +482,7 @@ export class TraceSession {
     if (r.firstChanged < this.analysedEntries) {
       const cut = r.firstChanged;
       // What-ifs of the entries read again no longer apply; the others' rows are kept and still completed.
-      for (const w of [...this.listWhatIfs, ...this.viewWhatIfs]) if (w.entry >= cut) w.stale = true;
+      this.cancel([...this.listWhatIfs, ...this.viewWhatIfs].filter((w) => w.entry >= cut));
       for (const f of [...this.listFindings.values()]) if (f.summary.entry >= cut) this.listFindings.delete(f.key);
       for (let i = this.guidedOut.length - 1; i >= 0; i--)
         if ((this.guidedOut[i] as GuidedFindings).summary.entry >= cut) this.guidedOut.splice(i, 1);
@@ -387,6 +501,7 @@ export class TraceSession {
   /** The list starts over: nothing analysed so far applies, what-ifs under way included. */
   private startOver(): void {
     this.generation++;
+    this.cancel([...this.listWhatIfs, ...this.viewWhatIfs]);
     this.summaries.length = 0;
     this.lineErrors.length = 0;
     this.analysedEntries = this.first;

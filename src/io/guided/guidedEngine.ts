@@ -354,11 +354,3 @@ function requestJson(request: Pick<ChatRequest, 'tools' | 'tool_choice'>): strin
     );
   }
 }
-
-let shared: GuidedEngine | undefined;
-
-/** The process's grammar engine (one worker for the CLI, the extension host or the server). */
-export function guidedEngine(): GuidedEngine {
-  shared ??= new GuidedEngine();
-  return shared;
-}

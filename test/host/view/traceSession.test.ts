@@ -9,7 +9,7 @@ import { reportPageHtml, scriptSafeJson } from '../../../src/host/view/pageHtml.
 import { redact } from '../../../src/core/util/redact.ts';
 import { Analyzer } from '../../../src/core/analysis.ts';
 import { TraceIndex } from '../../../src/io/trace/traceIndex.ts';
-import { guidedEngine } from '../../../src/io/guided/guidedEngine.ts';
+import { guidedEngine } from '../../../src/io/guided/guidedEnginePool.ts';
 import { holdWhatIfs } from '../../fixtures/heldWhatIfs.ts';
 import { nodeServices } from '../../../src/io/nodeServices.ts';
 
@@ -233,4 +233,43 @@ test('redact: header keys, query keys and bearer tokens; the input is untouched'
     note: 'Authorization: Bearer [redacted]',
   });
   assert.equal(input.headers['x-api-key'], 'abc');
+});
+
+test('a file past the first index step opens on its first bytes: the rest is indexed as the list reaches it, every entry once, in order', async () => {
+  // About 9 MB: lines of 90 kB (a long answer), one bad line beyond the first 8 MB, the last line without a newline.
+  const pad = 'x'.repeat(90_000);
+  const lines: string[] = [];
+  for (let i = 0; i < 100; i++) lines.push(line(`r${i}`, `${pad} ${S}${call(`functions.search:${i}`, '{"query":"x"}')}${E}`));
+  lines.splice(95, 0, 'not json\n');
+  const content = lines.join('').replace(/\n$/, '');
+  await withFile(content, async (path) => {
+    const session = await TraceSession.open(path, 't.jsonl', { guided: false });
+    try {
+      const opened = session.info('harness');
+      assert.ok(opened.entries < 101, `${opened.entries} entries indexed at the open, not the whole file`);
+      assert.equal(opened.analysing, true);
+      const { summaries, lineErrors } = await session.analyseAll();
+      assert.deepEqual(
+        summaries.map((s) => s.id),
+        Array.from({ length: 100 }, (_, i) => `r${i}`),
+      );
+      assert.deepEqual(
+        lineErrors.map((e) => e.line),
+        [96],
+      );
+      const done = session.info('harness');
+      assert.deepEqual([done.entries, done.analysing], [101, false]);
+      // The same rows as an index of the whole file gives.
+      const whole = await TraceIndex.open(path);
+      try {
+        assert.equal(whole.count, 101);
+        const last = (await session.record(summaries[99]?.key as string)).view;
+        assert.equal(last.id, 'r99');
+      } finally {
+        await whole.close();
+      }
+    } finally {
+      await session.close();
+    }
+  });
 });

@@ -1,0 +1,73 @@
+/**
+ * The grammar engines scheduled (guidedEnginePool.ts), on real xgrammar workers: a waiting job of a higher lane runs
+ * before older ones, a lane re-prioritised while it waits moves, a cancelled lane's job never reaches a worker, and
+ * the same what-if asked twice runs once (the second answer a copy, placed on its own tokens).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { GuidedEnginePool, LANE, type WhatIfLane } from '../../../src/io/guided/guidedEnginePool.ts';
+import type { WhatIfOutcome } from '../../../src/core/guided/engineProtocol.ts';
+
+const request = {
+  tools: [
+    {
+      type: 'function' as const,
+      function: { name: 'f', parameters: { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] } },
+    },
+  ],
+  tool_choice: 'auto' as const,
+};
+const call = (a: string) =>
+  `<|tool_calls_section_begin|><|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{"a": ${a}}<|tool_call_end|><|tool_calls_section_end|>`;
+
+test('grammar engine pool: lanes by priority, re-prioritised and cancelled while waiting; a repeated what-if runs once', async () => {
+  const pool = new GuidedEnginePool({ workers: 1, onLog: () => undefined });
+  try {
+    const order: string[] = [];
+    const ask = (name: string, lane: WhatIfLane, text: string): Promise<WhatIfOutcome> =>
+      pool
+        .inLane(lane, () => pool.whatIf(request, { text, tokens: [] }, { format: 'kimi_k2' }))
+        .then((o) => {
+          order.push(name);
+          return o;
+        });
+    // The first job takes the one worker; the others wait in the pool's queue.
+    const first = ask('first', { priority: LANE.listed, cancelled: false }, call('"0"'));
+    const listed = ask('listed', { priority: LANE.listed, cancelled: false }, call('"1"'));
+    const later: WhatIfLane = { priority: LANE.listed, cancelled: false };
+    const scrolledTo = ask('scrolled-to', later, call('"2"'));
+    const inView = ask('in-view', { priority: LANE.inView, cancelled: false }, call('"3"'));
+    const gone: WhatIfLane = { priority: LANE.shown, cancelled: false };
+    const cancelled = ask('cancelled', gone, call('"4"'));
+    assert.equal(pool.waiting, 4);
+    // The user scrolled: a row asked for last now shows; the record that was shown is gone (options changed).
+    later.priority = LANE.shown;
+    gone.cancelled = true;
+    pool.reprioritised();
+    assert.equal(pool.waiting, 3, 'the cancelled job left the queue at once');
+    const outcomes = await Promise.all([first, listed, scrolledTo, inView, cancelled]);
+    assert.deepEqual(order, ['cancelled', 'first', 'scrolled-to', 'in-view', 'listed']);
+    assert.deepEqual(
+      outcomes.map((o) => (o.ran ? o.result.accepted : o.why)),
+      [true, true, true, true, 'the what-if was cancelled before it ran'],
+    );
+    const jobs = pool.stats.jobs;
+    assert.equal(jobs, 5, 'the warm-up and four what-ifs: the cancelled one never reached the worker');
+
+    // The same what-if again (a trace repeating a record): answered from the first run, a copy each time.
+    const text = call('1');
+    const tokens = [
+      { index: 0, text: text.slice(0, 60), charStart: 0, charEnd: 60, special: false, approximate: false },
+      { index: 1, text: text.slice(60), charStart: 60, charEnd: text.length, special: false, approximate: false },
+    ];
+    const once = await pool.whatIf(request, { text: call('1'), tokens }, { format: 'kimi_k2' });
+    const twice = await pool.whatIf(request, { text: call('1'), tokens }, { format: 'kimi_k2' });
+    assert.equal(pool.stats.jobs, jobs + 1, 'one run for two asks');
+    assert.ok(once.ran && !once.result.accepted && twice.ran && !twice.result.accepted);
+    assert.deepEqual(twice, once);
+    assert.notEqual(twice.result, once.result, 'a copy: the caller may shift its offsets');
+    assert.equal(twice.result.tokenIndex, 1, 'placed on the asking completion’s tokens');
+  } finally {
+    await pool.close();
+  }
+});
