@@ -54,15 +54,19 @@ test('grammar engine pool: lanes by priority, re-prioritised and cancelled while
     const jobs = pool.stats.jobs;
     assert.equal(jobs, 5, 'the warm-up and four what-ifs: the cancelled one never reached the worker');
 
-    // The same what-if again (a trace repeating a record): answered from the first run, a copy each time.
+    // The same what-if again in a lane (the editor: a trace repeating a record): answered from the first run, a copy
+    // each time. Outside a lane (the CLI, which asks each record once) nothing is hashed or kept.
     const text = call('1');
     const tokens = [
       { index: 0, text: text.slice(0, 60), charStart: 0, charEnd: 60, special: false, approximate: false },
       { index: 1, text: text.slice(60), charStart: 60, charEnd: text.length, special: false, approximate: false },
     ];
-    const once = await pool.whatIf(request, { text: call('1'), tokens }, { format: 'kimi_k2' });
-    const twice = await pool.whatIf(request, { text: call('1'), tokens }, { format: 'kimi_k2' });
+    const lane: WhatIfLane = { priority: LANE.listed, cancelled: false };
+    const once = await pool.inLane(lane, () => pool.whatIf(request, { text: call('1'), tokens }, { format: 'kimi_k2' }));
+    const twice = await pool.inLane(lane, () => pool.whatIf(request, { text: call('1'), tokens }, { format: 'kimi_k2' }));
     assert.equal(pool.stats.jobs, jobs + 1, 'one run for two asks');
+    await pool.whatIf(request, { text: call('1'), tokens }, { format: 'kimi_k2' });
+    assert.equal(pool.stats.jobs, jobs + 2, 'outside a lane: run again');
     assert.ok(once.ran && !once.result.accepted && twice.ran && !twice.result.accepted);
     assert.deepEqual(twice, once);
     assert.notEqual(twice.result, once.result, 'a copy: the caller may shift its offsets');
