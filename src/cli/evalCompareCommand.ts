@@ -34,7 +34,7 @@ function sideHeader(s: RunSide): string {
 export async function evalCompareCommand(
   baselinePath: string,
   candidatePath: string,
-  options: { json?: boolean; reference?: string },
+  options: { json?: boolean; reference?: string; withSimulated?: boolean },
   out: NodeJS.WritableStream,
 ): Promise<number> {
   const baseline = await loadResultsOrFail(baselinePath);
@@ -46,8 +46,10 @@ export async function evalCompareCommand(
     reference,
   );
   // Kept apart: a simulator's broken-answer rate beside a model's figures would read as the model's change.
+  // --with-simulated: a loopback check of the join itself (a verifier's real run beside Toolscope's simulator).
   const mismatch = simulationMismatch(c.baseline, c.candidate);
-  if (mismatch) throw new InputError(`eval compare: ${mismatch}; compare simulated runs only with simulated runs`);
+  if (mismatch && !options.withSimulated)
+    throw new InputError(`eval compare: ${mismatch}; compare simulated runs only with simulated runs (or pass --with-simulated)`);
   if (options.json) {
     out.write(escapedJson(c) + '\n');
     return 0;

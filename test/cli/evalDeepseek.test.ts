@@ -96,11 +96,14 @@ test("eval compare: a Toolscope run of the verifier's requests beside the verifi
   };
   const compare = async (candidate: string) => {
     const out = sink();
-    assert.equal(await evalCompareCommand(attempts, candidate, { json: true }, out), 0);
+    // The candidate is the embedded endpoint's simulated run: refused unless asked, then labelled as simulated.
+    await assert.rejects(evalCompareCommand(attempts, candidate, { json: true }, sink()), /holds simulated answers/);
+    assert.equal(await evalCompareCommand(attempts, candidate, { json: true, withSimulated: true }, out), 0);
     return JSON.parse(out.text()) as RunComparison;
   };
   const clean = await compare(await run('clean', 0));
   assert.equal(clean.joined, 3);
+  assert.equal(clean.candidate.answers, 'simulated');
   assert.deepEqual([clean.baseline.requests, clean.candidate.requests], [3, 3]);
   const figure = (c: RunComparison, name: string) => c.figures.find((f) => f.figure === name);
   assert.deepEqual(figure(clean, 'schema_accuracy'), { figure: 'schema_accuracy', baseline: 1, candidate: 1, delta: 0 });

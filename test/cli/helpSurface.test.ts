@@ -14,6 +14,7 @@ import { formatNames, getFormat } from '../../src/core/formats/registry.ts';
 const NEW_FLAGS: Record<string, readonly string[]> = {
   'toolscope analyze': ['--parquet', '--shard'],
   'toolscope eval rescore': ['--summary'],
+  'toolscope eval compare': ['--with-simulated'],
 };
 
 /** Commands added after the capture: their own help is tested beside them, and their entry leaves the program's help. */

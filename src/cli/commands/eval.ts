@@ -157,7 +157,8 @@ export function registerEvalCompare(evalCmd: Command): void {
     .argument('<candidate>', 'results .jsonl')
     .option('--reference <results>', 'official results for tool-call trigger F1 of both')
     .option('--json', 'print the comparison as one JSON object')
-    .action(async (baseline: string, candidate: string, opts: { reference?: string; json?: boolean }) => {
+    .option('--with-simulated', "compare a simulated run with a model's run anyway (each side still says which it is)")
+    .action(async (baseline: string, candidate: string, opts: { reference?: string; json?: boolean; withSimulated?: boolean }) => {
       const { evalCompareCommand } = await import('../evalCompareCommand.ts');
       process.exitCode = await evalCompareCommand(baseline, candidate, opts, process.stdout);
     });

@@ -54,11 +54,29 @@ function replaced(root: unknown, path: Path, value: unknown): unknown {
 }
 
 /** Every variant of every sample line: the whole file text with that one line changed. */
-function* variants(): Generator<{ name: string; text: string; line: number }> {
+/**
+ * Lines of the unchanged sample that give neither a record nor an error: exported rows that are no model call (a
+ * Langfuse SPAN, a LangSmith chain run, a verifier's manifest), skipped by design. Changed, they may stay skipped.
+ */
+function skippedLines(file: string, text: string): Set<number> {
+  const loaded = importText(text, file);
+  const lines = text.split('\n');
+  const skipped = new Set<number>();
+  for (let line = 1; line <= lines.length; line++) {
+    if (!lines[line - 1]?.trim()) continue;
+    const covered = loaded.records.some((r) => r.line <= line && line <= r.lastLine) || loaded.errors.some((e) => e.line === line);
+    if (!covered) skipped.add(line);
+  }
+  return skipped;
+}
+
+function* variants(): Generator<{ name: string; text: string; line: number; skipped: boolean }> {
   for (const file of readdirSync(SAMPLES)
     .filter((f) => f.endsWith('.jsonl'))
     .sort()) {
-    const lines = readFileSync(join(SAMPLES, file), 'utf8').split('\n');
+    const whole = readFileSync(join(SAMPLES, file), 'utf8');
+    const lines = whole.split('\n');
+    const skipped = skippedLines(file, whole);
     for (const [i, raw] of lines.entries()) {
       const sse = raw.startsWith('data: {');
       let value: unknown;
@@ -71,7 +89,7 @@ function* variants(): Generator<{ name: string; text: string; line: number }> {
         for (const r of REPLACEMENTS) {
           const line = JSON.stringify(replaced(value, path, r));
           const text = [...lines.slice(0, i), sse ? `data: ${line}` : line, ...lines.slice(i + 1)].join('\n');
-          yield { name: `${file}:${i + 1} ${path.join('.')} = ${JSON.stringify(r)}`, text, line: i + 1 };
+          yield { name: `${file}:${i + 1} ${path.join('.')} = ${JSON.stringify(r)}`, text, line: i + 1, skipped: skipped.has(i + 1) };
         }
       }
     }
@@ -93,7 +111,7 @@ test('type-confused sample records: import, analyse (sync and guided) and view n
       const covered =
         loaded.records.some((r) => r.line <= v.line && v.line <= r.lastLine) ||
         loaded.errors.some((e) => e.line === v.line && e.message.startsWith(`line ${e.line}`));
-      if (!covered) failures.push(`${v.name}: line ${v.line} gave neither a record nor an error`);
+      if (!covered && !v.skipped) failures.push(`${v.name}: line ${v.line} gave neither a record nor an error`);
       for (const [k, r] of loaded.records.entries()) {
         if (r.line > v.line || r.lastLine < v.line) continue;
         // The guided what-if compiles a grammar per tool set: every seventh variant, to stay fast. Schemas xgrammar

@@ -45,6 +45,8 @@ export function importDeepseekEnvelope(envelope: UnknownObject, line: number, li
     records: [],
     errors: [{ line, message: `line ${line}: DeepSeek verifier evidence: ${message}` }],
   });
+  if (typeof envelope.record_hash !== 'string' || !/^[0-9a-f]{64}$/u.test(envelope.record_hash))
+    return error('record_hash is not a sha256 (64 hexadecimal digits)');
   if (lineText !== undefined && envelopeHashHolds(lineText) === false)
     return error('record_hash is not the sha256 of the line without it (the line was changed after it was written)');
   const rec = envelope.record as UnknownObject;

@@ -38,9 +38,32 @@ export function isLangfuseObservationShape(value: UnknownObject): boolean {
 
 const text = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 
+/**
+ * The observation types Langfuse writes (its ObservationType enum: the three of v2 and the agent types added in 2025).
+ * Any other is an error on its line, never a silent skip: a GENERATION whose type was mangled is a lost call.
+ */
+const OBSERVATION_TYPES = new Set([
+  'GENERATION',
+  'SPAN',
+  'EVENT',
+  'AGENT',
+  'TOOL',
+  'CHAIN',
+  'RETRIEVER',
+  'EVALUATOR',
+  'EMBEDDING',
+  'GUARDRAIL',
+]);
+
 /** One exported observation (a JSONL line, a CSV or Parquet row): a record for a GENERATION, nothing for the others. */
 export function importLangfuseObservation(row: UnknownObject, line: number): ReadResult {
-  if (String(row.type).toUpperCase() !== 'GENERATION') return { records: [], errors: [] };
+  const type = String(row.type).toUpperCase();
+  if (!OBSERVATION_TYPES.has(type))
+    return {
+      records: [],
+      errors: [{ line, message: `line ${line}: Langfuse observation of type ${JSON.stringify(row.type)}, none Langfuse writes` }],
+    };
+  if (type !== 'GENERATION') return { records: [], errors: [] };
   const id = text(row.id) ?? `line-${line}`;
   try {
     const record = observationRecord(row, id);

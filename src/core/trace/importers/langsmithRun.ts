@@ -27,7 +27,15 @@ export function isLangSmithRunShape(value: UnknownObject): boolean {
 
 const text = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 
+/** LangSmith's run types (its RunTypeEnum); any other is an error on its line, never a silent skip. */
+const RUN_TYPES = new Set(['llm', 'chain', 'tool', 'retriever', 'embedding', 'prompt', 'parser']);
+
 export function importLangSmithRun(row: UnknownObject, line: number): ReadResult {
+  if (typeof row.run_type !== 'string' || !RUN_TYPES.has(row.run_type))
+    return {
+      records: [],
+      errors: [{ line, message: `line ${line}: LangSmith run of type ${JSON.stringify(row.run_type)}, none LangSmith writes` }],
+    };
   if (row.run_type !== 'llm') return { records: [], errors: [] };
   const id = text(row.id) ?? `line-${line}`;
   try {
