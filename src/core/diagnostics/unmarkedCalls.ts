@@ -18,6 +18,7 @@
  * already reports) are skipped: one finding per span.
  */
 import { gemmaArgumentsJson, gemmaBodyEnd } from '../formats/kernel/gemmaArguments.ts';
+import { extractTypesFromSchema } from '../formats/kernel/schemaCoercion.ts';
 import { pyCallArguments, readPyCall, readPyCallList, type PyCall } from '../formats/kernel/pythonCallReader.ts';
 import { dumpsObject, dumpsString, pyFloat, pyFloatRepr, pyIntText, pyJsonRoundTrip } from '../formats/kernel/pythonJson.ts';
 import { formatNames, getFormat } from '../formats/registry.ts';
@@ -208,7 +209,7 @@ function invokeArguments(block: string, parameters: unknown): { arguments: strin
     if (!p) continue;
     const key = unquote(p[1] as string);
     const value = (p[2] as string).trim();
-    const types = Object.hasOwn(props, key) ? schemaTypes(props[key]) : ['string'];
+    const types = Object.hasOwn(props, key) ? extractTypesFromSchema(props[key]) : ['string'];
     const json = typedValue(value, types);
     if (json === null) {
       problems.push(`${key}: ${JSON.stringify(value)} overflows a float (vLLM's int(float(…)) raises)`);
@@ -217,37 +218,6 @@ function invokeArguments(block: string, parameters: unknown): { arguments: strin
     entries.push([key, json]);
   }
   return { arguments: problems.length ? null : dumpsObject(entries), problems };
-}
-
-/** `_extract_types_from_schema`: type (or list), enum values' types, anyOf/oneOf/allOf members; string when none. */
-function schemaTypes(schema: unknown, depth = 0): string[] {
-  if (!schema || typeof schema !== 'object' || depth > 16) return ['string'];
-  const s = schema as Record<string, unknown>;
-  const types = new Set<string>();
-  if (typeof s.type === 'string') types.add(s.type);
-  else if (Array.isArray(s.type)) for (const t of s.type) if (typeof t === 'string') types.add(t);
-  if (Array.isArray(s.enum))
-    for (const v of s.enum)
-      types.add(
-        v === null
-          ? 'null'
-          : typeof v === 'boolean'
-            ? 'boolean'
-            : typeof v === 'number'
-              ? Number.isInteger(v)
-                ? 'integer'
-                : 'number'
-              : typeof v === 'string'
-                ? 'string'
-                : Array.isArray(v)
-                  ? 'array'
-                  : 'object',
-      );
-  for (const key of ['anyOf', 'oneOf', 'allOf']) {
-    const members = s[key];
-    if (Array.isArray(members)) for (const m of members) for (const t of schemaTypes(m, depth + 1)) types.add(t);
-  }
-  return types.size ? [...types] : ['string'];
 }
 
 /** `_convert_param_value_with_types`, as JSON text; null where vLLM raises (a float that overflows). */

@@ -34,40 +34,35 @@ const ALIASES: Readonly<Record<string, string>> = {
   sequence: 'array',
 };
 
-/** `extract_types_from_schema`: `type` (one or a list), the kinds of `enum` values, and anyOf/oneOf/allOf members; `string` when none. */
-export function schemaTypes(schema: unknown): Set<string> {
-  const types = new Set<string>();
-  collect(schema, types, 0);
-  if (types.size === 0) types.add('string');
-  return new Set([...types].map((t) => ALIASES[t.trim().toLowerCase()] ?? t.trim().toLowerCase()));
-}
-
-function collect(schema: unknown, into: Set<string>, depth: number): void {
-  if (schema === null || typeof schema !== 'object' || Array.isArray(schema) || depth > 16) return;
+/**
+ * `extract_types_from_schema`: `type` (one or a list), the kinds of `enum` values, and anyOf/oneOf/allOf members
+ * (a member that says nothing counts as `string`, as vLLM's recursion returns); `string` when none. As written.
+ */
+export function extractTypesFromSchema(schema: unknown, depth = 0): string[] {
+  if (!schema || typeof schema !== 'object' || Array.isArray(schema) || depth > 16) return ['string'];
   const s = schema as Record<string, unknown>;
-  if (typeof s.type === 'string') into.add(s.type);
-  else if (Array.isArray(s.type)) for (const t of s.type) if (typeof t === 'string') into.add(t);
-  if (Array.isArray(s.enum))
-    for (const v of s.enum)
-      into.add(
-        v === null
-          ? 'null'
-          : typeof v === 'boolean'
-            ? 'boolean'
-            : typeof v === 'number'
-              ? Number.isInteger(v)
-                ? 'integer'
-                : 'number'
-              : typeof v === 'string'
-                ? 'string'
-                : Array.isArray(v)
-                  ? 'array'
-                  : 'object',
-      );
+  const types = new Set<string>();
+  if (typeof s.type === 'string') types.add(s.type);
+  else if (Array.isArray(s.type)) for (const t of s.type) if (typeof t === 'string') types.add(t);
+  if (Array.isArray(s.enum)) for (const v of s.enum) types.add(enumValueType(v));
   for (const key of ['anyOf', 'oneOf', 'allOf']) {
     const members = s[key];
-    if (Array.isArray(members)) for (const m of members) collect(m, into, depth + 1);
+    if (Array.isArray(members)) for (const m of members) for (const t of extractTypesFromSchema(m, depth + 1)) types.add(t);
   }
+  return types.size ? [...types] : ['string'];
+}
+
+function enumValueType(v: unknown): string {
+  if (v === null) return 'null';
+  if (typeof v === 'boolean') return 'boolean';
+  if (typeof v === 'number') return Number.isInteger(v) ? 'integer' : 'number';
+  if (typeof v === 'string') return 'string';
+  return Array.isArray(v) ? 'array' : 'object';
+}
+
+/** The schema's types with vLLM's aliases (`int` → `integer`, `dict` → `object`…), as `coerce_to_schema_type` reads them. */
+export function schemaTypes(schema: unknown): Set<string> {
+  return new Set(extractTypesFromSchema(schema).map((t) => ALIASES[t.trim().toLowerCase()] ?? t.trim().toLowerCase()));
 }
 
 const PRIORITY = ['null', 'integer', 'number', 'boolean', 'object', 'array', 'string'] as const;
