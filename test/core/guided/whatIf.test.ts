@@ -146,18 +146,18 @@ test('whatIfForRequest: no tag for the request is reported, not thrown', async (
   assert.ok(ran.ran && !ran.result.accepted && ran.result.charOffset === 0 && ran.result.tokenIndex === -1);
 });
 
-test('a 4k-token completion runs well under budget with a compiled grammar', async () => {
+// The speed budget (DESIGN §9) is a goal of `npm run bench` (bench/guidedBench.ts, ms per 1k tokens with its
+// conditions), not a timed unit test that a loaded CI machine can fail; here the 4k-token run must be right.
+test('a 4k-token completion with a compiled grammar is accepted, twice in a row', async () => {
   const g = await compileKimiGrammar(TOOLS, 'auto');
   let text = 'I will run several searches. ';
   for (let i = 0; text.length < 16_000; i++)
     text += call('search', i, `{"q": "topic number ${i} with some words", "top_k": ${(i % 20) + 1}}`);
   text = '<|tool_calls_section_begin|>' + text.slice(29) + '<|tool_calls_section_end|>';
   const tokens = splitter.tokenize(text);
-  await whatIf(g, { text, tokens });
-  const start = performance.now();
-  const r = await whatIf(g, { text, tokens });
-  const ms = performance.now() - start;
-  assert.equal(r.accepted, true);
-  // The budget is 100 ms (DESIGN §9, measured by the bench); a loose bound here keeps CI machines green.
-  assert.ok(ms < 400, `what-if took ${ms.toFixed(1)} ms for ${tokens.length} tokens`);
+  assert.ok(tokens.length > 1000, `${tokens.length} tokens`);
+  const first = await whatIf(g, { text, tokens });
+  const second = await whatIf(g, { text, tokens });
+  assert.equal(first.accepted, true);
+  assert.deepEqual(second, first, 'a matcher reused for the same grammar starts afresh');
 });
