@@ -30,6 +30,7 @@ import {
   gemma4SampleCalls,
 } from '../test/fixtures/gemma4/gemma4Samples.ts';
 import { MISTRAL_SAMPLE_MODEL, mistralSampleCalls } from '../test/fixtures/mistral/mistralSamples.ts';
+import { GRANITE_SAMPLE_MODEL, graniteSampleCalls } from '../test/fixtures/granite/graniteSamples.ts';
 
 type Json = Record<string, unknown>;
 
@@ -1192,6 +1193,7 @@ function otherFormats(): Json[] {
     mistral: MISTRAL_SAMPLE_MODEL,
     minimax_m2: MINIMAX_M2_SAMPLE_MODEL,
     minimax_m3: MINIMAX_M3_SAMPLE_MODEL,
+    granite: GRANITE_SAMPLE_MODEL,
   };
   const record = (format: string, id: string, note: string, user: string, completion: Json, response?: Json): Json => ({
     toolscope: 1,
@@ -1469,6 +1471,8 @@ function otherFormats(): Json[] {
   // MiniMax-M2 and M3: their scenarios live beside their fixtures (test/fixtures/minimax/, test/fixtures/minimaxM3/).
   scenarios('minimax_m2', minimaxM2SampleCalls());
   scenarios('minimax_m3', minimaxM3SampleCalls());
+  // Granite (3.1's `<tool_call>` string before its list): its scenario lives beside its fixtures (test/fixtures/granite/).
+  scenarios('granite', graniteSampleCalls());
   return rows;
 }
 

@@ -63,6 +63,7 @@ test('trace editor: toolscope.format is read when the trace opens and re-applied
         'mistral',
         'minimax_m2',
         'minimax_m3',
+        'granite',
       ],
     );
     const key = summaries().find((s) => s.id === 'deepseek_v31-clean-call')?.key as string;
@@ -82,7 +83,7 @@ test('trace editor: toolscope.format is read when the trace opens and re-applied
       .events()
       .slice(reset, at + 1)
       .flatMap((e) => (e.type === 'summaries' ? e.summaries : []));
-    assert.equal(after.length, 102);
+    assert.equal(after.length, 108);
     assert.deepEqual([...new Set(after.map((s) => s.format))], ['hermes']);
     const forced = (await view.request({ type: 'getRecord', key })) as { view: RecordView };
     assert.deepEqual([forced.view.format, forced.view.formatBasis], ['hermes', 'forced']);

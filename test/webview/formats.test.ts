@@ -73,6 +73,7 @@ const FORMATS: Array<{ format: string; record: string; markers: string[] }> = [
     markers: ['<minimax:tool_call>', '</minimax:tool_call>'],
   },
   { format: 'minimax_m3', record: 'minimax_m3-clean-call', markers: [']<]minimax[>['] },
+  { format: 'granite', record: 'granite-clean-call', markers: ['<tool_call>'] },
 ];
 
 let browser: Browser;
@@ -198,7 +199,7 @@ describe('other tool-call formats in the trace editor (chromium)', () => {
     }
     // The list says the format too (filterable by it).
     await page.locator('.filter-text input').fill('deepseek_v31');
-    assert.match((await page.locator('.list-count').textContent()) ?? '', /^6 of 102 records/);
+    assert.match((await page.locator('.list-count').textContent()) ?? '', /^6 of 108 records/);
     await done();
   });
 
@@ -228,7 +229,7 @@ describe('other tool-call formats in the trace editor (chromium)', () => {
     const { page, done } = await openPage(browser, null, { theme: 'dark' });
     await page.addInitScript(DARK_VSCODE_THEME);
     const host = await openVsCodePage(page, server, SAMPLE, '/vscode-formats.html');
-    await page.locator('.list-count', { hasText: /^102 records$/ }).waitFor();
+    await page.locator('.list-count', { hasText: /^108 records$/ }).waitFor();
     await host.idle();
     await selectRecord(page, 'harmony-clean-call');
     assert.equal((await formatLabel(page)).text, 'format harmony');

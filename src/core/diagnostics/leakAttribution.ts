@@ -6,8 +6,9 @@
  *    (the rest of its `leakFragments`, unless they lie inside a whole marker or a special-token shape), the
  *    special-token shapes of no registered format, and the named calls each format's parser reads there.
  * 2. Markup that overlaps, or is apart only by text without a blank line, is one span.
- * 3. A span is the format's whose parser reads the most named calls in it (then: more of its own markers there, the
- *    record's format, registration order). A span no parser reads a call from, and that opens with a special-token
+ * 3. A span is the format's whose parser reads the most named calls in it — calls naming one of the request's tools
+ *    first, then calls with a name a tool could have — (then: more of its own markers there, the record's format,
+ *    registration order). A span no parser reads a call from, and that opens with a special-token
  *    shape of no registered format, is unknown markup. Otherwise it is the format's that owns every marker in it and whose declared body (`leakSignature.body`) matches the text after its opener — ties to the
  *    record's format; markers alone (an opener or a closer with nothing else) are a fragment of that format that
  *    claims no call. A span holding a special-token shape of no registered format, or markers no single format owns,
@@ -107,6 +108,9 @@ function findTokens(text: string, formats: readonly ToolCallFormat[], unknown: r
 
 const BLANK_LINE = /\n[ \t]*\n/u;
 
+/** A name a tool could have: letters, digits and `_.:-`, no blanks, quotes or brackets. */
+const TOOL_NAME = /^[\p{L}\p{N}_.:-]+$/u;
+
 interface Item {
   start: number;
   end: number;
@@ -161,6 +165,7 @@ function attributeSpan(
   items: readonly SpanItem[],
   formats: readonly ToolCallFormat[],
   context: ToolCallFormat | null,
+  tools: Tools | undefined,
 ): LeakSpan {
   const start = Math.min(...items.map((i) => i.start));
   const end = Math.max(...items.map((i) => i.end));
@@ -171,10 +176,22 @@ function attributeSpan(
   const byEvidence = (a: ToolCallFormat, b: ToolCallFormat): number =>
     owned(b) - owned(a) || Number(b === context) - Number(a === context) || rank(a) - rank(b);
   const span = { start, end, tokens, unknown };
-  // A parser reads named calls here: the format with the most, then the one with more of its markers here.
+  // A parser reads named calls here: the format with the most calls naming one of the request's tools, then the most
+  // whose name could be a tool's at all (another format's parser may take a JSON list for a name: GLM's, in Granite
+  // 3.1's `<tool_call>[{…}]`), then the most named calls, then the one with more of its markers here.
   const calls = new Map<ToolCallFormat, MarkupCall[]>();
   for (const i of items) if (i.kind === 'call') calls.set(i.format, [...(calls.get(i.format) ?? []), i.call]);
-  const readers = [...calls.keys()].sort((a, b) => (calls.get(b)?.length ?? 0) - (calls.get(a)?.length ?? 0) || byEvidence(a, b));
+  const toolNames = new Set((tools ?? []).map((t) => t.function.name));
+  const count = (f: ToolCallFormat, which: (c: MarkupCall) => boolean): number => (calls.get(f) ?? []).filter(which).length;
+  const ofTools = (f: ToolCallFormat): number => count(f, (c) => toolNames.has(c.name));
+  const wellNamed = (f: ToolCallFormat): number => count(f, (c) => TOOL_NAME.test(c.name));
+  const readers = [...calls.keys()].sort(
+    (a, b) =>
+      ofTools(b) - ofTools(a) ||
+      wellNamed(b) - wellNamed(a) ||
+      (calls.get(b)?.length ?? 0) - (calls.get(a)?.length ?? 0) ||
+      byEvidence(a, b),
+  );
   const reader = readers[0];
   if (reader) return { ...span, format: reader, fragment: null, calls: calls.get(reader) ?? [], unknownWhy: null };
   const unknownSpan = (why: NonNullable<LeakSpan['unknownWhy']>): LeakSpan => ({
@@ -225,7 +242,7 @@ export function attributeLeaks(text: string, tools: Tools | undefined, context: 
     for (const call of parseMarkupCalls(format, text, tools))
       if (call.name.trim() !== '') items.push({ kind: 'call', start: call.start, end: call.end, format, call });
   }
-  const spans = groupSpans(text, items).map((group) => attributeSpan(text, group, formats, context));
+  const spans = groupSpans(text, items).map((group) => attributeSpan(text, group, formats, context, tools));
   last = { text, tools, context: context?.name ?? null, spans };
   return spans;
 }

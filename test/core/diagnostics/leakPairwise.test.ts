@@ -20,13 +20,13 @@ const answer = (content: string, format: string, calls: Parameters<typeof comple
   );
 
 test('leak table: every registered format has a row, and every row is a registered format', () => {
-  assert.deepEqual([...LEAKS.map((r) => r.format)].sort(), formatNames().sort());
+  assert.deepEqual([...new Set(LEAKS.map((r) => r.format))].sort(), formatNames().sort());
   for (const row of LEAKS) assert.ok(row.call.includes(row.opener), `${row.format}: the call opens with its opener`);
   for (const row of UNREGISTERED) assert.ok(!formatNames().includes(row.name), `${row.name} is registered: move its row to LEAKS`);
 });
 
 for (const row of LEAKS) {
-  test(`pairwise: ${row.format}'s call leaked into content is ${row.format}'s, in a record read as any format`, () => {
+  test(`pairwise: ${row.format}'s call ${row.opener} leaked into content is ${row.format}'s, in a record read as any format`, () => {
     for (const context of formatNames()) {
       const content = `Let me check. ${row.call}`;
       const leaks = ofKind(answer(content, context), 'content-leak');
@@ -47,7 +47,7 @@ for (const row of LEAKS) {
     }
   });
 
-  test(`pairwise: ${row.format}'s opener alone is one fragment that claims no call, named for a format that writes it`, () => {
+  test(`pairwise: ${row.format}'s opener ${row.opener} alone is one fragment that claims no call, named for a format that writes it`, () => {
     const writers = LEAKS.filter((r) => r.opener === row.opener).map((r) => getFormat(r.format).displayName);
     for (const context of formatNames()) {
       const delivered = [{ id: 'call_1', name: 'get_weather', arguments: '{"city": "Paris"}' }];

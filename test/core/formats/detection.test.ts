@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { Analyzer, type AnalysisOptions, type AnalyzedRecord } from '../../../src/core/analysis.ts';
-import { formatOfModel, formatOfParser, modelNames } from '../../../src/core/formats/resolveFormat.ts';
+import { formatOfModel, modelNames } from '../../../src/core/formats/resolveFormat.ts';
 import type { TraceRecord } from '../../../src/core/trace/record.ts';
 import { analyzeCommand } from '../../../src/cli/analyzeCommand.ts';
 
@@ -35,6 +35,7 @@ const FORMATS = [
   'mistral',
   'minimax_m2',
   'minimax_m3',
+  'granite',
 ];
 /** The samples recorded without a raw completion, and the model name that tells their format. */
 const RESPONSE_ONLY: Record<string, RegExp> = {
@@ -92,7 +93,7 @@ const summary = (a: AnalyzedRecord) => ({
 
 test('detection: every record of other-formats.jsonl is detected without meta.format / meta.parser, and analysed as if named', () => {
   const records = sampleRecords();
-  assert.equal(records.length, 102);
+  assert.equal(records.length, 108);
   const seen = new Map<string, number>();
   for (const r of records) {
     const expected = formatOfId(r.id);
@@ -158,12 +159,13 @@ test('detection: meta.parser names the format when there is no markup (vLLM and 
     ['lfm2', 'lfm2'],
     ['granite', 'granite'],
     ['granite-20b-fc', 'granite'],
+    // vLLM `granite4` (granite4_tool_parser.py @ 017e9f4): Hermes' `<tool_call>{…}</tool_call>`.
+    ['granite4', 'hermes'],
   ]) {
     const a = analyze({ ...r, meta: { ...r.meta, parser } });
     assert.equal(a.format, format, parser);
     assert.equal(a.formatBasis, 'parser', parser);
   }
-  assert.equal(formatOfParser('granite4'), undefined);
   // meta.format, then the user's choice, still win.
   assert.equal(analyze({ ...r, meta: { ...r.meta, parser: 'openai', format: 'hermes' } }).format, 'hermes');
   assert.equal(
@@ -194,6 +196,8 @@ test('detection: model names map to the formats those models write', () => {
     ['meta-llama/Llama-4-Maverick-17B-128E-Instruct-FP8', 'llama'],
     ['llama3.1:8b', 'llama'],
     ['llama3.2', 'llama'],
+    ['ibm-granite/granite-3.1-8b-instruct', 'granite'],
+    ['ibm-granite/granite-4.0-h-small', 'hermes'],
     ['nvidia/Llama-3.1-Nemotron-70B-Instruct-HF', undefined],
     ['deepseek-ai/DeepSeek-R1-Distill-Llama-70B', undefined],
     ['meta-llama/Meta-Llama-3-8B-Instruct', undefined],
@@ -300,7 +304,7 @@ test('analyze --json: the format field per record, detected without meta.format'
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l) as { id: string; format: string; diagnostics: Array<{ kind: string }> });
-    assert.equal(lines.length, 102);
+    assert.equal(lines.length, 108);
     for (const l of lines) {
       assert.deepEqual(Object.keys(l), ['file', 'id', 'line', 'lastLine', 'format', 'content', 'reasoning', 'calls', 'diagnostics']);
       assert.equal(l.format, formatOfId(l.id), l.id);

@@ -40,6 +40,8 @@ export const functionGemmaFormat: ToolCallFormat = {
   // vLLM `functiongemma`.
   parserNames: ['functiongemma'],
   callWriter: functionGemmaCallWriter,
+  noEngineGrammar:
+    "no structural tag for FunctionGemma among xgrammar's built-ins or in vLLM's registry, structural_tag_registry.py @ 017e9f44, and vLLM's functiongemma parser sets none: docs/formats/gemma4.md",
   tokenizer: { approximate: () => new MarkerSplitter(functionGemmaFormat) },
   detect(text: string): boolean {
     return text.includes(FUNCTION_GEMMA_CALL_BEGIN) || text.includes(FUNCTION_GEMMA_CALL_END);

@@ -7,7 +7,7 @@
  * (python/xgrammar/builtin_structural_tag.py) have no Gemma style, vLLM's gemma4 parser sets no
  * `structural_tag_model` and skips the JSON grammar for required and named tool choice
  * (vllm/tool_parsers/gemma4_engine_tool_parser.py @ 017e9f4448b700e85ee16023287b025693c72b9e, `adjust_request`).
- * The what-if says the format has no structural tag, and nothing is invented in its place.
+ * The what-if says so once per record (`noEngineGrammar`), and nothing is invented in its place.
  */
 import { MarkerSplitter } from '../../tokens/markerSplitter.ts';
 import type { ParserOptions, StreamingParser, ToolCallFormat } from '../toolCallFormat.ts';
@@ -52,6 +52,8 @@ export const gemma4Format: ToolCallFormat = {
       "vLLM's gemma4 parser ends the reasoning at <|tool_call> (its (REASONING, TOOL_START) transition) and delivers the call",
   },
   callWriter: gemma4CallWriter,
+  noEngineGrammar:
+    "no structural tag for Gemma 4 among xgrammar's built-ins or in vLLM's registry, structural_tag_registry.py @ 017e9f44; vLLM's gemma4 parser skips the JSON grammar for required tool choice, SGLang's Gemma4Detector supports none: docs/formats/gemma4.md",
   tokenizer: { approximate: () => new MarkerSplitter(gemma4Format) },
   detect(text: string): boolean {
     return text.includes(GEMMA4_CALL_BEGIN) || text.includes(GEMMA4_CALL_END);

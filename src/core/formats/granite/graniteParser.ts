@@ -4,7 +4,7 @@
  * (kernel/jsonCallParser.ts): the name goes out as soon as its string closes (arguments written first wait for it),
  * the arguments stream as written.
  *
- * - `<|tool_call|>` opens a list: `[`, objects separated by `,`, `]`. Each object is a call when it closes. An object
+ * - `<|tool_call|>` (Granite 3.0) or `<tool_call>` (Granite 3.1) opens a list: `[`, objects separated by `,`, `]`. Each object is a call when it closes. An object
  *   with no `[` before it is read as a call and noted `missing-section-begin` (vLLM's granite parser wants a list and
  *   reads no call); a list that never closes is noted `unterminated-section` (vLLM's `json.loads` fails: no call).
  * - `<function_call>` opens one object; the next `<function_call>` the next (blanks between them are layout).
@@ -30,6 +30,8 @@ export class GraniteParser extends JsonCallParser<GraniteMarkerName> {
   private listAt = -1;
   /** The note of the text after the calls, extended while that text runs (-1: none). */
   private trailingNote = -1;
+  /** What opened the list: Granite 3.0's `<|tool_call|>` or Granite 3.1's `<tool_call>`, for the notes' words. */
+  private listOpener = TOOL_CALL_TOKEN;
 
   constructor(_options: ParserOptions = {}) {
     super(GRANITE_MARKERS, 'content', 'GraniteParser', ARGUMENT_KEYS, "text inside a call's JSON object that is not JSON");
@@ -82,7 +84,7 @@ export class GraniteParser extends JsonCallParser<GraniteMarkerName> {
             'missing-section-begin',
             pos,
             pos + 1,
-            `a call object after ${TOOL_CALL_TOKEN} without the list's [ (vLLM's granite parser reads no call)`,
+            `a call object after ${this.listOpener} without the list's [ (vLLM's granite parser reads no call)`,
           );
           this.stage = 'objects';
         }
@@ -111,7 +113,7 @@ export class GraniteParser extends JsonCallParser<GraniteMarkerName> {
   }
 
   private endSection(at: number): void {
-    if (this.listAt >= 0) this.note('unterminated-section', this.listAt, at, `the call list after ${TOOL_CALL_TOKEN} never closed with ]`);
+    if (this.listAt >= 0) this.note('unterminated-section', this.listAt, at, `the call list after ${this.listOpener} never closed with ]`);
     this.listAt = -1;
     this.st = 'content';
   }
@@ -136,6 +138,7 @@ export class GraniteParser extends JsonCallParser<GraniteMarkerName> {
     }
     this.st = 'section';
     this.stage = m.name === 'list-begin' ? 'before-list' : 'objects';
+    if (m.name === 'list-begin') this.listOpener = m.text;
     this.afterCall = false;
     this.separated = false;
   }

@@ -19,7 +19,7 @@
  */
 import { gemmaArgumentsJson, gemmaBodyEnd, type GemmaArgumentStyle } from './gemmaArguments.ts';
 import { leadingWhitespace, MarkupParser, newCall, type MarkerDef } from './markupParser.ts';
-import type { ParsedCall, ParseResult, ParserOptions, StructureNote } from '../toolCallFormat.ts';
+import type { ParsedCall, ParseResult, ParserOptions } from '../toolCallFormat.ts';
 
 /** What a marker of the Gemma call family does. */
 export type GemmaRole = 'call-begin' | 'call-end' | 'think-begin' | 'think-end' | 'end-of-turn';
@@ -56,8 +56,6 @@ export class GemmaCallParser extends MarkupParser<GemmaRole> {
   private open: OpenGemmaCall | null = null;
   /** Reasoning held back while it may still be the `thought\n` prefix; null once decided. */
   private thoughtHold: string | null = null;
-  /** The note of a call that ended the reasoning, while a later channel end may still close that block. */
-  private callEndedThink: StructureNote | null = null;
   /** Each tool's `parameters.properties` by name (the first tool of a name, as vLLM's `find_tool_properties`). */
   private readonly properties = new Map<string, unknown>();
 
@@ -159,9 +157,7 @@ export class GemmaCallParser extends MarkupParser<GemmaRole> {
       }
       // A call inside the channel ends the reasoning there (vLLM's (REASONING, TOOL_START) transition).
       this.flushThought();
-      this.note('think-ended-by-section', span.start, span.end, 'unclosed');
-      this.callEndedThink = this.notes[this.notes.length - 1] as StructureNote;
-      this.leaveThink('call-id');
+      this.thinkEndedBy(span.start, span.end, 'call-id');
       this.startCall(span.start, span.end);
       return;
     }
@@ -173,14 +169,9 @@ export class GemmaCallParser extends MarkupParser<GemmaRole> {
         case 'think-begin':
           this.openThink(span.start);
           this.thoughtHold = '';
-          this.callEndedThink = null;
           return;
         case 'think-end':
-          if (this.callEndedThink) {
-            this.callEndedThink.detail = 'closed-later';
-            this.callEndedThink = null;
-            return;
-          }
+          if (this.thinkClosedLater()) return;
           this.note('stray-marker', span.start, span.end, `${m.text} without ${this.syntax.think?.begin ?? ''}`);
           this.skipLayout = true;
           return;

@@ -114,6 +114,8 @@ export abstract class MarkupParser<N extends string> implements StreamingParser 
   private thinkOpenedAt: number | null = null;
   /** Tool markup inside the open think block is noted once per block. */
   private thinkCallNoted = false;
+  /** The note of a section (or call) that ended the think block, until a later `</think>` closes that block after it. */
+  private thinkEndedBySection: StructureNote | null = null;
 
   protected constructor(
     private readonly table: readonly MarkerDef<N>[],
@@ -298,6 +300,7 @@ export abstract class MarkupParser<N extends string> implements StreamingParser 
     this.st = 'reasoning';
     this.thinkOpenedAt = at;
     this.thinkCallNoted = false;
+    this.thinkEndedBySection = null;
   }
 
   /**
@@ -336,6 +339,28 @@ export abstract class MarkupParser<N extends string> implements StreamingParser 
   protected leaveThink(state: ParserState): void {
     this.st = state;
     this.thinkOpenedAt = null;
+  }
+
+  /**
+   * A section (or call) began inside the unclosed think block: the engines' consensus ends the reasoning there and
+   * the calls reach the client (noted `think-ended-by-section`, detail `unclosed`); the parser moves to `state`.
+   */
+  protected thinkEndedBy(start: number, end: number, state: ParserState): void {
+    this.note('think-ended-by-section', start, end, 'unclosed');
+    this.thinkEndedBySection = this.notes[this.notes.length - 1] as StructureNote;
+    this.leaveThink(state);
+  }
+
+  /**
+   * A `</think>` in content after a section ended the think block closes that block late: not stray, but the engines'
+   * non-streaming parsers split at it and keep the section as reasoning (the note's detail becomes `closed-later`).
+   * True when it did.
+   */
+  protected thinkClosedLater(): boolean {
+    if (!this.thinkEndedBySection) return false;
+    this.thinkEndedBySection.detail = 'closed-later';
+    this.thinkEndedBySection = null;
+    return true;
   }
 
   /** The stream ended inside the think block. */

@@ -12,7 +12,7 @@
  */
 import { isWhitespace, MarkupParser, newCall, type MarkerDef } from './markupParser.ts';
 import { StreamedArguments } from './streamedArguments.ts';
-import type { CharRange, ParsedCall, ParserOptions, StructureNote, ToolCallDelta } from '../toolCallFormat.ts';
+import type { CharRange, ParsedCall, ParserOptions, ToolCallDelta } from '../toolCallFormat.ts';
 
 export type SectionedMarkerName =
   'section-begin' | 'section-end' | 'call-begin' | 'argument-begin' | 'call-end' | 'think-begin' | 'think-end' | 'end-of-turn';
@@ -75,8 +75,6 @@ export class SectionedCallParser extends MarkupParser<SectionedMarkerName> {
   /** The last note is a text-in-section run that later text in the same gap extends. */
   private textInSectionOpen = false;
   private open: OpenCall | null = null;
-  /** The note of a section that ended the reasoning, until a `</think>` closes that think block after it. */
-  private sectionEndedThink: StructureNote | null = null;
 
   constructor(
     private readonly config: SectionedCallConfig,
@@ -197,16 +195,9 @@ export class SectionedCallParser extends MarkupParser<SectionedMarkerName> {
         return;
       case 'think-begin':
         this.openThink(span.start);
-        this.sectionEndedThink = null;
         return;
       case 'think-end':
-        if (this.sectionEndedThink) {
-          // The think block a section interrupted closes after it: not stray, but the engines' non-streaming
-          // parsers split at this `</think>` and keep the section as reasoning.
-          this.sectionEndedThink.detail = 'closed-later';
-          this.sectionEndedThink = null;
-          return;
-        }
+        if (this.thinkClosedLater()) return;
         this.note('stray-marker', span.start, span.end, words.strayThinkEnd ?? `${m.text} outside a tool-call section`);
         return;
       case 'end-of-turn':
@@ -218,10 +209,7 @@ export class SectionedCallParser extends MarkupParser<SectionedMarkerName> {
 
   private markerInReasoning(m: Marker, span: CharRange): void {
     if (m.name === 'section-begin' && this.config.sectionBeginEndsThink) {
-      // The engines' consensus: the section ends the reasoning and its calls reach the client.
-      this.note('think-ended-by-section', span.start, span.end, 'unclosed');
-      this.sectionEndedThink = this.notes[this.notes.length - 1] as StructureNote;
-      this.leaveThink('section');
+      this.thinkEndedBy(span.start, span.end, 'section');
       this.sectionExplicit = true;
       return;
     }

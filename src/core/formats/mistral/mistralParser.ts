@@ -15,7 +15,7 @@
  */
 import { pyJsonRoundTrip } from '../kernel/pythonJson.ts';
 import { isWhitespace, leadingWhitespace, MarkupParser, newCall, type MarkerDef } from '../kernel/markupParser.ts';
-import type { ParsedCall, ParseResult, ParserOptions, StructureNote } from '../toolCallFormat.ts';
+import type { ParsedCall, ParseResult, ParserOptions } from '../toolCallFormat.ts';
 import { MISTRAL_SCAN_TABLE, type MistralRole, TOOL_CALLS } from './mistralMarkers.ts';
 
 /** Where a JSON text's scan stands: nesting depth and string state. */
@@ -92,7 +92,6 @@ interface OpenSection {
 
 export class MistralParser extends MarkupParser<MistralRole> {
   private open: OpenSection | null = null;
-  private callEndedThink: StructureNote | null = null;
 
   constructor(options: ParserOptions = {}) {
     super(MISTRAL_SCAN_TABLE, options.startInReasoning ? 'reasoning' : 'content', 'MistralParser');
@@ -300,9 +299,7 @@ export class MistralParser extends MarkupParser<MistralRole> {
         this.skipLayout = true;
         return;
       }
-      this.note('think-ended-by-section', span.start, span.end, 'unclosed');
-      this.callEndedThink = this.notes[this.notes.length - 1] as StructureNote;
-      this.leaveThink('call-id');
+      this.thinkEndedBy(span.start, span.end, 'call-id');
       this.startSection(span.start, span.end);
       return;
     }
@@ -313,14 +310,9 @@ export class MistralParser extends MarkupParser<MistralRole> {
           return;
         case 'think-begin':
           this.openThink(span.start);
-          this.callEndedThink = null;
           return;
         case 'think-end':
-          if (this.callEndedThink) {
-            this.callEndedThink.detail = 'closed-later';
-            this.callEndedThink = null;
-            return;
-          }
+          if (this.thinkClosedLater()) return;
           this.strayThinkEnd(span.start, span.end);
           return;
         case 'end-of-turn':

@@ -5,7 +5,10 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { analyze, assertClean, assertMarkerChips, checkSamples, kinds, sampleRecords } from '../kit/analysisKit.ts';
+import { analyze, assertClean, assertMarkerChips, checkSamples, kinds, record, sampleRecords } from '../kit/analysisKit.ts';
+import { Analyzer } from '../../../../src/core/analysis.ts';
+import { importText } from '../../../../src/core/trace/importText.ts';
+import { nodeServices } from '../../../../src/io/nodeServices.ts';
 
 test('gemma4 and functiongemma analysis: the bundled samples fire their kinds and the clean one is clean', async () => {
   await checkSamples('gemma4');
@@ -51,4 +54,23 @@ test("the analysis types Gemma 4's bare values by the request's tools: a string 
     ['{"n": 42, "on": 1}'],
   );
   assert.ok(!kinds(bare).includes('schema-violation'));
+});
+
+test('no engine grammar: with the grammar engine on, the what-if says so once per record for Gemma 4 and FunctionGemma, as info, and compiles nothing', async () => {
+  const services = nodeServices();
+  for (const [format, text] of [
+    ['gemma4', '<|tool_call>call:get_weather{city:<|"|>Paris<|"|>}<tool_call|>'],
+    ['functiongemma', '<start_function_call>call:get_weather{city:<escape>Paris<escape>}<end_function_call>'],
+  ] as const) {
+    const loaded = importText(JSON.stringify(record({ completion: { text } })), 'case.jsonl');
+    const a = await new Analyzer({}, services).analyzeWithGuided(loaded.records[0] as (typeof loaded.records)[0]);
+    assert.equal(a.format, format);
+    const guided = a.diagnostics.filter((d) => d.kind.startsWith('guided-'));
+    assert.deepEqual(
+      guided.map((d) => [d.kind, d.severity, d.detail]),
+      [['guided-unavailable', 'info', 'no-engine-grammar']],
+      format,
+    );
+    assert.match(guided[0]!.message, /has no engine grammar for .* calls to compile \(no structural tag for .*017e9f44/u);
+  }
 });

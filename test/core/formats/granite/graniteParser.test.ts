@@ -26,17 +26,26 @@ test('granite: deltas never carry empty strings or markup; names go out before a
   }
 });
 
-test('granite detection: markup first, then the server parser name, then the model name; Hermes keeps <tool_call>', () => {
+test('granite detection: markup first, then the server parser name, then the model name; Hermes keeps its <tool_call>', () => {
   assert.equal(detectFormat('<|tool_call|>[{"name": "f", "arguments": {}}]').name, 'granite');
   assert.equal(detectFormat('<function_call> {"name": "f", "arguments": {}}').name, 'granite');
+  // Granite 3.1's `<tool_call>` string before its list, never closed (vLLM test_granite_string_prefix_format).
+  assert.equal(detectFormat('<tool_call> [{"name": "f", "arguments": {}}]').name, 'granite');
+  assert.equal(detectFormat('Sure.\n<tool_call>[{"arguments": {}, "name": "f"}]<|end_of_text|>').name, 'granite');
+  assert.equal(detectFormat('<tool_call>[').name, 'granite');
+  // Hermes' calls stay Hermes': an object, closed or cut off; a list inside closed tags (SGLang reads lists there).
   assert.equal(detectFormat('<tool_call>\n{"name": "f", "arguments": {}}\n</tool_call>').name, 'hermes');
-  // Granite 3.1's `<tool_call>` string before its list: Hermes' markup decides (docs/formats/granite.md says so).
-  assert.equal(detectFormat('<tool_call> [{"name": "f", "arguments": {}}]').name, 'hermes');
+  assert.equal(detectFormat('<tool_call>\n{"name": "f", "arguments": {').name, 'hermes');
+  assert.equal(detectFormat('<tool_call>\n[{"name": "f", "arguments": {}}]\n</tool_call>').name, 'hermes');
   assert.equal(formatOfParser('granite')?.name, 'granite');
   assert.equal(formatOfParser('granite-20b-fc')?.name, 'granite');
   assert.equal(formatOfModel('ibm-granite/granite-3.0-8b-instruct')?.name, 'granite');
+  assert.equal(formatOfModel('ibm-granite/granite-3.1-8b-instruct')?.name, 'granite');
   assert.equal(formatOfModel('ibm-granite/granite-20b-functioncalling')?.name, 'granite');
-  assert.notEqual(formatOfModel('ibm-granite/granite-4.0-h-small')?.name, 'granite');
+  assert.equal(formatOfModel('ibm-granite/granite-3.10-x'), undefined);
+  // Granite 4 writes Hermes' calls; vLLM's parser for it is `granite4` (docs/features/tool_calling.md @ 017e9f4).
+  assert.equal(formatOfModel('ibm-granite/granite-4.0-h-small')?.name, 'hermes');
+  assert.equal(formatOfParser('granite4')?.name, 'hermes');
 });
 
 test('granite call writer: what it writes parses back to the same calls', () => {
