@@ -10,7 +10,7 @@ import { benchFaults } from './faultsBench.ts';
 import { MEMORY_CHILD_FLAG, benchMemory, memoryChild } from './memoryBench.ts';
 import { benchBesideVllmOnly, benchCorpusOnly, benchParquetOnly, benchProcess } from './processBench.ts';
 import { benchCodeCache } from './codeCacheBench.ts';
-import { benchTableImport, TABLE_CHILD_FLAG, tableImportChild } from './tableImportBench.ts';
+import { benchTableImport, TABLE_BREAKDOWN_FLAG, TABLE_CHILD_FLAG, tableImportBreakdown, tableImportChild } from './tableImportBench.ts';
 
 async function main(): Promise<void> {
   const log = (line: string) => process.stdout.write(line + '\n');
@@ -50,6 +50,7 @@ async function entry(): Promise<void> {
   const [flag, path, limit] = process.argv.slice(2);
   if (flag === MEMORY_CHILD_FLAG && path) return memoryChild(path, limit ? Number(limit) : undefined);
   if (flag === TABLE_CHILD_FLAG && path) return tableImportChild(path);
+  if (flag === TABLE_BREAKDOWN_FLAG && path) return tableImportBreakdown(path);
   // `bench.js --table-import`: only reading a 100k-observation Langfuse Parquet export.
   if (flag === '--table-import') return benchTableImport((line) => process.stdout.write(line + '\n'));
   // `bench.js --process`: only the whole-process figures (quick to re-run).

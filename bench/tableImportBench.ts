@@ -2,23 +2,35 @@
  * Reading a Langfuse export of 100,000 observations (langfuseParquet.ts) as Parquet, JSONL and CSV through the reader
  * `analyze` and the editor use (readTraceItems: hyparquet a row group at a time, CSV 1 MB at a time, JSONL by the
  * trace index; each row through the Langfuse importer): MB of file a second, records a second, and the reading
- * process's peak RSS (a fresh child, so the writer's memory does not count). The issue's goal for the Parquet
- * export: ≥ 20 MB/s and under 500 MB.
+ * process's peak RSS (a fresh child, so the writer's memory does not count), with the reader's CPU time beside the
+ * wall time (the machine may be loaded). For the Parquet export a further child says where that CPU time goes:
+ * decoding the pages into rows (hyparquet), JSON.parse of the cells that hold JSON text (`input`, `output`), and the
+ * rest (building records, the generators between reader and caller, the garbage collector). The issue's goal for the
+ * Parquet export: ≥ 20 MB/s and under 500 MB.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readTraceItems } from '../src/io/trace/traceIndex.ts';
-import { parquetFile } from '../src/io/trace/parquetRows.ts';
+import { jsonColumn } from '../src/core/trace/importers/exportMessages.ts';
+import { parquetFile, parquetRows } from '../src/io/trace/parquetRows.ts';
 import { writeLangfuseObservations, writeLangfuseObservationsCsv, writeLangfuseObservationsJsonl } from './langfuseParquet.ts';
 import { nodeStartMs } from './processBench.ts';
 
 export const TABLE_CHILD_FLAG = '--table-import-child';
+export const TABLE_BREAKDOWN_FLAG = '--table-import-breakdown';
 
-/** In the child: read the file, print seconds, records and peak RSS as JSON. */
+/** CPU seconds this process has used (all its threads, the garbage collector's among them). */
+function cpuSeconds(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1e6;
+}
+
+/** In the child: read the file, print seconds (wall and CPU), records and peak RSS as JSON. */
 export async function tableImportChild(path: string): Promise<void> {
   const started = process.hrtime.bigint();
+  const cpuStarted = cpuSeconds();
   let records = 0;
   let errors = 0;
   for await (const item of readTraceItems(path)) {
@@ -26,25 +38,63 @@ export async function tableImportChild(path: string): Promise<void> {
     else errors++;
   }
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  process.stdout.write(JSON.stringify({ seconds, records, errors, maxRssKb: process.resourceUsage().maxRSS }) + '\n');
+  const cpu = cpuSeconds() - cpuStarted;
+  process.stdout.write(JSON.stringify({ seconds, cpu, records, errors, maxRssKb: process.resourceUsage().maxRSS }) + '\n');
+}
+
+interface Breakdown {
+  /** CPU seconds of a whole read through readTraceItems (after a first read warmed the code up). */
+  whole: number;
+  /** Of which decoding the pages into row objects (parquetRows alone). */
+  decode: number;
+  /** Of which JSON.parse of the cells holding JSON text, as the importers parse them (jsonColumn). */
+  parse: number;
+}
+
+/**
+ * In a child: where a Parquet read's CPU time goes. A first read warms the code up; then a whole read, a read that
+ * only decodes the rows, and one that decodes them and parses their JSON cells, each measured on its own (nothing
+ * held between rows, as in the real read). JSON.parse's share is the difference of the last two.
+ */
+export async function tableImportBreakdown(path: string): Promise<void> {
+  const whole = async () => {
+    for await (const item of readTraceItems(path)) void item;
+  };
+  await whole();
+  let t = cpuSeconds();
+  await whole();
+  const wholeCpu = cpuSeconds() - t;
+  t = cpuSeconds();
+  for await (const { row } of parquetRows(path)) void row;
+  const decode = cpuSeconds() - t;
+  t = cpuSeconds();
+  for await (const { row } of parquetRows(path)) for (const key in row) jsonColumn(row[key]);
+  const parse = cpuSeconds() - t - decode;
+  const got: Breakdown = { whole: wholeCpu, decode, parse };
+  process.stdout.write(JSON.stringify(got) + '\n');
 }
 
 interface ChildRun {
   seconds: number;
+  cpu: number;
   records: number;
   errors: number;
   maxRssKb: number;
 }
 
-/** Best of three fresh children reading the file. */
-function readInChildren(file: string): { best: ChildRun; maxRssMb: number } {
+/** Best of three fresh children reading the file (by wall time; the least CPU time of the three beside it). */
+function readInChildren(file: string): { best: ChildRun; leastCpu: number; maxRssMb: number } {
   const runs: ChildRun[] = [];
   for (let i = 0; i < 3; i++) {
     const r = spawnSync(process.execPath, [process.argv[1] ?? 'dist/bench.js', TABLE_CHILD_FLAG, file], { encoding: 'utf8' });
     if (r.status !== 0) throw new Error(`table import child failed: ${r.stderr}`);
     runs.push(JSON.parse(r.stdout.trim().split('\n').pop() ?? '{}') as ChildRun);
   }
-  return { best: runs.reduce((a, b) => (b.seconds < a.seconds ? b : a)), maxRssMb: Math.max(...runs.map((r) => r.maxRssKb / 1024)) };
+  return {
+    best: runs.reduce((a, b) => (b.seconds < a.seconds ? b : a)),
+    leastCpu: Math.min(...runs.map((r) => r.cpu)),
+    maxRssMb: Math.max(...runs.map((r) => r.maxRssKb / 1024)),
+  };
 }
 
 /**
@@ -76,16 +126,24 @@ export async function benchTableImport(log: (line: string) => void, rows = 100_0
       ['CSV', csv],
     ] as const) {
       const bytes = statSync(file).size;
-      const { best, maxRssMb } = readInChildren(file);
+      const { best, leastCpu, maxRssMb } = readInChildren(file);
       const mb = bytes / 1e6;
       const extra =
         file === parquet
           ? `; ${(inflated / 1e6 / best.seconds).toFixed(1)} MB/s of inflated pages (${(inflated / 1e6).toFixed(0)} MB, ${(inflated / bytes).toFixed(0)}× the file); goal ≥ 20 MB/s of file bytes, < 500 MB`
           : '';
       log(
-        `  ${shape.padEnd(16)} ${mb.toFixed(1).padStart(5)} MB: ${(mb / best.seconds).toFixed(1)} MB/s of file bytes, ${Math.round(best.records / best.seconds).toLocaleString('en-US')} records/s (${best.records} records in ${best.seconds.toFixed(2)} s), peak RSS ${maxRssMb.toFixed(0)} MB${extra}`,
+        `  ${shape.padEnd(16)} ${mb.toFixed(1).padStart(5)} MB: ${(mb / best.seconds).toFixed(1)} MB/s of file bytes (${(mb / leastCpu).toFixed(1)} MB/s of CPU time), ${Math.round(best.records / best.seconds).toLocaleString('en-US')} records/s (${best.records} records in ${best.seconds.toFixed(2)} s; ${leastCpu.toFixed(2)} s CPU at least), peak RSS ${maxRssMb.toFixed(0)} MB${extra}`,
       );
     }
+    const r = spawnSync(process.execPath, [process.argv[1] ?? 'dist/bench.js', TABLE_BREAKDOWN_FLAG, parquet], { encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`table import breakdown failed: ${r.stderr}`);
+    const b = JSON.parse(r.stdout.trim().split('\n').pop() ?? '{}') as Breakdown;
+    const share = (s: number) => `${s.toFixed(2)} s (${Math.round((100 * s) / b.whole)}%)`;
+    const goal = statSync(parquet).size / 1e6 / 20;
+    log(
+      `  Parquet CPU time of a warm read, ${b.whole.toFixed(2)} s: decoding pages into rows (hyparquet) ${share(b.decode)}, JSON.parse of the JSON cells ${share(b.parse)}, the rest (records, generators, GC) ${share(b.whole - b.decode - b.parse)}; 20 MB/s of file bytes leaves ${goal.toFixed(2)} s for all of it`,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
