@@ -74,6 +74,30 @@ const FORMATS: Array<{ format: string; record: string; markers: string[] }> = [
   },
   { format: 'minimax_m3', record: 'minimax_m3-clean-call', markers: [']<]minimax[>['] },
   { format: 'granite', record: 'granite-clean-call', markers: ['<tool_call>'] },
+  // K3's markup is its three structural tokens around plain tag names (the tag names are ordinary text).
+  { format: 'kimi_k3', record: 'kimi_k3-clean-call', markers: ['<|open|>', '<|close|>', '<|sep|>'] },
+  {
+    format: 'seed_oss',
+    record: 'seed_oss-clean-call',
+    markers: ['<seed:think>', '</seed:think>', '<seed:tool_call>', '</seed:tool_call>'],
+  },
+  {
+    format: 'hy_v3',
+    record: 'hy_v3-clean-call',
+    markers: [
+      '<think:opensource>',
+      '</think:opensource>',
+      '<tool_calls:opensource>',
+      '<tool_call:opensource>',
+      '<tool_sep:opensource>',
+      '<arg_key:opensource>',
+      '</arg_key:opensource>',
+      '<arg_value:opensource>',
+      '</arg_value:opensource>',
+      '</tool_call:opensource>',
+      '</tool_calls:opensource>',
+    ],
+  },
 ];
 
 let browser: Browser;

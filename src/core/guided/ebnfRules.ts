@@ -116,7 +116,12 @@ export function addExcludes(
     if (dispatchExcludes.length > 0 && r.body.startsWith('TagDispatch(')) {
       const at = r.body.indexOf('  stop_eos=');
       if (at < 0) throw new Error(`unexpected TagDispatch printout in rule ${r.name}`);
-      return { ...r, body: r.body.slice(0, at) + dispatchPairs(dispatchExcludes) + r.body.slice(at) };
+      // A text's own end is where it stops, not a string it may not hold (a reasoning prefix ending at `</think>`
+      // beside free text that excludes `</think>`): xgrammar cannot build a dispatch with both.
+      const stops = /stop_str=\(([^)]*)\)/u.exec(r.body)?.[1] ?? '';
+      const own = dispatchExcludes.filter((e) => !stops.includes(ebnfString(e)));
+      if (own.length === 0) return r;
+      return { ...r, body: r.body.slice(0, at) + dispatchPairs(own) + r.body.slice(at) };
     }
     return r;
   });

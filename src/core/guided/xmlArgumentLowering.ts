@@ -32,6 +32,7 @@ import { canonicalJson } from '../util/canonicalJson.ts';
 import { ebnfString, type EbnfRule } from './ebnfRules.ts';
 import { UnsupportedSchemaError } from './schemaSupport.ts';
 import { stringFormatRegex } from './stringFormatRegex.ts';
+import { lowerXmlElements } from './xmlElementLowering.ts';
 
 /** What the EBNF patch needs to put the XML layer in place of the sentinel sequence. */
 export interface XmlArgumentPlan {
@@ -264,7 +265,10 @@ export function lowerXmlArgumentFormats(tag: StructuralTag): { tag: StructuralTa
         if (f.style === undefined || f.style === 'json') return f;
         const style = xmlArgumentStyle(f.style);
         if (!style) throw new UnsupportedSchemaError(`the argument style ${f.style} is declared by no format Toolscope knows`);
-        const lowered = lowerXmlArguments(f, plans.length, style);
+        // An element style (MiniMax-M3's minimax_m3_xml) nests its arguments: its own layer (xmlElementLowering.ts).
+        const lowered = style.elements
+          ? lowerXmlElements(f, plans.length, style, xmlArgumentSentinel(plans.length))
+          : lowerXmlArguments(f, plans.length, style);
         plans.push(lowered.plan);
         return lowered.format;
       }

@@ -32,6 +32,8 @@ export const ARG_KEY_BEGIN = '<arg_key>';
 export const ARG_KEY_END = '</arg_key>';
 export const ARG_VALUE_BEGIN = '<arg_value>';
 export const ARG_VALUE_END = '</arg_value>';
+export const THINK_BEGIN = '<think>';
+export const THINK_END = '</think>';
 
 const BARE: ReadonlyArray<MarkerDef<KeyValueRole>> = [
   { text: TOOL_CALLS_BEGIN, name: 'call-begin' },
@@ -43,8 +45,8 @@ const BARE: ReadonlyArray<MarkerDef<KeyValueRole>> = [
   { text: ARG_KEY_END, name: 'key-end' },
   { text: ARG_VALUE_BEGIN, name: 'value-begin' },
   { text: ARG_VALUE_END, name: 'parameter-end' },
-  { text: '<think>', name: 'think-begin' },
-  { text: '</think>', name: 'think-end' },
+  { text: THINK_BEGIN, name: 'think-begin' },
+  { text: THINK_END, name: 'think-end' },
 ];
 
 /** Everything the parser recognises, by its role in the key/value kernel: the suffixed spelling first. */

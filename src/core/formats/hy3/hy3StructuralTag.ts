@@ -29,17 +29,29 @@ import {
   TOOL_CALL_END,
   TOOL_CALLS_BEGIN,
   TOOL_CALLS_END,
+  THINK_END,
   TOOL_SEP,
 } from './hy3Markers.ts';
 
-/** The suffixed spelling of the public checkpoints (the default), and the bare one of vLLM's tests. */
-export const HY3_TAG_SHAPES: readonly string[] = ['vllm-hy_v3', 'vllm-hy_v3-bare'];
+/**
+ * The suffixed spelling of the public checkpoints (the default), and the bare one of vLLM's tests; and the suffixed
+ * one with the reasoning first (`-thinking`). vLLM's hy_v3 reasoning parser ends the reasoning at `</think` + the
+ * tokenizer's `token_suffix` + `>` (vllm/reasoning/hy_v3_reasoning_parser.py @
+ * 017e9f4448b700e85ee16023287b025693c72b9e, `end_token`) and the grammar starts after it. The what-if skips reasoning
+ * up to a bare `</think>` itself; the suffixed end it does not know, so that shape puts the reasoning ahead of the tag:
+ * any text up to `</think:opensource>`.
+ */
+export const HY3_TAG_SHAPES: readonly string[] = ['vllm-hy_v3', 'vllm-hy_v3-bare', 'vllm-hy_v3-thinking'];
 
-/** The shape of a completion's spelling: bare when it writes a bare section or separator and no suffixed one. */
+/**
+ * The shape of a completion's spelling: bare when it writes a bare section or separator and no suffixed one; the
+ * suffixed one with its reasoning first when it closes `</think:opensource>`.
+ */
 export function hy3ShapeOf(text: string): string | undefined {
   const suffixedMarkup = text.includes(suffixed(TOOL_CALLS_BEGIN, HY3_SUFFIX)) || text.includes(suffixed(TOOL_SEP, HY3_SUFFIX));
   const bare = text.includes(TOOL_CALLS_BEGIN) || text.includes(TOOL_SEP);
-  return bare && !suffixedMarkup ? 'vllm-hy_v3-bare' : undefined;
+  if (bare && !suffixedMarkup) return 'vllm-hy_v3-bare';
+  return text.includes(suffixed(THINK_END, HY3_SUFFIX)) ? 'vllm-hy_v3-thinking' : undefined;
 }
 
 const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -122,5 +134,11 @@ export function buildHy3StructuralTag(
         { type: 'const_string', value: end },
       ],
     };
-  return { type: 'structural_tag', format };
+  if (options.shape !== 'vllm-hy_v3-thinking') return { type: 'structural_tag', format };
+  // The reasoning before the grammar starts: any text up to the reasoning parser's end token.
+  const think: TagFormat = { type: 'tag', begin: '', content: { type: 'any_text' }, end: tag(THINK_END) };
+  return {
+    type: 'structural_tag',
+    format: { type: 'sequence', elements: [think, ...(format.type === 'sequence' ? format.elements : [format])] },
+  };
 }

@@ -9,6 +9,7 @@ import type { ParserOptions, StreamingParser, ToolCallFormat } from '../toolCall
 import { minimaxM3CallWriter } from './minimaxM3CallWriter.ts';
 import { BARE, INVOKE_BEGIN, NAMESPACE, THINK_BEGIN, THINK_END, TOOL_CALL_BEGIN, TOOL_CALL_END } from './minimaxM3Markers.ts';
 import { MinimaxM3Parser } from './minimaxM3Parser.ts';
+import { buildMinimaxM3StructuralTag, MINIMAX_M3_TAG_SHAPES, MINIMAX_M3_XML_STYLE, minimaxM3ShapeOf } from './minimaxM3StructuralTag.ts';
 
 /** M3's block with the namespace token skipped: `<tool_call>` then an invoke (Hermes writes JSON there, Qwen3-Coder `<function=`). */
 const BARE_BLOCK = /<tool_call>\s*<invoke name=/u;
@@ -38,6 +39,16 @@ export const minimaxM3Format: ToolCallFormat = {
       "vLLM's minimax_m3 reasoning parser keeps everything before </mm:think> as reasoning; the tool parser never sees a call written there",
   },
   callWriter: minimaxM3CallWriter,
+  // xgrammar's minimax_m3 tag (minimaxM3StructuralTag.ts), its minimax_m3_xml arguments lowered for web-xgrammar 0.1.27.
+  guided: {
+    builtinStyle: 'minimax_m3',
+    argumentStyle: MINIMAX_M3_XML_STYLE,
+    shapes: MINIMAX_M3_TAG_SHAPES,
+    shapeOf: minimaxM3ShapeOf,
+    // The reasoning prefix is the tag's own in the thinking shape: the completion is fed from its start.
+    reasoningInTag: true,
+    structuralTag: buildMinimaxM3StructuralTag,
+  },
   // No special-token table: Toolscope has read no public copy of MiniMax-M3's tokenizer_config.json it can name.
   tokenizer: { approximate: () => new MarkerSplitter(minimaxM3Format) },
   detect(text: string): boolean {

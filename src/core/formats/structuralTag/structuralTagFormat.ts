@@ -46,6 +46,13 @@ export interface XmlArgumentStyle {
    * value); absent: nothing does.
    */
   readonly keySuffixes?: readonly string[];
+  /**
+   * The arguments are elements named after their keys, every tag led by `prefix` (xgrammar's `minimax_m3_xml`:
+   * `PREFIX<KEY>VALUE PREFIX</KEY>`), objects and arrays nested as child elements (`arrayItem` per item), strings raw
+   * text without the prefix; lowered by guided/xmlElementLowering.ts. The key/value fields above then describe one
+   * element (`PREFIX<`, `>`, `PREFIX</`) for the what-if's words.
+   */
+  readonly elements?: { readonly prefix: string; readonly arrayItem: string };
 }
 
 export interface AnyTextFormat {

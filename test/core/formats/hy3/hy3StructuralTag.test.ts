@@ -96,3 +96,26 @@ for (const s of ['', ':opensource']) {
     assert.equal((await run('Just text.')).accepted, true);
   });
 }
+
+// vLLM's hy_v3 reasoning parser ends the reasoning at `</think{token_suffix}>` (vllm/reasoning/hy_v3_reasoning_parser.py
+// @ 017e9f4448b700e85ee16023287b025693c72b9e: `end_token` is built from the tokenizer's suffix), and the grammar starts
+// after it: a think block in the completion's spelling is never the tag's to refuse, even where only calls may come.
+for (const s of ['', ':opensource']) {
+  const spelling = s ? 'suffixed' : 'bare';
+  test(`${spelling}: reasoning up to </think${s}> is skipped, as vLLM's reasoning parser ends it, under every choice`, async () => {
+    const call = write(s, [['city', 'Paris']]);
+    // No line break after the end: under required the grammar's first character is the section's.
+    for (const reasoning of [`<think${s}>Paris it is.</think${s}>`, `Paris it is (the prompt opened <think${s}>).</think${s}>`]) {
+      for (const choice of [undefined, 'required', { type: 'function', function: { name: 'get_weather' } }] as ToolChoice[]) {
+        const r = await run(`${reasoning}${call}`, choice);
+        assert.equal(r.accepted, true, `${reasoning} ${JSON.stringify(choice)}: ${JSON.stringify(r)}`);
+      }
+    }
+    // The what-if skips up to a bare </think> itself; the suffixed end is the thinking shape's prefix.
+    assert.equal(hy3ShapeOf(`x</think${s}>${call}`), s ? 'vllm-hy_v3-thinking' : 'vllm-hy_v3-bare');
+    assert.equal(hy3ShapeOf(`x</think${s}>`), s ? 'vllm-hy_v3-thinking' : undefined);
+    // A call written inside the reasoning is reasoning: required still needs one after it.
+    const r = await run(`<think${s}>${call}</think${s}>\nDone.`, 'required');
+    assert.equal(r.accepted, false);
+  });
+}
