@@ -9,7 +9,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { TableChunk } from '../../core/tables/findingTables.ts';
+import { transferList, type TableChunk } from '../../core/tables/findingTables.ts';
 import type { FromTablesWorker, TablesWorkerData, ToTablesWorker } from './parquetTablesProtocol.ts';
 
 /** What `close` reports: rows written to each file, and where the time went. */
@@ -71,7 +71,8 @@ export class ParquetTables {
 
   append(chunk: TableChunk): void {
     const t = performance.now();
-    this.worker.postMessage({ chunk } satisfies ToTablesWorker);
+    // Its typed arrays move to the encoding thread: the caller hands the chunk over for good.
+    this.worker.postMessage({ chunk } satisfies ToTablesWorker, transferList(chunk));
     this.mainMs += performance.now() - t;
   }
 
