@@ -23,6 +23,8 @@ export interface TablesWritten {
   waitMs: number;
   /** The encoding thread's time encoding, compressing and writing, ms. */
   encodeMs: number;
+  /** The encoding thread's CPU time, start-up and receiving rows included (null where the platform does not say), ms. */
+  encodeCpuMs: number | null;
 }
 
 /**
@@ -85,7 +87,15 @@ export class ParquetTables {
       if ('error' in answer) throw new Error(answer.error);
       const waitMs = performance.now() - t;
       this.mainMs += waitMs;
-      return { dir: this.dir, records: answer.records, findings: answer.findings, mainMs: this.mainMs, waitMs, encodeMs: answer.encodeMs };
+      return {
+        dir: this.dir,
+        records: answer.records,
+        findings: answer.findings,
+        mainMs: this.mainMs,
+        waitMs,
+        encodeMs: answer.encodeMs,
+        encodeCpuMs: answer.cpuMs,
+      };
     } catch (err) {
       throw new Error(`--parquet: writing ${this.dir} failed: ${(err as Error).message}`, { cause: err });
     } finally {
