@@ -326,7 +326,7 @@ function benchParquet(log: (line: string) => void, dir: string, target: string):
       `               CPU ${pct(median(cpu))}${list(cpu)}; ${median(runs.map((r) => r.a.cpuS ?? NaN)).toFixed(1)} s without, ${median(runs.map((r) => r.b.cpuS ?? NaN)).toFixed(1)} s with`,
     );
     log(
-      `               the tables on the main thread ${mark('mainMs').toFixed(2)} s, of which waiting at the end ${mark('waitMs').toFixed(2)} s; encoding on their own thread ${mark('encodeMs').toFixed(2)} s (wall, medians); records.parquet ${sizes[0]?.toFixed(1)} MB, findings.parquet ${sizes[1]?.toFixed(1)} MB; same JSON Lines: ${same ? 'yes' : 'NO'}; load average ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)} during the pairs`,
+      `               the tables on the main thread ${mark('mainMs').toFixed(2)} s, of which waiting at the end ${mark('waitMs').toFixed(2)} s; encoding on their own thread ${mark('encodeMs').toFixed(2)} s (wall, medians), that thread's CPU ${mark('encodeCpuMs').toFixed(2)} s; records.parquet ${sizes[0]?.toFixed(1)} MB, findings.parquet ${sizes[1]?.toFixed(1)} MB; same JSON Lines: ${same ? 'yes' : 'NO'}; load average ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)} during the pairs`,
     );
   }
   rmSync(out, { recursive: true, force: true });

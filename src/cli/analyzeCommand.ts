@@ -142,7 +142,10 @@ export async function analyzeCommand(
   const written = tables ? await tables.close() : null;
   // For the bench: the main thread's time on the tables (handing rows over, waiting for the last row groups) and the
   // encoding thread's (rows are made where records are analysed).
-  if (written) startupMark('parquet-written', { mainMs: written.mainMs, waitMs: written.waitMs, encodeMs: written.encodeMs });
+  if (written) {
+    const { mainMs, waitMs, encodeMs, encodeCpuMs } = written;
+    startupMark('parquet-written', { mainMs, waitMs, encodeMs, ...(encodeCpuMs === null ? {} : { encodeCpuMs }) });
+  }
   if (written && report)
     write(
       `Parquet: ${written.records} records, ${written.findings} findings in ${join(written.dir, 'records.parquet')} and findings.parquet`,

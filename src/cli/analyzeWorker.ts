@@ -9,6 +9,7 @@ import { runAnalyzeJob } from './analyzeJob.ts';
 import { terminalStyle } from '../host/report/terminalStyle.ts';
 import { ANALYZE_WORKER, type AnalyzeWorkerData, type AnalyzeWorkerJob } from './analyzeWorkerProtocol.ts';
 import { nodeServices } from '../io/nodeServices.ts';
+import { transferList } from '../core/tables/findingTables.ts';
 
 /** This thread was started as a file worker of `analyze`. */
 export function isAnalyzeWorker(): boolean {
@@ -23,7 +24,7 @@ export function runAnalyzeWorker(): void {
   parentPort?.on('message', (job: AnalyzeWorkerJob) => {
     queue = queue.then(async () => {
       const answer = await runAnalyzeJob(job, analyzer, options, style);
-      parentPort?.postMessage(answer, [answer.output.buffer]);
+      parentPort?.postMessage(answer, [answer.output.buffer, ...(answer.tables ? transferList(answer.tables) : [])]);
     });
   });
 }

@@ -14,13 +14,7 @@ import { REPO, runBuiltCli } from './builtCli.ts';
 import { writeBigTrace } from './bigTrace.ts';
 import { query, sqlPath } from './duckdb.ts';
 import { analyzeCommand } from '../../src/cli/analyzeCommand.ts';
-import {
-  FINDING_COLUMNS,
-  RECORD_COLUMNS,
-  TABLES_SCHEMA_VERSION,
-  emptyChunk,
-  type TableChunk,
-} from '../../src/core/tables/findingTables.ts';
+import { FINDING_COLUMNS, RECORD_COLUMNS, TABLES_SCHEMA_VERSION, packChunk, type Columns } from '../../src/core/tables/findingTables.ts';
 import { ParquetTables } from '../../src/io/tables/parquetTables.ts';
 import type { AnalyzeJsonRecord } from '../../src/cli/analyzeJson.ts';
 
@@ -178,27 +172,24 @@ test('docs/findings-tables.md lists every column of both tables with its type an
 });
 
 /** `n` record rows (no findings) whose ids grow longer as they go, so rows differ in size. */
-function recordRows(n: number): TableChunk {
-  const chunk = emptyChunk();
+function recordRows(n: number): Columns {
+  const records: Columns = Object.fromEntries(RECORD_COLUMNS.map((c) => [c.name, []]));
   for (let i = 0; i < n; i++) {
-    for (const c of RECORD_COLUMNS)
-      chunk.records[c.name]?.push(c.type === 'INT32' ? i : c.nullable ? null : `${c.name}-${'x'.repeat(i % 40)}`);
+    for (const c of RECORD_COLUMNS) records[c.name]?.push(c.type === 'INT32' ? i : c.nullable ? null : `${c.name}-${'x'.repeat(i % 40)}`);
   }
-  return chunk;
+  return records;
 }
 
-/** Rows `from` to `to` of a chunk's records, as a chunk of their own. */
-function slice(chunk: TableChunk, from: number, to: number): TableChunk {
-  const out = emptyChunk();
-  for (const [name, cells] of Object.entries(chunk.records)) out.records[name] = cells.slice(from, to);
-  return out;
+/** Rows `from` to `to` of the records, as a chunk of their own (packed: the encoding thread takes it for good). */
+function slice(records: Columns, from: number, to: number) {
+  return packChunk(Object.fromEntries(Object.entries(records).map(([name, cells]) => [name, cells.slice(from, to)])));
 }
 
 test('row groups end by the bytes of their rows, whatever chunks the rows came in (the encoding thread writes the same bytes)', async () => {
   const rows = recordRows(3000);
   // One chunk, then the same rows in uneven chunks: 1, 2, 3, … rows.
   const whole = await ParquetTables.create(join(dir, 'whole'), 'test', 20_000);
-  whole.append(rows);
+  whole.append(packChunk(rows));
   const a = await whole.close();
   const pieces = await ParquetTables.create(join(dir, 'pieces'), 'test', 20_000);
   for (let from = 0, size = 1; from < 3000; from += size, size++) pieces.append(slice(rows, from, Math.min(3000, from + size)));
@@ -218,7 +209,7 @@ test('row groups end by the bytes of their rows, whatever chunks the rows came i
   const back = await query(`SELECT line, record_id FROM ${sqlPath(recordsOf('pieces'))}`);
   assert.deepEqual(
     back.map((r) => [r.line, r.record_id]),
-    rows.records.line?.map((line, i) => [line, rows.records.record_id?.[i]]),
+    rows.line?.map((line, i) => [line, rows.record_id?.[i]]),
   );
 });
 
@@ -226,7 +217,7 @@ test('a write that fails on the encoding thread fails closing the tables, with i
   const out = join(dir, 'vanishing');
   const tables = await ParquetTables.create(out, 'test');
   await rm(out, { recursive: true });
-  tables.append(recordRows(10));
+  tables.append(packChunk(recordRows(10)));
   await assert.rejects(tables.close(), /--parquet: writing .*vanishing failed: .*ENOENT/);
 });
 

@@ -28,10 +28,32 @@ export type Cell = string | number | null;
 /** A table's rows, column by column (each array as long as the others). */
 export type Columns = Record<string, Cell[]>;
 
-/** Rows for both tables, as a worker sends them (structured-clone friendly). */
+/** A string column: each distinct string once, and per row the index of its string (-1: null). */
+export interface StringColumn {
+  strings: string[];
+  codes: Int32Array<ArrayBuffer>;
+}
+
+/** An int32 column: per row its value, NaN for null. */
+export interface NumberColumn {
+  numbers: Float64Array<ArrayBuffer>;
+}
+
+/**
+ * A table's rows, column by column in the schema's order, packed to cross threads cheaply: numbers and string
+ * indexes in typed arrays, moved (not copied) from thread to thread, and each distinct string sent once (file names,
+ * kinds, codes, formats and messages repeat from row to row). Structured-cloning an array of cells per column cost a
+ * string or a number per cell on each side of each hop (file worker, main thread, encoding thread).
+ */
+export interface PackedTable {
+  rows: number;
+  columns: (StringColumn | NumberColumn)[];
+}
+
+/** Rows for both tables, as a worker sends them (transferList: the buffers to move with them). */
 export interface TableChunk {
-  records: Columns;
-  findings: Columns;
+  records: PackedTable;
+  findings: PackedTable;
 }
 
 const col = <N extends string>(name: N, type: ColumnType, nullable: boolean, doc: string) => ({ name, type, nullable, doc });
@@ -80,19 +102,87 @@ const FINDING_SPECS = [
 ] as const;
 export const FINDING_COLUMNS: readonly ColumnSpec[] = FINDING_SPECS;
 
-function emptyColumns(specs: readonly ColumnSpec[]): Columns {
-  return Object.fromEntries(specs.map((c) => [c.name, []]));
+/** The buffers of a chunk's typed arrays: postMessage's transfer list, so they move instead of being copied. */
+export function transferList(chunk: TableChunk): ArrayBuffer[] {
+  return [chunk.records, chunk.findings].flatMap((t) => t.columns.map((c) => ('codes' in c ? c.codes.buffer : c.numbers.buffer)));
 }
 
-/** An empty chunk: no rows in either table. */
-export function emptyChunk(): TableChunk {
-  return { records: emptyColumns(RECORD_COLUMNS), findings: emptyColumns(FINDING_COLUMNS) };
+/** A table's rows given as plain columns (by name, in any order), packed as the builder packs them. */
+export function packTable(specs: readonly ColumnSpec[], columns: Columns): PackedTable {
+  const cells = specs.map((c) => cellsFor(c.type));
+  const rows = columns[specs[0]?.name ?? '']?.length ?? 0;
+  specs.forEach((c, i) => {
+    for (const v of columns[c.name] ?? []) cells[i]?.push(v);
+  });
+  return { rows, columns: cells.map((c) => c.pack()) };
 }
 
-/** Rows in a table's columns. */
-export function rowCount(columns: Columns): number {
-  return Object.values(columns)[0]?.length ?? 0;
+/** Both tables given as plain columns (records, and findings or none). */
+export function packChunk(records: Columns, findings: Columns = {}): TableChunk {
+  return { records: packTable(RECORD_COLUMNS, records), findings: packTable(FINDING_COLUMNS, findings) };
 }
+
+/** Rows `from` to `to` of a packed column as cells, into `out` from `at`. */
+export function unpackInto(column: StringColumn | NumberColumn, from: number, to: number, out: Cell[], at: number): void {
+  if ('codes' in column) {
+    const { strings, codes } = column;
+    for (let i = from; i < to; i++) {
+      const code = codes[i] as number;
+      out[at++] = code < 0 ? null : (strings[code] as string);
+    }
+  } else {
+    const { numbers } = column;
+    for (let i = from; i < to; i++) {
+      const v = numbers[i] as number;
+      out[at++] = v === v ? v : null;
+    }
+  }
+}
+
+/** A column's cells as they come: strings looked up once per distinct value (a Map per column), numbers as they are. */
+interface CellColumn {
+  push(v: Cell): void;
+  pack(): StringColumn | NumberColumn;
+}
+
+class StringCells implements CellColumn {
+  private readonly index = new Map<string, number>();
+  private readonly strings: string[] = [];
+  private readonly codes: number[] = [];
+
+  push(v: Cell): void {
+    if (v === null) {
+      this.codes.push(-1);
+      return;
+    }
+    const s = String(v);
+    let code = this.index.get(s);
+    if (code === undefined) {
+      code = this.strings.length;
+      this.strings.push(s);
+      this.index.set(s, code);
+    }
+    this.codes.push(code);
+  }
+
+  pack(): StringColumn {
+    return { strings: this.strings, codes: Int32Array.from(this.codes) };
+  }
+}
+
+class NumberCells implements CellColumn {
+  private readonly numbers: number[] = [];
+
+  push(v: Cell): void {
+    this.numbers.push(typeof v === 'number' ? v : NaN);
+  }
+
+  pack(): NumberColumn {
+    return { numbers: Float64Array.from(this.numbers) };
+  }
+}
+
+const cellsFor = (type: ColumnType): CellColumn => (type === 'STRING' ? new StringCells() : new NumberCells());
 
 const text = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
 
@@ -104,10 +194,16 @@ function recordedResponse(loaded: LoadedRecord): { id: string | null; model: str
   return { id: text(parts.find((p) => text(p?.id))?.id), model: text(parts.find((p) => text(p?.model))?.model) };
 }
 
-/** A table's column arrays by name, typed so that each column is there (the builder pushes into them directly). */
-type Cells<S extends readonly { name: string }[]> = Record<S[number]['name'], Cell[]>;
-const cells = <S extends readonly { name: string }[]>(specs: S) =>
-  Object.fromEntries(specs.map((c) => [c.name, [] as Cell[]])) as unknown as Cells<S>;
+/** A table's columns by name, typed so that each column is there (the builder pushes into them directly). */
+type Cells<S extends readonly { name: string; type: ColumnType }[]> = Record<S[number]['name'], CellColumn>;
+const cells = <S extends readonly { name: string; type: ColumnType }[]>(specs: S) =>
+  Object.fromEntries(specs.map((c) => [c.name, cellsFor(c.type)])) as unknown as Cells<S>;
+
+/** A table's columns, packed in the schema's order. */
+const packed = <S extends readonly { name: string; type: ColumnType }[]>(specs: S, c: Cells<S>, rows: number): PackedTable => ({
+  rows,
+  columns: specs.map((s) => (c as Record<string, CellColumn>)[s.name]!.pack()),
+});
 
 /**
  * Collects rows record by record, and hands them over in chunks. It runs once per analysed record on the analysing
@@ -187,7 +283,10 @@ export class TableBuilder {
 
   /** The rows so far; the builder starts again empty. */
   take(): TableChunk {
-    const out: TableChunk = { records: this.recordCells, findings: this.findingCells };
+    const out: TableChunk = {
+      records: packed(RECORD_SPECS, this.recordCells, this.recordRows),
+      findings: packed(FINDING_SPECS, this.findingCells, this.findingRows),
+    };
     this.recordCells = cells(RECORD_SPECS);
     this.findingCells = cells(FINDING_SPECS);
     this.recordRows = 0;

@@ -7,7 +7,7 @@
  * last, partial group is all that is left to encode at the end.
  */
 import { ParquetWriter, fileWriter } from 'hyparquet-writer';
-import { TABLES_SCHEMA_VERSION, rowCount, type Cell, type ColumnSpec, type Columns } from '../../core/tables/findingTables.ts';
+import { TABLES_SCHEMA_VERSION, unpackInto, type Cell, type ColumnSpec, type PackedTable } from '../../core/tables/findingTables.ts';
 
 /**
  * Values per row group, in bytes as the writer counts them before encoding (a string's length, 4 per int32, nothing
@@ -46,13 +46,40 @@ function schemaOf(specs: readonly ColumnSpec[]): SchemaElement[] {
   ];
 }
 
-/** What a value counts towards its row group (hyparquet-writer's own estimate of a value's size). */
-const cellBytes = (v: Cell) => (typeof v === 'string' ? v.length : v === null ? 0 : 4);
+/**
+ * What each row of a packed table counts towards its row group: per value, hyparquet-writer's own estimate of its
+ * size (a string's length, 4 per int32, nothing for null), summed column by column (a string's length is looked up
+ * once per distinct string).
+ */
+function rowBytes(table: PackedTable): Float64Array {
+  const bytes = new Float64Array(table.rows);
+  for (const column of table.columns) {
+    if ('codes' in column) {
+      const lengths = column.strings.map((s) => s.length);
+      const { codes } = column;
+      for (let row = 0; row < codes.length; row++) {
+        const code = codes[row] as number;
+        if (code >= 0) bytes[row] = (bytes[row] as number) + (lengths[code] as number);
+      }
+    } else {
+      const { numbers } = column;
+      for (let row = 0; row < numbers.length; row++) if (numbers[row] === numbers[row]) bytes[row] = (bytes[row] as number) + 4;
+    }
+  }
+  return bytes;
+}
+
+/** Rows `from` to `to` of a table, waiting in the row group being gathered. */
+interface Segment {
+  table: PackedTable;
+  from: number;
+  to: number;
+}
 
 export class ParquetTableFile {
   private readonly writer: ParquetWriter;
-  /** The rows of the row group being gathered: per column, the chunks' arrays as they came. */
-  private pending: Cell[][][];
+  /** The rows of the row group being gathered: segments of the tables as they came. */
+  private pending: Segment[] = [];
   private pendingRows = 0;
   private pendingBytes = 0;
   rows = 0;
@@ -69,27 +96,25 @@ export class ParquetTableFile {
       kvMetadata: [{ key: 'toolscope.tables.version', value: String(TABLES_SCHEMA_VERSION) }],
       createdBy: `toolscope version ${toolVersion}`,
     });
-    this.pending = specs.map(() => []);
   }
 
-  append(columns: Columns): void {
-    const n = rowCount(columns);
-    const sources = this.specs.map((c) => columns[c.name] as Cell[]);
+  append(table: PackedTable): void {
+    const n = table.rows;
+    const bytes = rowBytes(table);
     let from = 0;
     for (let row = 0; row < n; row++) {
-      for (const source of sources) this.pendingBytes += cellBytes(source[row] as Cell);
+      this.pendingBytes += bytes[row] as number;
       if (this.pendingBytes >= this.groupBytes || this.pendingRows + row + 1 - from >= ROW_GROUP_ROWS) {
-        this.take(sources, from, row + 1, n);
+        this.take(table, from, row + 1);
         from = row + 1;
         this.flush();
       }
     }
-    if (from < n) this.take(sources, from, n, n);
+    if (from < n) this.take(table, from, n);
   }
 
-  /** Rows `from` to `to` of a chunk of `n` into the pending group: a whole chunk as it is, part of one sliced. */
-  private take(sources: Cell[][], from: number, to: number, n: number): void {
-    sources.forEach((source, i) => (this.pending[i] as Cell[][]).push(from === 0 && to === n ? source : source.slice(from, to)));
+  private take(table: PackedTable, from: number, to: number): void {
+    this.pending.push({ table, from, to });
     this.pendingRows += to - from;
     this.rows += to - from;
   }
@@ -100,17 +125,22 @@ export class ParquetTableFile {
     // The writer awaits nothing here: its file writer is synchronous.
     void this.writer.write({
       columnData: this.specs.map((c, i) => {
-        const parts = this.pending[i] as Cell[][];
+        const data = new Array<Cell>(n);
+        let at = 0;
+        for (const { table, from, to } of this.pending) {
+          unpackInto(table.columns[i] as PackedTable['columns'][number], from, to, data, at);
+          at += to - from;
+        }
         return {
           name: c.name,
-          data: parts.length === 1 ? (parts[0] as Cell[]) : ([] as Cell[]).concat(...parts),
+          data,
           statistics: withStatistics(c),
           ...(DELTA_ENCODED.has(c.name) ? { encoding: 'DELTA_BINARY_PACKED' as const } : {}),
         };
       }),
       rowGroupSize: n,
     });
-    this.pending = this.specs.map(() => []);
+    this.pending = [];
     this.pendingRows = 0;
     this.pendingBytes = 0;
   }

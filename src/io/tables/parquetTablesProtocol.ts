@@ -13,4 +13,12 @@ export interface TablesWorkerData {
 export type ToTablesWorker = { chunk: TableChunk } | { close: true };
 
 /** The answer to `close`: the rows written and the thread's time spent encoding and writing, or what went wrong. */
-export type FromTablesWorker = { records: number; findings: number; encodeMs: number } | { error: string };
+export type FromTablesWorker =
+  | {
+      records: number;
+      findings: number;
+      encodeMs: number;
+      /** The thread's CPU time from its start to its answer (null where the platform does not say), ms. */
+      cpuMs: number | null;
+    }
+  | { error: string };
