@@ -4,6 +4,7 @@ import type { Token } from '../../../../src/core/tokens/index.ts';
 import { KIMI_SPECIAL_TOKENS } from '../../../../src/core/formats/kimiK2/kimiSpecialTokens.ts';
 import { KimiSplitter } from '../../../../src/core/formats/kimiK2/kimiSplitter.ts';
 import { seededRandom } from '../../tokens/sharedData.ts';
+import { assertLinear16 } from '../../../linearTime.ts';
 
 const splitter = new KimiSplitter();
 
@@ -129,27 +130,6 @@ test('splitter: random mixes of specials and text tile and find every special', 
   }
 });
 
-/**
- * Best of five runs of `run`, in ms of this process's CPU time. Wall time is biased under load: a short run fits in
- * one time slice while a long one waits between many (a load of 34 on 2 cores made 16× the input take 155–269× the
- * wall time, 29× the CPU time).
- */
-function bestOf5(run: () => void): number {
-  let best = Infinity;
-  for (let i = 0; i < 5; i++) {
-    const start = process.cpuUsage();
-    run();
-    const used = process.cpuUsage(start);
-    best = Math.min(best, (used.user + used.system) / 1000);
-  }
-  return best;
-}
-
-// Linear, not quadratic, as a ratio: 16× the input must cost well under 256× the time (16× when linear). A fixed
-// bound in ms failed under a load average of 24; a ratio of CPU times holds whatever the machine's speed and load.
-// The sizes are 16× apart (not 4×) and the bound is 96× (6× linear, 2.7× under quadratic): a quiet 2-core machine
-// measures 14–28× (the 320k Token objects of the big input cost the GC more than their share), so noise cannot pass
-// for quadratic growth, while quadratic growth cannot pass for linear.
 test('splitter: linear time on 100k tokens of text and on many unterminated candidates', () => {
   const text = 'word '.repeat(100_000);
   assert.equal(splitter.tokenize(text).length, 100_001, '"word", 99,999 × " word", and the final space');
@@ -165,13 +145,10 @@ test('splitter: linear time on 100k tokens of text and on many unterminated cand
   for (const [name, make] of families) {
     const small = make(10_000);
     const big = make(160_000);
-    splitter.tokenize(small); // warm the JIT before timing
-    const ratio =
-      bestOf5(() => splitter.tokenize(big)) /
-      Math.max(
-        bestOf5(() => splitter.tokenize(small)),
-        0.5,
-      );
-    assert.ok(ratio < 96, `${name}: 16× the input took ${ratio.toFixed(1)}× the time`);
+    assertLinear16(
+      name,
+      () => splitter.tokenize(small),
+      () => splitter.tokenize(big),
+    );
   }
 });
