@@ -62,9 +62,10 @@ const load = () =>
 
 /**
  * Runs the harness with `analyze {}` (default options, the what-if included) as the other command and logs each
- * input's medians and the median of the paired ratios, with the conditions they were taken under.
+ * input's medians and the median of the paired ratios, with the conditions they were taken under (`nodeStart`:
+ * processBench's nodeStartNote).
  */
-export function benchBesideVllm(log: (line: string) => void, cli: string, cacheDir: string, nodeStartMs: number): void {
+export function benchBesideVllm(log: (line: string) => void, cli: string, cacheDir: string, nodeStart: string): void {
   const harness = process.env.TOOLSCOPE_VLLM_HARNESS ?? join(__dirname, '..', '..', 'shared', 'tools', 'vllm-harness');
   const script = join(harness, 'side_by_side.sh');
   const pairs = Math.max(MIN_PAIRS, Number(process.env.TOOLSCOPE_BENCH_VLLM_PAIRS ?? 9) || 9);
@@ -91,7 +92,7 @@ export function benchBesideVllm(log: (line: string) => void, cli: string, cacheD
   }
   log(
     `  toolscope analyze FILE (default options, what-if included) against the harness's gen C run; ${pairs} pairs per input; ` +
-      `load average ${before} before, ${load()} after; node -e 0 ${nodeStartMs.toFixed(0)} ms`,
+      `load average ${before} before, ${load()} after; ${nodeStart}`,
   );
   log('  input       vLLM C min / median   toolscope min / median   ratio (median of the pairs' + "'" + ' vLLM C ÷ toolscope)');
   const s = (x: number) => `${(x * 1000).toFixed(0)} ms`;

@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { requireWithCodeCache } from './codeCache.ts';
-import { passBootGate, SHORT_RUN_FLAGS, type BootGate } from './workerBootGate.ts';
+import { passBootGate, SHORT_RUN_FLAGS } from './workerBootGate.ts';
 
 /** Built-ins the engine's bundle loads (besides those this file does). */
 const ENGINE_BUILTINS = ['node:perf_hooks', 'node:url'];
@@ -21,14 +21,11 @@ const GATE_WAIT_MS = 2000;
 /** The warm-up's answer and the first job's. */
 const ANSWERS_BEFORE_SAVING = 2;
 
-// The launcher sets V8 flags once the worker has booted, before the engine (and its WASM) loads. The built-ins the
-// engine loads come first, while Node's own code cache still applies to them (see workerBootGate.ts).
+// A short run's worker sets V8's flags once it has booted and the launcher has let it go, before the engine (and its
+// WASM) loads. The built-ins the engine loads come first, while Node's own code cache still applies to them (see
+// workerBootGate.ts). The engine's code cache is kept per set of flags (codeCache.ts).
 for (const id of ENGINE_BUILTINS) createRequire(__filename)(id);
-passBootGate(workerData, GATE_WAIT_MS);
-
-// A worker started with a boot gate is a short run's: the launcher set its V8 flags before letting it go on, and the
-// engine's code cache is kept per set of flags (codeCache.ts).
-const flagged = (workerData as Partial<BootGate> | null)?.bootGate instanceof SharedArrayBuffer;
+const flagged = passBootGate(workerData, GATE_WAIT_MS);
 requireWithCodeCache(join(__dirname, 'guidedWorker-engine.js'), flagged ? SHORT_RUN_FLAGS : '', (save) => {
   const port = parentPort;
   if (!port) return;

@@ -2,7 +2,8 @@
  * `toolscope`'s entry point (dist/cli.js), kept tiny so the first milliseconds go to what the command needs:
  * for `analyze` (unless --no-guided) the grammar-engine worker is started before anything else, so its thread and
  * xgrammar's WASM module start while this thread loads the CLI bundle (dist/cli-main.js, through V8's code cache:
- * codeCache.ts) and reads the traces. A short run's V8 flags are set once both have happened (workerBootGate.ts).
+ * codeCache.ts) and reads the traces. A short run's V8 flags are set by the worker once it has booted and this thread
+ * has checked its bundle's code cache (workerBootGate.ts).
  * Everything else is main.ts.
  */
 import { createRequire } from 'node:module';
@@ -11,19 +12,16 @@ import { statSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 import { isMainThread } from 'node:worker_threads';
 import { prestartGuidedWorker } from '../io/guided/guidedWorkerStart.ts';
-import { requireWithCodeCache } from './codeCache.ts';
-import { awaitBoot, DEFAULT_RUN_FLAGS, newBootGate, release, SHORT_RUN_FLAGS, type BootGate } from './workerBootGate.ts';
+import { compileWithCodeCache, requireWithCodeCache } from './codeCache.ts';
+import { DEFAULT_RUN_FLAGS, newBootGate, release, type BootGate } from './workerBootGate.ts';
 import { startupMark } from '../core/util/startupMarks.ts';
 
 /**
- * Built-ins every analyze start loads that the bundle loads only when it runs: loaded before the flags, while Node's
- * own code cache applies to them (the flags change the hash it is checked against, and what loads after them is
+ * Built-ins every analyze start loads that the bundle loads when it runs (its modules' imports and the command's):
+ * loaded before the flags, while Node's own code cache applies to them (the flags change the hash it is checked against, and what loads after them is
  * compiled from source).
  */
-const PRELOADED = ['node:child_process', 'node:fs/promises', 'node:perf_hooks', 'node:readline'];
-
-/** How long the launcher waits for the grammar worker to boot before it sets the flags anyway. */
-const BOOT_WAIT_MS = 500;
+const PRELOADED = ['node:child_process', 'node:fs/promises', 'node:perf_hooks', 'node:process', 'node:readline', 'node:zlib'];
 
 /** Below this much named input a run is short: WASM stays on V8's baseline compiler (see below). */
 const SHORT_RUN_BYTES = 4_000_000;
@@ -49,7 +47,7 @@ function launch(): void {
   startupMark('launcher');
   const args = process.argv.slice(2);
   const load = createRequire(__filename);
-  /** Set for a short run: the V8 flags go on once both the worker has booted and this thread has loaded its bundle. */
+  /** Set for a short run: the worker sets the V8 flags once it has booted and this thread has checked its bundle's cache. */
   let gate: BootGate | null = null;
   if (
     (args[0] === 'analyze' || args[0] === 'report') &&
@@ -60,15 +58,15 @@ function launch(): void {
     // V8 moves hot WASM functions to its optimising compiler in the background, and the process waits for those
     // compilations before it ends: measured, a short run ended ~100 ms after its last record, for code it no longer
     // needed. Long runs keep the optimised code (it pays back on thousands of records).
-    // Set after the worker has booted (workerBootGate.ts): flags changed at run time cost its bootstrap ~18 ms.
+    // Set by the worker once it has booted (workerBootGate.ts): flags changed at run time cost its bootstrap ~18 ms.
     if (shortRun(args.slice(1).filter((a) => a === '-' || !a.startsWith('-')))) {
       gate = newBootGate();
       prestartGuidedWorker(join(__dirname, 'guidedWorker.js'), undefined, gate);
     } else prestartGuidedWorker(join(__dirname, 'guidedWorker.js'));
   }
-  // The bundle loads while the worker boots, before any flag is set: its code cache is V8's under the default flags,
-  // and it is written under them too (the flags are put back at exit first), so every run reads the same cache.
-  const cli = requireWithCodeCache(
+  // The bundle is compiled while the worker boots, before any flag is set: its code cache is V8's under the default
+  // flags, and it is written under them too (the flags are put back at exit first), so every run reads the same cache.
+  const run = compileWithCodeCache(
     join(__dirname, 'cli-main.js'),
     '',
     gate
@@ -78,17 +76,19 @@ function launch(): void {
             save();
           })
       : undefined,
-  ) as { runCli(): void };
-  startupMark('bundle-loaded');
+  );
   if (gate) {
+    // The worker is let go before the bundle runs, not after: it sets the flags and loads its engine and WASM while
+    // this thread builds the bundle's modules (~25 ms of CPU) and reads the trace, and this thread never waits for it.
+    // Only the cache check above needs the default flags, and the built-ins the bundle's modules load, loaded here.
     try {
       for (const id of PRELOADED) load(id);
-      awaitBoot(gate, BOOT_WAIT_MS);
-      setFlagsFromString(SHORT_RUN_FLAGS);
     } finally {
       release(gate);
     }
   }
+  const cli = run() as { runCli(): void };
+  startupMark('bundle-loaded');
   cli.runCli();
 }
 

@@ -24,7 +24,7 @@ test('without the harness the bench says so and prints no ratio', () => {
   const before = process.env.TOOLSCOPE_VLLM_HARNESS;
   process.env.TOOLSCOPE_VLLM_HARNESS = '/nonexistent/vllm-harness';
   try {
-    benchBesideVllm((l) => lines.push(l), 'cli.js', '/tmp', 50);
+    benchBesideVllm((l) => lines.push(l), 'cli.js', '/tmp', 'node -e 0 50 ms');
   } finally {
     if (before === undefined) delete process.env.TOOLSCOPE_VLLM_HARNESS;
     else process.env.TOOLSCOPE_VLLM_HARNESS = before;

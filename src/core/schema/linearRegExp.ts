@@ -4,7 +4,7 @@
  * and a `!` runs for minutes. RE2 has no lookaround and no backreferences; a pattern that needs them (or does not
  * parse) makes the schema fail to compile, so it is reported as a schema ajv cannot use, with the reason.
  */
-import { RE2JS } from 're2js';
+import type { RE2JS } from 're2js';
 import type { RegExpEngine } from 'ajv/dist/types/index.js';
 
 export const LINEAR_REGEXP_NOTE = 'patterns are matched in linear time (RE2): lookaround and backreferences are not supported';
@@ -16,12 +16,24 @@ export const LINEAR_REGEXP_NOTE = 'patterns are matched in linear time (RE2): lo
  */
 const META_SCHEMA_PATTERNS = new Set(['^[^#]*#?$', '^[A-Za-z_][-A-Za-z0-9._]*$', '^[A-Za-z][-A-Za-z0-9.:_]*$']);
 
+let engine: typeof RE2JS | undefined;
+
+/**
+ * re2js, loaded on the first pattern that needs it: its Unicode tables take a few milliseconds to build when the
+ * module loads, which every `analyze` start paid, most tool schemas having no pattern at all.
+ */
+function re2(): typeof RE2JS {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  engine ??= (require('re2js') as typeof import('re2js')).RE2JS;
+  return engine;
+}
+
 export const linearRegExp: RegExpEngine = Object.assign(
   (pattern: string, flags: string) => {
     if (META_SCHEMA_PATTERNS.has(pattern)) return new RegExp(pattern, flags);
     let re: RE2JS;
     try {
-      re = RE2JS.compile(pattern);
+      re = re2().compile(pattern);
     } catch (err) {
       throw new Error(
         `pattern ${JSON.stringify(pattern)} cannot be used (${err instanceof Error ? err.message : String(err)}); ${LINEAR_REGEXP_NOTE}`,

@@ -50,9 +50,10 @@ export function regexSplitter(source: RegExp | string, flags = 'gu'): PieceSplit
 
 /**
  * Patterns applied one after another, each to the pieces the previous one left (Hugging Face's Sequence of
- * `Split` pre-tokenizers with `Isolated` behaviour: matches and the text between them both become pieces).
+ * `Split` pre-tokenizers with `Isolated` behaviour: matches and the text between them both become pieces). Patterns
+ * given as source text are compiled on first use (`gu`), as regexSplitter's.
  */
-export function chainedSplitter(patterns: readonly RegExp[]): PieceSplitter {
+export function chainedSplitter(patterns: readonly (RegExp | string)[]): PieceSplitter {
   const stages = patterns.map((pattern) => regexSplitter(pattern));
   const run = (stage: number, text: string, from: number, to: number, piece: (start: number, end: number) => void): void => {
     const split = stages[stage];

@@ -5,13 +5,22 @@
  * byte tokens, added tokens as themselves). A tokenizer that rewrites the text (a normalizer, an added prefix space)
  * cannot be anchored: that is an error, and the caller shows approximate tokens, saying why.
  */
-import { Tokenizer as HfTokenizer } from '@huggingface/tokenizers';
+import type { Tokenizer as HfTokenizer } from '@huggingface/tokenizers';
 import { byteEscapes, pushByteTokens } from './bytePairEncoder.ts';
 import { byteLevelBytes } from './byteLevel.ts';
 import type { Token, Tokenizer } from './token.ts';
 import { nestedRepetition, tokenizerPatterns, PatternBudgetExceeded, type PatternBudget } from './regexBacktracking.ts';
 
 const BYTE_TOKEN = /^<0x([0-9A-Fa-f]{2})>$/u;
+
+/**
+ * The library, loaded when a tokenizer.json is first read: building its module takes a few milliseconds, which every
+ * `analyze` start paid while most runs use no tokenizer file.
+ */
+function hfTokenizer(): typeof HfTokenizer {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (require('@huggingface/tokenizers') as typeof import('@huggingface/tokenizers')).Tokenizer;
+}
 
 export class TokenizerJson implements Tokenizer {
   readonly approximate = false;
@@ -41,7 +50,7 @@ export class TokenizerJson implements Tokenizer {
         );
     }
     try {
-      this.hf = new HfTokenizer(json, (config ?? {}) as object);
+      this.hf = new (hfTokenizer())(json, (config ?? {}) as object);
     } catch (err) {
       throw new Error(`${label}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
     }
