@@ -109,3 +109,20 @@ test("tool-described-not-called: intent in the completion's content anchors to i
   assert.equal(d[0]?.where, 'completion');
   assert.equal(d[0]?.charStart, '<think>ok</think>'.length);
 });
+
+test('tool-described-not-called: quiet when the leak rule reads a call in the content (content-leak is the one finding)', () => {
+  const leaked = "I'll use search.\n<tool_call>\n" + '{"name": "search", "arguments": {"query": "a"}}\n</tool_call>';
+  const r = analyze(record({ response: completionResponse(leaked, [], 'stop') }));
+  assert.deepEqual(
+    ofKind(r, 'content-leak').map((d) => d.detail),
+    ['hermes'],
+  );
+  assert.deepEqual(ofKind(r, 'tool-described-not-called'), []);
+  // Markers alone claim no call: the model stopped at the opener, so it stopped without calling.
+  const opener = analyze(record({ response: completionResponse("I'll use search. <tool_call>", [], 'stop') }));
+  assert.deepEqual(
+    ofKind(opener, 'content-leak').map((d) => d.detail),
+    ['opener-only'],
+  );
+  assert.equal(ofKind(opener, 'tool-described-not-called').length, 1);
+});

@@ -1,9 +1,12 @@
 /**
  * tool-described-not-called: tools were offered, the model stopped without calling one, and its text names a
- * tool or announces that it will use one: the agent that "stops mid-task".
+ * tool or announces that it will use one: the agent that "stops mid-task". A model that did call, in text the
+ * client got as content (a registered format's markup the leak rule reads a call from, or a call with no markup),
+ * is content-leak's finding, not this one: one finding per fault.
  */
 import { defineCheck, diagnosticKind } from '../check.ts';
 import { makeDiagnostic } from '../context.ts';
+import { attributeLeaks } from '../leakAttribution.ts';
 import { unmarkedCallsIn } from './unmarkedCallInText.ts';
 
 const TOOL_DESCRIBED_NOT_CALLED = diagnosticKind({
@@ -34,6 +37,11 @@ export const toolDescribedNotCalled = defineCheck({
     const reasoning = ctx.response ? (ctx.response.reasoning ?? '') : (ctx.parse?.reasoning ?? '');
     // The model did call, in text with no markup: content-leak / call-in-reasoning report that, not this.
     if (unmarkedCallsIn(ctx, text).length || unmarkedCallsIn(ctx, reasoning).length) return [];
+    // The model did call, in a registered format's markup the server returned as content: the leak rule attributes
+    // the span and reads its call, and content-leak reports it. Markers alone or unknown markup claim no call: this stays.
+    const content = ctx.response?.content;
+    if (content && attributeLeaks(content, ctx.record.request?.tools, ctx.format).some((s) => s.format !== null && s.calls.length > 0))
+      return [];
     let hit: { at: number; length: number; what: string } | null = null;
     for (const name of ctx.tools.keys()) {
       const m = new RegExp(`(?<![\\w.])${escapeRegExp(name)}(?![\\w])`, 'u').exec(text);

@@ -98,3 +98,32 @@ test('harmony analysis: a call that ends the completion without <|call|> is comp
     ['error'],
   );
 });
+
+test('harmony analysis: a call without <|call|> the response dropped is one dropped-call, the stripped stop token its note', () => {
+  const text = `${think('Need weather.')}<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{"city":"Berlin"}`;
+  const response = {
+    object: 'chat.completion',
+    choices: [{ index: 0, message: { role: 'assistant', content: '' }, finish_reason: 'stop' }],
+  };
+  const r = analyze(record({ completion: { text }, response }));
+  assert.deepEqual(
+    r.diagnostics.filter((d) => d.kind === 'unterminated-call' || d.kind === 'dropped-call').map((d) => [d.kind, d.severity]),
+    [['dropped-call', 'error']],
+  );
+  assert.match(r.diagnostics.find((d) => d.kind === 'dropped-call')!.message, /stop token servers strip .*arguments are complete/u);
+  // Cut at max_tokens, the call is unterminated, and dropped too: two faults, no note of a complete call.
+  const cut = analyze(
+    record({ completion: { text }, response: { ...response, choices: [{ ...response.choices[0]!, finish_reason: 'length' }] } }),
+  );
+  assert.deepEqual(
+    cut.diagnostics
+      .filter((d) => d.kind === 'unterminated-call' || d.kind === 'dropped-call')
+      .map((d) => [d.kind, d.severity])
+      .sort(),
+    [
+      ['dropped-call', 'error'],
+      ['unterminated-call', 'error'],
+    ],
+  );
+  assert.doesNotMatch(cut.diagnostics.find((d) => d.kind === 'dropped-call')!.message, /servers strip/u);
+});
