@@ -269,7 +269,10 @@ export class App {
   /** Hides the tabs not offered for what is on screen. */
   private syncTabBar(): void {
     const input = this.tabInput;
-    for (const t of this.tabs) t.button.hidden = !t.tab.shownWhen(input);
+    for (const t of this.tabs) {
+      const hidden = !t.tab.shownWhen(input);
+      if (t.button.hidden !== hidden) t.button.hidden = hidden;
+    }
   }
 
   private draw(t: PlacedTab): void {
@@ -448,9 +451,12 @@ export class App {
       const fresh = t.tab.opensFreshTrace && !t.button.hidden && !this.initialised && this.store.state.selectedKey === null;
       if (fresh || this.store.state.centreTab === t.tab.id) this.showTab(t.tab.id);
     }
-    replace(this.titleEl, clip(info.fileName, 200));
-    this.titleEl.title = info.fileName.length > 200 ? clip(info.fileName, 2000) : info.fileName;
-    document.title = `Toolscope — ${clip(info.fileName, 200)}`;
+    // Written when it changed: every batch of rows brings the trace's info again, and a text written lays out the page.
+    if (before?.fileName !== info.fileName) {
+      replace(this.titleEl, clip(info.fileName, 200));
+      this.titleEl.title = info.fileName.length > 200 ? clip(info.fileName, 2000) : info.fileName;
+      document.title = `Toolscope — ${clip(info.fileName, 200)}`;
+    }
     this.list.setAnalysing(info.analysing);
     this.updateStatus();
   }
@@ -461,7 +467,8 @@ export class App {
     const host = info.host === 'vscode' ? '' : info.host === 'report' ? ' · report' : ' · harness';
     const format = info.format ? ` · format: ${clip(info.format, 40)}` : '';
     // Lines, not records: a line may be unreadable, and an SSE dump groups many lines into one record.
-    this.statusEl.textContent = `${info.entries} line${info.entries === 1 ? '' : 's'}${info.analysing ? ' · analysing…' : ''}${format}${host}`;
+    const text = `${info.entries} line${info.entries === 1 ? '' : 's'}${info.analysing ? ' · analysing…' : ''}${format}${host}`;
+    if (this.statusEl.textContent !== text) this.statusEl.textContent = text;
   }
 
   // ---- records -------------------------------------------------------------------------------------------

@@ -23,7 +23,7 @@ import {
   nextAfter,
   type AnchoredDiagnostic,
 } from './navigation.ts';
-import { severityIcon } from './recordList.ts';
+import { severityIcon } from './widgets.ts';
 
 const MAX_SHOWN = 4000;
 
