@@ -7,7 +7,7 @@
 import './shell.css';
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-toolbar-button/index.js';
-import type { GuidedFindings, HostEvent, RecordView, TraceInfo } from '../src/shared/protocol.ts';
+import type { GuidedFindings, HostEvent, RecordView, ReplyFor, TraceInfo } from '../src/shared/protocol.ts';
 import { withGuidedFindings } from '../src/shared/guidedFindings.ts';
 import { tokenSpanText } from '../src/shared/tokenNumbers.ts';
 import { clip, h, isButtonLike, isFormControl, replace, type Child } from './dom.ts';
@@ -42,6 +42,12 @@ interface PlacedTab {
   dirty: boolean;
 }
 
+/** The `ready` request on its way, and the host events that came before the shell took them. */
+export interface HostAsked {
+  reply: Promise<ReplyFor<{ type: 'ready' }>>;
+  events: HostEvent[];
+}
+
 export class App {
   private readonly store: StateStore;
   private readonly list: RecordList;
@@ -72,7 +78,8 @@ export class App {
   private fetchSeq = 0;
   private openTimer: ReturnType<typeof setTimeout> | undefined;
   private initialised = false;
-  private readonly queued: HostEvent[] = [];
+  /** Host events that came before the first reply was applied. */
+  private queued: HostEvent[] = [];
   private firstPaint = false;
   private pendingReveal: { recordId: string; tab: string } | null = null;
   private revealTab: string | null = null;
@@ -328,9 +335,22 @@ export class App {
 
   // ---- host ----------------------------------------------------------------------------------------------
 
-  async start(): Promise<void> {
+  /**
+   * Asks the host for the trace, keeping the events that come before the shell takes them. Called before the shell
+   * is built (main.ts): the host reads the trace while the page builds its DOM.
+   */
+  static askHost(connection: HostConnection): HostAsked {
+    const events: HostEvent[] = [];
+    connection.onEvent = (e) => events.push(e);
+    performance.mark('toolscope:ready-asked');
+    return { reply: connection.request({ type: 'ready' }), events };
+  }
+
+  async start(asked: HostAsked = App.askHost(this.connection)): Promise<void> {
+    this.queued = asked.events;
     this.connection.onEvent = (e) => (this.initialised ? this.onEvent(e) : this.queued.push(e));
-    const reply = await this.connection.request({ type: 'ready' });
+    const reply = await asked.reply;
+    performance.mark('toolscope:init-received');
     if (reply.type === 'error') {
       this.showRecordHead(null, `The trace could not be opened: ${reply.message}`);
       return;
@@ -505,14 +525,14 @@ export class App {
     const same = this.store.state.selectedKey === key && this.view?.key === key;
     this.pendingKey = null;
     this.store.update((s) => (s.selectedKey = key));
-    this.list.setSelected(key, how !== 'click');
     clearTimeout(this.openTimer);
-    if (same) {
-      if (how === 'enter') this.focusRecord();
-      return;
+    // The record is asked for first: the host reads it while the list draws its selection.
+    if (!same) {
+      if (how === 'keyboard') this.openTimer = setTimeout(() => void this.open(key, how), KEYBOARD_OPEN_DELAY);
+      else void this.open(key, how);
     }
-    if (how === 'keyboard') this.openTimer = setTimeout(() => void this.open(key, how), KEYBOARD_OPEN_DELAY);
-    else void this.open(key, how);
+    this.list.setSelected(key, how !== 'click');
+    if (same && how === 'enter') this.focusRecord();
   }
 
   private async open(key: string, how: SelectHow): Promise<void> {
@@ -521,7 +541,9 @@ export class App {
     if (!view) {
       const s = this.list.summary(key);
       this.showRecordHead(null, `Loading ${s ? clip(s.id, 80) : 'the record'}…`);
+      if (!this.firstPaint) performance.mark('toolscope:record-asked');
       const reply = await this.connection.request({ type: 'getRecord', key });
+      if (!this.firstPaint) performance.mark('toolscope:record-received');
       if (seq !== this.fetchSeq) return;
       if (reply.type === 'error') {
         this.setView(null);
