@@ -14,7 +14,8 @@ import { clip, h, isButtonLike, isFormControl, replace, type Child } from './dom
 import { adoptDiagnosticKinds } from './diagnosticKinds.ts';
 import { overlayOpen, showHelp } from './helpOverlay.ts';
 import type { HostConnection } from './hostConnection.ts';
-import { diagnosticItem, Inspector } from './inspector.ts';
+import { Inspector } from './inspector.ts';
+import { diagnosticItem } from './widgets.ts';
 import { unglyph } from './layout.ts';
 import { offTokenDiagnostics, stepDiagnostic, type AnchoredDiagnostic } from './navigation.ts';
 import { splitter } from './panels.ts';
