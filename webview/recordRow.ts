@@ -4,7 +4,7 @@
  * dozen elements each per frame, and the style and layout passes that come with them).
  */
 import type { RecordSummary } from '../src/shared/protocol.ts';
-import { hasBidiControls } from './bidiControls.ts';
+import { escapeBidiControls, hasBidiControls } from './bidiControls.ts';
 import { clip, h, replace } from './dom.ts';
 import { kindInfo, severityIcon } from './widgets.ts';
 
@@ -21,8 +21,10 @@ function setText(el: HTMLElement, text: string): void {
   else replace(el, text);
 }
 
+/** An attribute, written only when it changed; trace text in it shows its bidi controls as escapes (as `h` does). */
 function setAttrIfChanged(el: HTMLElement, name: string, value: string): void {
-  if (el.getAttribute(name) !== value) el.setAttribute(name, value);
+  const safe = escapeBidiControls(value);
+  if (el.getAttribute(name) !== safe) el.setAttribute(name, safe);
 }
 
 /** What a row shows, beyond its record: where it is and whether it is selected. */
