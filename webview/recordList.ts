@@ -167,7 +167,9 @@ export class RecordList {
         h('div', { class: 'filter-row' }, this.kindSelect, severity),
         h('div', { class: 'filter-row' }, errorsOnly, this.countEl),
       ),
-      this.scroller,
+      // The scroller is placed in a box of its own, out of the panel's flex layout: a flex item cannot be a layout
+      // boundary, an absolutely placed contained box can, so rows and the spacer's growth lay out nothing outside it.
+      h('div', { class: 'list-viewport' }, this.scroller),
       this.lineErrorsEl,
     );
   }
