@@ -7,14 +7,15 @@
 import './shell.css';
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-toolbar-button/index.js';
-import type { GuidedFindings, HostEvent, RecordView, TraceInfo } from '../src/shared/protocol.ts';
+import type { GuidedFindings, HostEvent, RecordView, ReplyFor, TraceInfo } from '../src/shared/protocol.ts';
 import { withGuidedFindings } from '../src/shared/guidedFindings.ts';
 import { tokenSpanText } from '../src/shared/tokenNumbers.ts';
 import { clip, h, isButtonLike, isFormControl, replace, type Child } from './dom.ts';
 import { adoptDiagnosticKinds } from './diagnosticKinds.ts';
 import { overlayOpen, showHelp } from './helpOverlay.ts';
 import type { HostConnection } from './hostConnection.ts';
-import { diagnosticItem, Inspector } from './inspector.ts';
+import { Inspector } from './inspector.ts';
+import { diagnosticItem } from './widgets.ts';
 import { unglyph } from './layout.ts';
 import { offTokenDiagnostics, stepDiagnostic, type AnchoredDiagnostic } from './navigation.ts';
 import { splitter } from './panels.ts';
@@ -40,6 +41,12 @@ interface PlacedTab {
   readonly panel: HTMLElement;
   /** Its input changed since it last rendered. */
   dirty: boolean;
+}
+
+/** The `ready` request on its way, and the host events that came before the shell took them. */
+export interface HostAsked {
+  reply: Promise<ReplyFor<{ type: 'ready' }>>;
+  events: HostEvent[];
 }
 
 export class App {
@@ -72,7 +79,8 @@ export class App {
   private fetchSeq = 0;
   private openTimer: ReturnType<typeof setTimeout> | undefined;
   private initialised = false;
-  private readonly queued: HostEvent[] = [];
+  /** Host events that came before the first reply was applied. */
+  private queued: HostEvent[] = [];
   private firstPaint = false;
   private pendingReveal: { recordId: string; tab: string } | null = null;
   private revealTab: string | null = null;
@@ -269,7 +277,10 @@ export class App {
   /** Hides the tabs not offered for what is on screen. */
   private syncTabBar(): void {
     const input = this.tabInput;
-    for (const t of this.tabs) t.button.hidden = !t.tab.shownWhen(input);
+    for (const t of this.tabs) {
+      const hidden = !t.tab.shownWhen(input);
+      if (t.button.hidden !== hidden) t.button.hidden = hidden;
+    }
   }
 
   private draw(t: PlacedTab): void {
@@ -325,9 +336,22 @@ export class App {
 
   // ---- host ----------------------------------------------------------------------------------------------
 
-  async start(): Promise<void> {
+  /**
+   * Asks the host for the trace, keeping the events that come before the shell takes them. Called before the shell
+   * is built (main.ts): the host reads the trace while the page builds its DOM.
+   */
+  static askHost(connection: HostConnection): HostAsked {
+    const events: HostEvent[] = [];
+    connection.onEvent = (e) => events.push(e);
+    performance.mark('toolscope:ready-asked');
+    return { reply: connection.request({ type: 'ready' }), events };
+  }
+
+  async start(asked: HostAsked = App.askHost(this.connection)): Promise<void> {
+    this.queued = asked.events;
     this.connection.onEvent = (e) => (this.initialised ? this.onEvent(e) : this.queued.push(e));
-    const reply = await this.connection.request({ type: 'ready' });
+    const reply = await asked.reply;
+    performance.mark('toolscope:init-received');
     if (reply.type === 'error') {
       this.showRecordHead(null, `The trace could not be opened: ${reply.message}`);
       return;
@@ -448,9 +472,12 @@ export class App {
       const fresh = t.tab.opensFreshTrace && !t.button.hidden && !this.initialised && this.store.state.selectedKey === null;
       if (fresh || this.store.state.centreTab === t.tab.id) this.showTab(t.tab.id);
     }
-    replace(this.titleEl, clip(info.fileName, 200));
-    this.titleEl.title = info.fileName.length > 200 ? clip(info.fileName, 2000) : info.fileName;
-    document.title = `Toolscope — ${clip(info.fileName, 200)}`;
+    // Written when it changed: every batch of rows brings the trace's info again, and a text written lays out the page.
+    if (before?.fileName !== info.fileName) {
+      replace(this.titleEl, clip(info.fileName, 200));
+      this.titleEl.title = info.fileName.length > 200 ? clip(info.fileName, 2000) : info.fileName;
+      document.title = `Toolscope — ${clip(info.fileName, 200)}`;
+    }
     this.list.setAnalysing(info.analysing);
     this.updateStatus();
   }
@@ -461,7 +488,8 @@ export class App {
     const host = info.host === 'vscode' ? '' : info.host === 'report' ? ' · report' : ' · harness';
     const format = info.format ? ` · format: ${clip(info.format, 40)}` : '';
     // Lines, not records: a line may be unreadable, and an SSE dump groups many lines into one record.
-    this.statusEl.textContent = `${info.entries} line${info.entries === 1 ? '' : 's'}${info.analysing ? ' · analysing…' : ''}${format}${host}`;
+    const text = `${info.entries} line${info.entries === 1 ? '' : 's'}${info.analysing ? ' · analysing…' : ''}${format}${host}`;
+    if (this.statusEl.textContent !== text) this.statusEl.textContent = text;
   }
 
   // ---- records -------------------------------------------------------------------------------------------
@@ -498,14 +526,14 @@ export class App {
     const same = this.store.state.selectedKey === key && this.view?.key === key;
     this.pendingKey = null;
     this.store.update((s) => (s.selectedKey = key));
-    this.list.setSelected(key, how !== 'click');
     clearTimeout(this.openTimer);
-    if (same) {
-      if (how === 'enter') this.focusRecord();
-      return;
+    // The record is asked for first: the host reads it while the list draws its selection.
+    if (!same) {
+      if (how === 'keyboard') this.openTimer = setTimeout(() => void this.open(key, how), KEYBOARD_OPEN_DELAY);
+      else void this.open(key, how);
     }
-    if (how === 'keyboard') this.openTimer = setTimeout(() => void this.open(key, how), KEYBOARD_OPEN_DELAY);
-    else void this.open(key, how);
+    this.list.setSelected(key, how !== 'click');
+    if (same && how === 'enter') this.focusRecord();
   }
 
   private async open(key: string, how: SelectHow): Promise<void> {
@@ -514,7 +542,9 @@ export class App {
     if (!view) {
       const s = this.list.summary(key);
       this.showRecordHead(null, `Loading ${s ? clip(s.id, 80) : 'the record'}…`);
+      if (!this.firstPaint) performance.mark('toolscope:record-asked');
       const reply = await this.connection.request({ type: 'getRecord', key });
+      if (!this.firstPaint) performance.mark('toolscope:record-received');
       if (seq !== this.fetchSeq) return;
       if (reply.type === 'error') {
         this.setView(null);

@@ -4,13 +4,10 @@
  * cursor, and the recorded response next to Toolscope's reference parse.
  */
 import '@vscode-elements/elements/dist/vscode-collapsible/index.js';
-import type { Diagnostic } from '../src/shared/diagnostic.ts';
 import type { ParserDelta } from '../src/shared/parserDelta.ts';
 import { tokenSpanText } from '../src/shared/tokenNumbers.ts';
 import type { CallView, ClientChunkView, MessageView, RecordView, TokenView } from '../src/shared/protocol.ts';
-import { DIAGNOSTIC_KINDS } from './diagnosticKinds.ts';
-import { clip, h, prettyJson, replace, type Child } from './dom.ts';
-import { displayRuns } from './layout.ts';
+import { clip, h, replace, type Child } from './dom.ts';
 import {
   accumulatedCalls,
   callAt,
@@ -23,63 +20,12 @@ import {
   nextAfter,
   type AnchoredDiagnostic,
 } from './navigation.ts';
-import { severityIcon } from './recordList.ts';
-
-const MAX_SHOWN = 4000;
+import { diagnosticItem, jsonBlock, MAX_SHOWN, severityIcon, visibleText } from './widgets.ts';
 
 export interface InspectorOptions {
   sections: Record<string, boolean>;
   onSectionToggle(name: string, open: boolean): void;
   onJump(token: number, diagnosticIndex: number | null): void;
-}
-
-/** Text with whitespace made visible, cut past `max` characters. */
-export function visibleText(s: string, max = MAX_SHOWN, cls = 'vis'): HTMLElement {
-  const shown = s.length > max ? s.slice(0, max) : s;
-  const el = h('span', { class: `code ${cls}` });
-  for (const run of displayRuns(shown)) el.appendChild(run.ws ? h('span', { class: 'ws' }, run.text) : document.createTextNode(run.text));
-  if (s.length > max) el.appendChild(h('span', { class: 'more' }, ` … ${s.length - max} more characters`));
-  return el;
-}
-
-/** A JSON text pretty-printed when it parses, else as it is (a partial argument string). */
-export function jsonBlock(text: string, max = 20000): HTMLElement {
-  const pretty = prettyJson(text);
-  const shown = pretty ?? text;
-  return h(
-    'pre',
-    // Focusable: it scrolls when long, and a scrolling region must be reachable by keyboard.
-    { class: `json${pretty === null ? ' raw' : ''}`, tabindex: 0 },
-    shown.length > max ? shown.slice(0, max) + `\n… ${shown.length - max} more characters` : shown,
-  );
-}
-
-/** One finding; with `index` (its place in the record's diagnostics), a button moves the cursor to it. */
-export function diagnosticItem(d: Diagnostic, index: number | null): HTMLElement {
-  const title = DIAGNOSTIC_KINDS[d.kind]?.title ?? d.kind;
-  return h(
-    'li',
-    { class: `diag-item sev-${d.severity}` },
-    h(
-      'div',
-      { class: 'diag-head' },
-      severityIcon(d.severity),
-      h('span', { class: 'diag-code' }, d.code),
-      h('span', { class: 'diag-kind' }, title),
-      d.path ? h('span', { class: 'diag-path' }, clip(d.path, 120)) : null,
-      index !== null && d.tokenStart !== null && d.where === 'completion'
-        ? h(
-            'button',
-            { type: 'button', class: 'link', 'data-token': d.tokenStart, 'data-diag': index, title: 'Move the cursor to these tokens' },
-            `token ${d.tokenStart + 1}`,
-          )
-        : d.where !== 'completion'
-          ? h('span', { class: 'diag-where' }, `in the ${d.where}`)
-          : null,
-    ),
-    h('div', { class: 'diag-message' }, clip(d.message, 2000)),
-    d.hint ? h('div', { class: 'diag-hint' }, h('span', { class: 'label' }, 'Hint: '), clip(d.hint, 2000)) : null,
-  );
 }
 
 function deltaView(delta: ParserDelta): HTMLElement {

@@ -19,10 +19,14 @@ function fail(root: HTMLElement, err: unknown): void {
 function main(): void {
   const root = document.getElementById('app') ?? document.body.appendChild(h('div', { id: 'app', class: 'toolscope' }));
   try {
+    performance.mark('toolscope:webview-start');
     const connection = connect({ showRaw: (title, json) => void showRaw(title, json) });
     document.body.dataset.host = connection.host;
+    // The host is asked for the trace first: it reads the file while the shell builds its page.
+    const asked = App.askHost(connection);
     const app = new App(root, connection);
-    app.start().catch((err: unknown) => fail(root, err));
+    performance.mark('toolscope:shell-built');
+    app.start(asked).catch((err: unknown) => fail(root, err));
   } catch (err) {
     fail(root, err);
   }

@@ -9,14 +9,17 @@ import '@vscode-elements/elements/dist/vscode-checkbox/index.js';
 import '@vscode-elements/elements/dist/vscode-collapsible/index.js';
 import type { Severity } from '../src/shared/diagnostic.ts';
 import type { LineErrorView, RecordSummary } from '../src/shared/protocol.ts';
-import { DIAGNOSTIC_KINDS } from './diagnosticKinds.ts';
 import { clip, h, replace } from './dom.ts';
+import { RecordRow } from './recordRow.ts';
+import { kindInfo, severityIcon } from './widgets.ts';
 import type { Filters, SeverityFilter } from './state.ts';
 
 /** Row height at the default 13px font; rows grow with VS Code's font size. */
 const BASE_ROW_HEIGHT = 42;
 const OVERSCAN = 8;
 const MAX_LINE_ERRORS_SHOWN = 500;
+/** How often the count is written while the host analyses, ms. */
+const COUNT_INTERVAL = 250;
 
 export type SelectHow = 'click' | 'keyboard' | 'enter' | 'restore';
 
@@ -38,16 +41,6 @@ interface Checkbox extends HTMLElement {
 }
 interface Select extends HTMLElement {
   value: string;
-}
-
-export function severityIcon(severity: Severity | null, extra = ''): HTMLElement {
-  const s = severity ?? 'none';
-  const label = severity ? severity : 'no findings';
-  return h('span', { class: `sev sev-${s} ${extra}`.trim(), role: 'img', 'aria-label': label, title: label });
-}
-
-function kindInfo(kind: string): { code: string; severity: Severity; title: string } | null {
-  return Object.hasOwn(DIAGNOSTIC_KINDS, kind) ? (DIAGNOSTIC_KINDS[kind] ?? null) : null;
 }
 
 export function matchesFilters(s: RecordSummary, f: Filters, needle: string): boolean {
@@ -90,7 +83,16 @@ export class RecordList {
   /** Indices into `summaries` that pass the filters, in order. */
   private filtered: number[] = [];
   private selectedKey: string | null = null;
-  private readonly rendered = new Map<number, HTMLElement>();
+  /** The rows in the page by position, and rows out of view kept to be filled again. */
+  private readonly rendered = new Map<number, RecordRow>();
+  private readonly spare: RecordRow[] = [];
+  /** The scroller's height, from its ResizeObserver: read in a loop it would force a layout per frame. */
+  private viewHeight = 0;
+  /** Rows came from the host since the last frame: the spacer and the count are written in the next frame. */
+  private grown = false;
+  /** When the count was last written, and the timer that writes the last one (updateCount). */
+  private countAt = -Infinity;
+  private countTimer: ReturnType<typeof setTimeout> | undefined;
   private filters: Filters;
   private analysing = false;
   private frame = 0;
@@ -147,7 +149,10 @@ export class RecordList {
         this.opts.onSelect(key, 'click');
       }
     });
-    new ResizeObserver(() => this.scheduleRender()).observe(this.scroller);
+    new ResizeObserver((entries) => {
+      for (const e of entries) this.viewHeight = e.contentRect.height;
+      this.scheduleRender();
+    }).observe(this.scroller);
 
     this.lineErrorsBody = h('ul', { class: 'line-errors-list' });
     this.lineErrorsEl = h('vscode-collapsible', { heading: 'Unreadable lines', class: 'line-errors', hidden: true }, this.lineErrorsBody);
@@ -162,7 +167,9 @@ export class RecordList {
         h('div', { class: 'filter-row' }, this.kindSelect, severity),
         h('div', { class: 'filter-row' }, errorsOnly, this.countEl),
       ),
-      this.scroller,
+      // The scroller is placed in a box of its own, out of the panel's flex layout: a flex item cannot be a layout
+      // boundary, an absolutely placed contained box can, so rows and the spacer's growth lay out nothing outside it.
+      h('div', { class: 'list-viewport' }, this.scroller),
       this.lineErrorsEl,
     );
   }
@@ -180,8 +187,10 @@ export class RecordList {
   }
 
   setAnalysing(analysing: boolean): void {
+    if (analysing === this.analysing) return;
     this.analysing = analysing;
-    this.updateCount();
+    this.grown = true;
+    this.scheduleRender();
   }
 
   /** Replaces everything (init, reset). */
@@ -199,7 +208,8 @@ export class RecordList {
   /**
    * More rows: appended, or replacing rows with the same key (the host re-analysed a growing entry, a what-if
    * answered). A replaced row is filtered again alone and redrawn only when on screen: a findings message per few
-   * milliseconds must not rebuild a 50k-row list while the user scrolls it.
+   * milliseconds must not rebuild a 50k-row list while the user scrolls it. The data is current at once (the shell
+   * asks for keys right after); the page follows in the next animation frame, once for all the messages of a frame.
    */
   append(summaries: RecordSummary[], lineErrors: LineErrorView[]): void {
     let refilter = false;
@@ -237,8 +247,11 @@ export class RecordList {
     if (refilter) this.refilter();
     else {
       for (const i of added) if (matchesFilters(this.summaries[i] as RecordSummary, this.filters, needle)) this.filtered.push(i);
-      if (added.length) this.afterFilter(false);
-      if (changed.length) this.redrawRows(changed);
+      // Rows on screen whose summary changed are refilled by the frame's render (a row compares its summary).
+      if (added.length || changed.length) {
+        this.grown = true;
+        this.scheduleRender();
+      }
     }
     if (lineErrors.length) this.renderLineErrors();
   }
@@ -271,7 +284,7 @@ export class RecordList {
   setSelected(key: string | null, reveal: boolean): void {
     this.selectedKey = key;
     if (reveal && key !== null) this.reveal(key);
-    this.render(true);
+    this.render();
   }
 
   focus(): void {
@@ -297,8 +310,6 @@ export class RecordList {
     this.summaries.forEach((s, i) => {
       if (matchesFilters(s, this.filters, needle)) this.filtered.push(i);
     });
-    this.rendered.forEach((row) => row.remove());
-    this.rendered.clear();
     this.afterFilter();
   }
 
@@ -307,41 +318,61 @@ export class RecordList {
     if (Number.isFinite(size) && size > 0) this.rowHeight = Math.max(BASE_ROW_HEIGHT, Math.round(size * 2.6 + 8));
   }
 
-  /** The rows of these summaries drawn again where they are on screen (their content changed, not their place). */
-  private redrawRows(indices: number[]): void {
-    const wanted = new Set(indices);
-    for (const [pos, row] of this.rendered) {
-      const idx = this.filtered[pos];
-      if (idx === undefined || !wanted.has(idx)) continue;
-      const fresh = this.row(this.summaries[idx] as RecordSummary, pos);
-      row.replaceWith(fresh);
-      this.rendered.set(pos, fresh);
-    }
-  }
-
-  /** `redraw`: every row on screen is drawn again (filters, selection); rows only added keep the ones drawn. */
-  private afterFilter(redraw = true): void {
+  /** The filtered rows changed (filters, a new data set): the rows are measured and drawn now. */
+  private afterFilter(): void {
     // Measured when the rows are drawn anew, not per batch of rows added: reading the computed style forces a style
     // pass, one per host message while the user scrolls.
-    if (redraw) this.measureRows();
-    this.spacer.style.height = `${this.filtered.length * this.rowHeight}px`;
-    this.updateCount();
-    if (!redraw) for (const row of this.rendered.values()) row.setAttribute('aria-setsize', String(this.filtered.length));
-    this.render(redraw);
-    if (this.opts.scrollTop && this.scroller.scrollTop === 0 && this.filtered.length * this.rowHeight > this.opts.scrollTop) {
-      this.scroller.scrollTop = this.opts.scrollTop;
-      this.opts.scrollTop = 0;
-    }
+    this.measureRows();
+    this.grown = true;
+    // The user changed what is shown: the count follows at once.
+    this.countAt = -Infinity;
+    this.render();
   }
 
+  /**
+   * The spacer's height and the count, after rows came or went; the saved scroll position once there is room for
+   * it (`top`: where the list is scrolled now). Returns where the list is scrolled after.
+   */
+  private resize(top: number): number {
+    this.grown = false;
+    const height = `${this.filtered.length * this.rowHeight}px`;
+    if (this.spacer.style.height !== height) this.spacer.style.height = height;
+    this.updateCount();
+    const saved = this.opts.scrollTop;
+    if (saved && this.filtered.length * this.rowHeight > saved) {
+      this.opts.scrollTop = 0;
+      if (top === 0) {
+        this.scroller.scrollTop = saved;
+        return this.scroller.scrollTop;
+      }
+    }
+    return top;
+  }
+
+  /**
+   * The count under the filters. While the host analyses, a few times a second: each change of its text lays out
+   * the whole page, and rows come with most frames.
+   */
   private updateCount(): void {
+    if (this.analysing) {
+      const now = performance.now();
+      if (now - this.countAt < COUNT_INTERVAL) {
+        this.countTimer ??= setTimeout(() => {
+          this.countTimer = undefined;
+          this.updateCount();
+        }, COUNT_INTERVAL);
+        return;
+      }
+      this.countAt = now;
+    }
     const total = this.summaries.length;
     const shown = this.filtered.length;
     let text = shown === total ? `${total} record${total === 1 ? '' : 's'}` : `${shown} of ${total} records`;
     if (this.analysing) text += ' · analysing…';
-    this.countEl.textContent = text;
-    this.spacer.dataset.empty =
+    if (this.countEl.textContent !== text) this.countEl.textContent = text;
+    const empty =
       total === 0 ? (this.analysing ? 'Analysing…' : 'No records in this trace') : shown === 0 ? 'No records match the filters' : '';
+    if (this.spacer.dataset.empty !== empty) this.spacer.dataset.empty = empty;
   }
 
   private renderLineErrors(): void {
@@ -368,12 +399,13 @@ export class RecordList {
     }
   }
 
+  /** One render per animation frame, whatever asked for it (scrolling, host messages, a resize). */
   private scheduleRender(): void {
     if (this.frame) return;
     this.frame = requestAnimationFrame(() => {
       this.frame = 0;
-      this.render(false);
-      this.opts.onScroll(this.scroller.scrollTop);
+      // Where render read it: read again after the rows were written, it would force a layout.
+      this.opts.onScroll(this.render());
     });
   }
 
@@ -383,32 +415,49 @@ export class RecordList {
     const pos = this.filtered.indexOf(idx);
     if (pos === -1) return;
     const top = pos * this.rowHeight;
-    const view = this.scroller.clientHeight || this.rowHeight * 10;
+    const view = this.viewHeight || this.scroller.clientHeight || this.rowHeight * 10;
     if (top < this.scroller.scrollTop) this.scroller.scrollTop = top;
     else if (top + this.rowHeight > this.scroller.scrollTop + view) this.scroller.scrollTop = top + this.rowHeight - view;
   }
 
-  private render(force: boolean): void {
-    const view = this.scroller.clientHeight || this.rowHeight * 20;
-    const first = Math.max(0, Math.floor(this.scroller.scrollTop / this.rowHeight) - OVERSCAN);
-    const last = Math.min(this.filtered.length - 1, Math.ceil((this.scroller.scrollTop + view) / this.rowHeight) + OVERSCAN);
+  /**
+   * The rows in view (and a few around), each filled where it stands: rows that left the view take the records
+   * coming into it. The layout is read once, first (scrollTop; the height comes from the ResizeObserver), and only
+   * written after, so a frame costs one layout however many rows change.
+   */
+  private render(): number {
+    let top = this.scroller.scrollTop;
+    const view = this.viewHeight || this.scroller.clientHeight || this.rowHeight * 20;
+    if (this.grown) top = this.resize(top);
+    // As many rows in every frame (not one more or less as the rows cross the edges): a row that joins or leaves
+    // the page relays out the whole page, a row refilled in place only itself.
+    const rows = Math.ceil(view / this.rowHeight) + 1 + 2 * OVERSCAN;
+    const first = Math.max(0, Math.min(Math.floor(top / this.rowHeight) - OVERSCAN, this.filtered.length - rows));
+    const last = Math.min(this.filtered.length - 1, first + rows - 1);
     for (const [pos, row] of this.rendered) {
-      if (pos < first || pos > last || force) {
-        row.remove();
-        this.rendered.delete(pos);
-      }
-    }
-    for (let pos = first; pos <= last; pos++) {
-      if (this.rendered.has(pos)) continue;
-      const s = this.summaries[this.filtered[pos] as number] as RecordSummary;
-      const row = this.row(s, pos);
-      this.rendered.set(pos, row);
-      this.spacer.appendChild(row);
+      if (pos >= first && pos <= last) continue;
+      this.rendered.delete(pos);
+      this.spare.push(row);
     }
     const selectedPos = this.selectedPos();
+    const place = { pos: 0, setSize: this.filtered.length, selected: false, height: this.rowHeight };
+    for (let pos = first; pos <= last; pos++) {
+      let row = this.rendered.get(pos);
+      if (!row) {
+        row = this.spare.pop() ?? new RecordRow();
+        this.rendered.set(pos, row);
+        if (!row.el.isConnected) this.spacer.appendChild(row.el);
+      }
+      place.pos = pos;
+      place.selected = pos === selectedPos;
+      row.fill(this.summaries[this.filtered[pos] as number] as RecordSummary, place);
+    }
+    // Rows not needed this frame leave the page (kept for the next ones: a fling needs the same number again).
+    for (const row of this.spare) if (row.el.isConnected) row.el.remove();
     if (selectedPos !== -1 && this.rendered.has(selectedPos)) this.scroller.setAttribute('aria-activedescendant', `rec-opt-${selectedPos}`);
     else this.scroller.removeAttribute('aria-activedescendant');
-    this.tellInView(Math.floor(this.scroller.scrollTop / this.rowHeight), Math.ceil((this.scroller.scrollTop + view) / this.rowHeight));
+    this.tellInView(Math.floor(top / this.rowHeight), Math.ceil((top + view) / this.rowHeight));
+    return top;
   }
 
   /** Tells which rows are in view once scrolling pauses (a message per frame would queue behind the host's work). */
@@ -434,64 +483,6 @@ export class RecordList {
     if (this.selectedKey === null) return -1;
     const idx = this.keyIndex.get(this.selectedKey);
     return idx === undefined ? -1 : this.filtered.indexOf(idx);
-  }
-
-  private row(s: RecordSummary, pos: number): HTMLElement {
-    const selected = s.key === this.selectedKey;
-    const badges = Object.entries(s.kinds)
-      .map(([kind, count]) => ({ kind, count: count ?? 0, info: kindInfo(kind) }))
-      .sort((a, b) => (a.info?.code ?? '').localeCompare(b.info?.code ?? ''));
-    const row = h(
-      'div',
-      {
-        class: `rec-row${selected ? ' selected' : ''}${s.failed ? ' failed' : ''}`,
-        role: 'option',
-        id: `rec-opt-${pos}`,
-        'aria-selected': selected ? 'true' : 'false',
-        'aria-posinset': pos + 1,
-        'aria-setsize': this.filtered.length,
-        'data-pos': pos,
-        title: clip(
-          `${s.id}${s.model ? ` · ${s.model}` : ''} · line ${s.line}${s.file ? ` · ${s.file}` : ''}${s.failed ? `\nfailed: ${s.failed}` : ''}${s.preview ? `\n${s.preview}` : ''}`,
-          600,
-        ),
-      },
-      h(
-        'div',
-        { class: 'rec-line1' },
-        severityIcon(s.worst),
-        h('span', { class: 'rec-id' }, clip(s.id, 160)),
-        s.failed ? h('span', { class: 'rec-failed', title: clip(s.failed, 400) }, 'failed') : null,
-        h(
-          'span',
-          { class: 'rec-calls', title: `${s.calls} tool call${s.calls === 1 ? '' : 's'}` },
-          `${s.calls} call${s.calls === 1 ? '' : 's'}`,
-        ),
-      ),
-      h(
-        'div',
-        { class: 'rec-line2' },
-        h('span', { class: 'rec-model' }, clip(s.model ?? s.source, 60)),
-        h('span', { class: 'rec-file' }, s.file ? `${clip(s.file, 60)}:${s.line}` : `line ${s.line}`),
-        h(
-          'span',
-          { class: 'rec-badges' },
-          s.guidedPending
-            ? h('span', { class: 'guided-pending muted', title: 'guided-decoding checks still running: more findings may come' }, '…')
-            : null,
-          badges.map((b) =>
-            h(
-              'span',
-              { class: `kind-badge sev-${b.info?.severity ?? 'info'}`, title: `${b.info?.title ?? b.kind} (${b.kind}) × ${b.count}` },
-              `${b.info?.code ?? b.kind}${b.count > 1 ? `×${b.count}` : ''}`,
-            ),
-          ),
-        ),
-      ),
-    );
-    row.style.transform = `translateY(${pos * this.rowHeight}px)`;
-    row.style.height = `${this.rowHeight}px`;
-    return row;
   }
 
   private onKey(e: KeyboardEvent): void {

@@ -196,6 +196,8 @@ export interface FakeHost {
   /** Adds a vLLM profile (undefined: none), as the provider does when `toolscope.vllmProfile` changes. */
   setVllmProfile(profile: AnalysisOptions['vllmProfile']): Promise<void>;
   idle(): Promise<void>;
+  /** Stops the background analysis after the batch under way (a big trace need not be analysed to the end). */
+  stopAnalysis(): void;
   close(): Promise<void>;
 }
 
@@ -218,6 +220,7 @@ export async function openVsCodePage(
     queue = queue.then(() => page.evaluate<void, unknown>(deliver, m)).catch(() => undefined);
   };
   let analysing: Promise<void> | null = null;
+  let stopped = false;
   const host: FakeHost = {
     requests: [],
     events: 0,
@@ -243,6 +246,9 @@ export async function openVsCodePage(
     async idle() {
       await analysing;
       await queue;
+    },
+    stopAnalysis() {
+      stopped = true;
     },
     async close() {
       await analysing;
@@ -280,13 +286,14 @@ export async function openVsCodePage(
     analysing ??= (async () => {
       try {
         for (;;) {
+          if (stopped) return;
           const batch = await session.nextBatch(batchMs);
           if (!batch) break;
           event({ type: 'summaries', summaries: batch.summaries, lineErrors: batch.lineErrors, info: session.info('harness') });
           if (batch.guided.length) event({ type: 'guidedFindings', findings: batch.guided });
           await new Promise((r) => setTimeout(r, 5));
         }
-        for (let findings; (findings = await session.nextGuidedFindings());)
+        for (let findings; !stopped && (findings = await session.nextGuidedFindings());)
           if (findings.length) event({ type: 'guidedFindings', findings });
         event({ type: 'summaries', summaries: [], lineErrors: [], info: session.info('harness') });
       } finally {

@@ -8,7 +8,7 @@ import './compareTab.css';
 import type { ComparisonColumn, ComparisonView } from '../../src/shared/protocol.ts';
 import { clip, h, replace, type Child } from '../dom.ts';
 import '@vscode-elements/elements/dist/vscode-checkbox/index.js';
-import { jsonBlock } from '../inspector.ts';
+import { jsonBlock } from '../widgets.ts';
 import type { TabFactory } from './recordTab.ts';
 
 type Part = 'finish' | 'calls' | 'findings';

@@ -5,7 +5,7 @@
 import './responseTab.css';
 import type { RecordView } from '../../src/shared/protocol.ts';
 import { clip, h, replace, type Child } from '../dom.ts';
-import { diagnosticItem, jsonBlock } from '../inspector.ts';
+import { diagnosticItem, jsonBlock } from '../widgets.ts';
 import { FIRST_CHARS, longText } from '../longText.ts';
 import type { TabFactory } from './recordTab.ts';
 

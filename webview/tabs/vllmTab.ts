@@ -14,7 +14,7 @@ import type { VllmDeltaMessage } from '../../src/shared/vllmStream.ts';
 import type { RecordView, VllmGroupingChoice, VllmRowView, VllmView } from '../../src/shared/protocol.ts';
 import { clip, h, replace, type Child } from '../dom.ts';
 import type { HostConnection } from '../hostConnection.ts';
-import { diagnosticItem, visibleText } from '../inspector.ts';
+import { diagnosticItem, visibleText } from '../widgets.ts';
 import type { RecordTab, TabFactory, TabInput } from './recordTab.ts';
 
 type Select = HTMLElement & { value: string };

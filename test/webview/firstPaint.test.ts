@@ -1,0 +1,66 @@
+/**
+ * The webview's part of "open → first record painted" (VS Code page, real TraceSession host): the page asks its
+ * host for the trace before it builds the shell (the host reads the file meanwhile), asks for the record as soon as
+ * it knows which, and paints it. The phases are printed from the page's performance marks, the bound is loose (a
+ * loaded machine stretches them all): the webview's own work, the record's reply to its painted frame, stays small.
+ */
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { browserSuite, js, openPage, openVsCodePage, ROOT } from './harness.ts';
+
+const MARKS = [
+  'webview-start',
+  'ready-asked',
+  'shell-built',
+  'init-received',
+  'record-asked',
+  'record-received',
+  'record-painted',
+] as const;
+
+describe('first paint', () => {
+  const suite = browserSuite('toolscope-first-paint-');
+
+  test('the host is asked before the shell is built; the phases to the first record painted', async (t) => {
+    if (suite.skip(t)) return;
+    const { page, done } = await openPage(suite.browser, null, { theme: 'light', width: 1440, height: 900 });
+    const host = await openVsCodePage(page, suite.server, join(ROOT, 'samples', 'kimi-k2-raw-completions.jsonl'), '/first-paint.html');
+    try {
+      await page.waitForFunction(
+        () =>
+          (globalThis as unknown as { performance: { getEntriesByName(n: string): unknown[] } }).performance.getEntriesByName(
+            'toolscope:record-painted',
+          ).length,
+      );
+      const at = Object.fromEntries(
+        await js<Array<[string, number]>>(
+          page,
+          `performance.getEntriesByType('mark').filter((m) => m.name.startsWith('toolscope:')).map((m) => [m.name.slice(10), m.startTime])`,
+        ),
+      ) as Record<string, number>;
+      for (const m of MARKS) assert.equal(typeof at[m], 'number', `mark ${m}`);
+      const t = (m: (typeof MARKS)[number]) => at[m] as number;
+      // The request is on its way before the shell is built, and everything after comes in order.
+      assert.ok(t('ready-asked') < t('shell-built'), `ready asked at ${t('ready-asked')}, shell built at ${t('shell-built')}`);
+      for (let i = 1; i < MARKS.length; i++)
+        assert.ok(t(MARKS[i - 1] as (typeof MARKS)[number]) <= t(MARKS[i] as (typeof MARKS)[number]), `${MARKS[i - 1]} before ${MARKS[i]}`);
+      const script = await js<number>(
+        page,
+        `performance.getEntriesByType('resource').find((e) => e.name.endsWith('/webview.js'))?.responseEnd ?? 0`,
+      );
+      const ms = (a: number, b: number) => `${(b - a).toFixed(0)} ms`;
+      console.log(
+        `first paint (VS Code page, sample trace), ms after navigation: bundle loaded ${script.toFixed(0)}, started ${t('webview-start').toFixed(0)} (evaluating it ${ms(script, t('webview-start'))}); ` +
+          `shell built in ${ms(t('ready-asked'), t('shell-built'))} while the host answered \`ready\` in ${ms(t('ready-asked'), t('init-received'))}; ` +
+          `rows and the record asked ${ms(t('init-received'), t('record-asked'))} later; the host's record reply ${ms(t('record-asked'), t('record-received'))}; ` +
+          `reply → record painted ${ms(t('record-received'), t('record-painted'))}; painted at ${t('record-painted').toFixed(0)}`,
+      );
+      // Loose: the webview's own render of a sample record, from its reply to the painted frame.
+      assert.ok(t('record-painted') - t('record-received') < 3000, 'record rendered and painted within 3 s of its reply');
+    } finally {
+      await host.close();
+      await done();
+    }
+  });
+});
