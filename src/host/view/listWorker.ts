@@ -111,14 +111,17 @@ function runListWorker(port: MessagePort): void {
       });
       job.session = session;
       if (job.end < Infinity) session.endAt(job.end);
-      await (listing = listing.then(async () => {
-        engine.range = m.id;
-        for (let batch; (batch = await session.nextBatch(BATCH_MS));) {
-          const { summaries, lineErrors, guided } = batch;
-          engine.flush();
-          if (summaries.length || lineErrors.length || guided.length) post({ type: 'batch', id: m.id, summaries, lineErrors, guided });
-        }
-      }));
+      // One range listed at a time (a range that failed does not stop the next).
+      await (listing = listing
+        .catch(() => undefined)
+        .then(async () => {
+          engine.range = m.id;
+          for (let batch; (batch = await session.nextBatch(BATCH_MS));) {
+            const { summaries, lineErrors, guided } = batch;
+            engine.flush();
+            if (summaries.length || lineErrors.length || guided.length) post({ type: 'batch', id: m.id, summaries, lineErrors, guided });
+          }
+        }));
       post({ type: 'listed', id: m.id });
       for (let findings; (findings = await session.nextGuidedFindings());)
         if (findings.length) post({ type: 'guided', id: m.id, findings });

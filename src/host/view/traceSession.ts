@@ -78,6 +78,8 @@ const WORKERS_MIN_BYTES = 8 * 1024 * 1024;
 const HEAD_BYTES = 512 * 1024;
 const FIRST_RANGE_BYTES = 256 * 1024;
 const RANGE_BYTES = 4 * 1024 * 1024;
+/** Rows of the workers handed out at most at once (about what this thread lists in a batch). */
+const HANDED_ROWS = 200;
 
 /** A range of the list on a list worker: its rows are handed out in entry order, whichever worker finishes first. */
 interface WorkerRange {
@@ -538,10 +540,16 @@ export class TraceSession {
     for (;;) {
       const r = w.ahead[0];
       if (r && r.batches.length) {
+        // At most HANDED_ROWS at a time: a range finished while the one before it was listed holds thousands of rows,
+        // and the page appends each batch in one go.
         const batch: ListBatch = { summaries: [], lineErrors: [], guided: [] };
-        for (const b of r.batches.splice(0)) {
-          batch.summaries.push(...b.summaries);
+        while (r.batches.length && batch.summaries.length < HANDED_ROWS) {
+          const b = r.batches[0] as SummaryBatch;
+          const room = HANDED_ROWS - batch.summaries.length;
+          batch.summaries.push(...b.summaries.splice(0, room));
+          if (b.summaries.length) break;
           batch.lineErrors.push(...b.lineErrors);
+          r.batches.shift();
         }
         for (const s of batch.summaries) {
           w.rowAt.set(s.key, this.summaries.length);
