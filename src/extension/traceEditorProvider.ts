@@ -202,8 +202,9 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
     // starved while this one analysed a batch.
     guidedEngine().setWorkers(Math.min(4, Math.max(2, availableParallelism() - 1)));
     // A big trace's list is analysed on threads of its own (about 20 s of CPU for 200 MB), this thread answering
-    // the user meanwhile: one per core, at least two.
-    listWorkers().setWorkers(Math.min(4, Math.max(2, availableParallelism())));
+    // the user meanwhile: one per core but one (the host's thread, the grammar engines and the page share that one);
+    // on a loaded 2-core machine two list workers took more CPU and longer than one thread (CHANGELOG).
+    listWorkers().setWorkers(Math.min(4, Math.max(1, availableParallelism() - 1)));
     const provider = new TraceEditorProvider(context);
     return vscode.Disposable.from(
       vscode.window.registerCustomEditorProvider(TRACE_VIEW_TYPE, provider, {
