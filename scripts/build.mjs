@@ -120,6 +120,8 @@ export function buildBundles({ outdir = 'dist', shippedOnly = false, production:
   const startup = prod ? opts : { ...opts, ...STARTUP };
   const built = Promise.all([
     build({ ...opts, entryPoints: ['src/extension/extension.ts'], outfile: `${outdir}/extension.js`, external: ['vscode'] }),
+    // The trace editor's list workers (src/host/view/listWorkers.ts starts listWorker.js beside the extension's bundle).
+    build({ ...opts, entryPoints: ['src/host/view/listWorker.ts'], outfile: `${outdir}/listWorker.js` }),
     // The ranks themselves, required by the bundles above on first use.
     build({
       ...opts,

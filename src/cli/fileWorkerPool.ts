@@ -7,7 +7,8 @@
  * stand on it (parallelAnalyze.ts, parallelReport.ts); the CLI bundle is its own worker (main.ts starts the
  * worker's side by the `kind` of its data).
  */
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startWorker } from '../io/workerThread.ts';
 import { dirname, join } from 'node:path';
 
 /** A job of the pool: `index` counts 0, 1, 2… in the order the answers are wanted; `what` names it in errors. */
@@ -24,14 +25,8 @@ export interface PoolJob {
  * tsx's CommonJS hooks, and its ESM hooks for the `import()` that loads the report worker.
  */
 function spawnWorker(data: { kind: string }): Worker {
-  if (__filename.endsWith('.ts')) {
-    const main = join(dirname(__filename), 'main.ts');
-    return new Worker(`require('tsx/cjs'); import('tsx/esm/api').then((tsx) => { tsx.register(); require(${JSON.stringify(main)}); });`, {
-      eval: true,
-      workerData: data,
-    });
-  }
-  return new Worker(join(dirname(__filename), 'cli.js'), { workerData: data });
+  const here = dirname(__filename);
+  return startWorker(join(here, __filename.endsWith('.ts') ? 'main.ts' : 'cli.js'), { workerData: data });
 }
 
 /**

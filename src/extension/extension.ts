@@ -9,8 +9,10 @@ import { EvaluateSamplesCommand } from './evaluateSamplesCommand.ts';
 import { openSample, registerStepCommands } from './walkthroughCommands.ts';
 import { openClipboardTrace } from './openClipboardCommand.ts';
 import { OPEN_RECORDING_COMMAND, RecordingProxyCommand } from './recordingProxyCommand.ts';
+import { openMark } from './openMarks.ts';
 
 export function activate(context: vscode.ExtensionContext): void {
+  openMark('activate');
   const output = vscode.window.createOutputChannel('Toolscope');
   const problems = vscode.languages.createDiagnosticCollection('toolscope');
   const analyze = new AnalyzeTraceCommand(output, problems);
@@ -50,6 +52,7 @@ export function activate(context: vscode.ExtensionContext): void {
       await vscode.commands.executeCommand('vscode.openWith', target, TRACE_VIEW_TYPE);
     }),
   );
+  openMark('activated');
 }
 
 export function deactivate(): void {}

@@ -25,6 +25,8 @@ import type { AnalysisOptions } from '../core/analysis.ts';
 import { rawRecordUri, registerRawRecordDocuments, setRawContent } from './rawRecordDocuments.ts';
 import { availableParallelism } from 'node:os';
 import { guidedEngine } from '../io/guided/guidedEnginePool.ts';
+import { listWorkers } from '../host/view/listWorkers.ts';
+import { openMark } from './openMarks.ts';
 
 export const TRACE_VIEW_TYPE = 'toolscope.trace';
 
@@ -73,6 +75,8 @@ class TraceDocument implements vscode.CustomDocument {
   /** File changes and format changes, one at a time. */
   private work: Promise<void> = Promise.resolve();
   private disposed = false;
+  /** The first rows went out (for the open marks). */
+  private rowsSent = false;
 
   constructor(
     readonly uri: vscode.Uri,
@@ -98,6 +102,10 @@ class TraceDocument implements vscode.CustomDocument {
           if (!batch) break;
           const info = this.session.info('vscode');
           for (const v of this.views) v.event({ type: 'summaries', summaries: batch.summaries, lineErrors: batch.lineErrors, info });
+          if (batch.summaries.length && !this.rowsSent) {
+            this.rowsSent = true;
+            openMark('first-rows', this.uri.fsPath);
+          }
           this.post(batch.guided);
           // Yield so requests for records are answered between batches.
           await new Promise((r) => setTimeout(r, 0));
@@ -193,6 +201,10 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
     // The list's what-ifs on two grammar threads at least (the record in view first, guidedEnginePool.ts): one thread
     // starved while this one analysed a batch.
     guidedEngine().setWorkers(Math.min(4, Math.max(2, availableParallelism() - 1)));
+    // A big trace's list is analysed on threads of its own (about 20 s of CPU for 200 MB), this thread answering
+    // the user meanwhile: one per core but one (the host's thread, the grammar engines and the page share that one);
+    // on a loaded 2-core machine two list workers took more CPU and longer than one thread (CHANGELOG).
+    listWorkers().setWorkers(Math.min(4, Math.max(1, availableParallelism() - 1)));
     const provider = new TraceEditorProvider(context);
     return vscode.Disposable.from(
       vscode.window.registerCustomEditorProvider(TRACE_VIEW_TYPE, provider, {
@@ -206,9 +218,11 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
 
   async openCustomDocument(uri: vscode.Uri): Promise<TraceDocument> {
     if (uri.scheme !== 'file') throw new Error(`Toolscope reads traces from disk by byte offset; ${uri.scheme}: files are not supported.`);
-    const session = await TraceSession.open(uri.fsPath, basename(uri.fsPath), await analysisSettingsFor(uri));
+    openMark('document-open', uri.fsPath);
+    const session = await TraceSession.open(uri.fsPath, basename(uri.fsPath), await analysisSettingsFor(uri), {}, listWorkers());
     const document: TraceDocument = new TraceDocument(uri, session, () => this.documents.delete(document));
     this.documents.add(document);
+    openMark('document-opened', uri.fsPath);
     return document;
   }
 
@@ -237,6 +251,7 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
       nonce: makeNonce(),
       title: basename(document.uri.fsPath),
     });
+    openMark('webview-created', document.uri.fsPath);
     const rpc: HostRpc = new HostRpc(
       (message) => void panel.webview.postMessage(message),
       (request, followUp): Promise<HostReply> => this.handle(document, request, rpc, followUp),
@@ -269,6 +284,7 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
   private async handle(document: TraceDocument, request: WebviewRequest, rpc: HostRpc, followUp: FollowUp): Promise<HostReply> {
     switch (request.type) {
       case 'ready': {
+        openMark('first-message', document.uri.fsPath);
         const { summaries, lineErrors } = document.session.snapshot();
         void document.analyseInBackground();
         const id = document.uri.toString();
@@ -284,8 +300,10 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
         return { type: 'init', info: document.session.info('vscode'), summaries, lineErrors };
       }
       case 'getRecord': {
+        openMark('record-asked', document.uri.fsPath);
         // Shown without waiting for the what-if; its findings follow the reply.
         const { view, guided } = await document.session.record(request.key);
+        openMark('record-sent', document.uri.fsPath);
         if (guided) followUp(guided.then((findings) => findings && { type: 'guidedFindings', findings: [findings] }));
         shownRecords.set(document.uri.toString(), view.id);
         return { type: 'record', view };

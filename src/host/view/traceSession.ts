@@ -7,7 +7,7 @@
 import { Analyzer, type AnalysisOptions, type AnalyzedRecord } from '../../core/analysis.ts';
 import { DIAGNOSTIC_KINDS } from '../../core/diagnostics/registry.ts';
 import { stat } from 'node:fs/promises';
-import { TraceIndex, type TraceIndexOptions } from '../../io/trace/traceIndex.ts';
+import { TraceIndex, type TraceEntry, type TraceIndexOptions } from '../../io/trace/traceIndex.ts';
 import { RangeIndex } from '../../io/trace/rangeIndex.ts';
 import { InspectLogIndex } from '../../io/trace/inspectLogIndex.ts';
 import { TableIndex } from '../../io/trace/tableIndex.ts';
@@ -30,6 +30,11 @@ import { vllmView } from './vllmView.ts';
 import { withGuidedFindings } from '../../shared/guidedFindings.ts';
 import { nodeServices } from '../../io/nodeServices.ts';
 import { guidedEngine, LANE, type WhatIfLane } from '../../io/guided/guidedEnginePool.ts';
+import type { ListWorkers, RangeSink } from './listWorkers.ts';
+import type { WhatIfOutcome } from '../../core/guided/engineProtocol.ts';
+
+/** What a worker's what-if gets when its range no longer applies. */
+const CANCELLED: WhatIfOutcome = { ran: false, why: 'the what-if was cancelled before it ran', unavailable: false };
 
 export interface SummaryBatch {
   summaries: RecordSummary[];
@@ -62,6 +67,65 @@ const LIST_WHAT_IFS_IN_FLIGHT = 64;
  * scan running beside the list held each read behind a step).
  */
 const FIRST_INDEX_BYTES = 8 * 1024 * 1024;
+
+/**
+ * A line trace this big or bigger is listed on the list workers (listWorkers.ts) when the session has them: all but
+ * its first HEAD_BYTES, which this thread lists at once (the first rows and the record shown do not wait for the
+ * workers to start). The ranges sent grow from FIRST_RANGE_BYTES to RANGE_BYTES: the first rows come soon, the
+ * rest in ranges big enough that a range's start costs little.
+ */
+const WORKERS_MIN_BYTES = 8 * 1024 * 1024;
+const HEAD_BYTES = 512 * 1024;
+const FIRST_RANGE_BYTES = 256 * 1024;
+const RANGE_BYTES = 4 * 1024 * 1024;
+/** Rows of the workers handed out at most at once (about what this thread lists in a batch). */
+const HANDED_ROWS = 200;
+
+/** A range of the list on a list worker: its rows are handed out in entry order, whichever worker finishes first. */
+interface WorkerRange {
+  id: number;
+  first: number;
+  /** One past its last entry (less once cancelled from there). */
+  end: number;
+  /** Rows and errors received and not handed out yet. */
+  batches: SummaryBatch[];
+  listed: boolean;
+  done: boolean;
+}
+
+/** A list worker's session over a range: its analyzer (shared by its ranges), and its what-ifs under way at most. */
+export interface RangeLister {
+  analyzer: Analyzer;
+  whatIfsAhead: number;
+}
+
+/** The list of a big file on the list workers. */
+interface WorkerList {
+  workers: ListWorkers;
+  /** Entries before this one are listed on this thread. */
+  headEnd: number;
+  /** Entries before this one have been sent to a worker (or are the head's). */
+  sent: number;
+  /** Ranges whose rows are not all handed out yet, in entry order. */
+  ahead: WorkerRange[];
+  /** Every range not done (rows to hand out, or what-ifs still running), by id. */
+  live: Map<number, WorkerRange>;
+  /** The file's line index (a whole file's session: its own index). */
+  lines: TraceIndex;
+  /** Ranges sent so far (they grow to RANGE_BYTES). */
+  ranges: number;
+  /** Indexing the rest of the file failed: why (the list ends there). */
+  error?: string;
+  /** Sending ranges (one at a time). */
+  sending: Promise<void> | null;
+  /** Ranges may be sent (a record was shown, or the head is listed). */
+  started: boolean;
+  stopIdle: () => void;
+  /** Where a handed-out row is in `summaries`, by key (a finding completes it there). */
+  rowAt: Map<string, number>;
+  /** The lanes of the workers' what-ifs waiting or running on this thread's grammar engines, with their entries. */
+  lanes: Map<WhatIfLane, number>;
+}
 
 /** The entries a session shows: a whole file's index, or one range of a big file's entries (numbered as in the file). */
 type SessionIndex = Pick<TraceIndex, 'count' | 'read' | 'line' | 'refresh' | 'close'>;
@@ -97,7 +161,7 @@ export class TraceSession {
   /** Bumped when every analysis so far stops applying (other options, the file replaced). */
   private generation = 0;
   /** The list's what-ifs under way, and the record views' (oldest first). */
-  private readonly listWhatIfs: WhatIfUnderWay[] = [];
+  private readonly listWhatIfs = new Set<WhatIfUnderWay>();
   private readonly viewWhatIfs = new Set<WhatIfUnderWay>();
   /** The batch being built: a what-if that answers before it is handed out completes its row there. */
   private building: RecordSummary[] | null = null;
@@ -116,6 +180,16 @@ export class TraceSession {
   private partial: { lines: TraceIndex; size: number } | null = null;
   /** K2VV figures, when the file is a K2VV results file (computed on open and when it changes). */
   private evalPanel: EvalPanelView | null = null;
+  /** The list's what-ifs under way at most (LIST_WHAT_IFS_IN_FLIGHT unless a list worker says). */
+  private whatIfsAhead = LIST_WHAT_IFS_IN_FLIGHT;
+  /** Entries from here on are not listed (a worker's range cut short: `endAt`). */
+  private end = Infinity;
+  /** A big line trace's list on the list workers, when the session has them. */
+  private workerList: WorkerList | null = null;
+  /** Woken when the workers' list moves on (rows, findings, a range done) or a what-if of this thread answers. */
+  private waiters: (() => void)[] = [];
+  /** Indexing the next step of the file (one at a time). */
+  private indexing: Promise<void> | null = null;
 
   private constructor(
     private readonly index: SessionIndex,
@@ -124,13 +198,24 @@ export class TraceSession {
     private readonly path: string,
     /** The first entry shown: 0 for a whole file, the range's first for a range. */
     private readonly first: number,
+    analyzer?: Analyzer,
   ) {
     this.options = { ...options };
-    this.analyzer = new Analyzer(this.options, nodeServices());
+    this.analyzer = analyzer ?? new Analyzer(this.options, nodeServices());
     this.analysedEntries = first;
   }
 
-  static async open(path: string, fileName: string, options: AnalysisOptions = {}, index: TraceIndexOptions = {}): Promise<TraceSession> {
+  /**
+   * `workers`: a big line trace's list is analysed on these threads (the extension host's thread stays free to
+   * answer the user); without, on this thread.
+   */
+  static async open(
+    path: string,
+    fileName: string,
+    options: AnalysisOptions = {},
+    index: TraceIndexOptions = {},
+    workers?: ListWorkers,
+  ): Promise<TraceSession> {
     // An Inspect log (.eval, or a .json holding one) is one document of model events, not lines.
     // A table (Parquet, CSV) is rows, not lines; both are read by the readers `analyze` uses.
     let lines: TraceIndex | null = null;
@@ -143,22 +228,31 @@ export class TraceSession {
     if (opened) {
       const { size } = await stat(path);
       if (opened.size < size) session.partial = { lines: opened, size };
+      if (workers && size >= WORKERS_MIN_BYTES) session.listOnWorkers(workers, opened);
     }
     return session;
   }
 
   /** Indexes the next step of the file (the list reached the end of what is indexed). */
-  private async indexMore(): Promise<void> {
-    const p = this.partial;
-    if (!p) return;
-    const before = p.lines.size;
-    await p.lines.indexTo(Math.min(p.size, before + FIRST_INDEX_BYTES));
-    if (p.lines.size >= p.size || p.lines.size === before) this.partial = null;
+  private indexMore(): Promise<void> {
+    this.indexing ??= (async () => {
+      const p = this.partial;
+      if (!p) return;
+      const before = p.lines.size;
+      await p.lines.indexTo(Math.min(p.size, before + FIRST_INDEX_BYTES));
+      if (p.lines.size >= p.size || p.lines.size === before) this.partial = null;
+    })().finally(() => (this.indexing = null));
+    return this.indexing;
   }
 
   /** Entries that no longer change: while the file is still being indexed, its last two may (a line cut at a step). */
   private get finalEntries(): number {
-    return this.partial ? Math.max(this.first, this.index.count - 2) : this.index.count;
+    return Math.min(this.end, this.partial ? Math.max(this.first, this.index.count - 2) : this.index.count);
+  }
+
+  /** Entries this thread lists: up to the workers' part, if they have one. */
+  private get listedHere(): number {
+    return this.workerList ? Math.min(this.finalEntries, this.workerList.headEnd) : this.finalEntries;
   }
 
   /**
@@ -166,8 +260,24 @@ export class TraceSession {
    * of those entries as a session over the whole file has them. The eval panel only with `withEval` (it reads the
    * file from its start: one range of the file is enough to ask).
    */
-  static openRange(range: TraceRange, fileName: string, options: AnalysisOptions, withEval: boolean): Promise<TraceSession> {
-    return TraceSession.opened(range.path, () => RangeIndex.open(range), fileName, options, range.entries[0]?.index ?? 0, withEval);
+  static async openRange(
+    range: TraceRange,
+    fileName: string,
+    options: AnalysisOptions,
+    withEval: boolean,
+    lister?: RangeLister,
+  ): Promise<TraceSession> {
+    const session = await TraceSession.opened(
+      range.path,
+      () => RangeIndex.open(range),
+      fileName,
+      options,
+      range.entries[0]?.index ?? 0,
+      withEval,
+      lister?.analyzer,
+    );
+    if (lister) session.whatIfsAhead = lister.whatIfsAhead;
+    return session;
   }
 
   private static async opened(
@@ -177,10 +287,11 @@ export class TraceSession {
     options: AnalysisOptions,
     first: number,
     withEval: boolean,
+    analyzer?: Analyzer,
   ): Promise<TraceSession> {
-    // xgrammar's worker loads its WASM module while the file is indexed.
-    if (options.guided !== false) nodeServices().grammarEngine.warmUp();
-    const session = new TraceSession(await index(), fileName, options, path, first);
+    // xgrammar's worker loads its WASM module while the file is indexed (an analyzer handed in comes with its engine).
+    if (options.guided !== false && !analyzer) nodeServices().grammarEngine.warmUp();
+    const session = new TraceSession(await index(), fileName, options, path, first, analyzer);
     if (withEval) session.evalPanel = await evalPanelFor(path);
     return session;
   }
@@ -190,7 +301,11 @@ export class TraceSession {
       fileName: this.fileName,
       entries: this.index.count - this.first,
       // Rows still waiting for their what-if count as not analysed yet.
-      analysing: this.partial !== null || this.analysedEntries < this.index.count || this.listWhatIfs.length > 0,
+      analysing:
+        this.partial !== null ||
+        this.analysedEntries < this.index.count ||
+        this.listWhatIfs.size > 0 ||
+        (this.workerList !== null && this.workerList.live.size > 0),
       host,
       format: this.options.format || null,
       eval: this.evalPanel,
@@ -230,25 +345,27 @@ export class TraceSession {
    * what-if is still running are `guidedPending`; their findings come with a later batch or `nextGuidedFindings`.
    */
   async nextBatch(budgetMs = 50): Promise<ListBatch | null> {
+    const w = this.workerList;
+    // The workers start once a record is shown (or the head is listed): the first paint needs neither their threads
+    // nor their bundles loading beside it.
+    if (w && (w.started || this.analysedEntries >= w.headEnd)) void this.sendRanges(w);
+    if (w && this.analysedEntries >= w.headEnd) return this.nextWorkerBatch(w);
     // At the end of what is indexed so far: the next step (or the end of the file) decides.
     while (this.partial && this.analysedEntries >= this.finalEntries) await this.indexMore();
-    if (this.analysedEntries >= this.index.count) return null;
+    if (this.analysedEntries >= Math.min(this.index.count, this.end)) return null;
     // The list may run ahead of the grammar engine by a few records, no more.
-    while (this.listWhatIfs.length >= LIST_WHAT_IFS_IN_FLIGHT) await Promise.race(this.listWhatIfs.map((w) => w.done));
+    // (Woken by each answer: racing every what-if under way would cost as many reactions as there are.)
+    while (this.listWhatIfs.size >= this.whatIfsAhead) await this.changed();
     const started = Date.now();
     const batch: ListBatch = { summaries: [], lineErrors: [], guided: [] };
     this.building = batch.summaries;
     try {
-      while (
-        this.analysedEntries < this.finalEntries &&
-        Date.now() - started < budgetMs &&
-        this.listWhatIfs.length < LIST_WHAT_IFS_IN_FLIGHT
-      ) {
+      while (this.analysedEntries < this.listedHere && Date.now() - started < budgetMs && this.listWhatIfs.size < this.whatIfsAhead) {
         const entry = this.analysedEntries;
         const { records, errors } = await this.index.read(entry);
         for (const [k, loaded] of records.entries()) {
           const key = `${entry}:${k}`;
-          const lane: WhatIfLane = { priority: this.inView.has(key) ? LANE.inView : LANE.listed, cancelled: false };
+          const lane: WhatIfLane = { priority: this.inView.has(key) ? LANE.inView : LANE.listed, cancelled: false, key };
           const outcome = guidedEngine().inLane(lane, () => this.analyzer.analyzeGuardedInSteps(loaded));
           if (outcome.kind === 'error') {
             batch.lineErrors.push(outcome.error);
@@ -276,9 +393,223 @@ export class TraceSession {
    * when no what-if of the list is under way (every row is complete).
    */
   async nextGuidedFindings(): Promise<GuidedFindings[] | null> {
-    if (!this.guidedOut.length && this.listWhatIfs.length) await Promise.race(this.listWhatIfs.map((w) => w.done));
-    if (!this.guidedOut.length && !this.listWhatIfs.length) return null;
+    const onWorkers = () => (this.workerList?.live.size ?? 0) > 0;
+    if (!this.guidedOut.length && onWorkers()) await this.changed();
+    else if (!this.guidedOut.length && this.listWhatIfs.size) await this.changed();
+    if (!this.guidedOut.length && !this.listWhatIfs.size && !onWorkers()) return null;
     return this.guidedOut.splice(0);
+  }
+
+  /** Resolves when the workers' list moves on or a what-if of this thread answers. */
+  private changed(): Promise<void> {
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  private wake(): void {
+    for (const w of this.waiters.splice(0)) w();
+  }
+
+  /** From now on the list is made on `workers`, but for its first entries (HEAD_BYTES), which this thread lists. */
+  private listOnWorkers(workers: ListWorkers, lines: TraceIndex): void {
+    let headEnd = this.first;
+    while (headEnd < this.finalEntries && lines.byteRange(headEnd).start < HEAD_BYTES) headEnd++;
+    this.workerList = {
+      workers,
+      lines,
+      headEnd,
+      sent: headEnd,
+      ranges: 0,
+      ahead: [],
+      live: new Map(),
+      sending: null,
+      stopIdle: workers.onIdle(() => {
+        if (this.workerList) void this.sendRanges(this.workerList);
+      }),
+      rowAt: new Map(),
+      lanes: new Map(),
+      started: false,
+    };
+  }
+
+  /** Sends the next ranges of the file to the list workers while one is free. */
+  private sendRanges(w: WorkerList): Promise<void> {
+    w.started = true;
+    w.sending ??= (async () => {
+      try {
+        while (w.workers.idle && this.workerList === w) {
+          while (this.partial && w.sent >= this.finalEntries) await this.indexMore();
+          const final = this.finalEntries;
+          const from = w.sent;
+          if (from >= final) return;
+          const target = Math.min(RANGE_BYTES, FIRST_RANGE_BYTES * 2 ** w.ranges);
+          const base = w.lines.byteRange(from).start;
+          let to = from + 1;
+          while (to < final && w.lines.byteRange(to).end - base <= target) to++;
+          const entries: TraceEntry[] = [];
+          for (let i = from; i < to; i++) entries.push(w.lines.entry(i));
+          const r: WorkerRange = { id: 0, first: from, end: to, batches: [], listed: false, done: false };
+          const range: TraceRange = { path: this.path, entries, bytes: w.lines.byteRange(to - 1).end - base };
+          r.id = w.workers.list(range, this.fileName, this.options, this.rangeSink(w, r));
+          w.sent = to;
+          w.ranges++;
+          w.ahead.push(r);
+          w.live.set(r.id, r);
+        }
+      } catch (err) {
+        // Indexing on failed (the file went away): the list ends with what was sent, and says why.
+        w.error = `line ${w.sent < this.index.count ? this.index.line(w.sent) : '?'}: the rest of the file could not be read: ${err instanceof Error ? err.message : String(err)}`;
+      }
+    })().finally(() => {
+      // (In `finally`, which runs after the assignment: the loop may end without awaiting anything.)
+      w.sending = null;
+      this.wake();
+    });
+    return w.sending;
+  }
+
+  /** Where a range's answers go: its rows wait their turn, its findings complete rows wherever they are. */
+  private rangeSink(w: WorkerList, r: WorkerRange): RangeSink {
+    const live = () => this.workerList === w && w.live.get(r.id) === r;
+    const endLine = () => (r.end < this.index.count ? this.index.line(r.end) : Number.MAX_SAFE_INTEGER);
+    return {
+      batch: (summaries, lineErrors, guided) => {
+        if (!live()) return;
+        const last = endLine();
+        r.batches.push({ summaries: summaries.filter((s) => s.entry < r.end), lineErrors: lineErrors.filter((e) => e.line < last) });
+        this.workerFindings(w, r, guided);
+        this.wake();
+      },
+      listed: () => {
+        if (!live()) return;
+        r.listed = true;
+        this.wake();
+      },
+      guided: (findings) => {
+        if (!live()) return;
+        this.workerFindings(w, r, findings);
+        this.wake();
+      },
+      whatIf: (asked) => {
+        const entry = Number(asked.key.split(':')[0]);
+        if (!live() || !(entry < r.end)) return Promise.resolve(CANCELLED);
+        const lane: WhatIfLane = { priority: this.inView.has(asked.key) ? LANE.inView : LANE.listed, cancelled: false, key: asked.key };
+        w.lanes.set(lane, entry);
+        const engine = guidedEngine();
+        const run = engine.inLane(lane, () =>
+          engine.whatIf(asked.request, { text: asked.text, tokens: [], finishReason: asked.finishReason }, asked.options),
+        );
+        return run.finally(() => w.lanes.delete(lane));
+      },
+      done: (error) => {
+        if (!live()) return;
+        w.live.delete(r.id);
+        r.listed = true;
+        r.done = true;
+        // The range could not be listed (its thread died): said on its first line, and the list goes on.
+        if (error)
+          r.batches.push({
+            summaries: [],
+            lineErrors: [{ line: this.index.line(r.first), message: `line ${this.index.line(r.first)}: ${error}` }],
+          });
+        this.wake();
+      },
+    };
+  }
+
+  /** A worker's what-if findings: the row is completed where it is (handed out: the findings follow the next batch). */
+  private workerFindings(w: WorkerList, r: WorkerRange, findings: GuidedFindings[]): void {
+    for (const f of findings) {
+      if (f.summary.entry >= r.end) continue;
+      const at = w.rowAt.get(f.key);
+      if (at !== undefined) {
+        this.summaries[at] = f.summary;
+        this.guidedOut.push(f);
+        continue;
+      }
+      for (const b of r.batches) {
+        const i = b.summaries.findIndex((s) => s.key === f.key);
+        if (i < 0) continue;
+        b.summaries[i] = f.summary;
+        break;
+      }
+    }
+  }
+
+  /** The workers' rows in entry order: the oldest range's, as they come; null when every range is handed out. */
+  private async nextWorkerBatch(w: WorkerList): Promise<ListBatch | null> {
+    for (;;) {
+      const r = w.ahead[0];
+      if (r && r.batches.length) {
+        // At most HANDED_ROWS at a time: a range finished while the one before it was listed holds thousands of rows,
+        // and the page appends each batch in one go.
+        const batch: ListBatch = { summaries: [], lineErrors: [], guided: [] };
+        while (r.batches.length && batch.summaries.length < HANDED_ROWS) {
+          const b = r.batches[0] as SummaryBatch;
+          const room = HANDED_ROWS - batch.summaries.length;
+          batch.summaries.push(...b.summaries.splice(0, room));
+          if (b.summaries.length) break;
+          batch.lineErrors.push(...b.lineErrors);
+          r.batches.shift();
+        }
+        for (const s of batch.summaries) {
+          w.rowAt.set(s.key, this.summaries.length);
+          this.summaries.push(s);
+        }
+        this.lineErrors.push(...batch.lineErrors);
+        const last = batch.summaries.at(-1);
+        if (last) this.analysedEntries = Math.max(this.analysedEntries, last.entry + 1);
+        batch.guided = this.guidedOut.splice(0);
+        return batch;
+      }
+      if (r?.listed) {
+        w.ahead.shift();
+        this.analysedEntries = Math.max(this.analysedEntries, r.end);
+        continue;
+      }
+      if (!r && w.error) {
+        const error = { line: this.index.line(Math.min(w.sent, this.index.count - 1)), message: w.error };
+        w.error = undefined;
+        w.sent = this.analysedEntries = Math.min(this.index.count, this.end);
+        this.lineErrors.push(error);
+        return { summaries: [], lineErrors: [error], guided: this.guidedOut.splice(0) };
+      }
+      if (!r && !w.sending && !this.partial && w.sent >= Math.min(this.index.count, this.end)) {
+        this.analysedEntries = Math.max(this.analysedEntries, w.sent);
+        return null;
+      }
+      if (!r) void this.sendRanges(w);
+      await this.changed();
+    }
+  }
+
+  /** The workers' ranges from entry `cut` on no longer apply: cancelled there (rows before it are still handed out). */
+  private cutWorkers(cut: number): void {
+    const w = this.workerList;
+    if (!w) return;
+    for (const r of new Set([...w.ahead, ...w.live.values()])) {
+      if (r.end <= cut) continue;
+      if (!r.done) w.workers.cancel(r.id, Math.max(cut, r.first));
+      r.end = Math.max(r.first, cut);
+      if (r.end === r.first) w.live.delete(r.id);
+      for (const b of r.batches) b.summaries = b.summaries.filter((s) => s.entry < r.end);
+    }
+    w.ahead = w.ahead.filter((r) => r.end > r.first);
+    w.sent = Math.max(w.headEnd, Math.min(w.sent, cut));
+    for (const [lane, entry] of w.lanes) if (entry >= cut) lane.cancelled = true;
+    guidedEngine().reprioritised();
+    this.wake();
+  }
+
+  /**
+   * Entries from `entry` on are not listed (a list worker's range, cut short by its host): what-ifs of those under
+   * way are cancelled, and rows of them not handed out dropped.
+   */
+  endAt(entry: number): void {
+    const cut = Math.max(this.first, entry);
+    if (cut >= this.end) return;
+    this.end = cut;
+    this.cutAt(cut);
+    this.wake();
   }
 
   /** Follows a listed row's what-if: its findings complete the row, in the batch being built or after it. */
@@ -294,7 +625,7 @@ export class TraceSession {
     };
     underWay.findings = guided
       .then((complete): GuidedFindings | null => {
-        this.listWhatIfs.splice(this.listWhatIfs.indexOf(underWay), 1);
+        this.listWhatIfs.delete(underWay);
         if (underWay.stale || underWay.generation !== this.generation) return null;
         const summary = recordSummary(key, entry, complete, loaded.record);
         const findings: GuidedFindings = { key, diagnostics: complete.diagnostics, ignored: complete.ignored, summary };
@@ -313,8 +644,8 @@ export class TraceSession {
       })
       // Whatever happens, the list goes on (`guided` itself never rejects).
       .catch(() => null);
-    underWay.done = underWay.findings.then(() => undefined);
-    this.listWhatIfs.push(underWay);
+    underWay.done = underWay.findings.then(() => this.wake());
+    this.listWhatIfs.add(underWay);
   }
 
   /**
@@ -323,6 +654,8 @@ export class TraceSession {
    */
   setInView(keys: readonly string[]): void {
     this.inView = new Set(keys);
+    // The workers' rows: their what-ifs wait here, in lanes of their own.
+    for (const lane of this.workerList?.lanes.keys() ?? []) lane.priority = this.inView.has(lane.key ?? '') ? LANE.inView : LANE.listed;
     for (const w of this.listWhatIfs) if (w.lane !== this.shownLane) w.lane.priority = this.inView.has(w.key) ? LANE.inView : LANE.listed;
     guidedEngine().reprioritised();
   }
@@ -376,8 +709,8 @@ export class TraceSession {
     // Its what-if already answered for the list (a report): the same findings, not a second run.
     const known = this.listFindings.get(key);
     // Still under way for the list: that job goes first now, and its findings complete this view too.
-    const listed = this.listWhatIfs.find((w) => w.key === key && !w.stale);
-    const lane: WhatIfLane = listed?.lane ?? { priority: LANE.shown, cancelled: false };
+    const listed = [...this.listWhatIfs].find((w) => w.key === key && !w.stale);
+    const lane: WhatIfLane = listed?.lane ?? { priority: LANE.shown, cancelled: false, key };
     this.show(lane);
     const outcome = guidedEngine().inLane(lane, () => this.analyzer.analyzeGuardedInSteps(loaded, known === undefined && !listed));
     if (outcome.kind === 'error') throw new Error(outcome.error.message);
@@ -395,6 +728,9 @@ export class TraceSession {
       this.views.set(key, kept);
       if (this.views.size > 8) this.views.delete(this.views.keys().next().value as string);
     }
+    // The record is on its way to the screen: the list workers start after it has gone (a turn later).
+    const w = this.workerList;
+    if (w && !w.started) setTimeout(() => this.workerList === w && void this.sendRanges(w), 0);
     // The what-if may have answered meanwhile: then the view is complete already.
     return { view: kept.view, loaded, guided: kept.guided };
   }
@@ -479,29 +815,37 @@ export class TraceSession {
       this.startOver();
       return { reset: true };
     }
-    if (r.firstChanged < this.analysedEntries) {
-      const cut = r.firstChanged;
-      // What-ifs of the entries read again no longer apply; the others' rows are kept and still completed.
-      this.cancel([...this.listWhatIfs, ...this.viewWhatIfs].filter((w) => w.entry >= cut));
-      for (const f of [...this.listFindings.values()]) if (f.summary.entry >= cut) this.listFindings.delete(f.key);
-      for (let i = this.guidedOut.length - 1; i >= 0; i--)
-        if ((this.guidedOut[i] as GuidedFindings).summary.entry >= cut) this.guidedOut.splice(i, 1);
-      let keep = 0;
-      while (keep < this.summaries.length && (this.summaries[keep] as RecordSummary).entry < cut) keep++;
-      this.summaries.length = keep;
-      const firstLine = cut < this.index.count ? this.index.line(cut) : Number.MAX_SAFE_INTEGER;
-      const kept = this.lineErrors.filter((e) => e.line < firstLine);
-      this.lineErrors.length = 0;
-      this.lineErrors.push(...kept);
-      this.analysedEntries = cut;
-    }
+    // Ranges on the workers from the first changed entry on are listed again.
+    this.cutWorkers(r.firstChanged);
+    if (r.firstChanged < this.analysedEntries) this.cutAt(r.firstChanged);
     return { reset: false };
+  }
+
+  /** Entries from `cut` on are to be listed again: their what-ifs, findings, rows and errors go. */
+  private cutAt(cut: number): void {
+    // What-ifs of the entries read again no longer apply; the others' rows are kept and still completed.
+    this.cancel([...this.listWhatIfs, ...this.viewWhatIfs].filter((w) => w.entry >= cut));
+    for (const f of [...this.listFindings.values()]) if (f.summary.entry >= cut) this.listFindings.delete(f.key);
+    for (let i = this.guidedOut.length - 1; i >= 0; i--)
+      if ((this.guidedOut[i] as GuidedFindings).summary.entry >= cut) this.guidedOut.splice(i, 1);
+    if (cut >= this.analysedEntries) return;
+    let keep = 0;
+    while (keep < this.summaries.length && (this.summaries[keep] as RecordSummary).entry < cut) keep++;
+    for (const s of this.summaries.slice(keep)) this.workerList?.rowAt.delete(s.key);
+    this.summaries.length = keep;
+    const firstLine = cut < this.index.count ? this.index.line(cut) : Number.MAX_SAFE_INTEGER;
+    const kept = this.lineErrors.filter((e) => e.line < firstLine);
+    this.lineErrors.length = 0;
+    this.lineErrors.push(...kept);
+    this.analysedEntries = cut;
   }
 
   /** The list starts over: nothing analysed so far applies, what-ifs under way included. */
   private startOver(): void {
     this.generation++;
     this.cancel([...this.listWhatIfs, ...this.viewWhatIfs]);
+    this.cutWorkers(this.first);
+    this.workerList?.rowAt.clear();
     this.summaries.length = 0;
     this.lineErrors.length = 0;
     this.analysedEntries = this.first;
@@ -511,6 +855,11 @@ export class TraceSession {
   }
 
   close(): Promise<void> {
+    // The workers stop listing this file and running its what-ifs.
+    this.cutWorkers(this.first);
+    this.workerList?.stopIdle();
+    this.workerList = null;
+    this.wake();
     return this.index.close();
   }
 }

@@ -21,6 +21,8 @@ import { GuidedEngine, type GuidedEngineOptions, type GuidedEngineStats } from '
 export interface WhatIfLane {
   priority: number;
   cancelled: boolean;
+  /** The record its what-ifs are for (a list worker's what-if is scheduled by it on the editor's host). */
+  key?: string;
 }
 
 /** Priorities the trace editor uses. */
@@ -100,6 +102,11 @@ export class GuidedEnginePool implements GrammarEngine {
   warmUp(): void {
     if (!this.engines.length) this.engine(1);
     this.engines[0]?.warmUp();
+  }
+
+  /** The lane what-ifs asked now go to. */
+  get currentLane(): WhatIfLane {
+    return this.lane;
   }
 
   /** Runs `f` with the what-ifs it asks for (synchronously) queued in `lane`. */

@@ -8,7 +8,8 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startWorker } from '../workerThread.ts';
 import { transferList, type TableChunk } from '../../core/tables/findingTables.ts';
 import type { FromTablesWorker, TablesWorkerData, ToTablesWorker } from './parquetTablesProtocol.ts';
 
@@ -32,14 +33,9 @@ export interface TablesWritten {
  * tsx's hooks (CommonJS for our files, ESM for hyparquet-writer).
  */
 function spawnWorker(data: TablesWorkerData): Worker {
-  if (__filename.endsWith('.ts')) {
-    const file = join(dirname(__filename), 'parquetTablesWorker.ts');
-    return new Worker(`require('tsx/cjs'); import('tsx/esm/api').then((tsx) => { tsx.register(); require(${JSON.stringify(file)}); });`, {
-      eval: true,
-      workerData: data,
-    });
-  }
-  return new Worker(join(dirname(__filename), 'tablesWorker.js'), { workerData: data });
+  return startWorker(join(dirname(__filename), __filename.endsWith('.ts') ? 'parquetTablesWorker.ts' : 'tablesWorker.js'), {
+    workerData: data,
+  });
 }
 
 /** records.parquet and findings.parquet in one folder (created if missing; files of the same name are replaced). */

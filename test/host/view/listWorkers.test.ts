@@ -1,0 +1,138 @@
+/**
+ * The trace editor's list workers (src/host/view/listWorkers.ts, listWorker.ts): a big line trace's list made on
+ * worker threads — the what-ifs on this thread's grammar engines (real xgrammar) — is the list this thread makes, row
+ * for row and finding for finding; a change of options while the workers list starts it over with nothing of the
+ * old options left; and appended records are listed after a refresh.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { appendFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { TraceSession } from '../../../src/host/view/traceSession.ts';
+import { ListWorkers } from '../../../src/host/view/listWorkers.ts';
+import type { AnalysisOptions } from '../../../src/core/analysis.ts';
+import type { SummaryBatch } from '../../../src/host/view/traceSession.ts';
+
+const S = '<|tool_calls_section_begin|>';
+const E = '<|tool_calls_section_end|>';
+const call = (id: string, args: string) => `<|tool_call_begin|>${id}<|tool_call_argument_begin|>${args}<|tool_call_end|>`;
+const tools = [
+  {
+    type: 'function',
+    function: { name: 'search', parameters: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] } },
+  },
+];
+
+function line(id: string, text: string, withTools: boolean): string {
+  const request = { model: 'kimi-k2', messages: [{ role: 'user', content: 'q' }], ...(withTools ? { tools } : {}) };
+  return JSON.stringify({ toolscope: 1, id, request, completion: { text } }) + '\n';
+}
+
+/**
+ * About 9.5 MB: long answers without tools (no what-if) between short records with tools — clean calls, a call to a
+ * tool the request does not offer, arguments the schema refuses, a leak into the content — and a bad line far in.
+ */
+function bigTrace(): string {
+  const pad = 'x'.repeat(100_000);
+  const out: string[] = [];
+  for (let i = 0; i < 90; i++) {
+    out.push(line(`long${i}`, `${pad} ${i}`, false));
+    for (let j = 0; j < 4; j++) {
+      const n = i * 4 + j;
+      const body = [
+        `${S}${call(`functions.search:${n}`, `{"query":"q${n}"}`)}${E}`,
+        `${S}${call(`functions.browse:${n}`, '{"url":"x"}')}${E}`,
+        `${S}${call(`functions.search:${n}`, '{"query":7}')}${E}`,
+        `text <|tool_call_begin|> ${n}`,
+      ][j] as string;
+      out.push(line(`r${n}`, body, true));
+    }
+    if (i === 70) out.push('not json\n');
+  }
+  return out.join('');
+}
+
+async function withFile(content: string, fn: (path: string) => Promise<void>): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'toolscope-list-workers-'));
+  try {
+    const path = join(dir, 't.jsonl');
+    await writeFile(path, content);
+    await fn(path);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** The whole list, every what-if answered. */
+async function listAll(session: TraceSession): Promise<SummaryBatch> {
+  while (await session.nextBatch(40));
+  while (await session.nextGuidedFindings());
+  return session.snapshot();
+}
+
+async function inThread(path: string, options: AnalysisOptions): Promise<SummaryBatch> {
+  const session = await TraceSession.open(path, 't.jsonl', options);
+  try {
+    return await listAll(session);
+  } finally {
+    await session.close();
+  }
+}
+
+test('a big trace listed on the workers is the list this thread makes, what-if findings included', async () => {
+  const workers = new ListWorkers(2);
+  try {
+    await withFile(bigTrace(), async (path) => {
+      const session = await TraceSession.open(path, 't.jsonl', {}, {}, workers);
+      let listed: SummaryBatch;
+      try {
+        listed = await listAll(session);
+        assert.equal(session.info('harness').analysing, false);
+      } finally {
+        await session.close();
+      }
+      const expected = await inThread(path, {});
+      assert.equal(listed.summaries.length, 450);
+      assert.deepEqual(listed, expected);
+      // The what-ifs ran: the hallucinated tool is what guided decoding would have blocked, and no row still waits.
+      assert.ok(listed.summaries.some((s) => s.kinds['guided-would-block']));
+      assert.ok(listed.summaries.every((s) => !s.guidedPending));
+      assert.deepEqual(
+        listed.lineErrors.map((e) => e.line),
+        [356],
+      );
+    });
+  } finally {
+    await workers.close();
+  }
+});
+
+test('other options while the workers list: the list starts over, with nothing of the old options; appended records follow a refresh', async () => {
+  const workers = new ListWorkers(2);
+  try {
+    await withFile(bigTrace(), async (path) => {
+      const session = await TraceSession.open(path, 't.jsonl', { guided: false }, {}, workers);
+      try {
+        // Partly listed (the workers under way), then another format: everything starts over.
+        for (let i = 0; i < 3; i++) await session.nextBatch(40);
+        assert.equal(session.setOptions({ format: 'hermes' }), true);
+        const hermes = await listAll(session);
+        assert.deepEqual(hermes, await inThread(path, { guided: false, format: 'hermes' }));
+        assert.ok(hermes.summaries.every((s) => s.format === 'hermes'));
+        await appendFile(path, line('appended', `${S}${call('functions.search:999', '{"query":"z"}')}${E}`, true));
+        assert.deepEqual(await session.refresh(), { reset: false });
+        const after = await listAll(session);
+        assert.deepEqual(
+          after.summaries.slice(-2).map((s) => s.id),
+          ['r359', 'appended'],
+        );
+        assert.equal(after.summaries.length, 451);
+      } finally {
+        await session.close();
+      }
+    });
+  } finally {
+    await workers.close();
+  }
+});
