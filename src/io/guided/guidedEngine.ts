@@ -71,6 +71,8 @@ const DEFAULT_MEMORY_MB = DEFAULT_WORKER_MEMORY_MB;
  * records; few enough that the jobs a failed worker leaves are soon run again by the next one.
  */
 const MAX_IN_FLIGHT = 32;
+/** What-ifs posted in one message at most (fewer at the end of a turn of the event loop). */
+const BATCH_JOBS = 8;
 
 /** Bundled (dist/cli.js, extension.js, bench.js): guidedWorker.js sits beside; from source (tsx): the .ts entry. */
 function defaultWorkerFile(): string {
@@ -106,9 +108,9 @@ export class GuidedEngine implements GrammarEngine {
   /** Jobs sent to the worker and not yet answered, in the order sent; the head is the one running. */
   private inFlight: { pending: Pending; id: number }[] = [];
   /**
-   * What-if jobs moved into the flight and not yet posted: they go to the worker in one message at the end of this
-   * turn of the event loop. A message costs the sender about as much as a record's whole what-if (it wakes the
-   * worker's thread), so a file read ahead sends its records' jobs a few dozen at a time.
+   * What-if jobs moved into the flight and not yet posted: they go to the worker in one message, BATCH_JOBS at a
+   * time or at the end of this turn of the event loop (the first for an idle worker at once). A message cost the sender about as much as a record's whole
+   * what-if (it woke the worker's thread), so a file read ahead sends its records' jobs 8 at a time.
    */
   private outbox: { id: number; pending: Pending }[] = [];
   private flushing: NodeJS.Immediate | null = null;
@@ -249,17 +251,26 @@ export class GuidedEngine implements GrammarEngine {
       // Only what-ifs wait for company: their jobs are strings, which the worker always reads (a batch it could not
       // read would fail all its jobs); a warm-up or a constrain job goes at once, by itself.
       if (pending.job.kind === 'what-if') {
+        const idle = this.inFlight.length === 0;
+        this.fly(this.worker, id, pending);
         this.outbox.push({ id, pending });
+        // The first job for an idle worker goes now (a short run's one record is matched while this thread parses
+        // it), and so does a full batch: held to the end of the turn, the jobs of a file read ahead reached the
+        // worker only when the reading thread stopped to wait for the first of them.
+        if (idle || this.outbox.length >= BATCH_JOBS) this.postOutbox(this.worker);
       } else {
         this.postOutbox(this.worker);
-        if (!this.send(this.worker, id, pending)) continue;
+        if (this.send(this.worker, id, pending)) this.fly(this.worker, id, pending);
       }
-      this.inFlight.push({ pending, id });
-      if (this.inFlight.length === 1) this.budget(this.worker, pending);
     }
     if (this.outbox.length > 0) this.flushing ??= setImmediate(() => this.flush());
     if (this.inFlight.length > 0) this.worker?.ref();
     else this.worker?.unref();
+  }
+
+  private fly(worker: Worker, id: number, pending: Pending): void {
+    this.inFlight.push({ pending, id });
+    if (this.inFlight.length === 1) this.budget(worker, pending);
   }
 
   /** The what-ifs gathered this turn, to the worker in one message. */
