@@ -109,8 +109,9 @@ export class GuidedEngine implements GrammarEngine {
   private inFlight: { pending: Pending; id: number }[] = [];
   /**
    * What-if jobs moved into the flight and not yet posted: they go to the worker in one message, BATCH_JOBS at a
-   * time or at the end of this turn of the event loop (the first for an idle worker at once). A message cost the sender about as much as a record's whole
-   * what-if (it woke the worker's thread), so a file read ahead sends its records' jobs 8 at a time.
+   * time or at the end of this turn of the event loop (the first for an idle worker at once). A message cost the
+   * sender about as much as a record's whole what-if (it woke the worker's thread), so a file read ahead sends its
+   * records' jobs 8 at a time.
    */
   private outbox: { id: number; pending: Pending }[] = [];
   private flushing: NodeJS.Immediate | null = null;
@@ -251,7 +252,8 @@ export class GuidedEngine implements GrammarEngine {
       // Only what-ifs wait for company: their jobs are strings, which the worker always reads (a batch it could not
       // read would fail all its jobs); a warm-up or a constrain job goes at once, by itself.
       if (pending.job.kind === 'what-if') {
-        const idle = this.inFlight.length === 0;
+        // Idle: nothing in flight, or only its start-up (the warm-up), which the job would wait behind anyway.
+        const idle = this.inFlight.length === 0 || (this.inFlight.length === 1 && this.inFlight[0]?.pending.job.kind === 'warm-up');
         this.fly(this.worker, id, pending);
         this.outbox.push({ id, pending });
         // The first job for an idle worker goes now (a short run's one record is matched while this thread parses
