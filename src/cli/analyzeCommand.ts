@@ -21,6 +21,7 @@ export type { AnalyzeCommandOptions };
 
 import { InputError } from './inputError.ts';
 import { nodeServices } from '../io/nodeServices.ts';
+import { discardPrestartedGuidedWorker } from '../io/guided/guidedWorkerStart.ts';
 import { ParquetTables } from '../io/tables/parquetTables.ts';
 import { TableBuilder } from '../core/tables/findingTables.ts';
 
@@ -102,6 +103,8 @@ export async function analyzeCommand(
   let worst = 0;
   let unreadable = 0;
   if (threads > 1) {
+    // Each file thread starts its own grammar engine: the one the launcher started for this thread is not needed.
+    void discardPrestartedGuidedWorker();
     // Whole files, or ranges of a big file's records, to worker threads; written in order, as one thread writes them.
     ({ worst, unreadable } = await analyzeInParallel(
       files,

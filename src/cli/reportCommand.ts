@@ -9,6 +9,7 @@ import { reportPageParts, type PageData } from '../host/view/pageHtml.ts';
 import { expandInputs, InputError } from './analyzeCommand.ts';
 import { STDIN_NAME, spoolInput, type SpooledInput } from './stdinTrace.ts';
 import { nodeServices } from '../io/nodeServices.ts';
+import { discardPrestartedGuidedWorker } from '../io/guided/guidedWorkerStart.ts';
 import { traceThreads } from './traceJobs.ts';
 import { embeddedTracesInParallel } from './parallelReport.ts';
 import { writeOutput } from './writeOutput.ts';
@@ -31,6 +32,7 @@ export async function writeReport(
   // 32 MB) for half as much CPU again; the page's views are the work, and they are no cheaper for being split.
   const threads = jobs === undefined && files.length === 1 ? 1 : await traceThreads(files, jobs);
   if (options.guided !== false && threads === 1) nodeServices().grammarEngine.warmUp();
+  else void discardPrestartedGuidedWorker();
   let script: string;
   let style: string;
   try {

@@ -1,7 +1,8 @@
 /**
- * The messages between Toolscope and its grammar-engine worker (engineWorker.ts): one job in, one answer out.
+ * The messages between Toolscope and its grammar-engine worker (engineWorker.ts): jobs in (a message is a list of
+ * EngineRequest: the what-ifs asked in one turn of the sender's event loop go together), one answer out per job.
  * A job is a whole unit of work (compile + what-if of one record, or one constrained completion), so a record
- * costs one round trip however many tokens it has. Everything here is structured-clone data.
+ * costs one job however many tokens it has. Everything here is structured-clone data.
  */
 import type { ChatRequest } from '../trace/record.ts';
 import type { WhatIfOptions, WhatIfResult } from './whatIf.ts';

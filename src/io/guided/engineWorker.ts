@@ -50,10 +50,11 @@ function isAbort(err: unknown): boolean {
   return err instanceof Error && (err.name === 'RuntimeError' || /Aborted\(/.test(err.message));
 }
 
-// One job at a time, in the order sent: the engine may send the first job right behind the warm-up.
+// One job at a time, in the order sent: the engine may send the first job right behind the warm-up. A message holds
+// one job or several (the what-ifs of a turn of the sender's event loop, guidedEngine.ts).
 let jobs: Promise<void> = Promise.resolve();
-parentPort?.on('message', (request: EngineRequest) => {
-  jobs = jobs.then(() => runAndAnswer(request));
+parentPort?.on('message', (requests: EngineRequest[]) => {
+  for (const request of requests) jobs = jobs.then(() => runAndAnswer(request));
 });
 // A job that could not be read here (too deep for this thread's stack to copy) is answered as a failure in its turn,
 // not left for the time budget.

@@ -44,6 +44,8 @@ export interface GuidedEngineStats {
   /** Jobs answered, and how many of them failed for the engine's sake (abort, time, memory, exit). */
   jobs: number;
   failures: number;
+  /** Messages that carried the jobs to the workers (the what-ifs of a turn of the event loop go in one). */
+  messages: number;
 }
 
 interface Pending {
@@ -69,6 +71,8 @@ const DEFAULT_MEMORY_MB = DEFAULT_WORKER_MEMORY_MB;
  * records; few enough that the jobs a failed worker leaves are soon run again by the next one.
  */
 const MAX_IN_FLIGHT = 32;
+/** What-ifs posted in one message at most (fewer at the end of a turn of the event loop). */
+const BATCH_JOBS = 8;
 
 /** Bundled (dist/cli.js, extension.js, bench.js): guidedWorker.js sits beside; from source (tsx): the .ts entry. */
 function defaultWorkerFile(): string {
@@ -103,11 +107,25 @@ export class GuidedEngine implements GrammarEngine {
   private readonly queue: Pending[] = [];
   /** Jobs sent to the worker and not yet answered, in the order sent; the head is the one running. */
   private inFlight: { pending: Pending; id: number }[] = [];
-  /** The head's time budget. */
+  /**
+   * What-if jobs moved into the flight and not yet posted: they go to the worker in one message, BATCH_JOBS at a
+   * time or at the end of this turn of the event loop (the first for an idle worker at once). A message cost the
+   * sender about as much as a record's whole what-if (it woke the worker's thread), so a file read ahead sends its
+   * records' jobs 8 at a time.
+   */
+  private outbox: { id: number; pending: Pending }[] = [];
+  private flushing: NodeJS.Immediate | null = null;
+  /**
+   * The head's time budget: when it ends (performance.now()), and one timer that checks it. A new head only moves
+   * the deadline; the timer, once due, waits on for a later one (a timer set and cleared per answer cost the thread
+   * more than the answer).
+   */
+  private deadline = 0;
   private timer: NodeJS.Timeout | null = null;
+  private timerDue = 0;
   private nextId = 1;
   private closed = false;
-  readonly stats: GuidedEngineStats = { starts: 0, startMs: [], jobs: 0, failures: 0 };
+  readonly stats: GuidedEngineStats = { starts: 0, startMs: [], jobs: 0, failures: 0, messages: 0 };
   private readonly timeoutMs: number;
   private readonly startTimeoutMs: number;
   private readonly memoryMb: number;
@@ -231,12 +249,60 @@ export class GuidedEngine implements GrammarEngine {
     while (this.worker && this.queue.length > 0 && this.inFlight.length < MAX_IN_FLIGHT) {
       const pending = this.queue.shift() as Pending;
       const id = this.nextId++;
-      if (!this.send(this.worker, id, pending)) continue;
-      this.inFlight.push({ pending, id });
-      if (this.inFlight.length === 1) this.timer = this.budget(this.worker, pending);
+      // Only what-ifs wait for company: their jobs are strings, which the worker always reads (a batch it could not
+      // read would fail all its jobs); a warm-up or a constrain job goes at once, by itself.
+      if (pending.job.kind === 'what-if') {
+        // Idle: nothing in flight, or only its start-up (the warm-up), which the job would wait behind anyway.
+        const idle = this.inFlight.length === 0 || (this.inFlight.length === 1 && this.inFlight[0]?.pending.job.kind === 'warm-up');
+        this.fly(this.worker, id, pending);
+        this.outbox.push({ id, pending });
+        // The first job for an idle worker goes now (a short run's one record is matched while this thread parses
+        // it), and so does a full batch: held to the end of the turn, the jobs of a file read ahead reached the
+        // worker only when the reading thread stopped to wait for the first of them.
+        if (idle || this.outbox.length >= BATCH_JOBS) this.postOutbox(this.worker);
+      } else {
+        this.postOutbox(this.worker);
+        if (this.send(this.worker, id, pending)) this.fly(this.worker, id, pending);
+      }
     }
+    if (this.outbox.length > 0) this.flushing ??= setImmediate(() => this.flush());
     if (this.inFlight.length > 0) this.worker?.ref();
     else this.worker?.unref();
+  }
+
+  private fly(worker: Worker, id: number, pending: Pending): void {
+    this.inFlight.push({ pending, id });
+    if (this.inFlight.length === 1) this.budget(worker, pending);
+  }
+
+  /** The what-ifs gathered this turn, to the worker in one message. */
+  private flush(): void {
+    this.flushing = null;
+    if (this.worker) this.postOutbox(this.worker);
+  }
+
+  private postOutbox(worker: Worker): void {
+    const batch = this.outbox;
+    if (batch.length === 0) return;
+    this.outbox = [];
+    try {
+      worker.postMessage(batch.map(({ id, pending }) => ({ id, job: pending.job })));
+      this.stats.messages++;
+      return;
+    } catch {
+      // One of them cannot be copied: each goes by itself, so that one fails alone.
+    }
+    const head = this.inFlight[0];
+    for (const { id, pending } of batch) {
+      if (this.send(worker, id, pending)) continue;
+      this.inFlight = this.inFlight.filter((f) => f.id !== id);
+    }
+    const next = this.inFlight[0];
+    if (next !== head) {
+      if (next) this.budget(worker, next.pending);
+      else this.unwatch();
+    }
+    if (this.inFlight.length === 0) worker.unref();
   }
 
   /**
@@ -245,7 +311,8 @@ export class GuidedEngine implements GrammarEngine {
    */
   private send(worker: Worker, id: number, pending: Pending): boolean {
     try {
-      worker.postMessage({ id, job: pending.job });
+      worker.postMessage([{ id, job: pending.job }]);
+      this.stats.messages++;
       return true;
     } catch (err) {
       this.stats.jobs++;
@@ -260,11 +327,36 @@ export class GuidedEngine implements GrammarEngine {
    * The time budget of the job at the head of the flight, from when it became the head: the worker runs jobs in the
    * order sent, so that is when the one before it was answered (or when it was sent to an idle worker).
    */
-  private budget(worker: Worker, pending: Pending): NodeJS.Timeout {
-    return setTimeout(() => {
-      const seconds = pending.timeoutMs / 1000;
-      this.failed(worker, `xgrammar took longer than ${seconds} s on this grammar (the time budget); it was stopped`);
-    }, pending.timeoutMs);
+  private budget(worker: Worker, pending: Pending): void {
+    this.deadline = performance.now() + pending.timeoutMs;
+    // A timer due later than this budget ends (a warm-up's budget is longer than a job's) is set anew.
+    if (this.timer && this.timerDue <= this.deadline) return;
+    this.watch(worker, pending.timeoutMs);
+  }
+
+  private watch(worker: Worker, ms: number): void {
+    this.unwatch();
+    this.timerDue = performance.now() + ms;
+    this.timer = setTimeout(() => this.due(worker), ms);
+  }
+
+  /** The timer is due: the head overran its budget, or the head has changed since and the timer waits for it. */
+  private due(worker: Worker): void {
+    this.timer = null;
+    const head = this.inFlight[0];
+    if (worker !== this.worker || !head) return;
+    const left = this.deadline - performance.now();
+    if (left > 0) {
+      this.watch(worker, left);
+      return;
+    }
+    const seconds = head.pending.timeoutMs / 1000;
+    this.failed(worker, `xgrammar took longer than ${seconds} s on this grammar (the time budget); it was stopped`);
+  }
+
+  private unwatch(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
   }
 
   private answered(worker: Worker, answer: EngineAnswer): void {
@@ -273,8 +365,6 @@ export class GuidedEngine implements GrammarEngine {
     if (worker !== this.worker || !head || (head.id !== answer.id && answer.id !== UNREAD_JOB)) return;
     const { pending } = head;
     this.inFlight.shift();
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
     this.stats.jobs++;
     if (answer.ok) {
       for (const line of answer.log) this.onLog(line);
@@ -292,7 +382,8 @@ export class GuidedEngine implements GrammarEngine {
       pending.reject(name === 'GuidedRequestError' ? new GuidedRequestError(message) : new GuidedUnavailableError(message));
     }
     const next = this.inFlight[0];
-    if (next && this.worker === worker) this.timer = this.budget(worker, next.pending);
+    if (next && this.worker === worker) this.budget(worker, next.pending);
+    else this.unwatch();
     this.pump();
   }
 
@@ -307,8 +398,11 @@ export class GuidedEngine implements GrammarEngine {
     const worker = this.worker;
     this.worker = null;
     this.ready = null;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
+    this.unwatch();
+    // Jobs not yet posted are in the flight too: they go back to the queue with it.
+    this.outbox = [];
+    if (this.flushing) clearImmediate(this.flushing);
+    this.flushing = null;
     // With a reason the head of the flight failed; without one it was answered already (an abort's job).
     const flight = this.inFlight;
     this.inFlight = [];

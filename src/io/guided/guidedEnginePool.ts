@@ -84,12 +84,13 @@ export class GuidedEnginePool implements GrammarEngine {
 
   /** Figures summed over the workers. */
   get stats(): GuidedEngineStats {
-    const s: GuidedEngineStats = { starts: 0, startMs: [], jobs: 0, failures: 0 };
+    const s: GuidedEngineStats = { starts: 0, startMs: [], jobs: 0, failures: 0, messages: 0 };
     for (const e of this.engines) {
       s.starts += e.stats.starts;
       s.startMs.push(...e.stats.startMs);
       s.jobs += e.stats.jobs;
       s.failures += e.stats.failures;
+      s.messages += e.stats.messages;
     }
     return s;
   }

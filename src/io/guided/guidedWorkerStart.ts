@@ -54,3 +54,16 @@ export function startGuidedWorker(file: string, memoryMb: number): Worker {
   }
   return spawn(file, memoryMb);
 }
+
+/**
+ * The prestarted worker will not be adopted: the run went to file threads (`--jobs`), each with a grammar engine of
+ * its own. It ends now instead of loading xgrammar's WASM beside them for nothing (a core's worth of it, measured,
+ * on 2 cores while the file threads started). True once a worker was there and has ended.
+ */
+export async function discardPrestartedGuidedWorker(): Promise<boolean> {
+  const entry = slots[SLOT];
+  slots[SLOT] = undefined;
+  if (!entry || entry.dead) return false;
+  await entry.worker.terminate();
+  return true;
+}

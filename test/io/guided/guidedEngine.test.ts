@@ -154,3 +154,24 @@ test('a job that cannot be copied to the worker fails alone, even queued behind 
     await engine.close();
   }
 });
+
+test('what-ifs asked in one turn go to the worker together, each with the verdict it gets alone', async () => {
+  const engine = new GuidedEngine({ onLog: () => undefined });
+  try {
+    const args = Array.from({ length: 40 }, (_, i) => (i % 3 === 0 ? `{"a": ${i}}` : `{"a": "${i}"}`));
+    const alone = [];
+    for (const a of args) alone.push(await engine.whatIf({ tools: GOOD, tool_choice: 'auto' }, completion(a), KIMI));
+    const sentAlone = engine.stats.messages;
+    assert.ok(sentAlone >= args.length, 'awaited one by one: a message each');
+    const together = await Promise.all(args.map((a) => engine.whatIf({ tools: GOOD, tool_choice: 'auto' }, completion(a), KIMI)));
+    assert.deepEqual(together, alone);
+    // 32 in flight at most: the first 32 in one message, the rest as answers make room.
+    assert.ok(engine.stats.messages - sentAlone < args.length / 2, `${engine.stats.messages - sentAlone} messages for ${args.length} jobs`);
+    assert.deepEqual(
+      together.map((r) => r.ran && r.result.accepted),
+      args.map((a) => !/: \d/.test(a)),
+    );
+  } finally {
+    await engine.close();
+  }
+});

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { join, resolve } from 'node:path';
 import { once } from 'node:events';
 import { GuidedEngine } from '../../../src/io/guided/guidedEngine.ts';
-import { prestartGuidedWorker, startGuidedWorker } from '../../../src/io/guided/guidedWorkerStart.ts';
+import { discardPrestartedGuidedWorker, prestartGuidedWorker, startGuidedWorker } from '../../../src/io/guided/guidedWorkerStart.ts';
 import type { ChatTool } from '../../../src/core/trace/record.ts';
 import { call, section } from '../../core/guided/fixtures.ts';
 
@@ -34,6 +34,16 @@ test('a prestarted worker is adopted once; a different memory limit gets a new o
   const again = startGuidedWorker(WORKER, 256);
   const ended = once(again, 'exit');
   await again.terminate();
+  await ended;
+});
+
+test('a prestarted worker a run will not adopt (file threads have engines of their own) is ended; the next start is fresh', async () => {
+  prestartGuidedWorker(WORKER, 256);
+  assert.equal(await discardPrestartedGuidedWorker(), true, 'it was there and has ended');
+  assert.equal(await discardPrestartedGuidedWorker(), false, 'nothing left to end');
+  const fresh = startGuidedWorker(WORKER, 256);
+  const ended = once(fresh, 'exit');
+  await fresh.terminate();
   await ended;
 });
 

@@ -187,13 +187,16 @@ function accepted(ctx: CheckContext, earlier: readonly Diagnostic[], request: Ch
   let message = `guided decoding (${tagName(ctx)}) would have let this completion through unchanged`;
   // ajv errors the grammar lets through: name the keyword xgrammar does not enforce.
   const notes: string[] = [];
-  const xmlArguments = xmlStyleOf(ctx, request);
+  // Built only for a call ajv rejects: building the tag for every accepted record cost the analysing thread more
+  // than the rest of this finding.
+  let xmlArguments: XmlArgumentStyle | undefined | null = null;
   for (const c of ctx.parse?.calls ?? []) {
     const found = earlier.filter((x) => x.kind === 'schema-violation' && x.callIndex === c.index && x.severity === 'error');
     if (!found.length) continue;
     const tool = request.tools?.find((t) => t.function?.name === c.name);
     if (!tool) continue;
     const keywords = ajvKeywords(tool, c.arguments);
+    if (xmlArguments === null) xmlArguments = xmlStyleOf(ctx, request);
     const why = [
       ...explainDisagreement(tool.function.parameters, 'unenforced', keywords),
       ...(xmlArguments ? xmlArgumentUnenforced(xmlArguments, tool.function.parameters) : []),
