@@ -302,6 +302,9 @@ export class KeyValueCallParser extends MarkupParser<KeyValueRole> {
     switch (this.fn?.stage) {
       case 'name':
       case 'name-attrs':
+        // Where a tag must end the name (Hy3's `<tool_sep>`), any other of the format's tags before it ends the
+        // name as no call — a 4-bit Hy3 writes `<tool_call>NAME</arg_value>` (mlx-lm PR 1211) — never part of it.
+        if (this.nameEndTag && this.fn?.stage === 'name') return r !== 'think-begin' && r !== 'think-end';
         return (
           r !== 'think-begin' && r !== 'think-end' && r !== 'parameter-end' && r !== 'key-end' && r !== 'value-begin' && r !== 'raw-end'
         );

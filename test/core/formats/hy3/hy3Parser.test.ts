@@ -39,6 +39,21 @@ test('hy3: a <tool_call> whose name <tool_sep> does not end is no call (a Hermes
   assert.deepEqual(glm.calls, []);
 });
 
+test('hy3: an argument tag before <tool_sep> ends the name as no call, whole and streamed (mlx-lm PR 1211)', () => {
+  // A 4-bit checkpoint closed the name with `</arg_value>`: vLLM's regex finds no call; the tag is never read as
+  // part of the name (which made an undeclared tool `calculate_circle_area</arg_value:opensource>`).
+  const text = '<tool_call:opensource>calculate_circle_area</arg_value:opensource>';
+  for (const pieces of [[text], [...text]]) {
+    const parser = new Hy3Parser(tools);
+    for (const p of pieces) parser.push(p);
+    parser.finish();
+    const r = parser.result();
+    assert.deepEqual(r.calls, []);
+    assert.equal(r.content, text);
+    assert.ok(r.notes.some((n) => n.kind === 'stray-marker' && n.detail.includes('without <tool_sep>')));
+  }
+});
+
 test('hy3: detected by its section or separator (bare or suffixed), then by the server parser name, then by the model name', () => {
   assert.equal(detectFormat('<tool_calls>\n<tool_call>f<tool_sep>\n</tool_call>\n</tool_calls>').name, 'hy_v3');
   assert.equal(detectFormat('<tool_call:opensource>f<tool_sep:opensource></tool_call:opensource>').name, 'hy_v3');
