@@ -1,4 +1,8 @@
-/** missing-section-marker: calls without `<|tool_calls_section_begin|>` or `<|tool_calls_section_end|>` around them. */
+/**
+ * missing-section-marker: calls without the format's section begin or end around them (Kimi K2's
+ * `<|tool_calls_section_begin|>` … `<|tool_calls_section_end|>`, Qwen3-Coder's `<tool_call>` …). The parser's note
+ * names the format's own markers, so the message is the note's words.
+ */
 import { defineCheck, diagnosticKind } from '../check.ts';
 import { makeDiagnostic } from '../context.ts';
 import { notesOf } from './structureNotes.ts';
@@ -20,7 +24,7 @@ export const missingSectionMarker = defineCheck({
         where: 'completion',
         charStart: n.span.start,
         charEnd: n.span.end,
-        message: `${n.detail}: the call is not inside <|tool_calls_section_begin|> … <|tool_calls_section_end|>`,
+        message: n.detail,
         hint: 'vLLM and SGLang (non-streaming) return such calls as plain text; llama.cpp still parses them. Guided decoding forces the section.',
       }),
     );
@@ -32,7 +36,7 @@ export const missingSectionMarker = defineCheck({
           where: 'completion',
           charStart: n.span.start,
           charEnd: n.span.end,
-          message: `${n.detail}: no <|tool_calls_section_end|>`,
+          message: n.detail,
           hint: 'Parsers that wait for the section end may never emit the calls, or emit the following text as part of the section.',
         }),
       );

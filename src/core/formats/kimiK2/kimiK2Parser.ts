@@ -24,10 +24,11 @@ const KIMI_K2: SectionedCallConfig = {
   turnEndClosesCall: false,
   sectionBeginEndsThink: true,
   wording: {
-    sectionNeverClosed: 'the tool-call section is never closed',
-    textResumes: 'tool calls without a section end; text resumes here',
-    callWithoutSectionBegin: 'a tool call without a section begin',
-    sectionEndWithoutBegin: 'a section end without a section begin',
+    sectionNeverClosed: 'the tool-call section is never closed: no <|tool_calls_section_end|>',
+    textResumes: 'tool calls without <|tool_calls_section_end|>; text resumes here',
+    callWithoutSectionBegin:
+      'a tool call without a section begin: the call is not inside <|tool_calls_section_begin|> … <|tool_calls_section_end|>',
+    sectionEndWithoutBegin: 'a section end without <|tool_calls_section_begin|>',
     secondSeparator: 'a second argument marker inside one call',
     newlineAfterCallBegin: 'a newline after <|tool_call_begin|>',
     whitespaceBeforeHeader: 'whitespace before the call id',

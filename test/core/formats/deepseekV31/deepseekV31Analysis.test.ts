@@ -70,3 +70,10 @@ test('deepseek_v31 analysis: markup leaked into the recorded response content', 
 test('deepseek_v31 analysis: the bundled samples', async () => {
   await checkSamples('deepseek_v31');
 });
+
+test("deepseek_v31 analysis: a call without its section names DeepSeek's markers, never Kimi's", () => {
+  const r = analyze(record({ completion: { text: `Sure. ${call('get_weather', '{"city": "Oslo"}')} Done.` } }), { format: 'deepseek_v31' });
+  const messages = r.diagnostics.filter((d) => d.kind === 'missing-section-marker').map((d) => d.message);
+  assert.ok(messages.length > 0, 'missing-section-marker reported');
+  assert.ok(messages.some((m) => m.includes(S)) && messages.every((m) => !m.includes('<|tool_calls_section')), messages.join(' | '));
+});

@@ -95,3 +95,14 @@ test('qwen3_coder analysis: a stream whose string value was cut at its first new
 test('qwen3_coder analysis: the bundled samples', async () => {
   await checkSamples('qwen3_coder');
 });
+
+test("qwen3_coder analysis: a function without <tool_call> names Qwen3-Coder's markers, never Kimi's", () => {
+  const text = 'Sure.\n<function=get_weather>\n<parameter=city>\nOslo\n</parameter>\n</function>\n</tool_call>';
+  const r = analyze(record({ completion: { text } }), { format: 'qwen3_coder' });
+  const messages = r.diagnostics.filter((d) => d.kind === 'missing-section-marker').map((d) => d.message);
+  assert.ok(messages.length > 0, 'missing-section-marker reported');
+  assert.ok(
+    messages.some((m) => m.includes('<tool_call>')) && messages.every((m) => !m.includes('<|tool_calls_section')),
+    messages.join(' | '),
+  );
+});
