@@ -199,10 +199,18 @@ const QUICK_INPUT = '.quick-input-widget';
 export async function runCommand(page: Page, title: string): Promise<void> {
   // The palette lists the commands enabled when it opens: a context key that was still settling (an editor that
   // just opened) can leave a command out, so look again a few times.
+  // F1 pressed while the previous command's palette is still closing can be swallowed (the palette stays hidden; seen
+  // after "View: Hide Panel" on a quiet machine): press it again rather than wait out the whole timeout.
   for (let attempt = 1; ; attempt++) {
     await page.keyboard.press('F1');
     const input = page.locator(`${QUICK_INPUT} .quick-input-box input`);
-    await input.waitFor({ state: 'visible' });
+    try {
+      await input.waitFor({ state: 'visible', timeout: attempt < 4 ? 5000 : 30_000 });
+    } catch (err) {
+      if (attempt >= 4) throw err;
+      await page.waitForTimeout(500);
+      continue;
+    }
     await input.fill(`>${title}`);
     const row = page.locator(`${QUICK_INPUT} .quick-input-list .monaco-list-row`, { hasText: title }).first();
     try {

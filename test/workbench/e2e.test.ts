@@ -108,12 +108,23 @@ async function openPath(marksFile: string, file: string, t0: number, frame: Fram
     : [];
   const page = await frame.evaluate<Record<string, number>>(`(() => {
     const at = (n) => { const m = performance.getEntriesByName(n)[0]; return m ? performance.timeOrigin + m.startTime : NaN; };
-    return { 'page started': performance.timeOrigin, 'list drawn': at('toolscope:list-painted'), 'record painted': at('toolscope:record-painted') };
+    return {
+      'page started': performance.timeOrigin,
+      'script started': at('toolscope:webview-start'),
+      'ready asked': at('toolscope:ready-asked'),
+      'list drawn': at('toolscope:list-painted'),
+      'record painted': at('toolscope:record-painted'),
+    };
   })()`);
   const steps: Array<[string, number]> = [];
   const first = (name: string) => host.find((m) => m.mark === name)?.at ?? NaN;
   for (const name of ['activate', 'activated', 'document-open', 'document-opened', 'webview-created']) steps.push([name, first(name)]);
-  steps.push(['page started', page['page started'] as number]);
+  // The page's own steps before the host hears it: a gap after 'ready asked' is the host's, one before it the page's.
+  steps.push(
+    ['page started', page['page started'] as number],
+    ['script started', page['script started'] as number],
+    ['ready asked', page['ready asked'] as number],
+  );
   for (const name of ['first-message', 'first-rows', 'record-asked', 'record-sent']) steps.push([name, first(name)]);
   steps.push(['list drawn', page['list drawn'] as number], ['record painted', page['record painted'] as number]);
   let before = t0;
