@@ -28,47 +28,15 @@ import type {
   XmlArgumentStyle,
 } from '../formats/structuralTag/structuralTagFormat.ts';
 import { xmlArgumentStyle } from './argumentStyles.ts';
-import { canonicalJson } from '../util/canonicalJson.ts';
 import { ebnfString, type EbnfRule } from './ebnfRules.ts';
 import { UnsupportedSchemaError } from './schemaSupport.ts';
 import { stringFormatRegex } from './stringFormatRegex.ts';
 import { lowerXmlElements } from './xmlElementLowering.ts';
+import { count, isObject, schemaCacheKey, WS, XmlArgumentLoweringError, type Schema, type XmlLoweringPlan } from './xmlLoweringParts.ts';
 
-/** What the EBNF patch needs to put the XML layer in place of the sentinel sequence. */
-export interface XmlArgumentPlan {
-  /** The const_string opening the sequence: finds the sequence's rule in the printout. */
-  sentinel: string;
-  /** The XML layer's rules; they refer to the sequence's values by the names in `valueNames`. */
-  rules: EbnfRule[];
-  /** Per value format, in order: the name the XML layer calls it (an alias of its printed rule is added). */
-  valueNames: string[];
-  /** The rule the sequence's rule becomes. */
-  root: string;
-}
-
-/** The lowering cannot express this schema the way xgrammar 0.2.3 does: the what-if is unavailable, with why. */
-export class XmlArgumentLoweringError extends UnsupportedSchemaError {
-  constructor(style: string, message: string) {
-    super(`Toolscope's ${style} lowering for web-xgrammar: ${message}`);
-    this.name = 'XmlArgumentLoweringError';
-  }
-}
-
-const WS = '[ \\n\\t]*';
-/** Keywords xgrammar's schema cache ignores (ComputeCacheKey): they do not change which rule a schema gets. */
-const ANNOTATIONS = new Set(['title', 'default', 'description', 'examples', 'deprecated', 'readOnly', 'writeOnly', '$comment', '$schema']);
-
-type Schema = JsonValue | boolean;
-const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** xgrammar's cache key of a schema, annotations dropped: `{}` is any value, `{"type":"object"}` XML parameters. */
-function cacheKey(schema: JsonObject): string {
-  return canonicalJson(Object.fromEntries(Object.entries(schema).filter(([k]) => !ANNOTATIONS.has(k))));
-}
-
-function count(v: JsonValue | undefined, fallback: number): number {
-  return typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : fallback;
-}
+/** What the EBNF patch needs (the shared plan of both XML lowerings). */
+export type XmlArgumentPlan = XmlLoweringPlan;
+export { XmlArgumentLoweringError };
 
 /** The sentinel of the n-th XML-style format of a tag; control characters keep it out of real text. */
 export function xmlArgumentSentinel(n: number): string {
@@ -145,7 +113,7 @@ export function lowerXmlArguments(
   const tail = (schema: Schema, seen: ReadonlySet<string> = new Set()): string => {
     if (schema === true) return anyTail();
     if (!isObject(schema)) throw new XmlArgumentLoweringError(style.style, 'a parameter schema must be an object or true');
-    const key = cacheKey(schema);
+    const key = schemaCacheKey(schema);
     if (key === '{}') return anyTail();
     if (key === '{"type":"string"}') return textTail();
     if (key === '{"type":"object"}') return around(xmlObject());
@@ -243,7 +211,7 @@ export function lowerXmlArguments(
   };
 
   let body: string;
-  if (root === true || (isObject(root) && cacheKey(root) === '{}')) body = xmlObject();
+  if (root === true || (isObject(root) && schemaCacheKey(root) === '{}')) body = xmlObject();
   else if (isObject(root) && (root.type === 'object' || (root.type === undefined && isObject(root.properties)))) body = parameters(root);
   else throw new XmlArgumentLoweringError(style.style, 'the parameters schema is not an object');
   const top = addRule(`${prefix}_root`, body);

@@ -22,35 +22,9 @@
  */
 import type { JsonObject, JsonValue } from '../trace/record.ts';
 import type { JsonSchemaFormat, StructuralTagFormat, XmlArgumentStyle } from '../formats/structuralTag/structuralTagFormat.ts';
-import { canonicalJson } from '../util/canonicalJson.ts';
 import { ebnfString, type EbnfRule } from './ebnfRules.ts';
-import { UnsupportedSchemaError } from './schemaSupport.ts';
 import { stringFormatRegex } from './stringFormatRegex.ts';
-
-/** What the EBNF patch needs (the shape of xmlArgumentLowering's XmlArgumentPlan). */
-export interface XmlElementPlan {
-  sentinel: string;
-  rules: EbnfRule[];
-  valueNames: string[];
-  root: string;
-}
-
-/** The lowering cannot express this schema the way xgrammar's converter does: the what-if is unavailable, with why. */
-export class XmlElementLoweringError extends UnsupportedSchemaError {
-  constructor(style: string, message: string) {
-    super(`Toolscope's ${style} lowering for web-xgrammar: ${message}`);
-    this.name = 'XmlElementLoweringError';
-  }
-}
-
-type Schema = JsonValue | boolean;
-const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
-const WS = '[ \\n\\t]*';
-/** Keywords that do not change the value's language (xgrammar's cache key drops them too). */
-const ANNOTATIONS = new Set(['title', 'default', 'description', 'examples', 'deprecated', 'readOnly', 'writeOnly', '$comment', '$schema']);
-const bare = (schema: JsonObject): string => canonicalJson(Object.fromEntries(Object.entries(schema).filter(([k]) => !ANNOTATIONS.has(k))));
-const count = (v: JsonValue | undefined, fallback: number): number =>
-  typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : fallback;
+import { count, isObject, schemaCacheKey, WS, XmlArgumentLoweringError, type Schema, type XmlLoweringPlan } from './xmlLoweringParts.ts';
 
 /** How an element closes: the whole closing tag, and what follows the prefix (a string value's text ends at it). */
 interface Closing {
@@ -63,12 +37,12 @@ export function lowerXmlElements(
   n: number,
   style: XmlArgumentStyle,
   sentinel: string,
-): { format: StructuralTagFormat; plan: XmlElementPlan } {
+): { format: StructuralTagFormat; plan: XmlLoweringPlan } {
   const elements = style.elements;
   if (!elements) throw new Error(`${style.style} is no element style`);
   const { prefix, arrayItem } = elements;
   const fail = (message: string): never => {
-    throw new XmlElementLoweringError(style.style, message);
+    throw new XmlArgumentLoweringError(style.style, message);
   };
   const root = format.json_schema;
   const name = `toolscope_mx${n}`;
@@ -151,7 +125,7 @@ export function lowerXmlElements(
   const valueAndClose = (schema: Schema, closing: Closing, seen: ReadonlySet<string> = new Set()): string => {
     if (schema === true) return anyValueAndClose(closing);
     if (!isObject(schema)) return fail('a parameter schema must be an object or true');
-    const key = bare(schema);
+    const key = schemaCacheKey(schema);
     if (key === '{}') return anyValueAndClose(closing);
     if (typeof schema.$ref === 'string') return valueAndClose(resolve(schema.$ref, seen), closing, new Set([...seen, schema.$ref]));
     if ('const' in schema) return `${literal(schema.const as JsonValue)} ${closing.full}`;
@@ -226,7 +200,7 @@ export function lowerXmlElements(
   };
 
   let body: string;
-  if (root === true || (isObject(root) && bare(root) === '{}')) body = object({ type: 'object', additionalProperties: true });
+  if (root === true || (isObject(root) && schemaCacheKey(root) === '{}')) body = object({ type: 'object', additionalProperties: true });
   else if (isObject(root) && (root.type === 'object' || (root.type === undefined && isObject(root.properties)))) body = object(root);
   else body = fail('the parameters schema is not an object');
   const top = addRule(`${name}_root`, body);
