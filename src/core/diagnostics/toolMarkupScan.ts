@@ -133,11 +133,13 @@ export function bestMarkup(found: readonly FormatMarkup[]): FormatMarkup | null 
 
 /**
  * Special-token shapes: namespaced tool-call tags (MiniMax's `<minimax:tool_call>`, M3's namespace token `]<]minimax[>[`), `<|name|>` with ASCII bars (and the half-barred `<|name>` / `<name|>` of Gemma 4), full-width or double bars (`<｜…｜>`, `<‖…‖>`, DeepSeek's DSML
- * `<｜DSML｜function_calls>`, closing forms `</｜…｜…>`), and SentencePiece's `▁` inside angle brackets. Bounded
+ * `<｜DSML｜function_calls>`, closing forms `</｜…｜…>`), SentencePiece's `▁` inside angle brackets, and upper-case
+ * bracket tags naming a tool or call (`[TOOL_CALL]…[/TOOL_CALL]`, the block OpenFang 0.3.37's text-call parser
+ * looks for, RightNow-AI/openfang#354; Mistral's own `[TOOL_CALLS]` is a registered marker, so never this). Bounded
  * lengths keep the scan linear and stop prose from matching.
  */
 const SHAPES =
-  /\]<\][A-Za-z0-9_]{1,32}\[>\[|<\/?[A-Za-z][\w.-]{0,31}:[\w.-]{0,32}(?:tool|call|function|invoke)[\w.-]{0,32}>|<\/?\|[A-Za-z0-9_.:=/-]{1,64}\|>|<\|[A-Za-z0-9_]{1,32}>|<[A-Za-z0-9_]{1,32}\|>|<\/?[\uFF5C\u2016]{1,2}[^<>\s\uFF5C\u2016]{1,64}[\uFF5C\u2016]{1,2}[^<>\s]{0,64}>?|<[^<>\s]{0,32}\u2581[^<>\s]{0,32}>/gu;
+  /\]<\][A-Za-z0-9_]{1,32}\[>\[|<\/?[A-Za-z][\w.-]{0,31}:[\w.-]{0,32}(?:tool|call|function|invoke)[\w.-]{0,32}>|<\/?\|[A-Za-z0-9_.:=/-]{1,64}\|>|<\|[A-Za-z0-9_]{1,32}>|<[A-Za-z0-9_]{1,32}\|>|<\/?[\uFF5C\u2016]{1,2}[^<>\s\uFF5C\u2016]{1,64}[\uFF5C\u2016]{1,2}[^<>\s]{0,64}>?|<[^<>\s]{0,32}\u2581[^<>\s]{0,32}>|\[\/?[A-Z0-9_]{0,32}(?:TOOL|CALL|FUNCTION|INVOKE)[A-Z0-9_]{0,32}\]/gu;
 
 export interface UnknownMarkup {
   text: string;

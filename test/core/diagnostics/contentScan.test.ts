@@ -65,6 +65,16 @@ test('unknown-markup-in-content: DSML spelled with ‖ bars, full-width and ASCI
   );
 });
 
+test('unknown markup: upper-case bracket tags naming a tool or call (OpenFang #354), never Mistral markers or prose brackets', () => {
+  // https://github.com/RightNow-AI/openfang/issues/354: the model wrote its call as a `[TOOL_CALL]` block.
+  assert.deepEqual(
+    findUnknownMarkup('[TOOL_CALL]\n{tool => "shell_exec"}\n[/TOOL_CALL]').map((m) => m.text),
+    ['[TOOL_CALL]', '[/TOOL_CALL]'],
+  );
+  assert.deepEqual(findUnknownMarkup('[TOOL_CALLS][{"name": "a", "arguments": {}}]'), [], "Mistral's marker is registered");
+  assert.deepEqual(findUnknownMarkup('See [1], [Tool call] docs, [tool_call], [NOTE] and [x](http://y) — a [CALL ME] sign.'), []);
+});
+
 test('leaked calls get the call-level checks, each saying it leaked and was never delivered', () => {
   const content = section(call('functionsexec5', '{"command": "ls"}'), call('functions.get_weather:1', '{"city": 5}'));
   const r = answer(content);
