@@ -126,3 +126,26 @@ test('tool-described-not-called: quiet when the leak rule reads a call in the co
   );
   assert.equal(ofKind(opener, 'tool-described-not-called').length, 1);
 });
+
+test('tool-described-not-called: quiet beside call-in-reasoning and beside a bare JSON call in content (one finding a fault)', () => {
+  // The call was written, in the reasoning the client received: call-in-reasoning is the one finding.
+  const inReasoning = completionResponse('', [], 'stop');
+  (inReasoning.choices[0]!.message as { reasoning_content?: string }).reasoning_content =
+    "I'll use search. " + section(call('functions.search:0', '{"query":"a"}'));
+  const r1 = analyze(record({ response: inReasoning }));
+  assert.equal(ofKind(r1, 'call-in-reasoning').length, 1);
+  assert.deepEqual(ofKind(r1, 'tool-described-not-called'), []);
+  // The call was written as bare JSON in the content: raw-fallback-format is the one finding.
+  const r2 = analyze(record({ response: completionResponse('{"name": "search", "arguments": {"query": "a"}}', [], 'stop') }));
+  assert.deepEqual(
+    ofKind(r2, 'raw-fallback-format').map((d) => d.detail),
+    ['bare-json'],
+  );
+  assert.deepEqual(ofKind(r2, 'tool-described-not-called'), []);
+  // A reasoning that only plans the call, with none written anywhere, is still this finding.
+  const planned = completionResponse('Done.', [], 'stop');
+  (planned.choices[0]!.message as { reasoning_content?: string }).reasoning_content = 'I will call search next.';
+  const r3 = analyze(record({ response: planned }));
+  assert.deepEqual(ofKind(r3, 'call-in-reasoning'), []);
+  assert.equal(ofKind(r3, 'tool-described-not-called').length, 1);
+});

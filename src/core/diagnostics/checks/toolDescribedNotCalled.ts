@@ -2,12 +2,16 @@
  * tool-described-not-called: tools were offered, the model stopped without calling one, and its text names a
  * tool or announces that it will use one: the agent that "stops mid-task". A model that did call, in text the
  * client got as content (a registered format's markup the leak rule reads a call from, or a call with no markup),
- * is content-leak's finding, not this one: one finding per fault.
+ * is content-leak's finding, not this one; a call left in the reasoning is call-in-reasoning's, a bare JSON call in
+ * the content raw-fallback-format's: one finding per fault.
  */
 import { defineCheck, diagnosticKind } from '../check.ts';
 import { makeDiagnostic } from '../context.ts';
 import { attributeLeaks } from '../leakAttribution.ts';
 import { unmarkedCallsIn } from './unmarkedCallInText.ts';
+import { bareCallsInContent } from './rawFallbackFormat.ts';
+import { findBareJsonCalls } from '../bareJsonCalls.ts';
+import { bestMarkup, scanToolMarkup } from '../toolMarkupScan.ts';
 
 const TOOL_DESCRIBED_NOT_CALLED = diagnosticKind({
   kind: 'tool-described-not-called',
@@ -37,6 +41,16 @@ export const toolDescribedNotCalled = defineCheck({
     const reasoning = ctx.response ? (ctx.response.reasoning ?? '') : (ctx.parse?.reasoning ?? '');
     // The model did call, in text with no markup: content-leak / call-in-reasoning report that, not this.
     if (unmarkedCallsIn(ctx, text).length || unmarkedCallsIn(ctx, reasoning).length) return [];
+    // The model did call, in the reasoning the client received (markup of any format, or bare JSON naming an offered
+    // tool): call-in-reasoning's finding. Or as bare JSON in the content: raw-fallback-format's. One finding a fault.
+    const toolNames = new Set(ctx.tools.keys());
+    if (
+      ctx.response?.reasoning &&
+      (bestMarkup(scanToolMarkup(reasoning, ctx.record.request?.tools)) || findBareJsonCalls(reasoning, toolNames).length)
+    )
+      return [];
+    // (Only where raw-fallback-format reads the content as the client got it: without a completion to parse.)
+    if (!ctx.parse && ctx.response?.content && bareCallsInContent(ctx, ctx.response.content).length) return [];
     // The model did call, in a registered format's markup the server returned as content: the leak rule attributes
     // the span and reads its call, and content-leak reports it. Markers alone or unknown markup claim no call: this stays.
     const content = ctx.response?.content;
