@@ -54,27 +54,45 @@ export async function parquetFile(path: string): Promise<{ file: AsyncBuffer; me
   return { file, metadata: await parquetMetadataAsync(file) };
 }
 
-/** Rows `start`…`end` (0-based, end exclusive) as objects. */
+/** Rows `start`…`end` (0-based, end exclusive) as objects; `columns`: only those (every column when undefined). */
 export async function parquetRowRange(
   file: AsyncBuffer,
   metadata: FileMetaData,
   start: number,
   end: number,
+  columns?: string[],
 ): Promise<Record<string, unknown>[]> {
   const { parquetReadObjects } = await import('hyparquet');
-  const rows = await parquetReadObjects({ file, metadata, rowStart: start, rowEnd: end, compressors: await parquetCompressors() });
+  const rows = await parquetReadObjects({
+    file,
+    metadata,
+    rowStart: start,
+    rowEnd: end,
+    ...(columns ? { columns } : {}),
+    compressors: await parquetCompressors(),
+  });
   // The rows are hyparquet's fresh objects: their cells are converted in place rather than copied.
   for (const row of rows) for (const key of Object.keys(row)) row[key] = jsonCell(row[key]);
   return rows;
 }
 
-/** Every row of the file in order, a row group at a time. */
-export async function* parquetRows(path: string): AsyncGenerator<TableRow> {
+/** The file's top-level column names, in the file's order. */
+export async function parquetColumnNames(metadata: FileMetaData): Promise<string[]> {
+  const { parquetSchema } = await import('hyparquet');
+  return parquetSchema(metadata).children.map((c) => c.element.name);
+}
+
+/**
+ * Every row of the file in order, a row group at a time. `pickColumns`: given the file's column names, the ones the
+ * caller reads (undefined: all); the others are never decoded, and a row holds only those.
+ */
+export async function* parquetRows(path: string, pickColumns?: (columns: string[]) => string[] | undefined): AsyncGenerator<TableRow> {
   const { file, metadata } = await parquetFile(path);
+  const columns = pickColumns?.(await parquetColumnNames(metadata));
   let start = 0;
   for (const group of metadata.row_groups) {
     const end = start + Number(group.num_rows);
-    const rows = await parquetRowRange(file, metadata, start, end);
+    const rows = await parquetRowRange(file, metadata, start, end, columns);
     for (let i = 0; i < rows.length; i++) yield { line: start + i + 1, row: rows[i] as Record<string, unknown> };
     start = end;
   }
