@@ -9,7 +9,7 @@
  * ordinal in the file (a table has no lines: docs/trace-format.md).
  */
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import type { AsyncBuffer, Compressors, FileMetaData } from 'hyparquet';
+import type { AsyncBuffer, Compressors, FileMetaData, SchemaTree } from 'hyparquet';
 
 export interface TableRow {
   /** 1-based row number in the file (for Parquet) or the line the row starts on (for CSV). */
@@ -71,15 +71,33 @@ export async function parquetRowRange(
     ...(columns ? { columns } : {}),
     compressors: await parquetCompressors(),
   });
-  // The rows are hyparquet's fresh objects: their cells are converted in place rather than copied.
-  for (const row of rows) for (const key of Object.keys(row)) row[key] = jsonCell(row[key]);
+  // The rows are hyparquet's fresh objects: their cells are converted in place rather than copied, and only in the
+  // columns whose cells may need it (text, booleans, doubles and 32-bit integers already are what JSON holds).
+  const converted = (await parquetColumns(metadata)).filter((c) => !c.plain && (!columns || columns.includes(c.name))).map((c) => c.name);
+  if (converted.length > 0) for (const row of rows) for (const key of converted) if (key in row) row[key] = jsonCell(row[key]);
   return rows;
+}
+
+/** Whether hyparquet reads a column's cells as JSON holds them already (no jsonCell needed). */
+function plainColumn(column: SchemaTree): boolean {
+  const { type, converted_type: converted, logical_type: logical } = column.element;
+  if (column.children.length > 0) return false;
+  if (type === 'BOOLEAN' || type === 'FLOAT' || type === 'DOUBLE') return true;
+  if (type === 'INT32') return converted === undefined && logical === undefined;
+  // Text (hyparquet decodes UTF-8), and JSON (JSON.parse's values).
+  if (type === 'BYTE_ARRAY') return converted === 'UTF8' || converted === 'JSON' || logical?.type === 'STRING' || logical?.type === 'JSON';
+  return false;
+}
+
+/** The file's top-level columns: name, and whether its cells need no conversion. */
+async function parquetColumns(metadata: FileMetaData): Promise<{ name: string; plain: boolean }[]> {
+  const { parquetSchema } = await import('hyparquet');
+  return parquetSchema(metadata).children.map((c) => ({ name: c.element.name, plain: plainColumn(c) }));
 }
 
 /** The file's top-level column names, in the file's order. */
 export async function parquetColumnNames(metadata: FileMetaData): Promise<string[]> {
-  const { parquetSchema } = await import('hyparquet');
-  return parquetSchema(metadata).children.map((c) => c.element.name);
+  return (await parquetColumns(metadata)).map((c) => c.name);
 }
 
 /**
