@@ -400,8 +400,12 @@ export function writeLangfuseObservationsJsonl(path: string, rows: number): void
   writeJsonl(path, fullColumns(rows));
 }
 
-export function writeLangfuseObservationsCsv(path: string, rows: number): void {
-  writeCsv(path, fullColumns(rows));
+/** The same rows as Parquet, JSONL and CSV, generated once. */
+export function writeLangfuseObservationsEachShape(paths: { parquet: string; jsonl: string; csv: string }, rows: number): void {
+  const columns = fullColumns(rows);
+  writeParquet(paths.parquet, columns);
+  writeJsonl(paths.jsonl, columns);
+  writeCsv(paths.csv, columns);
 }
 
 /** The bench's earlier 9-column file (see the head of this file). */

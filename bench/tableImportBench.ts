@@ -1,12 +1,15 @@
 /**
- * Reading a Langfuse export of 100,000 observations (langfuseParquet.ts) as Parquet, JSONL and CSV through the reader
- * `analyze` and the editor use (readTraceItems: hyparquet a row group at a time, CSV 1 MB at a time, JSONL by the
- * trace index; each row through the Langfuse importer): MB of file a second, records a second, and the reading
- * process's peak RSS (a fresh child, so the writer's memory does not count), with the reader's CPU time beside the
- * wall time (the machine may be loaded). For the Parquet export a further child says where that CPU time goes:
- * decoding the pages into rows (hyparquet), JSON.parse of the cells that hold JSON text (`input`, `output`), and the
- * rest (building records, the generators between reader and caller, the garbage collector). The issue's goal for the
- * Parquet export: ≥ 20 MB/s and under 500 MB.
+ * Reading a Langfuse observations_v2 export of 100,000 observations (langfuseParquet.ts: the documented export's 33
+ * columns, the fixture's value types) as Parquet, JSONL and CSV through the reader `analyze` and the editor use
+ * (readTraceItems: hyparquet a row group at a time, only the columns the Langfuse importer reads; CSV 1 MB at a time;
+ * JSONL by the trace index; each row through the Langfuse importer), and, on a last line, the bench's earlier
+ * 9-column Parquet file (numbered ids, one tool: text that compresses far better), so both figures print: MB of file
+ * a second, records a second, and the reading process's peak RSS (a fresh child, so the writer's memory does not
+ * count), with the reader's CPU time beside the wall time (the machine may be loaded). For the Parquet export a
+ * further child says where that CPU time goes: decoding the pages of the columns read into rows (hyparquet),
+ * JSON.parse of the cells that hold JSON text (`input`, `output`, `model_parameters`), and the rest (building records,
+ * the generators between reader and caller, the garbage collector). The issue's goal for the Parquet export: ≥ 20 MB/s
+ * and under 500 MB.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -16,12 +19,7 @@ import { readTraceItems } from '../src/io/trace/traceIndex.ts';
 import { jsonColumn } from '../src/core/trace/importers/exportMessages.ts';
 import { exportRowColumns } from '../src/core/trace/importers/exportRow.ts';
 import { parquetFile, parquetRows } from '../src/io/trace/parquetRows.ts';
-import {
-  writeLangfuseObservations,
-  writeLangfuseObservationsCsv,
-  writeLangfuseObservationsJsonl,
-  writeLangfuseObservationsNarrow,
-} from './langfuseParquet.ts';
+import { writeLangfuseObservationsEachShape, writeLangfuseObservationsNarrow } from './langfuseParquet.ts';
 import { nodeStartMs } from './processBench.ts';
 
 export const TABLE_CHILD_FLAG = '--table-import-child';
@@ -113,11 +111,9 @@ export async function benchTableImport(log: (line: string) => void, rows = 100_0
   const dir = mkdtempSync(join(tmpdir(), 'toolscope-table-bench-'));
   try {
     const parquet = join(dir, 'observations.parquet');
-    writeLangfuseObservations(parquet, rows);
     const jsonl = join(dir, 'observations.jsonl');
-    writeLangfuseObservationsJsonl(jsonl, rows);
     const csv = join(dir, 'observations.csv');
-    writeLangfuseObservationsCsv(csv, rows);
+    writeLangfuseObservationsEachShape({ parquet, jsonl, csv }, rows);
     const narrow = join(dir, 'observations-9-columns.parquet');
     writeLangfuseObservationsNarrow(narrow, rows);
     const { metadata } = await parquetFile(parquet);
