@@ -9,7 +9,7 @@
  * ordinal in the file (a table has no lines: docs/trace-format.md).
  */
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import type { AsyncBuffer, Compressors, FileMetaData } from 'hyparquet';
+import type { AsyncBuffer, Compressors, FileMetaData, SchemaTree } from 'hyparquet';
 
 export interface TableRow {
   /** 1-based row number in the file (for Parquet) or the line the row starts on (for CSV). */
@@ -54,27 +54,63 @@ export async function parquetFile(path: string): Promise<{ file: AsyncBuffer; me
   return { file, metadata: await parquetMetadataAsync(file) };
 }
 
-/** Rows `start`…`end` (0-based, end exclusive) as objects. */
+/** Rows `start`…`end` (0-based, end exclusive) as objects; `columns`: only those (every column when undefined). */
 export async function parquetRowRange(
   file: AsyncBuffer,
   metadata: FileMetaData,
   start: number,
   end: number,
+  columns?: string[],
 ): Promise<Record<string, unknown>[]> {
   const { parquetReadObjects } = await import('hyparquet');
-  const rows = await parquetReadObjects({ file, metadata, rowStart: start, rowEnd: end, compressors: await parquetCompressors() });
-  // The rows are hyparquet's fresh objects: their cells are converted in place rather than copied.
-  for (const row of rows) for (const key of Object.keys(row)) row[key] = jsonCell(row[key]);
+  const rows = await parquetReadObjects({
+    file,
+    metadata,
+    rowStart: start,
+    rowEnd: end,
+    ...(columns ? { columns } : {}),
+    compressors: await parquetCompressors(),
+  });
+  // The rows are hyparquet's fresh objects: their cells are converted in place rather than copied, and only in the
+  // columns whose cells may need it (text, booleans, doubles and 32-bit integers already are what JSON holds).
+  const converted = (await parquetColumns(metadata)).filter((c) => !c.plain && (!columns || columns.includes(c.name))).map((c) => c.name);
+  if (converted.length > 0) for (const row of rows) for (const key of converted) if (key in row) row[key] = jsonCell(row[key]);
   return rows;
 }
 
-/** Every row of the file in order, a row group at a time. */
-export async function* parquetRows(path: string): AsyncGenerator<TableRow> {
+/** Whether hyparquet reads a column's cells as JSON holds them already (no jsonCell needed). */
+function plainColumn(column: SchemaTree): boolean {
+  const { type, converted_type: converted, logical_type: logical } = column.element;
+  if (column.children.length > 0) return false;
+  if (type === 'BOOLEAN' || type === 'FLOAT' || type === 'DOUBLE') return true;
+  if (type === 'INT32') return converted === undefined && logical === undefined;
+  // Text (hyparquet decodes UTF-8), and JSON (JSON.parse's values).
+  if (type === 'BYTE_ARRAY') return converted === 'UTF8' || converted === 'JSON' || logical?.type === 'STRING' || logical?.type === 'JSON';
+  return false;
+}
+
+/** The file's top-level columns: name, and whether its cells need no conversion. */
+async function parquetColumns(metadata: FileMetaData): Promise<{ name: string; plain: boolean }[]> {
+  const { parquetSchema } = await import('hyparquet');
+  return parquetSchema(metadata).children.map((c) => ({ name: c.element.name, plain: plainColumn(c) }));
+}
+
+/** The file's top-level column names, in the file's order. */
+export async function parquetColumnNames(metadata: FileMetaData): Promise<string[]> {
+  return (await parquetColumns(metadata)).map((c) => c.name);
+}
+
+/**
+ * Every row of the file in order, a row group at a time. `pickColumns`: given the file's column names, the ones the
+ * caller reads (undefined: all); the others are never decoded, and a row holds only those.
+ */
+export async function* parquetRows(path: string, pickColumns?: (columns: string[]) => string[] | undefined): AsyncGenerator<TableRow> {
   const { file, metadata } = await parquetFile(path);
+  const columns = pickColumns?.(await parquetColumnNames(metadata));
   let start = 0;
   for (const group of metadata.row_groups) {
     const end = start + Number(group.num_rows);
-    const rows = await parquetRowRange(file, metadata, start, end);
+    const rows = await parquetRowRange(file, metadata, start, end, columns);
     for (let i = 0; i < rows.length; i++) yield { line: start + i + 1, row: rows[i] as Record<string, unknown> };
     start = end;
   }

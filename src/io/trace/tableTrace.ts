@@ -5,7 +5,7 @@
  * ordinal; CSV: the line it starts on); a table none of whose shapes Toolscope knows is one error, on line 1.
  */
 import { guardedEntry } from '../../core/trace/importers/entryGuard.ts';
-import { importExportRow } from '../../core/trace/importers/exportRow.ts';
+import { exportRowColumns, importExportRow } from '../../core/trace/importers/exportRow.ts';
 import type { TraceItem } from '../../core/trace/importers/importResult.ts';
 import { listKeys } from '../../core/trace/importers/jsonGuards.ts';
 import { csvRows } from './csvRows.ts';
@@ -28,7 +28,8 @@ const EXPECTED = 'a Langfuse observations export, LangSmith runs or Phoenix span
 
 /** Every record and error of a table file, in row order. */
 export async function* readTableItems(path: string, kind: TableKind): AsyncGenerator<TraceItem> {
-  const rows: AsyncGenerator<TableRow> = kind === 'parquet' ? parquetRows(path) : csvRows(path);
+  // Parquet is read by column: a Langfuse table's columns its importer never reads are not decoded.
+  const rows: AsyncGenerator<TableRow> = kind === 'parquet' ? parquetRows(path, exportRowColumns) : csvRows(path);
   let recognised = false;
   try {
     for await (const { line, row } of rows) {

@@ -12,6 +12,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Analyzer } from '../../../src/core/analysis.ts';
 import { PARSED_ONLY_NOTE } from '../../../src/core/trace/importers/exportMessages.ts';
+import { exportRowColumns, importExportRow } from '../../../src/core/trace/importers/exportRow.ts';
+import { LANGFUSE_OBSERVATION_COLUMNS } from '../../../src/core/trace/importers/langfuseObservation.ts';
 import type { ChatCompletion, ChatCompletionChunk, LoadedRecord, TraceRecord } from '../../../src/core/trace/record.ts';
 import { importText } from '../../../src/core/trace/importText.ts';
 import { loadAll } from '../../../src/io/trace/loadTrace.ts';
@@ -285,4 +287,70 @@ test('a table that is no export Toolscope reads is one error, and a Parquet file
   const broken = await loadAll(parquet);
   assert.equal(broken.records.length, 0);
   assert.match(broken.errors[0]?.message ?? '', /^Parquet file cannot be read: /);
+});
+
+test('the Langfuse importer reads no column outside LANGFUSE_OBSERVATION_COLUMNS (the Parquet reader decodes only those)', async () => {
+  const lines = (await readFile(at('langfuse/observations_v2.jsonl'), 'utf8')).split('\n').filter((l) => l.trim() !== '');
+  const rows = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+  // Beside the fixture's rows: one whose input has no tools (tool_definitions is read) and one in the UI export's camelCase.
+  const first = rows[1] as Record<string, unknown>;
+  const input = JSON.parse(first.input as string) as { messages: unknown };
+  rows.push({ ...first, input: JSON.stringify({ messages: input.messages }) });
+  rows.push({
+    id: 'g',
+    traceId: 't',
+    type: 'GENERATION',
+    startTime: 's',
+    model: 'm',
+    input: input.messages,
+    statusMessage: 'x',
+    level: 'ERROR',
+  });
+  const read = new Set<string>();
+  let records = 0;
+  for (const [i, row] of rows.entries()) {
+    const watched = new Proxy(row, {
+      get: (target, key) => (typeof key === 'string' && read.add(key), Reflect.get(target, key)),
+      has: (target, key) => (typeof key === 'string' && read.add(key), Reflect.has(target, key)),
+    });
+    records += importExportRow(watched, i + 1)?.records.length ?? 0;
+  }
+  assert.equal(records, 5, 'the three generations of the fixture and the two added');
+  assert.ok(read.has('tool_definitions') && read.has('statusMessage'), 'the fallbacks were reached');
+  const langfuseRead = [...read].filter(
+    (k) => !['toolscope', 'record', 'previous_hash', 'record_hash', 'context.span_id', 'context', 'run_type'].includes(k),
+  );
+  assert.deepEqual(
+    langfuseRead.filter((k) => !LANGFUSE_OBSERVATION_COLUMNS.has(k)),
+    [],
+  );
+});
+
+test('a Langfuse table is read by the importer’s columns only, other tables by all; the records are the JSONL export’s', async () => {
+  const full = Object.keys(JSON.parse((await readFile(at('langfuse/observations_v2.jsonl'), 'utf8')).split('\n')[0] ?? '{}') as object);
+  const picked = exportRowColumns(full) ?? [];
+  assert.equal(full.length, 33);
+  assert.deepEqual(
+    picked.filter((c) => !LANGFUSE_OBSERVATION_COLUMNS.has(c)),
+    [],
+  );
+  assert.ok(picked.length < 15 && !picked.includes('metadata') && !picked.includes('tool_calls'), picked.join(', '));
+  assert.equal(exportRowColumns([...full, 'run_type']), undefined, 'a column another shape is told by: every column is read');
+  assert.equal(exportRowColumns(['id', 'trace_id', 'type']), undefined, 'no Langfuse table');
+
+  // The bench's generator (the documented 33 columns, JSON columns as Parquet's JSON type): the Parquet read by the
+  // importer's columns gives the records the JSONL export of the same rows gives read whole.
+  const { writeLangfuseObservations, writeLangfuseObservationsJsonl } = await import('../../../bench/langfuseParquet.ts');
+  const parquet = join(dir, 'generated.parquet');
+  const jsonl = join(dir, 'generated.jsonl');
+  writeLangfuseObservations(parquet, 300);
+  writeLangfuseObservationsJsonl(jsonl, 300);
+  const [fromParquet, fromJsonl] = [await loadAll(parquet), await loadAll(jsonl)];
+  assert.equal(fromParquet.records.length, 270);
+  assert.deepEqual(fromParquet.errors, []);
+  assert.deepEqual(stripLines(fromParquet.records), stripLines(fromJsonl.records));
+  assert.ok(
+    fromParquet.records.some((r) => r.record.error !== undefined),
+    'some generations failed',
+  );
 });

@@ -8,7 +8,12 @@
 import { importDeepseekEnvelope, isDeepseekEnvelopeShape } from './deepseekEvidence.ts';
 import type { ReadResult } from './importResult.ts';
 import type { UnknownObject } from './jsonGuards.ts';
-import { importLangfuseObservation, isLangfuseObservationShape } from './langfuseObservation.ts';
+import {
+  importLangfuseObservation,
+  isLangfuseObservationShape,
+  isLangfuseObservationTable,
+  LANGFUSE_OBSERVATION_COLUMNS,
+} from './langfuseObservation.ts';
 import { importLangSmithRun, isLangSmithRunShape } from './langsmithRun.ts';
 import { importPhoenixSpan, isPhoenixSpanShape } from './openInferenceSpan.ts';
 
@@ -21,6 +26,21 @@ function dataframeSpan(row: UnknownObject): UnknownObject {
     else if (!k.startsWith('context.')) span[k] = v;
   }
   return span;
+}
+
+/** The keys the shapes tested before Langfuse's are told by (the tests in importExportRow, in its order). */
+const EARLIER_SHAPE_KEYS = ['toolscope', 'record', 'previous_hash', 'record_hash', 'context.span_id', 'context', 'run_type'];
+
+/**
+ * The columns a table's rows need read, from its column names, or undefined for all of them. A table of Langfuse
+ * observations in which no earlier shape's key is a column reaches importLangfuseObservation with every row, and
+ * that importer reads only LANGFUSE_OBSERVATION_COLUMNS: the others need not be decoded (a full observations_v2
+ * export has 33 columns; the importer reads 12 of them).
+ */
+export function exportRowColumns(columns: readonly string[]): string[] | undefined {
+  const names = new Set(columns);
+  if (EARLIER_SHAPE_KEYS.some((k) => names.has(k)) || !isLangfuseObservationTable(names)) return undefined;
+  return columns.filter((c) => LANGFUSE_OBSERVATION_COLUMNS.has(c));
 }
 
 /** `lineText`: the line as written, when there is one (the DeepSeek envelope's hash is checked against it). */

@@ -26,6 +26,44 @@ function field(row: UnknownObject, snake: string, camel: string): unknown {
   return row[snake] ?? row[camel];
 }
 
+/**
+ * Every column this importer reads from a row, the shape test's among them (both spellings): a table of observations
+ * need not decode the others (metadata, usage, costs, tags, the derived tool_calls… — most of a full export's cells).
+ * A test reads every fixture row through a proxy and fails when the importer touches a column missing here.
+ */
+export const LANGFUSE_OBSERVATION_COLUMNS: ReadonlySet<string> = new Set([
+  'id',
+  'trace_id',
+  'traceId',
+  'type',
+  'name',
+  'input',
+  'output',
+  'start_time',
+  'startTime',
+  'provided_model_name',
+  'model',
+  'parent_observation_id',
+  'tool_definitions',
+  'toolDefinitions',
+  'model_parameters',
+  'modelParameters',
+  'level',
+  'status_message',
+  'statusMessage',
+]);
+
+/** Whether a table with these columns holds Langfuse observations (the row test below, on column names alone). */
+export function isLangfuseObservationTable(columns: ReadonlySet<string>): boolean {
+  return (
+    columns.has('id') &&
+    (columns.has('trace_id') || columns.has('traceId')) &&
+    columns.has('type') &&
+    (columns.has('input') || columns.has('output')) &&
+    (columns.has('start_time') || columns.has('startTime') || columns.has('provided_model_name') || columns.has('parent_observation_id'))
+  );
+}
+
 export function isLangfuseObservationShape(value: UnknownObject): boolean {
   return (
     'id' in value &&
