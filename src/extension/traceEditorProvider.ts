@@ -6,7 +6,8 @@
  * So they do when `toolscope.vllmProfile` changes: with a profile, records also show what that vLLM would have sent.
  */
 import * as vscode from 'vscode';
-import { basename } from 'node:path';
+import { basename, join } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { HostRpc, type FollowUp, type GuidedFindings, type HostEvent, type HostReply, type WebviewRequest } from '../shared/protocol.ts';
 import { makeNonce, webviewPageHtml } from '../host/view/pageHtml.ts';
 import { TraceSession } from '../host/view/traceSession.ts';
@@ -194,6 +195,8 @@ class TraceDocument implements vscode.CustomDocument {
 
 export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<TraceDocument> {
   private readonly documents = new Set<TraceDocument>();
+  /** The webview's bundle and stylesheet, read once: every page carries them inline (pageHtml.ts says why). */
+  private page: Promise<{ script: string; style: string }> | undefined;
 
   constructor(private readonly context: vscode.ExtensionContext) {}
 
@@ -244,9 +247,13 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
     const dist = vscode.Uri.joinPath(this.context.extensionUri, 'dist');
     const media = vscode.Uri.joinPath(this.context.extensionUri, 'media');
     panel.webview.options = { enableScripts: true, localResourceRoots: [dist, media] };
+    this.page ??= Promise.all([readFile(join(dist.fsPath, 'webview.js'), 'utf8'), readFile(join(dist.fsPath, 'webview.css'), 'utf8')]).then(
+      ([script, style]) => ({ script, style }),
+    );
+    const { script, style } = await this.page;
     panel.webview.html = webviewPageHtml({
-      scriptUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.js')).toString(),
-      styleUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.css')).toString(),
+      script,
+      style,
       cspSource: panel.webview.cspSource,
       nonce: makeNonce(),
       title: basename(document.uri.fsPath),
