@@ -31,6 +31,9 @@ import { openMark } from './openMarks.ts';
 
 export const TRACE_VIEW_TYPE = 'toolscope.trace';
 
+/** How long the list's analysis waits for the page to ask for its first record after the `ready` reply, ms. */
+const FIRST_RECORD_WAIT_MS = 300;
+
 /** Every open trace editor's panel and its RPC: the stepping commands act on the active one. */
 const openViews = new Map<vscode.WebviewPanel, HostRpc>();
 
@@ -78,6 +81,12 @@ class TraceDocument implements vscode.CustomDocument {
   private disposed = false;
   /** The first rows went out (for the open marks). */
   private rowsSent = false;
+  /** The list's first batch, analysed for the first `ready` reply (firstRows). */
+  private firstBatch: Promise<void> | null = null;
+  /** The first batch's what-if findings, posted when the background analysis starts. */
+  private firstGuided: GuidedFindings[] = [];
+  /** The background analysis waits for the first record to be sent, at most this long (firstRows). */
+  private held: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     readonly uri: vscode.Uri,
@@ -95,8 +104,12 @@ class TraceDocument implements vscode.CustomDocument {
    * rows sent before their what-if answered.
    */
   analyseInBackground(): Promise<void> {
+    clearTimeout(this.held);
+    this.held = undefined;
     this.analysing ??= (async () => {
       try {
+        await this.firstBatch;
+        this.post(this.firstGuided.splice(0));
         for (;;) {
           if (this.disposed || this.stopping) return;
           const batch = await this.session.nextBatch(40);
@@ -122,6 +135,38 @@ class TraceDocument implements vscode.CustomDocument {
       }
     })();
     return this.analysing;
+  }
+
+  /**
+   * The first page's rows, before the `ready` reply: the list's first batch when nothing is listed yet, so the reply
+   * carries rows and the page asks for its record at once. The rest of the list waits for that record to be sent
+   * (at most FIRST_RECORD_WAIT_MS): sent as an event after an empty reply, the rows cost a message more, and the
+   * page's `getRecord` then queued behind the next batches on this thread (300 ms and more of the open → first paint
+   * path on the sample).
+   */
+  async firstRows(): Promise<void> {
+    this.firstBatch ??=
+      this.analysing || this.rowsSent
+        ? Promise.resolve()
+        : (async () => {
+            const batch = await this.session.nextBatch(40);
+            if (!batch) return;
+            if (batch.summaries.length && !this.rowsSent) {
+              this.rowsSent = true;
+              openMark('first-rows', this.uri.fsPath);
+            }
+            this.firstGuided.push(...batch.guided);
+          })();
+    await this.firstBatch;
+    if (!this.analysing) {
+      clearTimeout(this.held);
+      this.held = setTimeout(() => void this.analyseInBackground(), FIRST_RECORD_WAIT_MS);
+    }
+  }
+
+  /** A record was sent to a page: the list's analysis may go on (firstRows). */
+  recordSent(): void {
+    if (this.held !== undefined) void this.analyseInBackground();
   }
 
   private post(findings: GuidedFindings[]): void {
@@ -170,6 +215,8 @@ class TraceDocument implements vscode.CustomDocument {
       } finally {
         this.stopping = false;
       }
+      // The first batch's findings were for the options before.
+      this.firstGuided = [];
       if (!this.session.setOptions(options)) {
         void this.analyseInBackground();
         return;
@@ -187,6 +234,7 @@ class TraceDocument implements vscode.CustomDocument {
 
   dispose(): void {
     this.disposed = true;
+    clearTimeout(this.held);
     this.onDispose();
     // Close the file once the batch being analysed is done: closing under it made the read fail.
     void (this.analysing ?? Promise.resolve()).catch(() => undefined).then(() => this.session.close());
@@ -292,8 +340,8 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
     switch (request.type) {
       case 'ready': {
         openMark('first-message', document.uri.fsPath);
+        await document.firstRows();
         const { summaries, lineErrors } = document.session.snapshot();
-        void document.analyseInBackground();
         const id = document.uri.toString();
         const views = readyViews.get(id) ?? new Set<HostRpc>();
         views.add(rpc);
@@ -311,6 +359,7 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
         // Shown without waiting for the what-if; its findings follow the reply.
         const { view, guided } = await document.session.record(request.key);
         openMark('record-sent', document.uri.fsPath);
+        document.recordSent();
         if (guided) followUp(guided.then((findings) => findings && { type: 'guidedFindings', findings: [findings] }));
         shownRecords.set(document.uri.toString(), view.id);
         return { type: 'record', view };
