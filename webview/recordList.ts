@@ -67,6 +67,15 @@ export function matchesFilters(s: RecordSummary, f: Filters, needle: string): bo
   return true;
 }
 
+/**
+ * Rows drawn beyond each edge of the view after the list moved `jump` rows since the last frame: the overscan while
+ * it moves less than that per frame (the rows about to scroll in are ready), none while it moves more (a fling: the
+ * next frame shows rows the overscan never held).
+ */
+export function overscanFor(jump: number): number {
+  return Math.abs(jump) > OVERSCAN ? 0 : OVERSCAN;
+}
+
 export class RecordList {
   readonly el: HTMLElement;
   private readonly scroller: HTMLElement;
@@ -100,6 +109,8 @@ export class RecordList {
   /** The first and last position in view when last told (`onRowsInView`), and the timer that tells. */
   private toldInView = '';
   private inViewTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The first row in view at the last render: how far the list jumped since (a fling draws no overscan). */
+  private lastFirstInView = -1;
 
   constructor(private readonly opts: RecordListOptions) {
     this.filters = { ...opts.filters };
@@ -430,9 +441,14 @@ export class RecordList {
     const view = this.viewHeight || this.scroller.clientHeight || this.rowHeight * 20;
     if (this.grown) top = this.resize(top);
     // As many rows in every frame (not one more or less as the rows cross the edges): a row that joins or leaves
-    // the page relays out the whole page, a row refilled in place only itself.
-    const rows = Math.ceil(view / this.rowHeight) + 1 + 2 * OVERSCAN;
-    const first = Math.max(0, Math.min(Math.floor(top / this.rowHeight) - OVERSCAN, this.filtered.length - rows));
+    // the page relays out the whole page, a row refilled in place only itself. But a fling that moves the list
+    // further than the overscan per frame would lay out and paint the overscan rows (40 % of the rows) for nothing,
+    // gone before they could show: only the rows in view are drawn until it slows down (overscanFor).
+    const firstInView = Math.floor(top / this.rowHeight);
+    const overscan = overscanFor(firstInView - this.lastFirstInView);
+    this.lastFirstInView = firstInView;
+    const rows = Math.ceil(view / this.rowHeight) + 1 + 2 * overscan;
+    const first = Math.max(0, Math.min(firstInView - overscan, this.filtered.length - rows));
     const last = Math.min(this.filtered.length - 1, first + rows - 1);
     for (const [pos, row] of this.rendered) {
       if (pos >= first && pos <= last) continue;
@@ -457,6 +473,8 @@ export class RecordList {
     if (selectedPos !== -1 && this.rendered.has(selectedPos)) this.scroller.setAttribute('aria-activedescendant', `rec-opt-${selectedPos}`);
     else this.scroller.removeAttribute('aria-activedescendant');
     this.tellInView(Math.floor(top / this.rowHeight), Math.ceil((top + view) / this.rowHeight));
+    // Drawn without its overscan (a fling): once more in the next frame, which has it back if the list came to rest.
+    if (overscan === 0) this.scheduleRender();
     return top;
   }
 

@@ -6,7 +6,8 @@
  * So they do when `toolscope.vllmProfile` changes: with a profile, records also show what that vLLM would have sent.
  */
 import * as vscode from 'vscode';
-import { basename } from 'node:path';
+import { basename, join } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { HostRpc, type FollowUp, type GuidedFindings, type HostEvent, type HostReply, type WebviewRequest } from '../shared/protocol.ts';
 import { makeNonce, webviewPageHtml } from '../host/view/pageHtml.ts';
 import { TraceSession } from '../host/view/traceSession.ts';
@@ -29,6 +30,9 @@ import { listWorkers } from '../host/view/listWorkers.ts';
 import { openMark } from './openMarks.ts';
 
 export const TRACE_VIEW_TYPE = 'toolscope.trace';
+
+/** How long the list's analysis waits for the page to ask for its first record after the `ready` reply, ms. */
+const FIRST_RECORD_WAIT_MS = 300;
 
 /** Every open trace editor's panel and its RPC: the stepping commands act on the active one. */
 const openViews = new Map<vscode.WebviewPanel, HostRpc>();
@@ -77,6 +81,12 @@ class TraceDocument implements vscode.CustomDocument {
   private disposed = false;
   /** The first rows went out (for the open marks). */
   private rowsSent = false;
+  /** The list's first batch, analysed for the first `ready` reply (firstRows). */
+  private firstBatch: Promise<void> | null = null;
+  /** The first batch's what-if findings, posted when the background analysis starts. */
+  private firstGuided: GuidedFindings[] = [];
+  /** The background analysis waits for the first record to be sent, at most this long (firstRows). */
+  private held: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     readonly uri: vscode.Uri,
@@ -94,8 +104,12 @@ class TraceDocument implements vscode.CustomDocument {
    * rows sent before their what-if answered.
    */
   analyseInBackground(): Promise<void> {
+    clearTimeout(this.held);
+    this.held = undefined;
     this.analysing ??= (async () => {
       try {
+        await this.firstBatch;
+        this.post(this.firstGuided.splice(0));
         for (;;) {
           if (this.disposed || this.stopping) return;
           const batch = await this.session.nextBatch(40);
@@ -121,6 +135,38 @@ class TraceDocument implements vscode.CustomDocument {
       }
     })();
     return this.analysing;
+  }
+
+  /**
+   * The first page's rows, before the `ready` reply: the list's first batch when nothing is listed yet, so the reply
+   * carries rows and the page asks for its record at once. The rest of the list waits for that record to be sent
+   * (at most FIRST_RECORD_WAIT_MS): sent as an event after an empty reply, the rows cost a message more, and the
+   * page's `getRecord` then queued behind the next batches on this thread (300 ms and more of the open → first paint
+   * path on the sample).
+   */
+  async firstRows(): Promise<void> {
+    this.firstBatch ??=
+      this.analysing || this.rowsSent
+        ? Promise.resolve()
+        : (async () => {
+            const batch = await this.session.nextBatch(40);
+            if (!batch) return;
+            if (batch.summaries.length && !this.rowsSent) {
+              this.rowsSent = true;
+              openMark('first-rows', this.uri.fsPath);
+            }
+            this.firstGuided.push(...batch.guided);
+          })();
+    await this.firstBatch;
+    if (!this.analysing) {
+      clearTimeout(this.held);
+      this.held = setTimeout(() => void this.analyseInBackground(), FIRST_RECORD_WAIT_MS);
+    }
+  }
+
+  /** A record was sent to a page: the list's analysis may go on (firstRows). */
+  recordSent(): void {
+    if (this.held !== undefined) void this.analyseInBackground();
   }
 
   private post(findings: GuidedFindings[]): void {
@@ -169,6 +215,8 @@ class TraceDocument implements vscode.CustomDocument {
       } finally {
         this.stopping = false;
       }
+      // The first batch's findings were for the options before.
+      this.firstGuided = [];
       if (!this.session.setOptions(options)) {
         void this.analyseInBackground();
         return;
@@ -186,6 +234,7 @@ class TraceDocument implements vscode.CustomDocument {
 
   dispose(): void {
     this.disposed = true;
+    clearTimeout(this.held);
     this.onDispose();
     // Close the file once the batch being analysed is done: closing under it made the read fail.
     void (this.analysing ?? Promise.resolve()).catch(() => undefined).then(() => this.session.close());
@@ -194,6 +243,8 @@ class TraceDocument implements vscode.CustomDocument {
 
 export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<TraceDocument> {
   private readonly documents = new Set<TraceDocument>();
+  /** The webview's bundle and stylesheet, read once: every page carries them inline (pageHtml.ts says why). */
+  private page: Promise<{ script: string; style: string }> | undefined;
 
   constructor(private readonly context: vscode.ExtensionContext) {}
 
@@ -244,9 +295,13 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
     const dist = vscode.Uri.joinPath(this.context.extensionUri, 'dist');
     const media = vscode.Uri.joinPath(this.context.extensionUri, 'media');
     panel.webview.options = { enableScripts: true, localResourceRoots: [dist, media] };
+    this.page ??= Promise.all([readFile(join(dist.fsPath, 'webview.js'), 'utf8'), readFile(join(dist.fsPath, 'webview.css'), 'utf8')]).then(
+      ([script, style]) => ({ script, style }),
+    );
+    const { script, style } = await this.page;
     panel.webview.html = webviewPageHtml({
-      scriptUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.js')).toString(),
-      styleUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.css')).toString(),
+      script,
+      style,
       cspSource: panel.webview.cspSource,
       nonce: makeNonce(),
       title: basename(document.uri.fsPath),
@@ -285,8 +340,8 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
     switch (request.type) {
       case 'ready': {
         openMark('first-message', document.uri.fsPath);
+        await document.firstRows();
         const { summaries, lineErrors } = document.session.snapshot();
-        void document.analyseInBackground();
         const id = document.uri.toString();
         const views = readyViews.get(id) ?? new Set<HostRpc>();
         views.add(rpc);
@@ -304,6 +359,7 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
         // Shown without waiting for the what-if; its findings follow the reply.
         const { view, guided } = await document.session.record(request.key);
         openMark('record-sent', document.uri.fsPath);
+        document.recordSent();
         if (guided) followUp(guided.then((findings) => findings && { type: 'guidedFindings', findings: [findings] }));
         shownRecords.set(document.uri.toString(), view.id);
         return { type: 'record', view };

@@ -304,8 +304,7 @@ export async function openVsCodePage(
   await page.exposeFunction('__toolscopeHost', (m: unknown) => rpc.receive(m));
   await page.addInitScript(ACQUIRE_SCRIPT);
   const html = webviewPageHtml({
-    scriptUri: `${server.origin}/dist/webview.js`,
-    styleUri: `${server.origin}/dist/webview.css`,
+    ...bundle(),
     cspSource: server.origin,
     nonce: makeNonce(),
     title: basename(tracePath),

@@ -28,6 +28,8 @@ const SCHEMA = { type: 'object', properties: { a: { type: 'string' } }, required
 interface Frames {
   deltas: number[];
   analysing: boolean;
+  /** The fewest rows the page held in a frame of the fling. */
+  fewestRows: number;
 }
 
 interface FrameFigures {
@@ -54,20 +56,23 @@ async function fling(page: Page): Promise<Frames> {
     page,
     `new Promise((resolve) => {
       const scroller = document.querySelector('.list-scroller');
+      const spacer = document.querySelector('.list-spacer');
       const rowHeight = parseFloat(document.querySelector('.rec-row')?.style.height ?? '42') || 42;
       const per = ${ROWS_PER_FRAME} * rowHeight;
       let dir = 1;
       const out = [];
       let last = -1;
+      let fewestRows = Infinity;
       function step(t) {
         if (last >= 0) out.push(t - last);
         last = t;
+        if (out.length > 2) fewestRows = Math.min(fewestRows, spacer.childElementCount);
         const max = scroller.scrollHeight - scroller.clientHeight;
         const next = scroller.scrollTop + dir * per;
         if (next >= max || next <= 0) dir = -dir;
         scroller.scrollTop = Math.max(0, Math.min(max, next));
         if (out.length < ${FRAMES}) requestAnimationFrame(step);
-        else resolve({ deltas: out, analysing: /analysing/.test(document.querySelector('.status')?.textContent ?? '') });
+        else resolve({ deltas: out, analysing: /analysing/.test(document.querySelector('.status')?.textContent ?? ''), fewestRows });
       }
       requestAnimationFrame(step);
     })`,
@@ -138,6 +143,10 @@ describe('record list scrolling', () => {
       await page.waitForTimeout(100);
       const rows = await rowsShown(page);
       assert.ok(rows.length > 10 && rows.length < 80, `${rows.length} rows in the page`);
+      // Flung further than the overscan per frame, the list drew the rows in view only; at rest the overscan is back
+      // (8 rows each side: recordList.ts).
+      assert.ok(flung.fewestRows > 10, `${flung.fewestRows} rows in a frame of the fling`);
+      assert.ok(rows.length >= flung.fewestRows + 14, `${rows.length} rows at rest, ${flung.fewestRows} in a frame of the fling`);
       const height = await js<number>(page, `parseFloat(document.querySelector('.rec-row').style.height)`);
       for (const r of rows) {
         assert.equal(r.id, `r${r.pos - 1}`, `the row at position ${r.pos}`);

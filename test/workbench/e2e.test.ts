@@ -108,8 +108,10 @@ async function openPath(marksFile: string, file: string, t0: number, frame: Fram
     : [];
   const page = await frame.evaluate<Record<string, number>>(`(() => {
     const at = (n) => { const m = performance.getEntriesByName(n)[0]; return m ? performance.timeOrigin + m.startTime : NaN; };
+    const nav = performance.getEntriesByType('navigation')[0];
     return {
       'page started': performance.timeOrigin,
+      'page loaded': nav && nav.responseEnd > 0 ? performance.timeOrigin + nav.responseEnd : NaN,
       'script started': at('toolscope:webview-start'),
       'ready asked': at('toolscope:ready-asked'),
       'list drawn': at('toolscope:list-painted'),
@@ -120,8 +122,12 @@ async function openPath(marksFile: string, file: string, t0: number, frame: Fram
   const first = (name: string) => host.find((m) => m.mark === name)?.at ?? NaN;
   for (const name of ['activate', 'activated', 'document-open', 'document-opened', 'webview-created']) steps.push([name, first(name)]);
   // The page's own steps before the host hears it: a gap after 'ready asked' is the host's, one before it the page's.
+  // 'page loaded' is the workbench's placeholder page (the webview writes the trace editor's page into it): in a
+  // browser workbench every webview but the first waits about 1 s there for the webview service worker's new version
+  // to activate (Chromium delays that activation by a second), whatever the trace; the page's own load follows it.
   steps.push(
     ['page started', page['page started'] as number],
+    ['page loaded', page['page loaded'] as number],
     ['script started', page['script started'] as number],
     ['ready asked', page['ready asked'] as number],
   );
@@ -136,15 +142,33 @@ async function openPath(marksFile: string, file: string, t0: number, frame: Fram
   return `open → first paint, ms after the open command (step): ${parts.join(', ')}`;
 }
 
-/** p50, p95 and the worst of a list of frame times, ms. */
-function frameFigures(deltas: number[]): { p50: number; p95: number; max: number; n: number } {
-  const d = [...deltas].sort((a, b) => a - b);
-  const at = (q: number) => d[Math.min(d.length - 1, Math.floor(q * d.length))] ?? NaN;
-  return { p50: at(0.5), p95: at(0.95), max: d[d.length - 1] ?? NaN, n: d.length };
+/** One frame at 60 Hz, ms: a frame longer than this (plus timer slack) missed a vsync. */
+const FRAME = 1000 / 60;
+
+interface FrameFigures {
+  p50: number;
+  p95: number;
+  max: number;
+  n: number;
+  /** The share of frames longer than one 60 Hz frame (a missed vsync). */
+  dropped: number;
 }
 
-const ms = (f: { p50: number; p95: number; max: number; n: number }) =>
-  `p50 ${f.p50.toFixed(1)} / p95 ${f.p95.toFixed(1)} / worst ${f.max.toFixed(1)} ms over ${f.n} frames`;
+/** p50, p95 and the worst of a list of frame times, ms, and the share of frames that missed a vsync. */
+function frameFigures(deltas: number[]): FrameFigures {
+  const d = [...deltas].sort((a, b) => a - b);
+  const at = (q: number) => d[Math.min(d.length - 1, Math.floor(q * d.length))] ?? NaN;
+  return {
+    p50: at(0.5),
+    p95: at(0.95),
+    max: d[d.length - 1] ?? NaN,
+    n: d.length,
+    dropped: d.filter((x) => x > FRAME + 2).length / d.length,
+  };
+}
+
+const ms = (f: FrameFigures) =>
+  `p50 ${f.p50.toFixed(1)} / p95 ${f.p95.toFixed(1)} / worst ${f.max.toFixed(1)} ms, ${(100 * f.dropped).toFixed(1)} % of ${f.n} frames over one 60 Hz frame`;
 
 /** requestAnimationFrame deltas over `frames` frames, each after `stepJs` ran (a string: tsx's helpers do not reach the page). */
 function framesJs(frames: number, setupJs: string, stepJs: string, doneJs: string): string {
