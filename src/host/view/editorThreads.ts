@@ -7,11 +7,14 @@ import { guidedEngine } from '../../io/guided/guidedEnginePool.ts';
 import { listWorkers } from './listWorkers.ts';
 
 export function configureEditorThreads(cores = availableParallelism()): void {
-  // The list's what-ifs on two grammar threads at least (the record in view first, guidedEnginePool.ts): one thread
-  // starved while this one analysed a batch.
-  guidedEngine().setWorkers(Math.min(4, Math.max(2, cores - 1)));
-  // A big trace's list is analysed on threads of its own (about 20 s of CPU for 200 MB), this thread answering
-  // the user meanwhile: one per core but one (the host's thread, the grammar engines and the page share that one);
-  // on a loaded 2-core machine two list workers took more CPU and longer than one thread (CHANGELOG).
-  listWorkers().setWorkers(Math.min(4, Math.max(1, cores - 1)));
+  // A big trace's list is analysed on threads of its own (about 20 s of CPU for 200 MB), one per core: each runs its
+  // rows' what-ifs on a grammar worker of its own (listWorker.ts), so a list worker and its grammar worker take
+  // turns on a core rather than waiting for this thread to pass the what-ifs on (five hops a record, 167 MB crossing
+  // threads for 200 MB; bench --editor-trace).
+  listWorkers().setWorkers(Math.min(4, Math.max(1, cores)));
+  // This thread's grammar engine: the record shown, and the lists of traces this thread lists itself (small ones,
+  // a big one's first rows). One worker holding a few what-ifs at once (not one: it waited for this thread's turn
+  // between two), few enough that the record shown does not wait long behind the list's.
+  guidedEngine().setWorkers(Math.min(4, Math.max(1, cores - 1)));
+  guidedEngine().setLaneDepth(4);
 }
