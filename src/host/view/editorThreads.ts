@@ -7,11 +7,12 @@ import { guidedEngine } from '../../io/guided/guidedEnginePool.ts';
 import { listWorkers } from './listWorkers.ts';
 
 export function configureEditorThreads(cores = availableParallelism()): void {
-  // A big trace's list is analysed on threads of its own (about 20 s of CPU for 200 MB), one per core: each runs its
-  // rows' what-ifs on a grammar worker of its own (listWorker.ts), so a list worker and its grammar worker take
-  // turns on a core rather than waiting for this thread to pass the what-ifs on (five hops a record, 167 MB crossing
-  // threads for 200 MB; bench --editor-trace).
-  listWorkers().setWorkers(Math.min(4, Math.max(1, cores)));
+  // A big trace's list is analysed on threads of its own (about 20 s of CPU for 200 MB), each running its rows'
+  // what-ifs on a grammar worker of its own (listWorker.ts) rather than through this thread (five hops a record,
+  // 175 MB crossing threads for 200 MB; bench --editor-trace). One per core but one: the page scrolling the list
+  // needs the last (one per core, on this 2-core machine at load 16-22, the e2e's scroll frames went from p95 83-117
+  // ms to 217-467 ms).
+  listWorkers().setWorkers(Math.min(4, Math.max(1, cores - 1)));
   // This thread's grammar engine: the record shown, and the lists of traces this thread lists itself (small ones,
   // a big one's first rows). One worker holding a few what-ifs at once (not one: it waited for this thread's turn
   // between two), few enough that the record shown does not wait long behind the list's.
