@@ -10,6 +10,7 @@ import { benchFaults } from './faultsBench.ts';
 import { MEMORY_CHILD_FLAG, benchMemory, memoryChild } from './memoryBench.ts';
 import { benchBesideVllmOnly, benchCorpusOnly, benchParquetOnly, benchProcess } from './processBench.ts';
 import { benchCodeCache } from './codeCacheBench.ts';
+import { benchEditorTrace, EDITOR_TRACE_CHILD_FLAG, editorTraceChild } from './editorTraceBench.ts';
 import { benchTableImport, TABLE_BREAKDOWN_FLAG, TABLE_CHILD_FLAG, tableImportBreakdown, tableImportChild } from './tableImportBench.ts';
 
 async function main(): Promise<void> {
@@ -43,6 +44,8 @@ async function main(): Promise<void> {
   await benchMemory(log);
   log('');
   await benchTableImport(log);
+  log('');
+  await benchEditorTrace(log);
 }
 
 /** `bench.js --memory-child FILE [LIMIT]`: one huge-completion measurement in a fresh process (memoryBench.ts). */
@@ -50,6 +53,9 @@ async function entry(): Promise<void> {
   const [flag, path, limit] = process.argv.slice(2);
   if (flag === MEMORY_CHILD_FLAG && path) return memoryChild(path, limit ? Number(limit) : undefined);
   if (flag === TABLE_CHILD_FLAG && path) return tableImportChild(path);
+  if (flag === EDITOR_TRACE_CHILD_FLAG && path) return editorTraceChild(path);
+  // `bench.js --editor-trace`: only the trace editor's pipeline over the workbench's 200 MB trace (editorTraceBench.ts).
+  if (flag === '--editor-trace') return benchEditorTrace((line) => process.stdout.write(line + '\n'));
   if (flag === TABLE_BREAKDOWN_FLAG && path) return tableImportBreakdown(path);
   // `bench.js --table-import`: only reading a 100k-observation Langfuse Parquet export.
   if (flag === '--table-import') return benchTableImport((line) => process.stdout.write(line + '\n'));

@@ -24,9 +24,8 @@ import {
 import { analysisSettingsFor } from './analysisSettings.ts';
 import type { AnalysisOptions } from '../core/analysis.ts';
 import { rawRecordUri, registerRawRecordDocuments, setRawContent } from './rawRecordDocuments.ts';
-import { availableParallelism } from 'node:os';
-import { guidedEngine } from '../io/guided/guidedEnginePool.ts';
 import { listWorkers } from '../host/view/listWorkers.ts';
+import { configureEditorThreads } from '../host/view/editorThreads.ts';
 import { openMark } from './openMarks.ts';
 
 export const TRACE_VIEW_TYPE = 'toolscope.trace';
@@ -249,13 +248,7 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
   constructor(private readonly context: vscode.ExtensionContext) {}
 
   static register(context: vscode.ExtensionContext): vscode.Disposable {
-    // The list's what-ifs on two grammar threads at least (the record in view first, guidedEnginePool.ts): one thread
-    // starved while this one analysed a batch.
-    guidedEngine().setWorkers(Math.min(4, Math.max(2, availableParallelism() - 1)));
-    // A big trace's list is analysed on threads of its own (about 20 s of CPU for 200 MB), this thread answering
-    // the user meanwhile: one per core but one (the host's thread, the grammar engines and the page share that one);
-    // on a loaded 2-core machine two list workers took more CPU and longer than one thread (CHANGELOG).
-    listWorkers().setWorkers(Math.min(4, Math.max(1, availableParallelism() - 1)));
+    configureEditorThreads();
     const provider = new TraceEditorProvider(context);
     return vscode.Disposable.from(
       vscode.window.registerCustomEditorProvider(TRACE_VIEW_TYPE, provider, {

@@ -12,11 +12,12 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { copyFile, mkdir, mkdtemp, open, rm } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Frame, Page } from 'playwright-core';
 import { launch, ROOT } from '../webview/harness.ts';
+import { BIG_TRACE_SAMPLE, writeBigTrace } from '../../bench/bigTrace.ts';
 import { summarize } from '../../src/host/eval/k2vvMetrics.ts';
 import { loadK2vvResults } from '../../src/host/eval/loadResults.ts';
 import { loadAll } from '../../src/io/trace/loadTrace.ts';
@@ -34,34 +35,13 @@ import {
 
 const missing = workbenchMissing();
 const OUT = join(ROOT, 'test-results', 'e2e');
-const KIMI = 'kimi-k2-raw-completions.jsonl';
+const KIMI = BIG_TRACE_SAMPLE;
 const BIG = 'generated-200mb.jsonl';
 
 let browser: Browser;
 let tmp: string;
 let vsix: string;
 const figures: string[] = [];
-
-/** A ~200 MB trace of real records: the Kimi K2 sample's lines again and again, each with a new id. */
-async function writeBigTrace(path: string, target = 200 * 1024 * 1024): Promise<{ bytes: number; records: number }> {
-  const lines = readFileSync(join(ROOT, 'samples', KIMI), 'utf8')
-    .split('\n')
-    .filter(Boolean);
-  const handle = await open(path, 'w');
-  let bytes = 0;
-  let records = 0;
-  try {
-    for (let round = 0; bytes < target; round++) {
-      const batch = lines.map((l) => l.replace(/"id":"([^"]*)"/, (_, id: string) => `"id":"${id}-${round}"`)).join('\n') + '\n';
-      await handle.write(batch);
-      bytes += Buffer.byteLength(batch);
-      records += lines.length;
-    }
-  } finally {
-    await handle.close();
-  }
-  return { bytes, records };
-}
 
 /** The little of the DOM these tests read inside the webview (the project's Node types have no DOM). */
 interface Doc {
@@ -260,7 +240,7 @@ async function journey(theme: 'dark' | 'light'): Promise<void> {
   for (const f of readdirSync(join(ROOT, 'samples')).filter((f) => f.endsWith('.jsonl')))
     await copyFile(join(ROOT, 'samples', f), join(ws, f));
   let big: { bytes: number; records: number } | null = null;
-  if (theme === 'dark') big = await writeBigTrace(join(ws, BIG));
+  if (theme === 'dark') big = await writeBigTrace(ROOT, join(ws, BIG));
   const original = readFileSync(join(ws, KIMI));
   // The extension host marks the moments of each open there (src/extension/openMarks.ts).
   const marks = join(tmp, `open-marks-${theme}.jsonl`);

@@ -2,7 +2,8 @@
  * The trace editor's list workers: threads that list ranges of a big file's entries (listWorker.ts), so the record
  * analysis of a 200 MB trace (about 20 s of CPU) runs beside the extension host's thread instead of on it. A range
  * goes to a thread that is listing nothing (its earlier ranges' what-ifs may still run there); each range's answers
- * go to the sink its session gave. Threads start when first needed, and do not keep the process alive.
+ * go to the sink its session gave. Each thread runs its rows' what-ifs on a grammar worker of its own (listWorker.ts);
+ * the host says which rows the user sees. Threads start when first needed, and do not keep the process alive.
  */
 import type { Worker } from 'node:worker_threads';
 import { dirname, join } from 'node:path';
@@ -10,19 +11,13 @@ import type { AnalysisOptions } from '../../core/analysis.ts';
 import type { TraceRange } from '../../io/trace/traceRanges.ts';
 import { startWorker } from '../../io/workerThread.ts';
 import type { GuidedFindings, LineErrorView, RecordSummary } from '../../shared/protocol.ts';
-import { LIST_WORKER, type ListWorkerAnswer, type ListWorkerRequest, type RemoteWhatIf } from './listWorkerProtocol.ts';
-import type { WhatIfOutcome } from '../../core/guided/engineProtocol.ts';
-
-/** A worker's what-if whose range is gone. */
-const GONE: WhatIfOutcome = { ran: false, why: 'the what-if was cancelled before it ran', unavailable: false };
+import { LIST_WORKER, type ListWorkerAnswer, type ListWorkerRequest } from './listWorkerProtocol.ts';
 
 /** Where one range's answers go (its session). */
 export interface RangeSink {
   batch(summaries: RecordSummary[], lineErrors: LineErrorView[], guided: GuidedFindings[]): void;
   listed(): void;
   guided(findings: GuidedFindings[]): void;
-  /** Runs a what-if the range's analysis asks for (on this thread's grammar engines). */
-  whatIf(asked: RemoteWhatIf): Promise<WhatIfOutcome>;
   /** Nothing more comes; `error` when the range could not be listed (or its thread died). */
   done(error?: string): void;
 }
@@ -33,8 +28,6 @@ interface Thread {
   listing: number | null;
   /** Every range it has not finished (listing or running what-ifs). */
   ranges: Set<number>;
-  /** What-if outcomes to send it at the next turn. */
-  answers: { ask: number; outcome: WhatIfOutcome }[] | null;
 }
 
 /** Bundled: dist/listWorker.js beside this bundle (scripts/build.mjs); from source: the module itself. */
@@ -71,16 +64,29 @@ export class ListWorkers {
     return () => this.idleListeners.delete(f);
   }
 
-  /** Lists `range` on a thread that is listing nothing (call when `idle`); its answers go to `sink`. Returns its id. */
-  list(range: TraceRange, fileName: string, options: AnalysisOptions, sink: RangeSink): number {
+  /**
+   * Lists `range` on a thread that is listing nothing (call when `idle`); its answers go to `sink`; `inView`: the keys
+   * of the rows the user sees. Returns its id.
+   */
+  list(range: TraceRange, fileName: string, options: AnalysisOptions, sink: RangeSink, inView: readonly string[] = []): number {
     const free = this.threads.filter((t) => t.listing === null).sort((a, b) => a.ranges.size - b.ranges.size)[0];
     const thread = free ?? this.spawn();
     const id = this.nextId++;
     thread.listing = id;
     thread.ranges.add(id);
     this.sinks.set(id, { sink, thread });
-    this.post(thread, { type: 'range', id, range, fileName, options });
+    this.post(thread, { type: 'range', id, range, fileName, options, inView: [...inView] });
     return id;
+  }
+
+  /** The rows the user sees are now `keys`: the what-ifs of ranges `ids` still waiting for them go first. */
+  setInView(ids: Iterable<number>, keys: readonly string[]): void {
+    const byThread = new Map<Thread, number[]>();
+    for (const id of ids) {
+      const s = this.sinks.get(id);
+      if (s) byThread.set(s.thread, [...(byThread.get(s.thread) ?? []), id]);
+    }
+    for (const [thread, of] of byThread) this.post(thread, { type: 'inView', ids: of, keys: [...keys] });
   }
 
   /** Entries of range `id` from `from` on no longer apply (its sink still hears `listed` and `done`). */
@@ -105,7 +111,7 @@ export class ListWorkers {
   private spawn(): Thread {
     const worker = startWorker(workerFile(), { workerData: { kind: LIST_WORKER } });
     worker.unref();
-    const thread: Thread = { worker, listing: null, ranges: new Set(), answers: null };
+    const thread: Thread = { worker, listing: null, ranges: new Set() };
     this.threads.push(thread);
     worker.on('message', (a: ListWorkerAnswer) => this.answer(thread, a));
     const died = (why: string) => {
@@ -134,14 +140,6 @@ export class ListWorkers {
       case 'guided':
         s?.sink.guided(a.findings);
         return;
-      case 'whatIfs':
-        for (const { ask, whatIf } of a.asks) {
-          const answer = (outcome: WhatIfOutcome) => this.answerWhatIf(thread, ask, outcome);
-          (s ? s.sink.whatIf(whatIf) : Promise.resolve(GONE)).then(answer, (err: unknown) =>
-            answer({ ran: false, why: err instanceof Error ? err.message : String(err), unavailable: true }),
-          );
-        }
-        return;
       case 'listed':
         if (thread.listing === a.id) thread.listing = null;
         s?.sink.listed();
@@ -152,20 +150,6 @@ export class ListWorkers {
         this.sinks.delete(a.id);
         s?.sink.done(a.error);
     }
-  }
-
-  /** Answers go back in bursts (the memo answers a whole batch at once), one message per burst. */
-  private answerWhatIf(thread: Thread, ask: number, outcome: WhatIfOutcome): void {
-    if (!this.threads.includes(thread)) return;
-    if (!thread.answers) {
-      const answers: { ask: number; outcome: WhatIfOutcome }[] = [];
-      thread.answers = answers;
-      setImmediate(() => {
-        thread.answers = null;
-        if (this.threads.includes(thread)) this.post(thread, { type: 'whatIfs', answers });
-      });
-    }
-    thread.answers.push({ ask, outcome });
   }
 
   private wakeIdle(): void {

@@ -31,10 +31,6 @@ import { withGuidedFindings } from '../../shared/guidedFindings.ts';
 import { nodeServices } from '../../io/nodeServices.ts';
 import { guidedEngine, LANE, type WhatIfLane } from '../../io/guided/guidedEnginePool.ts';
 import type { ListWorkers, RangeSink } from './listWorkers.ts';
-import type { WhatIfOutcome } from '../../core/guided/engineProtocol.ts';
-
-/** What a worker's what-if gets when its range no longer applies. */
-const CANCELLED: WhatIfOutcome = { ran: false, why: 'the what-if was cancelled before it ran', unavailable: false };
 
 export interface SummaryBatch {
   summaries: RecordSummary[];
@@ -123,8 +119,6 @@ interface WorkerList {
   stopIdle: () => void;
   /** Where a handed-out row is in `summaries`, by key (a finding completes it there). */
   rowAt: Map<string, number>;
-  /** The lanes of the workers' what-ifs waiting or running on this thread's grammar engines, with their entries. */
-  lanes: Map<WhatIfLane, number>;
 }
 
 /** The entries a session shows: a whole file's index, or one range of a big file's entries (numbered as in the file). */
@@ -426,7 +420,6 @@ export class TraceSession {
         if (this.workerList) void this.sendRanges(this.workerList);
       }),
       rowAt: new Map(),
-      lanes: new Map(),
       started: false,
     };
   }
@@ -449,7 +442,7 @@ export class TraceSession {
           for (let i = from; i < to; i++) entries.push(w.lines.entry(i));
           const r: WorkerRange = { id: 0, first: from, end: to, batches: [], listed: false, done: false };
           const range: TraceRange = { path: this.path, entries, bytes: w.lines.byteRange(to - 1).end - base };
-          r.id = w.workers.list(range, this.fileName, this.options, this.rangeSink(w, r));
+          r.id = w.workers.list(range, this.fileName, this.options, this.rangeSink(w, r), [...this.inView]);
           w.sent = to;
           w.ranges++;
           w.ahead.push(r);
@@ -488,17 +481,6 @@ export class TraceSession {
         if (!live()) return;
         this.workerFindings(w, r, findings);
         this.wake();
-      },
-      whatIf: (asked) => {
-        const entry = Number(asked.key.split(':')[0]);
-        if (!live() || !(entry < r.end)) return Promise.resolve(CANCELLED);
-        const lane: WhatIfLane = { priority: this.inView.has(asked.key) ? LANE.inView : LANE.listed, cancelled: false, key: asked.key };
-        w.lanes.set(lane, entry);
-        const engine = guidedEngine();
-        const run = engine.inLane(lane, () =>
-          engine.whatIf(asked.request, { text: asked.text, tokens: [], finishReason: asked.finishReason }, asked.options),
-        );
-        return run.finally(() => w.lanes.delete(lane));
       },
       done: (error) => {
         if (!live()) return;
@@ -595,8 +577,6 @@ export class TraceSession {
     }
     w.ahead = w.ahead.filter((r) => r.end > r.first);
     w.sent = Math.max(w.headEnd, Math.min(w.sent, cut));
-    for (const [lane, entry] of w.lanes) if (entry >= cut) lane.cancelled = true;
-    guidedEngine().reprioritised();
     this.wake();
   }
 
@@ -654,8 +634,9 @@ export class TraceSession {
    */
   setInView(keys: readonly string[]): void {
     this.inView = new Set(keys);
-    // The workers' rows: their what-ifs wait here, in lanes of their own.
-    for (const lane of this.workerList?.lanes.keys() ?? []) lane.priority = this.inView.has(lane.key ?? '') ? LANE.inView : LANE.listed;
+    // The workers' rows: their what-ifs wait on the workers' grammar engines.
+    const w = this.workerList;
+    if (w) w.workers.setInView(w.live.keys(), keys);
     for (const w of this.listWhatIfs) if (w.lane !== this.shownLane) w.lane.priority = this.inView.has(w.key) ? LANE.inView : LANE.listed;
     guidedEngine().reprioritised();
   }

@@ -39,6 +39,12 @@ export interface GuidedEnginePoolOptions extends GuidedEngineOptions {
    * sent can still be re-prioritised while the user scrolls.
    */
   depth?: number;
+  /**
+   * Jobs in a lane a worker holds at once. Default 1: the jobs not sent can all be re-prioritised. A thread that is
+   * busy between its turns (a list worker analysing a batch) holds a few more, or its grammar worker waits for the
+   * turn between two what-ifs.
+   */
+  laneDepth?: number;
 }
 
 interface Queued {
@@ -63,6 +69,7 @@ export class GuidedEnginePool implements GrammarEngine {
   private maxWorkers: number;
   private readonly memoSize: number;
   private readonly depth: number;
+  private laneDepth: number;
   private readonly memo = new Map<string, WhatIfOutcome>();
   private readonly inFlight = new Map<string, { run: Promise<WhatIfOutcome>; lane: WhatIfLane }>();
 
@@ -70,6 +77,13 @@ export class GuidedEnginePool implements GrammarEngine {
     this.maxWorkers = Math.max(1, options.workers ?? 1);
     this.memoSize = options.memo ?? 4096;
     this.depth = Math.max(1, options.depth ?? 32);
+    this.laneDepth = Math.max(1, options.laneDepth ?? 1);
+  }
+
+  /** Jobs in a lane a worker may hold at once from now on (laneDepth). */
+  setLaneDepth(n: number): void {
+    this.laneDepth = Math.max(1, Math.floor(n));
+    this.pump();
   }
 
   /** Up to `n` worker threads from now on (the editor asks for more than the CLI, which runs one per analysis thread). */
@@ -218,7 +232,7 @@ export class GuidedEnginePool implements GrammarEngine {
     this.reprioritised();
     while (this.queue.length) {
       const upNext = this.next(false) as Queued;
-      const engine = this.engine(upNext.lane === DEFAULT_LANE ? this.depth : 1);
+      const engine = this.engine(upNext.lane === DEFAULT_LANE ? this.depth : this.laneDepth);
       if (!engine) return;
       const job = this.next(true) as Queued;
       this.held.set(engine, (this.held.get(engine) ?? 0) + 1);

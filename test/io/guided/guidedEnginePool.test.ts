@@ -75,3 +75,20 @@ test('grammar engine pool: lanes by priority, re-prioritised and cancelled while
     await pool.close();
   }
 });
+
+test('grammar engine pool: a worker holds up to laneDepth jobs of lanes (a busy thread’s worker does not wait for its turn between two), the rest wait re-prioritisable', async () => {
+  const pool = new GuidedEnginePool({ workers: 1, laneDepth: 3, onLog: () => undefined });
+  try {
+    const asks = [0, 1, 2, 3, 4].map((i) =>
+      pool.inLane({ priority: LANE.listed, cancelled: false }, () =>
+        pool.whatIf(request, { text: call(`"${i}"`), tokens: [] }, { format: 'kimi_k2' }),
+      ),
+    );
+    assert.equal(pool.waiting, 2, 'three sent to the one worker, two waiting in the pool');
+    pool.setLaneDepth(1);
+    const outcomes = await Promise.all(asks);
+    assert.ok(outcomes.every((o) => o.ran && o.result.accepted));
+  } finally {
+    await pool.close();
+  }
+});
