@@ -1,5 +1,5 @@
 /** Entry point of the trace editor webview (dist/webview.js): connect to the host and start the UI. */
-import { App } from './app.ts';
+import { App } from './shell.ts';
 import { h, replace } from './dom.ts';
 import { showRaw } from './helpOverlay.ts';
 import { connect } from './hostConnection.ts';

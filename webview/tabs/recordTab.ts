@@ -1,5 +1,5 @@
 /**
- * What a tab of the record's centre is. The shell (app.ts) builds the tab bar and one panel per tab listed in
+ * What a tab of the record's centre is. The shell (shell.ts) builds the tab bar and one panel per tab listed in
  * tabs/registry.ts, asks each tab whether it is offered for what is on screen, and has it fill its own panel when it
  * is shown and what it reads has changed. A tab never touches the shell's DOM; its look is its own stylesheet,
  * imported by its module.
