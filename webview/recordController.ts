@@ -4,16 +4,17 @@
  * record's findings. The shell (shell.ts) gives it the records it reads from the host and the trace's info, and sends
  * it the stepping keys; it asks the shell back only through `RecordControllerHost`.
  */
+import './recordController.css';
 import type { GuidedFindings, RecordSummary, RecordView, TraceInfo } from '../src/shared/protocol.ts';
 import { withGuidedFindings } from '../src/shared/guidedFindings.ts';
 import { tokenSpanText } from '../src/shared/tokenNumbers.ts';
 import { h, replace } from './dom.ts';
 import type { HostConnection } from './hostConnection.ts';
+import { recordHead } from './recordHead.ts';
 import { Inspector } from './inspector.ts';
 import { diagnosticItem } from './widgets.ts';
 import { offTokenDiagnostics, stepDiagnostic, type AnchoredDiagnostic } from './navigation.ts';
 import { CursorAnnouncer, cursorSentence } from './cursorAnnouncer.ts';
-import { recordHead } from './recordHead.ts';
 import type { StateStore } from './stateStore.ts';
 import { Stepbar } from './stepbar.ts';
 import { Stepper, type StepAction } from './stepping.ts';

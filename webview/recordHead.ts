@@ -2,6 +2,7 @@
  * The head of the open record, above its tabs: its id, whether it failed, the Raw JSON button, and one line of what it
  * is (model, format and how it was chosen, where it was read, calls and findings counted).
  */
+import './recordHead.css';
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import type { RecordView } from '../src/shared/protocol.ts';
 import { clip, h, type Child } from './dom.ts';

@@ -5,20 +5,22 @@
  * controller's (recordController.ts): the shell hands it records and stepping actions, and names none of its parts.
  * It talks to its host only through the connection, and keeps its UI state in the store.
  */
-// The shell's stylesheet first: each module's own comes after it in dist/webview.css.
+// The stylesheets join dist/webview.css in the order their modules are first imported: the page's own, then the
+// shared widgets', then each panel's (test/architecture/webviewStylesheets.test.ts keeps that order).
 import './shell.css';
+import './widgets.ts';
 import '@vscode-elements/elements/dist/vscode-toolbar-button/index.js';
 import type { GuidedFindings, HostEvent, RecordView, ReplyFor, TraceInfo } from '../src/shared/protocol.ts';
 import { withGuidedFindings } from '../src/shared/guidedFindings.ts';
 import { clip, h, isButtonLike, isFormControl, replace } from './dom.ts';
 import { adoptDiagnosticKinds } from './diagnosticKinds.ts';
-import { overlayOpen, showHelp } from './helpOverlay.ts';
 import type { HostConnection } from './hostConnection.ts';
 import { unglyph } from './layout.ts';
 import { splitter } from './panels.ts';
 import { PanelModes, type SidePanel } from './panelModes.ts';
-import { RecordController } from './recordController.ts';
 import { RecordList, type SelectHow } from './recordList.ts';
+import { RecordController } from './recordController.ts';
+import { overlayOpen, showHelp } from './helpOverlay.ts';
 import { StateStore } from './stateStore.ts';
 import { actionForKey } from './stepping.ts';
 

@@ -3,6 +3,7 @@
  * finding, visible whitespace, a JSON block. Each builds DOM through `h` (dom.ts) and knows nothing of the panel it
  * lands in.
  */
+import './widgets.css';
 import type { Diagnostic, Severity } from '../src/shared/diagnostic.ts';
 import { DIAGNOSTIC_KINDS } from './diagnosticKinds.ts';
 import { clip, h, prettyJson } from './dom.ts';
