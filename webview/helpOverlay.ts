@@ -2,6 +2,7 @@
  * Modal overlays: the key help (`?`) and, in a standalone report, the record's raw JSON. Focus moves into the
  * dialog, stays there, and returns where it was on Esc or Close.
  */
+import './helpOverlay.css';
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import { h, type Child } from './dom.ts';
 import { KEY_HELP } from './stepping.ts';

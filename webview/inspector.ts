@@ -3,6 +3,7 @@
  * calls accumulated so far), the current call's schema errors and tool definition, the diagnostics at the
  * cursor, and the recorded response next to Toolscope's reference parse.
  */
+import './inspector.css';
 import '@vscode-elements/elements/dist/vscode-collapsible/index.js';
 import type { ParserDelta } from '../src/shared/parserDelta.ts';
 import { tokenSpanText } from '../src/shared/tokenNumbers.ts';

@@ -1,5 +1,5 @@
 /** Entry point of the trace editor webview (dist/webview.js): connect to the host and start the UI. */
-import { App } from './app.ts';
+import { Shell } from './shell.ts';
 import { h, replace } from './dom.ts';
 import { showRaw } from './helpOverlay.ts';
 import { connect } from './hostConnection.ts';
@@ -23,10 +23,10 @@ function main(): void {
     const connection = connect({ showRaw: (title, json) => void showRaw(title, json) });
     document.body.dataset.host = connection.host;
     // The host is asked for the trace first: it reads the file while the shell builds its page.
-    const asked = App.askHost(connection);
-    const app = new App(root, connection);
+    const asked = Shell.askHost(connection);
+    const shell = new Shell(root, connection);
     performance.mark('toolscope:shell-built');
-    app.start(asked).catch((err: unknown) => fail(root, err));
+    shell.start(asked).catch((err: unknown) => fail(root, err));
   } catch (err) {
     fail(root, err);
   }

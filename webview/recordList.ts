@@ -2,6 +2,7 @@
  * The record list: filters, a virtualised listbox of records (10k+ rows stay cheap: only the rows in view
  * exist), and the lines that could not be read. Rows arrive in batches while the host analyses the file.
  */
+import './recordList.css';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import '@vscode-elements/elements/dist/vscode-single-select/index.js';
 import '@vscode-elements/elements/dist/vscode-option/index.js';

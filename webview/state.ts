@@ -33,7 +33,7 @@ export interface UiState {
 
 export const MAX_CURSORS = 100;
 
-/** What a tab id looks like: the shell falls back to the home tab for one that is not registered. */
+/** What a tab id looks like: the record controller falls back to the home tab for one that is not registered. */
 const TAB_ID = /^[a-z][a-z0-9-]{0,39}$/;
 
 export function defaultState(): UiState {

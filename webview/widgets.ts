@@ -1,11 +1,13 @@
 /**
- * Render helpers shared by the list, the inspector, the shell and the tabs: a severity icon, a finding's kind, a
- * finding, visible whitespace, a JSON block. Each builds DOM through `h` (dom.ts) and knows nothing of the panel it
- * lands in.
+ * Render helpers shared by the list, the inspector, the record controller and the tabs: a severity icon, a finding's
+ * kind, a finding, visible whitespace, a JSON block, a long text. Each builds DOM through `h` (dom.ts) and knows nothing
+ * of the panel it lands in; their rules, and those of the pieces several panels build alike, are in widgets.css.
+ * A panel imports its helpers from here, never from another panel (test/architecture/webviewModules.test.ts).
  */
+import './widgets.css';
 import type { Diagnostic, Severity } from '../src/shared/diagnostic.ts';
 import { DIAGNOSTIC_KINDS } from './diagnosticKinds.ts';
-import { clip, h, prettyJson } from './dom.ts';
+import { clip, formatBytes, h, prettyJson, replace } from './dom.ts';
 import { displayRuns } from './layout.ts';
 
 /** The characters a text shows before it is cut. */
@@ -69,4 +71,19 @@ export function diagnosticItem(d: Diagnostic, index: number | null): HTMLElement
     h('div', { class: 'diag-message' }, clip(d.message, 2000)),
     d.hint ? h('div', { class: 'diag-hint' }, h('span', { class: 'label' }, 'Hint: '), clip(d.hint, 2000)) : null,
   );
+}
+
+/** Characters of a long text shown before its "Show all" button. */
+export const FIRST_CHARS = 20000;
+
+/** Long text from a trace (a message, a prompt, a response): its start, with a button for the rest. */
+export function longText(text: string, cls = 'text-block'): HTMLElement {
+  const pre = h('pre', { class: cls }, text.length > FIRST_CHARS ? text.slice(0, FIRST_CHARS) : text);
+  if (text.length <= FIRST_CHARS) return pre;
+  const more = h('button', { type: 'button', class: 'link show-all' }, `Show all ${formatBytes(text.length)}`);
+  more.addEventListener('click', () => {
+    replace(pre, text);
+    more.remove();
+  });
+  return h('div', { class: 'long-text' }, pre, more);
 }

@@ -27,8 +27,8 @@ test('every stylesheet of the webview is imported by its module', () => {
   assert.ok(sheets.includes('webview/shell.css'), 'the shell has a stylesheet');
   const orphans: string[] = [];
   for (const sheet of sheets) {
-    // The shell's stylesheet belongs to the shell, app.ts; any other to the module of its name.
-    const owner = sheet === 'webview/shell.css' ? 'webview/app.ts' : sheet.replace(/\.css$/, '.ts');
+    // The shell's stylesheet belongs to the shell, shell.ts; any other to the module of its name.
+    const owner = sheet === 'webview/shell.css' ? 'webview/shell.ts' : sheet.replace(/\.css$/, '.ts');
     if (!read(owner).includes(`import './${basename(sheet)}';`)) orphans.push(`${sheet}: not imported by ${owner}`);
   }
   assert.deepEqual(orphans, []);

@@ -1,8 +1,8 @@
 /**
- * What a tab of the record's centre is. The shell (app.ts) builds the tab bar and one panel per tab listed in
- * tabs/registry.ts, asks each tab whether it is offered for what is on screen, and has it fill its own panel when it
- * is shown and what it reads has changed. A tab never touches the shell's DOM; its look is its own stylesheet,
- * imported by its module.
+ * What a tab of the record's centre is. The record controller (recordController.ts) builds the tab bar and one panel
+ * per tab listed in tabs/registry.ts, asks each tab whether it is offered for what is on screen, and has it fill its
+ * own panel when it is shown and what it reads has changed. A tab never touches the page's DOM outside its panel; its
+ * look is its own stylesheet, imported by its module.
  */
 import type { Diagnostic } from '../../src/shared/diagnostic.ts';
 import type { RecordView, TraceInfo } from '../../src/shared/protocol.ts';
@@ -16,11 +16,11 @@ export interface TabInput {
   readonly view: RecordView | null;
 }
 
-/** What the shell lends its tabs. */
+/** What the record controller lends its tabs. */
 export interface TabServices {
   /** The host, for a tab that asks it for more (the vLLM tab runs a profile again). */
   readonly connection: HostConnection;
-  /** The token timeline and its stepping controls: the shell's keys and the inspector drive them; the home tab holds them. */
+  /** The token timeline and its stepping controls: the page's keys and the inspector drive them; the home tab holds them. */
   readonly timeline: Timeline;
   readonly stepbar: Stepbar;
   /** Shows a record of this trace (by id) on the timeline with the cursor on a token, the timeline focused. */
@@ -51,5 +51,5 @@ export interface RecordTab {
   revealFinding?(panel: HTMLElement, index: number): void;
 }
 
-/** What a tab module exports: the shell calls it once, with its services, and keeps the tab it returns. */
+/** What a tab module exports: the record controller calls it once, with its services, and keeps the tab it returns. */
 export type TabFactory = (services: TabServices) => RecordTab;

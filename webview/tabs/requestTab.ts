@@ -7,8 +7,7 @@ import './requestTab.css';
 import type { ChatMessage, ChatTool } from '../../src/shared/record.ts';
 import type { RecordView } from '../../src/shared/protocol.ts';
 import { clip, formatBytes, h, replace, type Child } from '../dom.ts';
-import { jsonBlock } from '../widgets.ts';
-import { longText } from '../longText.ts';
+import { jsonBlock, longText } from '../widgets.ts';
 import type { TabFactory } from './recordTab.ts';
 
 function contentText(content: ChatMessage['content']): string | null {

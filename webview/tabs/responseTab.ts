@@ -5,8 +5,7 @@
 import './responseTab.css';
 import type { RecordView } from '../../src/shared/protocol.ts';
 import { clip, h, replace, type Child } from '../dom.ts';
-import { diagnosticItem, jsonBlock } from '../widgets.ts';
-import { FIRST_CHARS, longText } from '../longText.ts';
+import { diagnosticItem, FIRST_CHARS, jsonBlock, longText } from '../widgets.ts';
 import type { TabFactory } from './recordTab.ts';
 
 type Diagnostic = RecordView['diagnostics'][number];

@@ -1,5 +1,5 @@
 /**
- * The Timeline tab, the home tab: the record's tokens as chips to step through (the shell's timeline and stepping
+ * The Timeline tab, the home tab: the record's tokens as chips to step through (the record controller's timeline and stepping
  * controls, which its keys and the inspector drive), under banners that say where the tokens came from and how far
  * their boundaries can be trusted. A record without tokens shows its response and request here instead.
  */
