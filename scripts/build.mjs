@@ -1,5 +1,6 @@
 // One build for every entry point: the extension host bundle, the CLI and the benchmarks.
 import { build } from 'esbuild';
+import { Buffer } from 'node:buffer';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
