@@ -126,12 +126,12 @@ export function nodeStartMs(env: NodeJS.ProcessEnv = process.env): number {
  * `node -e 0` with a system bundle of ~140 certificates, about 70–80 ms of CPU per process on a 2-core machine. It
  * is part of every Node process the bench times, so a figure without it says which machine's start-up it is.
  */
-export function nodeStartNote(nodeMs: number): string {
-  const extra = process.env.NODE_EXTRA_CA_CERTS;
-  if (!extra) return `node -e 0 ${f0(nodeMs)}`;
-  const env = { ...process.env };
-  delete env.NODE_EXTRA_CA_CERTS;
-  return `node -e 0 ${f0(nodeMs)} (NODE_EXTRA_CA_CERTS is set, which Node 20 parses at every start: ${f0(nodeStartMs(env))} without it)`;
+export function nodeStartNote(nodeMs: number, env: NodeJS.ProcessEnv = process.env): string {
+  const extra = env.NODE_EXTRA_CA_CERTS;
+  if (!extra) return `node -e 0 ${f0(nodeMs)}${process.env.NODE_EXTRA_CA_CERTS ? ' (NODE_EXTRA_CA_CERTS unset)' : ''}`;
+  const without = { ...env };
+  delete without.NODE_EXTRA_CA_CERTS;
+  return `node -e 0 ${f0(nodeMs)} (NODE_EXTRA_CA_CERTS is set, which Node 20 parses at every start: ${f0(nodeStartMs(without))} without it)`;
 }
 
 async function benchWholeProcess(log: (line: string) => void, dir: string, nodeMs: number): Promise<void> {
@@ -452,7 +452,9 @@ export async function benchProcess(log: (line: string) => void): Promise<void> {
     const nodeMs = nodeStartMs();
     await benchWholeProcess(log, dir, nodeMs);
     log('');
-    benchBesideVllm(log, CLI, join(dir, 'cache'), nodeStartNote(nodeMs));
+    benchBesideVllm(log, CLI, join(dir, 'cache'), (env) =>
+      env === process.env ? nodeStartNote(nodeMs) : nodeStartNote(nodeStartMs(env), env),
+    );
     log('');
     await benchCorpus(log, dir);
   } finally {
@@ -487,7 +489,7 @@ export async function benchParquetOnly(log: (line: string) => void): Promise<voi
 export async function benchBesideVllmOnly(log: (line: string) => void): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'toolscope-bench-process-'));
   try {
-    benchBesideVllm(log, CLI, join(dir, 'cache'), nodeStartNote(nodeStartMs()));
+    benchBesideVllm(log, CLI, join(dir, 'cache'), (env) => nodeStartNote(nodeStartMs(env), env));
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -6,6 +6,9 @@
  * harness's commits (or without a Python that has `regex` and pydantic v2) the bench says so and prints no ratio: a
  * ratio to another tool is only ever measured beside it, never against a remembered figure.
  *
+ * Where NODE_EXTRA_CA_CERTS is set (this environment), the pairs are run twice: as set, and with it unset for both
+ * sides, each table named by its condition (Node parses those certificates at every start; a typical machine has none).
+ *
  * TOOLSCOPE_VLLM_HARNESS names another harness folder; VLLM_GIT_DIR (the harness's own) names the clone;
  * TOOLSCOPE_BENCH_VLLM_PAIRS sets the pairs per input (default 9, at least 7 for a median worth printing).
  */
@@ -61,11 +64,32 @@ const load = () =>
     .join(' ');
 
 /**
- * Runs the harness with `analyze {}` (default options, the what-if included) as the other command and logs each
- * input's medians and the median of the paired ratios, with the conditions they were taken under (`nodeStart`:
- * processBench's nodeStartNote).
+ * The conditions the pairs are run under: as this environment is, and, when it sets NODE_EXTRA_CA_CERTS (which Node 20
+ * reads and parses at every process start, ~50 ms of a short run here, nothing of vLLM's Python), once more with it
+ * unset for both sides, as on a typical machine. Both are printed, each named; the first is never dropped.
  */
-export function benchBesideVllm(log: (line: string) => void, cli: string, cacheDir: string, nodeStart: string): void {
+export function sideBySideConditions(env: NodeJS.ProcessEnv = process.env): { label: string; env: NodeJS.ProcessEnv }[] {
+  if (!env.NODE_EXTRA_CA_CERTS) return [{ label: 'NODE_EXTRA_CA_CERTS not set', env }];
+  const without = { ...env };
+  delete without.NODE_EXTRA_CA_CERTS;
+  return [
+    { label: 'NODE_EXTRA_CA_CERTS set, as in this environment (Node parses it at every start)', env },
+    { label: 'NODE_EXTRA_CA_CERTS unset for both sides, as on a typical machine', env: without },
+  ];
+}
+
+/**
+ * Runs the harness with `analyze {}` (default options, the what-if included) as the other command and logs each
+ * input's medians and the median of the paired ratios, with the conditions they were taken under, once per
+ * condition (sideBySideConditions). `nodeStart` says what `node -e 0` takes under an environment (processBench's
+ * nodeStartNote), or is that text already.
+ */
+export function benchBesideVllm(
+  log: (line: string) => void,
+  cli: string,
+  cacheDir: string,
+  nodeStart: string | ((env: NodeJS.ProcessEnv) => string),
+): void {
   const harness = process.env.TOOLSCOPE_VLLM_HARNESS ?? join(__dirname, '..', '..', 'shared', 'tools', 'vllm-harness');
   const script = join(harness, 'side_by_side.sh');
   const pairs = Math.max(MIN_PAIRS, Number(process.env.TOOLSCOPE_BENCH_VLLM_PAIRS ?? 9) || 9);
@@ -74,12 +98,28 @@ export function benchBesideVllm(log: (line: string) => void, cli: string, cacheD
     log(`  the vLLM harness is not here (${script}; TOOLSCOPE_VLLM_HARNESS names another folder), so no ratio is printed`);
     return;
   }
+  for (const { label, env } of sideBySideConditions()) {
+    log(`  ${label}:`);
+    if (!runHarness(log, script, cli, cacheDir, pairs, env, typeof nodeStart === 'string' ? nodeStart : nodeStart(env))) return;
+  }
+}
+
+/** One run of the harness under `env`, its table logged; false when it gave no figures (said why). */
+function runHarness(
+  log: (line: string) => void,
+  script: string,
+  cli: string,
+  cacheDir: string,
+  pairs: number,
+  env: NodeJS.ProcessEnv,
+  nodeStart: string,
+): boolean {
   const quote = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
   const other = `XDG_CACHE_HOME=${quote(cacheDir)} ${quote(process.execPath)} ${quote(cli)} analyze {}`;
   const before = load();
   const r = spawnSync('bash', [script], {
     encoding: 'utf8',
-    env: { ...process.env, OTHER_CMD: other, PAIRS: String(pairs), INPUTS: INPUTS.join(' ') },
+    env: { ...env, OTHER_CMD: other, PAIRS: String(pairs), INPUTS: INPUTS.join(' ') },
     maxBuffer: 1 << 26,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -88,7 +128,7 @@ export function benchBesideVllm(log: (line: string) => void, cli: string, cacheD
     const why =
       r.status === 0 ? `the harness printed no result line, so no ratio is printed:\n    ${r.stdout.trim()}` : whyNot(r.status, r.stderr);
     log(`  ${why}`);
-    return;
+    return false;
   }
   log(
     `  toolscope analyze FILE (default options, what-if included) against the harness's gen C run; ${pairs} pairs per input; ` +
@@ -103,4 +143,5 @@ export function benchBesideVllm(log: (line: string) => void, cli: string, cacheD
       `  ${row.input.padEnd(10)} ${`${s(row.vllmMin)} / ${s(row.vllmMedian)}`.padStart(20)} ${`${s(row.otherMin)} / ${s(row.otherMedian)}`.padStart(24)}   ${`${row.ratioMedian.toFixed(2)}×`.padStart(7)}${verdict}`,
     );
   }
+  return true;
 }

@@ -1,6 +1,7 @@
 // One build for every entry point: the extension host bundle, the CLI and the benchmarks.
 import { build } from 'esbuild';
-import { readFile } from 'node:fs/promises';
+import { Buffer } from 'node:buffer';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,6 +27,40 @@ export const umdAsCommonJs = {
     }));
   },
 };
+
+/**
+ * The CLI's grammar-engine bundle keeps xgrammar's WASM beside it (`xgrammar.wasm` in `outdir`) instead of inlined as
+ * base64: a short `analyze` waits for that worker, and the 1.1 MB string cost it on every start reading, hashing
+ * and converting the bundle, a code cache as large again, and decoding it (~10 ms of the worker's CPU, measured).
+ * Emscripten reads a `wasmBinaryFile` that is no data URI from the script's own folder (`locateFile`), so the file is
+ * found beside the bundle. The WASM is written by the same build as the bundle, so the bundle's hash (which keys its
+ * code cache and derived grammars) stands for both.
+ */
+export function xgrammarWasmBeside(outdir) {
+  return {
+    name: 'xgrammar-wasm-beside',
+    setup(b) {
+      const require = createRequire(import.meta.url);
+      b.onResolve({ filter: /^@mlc-ai\/web-xgrammar$/ }, (args) => ({
+        path: require.resolve(args.path),
+        namespace: 'xgrammar-wasm-beside',
+      }));
+      b.onLoad({ filter: /.*/, namespace: 'xgrammar-wasm-beside' }, async (args) => {
+        const text = await readFile(args.path, 'utf8');
+        const inlined = /wasmBinaryFile="data:application\/octet-stream;base64,([A-Za-z0-9+/=]+)"/.exec(text);
+        if (!inlined) throw new Error(`${args.path}: no inlined WASM found (has @mlc-ai/web-xgrammar changed its build?)`);
+        await mkdir(outdir, { recursive: true });
+        await writeFile(join(outdir, XGRAMMAR_WASM), Buffer.from(inlined[1], 'base64'));
+        return {
+          contents: text.replace(inlined[0], `wasmBinaryFile=${JSON.stringify(XGRAMMAR_WASM)}`),
+          loader: 'js',
+          resolveDir: dirname(args.path),
+        };
+      });
+    },
+  };
+}
+export const XGRAMMAR_WASM = 'xgrammar.wasm';
 
 /**
  * o200k_base's ranks (js-tiktoken, 2 MB) are read on first use of gpt-oss's tokenizer: the bundles require them
@@ -139,6 +174,7 @@ export function buildBundles({ outdir = 'dist', shippedOnly = false, production:
           build({ ...startup, entryPoints: ['src/cli/guidedWorkerLoader.ts'], outfile: `${outdir}/guidedWorker.js` }),
           build({
             ...startup,
+            plugins: [xgrammarWasmBeside(outdir), ...startup.plugins],
             supported: { 'dynamic-import': false },
             entryPoints: ['src/io/guided/engineWorker.ts'],
             outfile: `${outdir}/guidedWorker-engine.js`,

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { benchBesideVllm, parseSideBySide } from '../../bench/vllmSideBySide.ts';
+import { benchBesideVllm, parseSideBySide, sideBySideConditions } from '../../bench/vllmSideBySide.ts';
 
 test('the harness result lines are read field by field; its comment lines are not', () => {
   const out = [
@@ -32,4 +32,18 @@ test('without the harness the bench says so and prints no ratio', () => {
   const text = lines.join('\n');
   assert.match(text, /no ratio is printed/);
   assert.doesNotMatch(text, /×/);
+});
+
+test('with NODE_EXTRA_CA_CERTS set the pairs run twice, as set and with it unset for both sides, each named', () => {
+  const set = sideBySideConditions({ PATH: '/usr/bin', NODE_EXTRA_CA_CERTS: '/etc/ssl/certs/ca-certificates.crt' });
+  assert.equal(set.length, 2);
+  assert.match(set[0]?.label ?? '', /NODE_EXTRA_CA_CERTS set/);
+  assert.equal(set[0]?.env.NODE_EXTRA_CA_CERTS, '/etc/ssl/certs/ca-certificates.crt');
+  assert.match(set[1]?.label ?? '', /unset for both sides/);
+  assert.deepEqual(set[1]?.env, { PATH: '/usr/bin' });
+  const unset = sideBySideConditions({ PATH: '/usr/bin' });
+  assert.deepEqual(
+    unset.map((c) => c.label),
+    ['NODE_EXTRA_CA_CERTS not set'],
+  );
 });
