@@ -213,7 +213,10 @@ export class GuidedEngine implements GrammarEngine {
     const worker = startGuidedWorker(this.workerFile, this.memoryMb);
     this.worker = worker;
     this.stats.starts++;
-    worker.on('message', (answer: EngineAnswer) => this.answered(worker, answer));
+    // The answers of a batch of jobs come in one message (engineWorker.ts), in the order the jobs were sent.
+    worker.on('message', (answers: EngineAnswer[]) => {
+      for (const answer of answers) this.answered(worker, answer);
+    });
     worker.on('error', (err: Error & { code?: string }) => {
       const why =
         err.code === 'ERR_WORKER_OUT_OF_MEMORY'
