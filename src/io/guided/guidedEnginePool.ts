@@ -91,13 +91,14 @@ export class GuidedEnginePool implements GrammarEngine {
 
   /** Figures summed over the workers. */
   get stats(): GuidedEngineStats {
-    const s: GuidedEngineStats = { starts: 0, startMs: [], jobs: 0, failures: 0, messages: 0 };
+    const s: GuidedEngineStats = { starts: 0, startMs: [], jobs: 0, failures: 0, messages: 0, answerMessages: 0 };
     for (const e of this.engines) {
       s.starts += e.stats.starts;
       s.startMs.push(...e.stats.startMs);
       s.jobs += e.stats.jobs;
       s.failures += e.stats.failures;
       s.messages += e.stats.messages;
+      s.answerMessages += e.stats.answerMessages;
     }
     return s;
   }
