@@ -57,12 +57,20 @@ function isAbort(err: unknown): boolean {
  * time budget, which runs from the answer before, never waits on a job that is not its own.
  */
 const HOLD_MS = 2;
+/**
+ * The first answers go alone, at once: the warm-up's and the first job's. A short run's worker writes its code cache
+ * once it has sent them (cli/guidedWorkerLoader.ts), while the run's V8 flags are still set; held to the end of the
+ * run, the cache was written after the launcher put the default flags back, and the next short run threw it away.
+ */
+const FIRST_ALONE = 2;
+let answers = 0;
 let held: EngineAnswer[] = [];
 let heldSince = 0;
 
 function answer(a: EngineAnswer): void {
   if (held.length === 0) heldSince = performance.now();
   held.push(a);
+  answers++;
 }
 
 function flush(): void {
@@ -89,7 +97,7 @@ parentPort?.on('messageerror', (err: Error) => {
     waiting--;
     const message = `the grammar engine could not read the job: ${err.message}`;
     answer({ id: UNREAD_JOB, ok: false, failure: { name: 'GuidedUnavailableError', message, aborted: false }, log: [] });
-    if (waiting === 0) flush();
+    if (waiting === 0 || answers <= FIRST_ALONE) flush();
   });
 });
 
@@ -108,6 +116,6 @@ async function runAndAnswer({ id, job }: EngineRequest): Promise<void> {
   }
   answer(reply);
   // Aborted: this worker ends, its answers go now.
-  if (aborted || waiting === 0) flush();
+  if (aborted || waiting === 0 || answers <= FIRST_ALONE) flush();
   if (aborted) process.exit(0);
 }
