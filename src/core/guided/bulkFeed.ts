@@ -23,11 +23,23 @@ const CHUNK = 4096;
 
 export type FeedOutcome = { ok: true } | { ok: false; offset: number; excluded: boolean };
 
+const SURROGATE = /[\ud800-\udfff]/g;
+
 /**
- * A UTF-16 surrogate without its other half. Emscripten's UTF-8 conversion joins it with whatever unit follows it
- * in the string, so the bytes xgrammar sees depend on where the strings are cut: such text is fed as it always was.
+ * Whether text[from, to) holds a UTF-16 surrogate without its other half. Emscripten's UTF-8 conversion joins it with
+ * whatever unit follows it in the string, so the bytes xgrammar sees depend on where the strings are cut: such text is
+ * fed as it always was. Found with a plain character class and each surrogate's pair checked by hand: a regex with
+ * look-around over a whole completion cost 1.3 ms on 144k characters of two-byte text, most of a prose-heavy what-if.
  */
-export const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+export function hasLoneSurrogate(text: string, from: number, to: number): boolean {
+  SURROGATE.lastIndex = from;
+  for (let m = SURROGATE.exec(text); m && m.index < to; m = SURROGATE.exec(text)) {
+    const i = m.index;
+    if (text.charCodeAt(i) >= 0xdc00 || i + 1 >= to || (text.charCodeAt(i + 1) & 0xfc00) !== 0xdc00) return true;
+    SURROGATE.lastIndex = i + 2;
+  }
+  return false;
+}
 
 /** A special-token string in the text: [start, end). */
 interface Span {
@@ -49,7 +61,7 @@ export async function feedInBulk(
   from: number,
   to: number,
 ): Promise<FeedOutcome> {
-  if (LONE_SURROGATE.test(text.slice(from, to))) return feedByPiece(matcher, vocabulary, excludes, text, from, to);
+  if (hasLoneSurrogate(text, from, to)) return feedByPiece(matcher, vocabulary, excludes, text, from, to);
   // The special tokens' places are found only when a cut needs them: a short text the grammar takes whole needs none.
   let spans: Span[] | undefined;
   const specials = (): readonly Span[] =>

@@ -1,6 +1,7 @@
 /**
  * The messages between Toolscope and its grammar-engine worker (engineWorker.ts): jobs in (a message is a list of
- * EngineRequest: the what-ifs asked in one turn of the sender's event loop go together), one answer out per job.
+ * EngineRequest: the what-ifs asked in one turn of the sender's event loop go together), answers out (a message is a
+ * list of EngineAnswer, one per job, in the order the jobs came: those of quick jobs run back to back go together).
  * A job is a whole unit of work (compile + what-if of one record, or one constrained completion), so a record
  * costs one job however many tokens it has. Everything here is structured-clone data.
  */

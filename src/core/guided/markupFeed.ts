@@ -24,7 +24,7 @@
  */
 import type { StructuralTag, StructuralTagFormat } from '../formats/structuralTag/structuralTagFormat.ts';
 import { walkFormats } from '../formats/structuralTag/structuralTagFormat.ts';
-import { feedInBulk, LONE_SURROGATE, type FeedOutcome } from './bulkFeed.ts';
+import { feedInBulk, hasLoneSurrogate, type FeedOutcome } from './bulkFeed.ts';
 import type { ByteVocabulary } from './byteVocabulary.ts';
 import { SPECIAL_SPLIT } from './completionPieces.ts';
 import type { XgMatcher } from './xgrammarModule.ts';
@@ -43,6 +43,11 @@ export interface MarkupPlan {
   readonly ends: readonly string[];
   /** The longest pattern's length. */
   readonly longest: number;
+  /**
+   * Any of the patterns, longest first (so a match is the longest pattern at its place): one pass over the free text
+   * finds the next of them, where an `indexOf` per pattern read the text once for each.
+   */
+  readonly anyPattern: RegExp;
   /** Whether a UTF-16 unit is an ASCII character that no pattern holds. */
   reset(unit: number): boolean;
 }
@@ -80,7 +85,14 @@ function planOf(top: StructuralTagFormat): MarkupPlan | null {
   if (patterns.some((p) => p.length === 0)) return null;
   const held = new Set<number>();
   for (const p of patterns) for (let i = 0; i < p.length; i++) held.add(p.charCodeAt(i));
-  return { patterns, ends, longest: Math.max(0, ...patterns.map((p) => p.length)), reset: (unit) => unit < 0x80 && !held.has(unit) };
+  const byLength = [...new Set(patterns)].sort((a, b) => b.length - a.length);
+  return {
+    patterns,
+    ends,
+    longest: Math.max(0, ...patterns.map((p) => p.length)),
+    anyPattern: byLength.length ? new RegExp(byLength.map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'g') : /(?!)/g,
+    reset: (unit) => unit < 0x80 && !held.has(unit),
+  };
 }
 
 const SPECIALS = new RegExp(SPECIAL_SPLIT.source, 'g');
@@ -113,7 +125,7 @@ export async function feedMarkupOnly(
   to: number,
 ): Promise<FeedOutcome> {
   // Such text is fed piece by piece, and how it is cut changes the bytes xgrammar sees (bulkFeed.ts): all of it, then.
-  if (LONE_SURROGATE.test(text.slice(from, to))) return feedInBulk(matcher, vocabulary, excludes, text, from, to);
+  if (hasLoneSurrogate(text, from, to)) return feedInBulk(matcher, vocabulary, excludes, text, from, to);
   const spans = specialSpans(text, from, to);
   /** The start of the special token's string that holds `offset` inside it, else `offset` (binary search). */
   const outOfSpan = (offset: number): number => {
@@ -129,13 +141,15 @@ export async function feedMarkupOnly(
   };
   /** The first place at or after `scan` where a whole pattern starts that ends after `after`, inside the range, or `to`. */
   const nextPattern = (scan: number, after: number): number => {
-    let first = to;
-    for (const p of plan.patterns) {
-      let i = text.indexOf(p, scan);
-      while (i >= 0 && i + p.length <= after) i = text.indexOf(p, i + 1);
-      if (i >= 0 && i < first && i + p.length <= to) first = i;
+    const re = plan.anyPattern;
+    re.lastIndex = scan;
+    for (let m = re.exec(text); m && m.index < to; m = re.exec(text)) {
+      const i = m.index;
+      // The longest pattern here; a shorter one at the same place may still end inside the range.
+      for (const p of plan.patterns) if (i + p.length > after && i + p.length <= to && text.startsWith(p, i)) return i;
+      re.lastIndex = i + 1;
     }
-    return first;
+    return to;
   };
   /** The end of the first end string that starts at or after `at` and ends on a cut inside the range, or -1. */
   const nextEnd = (at: number): number => {

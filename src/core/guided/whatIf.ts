@@ -288,6 +288,15 @@ export async function whatIfForRequest(
 const byRequestJson = new Map<string, RequestGrammar>();
 const BY_REQUEST_JSON_LIMIT = 64;
 
+function requestJsonKey(requestJson: string, options: Pick<WhatIfRequestOptions, 'format' | 'shape'>): string {
+  return `${options.format}\u0000${options.shape ?? ''}\u0000${requestJson}`;
+}
+
+/** Whether `whatIfForRequestJson` has this request's grammar at hand (its what-if then compiles nothing). */
+export function hasRequestGrammar(requestJson: string, options: Pick<WhatIfRequestOptions, 'format' | 'shape'>): boolean {
+  return byRequestJson.has(requestJsonKey(requestJson, options));
+}
+
 /**
  * `whatIfForRequest` of a request given as the JSON of its `tools` and `tool_choice` (how the grammar-engine worker
  * is sent it: a string copies to a thread several times faster than the objects), parsed only when its grammar is
@@ -298,7 +307,7 @@ export async function whatIfForRequestJson(
   completion: WhatIfCompletion,
   options: WhatIfRequestOptions,
 ): Promise<WhatIfForRequest> {
-  const key = `${options.format}\u0000${options.shape ?? ''}\u0000${requestJson}`;
+  const key = requestJsonKey(requestJson, options);
   let found = byRequestJson.get(key);
   if (found) {
     byRequestJson.delete(key);

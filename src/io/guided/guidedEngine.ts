@@ -46,6 +46,8 @@ export interface GuidedEngineStats {
   failures: number;
   /** Messages that carried the jobs to the workers (the what-ifs of a turn of the event loop go in one). */
   messages: number;
+  /** Messages that brought the answers back (the answers of quick jobs run back to back come in one). */
+  answerMessages: number;
 }
 
 interface Pending {
@@ -125,7 +127,7 @@ export class GuidedEngine implements GrammarEngine {
   private timerDue = 0;
   private nextId = 1;
   private closed = false;
-  readonly stats: GuidedEngineStats = { starts: 0, startMs: [], jobs: 0, failures: 0, messages: 0 };
+  readonly stats: GuidedEngineStats = { starts: 0, startMs: [], jobs: 0, failures: 0, messages: 0, answerMessages: 0 };
   private readonly timeoutMs: number;
   private readonly startTimeoutMs: number;
   private readonly memoryMb: number;
@@ -213,7 +215,11 @@ export class GuidedEngine implements GrammarEngine {
     const worker = startGuidedWorker(this.workerFile, this.memoryMb);
     this.worker = worker;
     this.stats.starts++;
-    worker.on('message', (answer: EngineAnswer) => this.answered(worker, answer));
+    // The answers of a batch of jobs come in one message (engineWorker.ts), in the order the jobs were sent.
+    worker.on('message', (answers: EngineAnswer[]) => {
+      if (worker === this.worker) this.stats.answerMessages++;
+      for (const answer of answers) this.answered(worker, answer);
+    });
     worker.on('error', (err: Error & { code?: string }) => {
       const why =
         err.code === 'ERR_WORKER_OUT_OF_MEMORY'

@@ -8,7 +8,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { feedByPiece, feedInBulk, type FeedOutcome } from '../../../src/core/guided/bulkFeed.ts';
+import { feedByPiece, feedInBulk, hasLoneSurrogate, type FeedOutcome } from '../../../src/core/guided/bulkFeed.ts';
 import { tagExcludes } from '../../../src/core/guided/tagTools.ts';
 import { compileFormatGrammar, newMatcher, type CompiledGrammar } from '../../../src/core/guided/xgrammar.ts';
 import { compileKimiGrammar } from './kimiGrammar.ts';
@@ -85,4 +85,26 @@ test('bulk feeding: every format with a structural tag, its cases broken at ever
     const grammar = await compileFormatGrammar(guided, c.tools, 'auto');
     for (const text of [c.clean, c.hallucinated.text]) await everyBreak(grammar, text);
   }
+});
+
+test('hasLoneSurrogate: a surrogate without its other half inside the range, pairs cut by the range ends included', () => {
+  // What the check replaced: a look-around regex over the range's slice (the oracle here, 1.3 ms on 144k characters).
+  const oracle = (text: string, from: number, to: number) =>
+    /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(text.slice(from, to));
+  const units = ['a', 'é', '→', '\ud83d\ude00', '\ud83d', '\ude00', '<|tool_call_begin|>', '\n'];
+  let seed = 7;
+  const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) >>> 16;
+  let lone = 0;
+  for (let n = 0; n < 3000; n++) {
+    let text = '';
+    for (let k = next() % 12; k > 0; k--) text += units[next() % units.length];
+    for (let from = 0; from <= text.length; from++) {
+      for (let to = from; to <= text.length; to++) {
+        const want = oracle(text, from, to);
+        lone += want ? 1 : 0;
+        assert.equal(hasLoneSurrogate(text, from, to), want, `${JSON.stringify(text)} [${from}, ${to})`);
+      }
+    }
+  }
+  assert.ok(lone > 1000, 'the generated texts hold lone surrogates');
 });

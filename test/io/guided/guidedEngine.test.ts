@@ -175,3 +175,24 @@ test('what-ifs asked in one turn go to the worker together, each with the verdic
     await engine.close();
   }
 });
+
+test("a run's answers come back together, in order, each the job's own verdict", async () => {
+  const engine = new GuidedEngine();
+  try {
+    const request = { tools: GOOD, tool_choice: 'auto' as const };
+    // The grammar compiled first: the jobs after it are quick ones, whose answers the worker sends together.
+    await engine.whatIf(request, completion('{"a": "x"}'), KIMI);
+    const before = engine.stats.answerMessages;
+    const args = Array.from({ length: 120 }, (_, i) => (i % 3 === 0 ? `{"a": ${i}}` : `{"a": "v${i}"}`));
+    const outcomes = await Promise.all(args.map((a) => engine.whatIf(request, completion(a), KIMI)));
+    assert.deepEqual(
+      outcomes.map((o) => o.ran && o.result.accepted),
+      args.map((_, i) => i % 3 !== 0),
+      'a number where the schema says string is blocked, every other call let through',
+    );
+    const messages = engine.stats.answerMessages - before;
+    assert.ok(messages < args.length / 2, `${messages} messages for ${args.length} answers`);
+  } finally {
+    await engine.close();
+  }
+});
