@@ -1,5 +1,23 @@
 /** A webview panel for the trace editor provider under a fake `vscode`: keeps what the host posts, sends requests. */
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Envelope, HostEvent, HostReply, TraceInfo, WebviewRequest } from '../../src/shared/protocol.ts';
+
+/** The page's script and stylesheet in the extension folder fakeExtensionFolder makes (the page carries them inline). */
+export const FAKE_PAGE = { script: '/* the webview bundle of a fake extension */', style: '/* its stylesheet */' };
+
+/**
+ * An extension folder for the provider under a fake `vscode`: `dist/webview.js` and `dist/webview.css`, which the
+ * trace editor reads once and puts inline in the page, hold FAKE_PAGE (these tests drive the host, not the page).
+ */
+export function fakeExtensionFolder(): string {
+  const root = mkdtempSync(join(tmpdir(), 'toolscope-fake-extension-'));
+  mkdirSync(join(root, 'dist'));
+  writeFileSync(join(root, 'dist', 'webview.js'), FAKE_PAGE.script);
+  writeFileSync(join(root, 'dist', 'webview.css'), FAKE_PAGE.style);
+  return root;
+}
 
 export function fakePanel() {
   const posted: Envelope[] = [];

@@ -13,7 +13,7 @@ import type { HostReply, RecordView, TraceInfo } from '../../src/shared/protocol
 import type { TraceEditorProvider as Provider } from '../../src/extension/traceEditorProvider.ts';
 
 import { fake, Uri } from './fakeVscode.ts';
-import { done, fakePanel } from './fakePanel.ts';
+import { done, FAKE_PAGE, fakePanel, fakeExtensionFolder } from './fakePanel.ts';
 
 /** The provider module, imported after the hook so that its `import 'vscode'` resolves to the fake. */
 async function load() {
@@ -26,13 +26,19 @@ test('trace editor: toolscope.format is read when the trace opens and re-applied
   const { TraceEditorProvider, TRACE_VIEW_TYPE } = await load();
   fake.settings.clear();
   fake.settings.set('toolscope.format', 'auto');
-  const registration = TraceEditorProvider.register({ extensionUri: Uri.file('/ext') } as never);
+  const registration = TraceEditorProvider.register({ extensionUri: Uri.file(fakeExtensionFolder()) } as never);
   const provider = fake.providers.get(TRACE_VIEW_TYPE) as Provider;
   assert.ok(provider, 'the custom editor is registered');
   const document = await provider.openCustomDocument(Uri.file(SAMPLES) as never);
   const view = fakePanel();
   await provider.resolveCustomEditor(document, view.panel as never);
   try {
+    // The page carries the extension's bundle and stylesheet inline, under the page's nonce.
+    const html = view.panel.webview.html;
+    const nonce = /'nonce-([^']+)'/u.exec(html)?.[1];
+    assert.ok(nonce, 'the CSP names a nonce');
+    assert.ok(html.includes(`<script nonce="${nonce}">${FAKE_PAGE.script}`), 'the bundle inline under the nonce');
+    assert.ok(html.includes(`<style nonce="${nonce}">${FAKE_PAGE.style}`), 'the stylesheet inline under the nonce');
     const init = await view.request({ type: 'ready' });
     assert.equal(init.type, 'init');
     assert.equal(init.type === 'init' ? init.info.format : 'x', null);
@@ -120,7 +126,7 @@ test('trace editor: a trace opened with a format set starts in it', async () => 
   const { TraceEditorProvider, TRACE_VIEW_TYPE } = await load();
   fake.settings.clear();
   fake.settings.set('toolscope.format', 'harmony');
-  const registration = TraceEditorProvider.register({ extensionUri: Uri.file('/ext') } as never);
+  const registration = TraceEditorProvider.register({ extensionUri: Uri.file(fakeExtensionFolder()) } as never);
   const provider = fake.providers.get(TRACE_VIEW_TYPE) as Provider;
   const document = await provider.openCustomDocument(Uri.file(SAMPLES) as never);
   const view = fakePanel();
@@ -143,7 +149,7 @@ test('trace editor: a trace opened with a format set starts in it', async () => 
 test('trace editor: Raw JSON opens a read-only virtual document (not an untitled file); reveal selects a record once ready', async () => {
   const { TraceEditorProvider, TRACE_VIEW_TYPE, revealInTrace } = await load();
   fake.settings.clear();
-  const registration = TraceEditorProvider.register({ extensionUri: Uri.file('/ext') } as never);
+  const registration = TraceEditorProvider.register({ extensionUri: Uri.file(fakeExtensionFolder()) } as never);
   const provider = fake.providers.get(TRACE_VIEW_TYPE) as Provider;
   // A trace no other test opened (their panels stay "ready" in this fake).
   const dir = await mkdtemp(join(tmpdir(), 'toolscope-provider-'));

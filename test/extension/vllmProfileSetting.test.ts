@@ -12,7 +12,7 @@ import type { HostEvent, RecordView } from '../../src/shared/protocol.ts';
 import type { TraceEditorProvider as Provider } from '../../src/extension/traceEditorProvider.ts';
 import { vllmProfileFromSetting } from '../../src/core/formats/engineGenerations.ts';
 import { fake, Uri } from './fakeVscode.ts';
-import { done, fakePanel } from './fakePanel.ts';
+import { done, fakePanel, fakeExtensionFolder } from './fakePanel.ts';
 
 const SAMPLES = fileURLToPath(new URL('../../samples/kimi-k2-raw-completions.jsonl', import.meta.url));
 
@@ -50,7 +50,7 @@ test('trace editor: toolscope.vllmProfile adds the vLLM view; changing it starts
   const { TraceEditorProvider, TRACE_VIEW_TYPE } = await import('../../src/extension/traceEditorProvider.ts');
   fake.settings.clear();
   fake.settings.set('toolscope.vllmProfile', 'A');
-  const registration = TraceEditorProvider.register({ extensionUri: Uri.file('/ext') } as never);
+  const registration = TraceEditorProvider.register({ extensionUri: Uri.file(fakeExtensionFolder()) } as never);
   const provider = fake.providers.get(TRACE_VIEW_TYPE) as Provider;
   const document = await provider.openCustomDocument(Uri.file(SAMPLES) as never);
   const view = fakePanel();
