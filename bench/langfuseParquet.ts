@@ -19,6 +19,7 @@
 import { writeFileSync } from 'node:fs';
 import { parquetWriteFile } from 'hyparquet-writer';
 import type { BasicType } from 'hyparquet-writer';
+import { seededRandom } from './seededRandom.ts';
 
 type Cell = string | number | boolean | null | readonly unknown[] | Record<string, unknown>;
 
@@ -28,17 +29,7 @@ interface Column {
   data: Cell[];
 }
 
-/** mulberry32: a small seeded generator, so the file is the same every run. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const seeded = seededRandom;
 
 const TOOL_DEFS = [
   {

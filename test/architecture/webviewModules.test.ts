@@ -8,23 +8,13 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { build } from 'esbuild';
 import { graph } from './importGraph.ts';
+import { filesUnder, ROOT } from './repoFiles.ts';
 
-const ROOT = resolve(import.meta.dirname, '../..');
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
-
-function filesUnder(dir: string, ext: string): string[] {
-  const out: string[] = [];
-  for (const entry of readdirSync(join(ROOT, dir), { withFileTypes: true })) {
-    const path = `${dir}/${entry.name}`;
-    if (entry.isDirectory()) out.push(...filesUnder(path, ext));
-    else if (path.endsWith(ext)) out.push(path);
-  }
-  return out;
-}
 
 /** Every webview module with the files it imports (read once: the graph walks src/ too). */
 const imports = new Map([...graph()].filter(([from]) => from.startsWith('webview/')));

@@ -5,20 +5,9 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
-
-const ROOT = resolve(import.meta.dirname, '../..');
-
-function filesUnder(dir: string, ext: string): string[] {
-  const out: string[] = [];
-  for (const entry of readdirSync(join(ROOT, dir), { withFileTypes: true })) {
-    const path = `${dir}/${entry.name}`;
-    if (entry.isDirectory()) out.push(...filesUnder(path, ext));
-    else if (path.endsWith(ext)) out.push(path);
-  }
-  return out;
-}
+import { existsSync, readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { filesUnder, ROOT } from './repoFiles.ts';
 
 const read = (path: string) => (existsSync(join(ROOT, path)) ? readFileSync(join(ROOT, path), 'utf8') : '');
 

@@ -11,6 +11,7 @@ import { compileFormatGrammar, takeMatcher, type CompiledGrammar } from '../../.
 import { formatNames, getFormat } from '../../../src/core/formats/registry.ts';
 import type { StructuralTag } from '../../../src/core/formats/structuralTag/structuralTagFormat.ts';
 import { GUIDED_CASES, type GuidedCase } from '../../fixtures/guided/index.ts';
+import { seededRandom } from '../../../bench/seededRandom.ts';
 
 async function both(grammar: CompiledGrammar, text: string, finishReason: string, reasoning: 'skip' | 'constrain' = 'skip') {
   const completion = { text, tokens: [], finishReason };
@@ -94,17 +95,7 @@ test('every format: its cases broken at every offset give the whole-text feed’
   }
 });
 
-/** A small seeded generator (mulberry32): the same completions on every run, the seed in every failure. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const random = seededRandom;
 
 /** A completion of prose, near-triggers, end strings, think blocks and calls (clean, refused, cut) in random order. */
 function generate(next: () => number, c: GuidedCase, patterns: readonly string[], ends: readonly string[]): string {
