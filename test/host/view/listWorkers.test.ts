@@ -6,13 +6,12 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { appendFile } from 'node:fs/promises';
 import { TraceSession } from '../../../src/host/view/traceSession.ts';
 import { ListWorkers } from '../../../src/host/view/listWorkers.ts';
 import type { AnalysisOptions } from '../../../src/core/analysis.ts';
 import type { SummaryBatch } from '../../../src/host/view/traceSession.ts';
+import { withFile } from './withTraceFile.ts';
 
 const S = '<|tool_calls_section_begin|>';
 const E = '<|tool_calls_section_end|>';
@@ -51,17 +50,6 @@ function bigTrace(): string {
     if (i === 70) out.push('not json\n');
   }
   return out.join('');
-}
-
-async function withFile(content: string, fn: (path: string) => Promise<void>): Promise<void> {
-  const dir = await mkdtemp(join(tmpdir(), 'toolscope-list-workers-'));
-  try {
-    const path = join(dir, 't.jsonl');
-    await writeFile(path, content);
-    await fn(path);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
 }
 
 /** The whole list, every what-if answered. */

@@ -1,8 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { appendFile } from 'node:fs/promises';
 import { TraceSession } from '../../../src/host/view/traceSession.ts';
 import { embeddedTraces } from '../../../src/host/view/embeddedTrace.ts';
 import { reportPageHtml, scriptSafeJson } from '../../../src/host/view/pageHtml.ts';
@@ -12,6 +10,7 @@ import { TraceIndex } from '../../../src/io/trace/traceIndex.ts';
 import { guidedEngine } from '../../../src/io/guided/guidedEnginePool.ts';
 import { holdWhatIfs } from '../../fixtures/heldWhatIfs.ts';
 import { nodeServices } from '../../../src/io/nodeServices.ts';
+import { withFile } from './withTraceFile.ts';
 
 const S = '<|tool_calls_section_begin|>';
 const E = '<|tool_calls_section_end|>';
@@ -33,17 +32,6 @@ function line(id: string, text: string, extra: Record<string, unknown> = {}): st
       ...extra,
     }) + '\n'
   );
-}
-
-async function withFile(content: string, fn: (path: string) => Promise<void>): Promise<void> {
-  const dir = await mkdtemp(join(tmpdir(), 'toolscope-session-'));
-  try {
-    const path = join(dir, 't.jsonl');
-    await writeFile(path, content);
-    await fn(path);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
 }
 
 test('summaries in batches, record views with tokens, roles, calls and fragments', async () => {
