@@ -27,16 +27,23 @@ if (args.length) process.exit(run(args.flatMap(find)));
 const BROWSER = join('test', 'webview');
 const WORKBENCH = join('test', 'workbench');
 const all = find('test');
+// Each test file (and test) has a time limit far above its longest run here, so a hang fails its phase in minutes
+// instead of running out CI's clock. (The runner's limit is kept by the parent process: it holds even when a file
+// spins its own event loop, as a list-worker bug once did.)
 const phases = [
   // Two test files at a time: on the 2-core CI machine one at a time left a core idle while a file's process started
   // (181 files, 615 s one at a time here). Each file still has a core to itself for its loose linear-time bounds.
   {
     name: 'fast suites',
     files: all.filter((f) => !f.startsWith(BROWSER) && !f.startsWith(WORKBENCH)),
-    extra: ['--test-concurrency=2'],
+    extra: ['--test-concurrency=2', '--test-timeout=300000'],
   },
-  { name: 'browser suites (chromium)', files: all.filter((f) => f.startsWith(BROWSER)) },
-  { name: 'workbench suites (code-server + chromium)', files: all.filter((f) => f.startsWith(WORKBENCH)), extra: ['--test-concurrency=1'] },
+  { name: 'browser suites (chromium)', files: all.filter((f) => f.startsWith(BROWSER)), extra: ['--test-timeout=600000'] },
+  {
+    name: 'workbench suites (code-server + chromium)',
+    files: all.filter((f) => f.startsWith(WORKBENCH)),
+    extra: ['--test-concurrency=1', '--test-timeout=1200000'],
+  },
 ];
 const times = [];
 for (const phase of phases) {

@@ -427,13 +427,20 @@ export class TraceSession {
   /** Sends the next ranges of the file to the list workers while one is free. */
   private sendRanges(w: WorkerList): Promise<void> {
     w.started = true;
+    // Whether a waiter has something new to see: a range sent, the end of the file reached, or an error. Not when
+    // every thread is busy: a wake then would have the list ask again at once, round after round of microtasks, and
+    // the thread's answer that frees a worker (a message, a macrotask) would never be heard.
+    let news = false;
     w.sending ??= (async () => {
       try {
         while (w.workers.idle && this.workerList === w) {
           while (this.partial && w.sent >= this.finalEntries) await this.indexMore();
           const final = this.finalEntries;
           const from = w.sent;
-          if (from >= final) return;
+          if (from >= final) {
+            news = true;
+            return;
+          }
           const target = Math.min(RANGE_BYTES, FIRST_RANGE_BYTES * 2 ** w.ranges);
           const base = w.lines.byteRange(from).start;
           let to = from + 1;
@@ -447,15 +454,17 @@ export class TraceSession {
           w.ranges++;
           w.ahead.push(r);
           w.live.set(r.id, r);
+          news = true;
         }
       } catch (err) {
+        news = true;
         // Indexing on failed (the file went away): the list ends with what was sent, and says why.
         w.error = `line ${w.sent < this.index.count ? this.index.line(w.sent) : '?'}: the rest of the file could not be read: ${err instanceof Error ? err.message : String(err)}`;
       }
     })().finally(() => {
       // (In `finally`, which runs after the assignment: the loop may end without awaiting anything.)
       w.sending = null;
-      this.wake();
+      if (news) this.wake();
     });
     return w.sending;
   }
@@ -520,6 +529,8 @@ export class TraceSession {
   /** The workers' rows in entry order: the oldest range's, as they come; null when every range is handed out. */
   private async nextWorkerBatch(w: WorkerList): Promise<ListBatch | null> {
     for (;;) {
+      // Closed (or the workers' list replaced): nothing more comes from this one.
+      if (this.workerList !== w) return null;
       const r = w.ahead[0];
       if (r && r.batches.length) {
         // At most HANDED_ROWS at a time: a range finished while the one before it was listed holds thousands of rows,

@@ -124,3 +124,87 @@ test('other options while the workers list: the list starts over, with nothing o
     await workers.close();
   }
 });
+
+/** List workers whose threads all stay busy for a while when told (as when the old options' ranges still list). */
+class HeldWorkers extends ListWorkers {
+  private held = false;
+  private timer: NodeJS.Timeout | undefined;
+  private readonly listeners = new Set<() => void>();
+
+  /** Times `idle` was asked while held: a list that spins asks without end (then it is let go, to fail, not hang). */
+  askedWhileHeld = 0;
+
+  override get idle(): boolean {
+    if (this.held && ++this.askedWhileHeld > 1000) this.held = false;
+    return !this.held && super.idle;
+  }
+
+  override onIdle(f: () => void): () => void {
+    this.listeners.add(f);
+    const stop = super.onIdle(f);
+    return () => {
+      this.listeners.delete(f);
+      stop();
+    };
+  }
+
+  /**
+   * No thread may take a range until a timer `ms` from now frees them, as a thread's message would (a macrotask: the
+   * list must yield to it).
+   */
+  holdFor(ms: number): void {
+    this.held = true;
+    this.timer = setTimeout(() => {
+      this.held = false;
+      for (const f of [...this.listeners]) f();
+    }, ms + 1);
+  }
+
+  override close(): Promise<void> {
+    clearTimeout(this.timer);
+    return super.close();
+  }
+}
+
+test('every list thread busy when the list reaches the workers: the list waits for one to be free, it does not spin', async () => {
+  const workers = new HeldWorkers(2);
+  try {
+    await withFile(bigTrace(), async (path) => {
+      const session = await TraceSession.open(path, 't.jsonl', { guided: false }, {}, workers);
+      try {
+        for (let i = 0; i < 3; i++) await session.nextBatch(40);
+        workers.holdFor(300);
+        assert.equal(session.setOptions({ format: 'hermes' }), true);
+        // Before the fix the list asked for a free thread round after round of microtasks, and the timer that frees
+        // the threads never ran (as a thread's answer never arrived: the CI run that hung).
+        const listed = await listAll(session);
+        assert.ok(workers.askedWhileHeld < 50, `asked for a free thread ${workers.askedWhileHeld} times while none was`);
+        assert.equal(listed.summaries.length, 450);
+        assert.deepEqual(listed, await inThread(path, { guided: false, format: 'hermes' }));
+      } finally {
+        await session.close();
+      }
+    });
+  } finally {
+    await workers.close();
+  }
+});
+
+test('a session closed while its list waits for the workers: the list ends', async () => {
+  const workers = new HeldWorkers(1);
+  try {
+    await withFile(bigTrace(), async (path) => {
+      const session = await TraceSession.open(path, 't.jsonl', { guided: false }, {}, workers);
+      workers.holdFor(60_000);
+      // The head is listed here; then every thread is held, and the list waits.
+      const waiting = (async () => {
+        while (await session.nextBatch(40));
+      })();
+      await new Promise((r) => setTimeout(r, 300));
+      await session.close();
+      await waiting;
+    });
+  } finally {
+    await workers.close();
+  }
+});
