@@ -36,7 +36,7 @@ const phases = [
   {
     name: 'fast suites',
     files: all.filter((f) => !f.startsWith(BROWSER) && !f.startsWith(WORKBENCH)),
-    extra: ['--test-concurrency=2', '--test-timeout=300000'],
+    extra: ['--test-concurrency=2', '--test-timeout=600000'],
   },
   { name: 'browser suites (chromium)', files: all.filter((f) => f.startsWith(BROWSER)), extra: ['--test-timeout=600000'] },
   {
