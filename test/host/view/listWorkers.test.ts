@@ -134,7 +134,17 @@ class HeldWorkers extends ListWorkers {
   /** Times `idle` was asked while held: a list that spins asks without end (then it is let go, to fail, not hang). */
   askedWhileHeld = 0;
 
+  /** Resolves when the list first asks for a free thread while none is (it has reached the workers). */
+  readonly reached: Promise<void>;
+  private reach!: () => void;
+
+  constructor(max: number) {
+    super(max);
+    this.reached = new Promise((r) => (this.reach = r));
+  }
+
   override get idle(): boolean {
+    if (this.held) this.reach();
     if (this.held && ++this.askedWhileHeld > 1000) this.held = false;
     return !this.held && super.idle;
   }
@@ -200,7 +210,7 @@ test('a session closed while its list waits for the workers: the list ends', asy
       const waiting = (async () => {
         while (await session.nextBatch(40));
       })();
-      await new Promise((r) => setTimeout(r, 300));
+      await workers.reached;
       await session.close();
       await waiting;
     });
