@@ -20,6 +20,7 @@ import {
   rawCompletion,
 } from './exportMessages.ts';
 import { isObject, type UnknownObject } from './jsonGuards.ts';
+import { langfuseInputValue } from './langfuseInput.ts';
 import type { ReadResult } from './importResult.ts';
 
 function field(row: UnknownObject, snake: string, camel: string): unknown {
@@ -124,7 +125,7 @@ function observationRecord(row: UnknownObject, id: string): TraceRecord {
   const started = text(field(row, 'start_time', 'startTime'));
   if (started) meta.created = started;
 
-  const input = jsonColumn(row.input);
+  const input = langfuseInputValue(row.input);
   const request: ChatRequest = {};
   if (model) request.model = model;
   if (input !== undefined && input !== null && input !== '') {
