@@ -153,9 +153,8 @@ class TraceDocument implements vscode.CustomDocument {
           if (this.disposed || this.stopping) return;
           this.send([], [], findings);
         }
-        // The end of the analysis: said at once, after everything before it.
-        this.outbox.info = true;
-        this.flush();
+        // The end of the analysis, after everything before it.
+        this.send([], [], [], true);
       } finally {
         this.analysing = null;
       }
@@ -207,7 +206,7 @@ class TraceDocument implements vscode.CustomDocument {
     for (const f of findings) o.findings.push(f);
     o.info ||= info;
     if (this.flushTimer !== undefined || (!o.summaries.length && !o.lineErrors.length && !o.findings.length && !o.info)) return;
-    this.flushTimer = setTimeout(() => this.flush(), Math.max(0, this.lastFlush + FRAME_MS - Date.now()));
+    this.flushTimer = setTimeout(() => this.flush(), Math.max(0, this.lastFlush + FRAME_MS - performance.now()));
   }
 
   /** Sends what the outbox holds now (up to ROWS_PER_MESSAGE rows; the rest a frame later). */
@@ -219,7 +218,10 @@ class TraceDocument implements vscode.CustomDocument {
       const summaries = o.summaries.splice(0, ROWS_PER_MESSAGE);
       // Findings go with the last of their rows' messages (a finding may be for a row in this outbox).
       const findings = o.summaries.length ? [] : o.findings.splice(0);
-      const event: HostEvent = { type: 'summaries', summaries, lineErrors: o.lineErrors.splice(0), info: this.session.info('vscode') };
+      const info = this.session.info('vscode');
+      // What stays in the outbox still has to come: the list is not complete before it.
+      if (o.summaries.length) info.analysing = true;
+      const event: HostEvent = { type: 'summaries', summaries, lineErrors: o.lineErrors.splice(0), info };
       if (findings.length) event.findings = findings;
       o.info = o.summaries.length > 0;
       for (const v of this.views) v.event(event);
@@ -227,7 +229,7 @@ class TraceDocument implements vscode.CustomDocument {
       const findings = o.findings.splice(0);
       for (const v of this.views) v.event({ type: 'guidedFindings', findings });
     }
-    this.lastFlush = Date.now();
+    this.lastFlush = performance.now();
     for (const w of this.flushed.splice(0)) w();
     if (o.summaries.length || o.findings.length) this.flushTimer = setTimeout(() => this.flush(), FRAME_MS);
   }
@@ -247,7 +249,7 @@ class TraceDocument implements vscode.CustomDocument {
       if (reset) {
         this.discardOutbox();
         for (const v of this.views) v.event({ type: 'reset', reason: 'file', info: this.session.info('vscode') });
-      } else this.flush();
+      }
       void this.analyseInBackground();
     });
   }
