@@ -259,13 +259,21 @@ export class RecordList {
     if (refilter) this.refilter();
     else {
       for (const i of added) if (matchesFilters(this.summaries[i] as RecordSummary, this.filters, needle)) this.filtered.push(i);
-      // Rows on screen whose summary changed are refilled by the frame's render (a row compares its summary).
-      if (added.length || changed.length) {
+      // Rows on screen whose summary changed are refilled by the frame's render (a row compares its summary); rows
+      // changed off screen (most what-ifs answer for rows not in view) need no DOM work at all.
+      if (added.length) {
         this.grown = true;
         this.scheduleRender();
-      }
+      } else if (changed.length && this.drawsAny(changed)) this.scheduleRender();
     }
     if (lineErrors.length) this.renderLineErrors();
+  }
+
+  /** Whether a row on the page shows one of these records (indices into `summaries`). */
+  private drawsAny(indices: number[]): boolean {
+    const of = new Set(indices);
+    for (const pos of this.rendered.keys()) if (of.has(this.filtered[pos] as number)) return true;
+    return false;
   }
 
   get size(): number {

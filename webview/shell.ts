@@ -277,6 +277,7 @@ export class Shell {
     const shown = this.record.key;
     if (shown !== null && e.summaries.some((s) => s.key === shown)) void this.open(shown, 'click');
     this.list.append(e.summaries, e.lineErrors);
+    if (e.findings?.length) this.applyGuidedFindings(e.findings);
     if (this.applyReveal()) {
       // A revealed record wins over a restored selection.
     } else if (this.pendingKey !== null && this.list.has(this.pendingKey)) {

@@ -1,15 +1,20 @@
-/** Extension entry: registers the trace editor and commands; everything else lives in src/core. */
+/**
+ * Extension entry: registers the trace editor and commands; everything else lives in src/core. What the trace
+ * editor's first paint does not need is loaded when its command first runs: replay, Evaluate Samples… and the
+ * recording proxy bring the HTTP client (undici) and servers, about a third of the bundle's code, whose evaluation
+ * the extension's activation (and so the first trace's paint) waited for.
+ */
 import { TRACE_EXTENSIONS, isTraceFileName } from '../core/trace/traceFileNames.ts';
 import * as vscode from 'vscode';
 import { AnalyzeTraceCommand } from './analyzeTraceCommand.ts';
 import { TRACE_VIEW_TYPE, TraceEditorProvider } from './traceEditorProvider.ts';
 import { ApiKeys } from './endpoints.ts';
-import { ReplayRecordCommand, type ReplayTarget } from './replayRecordCommand.ts';
-import { EvaluateSamplesCommand } from './evaluateSamplesCommand.ts';
+import type { ReplayTarget } from './replayRecordCommand.ts';
+import type { RecordingProxyCommand } from './recordingProxyCommand.ts';
 import { openSample, registerStepCommands } from './walkthroughCommands.ts';
 import { openClipboardTrace } from './openClipboardCommand.ts';
-import { OPEN_RECORDING_COMMAND, RecordingProxyCommand } from './recordingProxyCommand.ts';
 import { openMark } from './openMarks.ts';
+import { OPEN_RECORDING_COMMAND } from './recordingCommandIds.ts';
 
 export function activate(context: vscode.ExtensionContext): void {
   openMark('activate');
@@ -17,23 +22,29 @@ export function activate(context: vscode.ExtensionContext): void {
   const problems = vscode.languages.createDiagnosticCollection('toolscope');
   const analyze = new AnalyzeTraceCommand(output, problems);
   const keys = new ApiKeys(context.secrets);
-  const replay = new ReplayRecordCommand(keys, output);
   const version = (context.extension.packageJSON as { version?: unknown }).version;
-  const evaluate = new EvaluateSamplesCommand(keys, output, typeof version === 'string' ? version : 'dev');
-  const recorder = new RecordingProxyCommand(keys, output);
+  const replay = lazily(() => import('./replayRecordCommand.ts').then((m) => new m.ReplayRecordCommand(keys, output)));
+  const evaluate = lazily(() =>
+    import('./evaluateSamplesCommand.ts').then(
+      (m) => new m.EvaluateSamplesCommand(keys, output, typeof version === 'string' ? version : 'dev'),
+    ),
+  );
+  // Its status bar item shows only while it records: nothing of it is needed before its first command.
+  let recorder: Promise<RecordingProxyCommand> | undefined;
+  const recording = () => (recorder ??= import('./recordingProxyCommand.ts').then((m) => new m.RecordingProxyCommand(keys, output)));
   context.subscriptions.push(
     output,
     problems,
     TraceEditorProvider.register(context),
-    vscode.commands.registerCommand('toolscope.replayRecord', (arg?: vscode.Uri | ReplayTarget) =>
-      replay.run(arg instanceof vscode.Uri ? { uri: arg } : arg),
+    vscode.commands.registerCommand('toolscope.replayRecord', async (arg?: vscode.Uri | ReplayTarget) =>
+      (await replay()).run(arg instanceof vscode.Uri ? { uri: arg } : arg),
     ),
     vscode.commands.registerCommand('toolscope.setApiKey', () => keys.prompt()),
-    vscode.commands.registerCommand('toolscope.evaluateSamples', (uri?: vscode.Uri) => evaluate.run(uri)),
-    recorder,
-    vscode.commands.registerCommand('toolscope.startRecordingProxy', () => recorder.start()),
-    vscode.commands.registerCommand('toolscope.stopRecordingProxy', () => recorder.stop()),
-    vscode.commands.registerCommand(OPEN_RECORDING_COMMAND, () => recorder.openTrace()),
+    vscode.commands.registerCommand('toolscope.evaluateSamples', async (uri?: vscode.Uri) => (await evaluate()).run(uri)),
+    { dispose: () => void recorder?.then((r) => r.dispose()) },
+    vscode.commands.registerCommand('toolscope.startRecordingProxy', async () => (await recording()).start()),
+    vscode.commands.registerCommand('toolscope.stopRecordingProxy', async () => (await recording()).stop()),
+    vscode.commands.registerCommand(OPEN_RECORDING_COMMAND, async () => (await recording()).openTrace()),
     vscode.commands.registerCommand('toolscope.analyzeActiveFile', (uri?: vscode.Uri) => analyze.run(uri)),
     vscode.commands.registerCommand('toolscope.openSample', (name?: unknown) => openSample(context, name)),
     vscode.commands.registerCommand('toolscope.openClipboard', () => openClipboardTrace(context)),
@@ -53,6 +64,12 @@ export function activate(context: vscode.ExtensionContext): void {
     }),
   );
   openMark('activated');
+}
+
+/** `make()` once, on first use. */
+function lazily<T>(make: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | undefined;
+  return () => (made ??= make());
 }
 
 export function deactivate(): void {}

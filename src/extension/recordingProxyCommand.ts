@@ -14,9 +14,10 @@ import { pickEndpoint } from './endpointPicker.ts';
 import { userSetting } from './userSettings.ts';
 import { trustedFor } from './workspaceTrust.ts';
 import { TRACE_VIEW_TYPE } from './traceEditorProvider.ts';
+import { OPEN_RECORDING_COMMAND } from './recordingCommandIds.ts';
 
 export const RECORDING_CONTEXT = 'toolscope.recording';
-export const OPEN_RECORDING_COMMAND = 'toolscope.openRecordingTrace';
+export { OPEN_RECORDING_COMMAND };
 
 interface Recording {
   proxy: RunningProxy;

@@ -8,7 +8,16 @@
 import * as vscode from 'vscode';
 import { basename, join } from 'node:path';
 import { readFile } from 'node:fs/promises';
-import { HostRpc, type FollowUp, type GuidedFindings, type HostEvent, type HostReply, type WebviewRequest } from '../shared/protocol.ts';
+import {
+  HostRpc,
+  type FollowUp,
+  type GuidedFindings,
+  type HostEvent,
+  type HostReply,
+  type LineErrorView,
+  type RecordSummary,
+  type WebviewRequest,
+} from '../shared/protocol.ts';
 import { makeNonce, webviewPageHtml } from '../host/view/pageHtml.ts';
 import { TraceSession } from '../host/view/traceSession.ts';
 import { FORMAT_SETTING, formatSettingFor } from './formatSetting.ts';
@@ -32,6 +41,18 @@ export const TRACE_VIEW_TYPE = 'toolscope.trace';
 
 /** How long the list's analysis waits for the page to ask for its first record after the `ready` reply, ms. */
 const FIRST_RECORD_WAIT_MS = 300;
+
+/**
+ * The list's rows and what-if findings go to the pages at most once a frame (60 Hz), gathered in one message: each
+ * message costs the page's main thread (and a browser workbench's, which relays it) a task, and several of them in
+ * one frame made its frames late while the user scrolled.
+ */
+const FRAME_MS = 16;
+/**
+ * Rows in one message at most: the page decodes a message in one task. The list's analysis waits while this many
+ * are still to go.
+ */
+const ROWS_PER_MESSAGE = 1000;
 
 /** Every open trace editor's panel and its RPC: the stepping commands act on the active one. */
 const openViews = new Map<vscode.WebviewPanel, HostRpc>();
@@ -86,6 +107,12 @@ class TraceDocument implements vscode.CustomDocument {
   private firstGuided: GuidedFindings[] = [];
   /** The background analysis waits for the first record to be sent, at most this long (firstRows). */
   private held: ReturnType<typeof setTimeout> | undefined;
+  /** Rows, errors and findings not sent to the pages yet (FRAME_MS); `info`: the trace's state changed. */
+  private outbox = { summaries: [] as RecordSummary[], lineErrors: [] as LineErrorView[], findings: [] as GuidedFindings[], info: false };
+  private flushTimer: ReturnType<typeof setTimeout> | undefined;
+  private lastFlush = -Infinity;
+  /** Woken when the outbox was sent (the analysis waits while it is full). */
+  private flushed: (() => void)[] = [];
 
   constructor(
     readonly uri: vscode.Uri,
@@ -108,27 +135,26 @@ class TraceDocument implements vscode.CustomDocument {
     this.analysing ??= (async () => {
       try {
         await this.firstBatch;
-        this.post(this.firstGuided.splice(0));
+        this.send([], [], this.firstGuided.splice(0));
         for (;;) {
           if (this.disposed || this.stopping) return;
           const batch = await this.session.nextBatch(40);
           if (!batch) break;
-          const info = this.session.info('vscode');
-          for (const v of this.views) v.event({ type: 'summaries', summaries: batch.summaries, lineErrors: batch.lineErrors, info });
           if (batch.summaries.length && !this.rowsSent) {
             this.rowsSent = true;
             openMark('first-rows', this.uri.fsPath);
           }
-          this.post(batch.guided);
-          // Yield so requests for records are answered between batches.
-          await new Promise((r) => setTimeout(r, 0));
+          this.send(batch.summaries, batch.lineErrors, batch.guided, true);
+          // Yield so requests for records are answered between batches; wait while a message's worth of rows is still to go.
+          if (this.outbox.summaries.length >= ROWS_PER_MESSAGE) await new Promise<void>((r) => this.flushed.push(r));
+          else await new Promise((r) => setTimeout(r, 0));
         }
         for (let findings; (findings = await this.session.nextGuidedFindings());) {
           if (this.disposed || this.stopping) return;
-          this.post(findings);
+          this.send([], [], findings);
         }
-        const info = this.session.info('vscode');
-        for (const v of this.views) v.event({ type: 'summaries', summaries: [], lineErrors: [], info });
+        // The end of the analysis, after everything before it.
+        this.send([], [], [], true);
       } finally {
         this.analysing = null;
       }
@@ -168,15 +194,62 @@ class TraceDocument implements vscode.CustomDocument {
     if (this.held !== undefined) void this.analyseInBackground();
   }
 
-  private post(findings: GuidedFindings[]): void {
-    if (findings.length) for (const v of this.views) v.event({ type: 'guidedFindings', findings });
+  /**
+   * Rows, errors and findings for the pages, sent with what else comes within a frame (FRAME_MS) in one message: the
+   * rows with the trace's state, then the findings (of rows sent before, or in the same message).
+   */
+  private send(summaries: RecordSummary[], lineErrors: LineErrorView[], findings: GuidedFindings[], info = false): void {
+    const o = this.outbox;
+    // One at a time: a batch may hold thousands of rows, too many arguments for one push.
+    for (const s of summaries) o.summaries.push(s);
+    for (const e of lineErrors) o.lineErrors.push(e);
+    for (const f of findings) o.findings.push(f);
+    o.info ||= info;
+    if (this.flushTimer !== undefined || (!o.summaries.length && !o.lineErrors.length && !o.findings.length && !o.info)) return;
+    this.flushTimer = setTimeout(() => this.flush(), Math.max(0, this.lastFlush + FRAME_MS - performance.now()));
+  }
+
+  /** Sends what the outbox holds now (up to ROWS_PER_MESSAGE rows; the rest a frame later). */
+  private flush(): void {
+    clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    const o = this.outbox;
+    if (o.summaries.length || o.lineErrors.length || o.info) {
+      const summaries = o.summaries.splice(0, ROWS_PER_MESSAGE);
+      // Findings go with the last of their rows' messages (a finding may be for a row in this outbox).
+      const findings = o.summaries.length ? [] : o.findings.splice(0);
+      const info = this.session.info('vscode');
+      // What stays in the outbox still has to come: the list is not complete before it.
+      if (o.summaries.length) info.analysing = true;
+      const event: HostEvent = { type: 'summaries', summaries, lineErrors: o.lineErrors.splice(0), info };
+      if (findings.length) event.findings = findings;
+      o.info = o.summaries.length > 0;
+      for (const v of this.views) v.event(event);
+    } else if (o.findings.length) {
+      const findings = o.findings.splice(0);
+      for (const v of this.views) v.event({ type: 'guidedFindings', findings });
+    }
+    this.lastFlush = performance.now();
+    for (const w of this.flushed.splice(0)) w();
+    if (o.summaries.length || o.findings.length) this.flushTimer = setTimeout(() => this.flush(), FRAME_MS);
+  }
+
+  /** What the outbox holds no longer applies (the list starts over). */
+  private discardOutbox(): void {
+    clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    this.outbox = { summaries: [], lineErrors: [], findings: [], info: false };
+    for (const w of this.flushed.splice(0)) w();
   }
 
   fileChanged(): Promise<void> {
     return this.serially(async () => {
       await this.analysing;
       const { reset } = await this.session.refresh();
-      if (reset) for (const v of this.views) v.event({ type: 'reset', reason: 'file', info: this.session.info('vscode') });
+      if (reset) {
+        this.discardOutbox();
+        for (const v of this.views) v.event({ type: 'reset', reason: 'file', info: this.session.info('vscode') });
+      }
       void this.analyseInBackground();
     });
   }
@@ -220,6 +293,7 @@ class TraceDocument implements vscode.CustomDocument {
         void this.analyseInBackground();
         return;
       }
+      this.discardOutbox();
       for (const v of this.views) v.event({ type: 'reset', reason, info: this.session.info('vscode') });
       void this.analyseInBackground();
     });
@@ -234,6 +308,7 @@ class TraceDocument implements vscode.CustomDocument {
   dispose(): void {
     this.disposed = true;
     clearTimeout(this.held);
+    this.discardOutbox();
     this.onDispose();
     // Close the file once the batch being analysed is done: closing under it made the read fail.
     void (this.analysing ?? Promise.resolve()).catch(() => undefined).then(() => this.session.close());

@@ -348,7 +348,11 @@ export type HostReply =
 
 /** Pushed by the host: more of the list analysed, or the file grew; `reset`: the list starts over (file replaced, format changed). */
 export type HostEvent =
-  | { type: 'summaries'; summaries: RecordSummary[]; lineErrors: LineErrorView[]; info: TraceInfo }
+  /**
+   * More rows (new, or replacing rows of the same key: re-analysed); `findings`: what-ifs answered since, merged
+   * after the rows as a `guidedFindings` event is (the host sends the list at most once a frame, in one message).
+   */
+  | { type: 'summaries'; summaries: RecordSummary[]; lineErrors: LineErrorView[]; info: TraceInfo; findings?: GuidedFindings[] }
   | { type: 'reset'; info: TraceInfo; reason?: 'file' | 'format' | 'vllmProfile' | 'tokenizer' }
   /** The guided what-if answered for records sent without its findings (a record view, list rows): merge them. */
   | { type: 'guidedFindings'; findings: GuidedFindings[] }

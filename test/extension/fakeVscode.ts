@@ -117,6 +117,8 @@ export const fake = {
   statusBarItems: [] as FakeStatusBarItem[],
   clipboard: '',
   providers: new Map<string, unknown>(),
+  /** Commands registered (the extension's activation), by id. */
+  commands: new Map<string, (...args: unknown[]) => unknown>(),
   /** Changes settings and tells the listeners, as VS Code does. */
   configure(values: Record<string, unknown>): void {
     for (const [k, v] of Object.entries(values)) fake.settings.set(k, v);
@@ -126,7 +128,12 @@ export const fake = {
   },
 };
 
+export const DiagnosticSeverity = { Error: 0, Warning: 1, Information: 2, Hint: 3 };
+
 export const window = {
+  createOutputChannel(): { appendLine(): void; clear(): void; show(): void; dispose(): void } {
+    return { appendLine: () => undefined, clear: () => undefined, show: () => undefined, dispose: () => undefined };
+  },
   registerCustomEditorProvider(viewType: string, provider: unknown): Disposable {
     fake.providers.set(viewType, provider);
     return new Disposable(() => fake.providers.delete(viewType));
@@ -185,12 +192,19 @@ export const env = {
 };
 
 export const languages = {
+  createDiagnosticCollection(): { set(): void; clear(): void; dispose(): void } {
+    return { set: () => undefined, clear: () => undefined, dispose: () => undefined };
+  },
   setTextDocumentLanguage<T>(doc: T): Promise<T> {
     return Promise.resolve(doc);
   },
 };
 
 export const commands = {
+  registerCommand(id: string, run: (...args: unknown[]) => unknown): Disposable {
+    fake.commands.set(id, run);
+    return new Disposable(() => fake.commands.delete(id));
+  },
   executeCommand(...args: unknown[]): Promise<undefined> {
     fake.executed.push(args);
     return Promise.resolve(undefined);

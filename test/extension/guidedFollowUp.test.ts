@@ -78,7 +78,10 @@ test('trace editor: rows and the record are sent before the what-if answers; its
     const replyAt = posted.findIndex((m) => m.kind === 'reply' && m.body.type === 'record');
     const firstFindingsAt = posted.findIndex((m) => m.kind === 'event' && m.body.type === 'guidedFindings');
     assert.ok(replyAt >= 0 && firstFindingsAt > replyAt, 'the findings come after the record they complete');
-    const findings = view.events().flatMap((e) => (e.type === 'guidedFindings' ? e.findings : []));
+    // Findings come alone, or with the rows of the same frame's message.
+    const findings = view
+      .events()
+      .flatMap((e) => (e.type === 'guidedFindings' ? e.findings : e.type === 'summaries' ? (e.findings ?? []) : []));
     const byKey = new Map<string, GuidedFindings>(findings.map((f) => [f.key, f]));
     assert.deepEqual([...byKey.keys()].sort(), rows.map((s) => s.key).sort(), 'every pending row is completed');
     assert.ok((view.events()[at] as Extract<HostEvent, { type: 'guidedFindings' }>).findings.some((f) => f.key === key));

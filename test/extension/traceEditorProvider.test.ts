@@ -175,3 +175,55 @@ test('trace editor: Raw JSON opens a read-only virtual document (not an untitled
   document.dispose();
   await rm(dir, { recursive: true, force: true });
 });
+
+test('trace editor: the list goes to the page at most once a frame, every row and what-if finding included', async () => {
+  const { TraceEditorProvider, TRACE_VIEW_TYPE } = await load();
+  const { recordWithSchema, traceText } = await import('../fixtures/hostileSchemas.ts');
+  const { writeFile } = await import('node:fs/promises');
+  const dir = await mkdtemp(join(tmpdir(), 'toolscope-frames-'));
+  const trace = join(dir, 'many.jsonl');
+  // Enough records for many batches; half of them an integer the schema refuses (a what-if finding each).
+  const schema = { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] };
+  const records = Array.from({ length: 600 }, (_, i) => recordWithSchema(`r${i}`, schema, i % 2 ? '{"a": 1}' : '{"a": "x"}'));
+  await writeFile(trace, traceText(records));
+  fake.settings.clear();
+  const registration = TraceEditorProvider.register({ extensionUri: Uri.file(fakeExtensionFolder()) } as never);
+  const provider = fake.providers.get(TRACE_VIEW_TYPE) as Provider;
+  const document = await provider.openCustomDocument(Uri.file(trace) as never);
+  const view = fakePanel();
+  // When each list message was posted (the page's rows and findings).
+  const times: number[] = [];
+  const post = view.panel.webview.postMessage;
+  view.panel.webview.postMessage = (m) => {
+    if (m.kind === 'event' && (m.body.type === 'summaries' || m.body.type === 'guidedFindings')) times.push(performance.now());
+    return post(m);
+  };
+  await provider.resolveCustomEditor(document, view.panel as never);
+  try {
+    const init = await view.request({ type: 'ready' });
+    assert.equal(init.type, 'init');
+    await view.waitEvent(0, (e) => e.type === 'summaries' && done(e.info));
+    // The rows as the page has them: the ready reply's, then each message's rows, then its findings.
+    const rows = new Map((init.type === 'init' ? init.summaries : []).map((s) => [s.key, s]));
+    let messages = 0;
+    for (const e of view.events()) {
+      if (e.type !== 'summaries' && e.type !== 'guidedFindings') continue;
+      messages++;
+      if (e.type === 'summaries') for (const s of e.summaries) rows.set(s.key, s);
+      for (const f of (e.type === 'summaries' ? e.findings : e.findings) ?? []) rows.set(f.key, f.summary);
+    }
+    assert.equal(rows.size, 600);
+    assert.ok(
+      [...rows.values()].every((s) => !s.guidedPending),
+      'every what-if finding reached the page',
+    );
+    assert.equal([...rows.values()].filter((s) => s.kinds['guided-would-block']).length, 300);
+    // At most one message a frame (timers fire at most a millisecond or two early), and fewer than the batches.
+    for (let i = 1; i < times.length; i++) assert.ok((times[i] as number) - (times[i - 1] as number) >= 14, `messages ${i - 1} and ${i}`);
+    assert.ok(messages >= 1 && messages === times.length);
+  } finally {
+    document.dispose();
+    registration.dispose();
+    await rm(dir, { recursive: true, force: true });
+  }
+});

@@ -204,7 +204,7 @@ export interface FakeHost {
 /**
  * Opens the VS Code-shaped page for a trace. The host answers like TraceEditorProvider: `init` with the
  * snapshot, then the list analysed in small batches pushed as `summaries` events, then the guided findings of rows
- * and records sent before their what-if answered, as `guidedFindings` events.
+ * and records sent before their what-if answered, as `guidedFindings` events (or with the next rows).
  */
 export async function openVsCodePage(
   page: Page,
@@ -289,8 +289,14 @@ export async function openVsCodePage(
           if (stopped) return;
           const batch = await session.nextBatch(batchMs);
           if (!batch) break;
-          event({ type: 'summaries', summaries: batch.summaries, lineErrors: batch.lineErrors, info: session.info('harness') });
-          if (batch.guided.length) event({ type: 'guidedFindings', findings: batch.guided });
+          // The findings of rows sent before ride with the batch's rows, as the extension host sends them.
+          event({
+            type: 'summaries',
+            summaries: batch.summaries,
+            lineErrors: batch.lineErrors,
+            info: session.info('harness'),
+            ...(batch.guided.length ? { findings: batch.guided } : {}),
+          });
           await new Promise((r) => setTimeout(r, 5));
         }
         for (let findings; !stopped && (findings = await session.nextGuidedFindings());)

@@ -11,6 +11,7 @@ import { isMainThread, parentPort, workerData, type MessagePort } from 'node:wor
 import { Analyzer, type AnalysisOptions } from '../../core/analysis.ts';
 import { guidedEngine } from '../../io/guided/guidedEnginePool.ts';
 import { nodeServices } from '../../io/nodeServices.ts';
+import { lowerThreadPriority } from '../../io/workerThread.ts';
 import { TraceSession } from './traceSession.ts';
 import { LIST_WORKER, type ListWorkerAnswer, type ListWorkerRequest } from './listWorkerProtocol.ts';
 
@@ -39,6 +40,10 @@ interface Job {
 }
 
 function runListWorker(port: MessagePort): void {
+  // Background work: the list and its what-ifs take the CPU only when the threads the user waits on leave it (the
+  // extension host's thread, and the page's renderer where it shares the scheduler's group). Before the grammar
+  // worker starts: it is this thread's, and inherits the priority.
+  lowerThreadPriority();
   const post = (answer: ListWorkerAnswer) => port.postMessage(answer);
   const jobs = new Map<number, Job>();
   // One grammar worker for this thread (the process's pool here is this thread's).

@@ -299,6 +299,8 @@ export class TraceSession {
         this.partial !== null ||
         this.analysedEntries < this.index.count ||
         this.listWhatIfs.size > 0 ||
+        // Findings not handed out yet: a row still shows its what-if as pending.
+        this.guidedOut.length > 0 ||
         (this.workerList !== null && this.workerList.live.size > 0),
       host,
       format: this.options.format || null,

@@ -6,7 +6,9 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
 import { appendFile } from 'node:fs/promises';
+import { BACKGROUND_NICE } from '../../../src/io/workerThread.ts';
 import { TraceSession } from '../../../src/host/view/traceSession.ts';
 import { ListWorkers } from '../../../src/host/view/listWorkers.ts';
 import type { AnalysisOptions } from '../../../src/core/analysis.ts';
@@ -95,6 +97,58 @@ test('a big trace listed on the workers is the list this thread makes, what-if f
     await workers.close();
   }
 });
+
+/** The nice value of each thread of this process, by thread id (Linux: /proc/self/task). */
+function threadNice(): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const tid of readdirSync('/proc/self/task')) {
+    try {
+      // Fields after the command name (in parentheses, which may hold spaces): state is field 3, nice field 19.
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      out.set(Number(tid), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]));
+    } catch {
+      // The thread ended meanwhile.
+    }
+  }
+  return out;
+}
+
+test(
+  'the list workers and their grammar workers run at a lower scheduling priority, this thread and its grammar worker do not (Linux)',
+  { skip: process.platform !== 'linux' && 'per-thread nice values are Linux only' },
+  async () => {
+    const workers = new ListWorkers(1);
+    try {
+      await withFile(bigTrace(), async (path) => {
+        const before = threadNice();
+        const session = await TraceSession.open(path, 't.jsonl', {}, {}, workers);
+        const niced = new Set<number>();
+        const normal = new Set<number>();
+        const look = () => {
+          for (const [tid, nice] of threadNice()) {
+            if (before.has(tid)) continue;
+            (nice >= BACKGROUND_NICE ? niced : normal).add(tid);
+          }
+        };
+        try {
+          // Looked at while the list runs: the threads of the workers (list and grammar) are alive then.
+          while (await session.nextBatch(40)) look();
+          while (await session.nextGuidedFindings()) look();
+          look();
+        } finally {
+          await session.close();
+        }
+        // The list thread and the grammar worker it started, both niced; this thread not.
+        assert.ok(niced.size >= 2, `threads niced: ${niced.size}, not niced: ${normal.size}`);
+        assert.equal(threadNice().get(process.pid), before.get(process.pid));
+        // This thread's own grammar worker (its first rows' what-ifs) started beside them at normal priority.
+        assert.ok(normal.size >= 1, `threads niced: ${niced.size}, not niced: ${normal.size}`);
+      });
+    } finally {
+      await workers.close();
+    }
+  },
+);
 
 test('other options while the workers list: the list starts over, with nothing of the old options; appended records follow a refresh', async () => {
   const workers = new ListWorkers(2);
