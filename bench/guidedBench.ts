@@ -9,15 +9,17 @@ import { generateCompletion } from './parserBench.ts';
 import { createHash } from 'node:crypto';
 import { whatIf, whatIfForRequest } from '../src/core/guided/index.ts';
 import { compileFormatGrammar, keepMatcher, newMatcher, takeMatcher, type CompiledGrammar } from '../src/core/guided/xgrammar.ts';
-import { whatIfForRequestJson } from '../src/core/guided/whatIf.ts';
+import { grammarStartOf, whatIfForRequestJson } from '../src/core/guided/whatIf.ts';
 import { corpusRecord } from './processBench.ts';
-import { MARKUP_FEED_MIN_CHARS } from '../src/core/guided/markupFeed.ts';
+import { feedMarkupOnly, MARKUP_FEED_MIN_CHARS, markupPlan } from '../src/core/guided/markupFeed.ts';
+import { tagExcludes } from '../src/core/guided/tagTools.ts';
 import {
   createCompiler,
   createMatcher,
   createTokenizerInfo,
   grammarFromEBNF,
   type XgCompiledGrammar,
+  type XgMatcher,
 } from '../src/core/guided/xgrammarModule.ts';
 import { BYTE_VOCABULARY } from '../src/core/guided/byteVocabulary.ts';
 import { formatNames, getFormat } from '../src/core/formats/registry.ts';
@@ -27,6 +29,7 @@ import { GuidedEngine } from '../src/io/guided/guidedEngine.ts';
 import { suiteSchemas } from '../test/fixtures/hostileSchemas.ts';
 import { KimiSplitter } from '../src/core/formats/kimiK2/kimiSplitter.ts';
 import type { ChatTool } from '../src/core/trace/record.ts';
+import type { Token } from '../src/core/tokens/token.ts';
 
 interface CorpusLine {
   request: { tools: ChatTool[] };
@@ -191,28 +194,100 @@ async function logProseHeavy(log: (line: string) => void, grammar: CompiledGramm
     });
     cpu[feed] = cpuMs;
   }
-  // What the markup-only feed cannot skip: the call, from its trigger to its end, fed to the matcher alone in one string.
-  const call = text.slice(text.indexOf('<|tool_calls_section_begin|>'));
-  const matcher = await newMatcher(grammar);
-  let callCpu: number;
-  try {
-    ({ cpuMs: callCpu } = await mediansAsync(async () => {
-      matcher.reset();
-      if (!matcher.acceptString(call)) throw new Error('the call was refused');
-    }));
-  } finally {
-    matcher.dispose();
-  }
-  const perK = (ms: number) => (ms / tokens.length) * 1000;
+  const perK = (ms: number, n = tokens.length) => (ms / n) * 1000;
   log(
     `  prose-heavy: ${tokens.length} tokens, ${((free / text.length) * 100).toFixed(0)} % of the text free prose, one call: markup only ${perK(cpu.markup).toFixed(4)} ms per 1k tokens ` +
       `(${perK(cpu.markup) <= 0.05 ? 'goal ≤ 0.05: ok' : 'goal ≤ 0.05: OVER'}), whole text ${perK(cpu.whole).toFixed(3)} ms per 1k (${(cpu.whole / cpu.markup).toFixed(0)}×); ` +
       `same result both ways: ${new Set(results).size === 1 ? 'yes' : 'NO'} (CPU medians)`,
   );
+  // What the markup-only feed hands the matcher, and the CPU time inside the matcher's calls against the feed's own.
+  const fed = await feedCounted(grammar, text, tokens);
   log(
-    `    of which xgrammar's matcher on the one call it must be fed (${call.length} characters, one string): ${perK(callCpu).toFixed(4)} ms per 1k tokens; ` +
-      `the scan of the prose and the rest: ${perK(Math.max(0, cpu.markup - callCpu)).toFixed(4)}`,
+    `    fed to xgrammar: ${fed.calls} strings, ${fed.chars} of ${text.length} characters (the call: ${text.length - text.indexOf('<|tool_calls_section_begin|>')}), ` +
+      `${fed.tokens} stop-token tries. Paired runs: the what-if ${perK(fed.whatIfMs).toFixed(4)} ms per 1k tokens, its feed ${perK(fed.feedMs).toFixed(4)}, ` +
+      `of which xgrammar's matcher ${perK(fed.matcherMs).toFixed(4)} (${((fed.matcherMs / fed.whatIfMs) * 100).toFixed(0)} % of the what-if), ` +
+      `the scan and the rest ${perK(fed.whatIfMs - fed.matcherMs).toFixed(4)} (CPU medians)`,
   );
+  // The same prose with a call of a few tokens: what the prose itself costs the what-if.
+  const short = text.replace(/"query": "[^"]*"/, '"query": "forecast Paris"');
+  const shortTokens = splitter.tokenize(short);
+  for (let i = 0; i < 3; i++) await whatIf(grammar, { text: short, tokens: shortTokens, finishReason: 'stop' });
+  const { cpuMs: shortMs } = await mediansAsync(() => whatIf(grammar, { text: short, tokens: shortTokens, finishReason: 'stop' }));
+  log(
+    `    the same prose with a short call (${shortTokens.length} tokens, ${(((short.indexOf('<|tool_calls_section_begin|>') - short.indexOf('</think>')) / short.length) * 100).toFixed(1)} % free prose): ${perK(shortMs, shortTokens.length).toFixed(4)} ms per 1k tokens (CPU median)`,
+  );
+}
+
+/**
+ * The markup-only feed of a completion (after its reasoning) through a matcher that counts what it is fed and times
+ * its calls: strings and characters fed, stop-token tries, and median CPU of the whole feed and of the matcher's
+ * calls within it. Each run of the feed is paired with a run of the what-if itself (`whatIfMs`), so that both
+ * medians are taken under the same load.
+ */
+async function feedCounted(
+  grammar: CompiledGrammar,
+  text: string,
+  tokens: readonly Token[],
+): Promise<{ calls: number; chars: number; tokens: number; whatIfMs: number; feedMs: number; matcherMs: number }> {
+  const plan = markupPlan(grammar.tag);
+  if (!plan) throw new Error('the tag has no markup-only plan');
+  const excludes = tagExcludes(grammar.tag);
+  const start = grammarStartOf(text, 'skip') ?? 0;
+  const inner = await newMatcher(grammar);
+  let counts = { calls: 0, chars: 0, tokens: 0, us: 0 };
+  const timed = <T>(f: () => T): T => {
+    const t = process.cpuUsage();
+    try {
+      return f();
+    } finally {
+      const u = process.cpuUsage(t);
+      counts.us += u.user + u.system;
+    }
+  };
+  const matcher: XgMatcher = {
+    ...inner,
+    acceptString: (s) => {
+      counts.calls++;
+      counts.chars += s.length;
+      return timed(() => inner.acceptString(s));
+    },
+    acceptToken: (id) => {
+      counts.tokens++;
+      return timed(() => inner.acceptToken(id));
+    },
+    rollBack: (n) => timed(() => inner.rollBack(n)),
+  };
+  const cpuMs = async (f: () => Promise<unknown>): Promise<number> => {
+    const c = process.cpuUsage();
+    await f();
+    const u = process.cpuUsage(c);
+    return (u.user + u.system) / 1000;
+  };
+  const runs: { whatIf: number; feed: number; matcher: number }[] = [];
+  try {
+    const feed = async () => {
+      inner.reset();
+      counts = { calls: 0, chars: 0, tokens: 0, us: 0 };
+      const outcome = await feedMarkupOnly(matcher, grammar.vocabulary, excludes, plan, text, start, text.length);
+      if (!outcome.ok || !matcher.acceptToken(grammar.vocabulary.stopIds[0] as number)) throw new Error('the completion was refused');
+    };
+    for (let i = 0; i < 3; i++) await feed();
+    for (let i = 0; i < 15; i++) {
+      const whatIfMs = await cpuMs(() => whatIf(grammar, { text, tokens, finishReason: 'stop' }, { feed: 'markup' }));
+      const feedMs = await cpuMs(feed);
+      runs.push({ whatIf: whatIfMs, feed: feedMs, matcher: counts.us / 1000 });
+    }
+    return {
+      calls: counts.calls,
+      chars: counts.chars,
+      tokens: counts.tokens,
+      whatIfMs: median(runs.map((r) => r.whatIf)),
+      feedMs: median(runs.map((r) => r.feed)),
+      matcherMs: median(runs.map((r) => r.matcher)),
+    };
+  } finally {
+    inner.dispose();
+  }
 }
 
 /**

@@ -281,20 +281,37 @@ export async function whatIfForRequest(
 }
 
 /**
- * Grammars of requests already seen, by format, shape and the request's JSON: a record whose tools were seen before
- * finds its grammar without building the tag, printing it and hashing it (most of a short record's what-if). Only
- * grammars: a request without one is worked out again, as whatIfForRequest does.
+ * Grammars of requests already seen, by format and shape, then by the request's JSON: a record whose tools were seen
+ * before finds its grammar without building the tag, printing it and hashing it (most of a short record's what-if).
+ * Only grammars: a request without one is worked out again, as whatIfForRequest does. The request's JSON is the key
+ * as it came: a key made of it with the format and shape (a new string of ~700 characters per record, copied and
+ * hashed at each look-up) cost 7 % of a bench-corpus record's what-if.
  */
-const byRequestJson = new Map<string, RequestGrammar>();
+const byRequestJson = new Map<string, Map<string, RequestGrammar>>();
+let requestGrammars = 0;
 const BY_REQUEST_JSON_LIMIT = 64;
 
-function requestJsonKey(requestJson: string, options: Pick<WhatIfRequestOptions, 'format' | 'shape'>): string {
-  return `${options.format}\u0000${options.shape ?? ''}\u0000${requestJson}`;
+function grammarsOf(options: Pick<WhatIfRequestOptions, 'format' | 'shape'>): Map<string, RequestGrammar> {
+  const key = options.shape === undefined ? options.format : `${options.format}\u0000${options.shape}`;
+  let grammars = byRequestJson.get(key);
+  if (!grammars) byRequestJson.set(key, (grammars = new Map()));
+  return grammars;
 }
 
 /** Whether `whatIfForRequestJson` has this request's grammar at hand (its what-if then compiles nothing). */
 export function hasRequestGrammar(requestJson: string, options: Pick<WhatIfRequestOptions, 'format' | 'shape'>): boolean {
-  return byRequestJson.has(requestJsonKey(requestJson, options));
+  return grammarsOf(options).has(requestJson);
+}
+
+/** A grammar dropped: the least recently used of the first format and shape that holds any (the limit is over all). */
+function dropOldestGrammar(): void {
+  for (const grammars of byRequestJson.values()) {
+    const oldest = grammars.keys().next();
+    if (oldest.done) continue;
+    grammars.delete(oldest.value);
+    requestGrammars--;
+    return;
+  }
 }
 
 /**
@@ -307,18 +324,25 @@ export async function whatIfForRequestJson(
   completion: WhatIfCompletion,
   options: WhatIfRequestOptions,
 ): Promise<WhatIfForRequest> {
-  const key = requestJsonKey(requestJson, options);
-  let found = byRequestJson.get(key);
+  const grammars = grammarsOf(options);
+  let found = grammars.get(requestJson);
   if (found) {
-    byRequestJson.delete(key);
+    // Most recently used last.
+    if (grammars.size > 1) {
+      grammars.delete(requestJson);
+      grammars.set(requestJson, found);
+    }
   } else {
     const request = JSON.parse(requestJson) as { tools?: ChatRequest['tools']; tool_choice?: ChatRequest['tool_choice'] | null };
     const made = await requestGrammar({ tools: request.tools, tool_choice: request.tool_choice ?? undefined }, options);
     if (!('grammar' in made)) return made;
     found = made;
-    if (byRequestJson.size >= BY_REQUEST_JSON_LIMIT) byRequestJson.delete(byRequestJson.keys().next().value as string);
+    if (requestGrammars >= BY_REQUEST_JSON_LIMIT) dropOldestGrammar();
+    // Looked up again: another what-if may have put it there while this one compiled.
+    if (!grammars.has(requestJson)) requestGrammars++;
+    grammars.delete(requestJson);
+    grammars.set(requestJson, found);
   }
-  byRequestJson.set(key, found);
   const { grammar, toolNames } = found;
   return { ran: true, result: await whatIf(grammar, completion, { ...options, toolNames }), grammar };
 }
