@@ -12,8 +12,11 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { requireWithCodeCache } from './codeCache.ts';
 import { passBootGate, SHORT_RUN_FLAGS } from './workerBootGate.ts';
 
-/** Built-ins the engine's bundle loads (besides those this file does). */
-const ENGINE_BUILTINS = ['node:perf_hooks', 'node:url'];
+/**
+ * Built-ins the engine's bundle loads (besides those this file does), and node:crypto, which the code cache's modules
+ * load on first use (src/io/cache/sha256.ts): after the boot gate it would be compiled from source.
+ */
+const ENGINE_BUILTINS = ['node:crypto', 'node:perf_hooks', 'node:url'];
 
 /** How long the worker waits at the boot gate before it goes on anyway. */
 const GATE_WAIT_MS = 2000;
