@@ -13,7 +13,7 @@
  */
 import Module, { createRequire } from 'node:module';
 import { Script } from 'node:vm';
-import { hash } from 'node:crypto';
+import { sha256Hex } from '../io/cache/sha256.ts';
 import { readFileSync } from 'node:fs';
 import { isAscii } from 'node:buffer';
 import { isMainThread } from 'node:worker_threads';
@@ -38,10 +38,10 @@ interface CacheSlot {
 }
 
 function cacheSlot(folder: string, file: string, bytes: Uint8Array, runtimeFlags: string): CacheSlot {
-  const build = hash('sha256', `${bundleHash(file, bytes)}\0${process.version}\0${process.arch}\0${process.execArgv.join(' ')}`, 'hex');
+  const build = sha256Hex(`${bundleHash(file, bytes)}\0${process.version}\0${process.arch}\0${process.execArgv.join(' ')}`);
   // The flags name a cache of their own (saveCache keeps one cache per bundle and flags: another build's is stale,
   // the other flags' is not).
-  const flags = hash('sha256', runtimeFlags, 'hex').slice(0, 8);
+  const flags = sha256Hex(runtimeFlags).slice(0, 8);
   return {
     files: cacheFiles(folder, CACHE_NAME),
     name: `${basename(file)}-${flags}-${build.slice(0, 24)}.v8cache`,

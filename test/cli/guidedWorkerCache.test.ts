@@ -24,6 +24,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { createHash } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import { execFileSync, spawnSync } from 'node:child_process';
+import { SHORT_RUN_FLAGS } from '../../src/cli/workerBootGate.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const SAMPLE = join(ROOT, 'samples', 'kimi-k2-raw-completions.jsonl');
@@ -100,6 +101,52 @@ test('the grammar worker loads its engine through the code cache: written once, 
       [],
       'no temporary file is left',
     );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+/**
+ * Whether V8 takes the engine cache `file` (after its header) for the engine's bundle under the short run's flags, as
+ * the worker compiles it: checked in a process of its own, flags set as the worker sets them.
+ */
+function acceptedUnderShortRunFlags(dist: string, file: string): boolean {
+  const script = `
+    const v8 = require('node:v8'), vm = require('node:vm'), fs = require('node:fs'), Module = require('node:module');
+    v8.setFlagsFromString(${JSON.stringify(SHORT_RUN_FLAGS)});
+    const bytes = fs.readFileSync(${JSON.stringify(file)});
+    const cachedData = bytes.subarray(bytes.indexOf(10) + 1);
+    const bundle = ${JSON.stringify(join(dist, 'guidedWorker-engine.js'))};
+    const script = new vm.Script(Module.wrap(fs.readFileSync(bundle, 'latin1')), { filename: bundle, cachedData });
+    process.stdout.write(String(script.cachedDataRejected));`;
+  const r = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  return r.stdout === 'false';
+}
+
+test('a run of one record writes the engine cache under the flags it is named for, before the answer that ends the run', async () => {
+  const { dir, dist, cache } = await builtCli();
+  try {
+    // One record with tools: the run ends as soon as its one what-if is answered. The cache was written after that
+    // answer (queued behind it): a later run never wrote it, and the first one (whose own exit writes the CLI's cache
+    // with V8's default flags put back first) could write it under the default flags, which every later short run
+    // then rejected, compiling the engine from source each time.
+    const one = join(dir, 'one-record.jsonl');
+    writeFileSync(one, readFileSync(SAMPLE, 'utf8').split('\n')[0] + '\n');
+    const plain = run(dist, cache, [one], { TOOLSCOPE_CODE_CACHE: '0' });
+    assert.match(plain, /"kind":"guided-accepts"/, 'the what-if ran');
+    for (let i = 1; i <= 3; i++) {
+      rmSync(join(cache, 'toolscope'), { recursive: true, force: true });
+      assert.equal(run(dist, cache, [one]), plain, `first run ${i} (writes the caches)`);
+      const [written] = engineCaches(cache);
+      assert.ok(written, `first run ${i}: the engine cache is written`);
+      assert.ok(acceptedUnderShortRunFlags(dist, join(cache, 'toolscope', written)), `first run ${i}: V8 accepts it`);
+    }
+    // A cache this run's worker had to reject would be written again by it.
+    const [written] = engineCaches(cache);
+    const stamp = statSync(join(cache, 'toolscope', written as string)).mtimeMs;
+    assert.equal(run(dist, cache, [one]), plain, 'second run (uses the cache)');
+    assert.equal(statSync(join(cache, 'toolscope', written as string)).mtimeMs, stamp, 'used, not written again');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

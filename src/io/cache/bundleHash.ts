@@ -8,7 +8,7 @@
  * bundle as it loads it, and the engine asks again for its grammars' build. The answer is kept in a global, shared by
  * the copies of this module in the two bundles.
  */
-import { hash } from 'node:crypto';
+import { sha256Hex } from './sha256.ts';
 import { readFileSync } from 'node:fs';
 
 const hashes = ((globalThis as unknown as Record<symbol, Map<string, string> | undefined>)[Symbol.for('toolscope.bundleHashes')] ??=
@@ -18,7 +18,7 @@ const hashes = ((globalThis as unknown as Record<symbol, Map<string, string> | u
 export function bundleHash(file: string, bytes?: Uint8Array): string {
   let hex = hashes.get(file);
   if (hex === undefined) {
-    hex = hash('sha256', bytes ?? readFileSync(file), 'hex');
+    hex = sha256Hex(bytes ?? readFileSync(file));
     hashes.set(file, hex);
   }
   return hex;

@@ -14,7 +14,7 @@
  *   mid-write is pruned (isLeftOver) by the next write.
  */
 import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync, renameSync, unlinkSync, writeSync } from 'node:fs';
-import { hash } from 'node:crypto';
+import { sha256Hex } from './sha256.ts';
 import { join } from 'node:path';
 import { threadId } from 'node:worker_threads';
 
@@ -145,7 +145,7 @@ function readRegularFile(path: string): Buffer | undefined {
 }
 
 function sealHeader(seal: string, payload: Uint8Array): Buffer {
-  return Buffer.from(`${MAGIC} ${seal} ${hash('sha256', payload, 'hex')} ${payload.length}\n`, 'latin1');
+  return Buffer.from(`${MAGIC} ${seal} ${sha256Hex(payload)} ${payload.length}\n`, 'latin1');
 }
 
 /** The bytes after the header, when the header is for `seal` and their length and sha256 are the header's. */
@@ -159,7 +159,7 @@ function unseal(bytes: Buffer, seal: string): Buffer | undefined {
     forSeal === seal &&
     rest.length === 0 &&
     length === String(payload.length) &&
-    sha === hash('sha256', payload, 'hex');
+    sha === sha256Hex(payload);
   return whole ? payload : undefined;
 }
 

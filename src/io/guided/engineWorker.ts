@@ -59,7 +59,7 @@ function isAbort(err: unknown): boolean {
 const HOLD_MS = 2;
 /**
  * The first answers go alone, at once: the warm-up's and the first job's. A short run's worker writes its code cache
- * once it has sent them (cli/guidedWorkerLoader.ts), while the run's V8 flags are still set; held to the end of the
+ * as it sends the second (cli/guidedWorkerLoader.ts), while the run's V8 flags are still set; held to the end of the
  * run, the cache was written after the launcher put the default flags back, and the next short run threw it away.
  */
 const FIRST_ALONE = 2;
