@@ -17,7 +17,7 @@
  * Nothing here names a format: each one's declarations are read through the registry, so a new format joins the
  * rule by declaring its `leakSignature`, `leakFragments` and parser.
  */
-import { formatNames, getFormat } from '../formats/registry.ts';
+import { registeredFormats } from '../formats/registry.ts';
 import type { ToolCallFormat } from '../formats/toolCallFormat.ts';
 import { findUnknownMarkup, parseMarkupCalls, type MarkupCall, type UnknownMarkup } from './toolMarkupScan.ts';
 
@@ -66,15 +66,31 @@ function occurrences(text: string, needle: string): number[] {
   return out;
 }
 
-/** The format's whole markers with their roles (other spellings under the marker they stand for). */
-function wholeMarkers(format: ToolCallFormat): Array<{ text: string; role: MarkerRole; marker?: string }> {
-  const { openers, closers } = format.leakSignature;
-  const role = (m: string): MarkerRole => (openers.includes(m) ? 'opener' : closers.includes(m) ? 'closer' : 'inner');
-  const texts = new Set([...openers, ...closers, ...format.leakFragments.filter((f) => format.markers.includes(f))]);
-  return [
-    ...[...texts].map((text) => ({ text, role: role(text) })),
-    ...(format.markerSpellings ?? []).map((s) => ({ text: s.spelling, role: role(s.marker), marker: s.marker })),
-  ];
+/** The markup of a format that `findTokens` looks for, derived once per format (formats do not change). */
+interface FormatMarkup {
+  /** Its whole markers with their roles (other spellings under the marker they stand for). */
+  whole: Array<{ text: string; role: MarkerRole; marker?: string }>;
+  /** Its leak fragments that are no whole marker: pieces a split marker leaves. */
+  pieces: string[];
+}
+
+const markupOf = new WeakMap<ToolCallFormat, FormatMarkup>();
+
+function formatMarkup(format: ToolCallFormat): FormatMarkup {
+  let m = markupOf.get(format);
+  if (!m) {
+    const { openers, closers } = format.leakSignature;
+    const role = (t: string): MarkerRole => (openers.includes(t) ? 'opener' : closers.includes(t) ? 'closer' : 'inner');
+    const texts = new Set([...openers, ...closers, ...format.leakFragments.filter((f) => format.markers.includes(f))]);
+    const whole = [
+      ...[...texts].map((text) => ({ text, role: role(text) })),
+      ...(format.markerSpellings ?? []).map((s) => ({ text: s.spelling, role: role(s.marker), marker: s.marker })),
+    ];
+    const wholeTexts = new Set(whole.map((w) => w.text));
+    m = { whole, pieces: format.leakFragments.filter((piece) => !wholeTexts.has(piece)) };
+    markupOf.set(format, m);
+  }
+  return m;
 }
 
 /** The registered markup in `text`: whole markers first, then pieces that lie in no whole marker and no unknown shape. */
@@ -90,17 +106,14 @@ function findTokens(text: string, formats: readonly ToolCallFormat[], unknown: r
     if (!token.owners.has(format.name)) token.owners.set(format.name, role);
   };
   for (const format of formats)
-    for (const m of wholeMarkers(format)) for (const at of occurrences(text, m.text)) add(at, m.text, format, m.role, m.marker);
+    for (const m of formatMarkup(format).whole) for (const at of occurrences(text, m.text)) add(at, m.text, format, m.role, m.marker);
   const whole = [...byRange.values()];
   const inside = (start: number, end: number): boolean =>
     whole.some((w) => w.start < end && start < w.end) || unknown.some((u) => u.start < end && start < u.end);
-  for (const format of formats) {
-    const wholeTexts = new Set(wholeMarkers(format).map((m) => m.text));
-    for (const piece of format.leakFragments) {
-      if (wholeTexts.has(piece)) continue;
+  for (const format of formats)
+    for (const piece of formatMarkup(format).pieces)
       for (const at of occurrences(text, piece)) if (!inside(at, at + piece.length)) add(at, piece, format, 'piece');
-    }
-  }
+  if (byRange.size === 0) return [];
   // A longer token wins over a shorter one it holds (pieces of two formats at one place: `<tool_call` in `<tool_call>`).
   const all = [...byRange.values()].sort((a, b) => a.start - b.start || b.end - a.end);
   return all.filter((t) => !all.some((o) => o !== t && o.start <= t.start && t.end <= o.end && o.end - o.start > t.end - t.start));
@@ -229,7 +242,7 @@ let last: { text: string; tools: Tools | undefined; context: string | null; span
  */
 export function attributeLeaks(text: string, tools: Tools | undefined, context: ToolCallFormat | null): LeakSpan[] {
   if (last && last.text === text && last.tools === tools && last.context === (context?.name ?? null)) return last.spans;
-  const formats = formatNames().map(getFormat);
+  const formats = registeredFormats();
   const unknown = findUnknownMarkup(text);
   const tokens = findTokens(text, formats, unknown);
   const items: SpanItem[] = [

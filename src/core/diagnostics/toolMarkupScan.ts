@@ -5,7 +5,7 @@
  * by name. The calls a format's parser finds in the text are the calls that were written but never delivered.
  * Special-token shapes of no registered format (`<|…|>`, `<｜…｜>`, `▁` inside angle brackets) are found too.
  */
-import { formatNames, getFormat } from '../formats/registry.ts';
+import { registeredFormats } from '../formats/registry.ts';
 import type { ToolCallFormat } from '../formats/toolCallFormat.ts';
 
 type Tools = ReadonlyArray<{ function: { name: string; parameters?: unknown } }>;
@@ -112,7 +112,7 @@ export function parseMarkupCalls(format: ToolCallFormat, text: string, tools?: T
  */
 export function scanToolMarkup(text: string, tools?: Tools): FormatMarkup[] {
   const found: FormatMarkup[] = [];
-  for (const format of formatNames().map(getFormat)) {
+  for (const format of registeredFormats()) {
     const first = firstLeakFragment(format, text);
     if (!first) continue;
     const calls = parseMarkupCalls(format, text, tools);
@@ -147,24 +147,50 @@ export interface UnknownMarkup {
   end: number;
 }
 
+/** What `findUnknownMarkup` needs of the registry, derived once per set of registered formats. */
+interface KnownMarkup {
+  /** Every registered marker and other spelling: a shape that is one of them is no unknown markup. */
+  known: Set<string>;
+  /** Every format's whole markers, in registration order. */
+  whole: string[];
+}
+
+const knownMarkup = new WeakMap<readonly ToolCallFormat[], KnownMarkup>();
+
+function knownMarkupOf(formats: readonly ToolCallFormat[]): KnownMarkup {
+  let k = knownMarkup.get(formats);
+  if (!k) {
+    k = {
+      known: new Set(formats.flatMap((f) => [...f.markers, ...(f.markerSpellings ?? []).map((s) => s.spelling)])),
+      whole: formats.flatMap(wholeMarkers),
+    };
+    knownMarkup.set(formats, k);
+  }
+  return k;
+}
+
 /** Special-token shapes in `text` that are no registered format's marker, spelling or leak fragment. */
 export function findUnknownMarkup(text: string): UnknownMarkup[] {
-  const formats = formatNames().map(getFormat);
-  const known = new Set(formats.flatMap((f) => [...f.markers, ...(f.markerSpellings ?? []).map((s) => s.spelling)]));
+  const { known, whole } = knownMarkupOf(registeredFormats());
   // Where registered formats' whole markers sit: a shape overlapping one belongs to that format. (A shape that
-  // only shares a piece with a marker, like Gemma's `<|tool_call>`, is not that format's.)
-  const claimed: Array<[number, number]> = [];
-  for (const f of formats) {
-    for (const frag of wholeMarkers(f)) {
-      for (let at = text.indexOf(frag); at >= 0; at = text.indexOf(frag, at + frag.length)) claimed.push([at, at + frag.length]);
-    }
-  }
+  // only shares a piece with a marker, like Gemma's `<|tool_call>`, is not that format's.) Found only once a shape
+  // is: most text has none (this ran on every record's content).
+  let claimed: Array<[number, number]> | null = null;
   const out: UnknownMarkup[] = [];
   for (const m of text.matchAll(SHAPES)) {
     const start = m.index;
     const end = start + m[0].length;
-    if (known.has(m[0]) || claimed.some(([a, b]) => a < end && start < b)) continue;
+    if (known.has(m[0])) continue;
+    claimed ??= claimedRanges(text, whole);
+    if (claimed.some(([a, b]) => a < end && start < b)) continue;
     out.push({ text: m[0], start, end });
   }
   return out;
+}
+
+function claimedRanges(text: string, whole: readonly string[]): Array<[number, number]> {
+  const claimed: Array<[number, number]> = [];
+  for (const frag of whole)
+    for (let at = text.indexOf(frag); at >= 0; at = text.indexOf(frag, at + frag.length)) claimed.push([at, at + frag.length]);
+  return claimed;
 }

@@ -25,10 +25,22 @@ import { graniteFormat } from './granite/graniteFormat.ts';
 import type { Tokenizer } from '../tokens/token.ts';
 
 const formats = new Map<string, ToolCallFormat>();
+/** The registered formats in order, kept until the next registration (the checks ask for them on every record). */
+let registered: readonly ToolCallFormat[] | null = null;
 
 export function registerFormat(format: ToolCallFormat): void {
   if (formats.has(format.name)) throw new Error(`tool-call format "${format.name}" is already registered`);
   formats.set(format.name, format);
+  registered = null;
+}
+
+/**
+ * Every registered format, in registration order: the same array until another format registers, so what a caller
+ * derives from the whole registry can be kept by it (a WeakMap keyed by this array).
+ */
+export function registeredFormats(): readonly ToolCallFormat[] {
+  registered ??= Object.freeze([...formats.values()]);
+  return registered;
 }
 
 export function getFormat(name: string): ToolCallFormat {

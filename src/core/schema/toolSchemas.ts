@@ -41,6 +41,9 @@ const EVERY_SCHEMA = /(?:)/u;
 /** Past this many compiled schemas the cache starts over (a long eval run sees many tool sets). */
 const CACHE_LIMIT = 2000;
 
+/** Verdicts kept per compiled schema, by the arguments' text; past this many they start over. */
+const VERDICT_LIMIT = 512;
+
 const RECURSION =
   'validating against this schema recursed without end: a $ref (or $dynamicRef) leads back to itself without descending into the arguments, or the arguments are nested deeper than the validator can follow';
 
@@ -90,15 +93,37 @@ function run(validate: ValidateFunction, args: unknown): ErrorObject[] | null {
   }
 }
 
+/**
+ * A schema's cache key, its JSON text: JSON.stringify's (native, a few times faster than schemaKey's walk: each
+ * record's schemas are objects of their own), or the walk's for a schema nested too deep for it. Both write the same
+ * text for a schema read from JSON.
+ */
+function jsonKey(schema: JsonObject): string {
+  try {
+    return JSON.stringify(schema);
+  } catch (err) {
+    if (err instanceof RangeError) return schemaKey(schema).key;
+    throw err;
+  }
+}
+
 export class ToolSchemas {
   /** One ajv per draft and mode, made when first needed. */
   private readonly ajvs = new Map<string, AjvCore>();
   private readonly cache = new Map<string, CacheEntry>();
   /** The entry of a schema object already seen (a record's calls share their tool's schema object). */
   private readonly byObject = new WeakMap<JsonObject, CacheEntry>();
+  /**
+   * Verdicts by compiled schema and the arguments' JSON text: validating reads nothing but the schema and the value,
+   * and the same text parses to the same value, so a trace that repeats a call is validated once.
+   */
+  private readonly verdicts = new WeakMap<Compiled, Map<string, SchemaCheck>>();
 
-  /** Validates parsed arguments against a tool's `parameters`. */
-  check(tool: ChatTool, args: unknown): SchemaCheck {
+  /**
+   * Validates parsed arguments against a tool's `parameters`; `text`: the JSON text `args` was parsed from, when it
+   * was (the verdict is kept by it). The verdict is not to be changed: it may be given again.
+   */
+  check(tool: ChatTool, args: unknown, text?: string): SchemaCheck {
     const schema: unknown = tool?.function?.parameters;
     if (schema === undefined || schema === null) return { kind: 'no-schema' };
     if (typeof schema !== 'object' || Array.isArray(schema)) {
@@ -110,6 +135,19 @@ export class ToolSchemas {
     if (Object.keys(schema).length === 0) return { kind: 'no-schema' };
     const compiled = this.compile(schema as JsonObject);
     if ('error' in compiled) return { kind: 'bad-schema', message: compiled.error };
+    if (text === undefined) return this.validate(compiled, args);
+    let kept = this.verdicts.get(compiled);
+    const verdict = kept?.get(text);
+    if (verdict) return verdict;
+    const result = this.validate(compiled, args);
+    // Not a recursion without end: that depends on the stack left where it ran.
+    if (result.kind === 'bad-schema') return result;
+    if (!kept || kept.size >= VERDICT_LIMIT) this.verdicts.set(compiled, (kept = new Map()));
+    kept.set(text, result);
+    return result;
+  }
+
+  private validate(compiled: Compiled, args: unknown): SchemaCheck {
     const findings: SchemaFinding[] = [];
     const structural = run(compiled.structural, args);
     if (structural === null) return { kind: 'bad-schema', message: RECURSION };
@@ -135,9 +173,10 @@ export class ToolSchemas {
     // Records are not changed once read: the same object is the same schema, without writing its key again.
     let entry = this.byObject.get(schema);
     if (entry) return entry;
-    const { key, declaresIds, mentionsFormat } = schemaKey(schema);
+    const key = jsonKey(schema);
     entry = this.cache.get(key);
     if (!entry) {
+      const { declaresIds, mentionsFormat } = schemaKey(schema);
       entry = this.compileNow(schema, declaresIds, mentionsFormat);
       if (this.cache.size >= CACHE_LIMIT) this.cache.clear();
       this.cache.set(key, entry);

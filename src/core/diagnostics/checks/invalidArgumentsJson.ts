@@ -9,11 +9,32 @@ const INVALID_ARGUMENTS_JSON = diagnosticKind({
   title: 'Arguments are not a JSON object',
 });
 
+type ParsedArguments = { ok: true; value: Record<string, unknown> } | { ok: false; reason: string };
+
+/** Answers by the arguments' text (the same text parses the same), so this and schema-violation parse a call once. */
+const parsedByText = new Map<string, ParsedArguments>();
+
+/** Texts kept at most (then the cache starts over), and the longest kept: arguments of a call are short. */
+const PARSED_LIMIT = 256;
+const PARSED_MAX_LENGTH = 4096;
+
 /**
  * Parses arguments as a JSON object, or says why they are not one: `reason` completes "the arguments … are" (`empty`,
- * `not valid JSON: …`, `valid JSON but not an object (…)`).
+ * `not valid JSON: …`, `valid JSON but not an object (…)`). The answer may be given again for the same text: its
+ * value is not to be changed.
  */
-export function parseArguments(args: string): { ok: true; value: Record<string, unknown> } | { ok: false; reason: string } {
+export function parseArguments(args: string): ParsedArguments {
+  const kept = parsedByText.get(args);
+  if (kept) return kept;
+  const parsed = parseNow(args);
+  if (args.length <= PARSED_MAX_LENGTH) {
+    if (parsedByText.size >= PARSED_LIMIT) parsedByText.clear();
+    parsedByText.set(args, parsed);
+  }
+  return parsed;
+}
+
+function parseNow(args: string): ParsedArguments {
   if (args.trim() === '') return { ok: false, reason: 'empty' };
   let value: unknown;
   try {

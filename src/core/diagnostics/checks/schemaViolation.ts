@@ -19,7 +19,7 @@ export const schemaViolation = defineCheck({
       if (!tool) return [];
       const parsed = parseArguments(c.arguments);
       if (!parsed.ok) return [];
-      const result = ctx.schemas.check(tool, parsed.value);
+      const result = ctx.schemas.check(tool, parsed.value, c.arguments);
       if (result.kind === 'bad-schema') {
         return [
           makeDiagnostic(ctx, SCHEMA_VIOLATION, {
