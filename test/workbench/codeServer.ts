@@ -211,7 +211,16 @@ export async function runCommand(page: Page, title: string): Promise<void> {
       await page.waitForTimeout(500);
       continue;
     }
-    await input.fill(`>${title}`);
+    // The palette can close between showing and typing (focus taken by an editor or webview that was still opening):
+    // open it again.
+    try {
+      await input.fill(`>${title}`, { timeout: attempt < 4 ? 5000 : 30_000 });
+    } catch (err) {
+      if (attempt >= 4) throw err;
+      await page.keyboard.press('Escape');
+      await page.waitForTimeout(500);
+      continue;
+    }
     const row = page.locator(`${QUICK_INPUT} .quick-input-list .monaco-list-row`, { hasText: title }).first();
     try {
       await row.waitFor({ timeout: attempt < 4 ? 5000 : 30_000 });
