@@ -230,7 +230,8 @@ export async function runCommand(page: Page, title: string): Promise<void> {
       await page.waitForTimeout(500);
       continue;
     }
-    await page.keyboard.press('Enter');
+    // The row itself, not Enter: Enter runs the focused row, which may still be one of the list before the filter.
+    await row.click();
     return;
   }
 }
