@@ -17,7 +17,6 @@ import { TRACE_VIEW_TYPE } from './traceEditorProvider.ts';
 import { OPEN_RECORDING_COMMAND } from './recordingCommandIds.ts';
 
 export const RECORDING_CONTEXT = 'toolscope.recording';
-export { OPEN_RECORDING_COMMAND };
 
 interface Recording {
   proxy: RunningProxy;

@@ -10,7 +10,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fake, Uri } from './fakeVscode.ts';
-import { OPEN_RECORDING_COMMAND, RECORDING_CONTEXT, RecordingProxyCommand } from '../../src/extension/recordingProxyCommand.ts';
+import { RECORDING_CONTEXT, RecordingProxyCommand } from '../../src/extension/recordingProxyCommand.ts';
+import { OPEN_RECORDING_COMMAND } from '../../src/extension/recordingCommandIds.ts';
 import { ApiKeys } from '../../src/extension/endpoints.ts';
 import { loadAll } from '../../src/io/trace/loadTrace.ts';
 

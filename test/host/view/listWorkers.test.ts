@@ -70,6 +70,26 @@ async function inThread(path: string, options: AnalysisOptions): Promise<Summary
   }
 }
 
+/** The big trace in a file, a session listing it on `workers`: `run` gets both; the session, file and workers go after. */
+async function onWorkers(
+  workers: ListWorkers,
+  options: AnalysisOptions,
+  run: (session: TraceSession, path: string) => Promise<void>,
+): Promise<void> {
+  try {
+    await withFile(bigTrace(), async (path) => {
+      const session = await TraceSession.open(path, 't.jsonl', options, {}, workers);
+      try {
+        await run(session, path);
+      } finally {
+        await session.close();
+      }
+    });
+  } finally {
+    await workers.close();
+  }
+}
+
 test('a big trace listed on the workers is the list this thread makes, what-if findings included', async () => {
   const workers = new ListWorkers(2);
   try {
@@ -151,32 +171,22 @@ test(
 );
 
 test('other options while the workers list: the list starts over, with nothing of the old options; appended records follow a refresh', async () => {
-  const workers = new ListWorkers(2);
-  try {
-    await withFile(bigTrace(), async (path) => {
-      const session = await TraceSession.open(path, 't.jsonl', { guided: false }, {}, workers);
-      try {
-        // Partly listed (the workers under way), then another format: everything starts over.
-        for (let i = 0; i < 3; i++) await session.nextBatch(40);
-        assert.equal(session.setOptions({ format: 'hermes' }), true);
-        const hermes = await listAll(session);
-        assert.deepEqual(hermes, await inThread(path, { guided: false, format: 'hermes' }));
-        assert.ok(hermes.summaries.every((s) => s.format === 'hermes'));
-        await appendFile(path, line('appended', `${S}${call('functions.search:999', '{"query":"z"}')}${E}`, true));
-        assert.deepEqual(await session.refresh(), { reset: false });
-        const after = await listAll(session);
-        assert.deepEqual(
-          after.summaries.slice(-2).map((s) => s.id),
-          ['r359', 'appended'],
-        );
-        assert.equal(after.summaries.length, 451);
-      } finally {
-        await session.close();
-      }
-    });
-  } finally {
-    await workers.close();
-  }
+  await onWorkers(new ListWorkers(2), { guided: false }, async (session, path) => {
+    // Partly listed (the workers under way), then another format: everything starts over.
+    for (let i = 0; i < 3; i++) await session.nextBatch(40);
+    assert.equal(session.setOptions({ format: 'hermes' }), true);
+    const hermes = await listAll(session);
+    assert.deepEqual(hermes, await inThread(path, { guided: false, format: 'hermes' }));
+    assert.ok(hermes.summaries.every((s) => s.format === 'hermes'));
+    await appendFile(path, line('appended', `${S}${call('functions.search:999', '{"query":"z"}')}${E}`, true));
+    assert.deepEqual(await session.refresh(), { reset: false });
+    const after = await listAll(session);
+    assert.deepEqual(
+      after.summaries.slice(-2).map((s) => s.id),
+      ['r359', 'appended'],
+    );
+    assert.equal(after.summaries.length, 451);
+  });
 });
 
 /** List workers whose threads all stay busy for a while when told (as when the old options' ranges still list). */
@@ -232,26 +242,17 @@ class HeldWorkers extends ListWorkers {
 
 test('every list thread busy when the list reaches the workers: the list waits for one to be free, it does not spin', async () => {
   const workers = new HeldWorkers(2);
-  try {
-    await withFile(bigTrace(), async (path) => {
-      const session = await TraceSession.open(path, 't.jsonl', { guided: false }, {}, workers);
-      try {
-        for (let i = 0; i < 3; i++) await session.nextBatch(40);
-        workers.holdFor(300);
-        assert.equal(session.setOptions({ format: 'hermes' }), true);
-        // Before the fix the list asked for a free thread round after round of microtasks, and the timer that frees
-        // the threads never ran (as a thread's answer never arrived: the CI run that hung).
-        const listed = await listAll(session);
-        assert.ok(workers.askedWhileHeld < 50, `asked for a free thread ${workers.askedWhileHeld} times while none was`);
-        assert.equal(listed.summaries.length, 450);
-        assert.deepEqual(listed, await inThread(path, { guided: false, format: 'hermes' }));
-      } finally {
-        await session.close();
-      }
-    });
-  } finally {
-    await workers.close();
-  }
+  await onWorkers(workers, { guided: false }, async (session, path) => {
+    for (let i = 0; i < 3; i++) await session.nextBatch(40);
+    workers.holdFor(300);
+    assert.equal(session.setOptions({ format: 'hermes' }), true);
+    // Before the fix the list asked for a free thread round after round of microtasks, and the timer that frees
+    // the threads never ran (as a thread's answer never arrived: the CI run that hung).
+    const listed = await listAll(session);
+    assert.ok(workers.askedWhileHeld < 50, `asked for a free thread ${workers.askedWhileHeld} times while none was`);
+    assert.equal(listed.summaries.length, 450);
+    assert.deepEqual(listed, await inThread(path, { guided: false, format: 'hermes' }));
+  });
 });
 
 test('a session closed while its list waits for the workers: the list ends', async () => {
