@@ -1,5 +1,6 @@
 /**
- * A Langfuse observations export of N rows as Parquet (hyparquet-writer, Snappy, 10,000 rows a row group), JSONL and
+ * A Langfuse observations export of N rows as Parquet (hyparquet-writer, Snappy, row groups as Langfuse's ClickHouse
+ * export closes them: writeParquet), JSONL and
  * CSV, for the bench (tableImportBench.ts) and the memory-bound test.
  *
  * The full shape (`writeLangfuseObservations…`) has the 33 columns of test/fixtures/langfuse/observations_v2.jsonl —
@@ -356,11 +357,47 @@ function narrowColumns(rows: number): Column[] {
   return Object.entries(cols).map(([name, data]) => ({ name, type: 'STRING', data }));
 }
 
-function writeParquet(path: string, columns: Column[]): void {
+/**
+ * Row groups as Langfuse has ClickHouse write them: its blob export asks for `FORMAT Parquet` with
+ * `output_format_parquet_row_group_size` 1,000,000 rows and `output_format_parquet_row_group_size_bytes` 128 MiB
+ * (langfuse/langfuse packages/shared/src/server/repositories/clickhouse.ts, BLOB_EXPORT_PARQUET_CLICKHOUSE_SETTINGS,
+ * @ 44d304b189e267db4dfd71ff025dba69abcda089; ClickHouse's own defaults are 1,000,000 rows and 512 MiB:
+ * https://clickhouse.com/docs/operations/settings/formats#output_format_parquet_row_group_size), a group closing at
+ * whichever comes first, counted before compression. A row's bytes here: its text and JSON cells' UTF-8 bytes, and
+ * 8 bytes a cell for the rest (numbers, and ClickHouse's offset of each string) — about ClickHouse's column sizes in
+ * memory. The bench's 100,000 observations make two groups of about 50,000 rows.
+ */
+export const CLICKHOUSE_GROUP_ROWS = 1_000_000;
+export const LANGFUSE_GROUP_BYTES = 128 * 1024 * 1024;
+
+function clickHouseRowGroups(columns: Column[]): number[] {
+  const rows = columns[0]?.data.length ?? 0;
+  const groups: number[] = [];
+  let inGroup = 0;
+  let bytes = 0;
+  for (let i = 0; i < rows; i++) {
+    for (const { data } of columns) {
+      const v = data[i];
+      bytes +=
+        8 + (typeof v === 'string' ? Buffer.byteLength(v) : v !== null && typeof v === 'object' ? Buffer.byteLength(JSON.stringify(v)) : 0);
+    }
+    inGroup++;
+    if (inGroup === CLICKHOUSE_GROUP_ROWS || bytes >= LANGFUSE_GROUP_BYTES) {
+      groups.push(inGroup);
+      inGroup = 0;
+      bytes = 0;
+    }
+  }
+  if (inGroup > 0) groups.push(inGroup);
+  return groups;
+}
+
+/** `groupRows`: rows a row group (the memory test's single group); by default as Langfuse's export (above). */
+function writeParquet(path: string, columns: Column[], groupRows?: number): void {
   parquetWriteFile({
     filename: path,
     columnData: columns.map(({ name, type, data }) => ({ name, type, data: data as unknown[] })),
-    rowGroupSize: 10_000,
+    rowGroupSize: groupRows ?? clickHouseRowGroups(columns),
   });
 }
 
@@ -382,9 +419,12 @@ function writeCsv(path: string, columns: Column[]): void {
   writeFileSync(path, lines.join('\n') + '\n');
 }
 
-/** The documented export's 33 columns (the fixture's shape): the file the issue's goal is about. */
-export function writeLangfuseObservations(path: string, rows: number): void {
-  writeParquet(path, fullColumns(rows));
+/**
+ * The documented export's 33 columns (the fixture's shape): the file the issue's goal is about. `groupRows`: rows a
+ * row group instead of Langfuse's grouping (a single group of every row: the memory test).
+ */
+export function writeLangfuseObservations(path: string, rows: number, groupRows?: number): void {
+  writeParquet(path, fullColumns(rows), groupRows);
 }
 
 export function writeLangfuseObservationsJsonl(path: string, rows: number): void {

@@ -1,7 +1,8 @@
 /**
- * The rows of a Parquet file, one row group at a time (hyparquet): what an exported table (Langfuse's default export
- * since July 2026, LangSmith's bulk export, a Phoenix spans dataframe) holds, as plain JSON-like objects. Only one row
- * group's rows are held at once, so a file of any size reads in the memory of its largest row group. Values become
+ * The rows of a Parquet file, a slice of a row group at a time (hyparquet): what an exported table (Langfuse's default
+ * export since July 2026, LangSmith's bulk export, a Phoenix spans dataframe) holds, as plain JSON-like objects. Only
+ * one slice's rows are held at once (parquetSlices), so a file of any size, and a row group of any size, reads in
+ * bounded memory. Values become
  * what a JSON export would hold: 64-bit integers numbers (text when unsafe), timestamps ISO text, bytes UTF-8 text.
  * Every codec Parquet names is read: uncompressed, Snappy, ZSTD, LZ4 (Hadoop's framing) and LZ4_RAW from
  * hyparquet-compressors (pure JS, its Snappy a WebAssembly module inlined in the package: nothing is fetched), gzip and
@@ -9,7 +10,7 @@
  * ordinal in the file (a table has no lines: docs/trace-format.md).
  */
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import type { AsyncBuffer, Compressors, FileMetaData, SchemaTree } from 'hyparquet';
+import type { AsyncBuffer, ColumnData, Compressors, FileMetaData, SchemaTree } from 'hyparquet';
 
 export interface TableRow {
   /** 1-based row number in the file (for Parquet) or the line the row starts on (for CSV). */
@@ -30,6 +31,29 @@ async function parquetCompressors(): Promise<Compressors> {
     };
   }
   return compressors;
+}
+
+/**
+ * Rows `start`…`start + count` of a Parquet file, decoded together (a slice of one row group: parquetSlices), as a
+ * list of values per column (names: in the file's order).
+ */
+export interface ColumnSlice {
+  /** 0-based row number of the slice's first row in the file. */
+  start: number;
+  count: number;
+  names: string[];
+  values: unknown[][];
+}
+
+/** A slice's rows as objects, their keys in the slice's column order. */
+export function sliceRows({ count, names, values }: ColumnSlice): Record<string, unknown>[] {
+  const rows: Record<string, unknown>[] = new Array(count);
+  for (let i = 0; i < count; i++) {
+    const row: Record<string, unknown> = {};
+    for (let c = 0; c < names.length; c++) row[names[c] as string] = (values[c] as unknown[])[i];
+    rows[i] = row;
+  }
+  return rows;
 }
 
 /** A cell as JSON would hold it. */
@@ -54,28 +78,43 @@ export async function parquetFile(path: string): Promise<{ file: AsyncBuffer; me
   return { file, metadata: await parquetMetadataAsync(file) };
 }
 
-/** Rows `start`…`end` (0-based, end exclusive) as objects; `columns`: only those (every column when undefined). */
-export async function parquetRowRange(
+/**
+ * Rows `start`…`end` (0-based, end exclusive) as a list of values per column (hyparquet's column chunks, clipped to
+ * the rows: a page that begins before `start` is decoded whole), cells converted as JSON holds them; `columns`: only
+ * those (every column when undefined), in the file's order, as hyparquet's row objects hold them.
+ */
+export async function parquetColumnRange(
   file: AsyncBuffer,
   metadata: FileMetaData,
   start: number,
   end: number,
   columns?: string[],
-): Promise<Record<string, unknown>[]> {
-  const { parquetReadObjects } = await import('hyparquet');
-  const rows = await parquetReadObjects({
+): Promise<ColumnSlice> {
+  const { parquetRead } = await import('hyparquet');
+  const all = await parquetColumns(metadata);
+  const read = columns ? all.filter((c) => columns.includes(c.name)) : all;
+  const chunks = new Map<string, ColumnData[]>(read.map((c) => [c.name, []]));
+  await parquetRead({
     file,
     metadata,
     rowStart: start,
     rowEnd: end,
     ...(columns ? { columns } : {}),
     compressors: await parquetCompressors(),
+    onChunk: (chunk) => chunks.get(chunk.columnName)?.push(chunk),
   });
-  // The rows are hyparquet's fresh objects: their cells are converted in place rather than copied, and only in the
-  // columns whose cells may need it (text, booleans, doubles and 32-bit integers already are what JSON holds).
-  const converted = (await parquetColumns(metadata)).filter((c) => !c.plain && (!columns || columns.includes(c.name))).map((c) => c.name);
-  if (converted.length > 0) for (const row of rows) for (const key of converted) if (key in row) row[key] = jsonCell(row[key]);
-  return rows;
+  const count = end - start;
+  const values = read.map(({ name, plain }) => {
+    const out: unknown[] = new Array(count);
+    for (const { columnData, rowStart, rowEnd } of chunks.get(name) ?? []) {
+      const last = Math.min(end, rowEnd);
+      for (let r = Math.max(start, rowStart); r < last; r++) out[r - start] = columnData[r - rowStart];
+    }
+    // Text, booleans, doubles and 32-bit integers already are what JSON holds.
+    if (!plain) for (let i = 0; i < count; i++) out[i] = jsonCell(out[i]);
+    return out;
+  });
+  return { start, count, names: read.map((c) => c.name), values };
 }
 
 /** Whether hyparquet reads a column's cells as JSON holds them already (no jsonCell needed). */
@@ -100,18 +139,88 @@ export async function parquetColumnNames(metadata: FileMetaData): Promise<string
   return (await parquetColumns(metadata)).map((c) => c.name);
 }
 
+/** About how many bytes of inflated pages (of the columns read) one slice of a row group holds (see parquetSlices). */
+export const SLICE_BYTES = 16 * 1024 * 1024;
+
 /**
- * Every row of the file in order, a row group at a time. `pickColumns`: given the file's column names, the ones the
- * caller reads (undefined: all); the others are never decoded, and a row holds only those.
+ * The file's AsyncBuffer with each byte range kept once read, until `clear`: the slices of one row group ask for the
+ * same column chunks (hyparquet reads a chunk whole and skips the pages before a slice's first row without inflating
+ * them), which are then read from the file once per row group, not once per slice.
  */
-export async function* parquetRows(path: string, pickColumns?: (columns: string[]) => string[] | undefined): AsyncGenerator<TableRow> {
+function rowGroupBuffer(file: AsyncBuffer): { buffer: AsyncBuffer; clear: () => void } {
+  const kept = new Map<string, ReturnType<AsyncBuffer['slice']>>();
+  const buffer: AsyncBuffer = {
+    byteLength: file.byteLength,
+    slice(start, end) {
+      const key = `${start}:${end ?? ''}`;
+      let got = kept.get(key);
+      if (got === undefined) kept.set(key, (got = file.slice(start, end)));
+      return got;
+    },
+  };
+  return { buffer, clear: () => kept.clear() };
+}
+
+/**
+ * A column chunk inflating to at most a slice's bytes / WHOLE_CHUNK_PART is decoded whole, once per row group:
+ * hyparquet decodes a whole page to read a slice's rows from it, and such a chunk is one page or a few (ids,
+ * timestamps, levels, a dictionary's indices), which every slice would otherwise decode again.
+ */
+const WHOLE_CHUNK_PART = 4;
+
+/**
+ * The rows of the columns `pickColumns` picks from the file's (every column when it is undefined or picks
+ * undefined) in slices of about SLICE_BYTES of inflated pages, in file order: a row group of any size (ClickHouse, which writes Langfuse's Parquet exports, closes one at 128 MiB or a
+ * million rows) is never decoded whole. Its large column chunks (the request and response text) are decoded a slice
+ * of rows at a time — hyparquet skips the pages before a slice without inflating them — and its small ones whole
+ * (WHOLE_CHUNK_PART), so memory is bounded by a slice's rows, the small columns' cells and the row group's
+ * compressed chunks. A slice's rows are sized from the row group's column chunk metadata.
+ */
+export async function* parquetSlices(
+  path: string,
+  pickColumns?: (columns: string[]) => string[] | undefined,
+  sliceBytes = SLICE_BYTES,
+): AsyncGenerator<ColumnSlice> {
   const { file, metadata } = await parquetFile(path);
-  const columns = pickColumns?.(await parquetColumnNames(metadata));
+  const all = await parquetColumnNames(metadata);
+  const columns = pickColumns?.(all);
+  const names = all.filter((name) => !columns || columns.includes(name));
+  const { buffer, clear } = rowGroupBuffer(file);
   let start = 0;
   for (const group of metadata.row_groups) {
-    const end = start + Number(group.num_rows);
-    const rows = await parquetRowRange(file, metadata, start, end, columns);
-    for (let i = 0; i < rows.length; i++) yield { line: start + i + 1, row: rows[i] as Record<string, unknown> };
-    start = end;
+    const rows = Number(group.num_rows);
+    const inflated = new Map<string, number>();
+    for (const c of group.columns) {
+      const name = c.meta_data?.path_in_schema[0] ?? '';
+      inflated.set(name, (inflated.get(name) ?? 0) + Number(c.meta_data?.total_uncompressed_size ?? 0));
+    }
+    const whole = names.filter((name) => (inflated.get(name) ?? 0) <= sliceBytes / WHOLE_CHUNK_PART);
+    const sliced = names.filter((name) => (inflated.get(name) ?? 0) > sliceBytes / WHOLE_CHUNK_PART);
+    const slicedBytes = sliced.reduce((sum, name) => sum + (inflated.get(name) ?? 0), 0);
+    const step = Math.max(1, Math.min(rows, Math.floor((sliceBytes * rows) / Math.max(1, slicedBytes))));
+    const wholeGroup = whole.length > 0 ? await parquetColumnRange(buffer, metadata, start, start + rows, whole) : null;
+    for (let s = 0; s < rows; s += step) {
+      const end = Math.min(rows, s + step);
+      const part = sliced.length > 0 ? await parquetColumnRange(buffer, metadata, start + s, start + end, sliced) : null;
+      const values = names.map((name) => {
+        const w = wholeGroup?.names.indexOf(name) ?? -1;
+        if (w >= 0) return (wholeGroup?.values[w] as unknown[]).slice(s, end);
+        return part?.values[part.names.indexOf(name)] as unknown[];
+      });
+      yield { start: start + s, count: end - s, names, values };
+    }
+    clear();
+    start += rows;
+  }
+}
+
+/**
+ * Every row of the file in order, a slice of a row group at a time (parquetSlices). `pickColumns`: given the file's
+ * column names, the ones the caller reads (undefined: all); the others are never decoded, and a row holds only those.
+ */
+export async function* parquetRows(path: string, pickColumns?: (columns: string[]) => string[] | undefined): AsyncGenerator<TableRow> {
+  for await (const slice of parquetSlices(path, pickColumns)) {
+    const rows = sliceRows(slice);
+    for (let i = 0; i < rows.length; i++) yield { line: slice.start + i + 1, row: rows[i] as Record<string, unknown> };
   }
 }

@@ -1,7 +1,9 @@
 /**
- * A Langfuse Parquet export of 100,000 observations (bench/langfuseParquet.ts, the fixture's shape) is read by the
- * built CLI bundle's reader in a child process within a loose memory bound: the reader holds one row group at a
- * time, not the file. Speed is the bench's (`node dist/bench.js --table-import`), not a unit test's.
+ * A Langfuse Parquet export of 100,000 observations (bench/langfuseParquet.ts, the fixture's shape) in a single row
+ * group — what ClickHouse writes when the rows fit its group's bounds, the hardest case for memory — is read by the
+ * built CLI bundle's reader in a child process within a loose memory bound: the reader holds a slice of a row group's
+ * rows at a time, not the row group (reading it whole peaked at 489–494 MB). Speed is the bench's
+ * (`node dist/bench.js --table-import`), not a unit test's.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -13,14 +15,14 @@ import { join } from 'node:path';
 import { writeLangfuseObservations } from '../../../bench/langfuseParquet.ts';
 import { ensureBuilt, ROOT } from '../../webview/harness.ts';
 
-test('100k Langfuse observations in Parquet: every generation read, peak RSS of the reading process under 500 MB', async () => {
+test('100k Langfuse observations in one Parquet row group: every generation read, peak RSS of the reading process under 500 MB', async () => {
   ensureBuilt();
   // `npm test` builds first; run on its own, build the bench bundle when it is missing.
   if (!existsSync(join(ROOT, 'dist', 'bench.js'))) spawnSync(process.execPath, [join(ROOT, 'scripts', 'build.mjs')], { cwd: ROOT });
   const dir = await mkdtemp(join(tmpdir(), 'toolscope-table-memory-'));
   try {
     const file = join(dir, 'observations.parquet');
-    writeLangfuseObservations(file, 100_000);
+    writeLangfuseObservations(file, 100_000, 100_000);
     const r = spawnSync(process.execPath, [join(ROOT, 'dist', 'bench.js'), '--table-import-child', file], {
       encoding: 'utf8',
       timeout: 300_000,
