@@ -1,7 +1,7 @@
 /**
  * Reading a Langfuse observations_v2 export of 100,000 observations (langfuseParquet.ts: the documented export's 33
  * columns, the fixture's value types) as Parquet, JSONL and CSV through the reader `analyze` and the editor use
- * (readTraceItems: hyparquet a row group at a time, only the columns the Langfuse importer reads; CSV 1 MB at a time;
+ * (readTraceItems: hyparquet a slice of a row group at a time, only the columns the Langfuse importer reads; CSV 1 MB at a time;
  * JSONL by the trace index; each row through the Langfuse importer), and, on a last line, the bench's earlier
  * 9-column Parquet file (numbered ids, one tool: text that compresses far better), so both figures print: MB of file
  * a second, records a second, and the reading process's peak RSS (a fresh child, so the writer's memory does not
@@ -90,16 +90,21 @@ interface ChildRun {
   maxRssKb: number;
 }
 
-/** Best of three fresh children reading the file (by wall time; the least CPU time of the three beside it). */
-function readInChildren(file: string): { best: ChildRun; leastCpu: number; maxRssMb: number } {
+/**
+ * `count` fresh children reading the file: the best (by wall time), the median run (by wall time), the least CPU time
+ * and the highest peak RSS of them.
+ */
+function readInChildren(file: string, count = 3): { best: ChildRun; median: ChildRun; leastCpu: number; maxRssMb: number } {
   const runs: ChildRun[] = [];
-  for (let i = 0; i < 3; i++) {
+  for (let i = 0; i < count; i++) {
     const r = spawnSync(process.execPath, [process.argv[1] ?? 'dist/bench.js', TABLE_CHILD_FLAG, file], { encoding: 'utf8' });
     if (r.status !== 0) throw new Error(`table import child failed: ${r.stderr}`);
     runs.push(JSON.parse(r.stdout.trim().split('\n').pop() ?? '{}') as ChildRun);
   }
+  const byWall = [...runs].sort((a, b) => a.seconds - b.seconds);
   return {
-    best: runs.reduce((a, b) => (b.seconds < a.seconds ? b : a)),
+    best: byWall[0] as ChildRun,
+    median: byWall[Math.floor(byWall.length / 2)] as ChildRun,
     leastCpu: Math.min(...runs.map((r) => r.cpu)),
     maxRssMb: Math.max(...runs.map((r) => r.maxRssKb / 1024)),
   };
@@ -126,7 +131,7 @@ export async function benchTableImport(log: (line: string) => void, rows = 100_0
       0,
     );
     log(
-      `Importing a Langfuse observations_v2 export of ${rows} observations (the documented 33 columns) in each shape (fresh child per read, best of 3): ${cpus().length} CPUs, load average ${loadavg()[0]?.toFixed(1)}, node -e 0 ${nodeStartMs().toFixed(0)} ms`,
+      `Importing a Langfuse observations_v2 export of ${rows} observations (the documented 33 columns) in each shape (fresh child per read, best of 3; the Parquet export's also the median of 7): ${cpus().length} CPUs, load average ${loadavg()[0]?.toFixed(1)}, node -e 0 ${nodeStartMs().toFixed(0)} ms`,
     );
     for (const [shape, file] of [
       ['Parquet (Snappy)', parquet],
@@ -135,11 +140,12 @@ export async function benchTableImport(log: (line: string) => void, rows = 100_0
       ['Parquet, 9 cols', narrow],
     ] as const) {
       const bytes = statSync(file).size;
-      const { best, leastCpu, maxRssMb } = readInChildren(file);
+      // The goal's file: the median of seven reads (a best of three met the goal on lucky runs only).
+      const { best, median, leastCpu, maxRssMb } = readInChildren(file, file === parquet ? 7 : 3);
       const mb = bytes / 1e6;
       const extra =
         file === parquet
-          ? `; ${(inflated / 1e6 / best.seconds).toFixed(1)} MB/s of inflated pages (${(inflated / 1e6).toFixed(0)} MB, ${(inflated / bytes).toFixed(0)}× the file); goal ≥ 20 MB/s of file bytes, < 500 MB`
+          ? `; median of 7 reads ${(mb / median.seconds).toFixed(1)} MB/s of file bytes (${median.seconds.toFixed(2)} s, ${median.cpu.toFixed(2)} s CPU); ${(inflated / 1e6 / best.seconds).toFixed(1)} MB/s of inflated pages (${(inflated / 1e6).toFixed(0)} MB, ${(inflated / bytes).toFixed(0)}× the file), ${metadata.row_groups.length} row groups as Langfuse's ClickHouse export closes them; goal ≥ 20 MB/s of file bytes (the median), < 500 MB`
           : file === narrow
             ? "; the bench's earlier file (9 columns, numbered ids, one tool), not the export's shape: its text compresses far better"
             : '';
