@@ -21,6 +21,9 @@
  * A tag is known to have ended where the text holds one of the top-level tags' end strings and the matcher may end
  * the output there (only the free text between tags can end the output). The free text after it is skipped only when
  * no pattern can have begun in the end string itself.
+ *
+ * Inside a tag, the bodies of its calls' JSON strings whose schema is a bare string are left out too: the opening and
+ * the closing quote leave the matcher where the whole string does (stringBodySkips.ts has the proof and its limits).
  */
 import type { StructuralTag, StructuralTagFormat } from '../formats/structuralTag/structuralTagFormat.ts';
 import { walkFormats } from '../formats/structuralTag/structuralTagFormat.ts';
