@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { whatIf, grammarStartOf } from '../../../src/core/guided/whatIf.ts';
 import { feedMarkupOnly, markupPlan } from '../../../src/core/guided/markupFeed.ts';
-import { bodySkips } from '../../../src/core/guided/stringBodySkips.ts';
+import { bodySkips, MIN_BODY_CHARS } from '../../../src/core/guided/stringBodySkips.ts';
 import { tagExcludes } from '../../../src/core/guided/tagTools.ts';
 import { compileFormatGrammar, grammarAccepts, newMatcher, type CompiledGrammar } from '../../../src/core/guided/xgrammar.ts';
 import type { XgMatcher } from '../../../src/core/guided/xgrammarModule.ts';
@@ -125,8 +125,10 @@ test('every character and escape: a body is left out exactly when the real match
   const grammar = await grammarOf('kimi_k2', SCHEMAS[0]!.tools);
   const plan = markupPlan(grammar.tag)?.bodies;
   assert.ok(plan);
+  // Long enough to be left out (MIN_BODY_CHARS).
+  const pad = 'x'.repeat(MIN_BODY_CHARS);
   const call = (city: string) =>
-    `<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>{"city": "a${city}b", "days": 3}<|tool_call_end|><|tool_calls_section_end|>`;
+    `<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>{"city": "a${city}${pad}", "days": 3}<|tool_call_end|><|tool_calls_section_end|>`;
   const bodies: string[] = [];
   for (let c = 0; c < 0x80; c++) if (c !== 0x22 && c !== 0x5c) bodies.push(String.fromCharCode(c));
   bodies.push('é', '😀', '\u2028', '\u0085', '\uffff', '\u00a0', '中文', '<|tool_call_end|>', '<|tool_calls_section_begin|>', '<think>');
@@ -141,7 +143,7 @@ test('every character and escape: a body is left out exactly when the real match
     assert.equal(skips.length === 1, accepted, `${JSON.stringify(body)}: accepted ${accepted}, left out ${skips.length}`);
     if (accepted) {
       left++;
-      assert.equal(text.slice(skips[0]!.start, skips[0]!.end), `a${body}b`);
+      assert.equal(text.slice(skips[0]!.start, skips[0]!.end), `a${body}${pad}`);
     }
     await sameBothWays(grammar, `Some words first. ${text}`, JSON.stringify(body));
   }
@@ -259,5 +261,5 @@ test('generated completions: long string arguments under bare, constrained and d
   }
   assert.ok(accepted > 50 && rejected > 50, `accepted ${accepted}, rejected ${rejected}`);
   // The bare strings were left out, or the comparison proved less than it says.
-  assert.ok(fed < chars / 10, `fed ${fed} of ${chars} characters of the accepted completions under the bare schema`);
+  assert.ok(fed < chars / 3, `fed ${fed} of ${chars} characters of the accepted completions under the bare schema`);
 });
