@@ -211,22 +211,21 @@ export async function feedMarkupOnly(
    * inside the tag (the output may not end after the opening quote: no reading of the text is in free text) and both
    * quotes are plain text. Returns where the matcher now is: `to`, or past it when a body left out runs on beyond it.
    */
-  const feedSkipping = async (from: number, to: number, skips: readonly BodySkip[]): Promise<FeedOutcome & { at: number }> => {
+  const feedSkipping = async (from: number, to: number, skips: readonly BodySkip[]): Promise<{ outcome: FeedOutcome; at: number }> => {
     let cursor = from;
     for (const skip of skips) {
       if (skip.start < cursor) continue;
       if (skip.start >= to) break;
       if (skip.start > cursor) {
         const outcome = await feedInBulk(matcher, vocabulary, excludes, text, cursor, skip.start);
-        if (!outcome.ok) return { ...outcome, at: cursor };
+        if (!outcome.ok) return { outcome, at: cursor };
         cursor = skip.start;
       }
       if (!plainAt(skip.start - 1) || !plainAt(skip.end) || mayEnd()) continue;
       cursor = skip.end;
     }
-    if (cursor >= to) return { ok: true, at: cursor };
-    const outcome = await feedInBulk(matcher, vocabulary, excludes, text, cursor, to);
-    return { ...outcome, at: to };
+    if (cursor >= to) return { outcome: { ok: true }, at: cursor };
+    return { outcome: await feedInBulk(matcher, vocabulary, excludes, text, cursor, to), at: to };
   };
 
   let at = from;
@@ -242,9 +241,9 @@ export async function feedMarkupOnly(
     let search = pattern;
     for (;;) {
       const end = nextEnd(search);
-      if (end < 0) return feedSkipping(at, to, skips);
+      if (end < 0) return (await feedSkipping(at, to, skips)).outcome;
       const fed = await feedSkipping(at, end, skips);
-      if (!fed.ok) return fed;
+      if (!fed.outcome.ok) return fed.outcome;
       at = fed.at;
       // Past `end`: inside a string body left out, where the output cannot end.
       if (at === end && mayEnd()) break;
