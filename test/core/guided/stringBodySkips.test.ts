@@ -131,7 +131,19 @@ test('every character and escape: a body is left out exactly when the real match
     `<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>{"city": "a${city}${pad}", "days": 3}<|tool_call_end|><|tool_calls_section_end|>`;
   const bodies: string[] = [];
   for (let c = 0; c < 0x80; c++) if (c !== 0x22 && c !== 0x5c) bodies.push(String.fromCharCode(c));
-  bodies.push('é', '😀', '\u2028', '\u0085', '\uffff', '\u00a0', '中文', '<|tool_call_end|>', '<|tool_calls_section_begin|>', '<think>');
+  bodies.push(
+    'é',
+    '😀',
+    '\u2028',
+    '\u0085',
+    '\uffff',
+    '\u00a0',
+    '中文',
+    '<|tool_call_end|>',
+    '<|tool_calls_section_begin|>',
+    '<|tool_calls_section_end|>',
+    '<think>',
+  );
   for (const e of '"\\/bfnrt') bodies.push(`\\${e}`);
   bodies.push('\\u00e9', '\\uD83D\\uDE00', '\\ud800', '\\uDFFF', '\\uABCD', '\\u0000');
   bodies.push('\\x41', "\\'", '\\u12', '\\u12G4', '\\U0041', '\\a', '\\0', '\\\n', '\\ ', '\\');
