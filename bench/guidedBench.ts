@@ -147,6 +147,10 @@ export async function benchGuided(log: (line: string) => void): Promise<void> {
   log(`  CPU cost per token at 100k vs 36k: ${((perK[2] ?? 0) / (perK[1] ?? 1)).toFixed(2)}× (1.0 = linear)`);
   log('  (these completions are all calls: nothing for the markup-only feed to skip)');
   await logProseHeavy(log, auto, splitter);
+  await logBodySkips(log, auto, [
+    { name: 'calls only, 36k', text: sizes[1]?.text ?? '', tokens: sizes[1]?.tokens.length ?? 1 },
+    { name: 'prose-heavy', text: proseHeavyCompletion(36_000, 0.9), tokens: splitter.tokenize(proseHeavyCompletion(36_000, 0.9)).length },
+  ]);
   await logMatcherFloor(log, sizes[1] as { text: string; tokens: readonly unknown[] });
   // The rejection path: the last call names an undeclared tool, so the whole text is read and the reply built.
   const text = generateCompletion(4_000).replace(/functions\.search:(\d+)(?!.*functions\.search)/s, 'functions.img_gen:$1');
@@ -287,6 +291,52 @@ async function feedCounted(
     };
   } finally {
     inner.dispose();
+  }
+}
+
+/**
+ * What leaving out the calls' bare-string bodies (stringBodySkips.ts) gains and costs: the markup-only feed with them
+ * left out against the same feed with every body fed, alternated run by run (CPU medians). The calls-only completion's
+ * strings are shorter than MIN_BODY_CHARS, so there it pays the walk over the arguments and leaves nothing out.
+ */
+async function logBodySkips(
+  log: (line: string) => void,
+  grammar: CompiledGrammar,
+  completions: readonly { name: string; text: string; tokens: number }[],
+): Promise<void> {
+  const plan = markupPlan(grammar.tag);
+  if (!plan) throw new Error('the tag has no markup-only plan');
+  const allFed = { ...plan, bodies: null };
+  const excludes = tagExcludes(grammar.tag);
+  const matcher = await newMatcher(grammar);
+  try {
+    for (const { name, text, tokens } of completions) {
+      const start = grammarStartOf(text, 'skip') ?? 0;
+      const cpuMs = async (p: typeof plan): Promise<number> => {
+        matcher.reset();
+        const c = process.cpuUsage();
+        const outcome = await feedMarkupOnly(matcher, grammar.vocabulary, excludes, p, text, start, text.length);
+        const u = process.cpuUsage(c);
+        if (!outcome.ok) throw new Error('the completion was refused');
+        return (u.user + u.system) / 1000;
+      };
+      const left: number[] = [];
+      const fed: number[] = [];
+      for (let i = 0; i < 4; i++) {
+        await cpuMs(plan);
+        await cpuMs(allFed);
+      }
+      for (let i = 0; i < 21; i++) {
+        left.push(await cpuMs(plan));
+        fed.push(await cpuMs(allFed));
+      }
+      const perK = (ms: number) => ((ms / tokens) * 1000).toFixed(4);
+      log(
+        `  ${name}: the markup-only feed ${perK(median(left))} ms per 1k tokens with bare-string bodies left out, ${perK(median(fed))} with every body fed (21 alternated pairs, CPU medians)`,
+      );
+    }
+  } finally {
+    matcher.dispose();
   }
 }
 

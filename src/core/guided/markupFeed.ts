@@ -21,6 +21,9 @@
  * A tag is known to have ended where the text holds one of the top-level tags' end strings and the matcher may end
  * the output there (only the free text between tags can end the output). The free text after it is skipped only when
  * no pattern can have begun in the end string itself.
+ *
+ * Inside a tag, the bodies of its calls' JSON strings whose schema is a bare string are left out too: the opening and
+ * the closing quote leave the matcher where the whole string does (stringBodySkips.ts has the proof and its limits).
  */
 import type { StructuralTag, StructuralTagFormat } from '../formats/structuralTag/structuralTagFormat.ts';
 import { walkFormats } from '../formats/structuralTag/structuralTagFormat.ts';
@@ -28,6 +31,7 @@ import { feedInBulk, hasLoneSurrogate, type FeedOutcome } from './bulkFeed.ts';
 import type { ByteVocabulary } from './byteVocabulary.ts';
 import { SPECIAL_SPLIT } from './completionPieces.ts';
 import type { XgMatcher } from './xgrammarModule.ts';
+import { bodySkips, skipPlan, type BodySkip, type SkipPlan } from './stringBodySkips.ts';
 
 /**
  * Below this many characters the whole text is fed: one string to the matcher costs less than the scan's own set-up
@@ -50,6 +54,8 @@ export interface MarkupPlan {
   readonly anyPattern: RegExp;
   /** Whether a UTF-16 unit is an ASCII character that no pattern holds. */
   reset(unit: number): boolean;
+  /** The calls' tags, read for the string bodies that may be left out (stringBodySkips.ts); null: none are. */
+  readonly bodies: SkipPlan | null;
 }
 
 const plans = new WeakMap<StructuralTag, MarkupPlan | null>();
@@ -62,12 +68,13 @@ function holdsAnyText(format: StructuralTagFormat): boolean {
 /** The table above: a plan when the markup-only feed gives what the whole-text feed gives, else null. */
 export function markupPlan(tag: StructuralTag): MarkupPlan | null {
   if (plans.has(tag)) return plans.get(tag) ?? null;
-  const plan = planOf(tag.format);
+  const plan = planOf(tag);
   plans.set(tag, plan);
   return plan;
 }
 
-function planOf(top: StructuralTagFormat): MarkupPlan | null {
+function planOf(tag: StructuralTag): MarkupPlan | null {
+  const top = tag.format;
   let patterns: string[];
   let ends: string[] = [];
   if (top.type === 'any_text') {
@@ -92,6 +99,7 @@ function planOf(top: StructuralTagFormat): MarkupPlan | null {
     longest: Math.max(0, ...patterns.map((p) => p.length)),
     anyPattern: byLength.length ? new RegExp(byLength.map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'g') : /(?!)/g,
     reset: (unit) => unit < 0x80 && !held.has(unit),
+    bodies: skipPlan(tag),
   };
 }
 
@@ -186,6 +194,40 @@ export async function feedMarkupOnly(
     return true;
   };
 
+  /** Whether the character at `i` is plain text, in no special token's string. */
+  const plainAt = (i: number): boolean => {
+    let lo = 0;
+    let hi = spans.ends.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((spans.ends[mid] as number) <= i) lo = mid + 1;
+      else hi = mid;
+    }
+    const start = spans.starts[lo];
+    return start === undefined || start > i;
+  };
+  /**
+   * Feeds text[from, to) leaving out the string bodies in `skips` (stringBodySkips.ts) where the matcher shows it is
+   * inside the tag (the output may not end after the opening quote: no reading of the text is in free text) and both
+   * quotes are plain text. Returns where the matcher now is: `to`, or past it when a body left out runs on beyond it.
+   */
+  const feedSkipping = async (from: number, to: number, skips: readonly BodySkip[]): Promise<{ outcome: FeedOutcome; at: number }> => {
+    let cursor = from;
+    for (const skip of skips) {
+      if (skip.start < cursor) continue;
+      if (skip.start >= to) break;
+      if (skip.start > cursor) {
+        const outcome = await feedInBulk(matcher, vocabulary, excludes, text, cursor, skip.start);
+        if (!outcome.ok) return { outcome, at: cursor };
+        cursor = skip.start;
+      }
+      if (!plainAt(skip.start - 1) || !plainAt(skip.end) || mayEnd()) continue;
+      cursor = skip.end;
+    }
+    if (cursor >= to) return { outcome: { ok: true }, at: cursor };
+    return { outcome: await feedInBulk(matcher, vocabulary, excludes, text, cursor, to), at: to };
+  };
+
   let at = from;
   for (;;) {
     // The matcher is in the free text at `at` (at the top of the tag, or where the output may end after a tag).
@@ -193,16 +235,19 @@ export async function feedMarkupOnly(
     const skipTo = lastReset(at, pattern);
     if (skipTo > at) at = skipTo;
     if (pattern >= to || plan.ends.length === 0) return feedInBulk(matcher, vocabulary, excludes, text, at, to);
+    // The string bodies of the calls in the tag this trigger opens that need not be fed.
+    const skips = plan.bodies ? bodySkips(plan.bodies, text, pattern, to) : [];
     // From the pattern on, in order, up to each end string in turn until the output may end there.
     let search = pattern;
     for (;;) {
       const end = nextEnd(search);
-      if (end < 0) return feedInBulk(matcher, vocabulary, excludes, text, at, to);
-      const outcome = await feedInBulk(matcher, vocabulary, excludes, text, at, end);
-      if (!outcome.ok) return outcome;
-      at = end;
-      if (mayEnd()) break;
-      search = end;
+      if (end < 0) return (await feedSkipping(at, to, skips)).outcome;
+      const fed = await feedSkipping(at, end, skips);
+      if (!fed.outcome.ok) return fed.outcome;
+      at = fed.at;
+      // Past `end`: inside a string body left out, where the output cannot end.
+      if (at === end && mayEnd()) break;
+      search = at;
     }
     if (at >= to) return { ok: true };
   }
