@@ -24,6 +24,7 @@ import { createHash } from 'node:crypto';
 import { searchCompletion } from './vllmProfilesBench.ts';
 import { pseudoTokenize } from '../src/core/formats/kimiK2/vllm/vllmDeltas.ts';
 import { benchBesideVllm } from './vllmSideBySide.ts';
+import { runWithThreadCpu, threadCpuText, type ThreadCpu } from './threadCpu.ts';
 
 const RUNS = 7;
 /** The corpus's files (its records are also written as one file). */
@@ -81,17 +82,33 @@ function runCli(
   });
   const ms = performance.now() - started;
   if (out !== undefined) closeSync(out);
-  const lines = r.stderr.split('\n');
+  return { ms, ...readRun(r.stderr), code: r.status, stdout: outFile === undefined ? r.stdout : fileHash(outFile) };
+}
+
+/** What a run's error stream says: the launcher's start-up marks, and GNU time's peak RSS and CPU time. */
+function readRun(stderr: string): { marks: Marks; peakMb: number | null; cpuS: number | null } {
+  const lines = stderr.split('\n');
   const line = lines.find((l) => l.startsWith('toolscope-startup-marks '));
   const peak = lines.find((l) => l.startsWith('toolscope-peak-kb '));
   return {
-    ms,
     marks: line ? (JSON.parse(line.slice('toolscope-startup-marks '.length)) as Marks) : {},
-    code: r.status,
-    stdout: outFile === undefined ? r.stdout : fileHash(outFile),
     peakMb: peak ? Number(peak.split(' ')[1]) / 1000 : null,
     cpuS: peak ? Number(peak.split(' ')[2]) + Number(peak.split(' ')[3]) : null,
   };
+}
+
+type CorpusRun = ReturnType<typeof runCli> & { threads: ThreadCpu | null };
+
+/** `runCli` with the output to `outFile`, and the CPU of each of the process's threads read while it runs (threadCpu.ts). */
+async function runCliThreads(args: string[], outFile: string): Promise<CorpusRun> {
+  const time = existsSync('/usr/bin/time') ? ['/usr/bin/time', '-f', 'toolscope-peak-kb %M %U %S'] : [];
+  const r = await runWithThreadCpu(
+    time[0] ?? process.execPath,
+    [...time.slice(1), ...(time.length ? [process.execPath] : []), CLI, ...args],
+    { ...process.env, TOOLSCOPE_STARTUP_MARKS: '1' },
+    outFile,
+  );
+  return { ms: r.ms, ...readRun(r.stderr), code: r.code, stdout: fileHash(outFile), threads: r.threads };
 }
 
 /** SHA-256 of a file, read in pieces (a corpus run's output is larger than a string). */
@@ -257,21 +274,26 @@ async function writeCorpus(
 /**
  * `analyze TARGET --json` to a file on one thread and on every core, default options and --no-guided; with
  * TOOLSCOPE_BENCH_CORPUS_RUNS=N each N times, alternating, and the fastest of each kept (the machine may be shared).
+ * Then issue 39's two ratios: the what-if run's throughput against the `--no-guided` run's, per thread count, and the
+ * what-if run's speed-up on every core; each run's CPU is printed by thread (threadCpu.ts), as where it goes decides
+ * what a second core can gain (one thread's run already keeps its grammar worker and V8's helper threads busy).
  */
-function benchThreads(log: (line: string) => void, dir: string, target: string, bytes: number, records: number): void {
+async function benchThreads(log: (line: string) => void, dir: string, target: string, bytes: number, records: number): Promise<void> {
   const cores = availableParallelism();
   const runs = Math.max(1, Number(process.env.TOOLSCOPE_BENCH_CORPUS_RUNS ?? 1));
-  const fastest = (rs: ReturnType<typeof runCli>[]) => rs.reduce((a, b) => (b.ms < a.ms ? b : a));
+  const fastest = (rs: CorpusRun[]) => rs.reduce((a, b) => (b.ms < a.ms ? b : a));
+  const kept: Record<'guided' | 'plain', { one: CorpusRun; all: CorpusRun }> = {} as never;
   for (const guided of [true, false]) {
     const extra = guided ? [] : ['--no-guided'];
-    const ones: ReturnType<typeof runCli>[] = [];
-    const alls: ReturnType<typeof runCli>[] = [];
+    const ones: CorpusRun[] = [];
+    const alls: CorpusRun[] = [];
     for (let i = 0; i < runs; i++) {
-      ones.push(runCli(['analyze', target, '--json', '--jobs', '1', ...extra], {}, join(dir, 'one.jsonl')));
-      alls.push(runCli(['analyze', target, '--json', ...extra], {}, join(dir, 'all.jsonl')));
+      ones.push(await runCliThreads(['analyze', target, '--json', '--jobs', '1', ...extra], join(dir, 'one.jsonl')));
+      alls.push(await runCliThreads(['analyze', target, '--json', ...extra], join(dir, 'all.jsonl')));
     }
     const one = fastest(ones);
     const all = fastest(alls);
+    kept[guided ? 'guided' : 'plain'] = { one, all };
     const same = [...ones, ...alls].every((r) => r.stdout === one.stdout && r.code === one.code);
     log(
       `  ${guided ? 'default (what-if on its own thread per analysing thread)' : '--no-guided'}${runs > 1 ? `, fastest of ${runs}` : ''}`,
@@ -281,6 +303,12 @@ function benchThreads(log: (line: string) => void, dir: string, target: string, 
       `    speed-up on ${cores} cores: ${(one.ms / all.ms).toFixed(2)}× (goal ≥ ${guided ? '1.8× on 2 cores, issue 39' : '1.6× on 2 cores'}); output identical to one thread: ${same ? 'yes' : 'NO'}`,
     );
   }
+  const pct = (a: CorpusRun, b: CorpusRun) => `${((b.ms / a.ms) * 100).toFixed(0)} %`;
+  log(
+    `  the what-if run's throughput against --no-guided's (goal ≥ 60 %, issue 39): ${pct(kept.guided.one, kept.plain.one)} on 1 thread, ${pct(kept.guided.all, kept.plain.all)} on ${cores} threads; load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
 }
 
 /** The median of some numbers (the mean of the middle two for an even count). */
@@ -349,7 +377,13 @@ function benchParquet(log: (line: string) => void, dir: string, target: string):
 /** A run on one thread and on every core: time, MB/s, records/s, peak RSS and CPU, a line each. */
 function logThreadRuns(
   log: (line: string) => void,
-  runs: { one: ReturnType<typeof runCli>; all: ReturnType<typeof runCli>; cores: number; bytes: number; records: number },
+  runs: {
+    one: ReturnType<typeof runCli> & { threads?: ThreadCpu | null };
+    all: ReturnType<typeof runCli> & { threads?: ThreadCpu | null };
+    cores: number;
+    bytes: number;
+    records: number;
+  },
 ): void {
   const { bytes, records } = runs;
   for (const [label, r] of [
@@ -364,6 +398,7 @@ function logThreadRuns(
           6,
         )} MB/s  ${Math.round(perS(records)).toLocaleString('en-US').padStart(8)} records/s  peak RSS ${r.peakMb === null ? 'n/a' : `${r.peakMb.toFixed(0)} MB`}  CPU ${r.cpuS === null ? 'n/a' : `${r.cpuS.toFixed(1)} s`}`,
     );
+    if (r.threads !== undefined) log(`               ${threadCpuText(r.threads)}`);
   }
 }
 
@@ -429,12 +464,12 @@ async function benchCorpus(log: (line: string) => void, dir: string): Promise<vo
     log(
       `analyze DIR: ${(bytes / 1e6).toFixed(0)} MB in ${files} files, ${records.toLocaleString('en-US')} records (TOOLSCOPE_BENCH_CORPUS_MB=${totalMb}), --json to a file; ${load()}`,
     );
-    benchThreads(log, dir, corpus, bytes, records);
+    await benchThreads(log, dir, corpus, bytes, records);
     benchParquet(log, dir, corpus);
     const forReport = await writeReportTrace(dir, corpus);
     await rm(corpus, { recursive: true, force: true });
     log(`analyze FILE: the same records in one ${(bytes / 1e6).toFixed(0)} MB file (cut into ranges of its records); ${load()}`);
-    benchThreads(log, dir, big, bytes, records);
+    await benchThreads(log, dir, big, bytes, records);
     log(
       `report FILE: the first ${(forReport.bytes / 1e6).toFixed(0)} MB of those records (${forReport.records.toLocaleString('en-US')}) in one file (--jobs ${availableParallelism()}: cut into ranges of its records); ${load()}`,
     );
