@@ -14,11 +14,14 @@ export function endWhenDone(): void {
 }
 
 /**
- * Sets the exit status and, when the command asked (endWhenDone), ends the process now. Only when standard output
- * and error hold nothing unwritten: on Linux writes to files, pipes and terminals are synchronous, so they never
- * do; where a stream is asynchronous (pipes on macOS) and still holds bytes, the process ends as Node ends it.
+ * Sets the exit status and, when the command asked (endWhenDone), ends the process now, once standard output holds
+ * nothing unwritten (it always has been written to). Standard error is only asked where it may be asynchronous: on
+ * Linux writes to files, pipes and terminals are synchronous, and asking would create the stream (and load `net` for
+ * a pipe) in a run that never wrote to it. Where a stream still holds bytes the process ends as Node ends it.
  */
 export function endProcess(code: number): void {
   process.exitCode = code;
-  if (endAtOnce && process.stdout.writableLength === 0 && process.stderr.writableLength === 0) process.exit(code);
+  if (!endAtOnce || process.stdout.writableLength > 0) return;
+  if (process.platform !== 'linux' && process.stderr.writableLength > 0) return;
+  process.exit(code);
 }
