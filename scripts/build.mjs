@@ -75,6 +75,24 @@ export const ranksBesideBundle = {
 };
 
 /**
+ * commander requires child_process when it loads, for executable subcommands (`program.command('x', 'desc')` run
+ * as a separate program), which Toolscope has none of; with the net and dgram modules it pulls in, that was a
+ * few ms of every CLI start's main thread. The bundles get a commander that requires it on first use.
+ */
+export const commanderSpawnOnUse = {
+  name: 'commander-spawn-on-use',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]commander[\\/]lib[\\/]command\.js$/ }, async (args) => {
+      const text = await readFile(args.path, 'utf8');
+      const eager = "const childProcess = require('node:child_process');";
+      if (!text.includes(eager)) throw new Error(`${args.path}: no "${eager}" (has commander changed?): update commanderSpawnOnUse`);
+      const lazy = "const childProcess = { spawn: (...a) => require('node:child_process').spawn(...a) };";
+      return { contents: text.replace(eager, lazy), loader: 'js', resolveDir: dirname(args.path) };
+    });
+  },
+};
+
+/**
  * The meta-schema validators (src/core/schema/metaSchemaValidators.ts) are made at build time: ajv's standalone
  * code for each draft's meta-schema (scripts/metaSchemaCode.ts, generated once per build), so the bundles check the
  * first tool schema without compiling its meta-schema. Running from source compiles it at run time instead.
@@ -111,7 +129,7 @@ const production = process.argv.includes('--production');
 const { version } = JSON.parse(await readFile(join(dirname(fileURLToPath(import.meta.url)), '..', 'package.json'), 'utf8'));
 
 const common = {
-  plugins: [umdAsCommonJs, ranksBesideBundle, precompiledMetaSchemas],
+  plugins: [umdAsCommonJs, ranksBesideBundle, precompiledMetaSchemas, commanderSpawnOnUse],
   define: { TOOLSCOPE_VERSION: JSON.stringify(version) },
   bundle: true,
   platform: 'node',

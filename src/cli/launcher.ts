@@ -19,9 +19,11 @@ import { startupMark } from '../core/util/startupMarks.ts';
 /**
  * Built-ins every analyze start loads that the bundle loads when it runs (its modules' imports and the command's):
  * loaded before the flags, while Node's own code cache applies to them (the flags change the hash it is checked against, and what loads after them is
- * compiled from source).
+ * compiled from source). Not child_process (commander's, only for executable subcommands, is loaded on use:
+ * scripts/build.mjs), readline or zlib (Parquet input loads it): with the net and dgram child_process pulls in, they
+ * were ~5 % of the main thread's CPU on a short run, loaded for nothing.
  */
-const PRELOADED = ['node:child_process', 'node:fs/promises', 'node:perf_hooks', 'node:process', 'node:readline', 'node:zlib'];
+const PRELOADED = ['node:fs/promises', 'node:perf_hooks', 'node:process'];
 
 /** Below this much named input a run is short: WASM stays on V8's baseline compiler (see below). */
 const SHORT_RUN_BYTES = 4_000_000;

@@ -6,6 +6,7 @@ import type { Command } from 'commander';
 import { analysisOptionsFrom, parseJobs, withAnalysisOptions, type AnalysisFlags } from '../analysisFlags.ts';
 import { parseShard, type Shard } from '../shard.ts';
 import { toolVersion } from '../toolVersion.ts';
+import { endWhenDone } from '../processEnd.ts';
 
 /** `toolscope analyze`: its flags (the analysis group, analysisFlags.ts, and its own) and its action. */
 export function registerAnalyze(program: Command): void {
@@ -47,6 +48,8 @@ export function registerAnalyze(program: Command): void {
         },
         process.stdout,
       );
+      // Everything it starts has ended or is written by now: the process may end at once (processEnd.ts).
+      endWhenDone();
     },
   );
 }

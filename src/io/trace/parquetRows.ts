@@ -9,7 +9,6 @@
  * Brotli from Node's zlib; a page that does not inflate is an error naming the file. `line` is the row's 1-based
  * ordinal in the file (a table has no lines: docs/trace-format.md).
  */
-import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { AsyncBuffer, ColumnData, Compressors, FileMetaData, SchemaTree } from 'hyparquet';
 
 export interface TableRow {
@@ -24,6 +23,8 @@ let compressors: Compressors | undefined;
 async function parquetCompressors(): Promise<Compressors> {
   if (!compressors) {
     const { compressors: all } = await import('hyparquet-compressors');
+    // zlib loaded here, with the first Parquet file, not when the trace readers load (every `analyze` start).
+    const { brotliDecompressSync, gunzipSync } = process.getBuiltinModule('node:zlib');
     compressors = {
       ...all,
       GZIP: (input: Uint8Array) => new Uint8Array(gunzipSync(input)),
