@@ -22,6 +22,8 @@ export const EDITOR_TRACE_CHILD_FLAG = '--editor-trace-child';
 
 const RUNS = Number(process.env.TOOLSCOPE_BENCH_EDITOR_RUNS ?? 2);
 const TRACE_MB = Number(process.env.TOOLSCOPE_BENCH_EDITOR_MB ?? 200);
+/** `1`: the trace's records all differ (bigTrace.ts `varied`): no what-if's input repeats every 29 records. */
+const VARIED = process.env.TOOLSCOPE_BENCH_EDITOR_VARIED === '1';
 const ROOT = join(__dirname, '..');
 
 const load = () =>
@@ -46,10 +48,10 @@ export async function benchEditorTrace(log: (line: string) => void): Promise<voi
   const dir = await mkdtemp(join(tmpdir(), 'toolscope-bench-editor-'));
   try {
     const file = join(dir, 'generated-200mb.jsonl');
-    const { bytes, records } = await writeBigTrace(ROOT, file, TRACE_MB * 1024 * 1024);
+    const { bytes, records } = await writeBigTrace(ROOT, file, TRACE_MB * 1024 * 1024, VARIED);
     const nodeMs = nodeStartMs();
     log(
-      `Trace editor pipeline (goal: every what-if filled ≤ 10 s after open): ${basename(file)}, ${(bytes / 1024 / 1024).toFixed(0)} MB, ${records} records; ${availableParallelism()} cores; ${nodeStartNote(nodeMs)}`,
+      `Trace editor pipeline (goal: every what-if filled ≤ 10 s after open): ${basename(file)}, ${(bytes / 1024 / 1024).toFixed(0)} MB, ${records} records${VARIED ? ' (varied: no two what-ifs alike but 9 kinds of record)' : ''}; ${availableParallelism()} cores; ${nodeStartNote(nodeMs)}`,
     );
     for (let i = 0; i < RUNS; i++) {
       const before = load();

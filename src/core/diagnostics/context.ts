@@ -70,7 +70,8 @@ export interface EarlyRecord {
   format: ToolCallFormat;
   /** The completion text the analysis reads (markup quoted in an error included), or null without one. */
   completionText: string | null;
-  request: ChatRequest | undefined;
+  /** The request's tools (an earlier record's equal tool set where there is one: toolSets.ts) and tool choice. */
+  request: Pick<ChatRequest, 'tools' | 'tool_choice'> | undefined;
   finishReason: string | null;
   /** The completion starts inside `<think>` (the template opened it). */
   startInReasoning: boolean;

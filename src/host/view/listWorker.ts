@@ -11,6 +11,7 @@ import { isMainThread, parentPort, workerData, type MessagePort } from 'node:wor
 import { Analyzer, type AnalysisOptions } from '../../core/analysis.ts';
 import { guidedEngine } from '../../io/guided/guidedEnginePool.ts';
 import { nodeServices } from '../../io/nodeServices.ts';
+import { shareRepeatedToolSets } from '../../core/trace/importers/sharedToolSets.ts';
 import { lowerThreadPriority } from '../../io/workerThread.ts';
 import { TraceSession } from './traceSession.ts';
 import { LIST_WORKER, type ListWorkerAnswer, type ListWorkerRequest } from './listWorkerProtocol.ts';
@@ -44,6 +45,8 @@ function runListWorker(port: MessagePort): void {
   // extension host's thread, and the page's renderer where it shares the scheduler's group). Before the grammar
   // worker starts: it is this thread's, and inherits the priority.
   lowerThreadPriority();
+  // An agent's records repeat their tools: each tool set parsed once, and handed over as one object (toolSets.ts).
+  shareRepeatedToolSets();
   const post = (answer: ListWorkerAnswer) => port.postMessage(answer);
   const jobs = new Map<number, Job>();
   // One grammar worker for this thread (the process's pool here is this thread's).

@@ -8,7 +8,7 @@
  * The same what-if asked twice (a trace that repeats a record, a report that opens a listed record) runs once: its
  * outcome is kept by the job's whole input, so it is the answer the engine would give again.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { ChatRequest } from '../../core/trace/record.ts';
 import type { Token } from '../../core/tokens/token.ts';
 import type { WhatIfOutcome } from '../../core/guided/engineProtocol.ts';
@@ -165,14 +165,14 @@ export class GuidedEnginePool implements GrammarEngine {
     const key = this.memoSize > 0 && this.lane !== DEFAULT_LANE ? memoKey(request, completion, options) : null;
     const kept = key === null ? undefined : this.memo.get(key);
     // A copy each time: the caller places the verdict on its own tokens and offsets.
-    if (kept) return Promise.resolve(located(structuredClone(kept), completion));
+    if (kept) return Promise.resolve(located(copied(kept), completion));
     const lane = this.lane;
     const same = key === null ? undefined : this.inFlight.get(key);
     if (same && !same.lane.cancelled) {
       // Shared: it waits no longer than this caller would (a shown record's what-if asked while a listed row's waits).
       if (lane.priority < same.lane.priority) same.lane.priority = lane.priority;
       return same.run.then((o) =>
-        o === CANCELLED ? this.inLane(lane, () => this.whatIf(request, completion, options)) : located(structuredClone(o), completion),
+        o === CANCELLED ? this.inLane(lane, () => this.whatIf(request, completion, options)) : located(copied(o), completion),
       );
     }
     const run = this.enqueue(lane, (engine) => engine.whatIf(request, completion, options)) as Promise<WhatIfOutcome>;
@@ -183,7 +183,7 @@ export class GuidedEnginePool implements GrammarEngine {
         if (this.inFlight.get(key)?.run === run) this.inFlight.delete(key);
         // Only what the engine would answer again: not a cancellation, nor a failure of the worker (time, memory).
         if (outcome === CANCELLED || (!outcome.ran && outcome.unavailable)) return;
-        this.memo.set(key, structuredClone(outcome));
+        this.memo.set(key, copied(outcome));
         if (this.memo.size > this.memoSize) this.memo.delete(this.memo.keys().next().value as string);
       },
       () => {
@@ -263,17 +263,60 @@ export class GuidedEnginePool implements GrammarEngine {
   }
 }
 
-/** The job's whole input, hashed: equal inputs give the engine's equal answer. */
+/**
+ * Tool sets by their JSON text (hashed), as short numbers: a record's key holds its tool set's number, not its text. A tool
+ * set seen before as this very object (the analysis hands equal tool sets over as one object: toolSets.ts) is not
+ * written out again: writing and hashing it was most of a key's cost (~9 % of a list worker's time).
+ */
+const toolSetNumbers = new Map<string, number>();
+const toolSetNumberOf = new WeakMap<object, number>();
+let toolSetsNumbered = 0;
+/** Past this many tool sets the numbers start over (new numbers: a key made before never matches one made after). */
+const TOOL_SET_LIMIT = 4096;
+
+function toolSetNumber(tools: Pick<ChatRequest, 'tools'>['tools']): number {
+  if (tools === undefined || tools === null) return 0;
+  // A hostile trace's `tools` may be no object at all: numbered by its text, not kept by identity.
+  const object = typeof tools === 'object';
+  const known = object ? toolSetNumberOf.get(tools) : undefined;
+  if (known !== undefined) return known;
+  const text = sha256(JSON.stringify(tools));
+  let n = toolSetNumbers.get(text);
+  if (n === undefined) {
+    if (toolSetNumbers.size >= TOOL_SET_LIMIT) toolSetNumbers.clear();
+    toolSetNumbers.set(text, (n = ++toolSetsNumbered));
+  }
+  if (object) toolSetNumberOf.set(tools, n);
+  return n;
+}
+
+/** sha-256 in one call (a Hash object for each key cost a list worker ~3 %). */
+const sha256 = (text: string): string => hash('sha256', text, 'base64');
+
+/**
+ * The job's whole input: as it is when short (a map's own hashing of a short string costs less than sha-256), else
+ * hashed; either way equal inputs give the engine's equal answer.
+ */
 function memoKey(
   request: Pick<ChatRequest, 'tools' | 'tool_choice'>,
   completion: { text: string; finishReason?: string | null },
   options: WhatIfRequestOptions,
 ): string {
-  return createHash('sha256')
-    .update(JSON.stringify([request.tools ?? null, request.tool_choice ?? null, options, completion.finishReason ?? null]))
-    .update('\n')
-    .update(completion.text)
-    .digest('base64');
+  const rest = JSON.stringify([request.tool_choice ?? null, options, completion.finishReason ?? null]);
+  const input = `${toolSetNumber(request.tools)}\n${rest}\n${completion.text}`;
+  // A hash is 44 characters: a short input is kept as it is, marked apart from every hash (which has no newline).
+  return input.length <= SHORT_KEY ? input : sha256(input);
+}
+
+/** Inputs kept as their own key up to this length: the memo's keys stay within a few MB. */
+const SHORT_KEY = 1024;
+
+/**
+ * A copy of an outcome whose fields a caller may set (the verdict's place: `charOffset`, `tokenIndex`); the rest is
+ * never changed and is shared (structuredClone of every kept answer cost a list worker ~3 %).
+ */
+function copied(outcome: WhatIfOutcome): WhatIfOutcome {
+  return outcome.ran ? { ...outcome, result: { ...outcome.result } } : { ...outcome };
 }
 
 /** A kept verdict placed on this completion's tokens (the engine does so for the answer it gives). */

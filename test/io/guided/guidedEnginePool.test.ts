@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { GuidedEnginePool, LANE, type WhatIfLane } from '../../../src/io/guided/guidedEnginePool.ts';
 import type { WhatIfOutcome } from '../../../src/core/guided/engineProtocol.ts';
+import type { ChatRequest } from '../../../src/core/trace/record.ts';
 
 const request = {
   tools: [
@@ -88,6 +89,30 @@ test('grammar engine pool: a worker holds up to laneDepth jobs of lanes (a busy 
     pool.setLaneDepth(1);
     const outcomes = await Promise.all(asks);
     assert.ok(outcomes.every((o) => o.ran && o.result.accepted));
+  } finally {
+    await pool.close();
+  }
+});
+
+test('grammar engine pool: a repeated what-if is found by its tools’ JSON text, whichever object holds them; tools written otherwise run again', async () => {
+  const pool = new GuidedEnginePool({ workers: 1, onLog: () => undefined });
+  try {
+    const lane: WhatIfLane = { priority: LANE.listed, cancelled: false };
+    const ask = (r: Pick<ChatRequest, 'tools' | 'tool_choice'>) =>
+      pool.inLane(lane, () => pool.whatIf(r, { text: call('"x"'), tokens: [] }, { format: 'kimi_k2' }));
+    await ask(request);
+    const jobs = pool.stats.jobs;
+    await ask(structuredClone(request));
+    assert.equal(pool.stats.jobs, jobs, 'an equal copy of the tools (the next record’s): kept');
+    const { type, properties, required } = request.tools[0]!.function.parameters;
+    const reordered = {
+      ...request,
+      tools: [{ type: 'function' as const, function: { name: 'f', parameters: { required, type, properties } } }],
+    };
+    await ask(reordered);
+    assert.equal(pool.stats.jobs, jobs + 1, 'the same schema written in another order is another input');
+    await ask({ ...request, tool_choice: 'required' });
+    assert.equal(pool.stats.jobs, jobs + 2, 'another tool_choice is another input');
   } finally {
     await pool.close();
   }

@@ -49,6 +49,9 @@ export function explainDisagreement(schema: unknown, effect: KeywordGapEffect, k
 
 const schemas = new ToolSchemas();
 
+/** What of the request the what-if reads. */
+type WhatIfRequest = Pick<ChatRequest, 'tools' | 'tool_choice'>;
+
 /** The JSON-schema keywords ajv fails a call's arguments on (structural findings only). */
 function ajvKeywords(tool: ChatTool, args: string): string[] {
   let value: unknown;
@@ -109,7 +112,7 @@ function locate(ctx: CheckContext, r: WhatIfRejected): Located {
   return { intervention: 'structure', call: null };
 }
 
-function blocked(ctx: CheckContext, earlier: readonly Diagnostic[], request: ChatRequest, r: WhatIfRejected): Diagnostic {
+function blocked(ctx: CheckContext, earlier: readonly Diagnostic[], request: WhatIfRequest, r: WhatIfRejected): Diagnostic {
   const text = ctx.completionText ?? '';
   const tokens = ctx.tokens;
   // The blocking token is the one holding the first masked character.
@@ -169,7 +172,7 @@ function blocked(ctx: CheckContext, earlier: readonly Diagnostic[], request: Cha
 }
 
 /** The XML style the record's format writes arguments in (its tag says so, not its name), if any. */
-function xmlStyleOf(ctx: CheckContext, request: ChatRequest): XmlArgumentStyle | undefined {
+function xmlStyleOf(ctx: CheckContext, request: WhatIfRequest): XmlArgumentStyle | undefined {
   try {
     const tag = ctx.format.guided?.structuralTag(request.tools, request.tool_choice);
     if (tag === undefined) return undefined;
@@ -183,7 +186,7 @@ function xmlStyleOf(ctx: CheckContext, request: ChatRequest): XmlArgumentStyle |
   }
 }
 
-function accepted(ctx: CheckContext, earlier: readonly Diagnostic[], request: ChatRequest): Diagnostic {
+function accepted(ctx: CheckContext, earlier: readonly Diagnostic[], request: WhatIfRequest): Diagnostic {
   let message = `guided decoding (${tagName(ctx)}) would have let this completion through unchanged`;
   // ajv errors the grammar lets through: name the keyword xgrammar does not enforce.
   const notes: string[] = [];
@@ -271,7 +274,7 @@ function startWhatIf(early: EarlyRecord): StartedWhatIf | null {
 async function guidedFindings(
   ctx: CheckContext,
   earlier: readonly Diagnostic[],
-  request: ChatRequest,
+  request: WhatIfRequest,
   started: StartedWhatIf,
 ): Promise<Diagnostic[]> {
   const { shift } = started;

@@ -10,6 +10,7 @@ import { importExportRow } from './exportRow.ts';
 import { isObject } from './jsonGuards.ts';
 import { importPrintout } from './pythonPrintout.ts';
 import { looksLikePythonLiteral, mayBePythonLiteral } from './pythonLiteral.ts';
+import { learnToolSet, parseWithKeptTools } from './sharedToolSets.ts';
 
 /** Parses one line's text and imports it; `incomplete` marks a last line without its newline. */
 export function importLineText(text: string, line: number, incomplete: boolean): ImportResult {
@@ -33,12 +34,16 @@ export function importLineText(text: string, line: number, incomplete: boolean):
  * span) or none (an exported row that is no model call: exportRow.ts) as well as one record a line.
  */
 export function readLineText(text: string, line: number, incomplete: boolean): ReadResult {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    // Not JSON: an incomplete last line, a Python printout, or an error (importLineText says which).
-    return asRead(importLineText(text, line, incomplete));
+  // A tool set seen before is not parsed again where the reader opted in (sharedToolSets.ts).
+  let value: unknown = parseWithKeptTools(text);
+  if (value === undefined) {
+    try {
+      value = JSON.parse(text);
+    } catch {
+      // Not JSON: an incomplete last line, a Python printout, or an error (importLineText says which).
+      return asRead(importLineText(text, line, incomplete));
+    }
+    learnToolSet(text, value);
   }
   if (isOtlpExportShape(value)) return importOtlpExport(value, line, line);
   if (isObject(value)) {

@@ -1,0 +1,57 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { sameJson, ToolSets } from '../../../src/core/trace/toolSets.ts';
+
+const tools = () => [
+  {
+    type: 'function',
+    function: { name: 'f', parameters: { type: 'object', properties: { a: { type: 'string', enum: ['x', 'y'] } }, required: ['a'] } },
+  },
+];
+
+test('tool sets: an equal copy is handed the first object; tools that differ anywhere, or in key order, are their own', () => {
+  const sets = new ToolSets();
+  const first = tools();
+  assert.equal(sets.same(first), first);
+  assert.equal(sets.same(tools()), first, 'an equal copy (the next record read from its line)');
+  const other = tools();
+  other[0]!.function.parameters.properties.a.enum[1] = 'z';
+  assert.equal(sets.same(other), other, 'one value differs deep inside');
+  assert.equal(sets.same(tools()), first, 'the first is still kept beside it');
+  const reordered = tools();
+  const p = reordered[0]!.function.parameters;
+  reordered[0]!.function.parameters = { required: p.required, type: p.type, properties: p.properties } as typeof p;
+  assert.equal(sets.same(reordered), reordered, 'keys in another order write another JSON text');
+  assert.deepEqual(sets.same([]), [], 'no tools: as given');
+  assert.equal(sets.same(undefined), undefined);
+  assert.equal(sets.same('hostile' as unknown), 'hostile');
+});
+
+test('sameJson says equal only where JSON.stringify writes the same text', () => {
+  const cases: [unknown, unknown][] = [
+    [
+      { a: 1, b: [1, 2] },
+      { a: 1, b: [1, 2] },
+    ],
+    [
+      { a: 1, b: 2 },
+      { b: 2, a: 1 },
+    ],
+    [
+      [1, 2],
+      [2, 1],
+    ],
+    [{ a: [] }, { a: {} }],
+    [{ a: null }, { a: 0 }],
+    [{ a: '1' }, { a: 1 }],
+    [{ a: 1 }, { a: 1, b: 2 }],
+    [new Date(0), new Date(1)],
+    [{ d: new Date(0) }, { d: new Date(1) }],
+  ];
+  for (const [a, b] of cases) {
+    if (sameJson(a, b)) assert.equal(JSON.stringify(a), JSON.stringify(b), `${JSON.stringify(a)} / ${JSON.stringify(b)}`);
+  }
+  assert.ok(sameJson({ a: 1, b: [1, { c: 'x' }] }, { a: 1, b: [1, { c: 'x' }] }));
+  assert.ok(!sameJson({ a: 1, b: 2 }, { b: 2, a: 1 }));
+  assert.ok(!sameJson(new Date(0), new Date(0)), 'not a plain object: never called equal');
+});
