@@ -19,6 +19,11 @@ import type { Filters, SeverityFilter } from './state.ts';
 const BASE_ROW_HEIGHT = 42;
 const OVERSCAN = 8;
 const MAX_LINE_ERRORS_SHOWN = 500;
+/**
+ * How long the list stays still, with no frame of it still to come, before it is told to rest (the rows in view go
+ * to the host, which sends what it held while the list moved).
+ */
+const REST_MS = 150;
 /** How often the count is written while the host analyses, ms. */
 const COUNT_INTERVAL = 250;
 
@@ -32,6 +37,11 @@ export interface RecordListOptions {
   onScroll(scrollTop: number): void;
   /** The keys of the rows in view changed (scrolled, filtered, more rows): their what-ifs should go first. */
   onRowsInView?(keys: string[]): void;
+  /**
+   * The list started moving (onRowsInView follows once it rests): the host holds its rows meanwhile, each message
+   * costing the page's frames (and a browser workbench's, which relays it: ~3–7 ms a message in the e2e's trace).
+   */
+  onMoving?(): void;
 }
 
 interface TextField extends HTMLElement {
@@ -81,6 +91,12 @@ export class RecordList {
   readonly el: HTMLElement;
   private readonly scroller: HTMLElement;
   private readonly spacer: HTMLElement;
+  /**
+   * The rows drawn, in the normal flow of one box moved by a single transform to the first of them: a scroll moves
+   * one composited layer, not a transform per row (each a property node that made every frame lay the whole page's
+   * paint out in layers again: Chromium's Layerize and PrePaint, ~9 ms a frame in the workbench e2e).
+   */
+  private readonly window: HTMLElement;
   private readonly countEl: HTMLElement;
   private readonly lineErrorsEl: HTMLElement & { open?: boolean; description?: string };
   private readonly lineErrorsBody: HTMLElement;
@@ -93,9 +109,13 @@ export class RecordList {
   /** Indices into `summaries` that pass the filters, in order. */
   private filtered: number[] = [];
   private selectedKey: string | null = null;
-  /** The rows in the page by position, and rows out of view kept to be filled again. */
-  private readonly rendered = new Map<number, RecordRow>();
+  /** The rows in the window, in order: `rows[i]` shows position `firstDrawn + i`. */
+  private rows: RecordRow[] = [];
+  private firstDrawn = 0;
+  /** Rows out of the window, kept to be filled again (a fling needs fewer rows than a slow scroll). */
   private readonly spare: RecordRow[] = [];
+  /** The window's transform as last written. */
+  private windowTop = -1;
   /** The scroller's height, from its ResizeObserver: read in a loop it would force a layout per frame. */
   private viewHeight = 0;
   /** Rows came from the host since the last frame: the spacer and the count are written in the next frame. */
@@ -110,6 +130,8 @@ export class RecordList {
   /** The first and last position in view when last told (`onRowsInView`), and the timer that tells. */
   private toldInView = '';
   private inViewTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The list moved since it was last told at rest (onMoving said so). */
+  private moving = false;
   /** The first row in view at the last render: how far the list jumped since (a fling draws no overscan). */
   private lastFirstInView = -1;
 
@@ -148,7 +170,8 @@ export class RecordList {
     errorsOnly.addEventListener('change', () => this.setFilters({ ...this.filters, errorsOnly: errorsOnly.checked }));
 
     this.countEl = h('div', { class: 'list-count', 'aria-live': 'polite' });
-    this.spacer = h('div', { class: 'list-spacer' });
+    this.window = h('div', { class: 'list-window' });
+    this.spacer = h('div', { class: 'list-spacer' }, this.window);
     this.scroller = h('div', { class: 'list-scroller', role: 'listbox', tabindex: 0, 'aria-label': 'Records' }, this.spacer);
     this.scroller.addEventListener('scroll', () => this.scheduleRender());
     this.scroller.addEventListener('keydown', (e) => this.onKey(e));
@@ -272,7 +295,7 @@ export class RecordList {
   /** Whether a row on the page shows one of these records (indices into `summaries`). */
   private drawsAny(indices: number[]): boolean {
     const of = new Set(indices);
-    for (const pos of this.rendered.keys()) if (of.has(this.filtered[pos] as number)) return true;
+    for (let i = 0; i < this.rows.length; i++) if (of.has(this.filtered[this.firstDrawn + i] as number)) return true;
     return false;
   }
 
@@ -455,36 +478,67 @@ export class RecordList {
     // gone before they could show: only the rows in view are drawn until it slows down (overscanFor).
     const firstInView = Math.floor(top / this.rowHeight);
     const overscan = overscanFor(firstInView - this.lastFirstInView);
+    // Moved by the user (not the first render): the host is told once, until the list rests again.
+    if (firstInView !== this.lastFirstInView && this.lastFirstInView !== -1 && !this.moving && this.opts.onMoving) {
+      this.moving = true;
+      this.opts.onMoving();
+    }
     this.lastFirstInView = firstInView;
     const rows = Math.ceil(view / this.rowHeight) + 1 + 2 * overscan;
     const first = Math.max(0, Math.min(firstInView - overscan, this.filtered.length - rows));
     const last = Math.min(this.filtered.length - 1, first + rows - 1);
-    for (const [pos, row] of this.rendered) {
-      if (pos >= first && pos <= last) continue;
-      this.rendered.delete(pos);
-      this.spare.push(row);
-    }
+    this.placeRows(first, last < first ? 0 : last - first + 1);
     const selectedPos = this.selectedPos();
     const place = { pos: 0, setSize: this.filtered.length, selected: false, height: this.rowHeight };
-    for (let pos = first; pos <= last; pos++) {
-      let row = this.rendered.get(pos);
-      if (!row) {
-        row = this.spare.pop() ?? new RecordRow();
-        this.rendered.set(pos, row);
-        if (!row.el.isConnected) this.spacer.appendChild(row.el);
-      }
-      place.pos = pos;
-      place.selected = pos === selectedPos;
-      row.fill(this.summaries[this.filtered[pos] as number] as RecordSummary, place);
+    for (let i = 0; i < this.rows.length; i++) {
+      place.pos = first + i;
+      place.selected = place.pos === selectedPos;
+      (this.rows[i] as RecordRow).fill(this.summaries[this.filtered[place.pos] as number] as RecordSummary, place);
     }
-    // Rows not needed this frame leave the page (kept for the next ones: a fling needs the same number again).
-    for (const row of this.spare) if (row.el.isConnected) row.el.remove();
-    if (selectedPos !== -1 && this.rendered.has(selectedPos)) this.scroller.setAttribute('aria-activedescendant', `rec-opt-${selectedPos}`);
+    const windowTop = first * this.rowHeight;
+    if (windowTop !== this.windowTop) {
+      this.windowTop = windowTop;
+      this.window.style.transform = `translateY(${windowTop}px)`;
+    }
+    if (selectedPos >= first && selectedPos < first + this.rows.length)
+      this.scroller.setAttribute('aria-activedescendant', `rec-opt-${selectedPos}`);
     else this.scroller.removeAttribute('aria-activedescendant');
     this.tellInView(Math.floor(top / this.rowHeight), Math.ceil((top + view) / this.rowHeight));
     // Drawn without its overscan (a fling): once more in the next frame, which has it back if the list came to rest.
     if (overscan === 0) this.scheduleRender();
     return top;
+  }
+
+  /**
+   * Makes the window hold `count` rows from position `first`. Rows still in it keep their place and what they show
+   * (a slow scroll refills the rows that came in, not all of them): the rows that left at one end go to the other.
+   */
+  private placeRows(first: number, count: number): void {
+    const shift = first - this.firstDrawn;
+    const kept = this.rows.length;
+    if (shift > 0 && shift < kept) {
+      // Scrolled down: the rows that left at the top are appended, to show the rows coming in at the bottom.
+      const left = this.rows.splice(0, shift);
+      for (const row of left) this.window.appendChild(row.el);
+      this.rows.push(...left);
+    } else if (shift < 0 && -shift < kept) {
+      const left = this.rows.splice(kept + shift, -shift);
+      const before = this.rows[0]?.el ?? null;
+      for (const row of left) this.window.insertBefore(row.el, before);
+      this.rows.unshift(...left);
+    }
+    this.firstDrawn = first;
+    // As many rows as asked: taken from the spare ones (or made) at the end, or put aside from the end.
+    while (this.rows.length < count) {
+      const row = this.spare.pop() ?? new RecordRow();
+      this.window.appendChild(row.el);
+      this.rows.push(row);
+    }
+    while (this.rows.length > count) {
+      const row = this.rows.pop() as RecordRow;
+      row.el.remove();
+      this.spare.push(row);
+    }
   }
 
   /** Tells which rows are in view once scrolling pauses (a message per frame would queue behind the host's work). */
@@ -493,17 +547,24 @@ export class RecordList {
     const from = Math.max(0, first);
     const to = Math.min(this.filtered.length - 1, last);
     const span = `${from}:${to}:${this.filtered.length > to ? this.filtered[to] : -1}`;
-    if (span === this.toldInView) return;
+    if (span === this.toldInView && !this.moving) return;
     this.toldInView = span;
     clearTimeout(this.inViewTimer);
-    this.inViewTimer = setTimeout(() => {
+    const tell = () => {
+      // A frame still to come (a fling draws each frame, and a busy page's frames come late): not at rest yet.
+      if (this.frame) {
+        this.inViewTimer = setTimeout(tell, REST_MS);
+        return;
+      }
+      this.moving = false;
       const keys: string[] = [];
       for (let pos = from; pos <= to; pos++) {
         const s = this.summaries[this.filtered[pos] as number];
         if (s?.guidedPending) keys.push(s.key);
       }
       this.opts.onRowsInView?.(keys);
-    }, 60);
+    };
+    this.inViewTimer = setTimeout(tell, REST_MS);
   }
 
   private selectedPos(): number {
