@@ -24,6 +24,8 @@ const MAX_LINE_ERRORS_SHOWN = 500;
  * to the host, which sends what it held while the list moved).
  */
 const REST_MS = 150;
+/** How often a list that goes on moving says so again, ms (the host's limit, traceEditorProvider.ts, is 5 s). */
+const MOVING_RENEW_MS = 2000;
 /** How often the count is written while the host analyses, ms. */
 const COUNT_INTERVAL = 250;
 
@@ -130,8 +132,9 @@ export class RecordList {
   /** The first and last position in view when last told (`onRowsInView`), and the timer that tells. */
   private toldInView = '';
   private inViewTimer: ReturnType<typeof setTimeout> | undefined;
-  /** The list moved since it was last told at rest (onMoving said so). */
+  /** The list moved since it was last told at rest (onMoving said so), and when onMoving was last called. */
   private moving = false;
+  private movingToldAt = 0;
   /** The first row in view at the last render: how far the list jumped since (a fling draws no overscan). */
   private lastFirstInView = -1;
 
@@ -478,10 +481,15 @@ export class RecordList {
     // gone before they could show: only the rows in view are drawn until it slows down (overscanFor).
     const firstInView = Math.floor(top / this.rowHeight);
     const overscan = overscanFor(firstInView - this.lastFirstInView);
-    // Moved by the user (not the first render): the host is told once, until the list rests again.
-    if (firstInView !== this.lastFirstInView && this.lastFirstInView !== -1 && !this.moving && this.opts.onMoving) {
-      this.moving = true;
-      this.opts.onMoving();
+    // Moved by the user (not the first render): the host is told, and told again every MOVING_RENEW_MS while the
+    // list goes on moving (the host takes a list it has not heard of for a while to rest).
+    if (firstInView !== this.lastFirstInView && this.lastFirstInView !== -1 && this.opts.onMoving) {
+      const now = performance.now();
+      if (!this.moving || now - this.movingToldAt > MOVING_RENEW_MS) {
+        this.moving = true;
+        this.movingToldAt = now;
+        this.opts.onMoving();
+      }
     }
     this.lastFirstInView = firstInView;
     const rows = Math.ceil(view / this.rowHeight) + 1 + 2 * overscan;

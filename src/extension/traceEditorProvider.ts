@@ -60,7 +60,10 @@ const ROWS_PER_MESSAGE = 1000;
  * frame or two made most of a fling's frames late. Rows for the rows in view are not what a moving list needs.
  */
 const MOVING_MS = 1000;
-/** A list said to move that says nothing more is taken to rest after this long (a page that went away). */
+/**
+ * A list said to move that says nothing more is taken to rest after this long (a page that went away); a page says
+ * it again every 2 s while its list moves (webview/recordList.ts).
+ */
 const MOVING_LIMIT_MS = 5000;
 
 /** Rows a page's HTML carries at most (the `ready` reply brings the rest): a few screens of the list. */
@@ -541,7 +544,12 @@ async function initialPage(
     await document.firstRows(false);
     const { summaries, lineErrors } = document.session.snapshot();
     const page: InitialPage = {
-      init: { type: 'init', info: document.session.info('vscode'), summaries: summaries.slice(0, INITIAL_ROWS), lineErrors: lineErrors.slice(0, INITIAL_ROWS) },
+      init: {
+        type: 'init',
+        info: document.session.info('vscode'),
+        summaries: summaries.slice(0, INITIAL_ROWS),
+        lineErrors: lineErrors.slice(0, INITIAL_ROWS),
+      },
     };
     const first = summaries[0];
     if (!first) return { page, record: false, guided: null };
