@@ -254,7 +254,11 @@ test("trace editor: the page's HTML carries its first rows and the first row's r
     // The ready reply: the rows the page carries and those since, then every other row once, as events.
     const init = await view.request({ type: 'ready' });
     assert.ok(init.type === 'init');
-    for (const s of initial.init.summaries) assert.ok(init.summaries.some((r) => r.key === s.key), s.key);
+    for (const s of initial.init.summaries)
+      assert.ok(
+        init.summaries.some((r) => r.key === s.key),
+        s.key,
+      );
     await view.waitEvent(0, (e) => e.type === 'summaries' && done(e.info));
     const keys = [...init.summaries, ...view.events().flatMap((e) => (e.type === 'summaries' ? e.summaries : []))].map((s) => s.key);
     assert.equal(keys.length, 108);
@@ -273,7 +277,10 @@ test('trace editor: while the list moves its rows wait (a message a second at mo
   const dir = await mkdtemp(join(tmpdir(), 'toolscope-moving-'));
   const trace = join(dir, 'many.jsonl');
   const schema = { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] };
-  await writeFile(trace, traceText(Array.from({ length: 600 }, (_, i) => recordWithSchema(`r${i}`, schema, i % 2 ? '{"a": 1}' : '{"a": "x"}'))));
+  await writeFile(
+    trace,
+    traceText(Array.from({ length: 600 }, (_, i) => recordWithSchema(`r${i}`, schema, i % 2 ? '{"a": 1}' : '{"a": "x"}'))),
+  );
   fake.settings.clear();
   const registration = TraceEditorProvider.register({ extensionUri: Uri.file(fakeExtensionFolder()) } as never);
   const provider = fake.providers.get(TRACE_VIEW_TYPE) as Provider;
@@ -306,7 +313,10 @@ test('trace editor: while the list moves its rows wait (a message a second at mo
       if (e.type === 'summaries' || e.type === 'guidedFindings') for (const f of e.findings ?? []) rows.set(f.key, f.summary);
     }
     assert.equal(rows.size, 600);
-    assert.ok([...rows.values()].every((s) => !s.guidedPending), 'every what-if finding reached the page');
+    assert.ok(
+      [...rows.values()].every((s) => !s.guidedPending),
+      'every what-if finding reached the page',
+    );
   } finally {
     document.dispose();
     registration.dispose();

@@ -487,7 +487,8 @@ async function journey(theme: 'dark' | 'light'): Promise<void> {
       const tracing = process.env.TOOLSCOPE_E2E_TRACE === '1';
       const categories = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8'];
       // Written to a file, the trace also holds the frames and the JavaScript's samples (more cost, more to read).
-      if (process.env.TOOLSCOPE_E2E_TRACE_FILE) categories.push('disabled-by-default-devtools.timeline.frame', 'disabled-by-default-v8.cpu_profiler');
+      if (process.env.TOOLSCOPE_E2E_TRACE_FILE)
+        categories.push('disabled-by-default-devtools.timeline.frame', 'disabled-by-default-v8.cpu_profiler');
       if (tracing) await browser.startTracing(p, { categories });
       const scrolled = await scrollList(bigFrame, SCROLLED);
       if (tracing) {

@@ -80,8 +80,12 @@ export function webviewPageHtml(opts: {
 </head>
 <body>
 <div id="app" class="toolscope"></div>
-${opts.initial === undefined ? '' : `<script type="application/json" id="toolscope-initial">${scriptSafeJson(opts.initial)}</script>
-`}<script nonce="${opts.nonce}">${inlineScript(opts.script)}</script>
+${
+  opts.initial === undefined
+    ? ''
+    : `<script type="application/json" id="toolscope-initial">${scriptSafeJson(opts.initial)}</script>
+`
+}<script nonce="${opts.nonce}">${inlineScript(opts.script)}</script>
 </body>
 </html>
 `;
