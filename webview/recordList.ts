@@ -11,7 +11,8 @@ import '@vscode-elements/elements/dist/vscode-collapsible/index.js';
 import type { Severity } from '../src/shared/diagnostic.ts';
 import type { LineErrorView, RecordSummary } from '../src/shared/protocol.ts';
 import { clip, h, replace } from './dom.ts';
-import { RecordRow } from './recordRow.ts';
+import type { RecordRow } from './recordRow.ts';
+import { RowWindow } from './rowWindow.ts';
 import { kindInfo, severityIcon } from './widgets.ts';
 import type { Filters, SeverityFilter } from './state.ts';
 
@@ -93,12 +94,7 @@ export class RecordList {
   readonly el: HTMLElement;
   private readonly scroller: HTMLElement;
   private readonly spacer: HTMLElement;
-  /**
-   * The rows drawn, in the normal flow of one box moved by a single transform to the first of them: a scroll moves
-   * one composited layer, not a transform per row (each a property node that made every frame lay the whole page's
-   * paint out in layers again: Chromium's Layerize and PrePaint, ~9 ms a frame in the workbench e2e).
-   */
-  private readonly window: HTMLElement;
+  private readonly window = new RowWindow();
   private readonly countEl: HTMLElement;
   private readonly lineErrorsEl: HTMLElement & { open?: boolean; description?: string };
   private readonly lineErrorsBody: HTMLElement;
@@ -111,13 +107,6 @@ export class RecordList {
   /** Indices into `summaries` that pass the filters, in order. */
   private filtered: number[] = [];
   private selectedKey: string | null = null;
-  /** The rows in the window, in order: `rows[i]` shows position `firstDrawn + i`. */
-  private rows: RecordRow[] = [];
-  private firstDrawn = 0;
-  /** Rows out of the window, kept to be filled again (a fling needs fewer rows than a slow scroll). */
-  private readonly spare: RecordRow[] = [];
-  /** The window's transform as last written. */
-  private windowTop = -1;
   /** The scroller's height, from its ResizeObserver: read in a loop it would force a layout per frame. */
   private viewHeight = 0;
   /** Rows came from the host since the last frame: the spacer and the count are written in the next frame. */
@@ -173,8 +162,7 @@ export class RecordList {
     errorsOnly.addEventListener('change', () => this.setFilters({ ...this.filters, errorsOnly: errorsOnly.checked }));
 
     this.countEl = h('div', { class: 'list-count', 'aria-live': 'polite' });
-    this.window = h('div', { class: 'list-window' });
-    this.spacer = h('div', { class: 'list-spacer' }, this.window);
+    this.spacer = h('div', { class: 'list-spacer' }, this.window.el);
     this.scroller = h('div', { class: 'list-scroller', role: 'listbox', tabindex: 0, 'aria-label': 'Records' }, this.spacer);
     this.scroller.addEventListener('scroll', () => this.scheduleRender());
     this.scroller.addEventListener('keydown', (e) => this.onKey(e));
@@ -298,7 +286,7 @@ export class RecordList {
   /** Whether a row on the page shows one of these records (indices into `summaries`). */
   private drawsAny(indices: number[]): boolean {
     const of = new Set(indices);
-    for (let i = 0; i < this.rows.length; i++) if (of.has(this.filtered[this.firstDrawn + i] as number)) return true;
+    for (let i = 0; i < this.window.rows.length; i++) if (of.has(this.filtered[this.window.first + i] as number)) return true;
     return false;
   }
 
@@ -495,58 +483,21 @@ export class RecordList {
     const rows = Math.ceil(view / this.rowHeight) + 1 + 2 * overscan;
     const first = Math.max(0, Math.min(firstInView - overscan, this.filtered.length - rows));
     const last = Math.min(this.filtered.length - 1, first + rows - 1);
-    this.placeRows(first, last < first ? 0 : last - first + 1);
+    const drawn = this.window.place(first, last < first ? 0 : last - first + 1, this.rowHeight);
     const selectedPos = this.selectedPos();
     const place = { pos: 0, setSize: this.filtered.length, selected: false, height: this.rowHeight };
-    for (let i = 0; i < this.rows.length; i++) {
+    for (let i = 0; i < drawn.length; i++) {
       place.pos = first + i;
       place.selected = place.pos === selectedPos;
-      (this.rows[i] as RecordRow).fill(this.summaries[this.filtered[place.pos] as number] as RecordSummary, place);
+      (drawn[i] as RecordRow).fill(this.summaries[this.filtered[place.pos] as number] as RecordSummary, place);
     }
-    const windowTop = first * this.rowHeight;
-    if (windowTop !== this.windowTop) {
-      this.windowTop = windowTop;
-      this.window.style.transform = `translateY(${windowTop}px)`;
-    }
-    if (selectedPos >= first && selectedPos < first + this.rows.length)
+    if (selectedPos >= first && selectedPos < first + drawn.length)
       this.scroller.setAttribute('aria-activedescendant', `rec-opt-${selectedPos}`);
     else this.scroller.removeAttribute('aria-activedescendant');
     this.tellInView(Math.floor(top / this.rowHeight), Math.ceil((top + view) / this.rowHeight));
     // Drawn without its overscan (a fling): once more in the next frame, which has it back if the list came to rest.
     if (overscan === 0) this.scheduleRender();
     return top;
-  }
-
-  /**
-   * Makes the window hold `count` rows from position `first`. Rows still in it keep their place and what they show
-   * (a slow scroll refills the rows that came in, not all of them): the rows that left at one end go to the other.
-   */
-  private placeRows(first: number, count: number): void {
-    const shift = first - this.firstDrawn;
-    const kept = this.rows.length;
-    if (shift > 0 && shift < kept) {
-      // Scrolled down: the rows that left at the top are appended, to show the rows coming in at the bottom.
-      const left = this.rows.splice(0, shift);
-      for (const row of left) this.window.appendChild(row.el);
-      this.rows.push(...left);
-    } else if (shift < 0 && -shift < kept) {
-      const left = this.rows.splice(kept + shift, -shift);
-      const before = this.rows[0]?.el ?? null;
-      for (const row of left) this.window.insertBefore(row.el, before);
-      this.rows.unshift(...left);
-    }
-    this.firstDrawn = first;
-    // As many rows as asked: taken from the spare ones (or made) at the end, or put aside from the end.
-    while (this.rows.length < count) {
-      const row = this.spare.pop() ?? new RecordRow();
-      this.window.appendChild(row.el);
-      this.rows.push(row);
-    }
-    while (this.rows.length > count) {
-      const row = this.rows.pop() as RecordRow;
-      row.el.remove();
-      this.spare.push(row);
-    }
   }
 
   /** Tells which rows are in view once scrolling pauses (a message per frame would queue behind the host's work). */
