@@ -210,6 +210,7 @@ export class Shell {
     const initial = this.connection.initial;
     if (initial) {
       if (initial.record) this.cache.set(initial.record.key, initial.record);
+      if (initial.reveal) this.pendingReveal = { ...initial.reveal };
       this.init(initial.init);
     }
     const reply = await asked.reply;
@@ -236,7 +237,8 @@ export class Shell {
     performance.mark('toolscope:list-painted');
     this.initialised = true;
     for (const e of this.queued.splice(0)) this.onEvent(e);
-    this.restoreSelection();
+    // A record the host asked to reveal wins over the saved selection (its row may come later: applyPending).
+    if (!this.applyReveal()) this.restoreSelection();
   }
 
   private restoreSelection(): void {

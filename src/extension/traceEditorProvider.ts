@@ -551,6 +551,13 @@ async function initialPage(
         lineErrors: lineErrors.slice(0, INITIAL_ROWS),
       },
     };
+    // A reveal asked for before the page was written goes with it: applied after the ready reply, it could undo a
+    // record the user picked in the page meanwhile.
+    const reveal = pendingReveals.get(document.uri.toString());
+    if (reveal) {
+      pendingReveals.delete(document.uri.toString());
+      page.reveal = { recordId: reveal.recordId, tab: reveal.tab };
+    }
     const first = summaries[0];
     if (!first) return { page, record: false, guided: null };
     const { view, guided } = await document.session.record(first.key, { listWaits: true });

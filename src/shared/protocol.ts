@@ -359,6 +359,8 @@ export type HostReply =
 export interface InitialPage {
   init: Extract<HostReply, { type: 'init' }>;
   record?: RecordView;
+  /** A record to select and the tab to show (as the `reveal` event), asked for before the page was written. */
+  reveal?: { recordId: string; tab: 'timeline' | 'compare' };
 }
 
 /** Pushed by the host: more of the list analysed, or the file grew; `reset`: the list starts over (file replaced, format changed). */
