@@ -146,7 +146,7 @@ test('trace editor: a trace opened with a format set starts in it', async () => 
   }
 });
 
-test('trace editor: Raw JSON opens a read-only virtual document (not an untitled file); reveal selects a record once ready', async () => {
+test('trace editor: Raw JSON opens a read-only virtual document (not an untitled file); a reveal asked before the editor opened goes in its page', async () => {
   const { TraceEditorProvider, TRACE_VIEW_TYPE, revealInTrace } = await load();
   fake.settings.clear();
   const registration = TraceEditorProvider.register({ extensionUri: Uri.file(fakeExtensionFolder()) } as never);
@@ -161,9 +161,11 @@ test('trace editor: Raw JSON opens a read-only virtual document (not an untitled
   const document = await provider.openCustomDocument(uri as never);
   const view = fakePanel();
   await provider.resolveCustomEditor(document, view.panel as never);
+  // The reveal goes in the page's HTML, applied with its first rows (after the ready reply it could undo a pick).
+  const data = /<script type="application\/json" id="toolscope-initial">([^<]*)<\/script>/u.exec(view.panel.webview.html)?.[1];
+  assert.deepEqual((JSON.parse(data ?? '{}') as InitialPage).reveal, { recordId: 'hermes-clean-call', tab: 'compare' });
   const init = await view.request({ type: 'ready' });
   assert.equal(init.type, 'init');
-  await view.waitEvent(0, (e) => e.type === 'reveal' && e.recordId === 'hermes-clean-call' && e.tab === 'compare');
   const request = (view as unknown as { request(b: unknown): Promise<HostReply> }).request;
   fake.opened.length = 0;
   const reply = await request({ type: 'openRaw', key: '0:0' });
