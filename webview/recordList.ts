@@ -11,8 +11,7 @@ import '@vscode-elements/elements/dist/vscode-collapsible/index.js';
 import type { Severity } from '../src/shared/diagnostic.ts';
 import type { LineErrorView, RecordSummary } from '../src/shared/protocol.ts';
 import { clip, h, replace } from './dom.ts';
-import type { RecordRow } from './recordRow.ts';
-import { RowWindow } from './rowWindow.ts';
+import { RecordRow } from './recordRow.ts';
 import { kindInfo, severityIcon } from './widgets.ts';
 import type { Filters, SeverityFilter } from './state.ts';
 
@@ -20,13 +19,6 @@ import type { Filters, SeverityFilter } from './state.ts';
 const BASE_ROW_HEIGHT = 42;
 const OVERSCAN = 8;
 const MAX_LINE_ERRORS_SHOWN = 500;
-/**
- * How long the list stays still, with no frame of it still to come, before it is told to rest (the rows in view go
- * to the host, which sends what it held while the list moved).
- */
-const REST_MS = 150;
-/** How often a list that goes on moving says so again, ms (the host's limit, traceEditorProvider.ts, is 5 s). */
-const MOVING_RENEW_MS = 2000;
 /** How often the count is written while the host analyses, ms. */
 const COUNT_INTERVAL = 250;
 
@@ -40,11 +32,6 @@ export interface RecordListOptions {
   onScroll(scrollTop: number): void;
   /** The keys of the rows in view changed (scrolled, filtered, more rows): their what-ifs should go first. */
   onRowsInView?(keys: string[]): void;
-  /**
-   * The list started moving (onRowsInView follows once it rests): the host holds its rows meanwhile, each message
-   * costing the page's frames (and a browser workbench's, which relays it: ~3–7 ms a message in the e2e's trace).
-   */
-  onMoving?(): void;
 }
 
 interface TextField extends HTMLElement {
@@ -94,7 +81,6 @@ export class RecordList {
   readonly el: HTMLElement;
   private readonly scroller: HTMLElement;
   private readonly spacer: HTMLElement;
-  private readonly window = new RowWindow();
   private readonly countEl: HTMLElement;
   private readonly lineErrorsEl: HTMLElement & { open?: boolean; description?: string };
   private readonly lineErrorsBody: HTMLElement;
@@ -107,6 +93,9 @@ export class RecordList {
   /** Indices into `summaries` that pass the filters, in order. */
   private filtered: number[] = [];
   private selectedKey: string | null = null;
+  /** The rows in the page by position, and rows out of view kept to be filled again. */
+  private readonly rendered = new Map<number, RecordRow>();
+  private readonly spare: RecordRow[] = [];
   /** The scroller's height, from its ResizeObserver: read in a loop it would force a layout per frame. */
   private viewHeight = 0;
   /** Rows came from the host since the last frame: the spacer and the count are written in the next frame. */
@@ -121,9 +110,6 @@ export class RecordList {
   /** The first and last position in view when last told (`onRowsInView`), and the timer that tells. */
   private toldInView = '';
   private inViewTimer: ReturnType<typeof setTimeout> | undefined;
-  /** The list moved since it was last told at rest (onMoving said so), and when onMoving was last called. */
-  private moving = false;
-  private movingToldAt = 0;
   /** The first row in view at the last render: how far the list jumped since (a fling draws no overscan). */
   private lastFirstInView = -1;
 
@@ -162,7 +148,7 @@ export class RecordList {
     errorsOnly.addEventListener('change', () => this.setFilters({ ...this.filters, errorsOnly: errorsOnly.checked }));
 
     this.countEl = h('div', { class: 'list-count', 'aria-live': 'polite' });
-    this.spacer = h('div', { class: 'list-spacer' }, this.window.el);
+    this.spacer = h('div', { class: 'list-spacer' });
     this.scroller = h('div', { class: 'list-scroller', role: 'listbox', tabindex: 0, 'aria-label': 'Records' }, this.spacer);
     this.scroller.addEventListener('scroll', () => this.scheduleRender());
     this.scroller.addEventListener('keydown', (e) => this.onKey(e));
@@ -286,7 +272,7 @@ export class RecordList {
   /** Whether a row on the page shows one of these records (indices into `summaries`). */
   private drawsAny(indices: number[]): boolean {
     const of = new Set(indices);
-    for (let i = 0; i < this.window.rows.length; i++) if (of.has(this.filtered[this.window.first + i] as number)) return true;
+    for (const pos of this.rendered.keys()) if (of.has(this.filtered[pos] as number)) return true;
     return false;
   }
 
@@ -469,30 +455,31 @@ export class RecordList {
     // gone before they could show: only the rows in view are drawn until it slows down (overscanFor).
     const firstInView = Math.floor(top / this.rowHeight);
     const overscan = overscanFor(firstInView - this.lastFirstInView);
-    // Moved by the user (not the first render): the host is told, and told again every MOVING_RENEW_MS while the
-    // list goes on moving (the host takes a list it has not heard of for a while to rest).
-    if (firstInView !== this.lastFirstInView && this.lastFirstInView !== -1 && this.opts.onMoving) {
-      const now = performance.now();
-      if (!this.moving || now - this.movingToldAt > MOVING_RENEW_MS) {
-        this.moving = true;
-        this.movingToldAt = now;
-        this.opts.onMoving();
-      }
-    }
     this.lastFirstInView = firstInView;
     const rows = Math.ceil(view / this.rowHeight) + 1 + 2 * overscan;
     const first = Math.max(0, Math.min(firstInView - overscan, this.filtered.length - rows));
     const last = Math.min(this.filtered.length - 1, first + rows - 1);
-    const drawn = this.window.place(first, last < first ? 0 : last - first + 1, this.rowHeight);
+    for (const [pos, row] of this.rendered) {
+      if (pos >= first && pos <= last) continue;
+      this.rendered.delete(pos);
+      this.spare.push(row);
+    }
     const selectedPos = this.selectedPos();
     const place = { pos: 0, setSize: this.filtered.length, selected: false, height: this.rowHeight };
-    for (let i = 0; i < drawn.length; i++) {
-      place.pos = first + i;
-      place.selected = place.pos === selectedPos;
-      (drawn[i] as RecordRow).fill(this.summaries[this.filtered[place.pos] as number] as RecordSummary, place);
+    for (let pos = first; pos <= last; pos++) {
+      let row = this.rendered.get(pos);
+      if (!row) {
+        row = this.spare.pop() ?? new RecordRow();
+        this.rendered.set(pos, row);
+        if (!row.el.isConnected) this.spacer.appendChild(row.el);
+      }
+      place.pos = pos;
+      place.selected = pos === selectedPos;
+      row.fill(this.summaries[this.filtered[pos] as number] as RecordSummary, place);
     }
-    if (selectedPos >= first && selectedPos < first + drawn.length)
-      this.scroller.setAttribute('aria-activedescendant', `rec-opt-${selectedPos}`);
+    // Rows not needed this frame leave the page (kept for the next ones: a fling needs the same number again).
+    for (const row of this.spare) if (row.el.isConnected) row.el.remove();
+    if (selectedPos !== -1 && this.rendered.has(selectedPos)) this.scroller.setAttribute('aria-activedescendant', `rec-opt-${selectedPos}`);
     else this.scroller.removeAttribute('aria-activedescendant');
     this.tellInView(Math.floor(top / this.rowHeight), Math.ceil((top + view) / this.rowHeight));
     // Drawn without its overscan (a fling): once more in the next frame, which has it back if the list came to rest.
@@ -506,24 +493,17 @@ export class RecordList {
     const from = Math.max(0, first);
     const to = Math.min(this.filtered.length - 1, last);
     const span = `${from}:${to}:${this.filtered.length > to ? this.filtered[to] : -1}`;
-    if (span === this.toldInView && !this.moving) return;
+    if (span === this.toldInView) return;
     this.toldInView = span;
     clearTimeout(this.inViewTimer);
-    const tell = () => {
-      // A frame still to come (a fling draws each frame, and a busy page's frames come late): not at rest yet.
-      if (this.frame) {
-        this.inViewTimer = setTimeout(tell, REST_MS);
-        return;
-      }
-      this.moving = false;
+    this.inViewTimer = setTimeout(() => {
       const keys: string[] = [];
       for (let pos = from; pos <= to; pos++) {
         const s = this.summaries[this.filtered[pos] as number];
         if (s?.guidedPending) keys.push(s.key);
       }
       this.opts.onRowsInView?.(keys);
-    };
-    this.inViewTimer = setTimeout(tell, REST_MS);
+    }, 60);
   }
 
   private selectedPos(): number {

@@ -69,6 +69,7 @@ export class RecordRow {
       this.el.dataset.pos = String(place.pos);
       this.el.setAttribute('aria-posinset', String(place.pos + 1));
     }
+    if (place.pos !== was.pos || place.height !== was.height) this.el.style.transform = `translateY(${place.pos * place.height}px)`;
     if (place.height !== was.height) this.el.style.height = `${place.height}px`;
     if (place.setSize !== was.setSize) this.el.setAttribute('aria-setsize', String(place.setSize));
     if (place.selected !== was.selected) {

@@ -66,7 +66,7 @@ async function fling(page: Page): Promise<Frames> {
       function step(t) {
         if (last >= 0) out.push(t - last);
         last = t;
-        if (out.length > 2) fewestRows = Math.min(fewestRows, spacer.getElementsByClassName('rec-row').length);
+        if (out.length > 2) fewestRows = Math.min(fewestRows, spacer.childElementCount);
         const max = scroller.scrollHeight - scroller.clientHeight;
         const next = scroller.scrollTop + dir * per;
         if (next >= max || next <= 0) dir = -dir;
@@ -95,14 +95,14 @@ async function idleFrames(page: Page): Promise<number[]> {
   );
 }
 
-/** The rows in the page, each as its position (aria-posinset), the id it shows and its offset in the list. */
+/** The rows in the page, each as its position (aria-posinset) and the id it shows. */
 async function rowsShown(page: Page): Promise<Array<{ pos: number; id: string; top: number }>> {
   return js(
     page,
     `[...document.querySelectorAll('.list-spacer .rec-row')].map((r) => ({
       pos: Number(r.getAttribute('aria-posinset')),
       id: r.querySelector('.rec-id').textContent,
-      top: Math.round(r.getBoundingClientRect().top - document.querySelector('.list-spacer').getBoundingClientRect().top),
+      top: new DOMMatrixReadOnly(getComputedStyle(r).transform).m42,
     }))`,
   );
 }
