@@ -7,6 +7,7 @@ import {
   WebviewRpc,
   type HostEvent,
   type HostReply,
+  type InitialPage,
   type LineErrorView,
   type RecordSummary,
   type RecordView,
@@ -39,6 +40,8 @@ export interface HostConnection {
   request<R extends WebviewRequest>(body: R): Promise<ReplyFor<R>>;
   /** Listener for pushed events; set it before the `ready` request. */
   onEvent: ((event: HostEvent) => void) | null;
+  /** What the host put in the page for its first paint (protocol.ts, InitialPage), if anything. */
+  readonly initial: InitialPage | null;
   loadState(): unknown;
   saveState(state: unknown): void;
 }
@@ -51,6 +54,7 @@ export interface ConnectOptions {
 class VsCodeConnection implements HostConnection {
   readonly host = 'vscode';
   onEvent: ((event: HostEvent) => void) | null = null;
+  readonly initial = readInitial();
   private readonly rpc: WebviewRpc;
 
   constructor(private readonly api: VsCodeApi) {
@@ -77,6 +81,8 @@ class VsCodeConnection implements HostConnection {
 class EmbeddedConnection implements HostConnection {
   readonly host = 'embedded';
   onEvent: ((event: HostEvent) => void) | null = null;
+  /** A report has it all: its answers need no round trip. */
+  readonly initial = null;
   private readonly storageKey: string;
 
   constructor(
@@ -109,7 +115,8 @@ class EmbeddedConnection implements HostConnection {
             'a report shows the delta grouping it was written with (toolscope report --delta-tokens N|recorded); open the trace in VS Code to switch',
         };
       case 'inView':
-        // A report holds every finding already.
+      case 'listMoving':
+        // A report holds every finding already, and nothing comes while the list moves.
         return { type: 'ok' };
       case 'openRaw': {
         const view = Object.hasOwn(this.data.records, body.key) ? this.data.records[body.key] : undefined;
@@ -135,6 +142,21 @@ class EmbeddedConnection implements HostConnection {
     } catch {
       // Storage may be unavailable (file: pages in some browsers, quota): state then lasts the page.
     }
+  }
+}
+
+/** The page's first rows and record from `#toolscope-initial`; null when it has none or they do not read as such. */
+function readInitial(): InitialPage | null {
+  const el = document.getElementById('toolscope-initial');
+  if (!el) return null;
+  try {
+    const data = JSON.parse(el.textContent ?? '') as Partial<InitialPage> | null;
+    const init = data?.init;
+    if (init?.type !== 'init' || typeof init.info !== 'object' || !Array.isArray(init.summaries) || !Array.isArray(init.lineErrors))
+      return null;
+    return data as InitialPage;
+  } catch {
+    return null;
   }
 }
 

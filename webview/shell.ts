@@ -205,18 +205,39 @@ export class Shell {
   async start(asked: HostAsked = Shell.askHost(this.connection)): Promise<void> {
     this.queued = asked.events;
     this.connection.onEvent = (e) => (this.initialised ? this.onEvent(e) : this.queued.push(e));
+    // The first rows and record came with the page: drawn now, before the host answers.
+    const initial = this.connection.initial;
+    if (initial) {
+      if (initial.record) this.cache.set(initial.record.key, initial.record);
+      if (initial.reveal) this.pendingReveal = { ...initial.reveal };
+      this.init(initial.init);
+    }
     const reply = await asked.reply;
     performance.mark('toolscope:init-received');
     if (reply.type === 'error') {
-      this.record.showMessage(`The trace could not be opened: ${reply.message}`);
+      if (initial) this.flash(`The trace could not be read again: ${reply.message}`);
+      else this.record.showMessage(`The trace could not be opened: ${reply.message}`);
       return;
     }
+    if (!initial) {
+      this.init(reply);
+      return;
+    }
+    // The list as it is now: the rows since the page was written, and newer versions of the rows it had.
+    this.setInfo(reply.info);
+    this.list.append(reply.summaries, reply.lineErrors);
+    this.applyPending();
+  }
+
+  /** The list's first state: drawn, the events that came before it applied, the selection restored. */
+  private init(reply: ReplyFor<{ type: 'ready' }> & { type: 'init' }): void {
     this.setInfo(reply.info);
     this.list.setData(reply.summaries, reply.lineErrors);
     performance.mark('toolscope:list-painted');
     this.initialised = true;
     for (const e of this.queued.splice(0)) this.onEvent(e);
-    this.restoreSelection();
+    // A record the host asked to reveal wins over the saved selection (its row may come later: applyPending).
+    if (!this.applyReveal()) this.restoreSelection();
   }
 
   private restoreSelection(): void {
@@ -278,13 +299,18 @@ export class Shell {
     if (shown !== null && e.summaries.some((s) => s.key === shown)) void this.open(shown, 'click');
     this.list.append(e.summaries, e.lineErrors);
     if (e.findings?.length) this.applyGuidedFindings(e.findings);
+    this.applyPending();
+  }
+
+  /** Rows came: a reveal, or a selection waiting for its record, is applied once the record is listed. */
+  private applyPending(): void {
     if (this.applyReveal()) {
       // A revealed record wins over a restored selection.
     } else if (this.pendingKey !== null && this.list.has(this.pendingKey)) {
       const key = this.pendingKey;
       this.pendingKey = null;
       this.select(key, 'restore');
-    } else if (this.pendingKey !== null && !e.info.analysing) {
+    } else if (this.pendingKey !== null && !this.info?.analysing) {
       this.pendingKey = null;
       this.restoreSelectionFallback();
     } else if (this.record.key === null && this.pendingKey === null && this.store.state.selectedKey === null) {

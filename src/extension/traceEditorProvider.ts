@@ -14,6 +14,7 @@ import {
   type GuidedFindings,
   type HostEvent,
   type HostReply,
+  type InitialPage,
   type LineErrorView,
   type RecordSummary,
   type WebviewRequest,
@@ -53,6 +54,22 @@ const FRAME_MS = 16;
  * are still to go.
  */
 const ROWS_PER_MESSAGE = 1000;
+/**
+ * While a page's list moves (the user scrolls it), rows and findings go at most this often: each message costs the
+ * page's main thread a task, and a browser workbench's (the same thread, which relays it) ~3–7 ms, so a message per
+ * frame or two made most of a fling's frames late. Rows for the rows in view are not what a moving list needs.
+ */
+const MOVING_MS = 1000;
+/**
+ * A list said to move that says nothing more is taken to rest after this long (a page that went away); a page says
+ * it again every 2 s while its list moves (webview/recordList.ts).
+ */
+const MOVING_LIMIT_MS = 5000;
+
+/** Rows a page's HTML carries at most (the `ready` reply brings the rest): a few screens of the list. */
+const INITIAL_ROWS = 200;
+/** A first record whose view is longer than this (JSON characters) is asked for by the page, not put in its HTML. */
+const INITIAL_RECORD_CHARS = 1_000_000;
 
 /** Every open trace editor's panel and its RPC: the stepping commands act on the active one. */
 const openViews = new Map<vscode.WebviewPanel, HostRpc>();
@@ -113,6 +130,8 @@ class TraceDocument implements vscode.CustomDocument {
   private lastFlush = -Infinity;
   /** Woken when the outbox was sent (the analysis waits while it is full). */
   private flushed: (() => void)[] = [];
+  /** A page's list moves (listMoving), until it rests (listResting) or MOVING_LIMIT_MS pass: the outbox waits longer. */
+  private moving: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     readonly uri: vscode.Uri,
@@ -120,9 +139,21 @@ class TraceDocument implements vscode.CustomDocument {
     private readonly onDispose: () => void,
   ) {}
 
-  attach(rpc: HostRpc): vscode.Disposable {
+  /**
+   * The list as it is now, for a page that follows it from now on (its events go to this page too). What the outbox
+   * held goes first to the pages before it: this one has those rows in the list returned, and would get them twice.
+   */
+  attach(rpc: HostRpc): { summaries: RecordSummary[]; lineErrors: LineErrorView[] } {
+    while (this.outbox.summaries.length || this.outbox.lineErrors.length || this.outbox.findings.length || this.outbox.info) this.flush();
+    clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    const list = this.session.snapshot();
     this.views.add(rpc);
-    return new vscode.Disposable(() => this.views.delete(rpc));
+    return list;
+  }
+
+  detach(rpc: HostRpc): void {
+    this.views.delete(rpc);
   }
 
   /**
@@ -146,7 +177,9 @@ class TraceDocument implements vscode.CustomDocument {
           }
           this.send(batch.summaries, batch.lineErrors, batch.guided, true);
           // Yield so requests for records are answered between batches; wait while a message's worth of rows is still to go.
-          if (this.outbox.summaries.length >= ROWS_PER_MESSAGE) await new Promise<void>((r) => this.flushed.push(r));
+          // (Not while a list moves: its rows wait in the outbox, the what-ifs go on.)
+          if (this.outbox.summaries.length >= ROWS_PER_MESSAGE && this.moving === undefined)
+            await new Promise<void>((r) => this.flushed.push(r));
           else await new Promise((r) => setTimeout(r, 0));
         }
         for (let findings; (findings = await this.session.nextGuidedFindings());) {
@@ -169,7 +202,7 @@ class TraceDocument implements vscode.CustomDocument {
    * page's `getRecord` then queued behind the next batches on this thread (300 ms and more of the open → first paint
    * path on the sample).
    */
-  async firstRows(): Promise<void> {
+  async firstRows(hold = true): Promise<void> {
     this.firstBatch ??=
       this.analysing || this.rowsSent
         ? Promise.resolve()
@@ -183,10 +216,33 @@ class TraceDocument implements vscode.CustomDocument {
             this.firstGuided.push(...batch.guided);
           })();
     await this.firstBatch;
-    if (!this.analysing) {
+    // (Not for a page being written: the list waits for it to be ready, its record given; see initialPage.)
+    if (hold && !this.analysing) {
       clearTimeout(this.held);
       this.held = setTimeout(() => void this.analyseInBackground(), FIRST_RECORD_WAIT_MS);
     }
+  }
+
+  /** A page's list started moving: messages wait up to MOVING_MS until it rests. */
+  listMoving(): void {
+    clearTimeout(this.moving);
+    this.moving = setTimeout(() => this.listResting(), MOVING_LIMIT_MS);
+  }
+
+  /** The list rests again (the page said which rows are in view): what waited goes now. */
+  listResting(): void {
+    if (this.moving === undefined) return;
+    clearTimeout(this.moving);
+    this.moving = undefined;
+    if (this.flushTimer !== undefined) {
+      clearTimeout(this.flushTimer);
+      this.flushTimer = setTimeout(() => this.flush(), 0);
+    }
+  }
+
+  /** How long the outbox waits between messages now. */
+  private get interval(): number {
+    return this.moving === undefined ? FRAME_MS : MOVING_MS;
   }
 
   /** A record was sent to a page: the list's analysis may go on (firstRows). */
@@ -206,7 +262,7 @@ class TraceDocument implements vscode.CustomDocument {
     for (const f of findings) o.findings.push(f);
     o.info ||= info;
     if (this.flushTimer !== undefined || (!o.summaries.length && !o.lineErrors.length && !o.findings.length && !o.info)) return;
-    this.flushTimer = setTimeout(() => this.flush(), Math.max(0, this.lastFlush + FRAME_MS - performance.now()));
+    this.flushTimer = setTimeout(() => this.flush(), Math.max(0, this.lastFlush + this.interval - performance.now()));
   }
 
   /** Sends what the outbox holds now (up to ROWS_PER_MESSAGE rows; the rest a frame later). */
@@ -231,7 +287,7 @@ class TraceDocument implements vscode.CustomDocument {
     }
     this.lastFlush = performance.now();
     for (const w of this.flushed.splice(0)) w();
-    if (o.summaries.length || o.findings.length) this.flushTimer = setTimeout(() => this.flush(), FRAME_MS);
+    if (o.summaries.length || o.findings.length) this.flushTimer = setTimeout(() => this.flush(), this.interval);
   }
 
   /** What the outbox holds no longer applies (the list starts over). */
@@ -308,6 +364,7 @@ class TraceDocument implements vscode.CustomDocument {
   dispose(): void {
     this.disposed = true;
     clearTimeout(this.held);
+    clearTimeout(this.moving);
     this.discardOutbox();
     this.onDispose();
     // Close the file once the batch being analysed is done: closing under it made the read fail.
@@ -366,18 +423,21 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
     this.page ??= Promise.all([readFile(join(dist.fsPath, 'webview.js'), 'utf8'), readFile(join(dist.fsPath, 'webview.css'), 'utf8')]).then(
       ([script, style]) => ({ script, style }),
     );
-    const { script, style } = await this.page;
+    // The page's first rows and record go in its HTML: a browser workbench holds every webview but the first about a
+    // second before its page loads (its service worker), time enough for the host to have them ready.
+    const [{ script, style }, initial] = await Promise.all([this.page, initialPage(document)]);
     panel.webview.html = webviewPageHtml({
       script,
       style,
       cspSource: panel.webview.cspSource,
       nonce: makeNonce(),
       title: basename(document.uri.fsPath),
+      initial: initial?.page,
     });
     openMark('webview-created', document.uri.fsPath);
     const rpc: HostRpc = new HostRpc(
       (message) => void panel.webview.postMessage(message),
-      (request, followUp): Promise<HostReply> => this.handle(document, request, rpc, followUp),
+      (request, followUp): Promise<HostReply> => this.handle(document, request, rpc, followUp, initial),
     );
     // The folder, filtered to this file: a file name with [ ] { } * ? would be read as a glob pattern.
     const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.joinPath(document.uri, '..'), '*'));
@@ -395,7 +455,8 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
       readyViews.get(document.uri.toString())?.delete(rpc);
     });
     const subscriptions = [
-      document.attach(rpc),
+      // The list's events reach the page once it is ready (the `ready` reply's list has what came before).
+      { dispose: () => document.detach(rpc) },
       panel.webview.onDidReceiveMessage((m) => void rpc.receive(m)),
       watcher,
       watcher.onDidChange(onChange),
@@ -404,12 +465,27 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
     panel.onDidDispose(() => subscriptions.forEach((s) => s.dispose()));
   }
 
-  private async handle(document: TraceDocument, request: WebviewRequest, rpc: HostRpc, followUp: FollowUp): Promise<HostReply> {
+  private async handle(
+    document: TraceDocument,
+    request: WebviewRequest,
+    rpc: HostRpc,
+    followUp: FollowUp,
+    initial: { record: boolean; guided: Promise<GuidedFindings | null> | null } | null,
+  ): Promise<HostReply> {
     switch (request.type) {
       case 'ready': {
         openMark('first-message', document.uri.fsPath);
         await document.firstRows();
-        const { summaries, lineErrors } = document.session.snapshot();
+        // Every row after this list comes as an event.
+        const { summaries, lineErrors } = document.attach(rpc);
+        // The record in the page's HTML: its what-if's findings follow the reply, and the list's analysis goes on.
+        if (initial?.record) {
+          initial.record = false;
+          document.session.startListWorkers();
+          document.recordSent();
+          const guided = initial.guided;
+          if (guided) followUp(guided.then((findings) => findings && { type: 'guidedFindings', findings: [findings] }));
+        }
         const id = document.uri.toString();
         const views = readyViews.get(id) ?? new Set<HostRpc>();
         views.add(rpc);
@@ -435,6 +511,10 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
       case 'inView':
         // At most a screenful of keys: more is not a scroll position.
         document.session.setInView(request.keys.filter((k) => typeof k === 'string').slice(0, 200));
+        document.listResting();
+        return { type: 'ok' };
+      case 'listMoving':
+        document.listMoving();
         return { type: 'ok' };
       case 'vllmRun':
         return { type: 'vllm', view: await document.session.vllmRun(request.key, request.grouping) };
@@ -448,5 +528,45 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
         return { type: 'ok' };
       }
     }
+  }
+}
+
+/**
+ * What a page's HTML carries (protocol.ts, InitialPage): the `ready` reply's first rows, and the view of the first
+ * row's record (the one a page without saved state shows first) with its what-if under way; null when reading them
+ * failed (the page asks, as it always can).
+ */
+async function initialPage(
+  document: TraceDocument,
+): Promise<{ page: InitialPage; record: boolean; guided: Promise<GuidedFindings | null> | null } | null> {
+  try {
+    // The rest of the list waits for the page: analysed while it loads, it took the CPU the page's load needed.
+    await document.firstRows(false);
+    const { summaries, lineErrors } = document.session.snapshot();
+    const page: InitialPage = {
+      init: {
+        type: 'init',
+        info: document.session.info('vscode'),
+        summaries: summaries.slice(0, INITIAL_ROWS),
+        lineErrors: lineErrors.slice(0, INITIAL_ROWS),
+      },
+    };
+    // A reveal asked for before the page was written goes with it: applied after the ready reply, it could undo a
+    // record the user picked in the page meanwhile.
+    const reveal = pendingReveals.get(document.uri.toString());
+    if (reveal) {
+      pendingReveals.delete(document.uri.toString());
+      page.reveal = { recordId: reveal.recordId, tab: reveal.tab };
+    }
+    const first = summaries[0];
+    if (!first) return { page, record: false, guided: null };
+    const { view, guided } = await document.session.record(first.key, { listWaits: true });
+    if (JSON.stringify(view).length > INITIAL_RECORD_CHARS) return { page, record: false, guided: null };
+    page.record = view;
+    openMark('record-sent', document.uri.fsPath);
+    shownRecords.set(document.uri.toString(), view.id);
+    return { page, record: true, guided };
+  } catch {
+    return null;
   }
 }

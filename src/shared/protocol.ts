@@ -336,6 +336,11 @@ export type WebviewRequest =
   | { type: 'openRaw'; key: string }
   /** The rows the list shows now (the user scrolled): their what-ifs go first. Answered `ok`. */
   | { type: 'inView'; keys: string[] }
+  /**
+   * The list started moving (the user scrolls it): rows and findings for it may wait until it rests, which the next
+   * `inView` says. Answered `ok`.
+   */
+  | { type: 'listMoving' }
   /** Run the record's raw completion through its vLLM profile again with another delta grouping. */
   | { type: 'vllmRun'; key: string; grouping: VllmGroupingChoice };
 
@@ -345,6 +350,18 @@ export type HostReply =
   | { type: 'vllm'; view: VllmView }
   | { type: 'error'; message: string }
   | { type: 'ok' };
+
+/**
+ * What a trace editor's page carries in its HTML (`#toolscope-initial`), so it paints its first record without a
+ * round trip: the `ready` reply as it was when the page was written (the page still asks; the reply brings the list
+ * as it is then), and the view of the first row's record when the page starts with it.
+ */
+export interface InitialPage {
+  init: Extract<HostReply, { type: 'init' }>;
+  record?: RecordView;
+  /** A record to select and the tab to show (as the `reveal` event), asked for before the page was written. */
+  reveal?: { recordId: string; tab: 'timeline' | 'compare' };
+}
 
 /** Pushed by the host: more of the list analysed, or the file grew; `reset`: the list starts over (file replaced, format changed). */
 export type HostEvent =

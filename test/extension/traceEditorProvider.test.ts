@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { copyFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { HostReply, RecordView, TraceInfo } from '../../src/shared/protocol.ts';
+import type { HostReply, InitialPage, RecordView, TraceInfo } from '../../src/shared/protocol.ts';
 import type { TraceEditorProvider as Provider } from '../../src/extension/traceEditorProvider.ts';
 
 import { fake, Uri } from './fakeVscode.ts';
@@ -146,7 +146,7 @@ test('trace editor: a trace opened with a format set starts in it', async () => 
   }
 });
 
-test('trace editor: Raw JSON opens a read-only virtual document (not an untitled file); reveal selects a record once ready', async () => {
+test('trace editor: Raw JSON opens a read-only virtual document (not an untitled file); a reveal asked before the editor opened goes in its page', async () => {
   const { TraceEditorProvider, TRACE_VIEW_TYPE, revealInTrace } = await load();
   fake.settings.clear();
   const registration = TraceEditorProvider.register({ extensionUri: Uri.file(fakeExtensionFolder()) } as never);
@@ -161,9 +161,11 @@ test('trace editor: Raw JSON opens a read-only virtual document (not an untitled
   const document = await provider.openCustomDocument(uri as never);
   const view = fakePanel();
   await provider.resolveCustomEditor(document, view.panel as never);
+  // The reveal goes in the page's HTML, applied with its first rows (after the ready reply it could undo a pick).
+  const data = /<script type="application\/json" id="toolscope-initial">([^<]*)<\/script>/u.exec(view.panel.webview.html)?.[1];
+  assert.deepEqual((JSON.parse(data ?? '{}') as InitialPage).reveal, { recordId: 'hermes-clean-call', tab: 'compare' });
   const init = await view.request({ type: 'ready' });
   assert.equal(init.type, 'init');
-  await view.waitEvent(0, (e) => e.type === 'reveal' && e.recordId === 'hermes-clean-call' && e.tab === 'compare');
   const request = (view as unknown as { request(b: unknown): Promise<HostReply> }).request;
   fake.opened.length = 0;
   const reply = await request({ type: 'openRaw', key: '0:0' });
@@ -221,6 +223,102 @@ test('trace editor: the list goes to the page at most once a frame, every row an
     // At most one message a frame (timers fire at most a millisecond or two early), and fewer than the batches.
     for (let i = 1; i < times.length; i++) assert.ok((times[i] as number) - (times[i - 1] as number) >= 14, `messages ${i - 1} and ${i}`);
     assert.ok(messages >= 1 && messages === times.length);
+  } finally {
+    document.dispose();
+    registration.dispose();
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test("trace editor: the page's HTML carries its first rows and the first row's record; the ready reply lists the rest, no row twice", async () => {
+  const { TraceEditorProvider, TRACE_VIEW_TYPE } = await load();
+  fake.settings.clear();
+  const registration = TraceEditorProvider.register({ extensionUri: Uri.file(fakeExtensionFolder()) } as never);
+  const provider = fake.providers.get(TRACE_VIEW_TYPE) as Provider;
+  const dir = await mkdtemp(join(tmpdir(), 'toolscope-initial-'));
+  const copy = join(dir, 'other-formats.jsonl');
+  await copyFile(SAMPLES, copy);
+  const document = await provider.openCustomDocument(Uri.file(copy) as never);
+  const view = fakePanel();
+  await provider.resolveCustomEditor(document, view.panel as never);
+  try {
+    const data = /<script type="application\/json" id="toolscope-initial">([^<]*)<\/script>/u.exec(view.panel.webview.html)?.[1];
+    assert.ok(data, 'the page carries its first rows');
+    const initial = JSON.parse(data) as InitialPage;
+    assert.equal(initial.init.type, 'init');
+    const first = initial.init.summaries[0];
+    assert.ok(first, 'at least one row');
+    // The record the page shows first, as getRecord sends it (its what-if's findings may have come since).
+    assert.equal(initial.record?.key, first.key);
+    const asked = (await view.request({ type: 'getRecord', key: first.key })) as { view: RecordView };
+    const part = (v: RecordView | undefined) => v && { id: v.id, line: v.line, tokens: v.tokens.length, rawJson: v.rawJson };
+    assert.deepEqual(part(initial.record), part(asked.view));
+    // The ready reply: the rows the page carries and those since, then every other row once, as events.
+    const init = await view.request({ type: 'ready' });
+    assert.ok(init.type === 'init');
+    for (const s of initial.init.summaries)
+      assert.ok(
+        init.summaries.some((r) => r.key === s.key),
+        s.key,
+      );
+    await view.waitEvent(0, (e) => e.type === 'summaries' && done(e.info));
+    const keys = [...init.summaries, ...view.events().flatMap((e) => (e.type === 'summaries' ? e.summaries : []))].map((s) => s.key);
+    assert.equal(keys.length, 108);
+    assert.equal(new Set(keys).size, keys.length, 'no row twice');
+  } finally {
+    document.dispose();
+    registration.dispose();
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('trace editor: while the list moves its rows wait (a message a second at most), and all come once it rests', async () => {
+  const { TraceEditorProvider, TRACE_VIEW_TYPE } = await load();
+  const { recordWithSchema, traceText } = await import('../fixtures/hostileSchemas.ts');
+  const { writeFile } = await import('node:fs/promises');
+  const dir = await mkdtemp(join(tmpdir(), 'toolscope-moving-'));
+  const trace = join(dir, 'many.jsonl');
+  const schema = { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] };
+  await writeFile(
+    trace,
+    traceText(Array.from({ length: 600 }, (_, i) => recordWithSchema(`r${i}`, schema, i % 2 ? '{"a": 1}' : '{"a": "x"}'))),
+  );
+  fake.settings.clear();
+  const registration = TraceEditorProvider.register({ extensionUri: Uri.file(fakeExtensionFolder()) } as never);
+  const provider = fake.providers.get(TRACE_VIEW_TYPE) as Provider;
+  const document = await provider.openCustomDocument(Uri.file(trace) as never);
+  const view = fakePanel();
+  let moving = false;
+  const times: number[] = [];
+  const post = view.panel.webview.postMessage;
+  view.panel.webview.postMessage = (m) => {
+    if (moving && m.kind === 'event' && (m.body.type === 'summaries' || m.body.type === 'guidedFindings')) times.push(performance.now());
+    return post(m);
+  };
+  await provider.resolveCustomEditor(document, view.panel as never);
+  try {
+    const init = await view.request({ type: 'ready' });
+    assert.ok(init.type === 'init');
+    assert.equal((await view.request({ type: 'listMoving' })).type, 'ok');
+    moving = true;
+    await new Promise((r) => setTimeout(r, 2500));
+    moving = false;
+    // Moving: a message a second at most (timers fire at most a millisecond or two early).
+    for (let i = 1; i < times.length; i++) assert.ok((times[i] as number) - (times[i - 1] as number) >= 990, `messages ${i - 1} and ${i}`);
+    assert.ok(times.length <= 3, `${times.length} messages in 2.5 s`);
+    // At rest: the rest comes, every row and finding.
+    assert.equal((await view.request({ type: 'inView', keys: [] })).type, 'ok');
+    await view.waitEvent(0, (e) => e.type === 'summaries' && done(e.info));
+    const rows = new Map(init.summaries.map((s) => [s.key, s]));
+    for (const e of view.events()) {
+      if (e.type === 'summaries') for (const s of e.summaries) rows.set(s.key, s);
+      if (e.type === 'summaries' || e.type === 'guidedFindings') for (const f of e.findings ?? []) rows.set(f.key, f.summary);
+    }
+    assert.equal(rows.size, 600);
+    assert.ok(
+      [...rows.values()].every((s) => !s.guidedPending),
+      'every what-if finding reached the page',
+    );
   } finally {
     document.dispose();
     registration.dispose();

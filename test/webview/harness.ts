@@ -276,6 +276,8 @@ export async function openVsCodePage(
       case 'inView':
         session.setInView(request.keys);
         return { type: 'ok' };
+      case 'listMoving':
+        return { type: 'ok' };
     }
   });
   const event: HostRpc['event'] = (body) => {

@@ -11,7 +11,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -485,12 +485,18 @@ async function journey(theme: 'dark' | 'light'): Promise<void> {
       );
       // TOOLSCOPE_E2E_TRACE=1: the scroll under Chromium's tracing (which costs frames), what each renderer's main thread did.
       const tracing = process.env.TOOLSCOPE_E2E_TRACE === '1';
-      if (tracing) await browser.startTracing(p, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8'] });
+      const categories = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8'];
+      // Written to a file, the trace also holds the frames and the JavaScript's samples (more cost, more to read).
+      if (process.env.TOOLSCOPE_E2E_TRACE_FILE)
+        categories.push('disabled-by-default-devtools.timeline.frame', 'disabled-by-default-v8.cpu_profiler');
+      if (tracing) await browser.startTracing(p, { categories });
       const scrolled = await scrollList(bigFrame, SCROLLED);
-      if (tracing)
-        figures.push(
-          `${theme}: ${BIG} the scroll's main threads (Chromium trace): ${mainThreadWork(await browser.stopTracing(), scrolled.deltas.length)}`,
-        );
+      if (tracing) {
+        const trace = await browser.stopTracing();
+        // TOOLSCOPE_E2E_TRACE_FILE: the trace itself, for DevTools' Performance panel.
+        if (process.env.TOOLSCOPE_E2E_TRACE_FILE) writeFileSync(process.env.TOOLSCOPE_E2E_TRACE_FILE, trace);
+        figures.push(`${theme}: ${BIG} the scroll's main threads (Chromium trace): ${mainThreadWork(trace, scrolled.deltas.length)}`);
+      }
       const idle = frameFigures(await idleFrames());
       const list = frameFigures(scrolled.deltas);
       figures.push(

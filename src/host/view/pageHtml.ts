@@ -53,7 +53,15 @@ function inlineStyle(style: string): string {
  * through the webview's service worker to the workbench and the remote file system and back, two round trips before
  * the script could start (80–200 ms of the open → first paint path, more on a busy machine).
  */
-export function webviewPageHtml(opts: { script: string; style: string; cspSource: string; nonce: string; title: string }): string {
+export function webviewPageHtml(opts: {
+  script: string;
+  style: string;
+  cspSource: string;
+  nonce: string;
+  title: string;
+  /** The page's first rows and record (protocol.ts, InitialPage): data, never markup, as a report's is. */
+  initial?: unknown;
+}): string {
   const csp = [
     "default-src 'none'",
     `img-src ${opts.cspSource} data:`,
@@ -72,7 +80,12 @@ export function webviewPageHtml(opts: { script: string; style: string; cspSource
 </head>
 <body>
 <div id="app" class="toolscope"></div>
-<script nonce="${opts.nonce}">${inlineScript(opts.script)}</script>
+${
+  opts.initial === undefined
+    ? ''
+    : `<script type="application/json" id="toolscope-initial">${scriptSafeJson(opts.initial)}</script>
+`
+}<script nonce="${opts.nonce}">${inlineScript(opts.script)}</script>
 </body>
 </html>
 `;

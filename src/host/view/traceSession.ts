@@ -683,7 +683,7 @@ export class TraceSession {
    * A record's view, as soon as its synchronous analysis is done: with `guided` (its findings to come) while its
    * what-if runs. Views are kept, and completed when their what-if answers.
    */
-  async record(key: string): Promise<RecordResult> {
+  async record(key: string, opts: { listWaits?: boolean } = {}): Promise<RecordResult> {
     const m = /^(\d+):(\d+)$/u.exec(key);
     if (!m) throw new Error(`bad record key "${key}"`);
     const entry = Number(m[1]);
@@ -722,11 +722,18 @@ export class TraceSession {
       this.views.set(key, kept);
       if (this.views.size > 8) this.views.delete(this.views.keys().next().value as string);
     }
-    // The record is on its way to the screen: the list workers start after it has gone (a turn later).
+    // The record is on its way to the screen: the list workers start after it has gone (a turn later), or when told
+    // (`listWaits`: a record written into a page that has still to load; startListWorkers).
     const w = this.workerList;
-    if (w && !w.started) setTimeout(() => this.workerList === w && void this.sendRanges(w), 0);
+    if (w && !w.started && !opts.listWaits) setTimeout(() => this.workerList === w && void this.sendRanges(w), 0);
     // The what-if may have answered meanwhile: then the view is complete already.
     return { view: kept.view, loaded, guided: kept.guided };
+  }
+
+  /** The list workers start now, if a record shown with `listWaits` held them. */
+  startListWorkers(): void {
+    const w = this.workerList;
+    if (w && !w.started) void this.sendRanges(w);
   }
 
   /** A record's view with its guided findings (the standalone report, which shows nothing until it is complete). */

@@ -41,3 +41,22 @@ test('a closing tag inside the bundle or stylesheet does not end its element; th
   assert.equal((html.match(/<\/style>/gi) ?? []).length, 1, 'one style element, closed once');
   assert.match(html, /<title>a &lt;b&gt; &quot;c&quot;\.jsonl<\/title>/);
 });
+
+test('the first rows and record go in the page as data: a trace cannot end their element or run code', () => {
+  const hostile = '</script><script>alert(1)</script><!-- \u2028 &amp;';
+  const initial = { init: { type: 'init', summaries: [{ id: hostile, preview: hostile }] }, record: { key: '0:0', id: hostile } };
+  const html = webviewPageHtml({ script: 'x()', style: 'y{}', cspSource: 'https://resource.example', nonce: 'N0nce', title: 't', initial });
+  // One script that runs (the nonce'd bundle) and one data block, each closed once.
+  assert.equal((html.match(/<script\b/g) ?? []).length, 2);
+  assert.equal((html.match(/<\/script>/gi) ?? []).length, 2);
+  assert.equal((html.match(/<script nonce="N0nce">/g) ?? []).length, 1);
+  const data = /<script type="application\/json" id="toolscope-initial">([^<]*)<\/script>/.exec(html)?.[1];
+  assert.ok(data, 'the data block, with no < inside it');
+  assert.deepEqual(JSON.parse(data), initial);
+  // The data block comes before the bundle, which reads it when it starts.
+  assert.ok(html.indexOf('id="toolscope-initial"') < html.indexOf('<script nonce="N0nce">'));
+});
+
+test('a page without first rows carries no data block', () => {
+  assert.doesNotMatch(page('x()', 'y{}'), /toolscope-initial/);
+});
