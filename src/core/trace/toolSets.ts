@@ -11,6 +11,11 @@ import type { ChatTool } from './record.ts';
 
 /** Tool sets compared against, the latest used first: a trace interleaves a few agents at most. */
 const RECENT = 8;
+/**
+ * Deeper than this, two values are not called equal: the walk would overflow the stack on a hostile schema (3,000
+ * levels), and "not equal" costs only the sharing.
+ */
+const MAX_DEPTH = 128;
 
 export class ToolSets {
   private readonly recent: ChatTool[][] = [];
@@ -52,12 +57,13 @@ function keysOfSeen(value: object): string[] {
  * `fresh` is written as the same JSON text as `seen` (never said of two objects other than plain ones and arrays).
  * `seen`: a value kept for comparing again (its keys are kept with it).
  */
-export function sameJson(seen: unknown, fresh: unknown): boolean {
+export function sameJson(seen: unknown, fresh: unknown, depth = 0): boolean {
   if (seen === fresh) return true;
   if (typeof seen !== 'object' || typeof fresh !== 'object' || seen === null || fresh === null) return false;
+  if (depth >= MAX_DEPTH) return false;
   if (Array.isArray(seen)) {
     if (!Array.isArray(fresh) || seen.length !== fresh.length) return false;
-    for (let i = 0; i < seen.length; i++) if (!sameJson(seen[i], fresh[i])) return false;
+    for (let i = 0; i < seen.length; i++) if (!sameJson(seen[i], fresh[i], depth + 1)) return false;
     return true;
   }
   if (Array.isArray(fresh) || !plain(seen) || !plain(fresh)) return false;
@@ -66,7 +72,7 @@ export function sameJson(seen: unknown, fresh: unknown): boolean {
   // too many, and the answer no).
   let i = 0;
   for (const k in fresh) {
-    if (k !== keys[i] || !sameJson((seen as Record<string, unknown>)[k], (fresh as Record<string, unknown>)[k])) return false;
+    if (k !== keys[i] || !sameJson((seen as Record<string, unknown>)[k], (fresh as Record<string, unknown>)[k], depth + 1)) return false;
     i++;
   }
   return i === keys.length;

@@ -55,3 +55,17 @@ test('sameJson says equal only where JSON.stringify writes the same text', () =>
   assert.ok(!sameJson({ a: 1, b: 2 }, { b: 2, a: 1 }));
   assert.ok(!sameJson(new Date(0), new Date(0)), 'not a plain object: never called equal');
 });
+
+test('tool sets nested 3,000 deep: each its own set, no stack overflow (the hostile-schema CLI test lost a record to it)', () => {
+  const deep = (): unknown[] => {
+    let schema: Record<string, unknown> = { type: 'string' };
+    for (let i = 0; i < 3000; i++) schema = { type: 'object', properties: { a: schema } };
+    return [{ type: 'function', function: { name: 'f', parameters: schema } }];
+  };
+  const sets = new ToolSets();
+  const first = deep();
+  assert.equal(sets.same(first), first);
+  const second = deep();
+  assert.equal(sets.same(second), second, 'too deep to compare: not called equal');
+  assert.equal(sameJson(deep(), deep()), false);
+});
