@@ -8,32 +8,11 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { spawnSync } from 'node:child_process';
-import { build, type Plugin } from 'esbuild';
+import { buildCli } from './cliBundles.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const SAMPLE = join(ROOT, 'samples', 'kimi-k2-raw-completions.jsonl');
-
-async function buildCli(dir: string): Promise<void> {
-  const { umdAsCommonJs, ranksBesideBundle } = (await import(pathToFileURL(join(ROOT, 'scripts/build.mjs')).href)) as Record<
-    string,
-    Plugin
-  >;
-  const common = {
-    bundle: true,
-    platform: 'node' as const,
-    target: 'node20',
-    format: 'cjs' as const,
-    logLevel: 'warning' as const,
-    plugins: [umdAsCommonJs as Plugin, ranksBesideBundle as Plugin],
-  };
-  await Promise.all([
-    build({ ...common, entryPoints: [join(ROOT, 'src/cli/launcher.ts')], outfile: join(dir, 'cli.js') }),
-    build({ ...common, entryPoints: [join(ROOT, 'src/cli/main.ts')], outfile: join(dir, 'cli-main.js') }),
-    build({ ...common, entryPoints: [join(ROOT, 'src/io/guided/engineWorker.ts')], outfile: join(dir, 'guidedWorker.js') }),
-  ]);
-}
 
 function run(dir: string, cache: string, env: Record<string, string> = {}) {
   const r = spawnSync(process.execPath, [join(dir, 'cli.js'), 'analyze', SAMPLE, '--json', '--fail-on', 'error'], {

@@ -8,9 +8,8 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { spawnSync } from 'node:child_process';
-import { build, type Plugin } from 'esbuild';
+import { buildCli } from './cliBundles.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const SAMPLE = join(ROOT, 'samples', 'kimi-k2-raw-completions.jsonl');
@@ -19,22 +18,7 @@ const NOT_LOADED = ['child_process', 'dgram', 'readline', 'zlib'];
 test('an analyze start loads neither child_process, dgram, readline nor zlib', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'toolscope-builtins-'));
   try {
-    const { umdAsCommonJs, ranksBesideBundle, commanderSpawnOnUse } = (await import(
-      pathToFileURL(join(ROOT, 'scripts/build.mjs')).href
-    )) as Record<string, Plugin>;
-    const common = {
-      bundle: true,
-      platform: 'node' as const,
-      target: 'node20',
-      format: 'cjs' as const,
-      logLevel: 'warning' as const,
-      plugins: [umdAsCommonJs, ranksBesideBundle, commanderSpawnOnUse] as Plugin[],
-    };
-    await Promise.all([
-      build({ ...common, entryPoints: [join(ROOT, 'src/cli/launcher.ts')], outfile: join(dir, 'cli.js') }),
-      build({ ...common, entryPoints: [join(ROOT, 'src/cli/main.ts')], outfile: join(dir, 'cli-main.js') }),
-      build({ ...common, entryPoints: [join(ROOT, 'src/io/guided/engineWorker.ts')], outfile: join(dir, 'guidedWorker.js') }),
-    ]);
+    await buildCli(dir);
     // Preloaded into the process: the built-ins its main thread loaded, written when it exits.
     const preload = join(dir, 'builtins.cjs');
     writeFileSync(

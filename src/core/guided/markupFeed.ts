@@ -135,8 +135,8 @@ export async function feedMarkupOnly(
   // Such text is fed piece by piece, and how it is cut changes the bytes xgrammar sees (bulkFeed.ts): all of it, then.
   if (hasLoneSurrogate(text, from, to)) return feedInBulk(matcher, vocabulary, excludes, text, from, to);
   const spans = specialSpans(text, from, to);
-  /** The start of the special token's string that holds `offset` inside it, else `offset` (binary search). */
-  const outOfSpan = (offset: number): number => {
+  /** The start of the first special token's string that ends after `offset`, if any (binary search). */
+  const spanStartAfter = (offset: number): number | undefined => {
     let lo = 0;
     let hi = spans.ends.length;
     while (lo < hi) {
@@ -144,7 +144,11 @@ export async function feedMarkupOnly(
       if ((spans.ends[mid] as number) <= offset) lo = mid + 1;
       else hi = mid;
     }
-    const start = spans.starts[lo];
+    return spans.starts[lo];
+  };
+  /** The start of the special token's string that holds `offset` inside it, else `offset`. */
+  const outOfSpan = (offset: number): number => {
+    const start = spanStartAfter(offset);
     return start !== undefined && start < offset ? start : offset;
   };
   /** The first place at or after `scan` where a whole pattern starts that ends after `after`, inside the range, or `to`. */
@@ -196,14 +200,7 @@ export async function feedMarkupOnly(
 
   /** Whether the character at `i` is plain text, in no special token's string. */
   const plainAt = (i: number): boolean => {
-    let lo = 0;
-    let hi = spans.ends.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if ((spans.ends[mid] as number) <= i) lo = mid + 1;
-      else hi = mid;
-    }
-    const start = spans.starts[lo];
+    const start = spanStartAfter(i);
     return start === undefined || start > i;
   };
   /**
