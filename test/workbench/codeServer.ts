@@ -231,7 +231,16 @@ export async function runCommand(page: Page, title: string): Promise<void> {
       continue;
     }
     // The row itself, not Enter: Enter runs the focused row, which may still be one of the list before the filter.
-    await row.click();
+    // The palette can also close after the row appears (an editor that was still opening takes focus; CI saw the row
+    // left in the DOM but hidden for 30 s): open it again rather than wait on a hidden row.
+    try {
+      await row.click({ timeout: attempt < 4 ? 5000 : 30_000 });
+    } catch (err) {
+      if (attempt >= 4) throw err;
+      await page.keyboard.press('Escape');
+      await page.waitForTimeout(500);
+      continue;
+    }
     return;
   }
 }

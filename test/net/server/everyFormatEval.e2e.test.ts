@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,7 +24,7 @@ if (input === bundled) console.log(`# ../shared is absent: the per-format evalua
 
 for (const name of formatNames().filter((n) => getFormat(n).guided)) {
   const freeValues = getFormat(name).guided?.freeValues !== undefined;
-  test(`eval run --format ${name} --guided both --hallucinate 0.5: schema errors off > 0, on ${freeValues ? '< off (values free text)' : '= 0'}`, async () => {
+  test(`eval run --format ${name} --guided both --hallucinate 0.5: schema errors off > 0, on ${freeValues ? '< off (values free text)' : '= 0'}`, async (t) => {
     const dir = await mkdtemp(join(tmpdir(), `toolscope-eval-${name}-`));
     try {
       const out = sink();
@@ -44,6 +44,12 @@ for (const name of formatNames().filter((n) => getFormat(n).guided)) {
         },
         out,
       );
+      // The bundled samples' schemas carry `minLength`, which a format's XML lowering refuses as xgrammar does (400 on
+      // every guided request): nothing to compare then, so say so rather than fail on data CI's ../shared replaces.
+      if (code !== 0 && input === bundled && everyGuidedRequestRefused(await readFile(join(dir, 'results.guided-on.jsonl'), 'utf8'))) {
+        t.skip(`../shared is absent and ${name}'s guided decoding refuses every bundled sample's schema (400); run with ../shared`);
+        return;
+      }
       assert.equal(code, 0, out.text());
       const off = summarize((await loadK2vvResults(join(dir, 'results.guided-off.jsonl'))).results);
       const on = summarize((await loadK2vvResults(join(dir, 'results.guided-on.jsonl'))).results);
@@ -58,4 +64,17 @@ for (const name of formatNames().filter((n) => getFormat(n).guided)) {
       await rm(dir, { recursive: true, force: true });
     }
   });
+}
+
+/** Whether every guided-on result line failed because the endpoint refused the request's guided decoding. */
+function everyGuidedRequestRefused(text: string): boolean {
+  const lines = text.split('\n').filter((l) => l.trim() !== '');
+  return (
+    lines.length > 0 &&
+    lines.every((l) =>
+      /answered 400 Bad Request: guided decoding:/.test(
+        String((JSON.parse(l) as { response?: { error?: unknown } }).response?.error ?? ''),
+      ),
+    )
+  );
 }
