@@ -188,6 +188,7 @@ class TraceDocument implements vscode.CustomDocument {
         }
         // The end of the analysis, after everything before it.
         this.send([], [], [], true);
+        openMark('analysed', this.uri.fsPath);
       } finally {
         this.analysing = null;
       }
