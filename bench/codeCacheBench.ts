@@ -1,5 +1,5 @@
 /**
- * What checking a code cache costs a run (src/cli/codeCache.ts, src/io/cache/cacheFiles.ts): a cache is handed to V8
+ * What checking a code cache costs a run (src/io/cache/codeCache.ts, src/io/cache/cacheFiles.ts): a cache is handed to V8
  * only when its header names the sha256 of the bundle's bytes and the sha256 of its own bytes matches, so every run
  * hashes the bundle (2.3 MB for the CLI) and its cache. Budget: at most 3 ms a run (issue 29).
  *

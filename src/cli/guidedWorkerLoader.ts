@@ -9,7 +9,7 @@
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
-import { requireWithCodeCache } from './codeCache.ts';
+import { requireWithCodeCache } from '../io/cache/codeCache.ts';
 import { passBootGate, SHORT_RUN_FLAGS } from './workerBootGate.ts';
 
 /**

@@ -12,7 +12,7 @@ import { statSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 import { isMainThread } from 'node:worker_threads';
 import { prestartGuidedWorker } from '../io/guided/guidedWorkerStart.ts';
-import { compileWithCodeCache, requireWithCodeCache } from './codeCache.ts';
+import { compileWithCodeCache, requireWithCodeCache } from '../io/cache/codeCache.ts';
 import { DEFAULT_RUN_FLAGS, newBootGate, release, type BootGate } from './workerBootGate.ts';
 import { startupMark } from '../core/util/startupMarks.ts';
 

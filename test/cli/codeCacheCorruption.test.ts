@@ -1,5 +1,5 @@
 /**
- * The built CLI's V8 code cache (src/cli/codeCache.ts) can only cost time: V8 release builds run whatever a code
+ * The built CLI's V8 code cache (src/io/cache/codeCache.ts) can only cost time: V8 release builds run whatever a code
  * cache holds once its version, flags and source length match, so a few flipped bytes crashed every command (exit
  * 133/139, `--version` included) until the file was deleted by hand, and a bundle rebuilt with the same size and time
  * ran the old code. Here a cache corrupted at 50 random places (random lengths, the header included) is a miss each

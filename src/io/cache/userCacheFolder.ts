@@ -1,6 +1,6 @@
 /**
  * Toolscope's folder in the user's own cache (`$XDG_CACHE_HOME/toolscope` or `~/.cache/toolscope`, created 0700):
- * compiled code (src/cli/codeCache.ts) and derived grammars (derivedGrammarFiles.ts) are kept there, read and written
+ * compiled code (src/io/cache/codeCache.ts) and derived grammars (derivedGrammarFiles.ts) are kept there, read and written
  * through cacheFiles.ts. `TOOLSCOPE_CODE_CACHE=0` turns both off.
  *
  * What is read back from the folder is run or compiled, and what is pruned from it is deleted: so each of our folders

@@ -2,7 +2,8 @@
  * Loading a CommonJS bundle with V8's code cache: the first run compiles the bundle and saves the compiled code
  * (`vm.Script#createCachedData`, after the command ran, so the functions it used are in it); later runs skip
  * parsing and compiling it. Node 22's `module.enableCompileCache()` does this for every module; Node 20 has only
- * the V8 API underneath, so the CLI's launcher uses that for its one big bundle.
+ * the V8 API underneath, so the CLI's launcher uses that for its one big bundle, and the extension's entry for its own
+ * (src/extension/extensionEntry.ts).
  *
  * The cache lives in the user's own cache folder (src/io/cache/userCacheFolder.ts), keyed by the sha256 of the bundle's
  * bytes (src/io/cache/bundleHash.ts) and Node's version, and sealed (src/io/cache/cacheFiles.ts): V8 release builds
@@ -13,15 +14,15 @@
  */
 import Module, { createRequire } from 'node:module';
 import { Script } from 'node:vm';
-import { sha256Hex } from '../io/cache/sha256.ts';
+import { sha256Hex } from './sha256.ts';
 import { readFileSync } from 'node:fs';
 import { isAscii } from 'node:buffer';
 import { isMainThread } from 'node:worker_threads';
 import { basename, dirname } from 'node:path';
-import { userCacheFolder } from '../io/cache/userCacheFolder.ts';
-import { cacheFiles, isLeftOver, type CacheFiles } from '../io/cache/cacheFiles.ts';
-import { bundleHash } from '../io/cache/bundleHash.ts';
-import { startupMark } from '../core/util/startupMarks.ts';
+import { userCacheFolder } from './userCacheFolder.ts';
+import { cacheFiles, isLeftOver, type CacheFiles } from './cacheFiles.ts';
+import { bundleHash } from './bundleHash.ts';
+import { startupMark } from '../../core/util/startupMarks.ts';
 
 /**
  * Names: `<bundle>-<flags>-<build>.v8cache`, the flags' and the build's keys in hex (and, from before the flags were
