@@ -10,6 +10,7 @@
 import { join } from 'node:path';
 import type * as vscode from 'vscode';
 import { compileWithCodeCache } from '../io/cache/codeCache.ts';
+import { openMark } from './openMarks.ts';
 
 type Extension = typeof import('./extension.ts');
 
@@ -17,6 +18,7 @@ type Extension = typeof import('./extension.ts');
 const SAVE_AFTER_MS = 20_000;
 
 let save: (() => void) | undefined;
+openMark('load');
 const extension = compileWithCodeCache(join(__dirname, 'extension-main.js'), '', (s) => (save = s))() as Extension;
 
 export function activate(context: vscode.ExtensionContext): void {

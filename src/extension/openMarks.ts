@@ -1,5 +1,5 @@
 /**
- * The moments of opening a trace in the editor (activation, the document opened, the webview created, its first
+ * The moments of opening a trace in the editor (the extension's bundle loading, activation, the document opened, the webview created, its first
  * message, the first record sent), for the workbench e2e test, which prints the open → first paint path split into
  * them (the webview marks its own side: test/workbench/e2e.test.ts). Written only when TOOLSCOPE_OPEN_MARKS names a
  * file (one JSON line per mark: its name, the file it is about, the epoch time in ms); otherwise nothing happens.
@@ -12,7 +12,10 @@ const target = process.env.TOOLSCOPE_OPEN_MARKS;
 export function openMark(name: string, file?: string): void {
   if (!target) return;
   try {
-    appendFileSync(target, JSON.stringify({ mark: name, file: file === undefined ? null : basename(file), at: Date.now() }) + '\n');
+    // `cpu`: the extension host process's CPU time so far, ms (a busy machine stretches the times, not this).
+    const { user, system } = process.cpuUsage();
+    const cpu = Math.round((user + system) / 1000);
+    appendFileSync(target, JSON.stringify({ mark: name, file: file === undefined ? null : basename(file), at: Date.now(), cpu }) + '\n');
   } catch {
     // A mark is never worth a failure.
   }
