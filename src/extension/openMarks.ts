@@ -1,8 +1,9 @@
 /**
- * The moments of opening a trace in the editor (the extension's bundle loading, activation, the document opened, the webview created, its first
- * message, the first record sent), for the workbench e2e test, which prints the open → first paint path split into
- * them (the webview marks its own side: test/workbench/e2e.test.ts). Written only when TOOLSCOPE_OPEN_MARKS names a
- * file (one JSON line per mark: its name, the file it is about, the epoch time in ms); otherwise nothing happens.
+ * The moments of opening a trace in the editor (the extension's bundle loading, activation, the document opened, the
+ * webview created, its first message, the first record sent, the list's last findings sent), for the workbench e2e
+ * test, which prints the open → first paint path split into them (the webview marks its own side:
+ * test/workbench/e2e.test.ts). Written only when TOOLSCOPE_OPEN_MARKS names a file (one JSON line per mark: its name,
+ * the file it is about, the epoch time in ms and the process's CPU time in ms); otherwise nothing happens.
  */
 import { appendFileSync } from 'node:fs';
 import { basename } from 'node:path';
