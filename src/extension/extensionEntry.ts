@@ -2,7 +2,7 @@
  * The extension's entry as VS Code loads it (dist/extension.js): it loads the extension itself (extension.ts, bundled
  * as dist/extension-main.js) through V8's code cache, as the CLI's launcher loads the CLI (src/io/cache/codeCache.ts).
  * The extension host's Node has no code cache for extensions: compiling the 1.9 MB bundle and the functions its
- * activation runs cost the extension host 152–179 ms of CPU from this file's load to `activate()`, 48–53 ms from the
+ * activation runs cost the extension host 152–179 ms of CPU from this file's load to `activate()`, 48–63 ms from the
  * cache (workbench e2e, load 13–23), all of it on the path from the first open command to the first record painted.
  * The cache is written a while after activation, so the functions the first trace's open ran are in it; a missing or
  * bad cache only means a normal load (and a new cache).
