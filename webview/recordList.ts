@@ -19,6 +19,15 @@ import type { Filters, SeverityFilter } from './state.ts';
 const BASE_ROW_HEIGHT = 42;
 const OVERSCAN = 8;
 const MAX_LINE_ERRORS_SHOWN = 500;
+/**
+ * How long the list stays still, with no frame of it still to come, before it counts as resting: the rows in view go
+ * to the host (onRowsInView), which then sends what it held while the list moved.
+ */
+const REST_MS = 150;
+/** How often a list that goes on moving says so again, ms (the host takes it to rest after 5 s: traceEditorProvider.ts). */
+const MOVING_RENEW_MS = 2000;
+/** The same for a list that did not move (more rows came, the filters changed): the rows in view are told sooner. */
+const IN_VIEW_MS = 60;
 /** How often the count is written while the host analyses, ms. */
 const COUNT_INTERVAL = 250;
 
@@ -32,6 +41,12 @@ export interface RecordListOptions {
   onScroll(scrollTop: number): void;
   /** The keys of the rows in view changed (scrolled, filtered, more rows): their what-ifs should go first. */
   onRowsInView?(keys: string[]): void;
+  /**
+   * The list started moving (onRowsInView follows once it rests): the host holds its rows and findings meanwhile, as
+   * each message costs the page's frames (and a browser workbench's, which relays it: ~3.6 ms a message in the e2e's
+   * trace, 186 messages in a 300-frame fling).
+   */
+  onMoving?(): void;
 }
 
 interface TextField extends HTMLElement {
@@ -81,6 +96,7 @@ export class RecordList {
   readonly el: HTMLElement;
   private readonly scroller: HTMLElement;
   private readonly spacer: HTMLElement;
+  /** The count's text, in a box of set size inside `.list-count` (recordList.css: a new count lays out that box alone). */
   private readonly countEl: HTMLElement;
   private readonly lineErrorsEl: HTMLElement & { open?: boolean; description?: string };
   private readonly lineErrorsBody: HTMLElement;
@@ -109,9 +125,17 @@ export class RecordList {
   private rowHeight = BASE_ROW_HEIGHT;
   /** The first and last position in view when last told (`onRowsInView`), and the timer that tells. */
   private toldInView = '';
+  private inViewSpan: [number, number] = [0, -1];
+  private inViewAt = 0;
   private inViewTimer: ReturnType<typeof setTimeout> | undefined;
   /** The first row in view at the last render: how far the list jumped since (a fling draws no overscan). */
   private lastFirstInView = -1;
+  /** The overscan of the last render, and whether the list is flung (recordList.css: its rows take no pointer). */
+  private lastOverscan = OVERSCAN;
+  private flung = false;
+  /** The list moved since it was last told at rest (onMoving said so), and when onMoving was last called. */
+  private moving = false;
+  private movingToldAt = -Infinity;
 
   constructor(private readonly opts: RecordListOptions) {
     this.filters = { ...opts.filters };
@@ -147,11 +171,19 @@ export class RecordList {
     errorsOnly.checked = this.filters.errorsOnly;
     errorsOnly.addEventListener('change', () => this.setFilters({ ...this.filters, errorsOnly: errorsOnly.checked }));
 
-    this.countEl = h('div', { class: 'list-count', 'aria-live': 'polite' });
+    this.countEl = h('span', { class: 'list-count-text' });
     this.spacer = h('div', { class: 'list-spacer' });
     this.scroller = h('div', { class: 'list-scroller', role: 'listbox', tabindex: 0, 'aria-label': 'Records' }, this.spacer);
     this.scroller.addEventListener('scroll', () => this.scheduleRender());
     this.scroller.addEventListener('keydown', (e) => this.onKey(e));
+    // A row's tooltip is written when the pointer comes to it (RecordRow.showTitle), and again after the row it rests
+    // on was refilled (the list scrolled under it).
+    const showTitle = (e: Event) => {
+      const row = (e.target as Element).closest<HTMLElement>('.rec-row');
+      if (row) this.rendered.get(Number(row.dataset.pos))?.showTitle();
+    };
+    this.scroller.addEventListener('pointerover', showTitle);
+    this.scroller.addEventListener('pointermove', showTitle);
     this.scroller.addEventListener('click', (e) => {
       const row = (e.target as Element).closest<HTMLElement>('.rec-row');
       if (!row) return;
@@ -177,7 +209,7 @@ export class RecordList {
         { class: 'list-filters' },
         text,
         h('div', { class: 'filter-row' }, this.kindSelect, severity),
-        h('div', { class: 'filter-row' }, errorsOnly, this.countEl),
+        h('div', { class: 'filter-row' }, errorsOnly, h('div', { class: 'list-count', 'aria-live': 'polite' }, this.countEl)),
       ),
       // The scroller is placed in a box of its own, out of the panel's flex layout: a flex item cannot be a layout
       // boundary, an absolutely placed contained box can, so rows and the spacer's growth lay out nothing outside it.
@@ -455,6 +487,16 @@ export class RecordList {
     // gone before they could show: only the rows in view are drawn until it slows down (overscanFor).
     const firstInView = Math.floor(top / this.rowHeight);
     const overscan = overscanFor(firstInView - this.lastFirstInView);
+    // Flung (two frames in a row further than the overscan): the rows take no pointer until it slows down. Under a
+    // resting pointer each frame otherwise brought another row under it (hit test, four pointer events, a hover
+    // style and a tooltip per frame); a single jump (a page key, a reveal) keeps them.
+    const flung = overscan === 0 && this.lastOverscan === 0;
+    if (flung !== this.flung) {
+      this.flung = flung;
+      this.scroller.classList.toggle('flung', flung);
+    }
+    this.lastOverscan = overscan;
+    if (firstInView !== this.lastFirstInView && this.lastFirstInView !== -1) this.tellMoving();
     this.lastFirstInView = firstInView;
     const rows = Math.ceil(view / this.rowHeight) + 1 + 2 * overscan;
     const first = Math.max(0, Math.min(firstInView - overscan, this.filtered.length - rows));
@@ -487,23 +529,54 @@ export class RecordList {
     return top;
   }
 
-  /** Tells which rows are in view once scrolling pauses (a message per frame would queue behind the host's work). */
+  /**
+   * The list moved (the user scrolled it, or a selection revealed a row): the host is told, and told again every
+   * MOVING_RENEW_MS while it goes on moving (the host takes a list it has not heard of for a while to rest).
+   */
+  private tellMoving(): void {
+    if (!this.opts.onMoving) return;
+    const now = performance.now();
+    if (this.moving && now - this.movingToldAt < MOVING_RENEW_MS) return;
+    this.moving = true;
+    this.movingToldAt = now;
+    this.opts.onMoving();
+  }
+
+  /**
+   * Tells which rows are in view once the list rests (a message per frame would queue behind the host's work); a
+   * list that was moving is told at rest even when the rows in view are the ones told before.
+   */
   private tellInView(first: number, last: number): void {
     if (!this.opts.onRowsInView) return;
     const from = Math.max(0, first);
     const to = Math.min(this.filtered.length - 1, last);
     const span = `${from}:${to}:${this.filtered.length > to ? this.filtered[to] : -1}`;
-    if (span === this.toldInView) return;
+    if (span === this.toldInView && !this.moving) return;
     this.toldInView = span;
-    clearTimeout(this.inViewTimer);
-    this.inViewTimer = setTimeout(() => {
-      const keys: string[] = [];
-      for (let pos = from; pos <= to; pos++) {
-        const s = this.summaries[this.filtered[pos] as number];
-        if (s?.guidedPending) keys.push(s.key);
-      }
-      this.opts.onRowsInView?.(keys);
-    }, 60);
+    this.inViewSpan = [from, to];
+    this.inViewAt = performance.now();
+    // One timer for a run of frames (cleared and set again every frame of a fling, it cost the frame more than this).
+    this.inViewTimer ??= setTimeout(() => this.tellWhenResting(), this.moving ? REST_MS : IN_VIEW_MS);
+  }
+
+  /** Tells the rows in view once the list has not moved for a while and no frame of it is still to come. */
+  private tellWhenResting(): void {
+    const quiet = this.moving ? REST_MS : IN_VIEW_MS;
+    const wait = this.inViewAt + quiet - performance.now();
+    // A frame still to come (a fling draws each frame, and a busy page's frames come late): not at rest yet.
+    if (wait > 1 || this.frame) {
+      this.inViewTimer = setTimeout(() => this.tellWhenResting(), Math.max(wait, quiet / 2));
+      return;
+    }
+    this.inViewTimer = undefined;
+    this.moving = false;
+    const [from, to] = this.inViewSpan;
+    const keys: string[] = [];
+    for (let pos = from; pos <= to; pos++) {
+      const s = this.summaries[this.filtered[pos] as number];
+      if (s?.guidedPending) keys.push(s.key);
+    }
+    this.opts.onRowsInView?.(keys);
   }
 
   private selectedPos(): number {
