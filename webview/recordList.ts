@@ -11,6 +11,7 @@ import '@vscode-elements/elements/dist/vscode-collapsible/index.js';
 import type { Severity } from '../src/shared/diagnostic.ts';
 import type { LineErrorView, RecordSummary } from '../src/shared/protocol.ts';
 import { clip, h, replace } from './dom.ts';
+import { ListMotion } from './listMotion.ts';
 import { RecordRow } from './recordRow.ts';
 import { kindInfo, severityIcon } from './widgets.ts';
 import type { Filters, SeverityFilter } from './state.ts';
@@ -19,15 +20,6 @@ import type { Filters, SeverityFilter } from './state.ts';
 const BASE_ROW_HEIGHT = 42;
 const OVERSCAN = 8;
 const MAX_LINE_ERRORS_SHOWN = 500;
-/**
- * How long the list stays still, with no frame of it still to come, before it counts as resting: the rows in view go
- * to the host (onRowsInView), which then sends what it held while the list moved.
- */
-const REST_MS = 150;
-/** How often a list that goes on moving says so again, ms (the host takes it to rest after 5 s: traceEditorProvider.ts). */
-const MOVING_RENEW_MS = 2000;
-/** The same for a list that did not move (more rows came, the filters changed): the rows in view are told sooner. */
-const IN_VIEW_MS = 60;
 /** How often the count is written while the host analyses, ms. */
 const COUNT_INTERVAL = 250;
 
@@ -123,22 +115,21 @@ export class RecordList {
   private analysing = false;
   private frame = 0;
   private rowHeight = BASE_ROW_HEIGHT;
-  /** The first and last position in view when last told (`onRowsInView`), and the timer that tells. */
-  private toldInView = '';
-  private inViewSpan: [number, number] = [0, -1];
-  private inViewAt = 0;
-  private inViewTimer: ReturnType<typeof setTimeout> | undefined;
+  /** What the host is told of the list's motion: that it moves, and the rows in view once it rests. */
+  private readonly motion: ListMotion;
   /** The first row in view at the last render: how far the list jumped since (a fling draws no overscan). */
   private lastFirstInView = -1;
   /** The overscan of the last render, and whether the list is flung (recordList.css: its rows take no pointer). */
   private lastOverscan = OVERSCAN;
   private flung = false;
-  /** The list moved since it was last told at rest (onMoving said so), and when onMoving was last called. */
-  private moving = false;
-  private movingToldAt = -Infinity;
 
   constructor(private readonly opts: RecordListOptions) {
     this.filters = { ...opts.filters };
+    this.motion = new ListMotion({
+      onMoving: opts.onMoving,
+      onRest: (from, to) => this.rowsInView(from, to),
+      framePending: () => this.frame !== 0,
+    });
     const text = h('vscode-textfield', {
       placeholder: 'Filter: id, model, text',
       'aria-label': 'Filter records by text',
@@ -496,7 +487,7 @@ export class RecordList {
       this.scroller.classList.toggle('flung', flung);
     }
     this.lastOverscan = overscan;
-    if (firstInView !== this.lastFirstInView && this.lastFirstInView !== -1) this.tellMoving();
+    if (firstInView !== this.lastFirstInView && this.lastFirstInView !== -1) this.motion.moved();
     this.lastFirstInView = firstInView;
     const rows = Math.ceil(view / this.rowHeight) + 1 + 2 * overscan;
     const first = Math.max(0, Math.min(firstInView - overscan, this.filtered.length - rows));
@@ -529,48 +520,16 @@ export class RecordList {
     return top;
   }
 
-  /**
-   * The list moved (the user scrolled it, or a selection revealed a row): the host is told, and told again every
-   * MOVING_RENEW_MS while it goes on moving (the host takes a list it has not heard of for a while to rest).
-   */
-  private tellMoving(): void {
-    if (!this.opts.onMoving) return;
-    const now = performance.now();
-    if (this.moving && now - this.movingToldAt < MOVING_RENEW_MS) return;
-    this.moving = true;
-    this.movingToldAt = now;
-    this.opts.onMoving();
-  }
-
-  /**
-   * Tells which rows are in view once the list rests (a message per frame would queue behind the host's work); a
-   * list that was moving is told at rest even when the rows in view are the ones told before.
-   */
+  /** Tells the host which rows are in view once the list rests (ListMotion). */
   private tellInView(first: number, last: number): void {
     if (!this.opts.onRowsInView) return;
     const from = Math.max(0, first);
     const to = Math.min(this.filtered.length - 1, last);
-    const span = `${from}:${to}:${this.filtered.length > to ? this.filtered[to] : -1}`;
-    if (span === this.toldInView && !this.moving) return;
-    this.toldInView = span;
-    this.inViewSpan = [from, to];
-    this.inViewAt = performance.now();
-    // One timer for a run of frames (cleared and set again every frame of a fling, it cost the frame more than this).
-    this.inViewTimer ??= setTimeout(() => this.tellWhenResting(), this.moving ? REST_MS : IN_VIEW_MS);
+    this.motion.inView(from, to, `${from}:${to}:${this.filtered.length > to ? this.filtered[to] : -1}`);
   }
 
-  /** Tells the rows in view once the list has not moved for a while and no frame of it is still to come. */
-  private tellWhenResting(): void {
-    const quiet = this.moving ? REST_MS : IN_VIEW_MS;
-    const wait = this.inViewAt + quiet - performance.now();
-    // A frame still to come (a fling draws each frame, and a busy page's frames come late): not at rest yet.
-    if (wait > 1 || this.frame) {
-      this.inViewTimer = setTimeout(() => this.tellWhenResting(), Math.max(wait, quiet / 2));
-      return;
-    }
-    this.inViewTimer = undefined;
-    this.moving = false;
-    const [from, to] = this.inViewSpan;
+  /** The list rests with these positions in view: the host is told those whose what-if is still to come. */
+  private rowsInView(from: number, to: number): void {
     const keys: string[] = [];
     for (let pos = from; pos <= to; pos++) {
       const s = this.summaries[this.filtered[pos] as number];
