@@ -11,6 +11,7 @@ import '@vscode-elements/elements/dist/vscode-collapsible/index.js';
 import type { Severity } from '../src/shared/diagnostic.ts';
 import type { LineErrorView, RecordSummary } from '../src/shared/protocol.ts';
 import { clip, h, replace } from './dom.ts';
+import { ListMotion } from './listMotion.ts';
 import { RecordRow } from './recordRow.ts';
 import { kindInfo, severityIcon } from './widgets.ts';
 import type { Filters, SeverityFilter } from './state.ts';
@@ -32,6 +33,12 @@ export interface RecordListOptions {
   onScroll(scrollTop: number): void;
   /** The keys of the rows in view changed (scrolled, filtered, more rows): their what-ifs should go first. */
   onRowsInView?(keys: string[]): void;
+  /**
+   * The list started moving (onRowsInView follows once it rests): the host holds its rows and findings meanwhile, as
+   * each message costs the page's frames (and a browser workbench's, which relays it: ~3.6 ms a message in the e2e's
+   * trace, 186 messages in a 300-frame fling).
+   */
+  onMoving?(): void;
 }
 
 interface TextField extends HTMLElement {
@@ -81,6 +88,7 @@ export class RecordList {
   readonly el: HTMLElement;
   private readonly scroller: HTMLElement;
   private readonly spacer: HTMLElement;
+  /** The count's text, in a box of set size inside `.list-count` (recordList.css: a new count lays out that box alone). */
   private readonly countEl: HTMLElement;
   private readonly lineErrorsEl: HTMLElement & { open?: boolean; description?: string };
   private readonly lineErrorsBody: HTMLElement;
@@ -107,14 +115,21 @@ export class RecordList {
   private analysing = false;
   private frame = 0;
   private rowHeight = BASE_ROW_HEIGHT;
-  /** The first and last position in view when last told (`onRowsInView`), and the timer that tells. */
-  private toldInView = '';
-  private inViewTimer: ReturnType<typeof setTimeout> | undefined;
+  /** What the host is told of the list's motion: that it moves, and the rows in view once it rests. */
+  private readonly motion: ListMotion;
   /** The first row in view at the last render: how far the list jumped since (a fling draws no overscan). */
   private lastFirstInView = -1;
+  /** The overscan of the last render, and whether the list is flung (recordList.css: its rows take no pointer). */
+  private lastOverscan = OVERSCAN;
+  private flung = false;
 
   constructor(private readonly opts: RecordListOptions) {
     this.filters = { ...opts.filters };
+    this.motion = new ListMotion({
+      onMoving: opts.onMoving,
+      onRest: (from, to) => this.rowsInView(from, to),
+      framePending: () => this.frame !== 0,
+    });
     const text = h('vscode-textfield', {
       placeholder: 'Filter: id, model, text',
       'aria-label': 'Filter records by text',
@@ -147,11 +162,19 @@ export class RecordList {
     errorsOnly.checked = this.filters.errorsOnly;
     errorsOnly.addEventListener('change', () => this.setFilters({ ...this.filters, errorsOnly: errorsOnly.checked }));
 
-    this.countEl = h('div', { class: 'list-count', 'aria-live': 'polite' });
+    this.countEl = h('span', { class: 'list-count-text' });
     this.spacer = h('div', { class: 'list-spacer' });
     this.scroller = h('div', { class: 'list-scroller', role: 'listbox', tabindex: 0, 'aria-label': 'Records' }, this.spacer);
     this.scroller.addEventListener('scroll', () => this.scheduleRender());
     this.scroller.addEventListener('keydown', (e) => this.onKey(e));
+    // A row's tooltip is written when the pointer comes to it (RecordRow.showTitle), and again after the row it rests
+    // on was refilled (the list scrolled under it).
+    const showTitle = (e: Event) => {
+      const row = (e.target as Element).closest<HTMLElement>('.rec-row');
+      if (row) this.rendered.get(Number(row.dataset.pos))?.showTitle();
+    };
+    this.scroller.addEventListener('pointerover', showTitle);
+    this.scroller.addEventListener('pointermove', showTitle);
     this.scroller.addEventListener('click', (e) => {
       const row = (e.target as Element).closest<HTMLElement>('.rec-row');
       if (!row) return;
@@ -177,7 +200,7 @@ export class RecordList {
         { class: 'list-filters' },
         text,
         h('div', { class: 'filter-row' }, this.kindSelect, severity),
-        h('div', { class: 'filter-row' }, errorsOnly, this.countEl),
+        h('div', { class: 'filter-row' }, errorsOnly, h('div', { class: 'list-count', 'aria-live': 'polite' }, this.countEl)),
       ),
       // The scroller is placed in a box of its own, out of the panel's flex layout: a flex item cannot be a layout
       // boundary, an absolutely placed contained box can, so rows and the spacer's growth lay out nothing outside it.
@@ -455,6 +478,16 @@ export class RecordList {
     // gone before they could show: only the rows in view are drawn until it slows down (overscanFor).
     const firstInView = Math.floor(top / this.rowHeight);
     const overscan = overscanFor(firstInView - this.lastFirstInView);
+    // Flung (two frames in a row further than the overscan): the rows take no pointer until it slows down. Under a
+    // resting pointer each frame otherwise brought another row under it (hit test, four pointer events, a hover
+    // style and a tooltip per frame); a single jump (a page key, a reveal) keeps them.
+    const flung = overscan === 0 && this.lastOverscan === 0;
+    if (flung !== this.flung) {
+      this.flung = flung;
+      this.scroller.classList.toggle('flung', flung);
+    }
+    this.lastOverscan = overscan;
+    if (firstInView !== this.lastFirstInView && this.lastFirstInView !== -1) this.motion.moved();
     this.lastFirstInView = firstInView;
     const rows = Math.ceil(view / this.rowHeight) + 1 + 2 * overscan;
     const first = Math.max(0, Math.min(firstInView - overscan, this.filtered.length - rows));
@@ -487,23 +520,22 @@ export class RecordList {
     return top;
   }
 
-  /** Tells which rows are in view once scrolling pauses (a message per frame would queue behind the host's work). */
+  /** Tells the host which rows are in view once the list rests (ListMotion). */
   private tellInView(first: number, last: number): void {
     if (!this.opts.onRowsInView) return;
     const from = Math.max(0, first);
     const to = Math.min(this.filtered.length - 1, last);
-    const span = `${from}:${to}:${this.filtered.length > to ? this.filtered[to] : -1}`;
-    if (span === this.toldInView) return;
-    this.toldInView = span;
-    clearTimeout(this.inViewTimer);
-    this.inViewTimer = setTimeout(() => {
-      const keys: string[] = [];
-      for (let pos = from; pos <= to; pos++) {
-        const s = this.summaries[this.filtered[pos] as number];
-        if (s?.guidedPending) keys.push(s.key);
-      }
-      this.opts.onRowsInView?.(keys);
-    }, 60);
+    this.motion.inView(from, to, `${from}:${to}:${this.filtered.length > to ? this.filtered[to] : -1}`);
+  }
+
+  /** The list rests with these positions in view: the host is told those whose what-if is still to come. */
+  private rowsInView(from: number, to: number): void {
+    const keys: string[] = [];
+    for (let pos = from; pos <= to; pos++) {
+      const s = this.summaries[this.filtered[pos] as number];
+      if (s?.guidedPending) keys.push(s.key);
+    }
+    this.opts.onRowsInView?.(keys);
   }
 
   private selectedPos(): number {

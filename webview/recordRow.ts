@@ -44,7 +44,11 @@ export class RecordRow {
   private readonly model = h('span', { class: 'rec-model' });
   private readonly file = h('span', { class: 'rec-file' });
   private readonly badges = h('span', { class: 'rec-badges' });
+  /** The badge elements, those in the page first: refilled in place, as the row is (a new element costs a style pass). */
+  private readonly badgeEls: HTMLElement[] = [];
   private summary: RecordSummary | null = null;
+  /** Whether the row's tooltip is written for the record it shows (showTitle). */
+  private titled = false;
   private place: RowPlace = { pos: -1, setSize: -1, selected: false, height: -1 };
 
   constructor() {
@@ -78,12 +82,18 @@ export class RecordRow {
     }
     this.place = { ...place };
     if (s !== this.summary) this.fillRecord(s);
+    // The selected row has its tooltip (its accessible description) at once; others when the pointer comes to them.
+    if (place.selected) this.showTitle();
   }
 
-  private fillRecord(s: RecordSummary): void {
-    const before = this.summary;
-    this.summary = s;
-    this.el.classList.toggle('failed', Boolean(s.failed));
+  /**
+   * Writes the row's tooltip for the record it shows. Only the row under the pointer and the selected row need one:
+   * written for every row refilled, it cost each frame of a fling a long string built, escaped and compared per row.
+   */
+  showTitle(): void {
+    const s = this.summary;
+    if (this.titled || !s) return;
+    this.titled = true;
     setAttrIfChanged(
       this.el,
       'title',
@@ -92,6 +102,16 @@ export class RecordRow {
         600,
       ),
     );
+  }
+
+  private fillRecord(s: RecordSummary): void {
+    const before = this.summary;
+    this.summary = s;
+    if (this.el.classList.contains('failed') !== Boolean(s.failed)) this.el.classList.toggle('failed', Boolean(s.failed));
+    if (this.titled) {
+      this.titled = false;
+      this.el.removeAttribute('title');
+    }
     const severity = s.worst ?? 'none';
     const label = s.worst ?? 'no findings';
     setAttrIfChanged(this.sev, 'class', `sev sev-${severity}`);
@@ -112,19 +132,31 @@ export class RecordRow {
     const badges = Object.entries(s.kinds)
       .map(([kind, count]) => ({ kind, count: count ?? 0, info: kindInfo(kind) }))
       .sort((a, b) => (a.info?.code ?? '').localeCompare(b.info?.code ?? ''));
-    replace(
-      this.badges,
-      s.guidedPending
-        ? h('span', { class: 'guided-pending muted', title: 'guided-decoding checks still running: more findings may come' }, '…')
-        : null,
-      badges.map((b) =>
-        h(
-          'span',
-          { class: `kind-badge sev-${b.info?.severity ?? 'info'}`, title: `${b.info?.title ?? b.kind} (${b.kind}) × ${b.count}` },
-          `${b.info?.code ?? b.kind}${b.count > 1 ? `×${b.count}` : ''}`,
-        ),
-      ),
-    );
+    let n = 0;
+    if (s.guidedPending) this.badge(n++, 'guided-pending muted', 'guided-decoding checks still running: more findings may come', '…');
+    for (const b of badges)
+      this.badge(
+        n++,
+        `kind-badge sev-${b.info?.severity ?? 'info'}`,
+        `${b.info?.title ?? b.kind} (${b.kind}) × ${b.count}`,
+        `${b.info?.code ?? b.kind}${b.count > 1 ? `×${b.count}` : ''}`,
+      );
+    // The badges past the last one shown leave the page (kept for a row that has more).
+    for (let i = n; i < this.badgeEls.length && this.badgeEls[i]?.parentNode === this.badges; i++)
+      (this.badgeEls[i] as HTMLElement).remove();
+  }
+
+  /** Shows badge `i` (the ones before it are in the page) with this class, tooltip and text. */
+  private badge(i: number, cls: string, title: string, text: string): void {
+    let el = this.badgeEls[i];
+    if (!el) {
+      el = h('span');
+      this.badgeEls.push(el);
+    }
+    if (el.className !== cls) el.className = cls;
+    setAttrIfChanged(el, 'title', title);
+    setText(el, text);
+    if (el.parentNode !== this.badges) this.badges.appendChild(el);
   }
 }
 

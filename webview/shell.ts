@@ -71,6 +71,7 @@ export class Shell {
       onSelect: (key, how) => this.select(key, how),
       onScroll: (top) => this.store.update((s) => (s.listScrollTop = top)),
       onRowsInView: (keys) => void this.connection.request({ type: 'inView', keys }),
+      onMoving: () => void this.connection.request({ type: 'listMoving' }),
     });
     this.record = new RecordController(this.store, connection, {
       flash: (message) => this.flash(message),

@@ -5,10 +5,15 @@
 import type { HostConnection } from './hostConnection.ts';
 import { MAX_CURSORS, restoreState, type UiState } from './state.ts';
 
+/** How long the state stays unchanged before it is saved, ms. */
+const SAVE_AFTER_MS = 150;
+
 /** Holds the state and saves it a moment after the last change (and when the page goes away). */
 export class StateStore {
   readonly state: UiState;
   private timer: ReturnType<typeof setTimeout> | undefined;
+  /** When the state last changed: the timer, when it fires early, waits for the rest of SAVE_AFTER_MS. */
+  private changedAt = 0;
 
   constructor(private readonly connection: HostConnection) {
     this.state = restoreState(connection.loadState());
@@ -20,8 +25,16 @@ export class StateStore {
 
   update(change: (s: UiState) => void): void {
     change(this.state);
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.flush(), 150);
+    // One timer for a run of changes (a scrolled list changes the state every frame; a timer cleared and set again
+    // each time cost the frame more than the change).
+    this.changedAt = performance.now();
+    this.timer ??= setTimeout(() => this.saveWhenQuiet(), SAVE_AFTER_MS);
+  }
+
+  private saveWhenQuiet(): void {
+    const wait = this.changedAt + SAVE_AFTER_MS - performance.now();
+    if (wait > 1) this.timer = setTimeout(() => this.saveWhenQuiet(), wait);
+    else this.flush();
   }
 
   setCursor(key: string, cursor: number): void {

@@ -30,6 +30,8 @@ interface Frames {
   analysing: boolean;
   /** The fewest rows the page held in a frame of the fling. */
   fewestRows: number;
+  /** How long the fling took, s. */
+  seconds: number;
 }
 
 interface FrameFigures {
@@ -72,7 +74,7 @@ async function fling(page: Page): Promise<Frames> {
         if (next >= max || next <= 0) dir = -dir;
         scroller.scrollTop = Math.max(0, Math.min(max, next));
         if (out.length < ${FRAMES}) requestAnimationFrame(step);
-        else resolve({ deltas: out, analysing: /analysing/.test(document.querySelector('.status')?.textContent ?? ''), fewestRows });
+        else resolve({ deltas: out, analysing: /analysing/.test(document.querySelector('.status')?.textContent ?? ''), fewestRows, seconds: out.reduce((a, b) => a + b, 0) / 1000 });
       }
       requestAnimationFrame(step);
     })`,
@@ -130,6 +132,7 @@ describe('record list scrolling', () => {
         { timeout: 300_000, polling: 250 },
       );
       const listed = await js<string>(page, `document.querySelector('.list-count').textContent`);
+      const asked = host.requests.length;
       const flung = await fling(page);
       const idle = frameFigures(await idleFrames(await suite.browser.newPage()));
       const list = frameFigures(flung.deltas);
@@ -153,6 +156,18 @@ describe('record list scrolling', () => {
         assert.equal(r.top, (r.pos - 1) * height, `the offset of the row at position ${r.pos}`);
       }
       assert.equal(new Set(rows.map((r) => r.pos)).size, rows.length, 'no position shown twice');
+
+      // The page told the host the list moves (it holds its rows and findings meanwhile), once and again every 2 s
+      // while it went on, never per frame; once the list rests, the rows in view (which ends the hold).
+      const deadline = Date.now() + 5000;
+      while (Date.now() < deadline && host.requests.slice(asked).at(-1)?.type !== 'inView') await page.waitForTimeout(50);
+      const told = host.requests.slice(asked).map((r) => r.type);
+      const moving = told.filter((t) => t === 'listMoving').length;
+      assert.ok(
+        moving >= 1 && moving <= Math.max(3, flung.seconds / 2 + 2),
+        `${moving} listMoving in a ${flung.seconds.toFixed(1)} s fling: ${told.join(', ')}`,
+      );
+      assert.equal(told.at(-1), 'inView', `the last request once the list rests: ${told.join(', ')}`);
     } finally {
       host.stopAnalysis();
       await host.close();
