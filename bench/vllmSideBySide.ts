@@ -50,6 +50,33 @@ export function parseSideBySide(stdout: string): SideBySideRow[] {
   return rows;
 }
 
+/**
+ * What starting the Python of vLLM's side costs here: `python -c pass` (the minimum of a few runs), and how much of that
+ * is `site` (the same with -S), which imports whatever the .pth files in site-packages name at every start. A machine's
+ * own .pth is part of every vLLM run, as NODE_EXTRA_CA_CERTS is of every Toolscope run: this environment's imports
+ * certifi (to add a proxy's certificate), ~45 ms of CPU per start measured, which a typical machine does not pay. The
+ * Python is the harness's: PYTHON, else python3 resolved to its executable.
+ */
+export function pythonStartNote(env: NodeJS.ProcessEnv = process.env): string {
+  const which = spawnSync(env.PYTHON ?? 'python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8', env });
+  const python = which.status === 0 ? which.stdout.trim() : '';
+  if (!python) return "the harness's Python start not measured (no python3)";
+  const startMs = (args: string[]) => {
+    let best = Infinity;
+    for (let i = 0; i < PYTHON_START_RUNS; i++) {
+      const t = performance.now();
+      if (spawnSync(python, args, { env }).status !== 0) return NaN;
+      best = Math.min(best, performance.now() - t);
+    }
+    return best;
+  };
+  const full = startMs(['-c', 'pass']);
+  const bare = startMs(['-S', '-c', 'pass']);
+  return `python -c pass ${full.toFixed(0)} ms (${bare.toFixed(0)} ms with -S: site's share ${(full - bare).toFixed(0)} ms, paid by every vLLM run)`;
+}
+
+const PYTHON_START_RUNS = 7;
+
 /** Why the harness gave no figures, from its exit code (its README: 2 no clone, 3 no suitable Python, 1 check failed). */
 function whyNot(code: number | null, stderr: string): string {
   const said = stderr.trim().split('\n').slice(0, 12).join('\n    ');
@@ -116,6 +143,7 @@ function runHarness(
 ): boolean {
   const quote = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
   const other = `XDG_CACHE_HOME=${quote(cacheDir)} ${quote(process.execPath)} ${quote(cli)} analyze {}`;
+  const pythonStart = pythonStartNote(env);
   const before = load();
   const r = spawnSync('bash', [script], {
     encoding: 'utf8',
@@ -132,7 +160,7 @@ function runHarness(
   }
   log(
     `  toolscope analyze FILE (default options, what-if included) against the harness's gen C run; ${pairs} pairs per input; ` +
-      `load average ${before} before, ${load()} after; ${nodeStart}`,
+      `load average ${before} before, ${load()} after; ${nodeStart}; ${pythonStart}`,
   );
   log('  input       vLLM C min / median   toolscope min / median   ratio (median of the pairs' + "'" + ' vLLM C ÷ toolscope)');
   const s = (x: number) => `${(x * 1000).toFixed(0)} ms`;

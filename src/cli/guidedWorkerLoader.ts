@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { requireWithCodeCache } from '../io/cache/codeCache.ts';
-import { passBootGate, SHORT_RUN_FLAGS } from './workerBootGate.ts';
+import { passBootGate } from './workerBootGate.ts';
 
 /**
  * Built-ins the engine's bundle loads (besides those this file does), and node:crypto, which the code cache's modules
@@ -29,7 +29,7 @@ const ANSWERS_BEFORE_SAVING = 2;
 // workerBootGate.ts). The engine's code cache is kept per set of flags (codeCache.ts).
 for (const id of ENGINE_BUILTINS) createRequire(__filename)(id);
 const flagged = passBootGate(workerData, GATE_WAIT_MS);
-requireWithCodeCache(join(__dirname, 'guidedWorker-engine.js'), flagged ? SHORT_RUN_FLAGS : '', (save) => {
+requireWithCodeCache(join(__dirname, 'guidedWorker-engine.js'), flagged ?? '', (save) => {
   const port = parentPort;
   if (!port) return;
   const post = port.postMessage.bind(port);

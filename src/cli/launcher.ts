@@ -9,11 +9,12 @@
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { setFlagsFromString } from 'node:v8';
 import { isMainThread } from 'node:worker_threads';
 import { prestartGuidedWorker } from '../io/guided/guidedWorkerStart.ts';
 import { compileWithCodeCache, requireWithCodeCache } from '../io/cache/codeCache.ts';
-import { DEFAULT_RUN_FLAGS, newBootGate, release, type BootGate } from './workerBootGate.ts';
+import { DEFAULT_RUN_FLAGS, newBootGate, release, shortRunFlags, type BootGate } from './workerBootGate.ts';
 import { startupMark } from '../core/util/startupMarks.ts';
 
 /**
@@ -62,7 +63,7 @@ function launch(): void {
     // needed. Long runs keep the optimised code (it pays back on thousands of records).
     // Set by the worker once it has booted (workerBootGate.ts): flags changed at run time cost its bootstrap ~18 ms.
     if (shortRun(args.slice(1).filter((a) => a === '-' || !a.startsWith('-')))) {
-      gate = newBootGate();
+      gate = newBootGate(shortRunFlags(availableParallelism()));
       prestartGuidedWorker(join(__dirname, 'guidedWorker.js'), undefined, gate);
     } else prestartGuidedWorker(join(__dirname, 'guidedWorker.js'));
   }

@@ -12,21 +12,52 @@
  */
 import { setFlagsFromString } from 'node:v8';
 
-/** The flags the worker sets behind the gate for a short run: WASM on V8's baseline compiler only. */
-export const SHORT_RUN_FLAGS = '--no-wasm-tier-up --no-wasm-dynamic-tiering';
+/**
+ * The flags the worker sets behind the gate for a short run: WASM on V8's baseline compiler only, and each WASM
+ * function validated when it is first compiled instead of the whole module up front. V8 compiles xgrammar's functions
+ * lazily anyway (Node 20's default) but validated all 0.7 MB of them before instantiating: ~4 ms of the worker's CPU
+ * on the short run's longest path, measured (WebAssembly.Module of dist/xgrammar.wasm, 12 alternated pairs: 11.5 ms
+ * of CPU median against 7.1). The module is the build's own file beside the bundle; a function that did not validate
+ * would throw when called, inside the job that called it, which the engine answers as a failed what-if.
+ */
+export const SHORT_RUN_FLAGS = '--no-wasm-tier-up --no-wasm-dynamic-tiering --wasm-lazy-validation';
 
-/** The same flags at V8's defaults (Node 20): what a code cache written at the end of a short run is made under. */
-export const DEFAULT_RUN_FLAGS = '--wasm-tier-up --wasm-dynamic-tiering';
+/**
+ * Added where the machine has 2 cores or fewer: a JavaScript function is handed to the optimising compiler (TurboFan)
+ * only after 8 times the usual work. The main thread and the grammar worker keep both cores busy through a short
+ * run, and TurboFan compiles on V8's helper threads, which then take turns with them, for code that runs once: on
+ * 1000 calls those threads spent 108 ms of CPU, 41 with this flag (the main thread 191 -> 210, the worker 174 -> 189,
+ * the process 471 -> 444; medians of 6 runs, load 14-15, NODE_EXTRA_CA_CERTS unset); the whole process's CPU
+ * alternated with V8's default, 11 pairs at load 13-15: 0.91x. TurboFan turned off altogether saved as much in all
+ * but slowed the worker, the run's longest path, twice as much (174 -> 210 ms). With more cores the helper threads
+ * have cores of their own, and the default is kept.
+ */
+export const FEW_CORES_FLAGS = '--interrupt-budget=540672';
 
-/** What the starting thread hands the worker (as its workerData): one cell, set when the worker may go on. */
+/** The most cores at which FEW_CORES_FLAGS are added. */
+const FEW_CORES = 2;
+
+/** The flags for a short run on a machine of `cores` cores. */
+export function shortRunFlags(cores: number): string {
+  return cores <= FEW_CORES ? `${SHORT_RUN_FLAGS} ${FEW_CORES_FLAGS}` : SHORT_RUN_FLAGS;
+}
+
+/** Every flag of shortRunFlags at V8's defaults (Node 20): what a code cache written at the end of a short run is made under. */
+export const DEFAULT_RUN_FLAGS = '--wasm-tier-up --wasm-dynamic-tiering --no-wasm-lazy-validation --interrupt-budget=67584';
+
+/**
+ * What the starting thread hands the worker (as its workerData): one cell, set when the worker may go on, and the
+ * flags it then sets (shortRunFlags).
+ */
 export interface BootGate {
   bootGate: SharedArrayBuffer;
+  flags: string;
 }
 
 const CLEARED = 0;
 
-export function newBootGate(): BootGate {
-  return { bootGate: new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT) };
+export function newBootGate(flags = SHORT_RUN_FLAGS): BootGate {
+  return { bootGate: new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT), flags };
 }
 
 /** The starting thread, once the flags may change: lets the worker set them and go on. */
@@ -37,13 +68,16 @@ export function release(gate: BootGate): void {
 }
 
 /**
- * The worker, once booted: waits until it is let go (or `timeoutMs` passed), then sets SHORT_RUN_FLAGS; a worker
- * started without a gate goes on at once and sets nothing. True when it set them.
+ * The worker, once booted: waits until it is let go (or `timeoutMs` passed), then sets the gate's flags (only flags
+ * shortRunFlags can give: anything else is SHORT_RUN_FLAGS); a worker started without a gate goes on at once and sets
+ * nothing. The flags it set, or null.
  */
-export function passBootGate(workerData: unknown, timeoutMs: number): boolean {
-  const buffer = (workerData as Partial<BootGate> | null)?.bootGate;
-  if (!(buffer instanceof SharedArrayBuffer)) return false;
+export function passBootGate(workerData: unknown, timeoutMs: number): string | null {
+  const gate = workerData as Partial<BootGate> | null;
+  const buffer = gate?.bootGate;
+  if (!(buffer instanceof SharedArrayBuffer)) return null;
   Atomics.wait(new Int32Array(buffer), CLEARED, 0, timeoutMs);
-  setFlagsFromString(SHORT_RUN_FLAGS);
-  return true;
+  const flags = gate?.flags === shortRunFlags(FEW_CORES) ? gate.flags : SHORT_RUN_FLAGS;
+  setFlagsFromString(flags);
+  return flags;
 }

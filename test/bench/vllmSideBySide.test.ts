@@ -1,6 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { benchBesideVllm, parseSideBySide, sideBySideConditions } from '../../bench/vllmSideBySide.ts';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { benchBesideVllm, parseSideBySide, pythonStartNote, sideBySideConditions } from '../../bench/vllmSideBySide.ts';
 
 test('the harness result lines are read field by field; its comment lines are not', () => {
   const out = [
@@ -46,4 +49,17 @@ test('with NODE_EXTRA_CA_CERTS set the pairs run twice, as set and with it unset
     unset.map((c) => c.label),
     ['NODE_EXTRA_CA_CERTS not set'],
   );
+});
+
+test("the Python start of vLLM's side is printed with site's share, or said to be unmeasured without a Python", () => {
+  assert.match(pythonStartNote({ ...process.env, PYTHON: '/nonexistent/python3' }), /Python start not measured/);
+  // A stand-in interpreter: it names itself when asked for sys.executable, as the harness resolves the Python.
+  const dir = mkdtempSync(join(tmpdir(), 'toolscope-python-'));
+  try {
+    const python = join(dir, 'python3');
+    writeFileSync(python, '#!/bin/sh\ncase "$*" in *sys.executable*) echo "$0";; esac\nexit 0\n', { mode: 0o755 });
+    assert.match(pythonStartNote({ ...process.env, PYTHON: python }), /^python -c pass \d+ ms \(\d+ ms with -S: site's share -?\d+ ms/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -19,12 +19,12 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { createHash } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { SHORT_RUN_FLAGS } from '../../src/cli/workerBootGate.ts';
+import { shortRunFlags } from '../../src/cli/workerBootGate.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const SAMPLE = join(ROOT, 'samples', 'kimi-k2-raw-completions.jsonl');
@@ -113,7 +113,7 @@ test('the grammar worker loads its engine through the code cache: written once, 
 function acceptedUnderShortRunFlags(dist: string, file: string): boolean {
   const script = `
     const v8 = require('node:v8'), vm = require('node:vm'), fs = require('node:fs'), Module = require('node:module');
-    v8.setFlagsFromString(${JSON.stringify(SHORT_RUN_FLAGS)});
+    v8.setFlagsFromString(${JSON.stringify(shortRunFlags(availableParallelism()))});
     const bytes = fs.readFileSync(${JSON.stringify(file)});
     const cachedData = bytes.subarray(bytes.indexOf(10) + 1);
     const bundle = ${JSON.stringify(join(dist, 'guidedWorker-engine.js'))};

@@ -5,10 +5,11 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
-import { newBootGate, release } from '../../src/cli/workerBootGate.ts';
+import { DEFAULT_RUN_FLAGS, FEW_CORES_FLAGS, newBootGate, release, SHORT_RUN_FLAGS, shortRunFlags } from '../../src/cli/workerBootGate.ts';
 
 const GATE = resolve(import.meta.dirname, '../../src/cli/workerBootGate.ts');
 
@@ -83,5 +84,42 @@ test('nobody releases: the worker goes on by itself after its limit', async () =
     assert.equal(await next(), 'set the flags');
   } finally {
     await worker.terminate();
+  }
+});
+
+test('a short run on 2 cores or fewer also holds back the optimising compiler; the worker sets no flags but those', async () => {
+  assert.equal(shortRunFlags(2), `${SHORT_RUN_FLAGS} ${FEW_CORES_FLAGS}`);
+  assert.equal(shortRunFlags(1), `${SHORT_RUN_FLAGS} ${FEW_CORES_FLAGS}`);
+  assert.equal(shortRunFlags(8), SHORT_RUN_FLAGS);
+  // Every flag a short run may set is put back by DEFAULT_RUN_FLAGS (V8's defaults), before the CLI's cache is written.
+  const names = (flags: string) => flags.split(' ').map((f) => f.replace(/^--(no-)?/, '').replace(/=.*/, ''));
+  assert.deepEqual(names(DEFAULT_RUN_FLAGS).sort(), names(shortRunFlags(1)).sort());
+  for (const [given, set] of [
+    [shortRunFlags(2), shortRunFlags(2)],
+    [SHORT_RUN_FLAGS, SHORT_RUN_FLAGS],
+    ['--allow-natives-syntax', SHORT_RUN_FLAGS],
+  ] as const) {
+    const gate = { ...newBootGate(), flags: given };
+    release(gate);
+    const worker = new Worker(
+      `require('tsx/cjs');
+const { parentPort, workerData } = require('node:worker_threads');
+parentPort.postMessage(require(${JSON.stringify(GATE)}).passBootGate(workerData, 1000));`,
+      { eval: true, workerData: gate },
+    );
+    try {
+      assert.equal(await messages(worker)(), set, `given ${given}`);
+    } finally {
+      await worker.terminate();
+    }
+  }
+});
+
+test("DEFAULT_RUN_FLAGS are this Node's V8 defaults (the CLI's code cache is written under them and read under the defaults)", () => {
+  const options = execFileSync(process.execPath, ['--v8-options'], { encoding: 'utf8' });
+  for (const flag of DEFAULT_RUN_FLAGS.split(' ')) {
+    const name = flag.replace(/^--(no-)?/, '').replace(/=.*/, '');
+    const stated = new RegExp(`^ {2}--${name} .*\\n\\s+type: \\S+\\s+default: (\\S+)`, 'm').exec(options)?.[1];
+    assert.equal(stated, flag, `V8's default for --${name}`);
   }
 });
