@@ -1,8 +1,9 @@
 /**
  * A process's CPU time by thread, read from Linux's /proc while it runs: what `/usr/bin/time` sums up, split into the
- * main thread, V8's helper threads (Node starts four at boot, before any worker: TurboFan's concurrent compiles,
- * WASM tier-up, parallel scavenges and concurrent marking run there) and the worker threads (file threads and grammar
- * workers, in the order they started; libuv's pool threads, when a run reads files through it, count among them).
+ * main thread, V8's helper threads (Node starts them at boot, before any worker: its platform's delayed-task
+ * scheduler, then four workers, where TurboFan's concurrent compiles, WASM tier-up, parallel scavenges and concurrent
+ * marking run) and the worker threads (file threads and grammar workers, in the order they started; libuv's pool
+ * threads, when a run reads files through it, count among them).
  * A thread that has ended keeps the last figure read, taken every SAMPLE_MS: a thread that lives less than that is
  * missed, which the figures of a corpus run (threads that live seconds) do not notice. Elsewhere than Linux: null.
  */
@@ -10,8 +11,13 @@ import { spawn } from 'node:child_process';
 import { openSync, closeSync, readFileSync, readdirSync } from 'node:fs';
 
 const SAMPLE_MS = 50;
-/** Node 20's V8 platform threads (`--v8-pool-size`, 4 by default). */
-const V8_HELPERS = 4;
+/**
+ * Node 20's V8 platform threads, started right after the main thread: the delayed-task scheduler (idle: it only
+ * posts timed tasks), then the workers (`--v8-pool-size`, 4 by default). Counting only four from the main thread on
+ * took the scheduler for a helper and the fourth worker for the first worker thread (measured: a thread burning
+ * 0.3–0.6 s of TurboFan and GC work printed as the first "other" thread, the prestarted grammar worker's place).
+ */
+const V8_HELPERS = 1 + 4;
 
 export interface ThreadCpu {
   /** Seconds of CPU (user + system) of the main thread, V8's helper threads together, and each other thread. */
