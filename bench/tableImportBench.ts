@@ -1,13 +1,12 @@
 /**
  * Reading a Langfuse observations_v2 export of 100,000 observations (langfuseParquet.ts: the documented export's 33
  * columns, the fixture's value types) as Parquet, JSONL and CSV through the reader `analyze` and the editor use
- * (readTraceItems: hyparquet a slice of a row group at a time, only the columns the Langfuse importer reads, a large
- * file's slices decoded on a second thread while the first makes records; CSV 1 MB at a time;
+ * (readTraceItems: hyparquet a slice of a row group at a time, only the columns the Langfuse importer reads; CSV 1 MB at a time;
  * JSONL by the trace index; each row through the Langfuse importer), and, on a last line, the bench's earlier
  * 9-column Parquet file (numbered ids, one tool: text that compresses far better), so both figures print: MB of file
  * a second, records a second, and the reading process's peak RSS (a fresh child, so the writer's memory does not
- * count), with the reader's CPU time beside the wall time (the machine may be loaded; for Parquet also the reading
- * thread's alone). For the Parquet export a further child says where the CPU time of a read on one thread goes: decoding the pages of the columns read into rows (hyparquet),
+ * count), with the reader's CPU time beside the wall time (the machine may be loaded). For the Parquet export a
+ * further child says where that CPU time goes: decoding the pages of the columns read into rows (hyparquet),
  * JSON.parse of the cells that hold JSON text (`input`, `output`, `model_parameters`), and the rest (building records,
  * the generators between reader and caller, the garbage collector). The issue's goal for the Parquet export: ≥ 20 MB/s
  * and under 500 MB.
@@ -19,7 +18,7 @@ import { join } from 'node:path';
 import { readTraceItems } from '../src/io/trace/traceIndex.ts';
 import { jsonColumn } from '../src/core/trace/importers/exportMessages.ts';
 import { langfuseInputValue } from '../src/core/trace/importers/langfuseInput.ts';
-import { exportRowColumns, importExportRow } from '../src/core/trace/importers/exportRow.ts';
+import { exportRowColumns } from '../src/core/trace/importers/exportRow.ts';
 import { parquetFile, parquetRows } from '../src/io/trace/parquetRows.ts';
 import { writeLangfuseObservationsEachShape, writeLangfuseObservationsNarrow } from './langfuseParquet.ts';
 import { nodeStartMs } from './processBench.ts';
@@ -67,11 +66,7 @@ export async function tableImportChild(path: string): Promise<void> {
 }
 
 interface Breakdown {
-  /**
-   * CPU seconds of a whole read on one thread (after a first read warmed the code up): the rows as parquetRows
-   * decodes them here, each through the importers as readTraceItems hands it over. readTraceItems itself decodes a
-   * large file on a second thread (parquetSliceThread.ts); this is the work the two threads share.
-   */
+  /** CPU seconds of a whole read through readTraceItems (after a first read warmed the code up). */
   whole: number;
   /** Of which decoding the pages into row objects (parquetRows alone). */
   decode: number;
@@ -86,7 +81,7 @@ interface Breakdown {
  */
 export async function tableImportBreakdown(path: string): Promise<void> {
   const whole = async () => {
-    for await (const { line, row } of parquetRows(path, exportRowColumns)) importExportRow(row, line);
+    for await (const item of readTraceItems(path)) void item;
   };
   await whole();
   let t = cpuSeconds();
@@ -108,8 +103,6 @@ export async function tableImportBreakdown(path: string): Promise<void> {
 interface ChildRun {
   seconds: number;
   cpu: number;
-  /** The main thread's CPU seconds (null where /proc does not say): a Parquet file's decoding thread is not in it. */
-  mainCpu: number | null;
   records: number;
   errors: number;
   maxRssKb: number;
@@ -170,7 +163,7 @@ export async function benchTableImport(log: (line: string) => void, rows = 100_0
       const mb = bytes / 1e6;
       const extra =
         file === parquet
-          ? `; median of 7 reads ${(mb / median.seconds).toFixed(1)} MB/s of file bytes (${median.seconds.toFixed(2)} s, ${median.cpu.toFixed(2)} s CPU${median.mainCpu === null ? '' : `, ${median.mainCpu.toFixed(2)} s of it the reading thread's, the rest the decoding thread's and the collector's`}); ${(inflated / 1e6 / best.seconds).toFixed(1)} MB/s of inflated pages (${(inflated / 1e6).toFixed(0)} MB, ${(inflated / bytes).toFixed(0)}× the file), ${metadata.row_groups.length} row groups as Langfuse's ClickHouse export closes them; goal ≥ 20 MB/s of file bytes (the median), < 500 MB`
+          ? `; median of 7 reads ${(mb / median.seconds).toFixed(1)} MB/s of file bytes (${median.seconds.toFixed(2)} s, ${median.cpu.toFixed(2)} s CPU); ${(inflated / 1e6 / best.seconds).toFixed(1)} MB/s of inflated pages (${(inflated / 1e6).toFixed(0)} MB, ${(inflated / bytes).toFixed(0)}× the file), ${metadata.row_groups.length} row groups as Langfuse's ClickHouse export closes them; goal ≥ 20 MB/s of file bytes (the median), < 500 MB`
           : file === narrow
             ? "; the bench's earlier file (9 columns, numbered ids, one tool), not the export's shape: its text compresses far better"
             : '';
@@ -184,7 +177,7 @@ export async function benchTableImport(log: (line: string) => void, rows = 100_0
     const share = (s: number) => `${s.toFixed(2)} s (${Math.round((100 * s) / b.whole)}%)`;
     const goal = statSync(parquet).size / 1e6 / 20;
     log(
-      `  Parquet CPU time of a warm read on one thread, ${b.whole.toFixed(2)} s: decoding pages into rows (hyparquet) ${share(b.decode)}, JSON.parse of the JSON cells ${share(b.parse)}, the rest (records, generators, GC) ${share(b.whole - b.decode - b.parse)}; 20 MB/s of file bytes leaves ${goal.toFixed(2)} s for all of it`,
+      `  Parquet CPU time of a warm read, ${b.whole.toFixed(2)} s: decoding pages into rows (hyparquet) ${share(b.decode)}, JSON.parse of the JSON cells ${share(b.parse)}, the rest (records, generators, GC) ${share(b.whole - b.decode - b.parse)}; 20 MB/s of file bytes leaves ${goal.toFixed(2)} s for all of it`,
     );
   } finally {
     rmSync(dir, { recursive: true, force: true });

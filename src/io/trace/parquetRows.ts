@@ -170,24 +170,7 @@ function rowGroupBuffer(file: AsyncBuffer): { buffer: AsyncBuffer; clear: () => 
  * hyparquet decodes a whole page to read a slice's rows from it, and such a chunk is one page or a few (ids,
  * timestamps, levels, a dictionary's indices), which every slice would otherwise decode again.
  */
-export const WHOLE_CHUNK_PART = 4;
-
-export interface SliceOptions {
-  /** A slice's first row: the read starts at that slice, the ones before it neither read nor decoded. */
-  from?: number;
-  /**
-   * Over hyparquet's parsers, for the chunks read a slice at a time (those decoded whole are held for the row group,
-   * with hyparquet's own: the decoding thread keeps a sliced chunk's text as bytes, where a row group's worth of byte
-   * views would weigh more than its text).
-   */
-  parsers?: Partial<ParquetParsers>;
-  /**
-   * A column chunk inflating to at most this is decoded whole once per row group (default: a slice's bytes /
-   * WHOLE_CHUNK_PART). A chunk's pages are about 1 MB whatever the slice, so a smaller slice must not make more
-   * chunks sliced: each slice would decode a page of many more rows than it holds (parquetSliceThread.ts).
-   */
-  wholeBytes?: number;
-}
+const WHOLE_CHUNK_PART = 4;
 
 /**
  * The rows of the columns `pickColumns` picks from the file's (every column when it is undefined or picks
@@ -196,14 +179,15 @@ export interface SliceOptions {
  * of rows at a time — hyparquet skips the pages before a slice without inflating them — and its small ones whole
  * (WHOLE_CHUNK_PART), so memory is bounded by a slice's rows, the small columns' cells and the row group's
  * compressed chunks. A slice's rows are sized from the row group's column chunk metadata, so the slices are the same
- * on every read of the file (given the same `sliceBytes` and `wholeBytes`): `from` starts the read at a slice (where
- * the decoding thread stopped: parquetSliceThread.ts).
+ * on every read of the file: `from` (a slice's first row) starts the read at that slice, the ones before it neither
+ * read nor decoded (where the decoding thread stopped: parquetSliceThread.ts). `parsers`: over hyparquet's.
  */
 export async function* parquetSlices(
   path: string,
   pickColumns?: (columns: string[]) => string[] | undefined,
   sliceBytes = SLICE_BYTES,
-  { from = 0, parsers, wholeBytes = sliceBytes / WHOLE_CHUNK_PART }: SliceOptions = {},
+  from = 0,
+  parsers?: Partial<ParquetParsers>,
 ): AsyncGenerator<ColumnSlice> {
   const { file, metadata } = await parquetFile(path);
   const all = await parquetColumnNames(metadata);
@@ -222,12 +206,11 @@ export async function* parquetSlices(
       const name = c.meta_data?.path_in_schema[0] ?? '';
       inflated.set(name, (inflated.get(name) ?? 0) + Number(c.meta_data?.total_uncompressed_size ?? 0));
     }
-    const whole = names.filter((name) => (inflated.get(name) ?? 0) <= wholeBytes);
-    const sliced = names.filter((name) => (inflated.get(name) ?? 0) > wholeBytes);
+    const whole = names.filter((name) => (inflated.get(name) ?? 0) <= sliceBytes / WHOLE_CHUNK_PART);
+    const sliced = names.filter((name) => (inflated.get(name) ?? 0) > sliceBytes / WHOLE_CHUNK_PART);
     const slicedBytes = sliced.reduce((sum, name) => sum + (inflated.get(name) ?? 0), 0);
     const step = Math.max(1, Math.min(rows, Math.floor((sliceBytes * rows) / Math.max(1, slicedBytes))));
-    // The parsers are for the sliced chunks only: a whole chunk's cells are held for the row group, as hyparquet makes them.
-    const wholeGroup = whole.length > 0 ? await parquetColumnRange(buffer, metadata, start, start + rows, whole) : null;
+    const wholeGroup = whole.length > 0 ? await parquetColumnRange(buffer, metadata, start, start + rows, whole, parsers) : null;
     for (let s = 0; s < rows; s += step) {
       if (start + s < from) continue;
       const end = Math.min(rows, s + step);

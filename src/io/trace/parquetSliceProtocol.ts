@@ -30,7 +30,6 @@ export interface SliceWorkerData {
   /** The columns to read (null: all of them). */
   columns: string[] | null;
   sliceBytes: number;
-  wholeBytes: number;
 }
 
 /** The decoding thread sends a slice and waits for `more` before decoding the next: one slice ahead at most. */

@@ -10,11 +10,10 @@
  * but time: this thread goes on from the first slice it has not had, with parquetSlices, and meets the same rows and
  * the same errors as a read without the thread.
  */
-import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { startWorker } from '../workerThread.ts';
-import { parquetColumnNames, parquetFile, parquetSlices, SLICE_BYTES, WHOLE_CHUNK_PART, type ColumnSlice } from './parquetRows.ts';
+import { parquetColumnNames, parquetFile, parquetSlices, SLICE_BYTES, type ColumnSlice } from './parquetRows.ts';
 import { unpackSlice, type FromSliceWorker, type SliceWorkerData, type ToSliceWorker } from './parquetSliceProtocol.ts';
 
 /**
@@ -23,13 +22,6 @@ import { unpackSlice, type FromSliceWorker, type SliceWorkerData, type ToSliceWo
  * these, ~465 MB with 16 MiB slices; the reading thread's CPU time the same).
  */
 export const THREAD_SLICE_BYTES = SLICE_BYTES / 2;
-
-/**
- * The column chunks decoded whole once per row group: those the single thread's slices decode whole (a slice of
- * half the size would slice chunks of 2–4 MiB, the ids and timestamps of a 100k-row group, whose 1 MB pages then
- * were decoded again for every slice: measured, the decoding thread's CPU time doubled on such a file).
- */
-export const THREAD_WHOLE_BYTES = SLICE_BYTES / WHOLE_CHUNK_PART;
 
 /**
  * The columns read must inflate to more than this for the thread to start: a smaller file is a slice or two, read
@@ -62,13 +54,12 @@ export async function* parquetSlicesOnThread(
   path: string,
   columns: string[] | undefined,
   sliceBytes = THREAD_SLICE_BYTES,
-  wholeBytes = THREAD_WHOLE_BYTES,
   workerFile = sliceWorkerFile(),
 ): AsyncGenerator<ColumnSlice> {
   let next = 0;
   let worker: Worker | undefined;
   try {
-    const workerData: SliceWorkerData = { path, columns: columns ?? null, sliceBytes, wholeBytes };
+    const workerData: SliceWorkerData = { path, columns: columns ?? null, sliceBytes };
     worker = startWorker(workerFile, {
       workerData,
       resourceLimits: { maxOldGenerationSizeMb: THREAD_OLD_MB, maxYoungGenerationSizeMb: THREAD_YOUNG_MB },
@@ -109,12 +100,12 @@ export async function* parquetSlicesOnThread(
       void worker.terminate();
     }
   }
-  yield* parquetSlices(path, () => columns, sliceBytes, { from: next, wholeBytes });
+  yield* parquetSlices(path, () => columns, sliceBytes, next);
 }
 
 /**
  * The slices of the columns `pickColumns` picks (parquetSlices), decoded on a thread of their own when they inflate
- * to more than THREAD_MIN_BYTES and the machine has more than one core (parquetSlicesOnThread), else on this thread.
+ * to more than THREAD_MIN_BYTES (parquetSlicesOnThread), else on this thread.
  */
 export async function* parquetSlicesAhead(
   path: string,
@@ -126,7 +117,6 @@ export async function* parquetSlicesAhead(
   for (const group of metadata.row_groups)
     for (const c of group.columns)
       if (!columns || columns.includes(c.meta_data?.path_in_schema[0] ?? '')) inflated += Number(c.meta_data?.total_uncompressed_size ?? 0);
-  // One core: the thread would only add its own work.
-  if (inflated > THREAD_MIN_BYTES && availableParallelism() > 1) yield* parquetSlicesOnThread(path, columns);
+  if (inflated > THREAD_MIN_BYTES) yield* parquetSlicesOnThread(path, columns);
   else yield* parquetSlices(path, () => columns);
 }

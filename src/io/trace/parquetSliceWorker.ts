@@ -9,7 +9,7 @@ import { parquetSlices } from './parquetRows.ts';
 import { packSlice, type FromSliceWorker, type SliceWorkerData, type ToSliceWorker } from './parquetSliceProtocol.ts';
 
 const port = parentPort;
-const { path, columns, sliceBytes, wholeBytes } = workerData as SliceWorkerData;
+const { path, columns, sliceBytes } = workerData as SliceWorkerData;
 
 /** Resolves when the reader asks for the next slice. */
 function asked(): Promise<void> {
@@ -19,7 +19,7 @@ function asked(): Promise<void> {
 async function run(): Promise<void> {
   // hyparquet's text left as bytes (the reader decodes it).
   const parsers = { stringFromBytes: (bytes: Uint8Array) => bytes as unknown as string };
-  for await (const decoded of parquetSlices(path, () => columns ?? undefined, sliceBytes, { parsers, wholeBytes })) {
+  for await (const decoded of parquetSlices(path, () => columns ?? undefined, sliceBytes, 0, parsers)) {
     const { slice, transfer } = packSlice(decoded);
     const next = asked();
     port?.postMessage({ slice } satisfies FromSliceWorker, transfer);

@@ -81,7 +81,7 @@ test('slices decoded on the thread are the calling thread’s: every cell type, 
   await withDir(async (dir) => {
     const path = join(dir, 'typed.parquet');
     writeTyped(path);
-    const here = await read(parquetSlices(path, undefined, 60_000, { wholeBytes: 15_000 }));
+    const here = await read(parquetSlices(path, undefined, 60_000));
     assert.equal(here.error, null);
     assert.ok(here.slices.length > 6, `${here.slices.length} slices`);
     const rows = here.slices.flatMap((s) => sliceRows(s));
@@ -90,7 +90,7 @@ test('slices decoded on the thread are the calling thread’s: every cell type, 
     assert.ok(rows.some((r) => r.odd === 'hi'));
     assert.ok(rows.some((r) => r.odd === ''));
     assert.ok(rows.some((r) => r.odd === null));
-    const there = await read(parquetSlicesOnThread(path, undefined, 60_000, 15_000));
+    const there = await read(parquetSlicesOnThread(path, undefined, 60_000));
     assert.equal(there.error, null);
     assert.deepEqual(there.slices, here.slices);
   });
@@ -104,8 +104,8 @@ test('a Langfuse export’s slices on the thread, by the importer’s columns: t
     const names = metadata.schema.slice(1).map((e) => e.name);
     const columns = exportRowColumns(names);
     assert.ok(columns && columns.length < names.length);
-    const here = await read(parquetSlices(path, () => columns, 300_000, { wholeBytes: 75_000 }));
-    const there = await read(parquetSlicesOnThread(path, columns, 300_000, 75_000));
+    const here = await read(parquetSlices(path, () => columns, 300_000));
+    const there = await read(parquetSlicesOnThread(path, columns, 300_000));
     assert.ok(here.slices.length > 3, `${here.slices.length} slices`);
     assert.deepEqual(there, here);
   });
@@ -115,8 +115,8 @@ test('a thread that cannot start: the calling thread reads every slice', async (
   await withDir(async (dir) => {
     const path = join(dir, 'typed.parquet');
     writeTyped(path);
-    const here = await read(parquetSlices(path, undefined, 60_000, { wholeBytes: 15_000 }));
-    const there = await read(parquetSlicesOnThread(path, undefined, 60_000, 15_000, join(dir, 'no-such-worker.js')));
+    const here = await read(parquetSlices(path, undefined, 60_000));
+    const there = await read(parquetSlicesOnThread(path, undefined, 60_000, join(dir, 'no-such-worker.js')));
     assert.deepEqual(there, here);
   });
 });
@@ -134,10 +134,10 @@ test('a page that does not inflate in the last row group: the rows before it, th
     const from = Number(body.data_page_offset) + 64;
     for (let i = from; i < from + Number(body.total_compressed_size) / 2; i++) bytes[i] = 0xff;
     await writeFile(path, bytes);
-    const here = await read(parquetSlices(path, undefined, 60_000, { wholeBytes: 15_000 }));
+    const here = await read(parquetSlices(path, undefined, 60_000));
     assert.ok(here.error !== null, 'the garbled page fails the read');
     assert.ok(here.slices.length > 0);
-    const there = await read(parquetSlicesOnThread(path, undefined, 60_000, 15_000));
+    const there = await read(parquetSlicesOnThread(path, undefined, 60_000));
     assert.deepEqual(there, here);
   });
 });
