@@ -12,7 +12,7 @@
  * and under 500 MB.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readTraceItems } from '../src/io/trace/traceIndex.ts';
@@ -32,26 +32,10 @@ function cpuSeconds(): number {
   return (user + system) / 1e6;
 }
 
-/**
- * CPU seconds of this process's main thread alone (Linux: /proc, the main thread's id is the process's), null
- * elsewhere: beside cpuSeconds, what the reading thread spent while a decoding thread worked beside it.
- */
-function mainThreadCpuSeconds(): number | null {
-  try {
-    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
-    // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return null;
-  }
-}
-
-/** In the child: read the file, print seconds (wall and CPU: all threads, and the main thread's), records and peak RSS as JSON. */
+/** In the child: read the file, print seconds (wall and CPU), records and peak RSS as JSON. */
 export async function tableImportChild(path: string): Promise<void> {
   const started = process.hrtime.bigint();
   const cpuStarted = cpuSeconds();
-  const mainStarted = mainThreadCpuSeconds();
   let records = 0;
   let errors = 0;
   for await (const item of readTraceItems(path)) {
@@ -60,9 +44,7 @@ export async function tableImportChild(path: string): Promise<void> {
   }
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   const cpu = cpuSeconds() - cpuStarted;
-  const mainEnded = mainThreadCpuSeconds();
-  const mainCpu = mainStarted === null || mainEnded === null ? null : mainEnded - mainStarted;
-  process.stdout.write(JSON.stringify({ seconds, cpu, mainCpu, records, errors, maxRssKb: process.resourceUsage().maxRSS }) + '\n');
+  process.stdout.write(JSON.stringify({ seconds, cpu, records, errors, maxRssKb: process.resourceUsage().maxRSS }) + '\n');
 }
 
 interface Breakdown {

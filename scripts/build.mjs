@@ -175,9 +175,6 @@ export function buildBundles({ outdir = 'dist', shippedOnly = false, production:
     build({ ...opts, entryPoints: ['src/extension/extension.ts'], outfile: `${outdir}/extension.js`, external: ['vscode'] }),
     // The trace editor's list workers (src/host/view/listWorkers.ts starts listWorker.js beside the extension's bundle).
     build({ ...opts, entryPoints: ['src/host/view/listWorker.ts'], outfile: `${outdir}/listWorker.js` }),
-    // The thread that decodes a large Parquet trace's slices (src/io/trace/parquetSliceThread.ts starts it beside the
-    // bundle reading the trace: the CLI, the extension host, a list worker).
-    build({ ...opts, entryPoints: ['src/io/trace/parquetSliceWorker.ts'], outfile: `${outdir}/parquetSliceWorker.js` }),
     // The ranks themselves, required by the bundles above on first use.
     build({
       ...opts,

@@ -9,7 +9,7 @@
  * Brotli from Node's zlib; a page that does not inflate is an error naming the file. `line` is the row's 1-based
  * ordinal in the file (a table has no lines: docs/trace-format.md).
  */
-import type { AsyncBuffer, ColumnData, Compressors, FileMetaData, ParquetParsers, SchemaTree } from 'hyparquet';
+import type { AsyncBuffer, ColumnData, Compressors, FileMetaData, SchemaTree } from 'hyparquet';
 
 export interface TableRow {
   /** 1-based row number in the file (for Parquet) or the line the row starts on (for CSV). */
@@ -82,8 +82,7 @@ export async function parquetFile(path: string): Promise<{ file: AsyncBuffer; me
 /**
  * Rows `start`…`end` (0-based, end exclusive) as a list of values per column (hyparquet's column chunks, clipped to
  * the rows: a page that begins before `start` is decoded whole), cells converted as JSON holds them; `columns`: only
- * those (every column when undefined), in the file's order, as hyparquet's row objects hold them. `parsers`: over
- * hyparquet's (the decoding thread keeps text as its UTF-8 bytes: parquetSliceThread.ts).
+ * those (every column when undefined), in the file's order, as hyparquet's row objects hold them.
  */
 export async function parquetColumnRange(
   file: AsyncBuffer,
@@ -91,7 +90,6 @@ export async function parquetColumnRange(
   start: number,
   end: number,
   columns?: string[],
-  parsers?: Partial<ParquetParsers>,
 ): Promise<ColumnSlice> {
   const { parquetRead } = await import('hyparquet');
   const all = await parquetColumns(metadata);
@@ -103,7 +101,6 @@ export async function parquetColumnRange(
     rowStart: start,
     rowEnd: end,
     ...(columns ? { columns } : {}),
-    ...(parsers ? { parsers } : {}),
     compressors: await parquetCompressors(),
     onChunk: (chunk) => chunks.get(chunk.columnName)?.push(chunk),
   });
@@ -178,16 +175,12 @@ const WHOLE_CHUNK_PART = 4;
  * million rows) is never decoded whole. Its large column chunks (the request and response text) are decoded a slice
  * of rows at a time — hyparquet skips the pages before a slice without inflating them — and its small ones whole
  * (WHOLE_CHUNK_PART), so memory is bounded by a slice's rows, the small columns' cells and the row group's
- * compressed chunks. A slice's rows are sized from the row group's column chunk metadata, so the slices are the same
- * on every read of the file: `from` (a slice's first row) starts the read at that slice, the ones before it neither
- * read nor decoded (where the decoding thread stopped: parquetSliceThread.ts). `parsers`: over hyparquet's.
+ * compressed chunks. A slice's rows are sized from the row group's column chunk metadata.
  */
 export async function* parquetSlices(
   path: string,
   pickColumns?: (columns: string[]) => string[] | undefined,
   sliceBytes = SLICE_BYTES,
-  from = 0,
-  parsers?: Partial<ParquetParsers>,
 ): AsyncGenerator<ColumnSlice> {
   const { file, metadata } = await parquetFile(path);
   const all = await parquetColumnNames(metadata);
@@ -197,10 +190,6 @@ export async function* parquetSlices(
   let start = 0;
   for (const group of metadata.row_groups) {
     const rows = Number(group.num_rows);
-    if (start + rows <= from) {
-      start += rows;
-      continue;
-    }
     const inflated = new Map<string, number>();
     for (const c of group.columns) {
       const name = c.meta_data?.path_in_schema[0] ?? '';
@@ -210,11 +199,10 @@ export async function* parquetSlices(
     const sliced = names.filter((name) => (inflated.get(name) ?? 0) > sliceBytes / WHOLE_CHUNK_PART);
     const slicedBytes = sliced.reduce((sum, name) => sum + (inflated.get(name) ?? 0), 0);
     const step = Math.max(1, Math.min(rows, Math.floor((sliceBytes * rows) / Math.max(1, slicedBytes))));
-    const wholeGroup = whole.length > 0 ? await parquetColumnRange(buffer, metadata, start, start + rows, whole, parsers) : null;
+    const wholeGroup = whole.length > 0 ? await parquetColumnRange(buffer, metadata, start, start + rows, whole) : null;
     for (let s = 0; s < rows; s += step) {
-      if (start + s < from) continue;
       const end = Math.min(rows, s + step);
-      const part = sliced.length > 0 ? await parquetColumnRange(buffer, metadata, start + s, start + end, sliced, parsers) : null;
+      const part = sliced.length > 0 ? await parquetColumnRange(buffer, metadata, start + s, start + end, sliced) : null;
       const values = names.map((name) => {
         const w = wholeGroup?.names.indexOf(name) ?? -1;
         if (w >= 0) return (wholeGroup?.values[w] as unknown[]).slice(s, end);
@@ -228,16 +216,11 @@ export async function* parquetSlices(
 }
 
 /**
- * Every row of the file in order, a slice of a row group at a time (parquetSlices, or `slices`: the same slices
- * decoded elsewhere, parquetSliceThread.ts). `pickColumns`: given the file's column names, the ones the caller reads
- * (undefined: all); the others are never decoded, and a row holds only those.
+ * Every row of the file in order, a slice of a row group at a time (parquetSlices). `pickColumns`: given the file's
+ * column names, the ones the caller reads (undefined: all); the others are never decoded, and a row holds only those.
  */
-export async function* parquetRows(
-  path: string,
-  pickColumns?: (columns: string[]) => string[] | undefined,
-  slices: (path: string, pickColumns?: (columns: string[]) => string[] | undefined) => AsyncGenerator<ColumnSlice> = parquetSlices,
-): AsyncGenerator<TableRow> {
-  for await (const slice of slices(path, pickColumns)) {
+export async function* parquetRows(path: string, pickColumns?: (columns: string[]) => string[] | undefined): AsyncGenerator<TableRow> {
+  for await (const slice of parquetSlices(path, pickColumns)) {
     const rows = sliceRows(slice);
     for (let i = 0; i < rows.length; i++) yield { line: slice.start + i + 1, row: rows[i] as Record<string, unknown> };
   }

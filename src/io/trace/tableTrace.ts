@@ -10,7 +10,6 @@ import type { TraceItem } from '../../core/trace/importers/importResult.ts';
 import { listKeys } from '../../core/trace/importers/jsonGuards.ts';
 import { csvRows } from './csvRows.ts';
 import { parquetRows, type TableRow } from './parquetRows.ts';
-import { parquetSlicesAhead } from './parquetSliceThread.ts';
 
 export type TableKind = 'parquet' | 'csv';
 
@@ -29,9 +28,8 @@ const EXPECTED = 'a Langfuse observations export, LangSmith runs or Phoenix span
 
 /** Every record and error of a table file, in row order. */
 export async function* readTableItems(path: string, kind: TableKind): AsyncGenerator<TraceItem> {
-  // Parquet is read by column: a Langfuse table's columns its importer never reads are not decoded; a large file's
-  // slices are decoded on a thread of their own while this one makes records of the slice before.
-  const rows: AsyncGenerator<TableRow> = kind === 'parquet' ? parquetRows(path, exportRowColumns, parquetSlicesAhead) : csvRows(path);
+  // Parquet is read by column: a Langfuse table's columns its importer never reads are not decoded.
+  const rows: AsyncGenerator<TableRow> = kind === 'parquet' ? parquetRows(path, exportRowColumns) : csvRows(path);
   let recognised = false;
   try {
     for await (const { line, row } of rows) {
