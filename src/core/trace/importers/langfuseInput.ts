@@ -3,7 +3,7 @@
  * with an agent's repeated `tools` list parsed once.
  */
 import { jsonColumn } from './exportMessages.ts';
-import { isObject } from './jsonGuards.ts';
+import { isObject, type UnknownObject } from './jsonGuards.ts';
 
 /** Parsed `tools` lists by their JSON text (langfuseInputValue), at most TOOLS_CACHED of them; cleared when full. */
 const toolsByText = new Map<string, unknown>();
@@ -40,13 +40,8 @@ export function langfuseInputValue(cell: unknown): unknown {
   while (close > open && isSpace(cell.charCodeAt(close))) close--;
   if (cell.charCodeAt(open) !== 91 /* [ */ || cell.charCodeAt(comma) !== 44 /* , */ || cell.charCodeAt(close) !== 93 /* ] */)
     return jsonColumn(cell);
-  let head: unknown;
-  try {
-    head = JSON.parse(`${cell.slice(0, comma)}}`);
-  } catch {
-    return jsonColumn(cell);
-  }
-  if (!isObject(head)) return jsonColumn(cell);
+  const head = headObject(cell, comma);
+  if (head === null) return jsonColumn(cell);
   const listText = cell.slice(open, close + 1);
   let tools = toolsByText.get(listText);
   if (tools === undefined) {
@@ -60,6 +55,30 @@ export function langfuseInputValue(cell: unknown): unknown {
   }
   head.tools = tools;
   return head;
+}
+
+const MESSAGES_KEY = '{"messages":';
+
+/**
+ * The object `cell.slice(0, comma)` closed with `}` holds, or null when that is no JSON object. The usual head,
+ * `{"messages":[…]`, is parsed as its one member's value, a slice of the cell: V8 parses a slice in place, where the
+ * head closed with `}` was a copy of most of the cell (measured: ~8 % of this function's time on the bench's export).
+ */
+function headObject(cell: string, comma: number): UnknownObject | null {
+  if (cell.startsWith(MESSAGES_KEY)) {
+    try {
+      return { messages: JSON.parse(cell.slice(MESSAGES_KEY.length, comma)) as unknown };
+    } catch {
+      // Another member after `messages`, or no JSON: the head as a whole says which.
+    }
+  }
+  let head: unknown;
+  try {
+    head = JSON.parse(`${cell.slice(0, comma)}}`);
+  } catch {
+    return null;
+  }
+  return isObject(head) ? head : null;
 }
 
 /** JSON's whitespace. */
