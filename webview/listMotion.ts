@@ -56,10 +56,14 @@ export class ListMotion {
    */
   inView(from: number, to: number, span: string): void {
     if (span === this.told && !this.moving) return;
-    this.told = span;
-    this.from = from;
-    this.to = to;
-    this.changedAt = performance.now();
+    // The same rows drawn again (rows or findings arrived) are not a move: only new rows in view put the rest off,
+    // or a list the host keeps sending to would never come to rest (it did, on a quiet machine).
+    if (span !== this.told) {
+      this.told = span;
+      this.from = from;
+      this.to = to;
+      this.changedAt = performance.now();
+    }
     // One timer for a run of frames (cleared and set again every frame of a fling, it cost the frame more than this).
     this.timer ??= setTimeout(() => this.tellWhenResting(), this.moving ? REST_MS : IN_VIEW_MS);
   }
