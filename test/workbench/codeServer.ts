@@ -202,46 +202,27 @@ export async function runCommand(page: Page, title: string): Promise<void> {
   // F1 pressed while the previous command's palette is still closing can be swallowed (the palette stays hidden; seen
   // after "View: Hide Panel" on a quiet machine): press it again rather than wait out the whole timeout.
   for (let attempt = 1; ; attempt++) {
-    await page.keyboard.press('F1');
-    const input = page.locator(`${QUICK_INPUT} .quick-input-box input`);
+    const timeout = attempt < 4 ? 5000 : 30_000;
+    let opened = false;
     try {
-      await input.waitFor({ state: 'visible', timeout: attempt < 4 ? 5000 : 30_000 });
+      await page.keyboard.press('F1');
+      const input = page.locator(`${QUICK_INPUT} .quick-input-box input`);
+      await input.waitFor({ state: 'visible', timeout });
+      opened = true;
+      // The palette can close between showing and typing, or after its row appears, leaving the row in the DOM but
+      // hidden (focus taken by an editor or webview that was still opening; CI waited 30 s on such a row): each step
+      // has the attempt's timeout, and a step that times out opens the palette again.
+      await input.fill(`>${title}`, { timeout });
+      const row = page.locator(`${QUICK_INPUT} .quick-input-list .monaco-list-row`, { hasText: title }).first();
+      await row.waitFor({ timeout });
+      // The row itself, not Enter: Enter runs the focused row, which may still be one of the list before the filter.
+      await row.click({ timeout });
+      return;
     } catch (err) {
       if (attempt >= 4) throw err;
+      if (opened) await page.keyboard.press('Escape');
       await page.waitForTimeout(500);
-      continue;
     }
-    // The palette can close between showing and typing (focus taken by an editor or webview that was still opening):
-    // open it again.
-    try {
-      await input.fill(`>${title}`, { timeout: attempt < 4 ? 5000 : 30_000 });
-    } catch (err) {
-      if (attempt >= 4) throw err;
-      await page.keyboard.press('Escape');
-      await page.waitForTimeout(500);
-      continue;
-    }
-    const row = page.locator(`${QUICK_INPUT} .quick-input-list .monaco-list-row`, { hasText: title }).first();
-    try {
-      await row.waitFor({ timeout: attempt < 4 ? 5000 : 30_000 });
-    } catch (err) {
-      if (attempt >= 4) throw err;
-      await page.keyboard.press('Escape');
-      await page.waitForTimeout(500);
-      continue;
-    }
-    // The row itself, not Enter: Enter runs the focused row, which may still be one of the list before the filter.
-    // The palette can also close after the row appears (an editor that was still opening takes focus; CI saw the row
-    // left in the DOM but hidden for 30 s): open it again rather than wait on a hidden row.
-    try {
-      await row.click({ timeout: attempt < 4 ? 5000 : 30_000 });
-    } catch (err) {
-      if (attempt >= 4) throw err;
-      await page.keyboard.press('Escape');
-      await page.waitForTimeout(500);
-      continue;
-    }
-    return;
   }
 }
 
