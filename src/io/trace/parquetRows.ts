@@ -163,19 +163,139 @@ function rowGroupBuffer(file: AsyncBuffer): { buffer: AsyncBuffer; clear: () => 
 }
 
 /**
- * A column chunk inflating to at most a slice's bytes / WHOLE_CHUNK_PART is decoded whole, once per row group:
- * hyparquet decodes a whole page to read a slice's rows from it, and such a chunk is one page or a few (ids,
- * timestamps, levels, a dictionary's indices), which every slice would otherwise decode again.
+ * A nested column chunk (a list, a map) inflating to at most a slice's bytes / WHOLE_CHUNK_PART is decoded whole,
+ * once per row group: hyparquet decodes a whole page to read a slice's rows from it, and such a chunk is one page or
+ * a few, which every slice would otherwise decode again.
  */
 const WHOLE_CHUNK_PART = 4;
 
+/** Whether a top-level column holds one value a row, no lists: its pages can be read one at a time (PageCursor). */
+function isFlat(column: SchemaTree): boolean {
+  return column.children.length === 0 && column.element.repetition_type !== 'REPEATED';
+}
+
+type HyparquetColumn = typeof import('hyparquet/src/column.js');
+type ColumnDecoder = Parameters<HyparquetColumn['readPage']>[2];
+type DecodedArray = NonNullable<Parameters<HyparquetColumn['readPage']>[3]>;
+
+/**
+ * One flat column of a row group read a page at a time, each page inflated and decoded once: its values for rows
+ * `start`…`end` of the group (0-based), the page last decoded. `next` decodes the following page.
+ */
+class PageCursor {
+  start = 0;
+  end = 0;
+  values: unknown[] = [];
+  private dictionary: DecodedArray | undefined;
+  private readonly reader: { view: DataView; offset: number };
+
+  constructor(
+    private readonly hyparquet: HyparquetColumn,
+    private readonly convert: (data: DecodedArray, decoder: ColumnDecoder) => DecodedArray,
+    private readonly decoder: ColumnDecoder,
+    chunk: ArrayBuffer,
+    private readonly plain: boolean,
+  ) {
+    this.reader = { view: new DataView(chunk), offset: 0 };
+  }
+
+  /** The next data page's values (a dictionary page before it kept for the pages after); false past the chunk's end. */
+  next(): boolean {
+    const { reader, decoder, hyparquet } = this;
+    while (reader.offset < reader.view.byteLength - 1) {
+      const header = hyparquet.parquetHeader(reader);
+      if (header.type === 'DICTIONARY_PAGE') {
+        const { data } = hyparquet.readPage(reader, header, decoder, undefined, undefined, 0);
+        if (data) this.dictionary = this.convert(data, decoder);
+        continue;
+      }
+      const { data } = hyparquet.readPage(reader, header, decoder, this.dictionary, undefined, 0);
+      if (!data || data.length === 0) continue;
+      const values: unknown[] = Array.isArray(data) ? (data as unknown[]) : Array.from(data as ArrayLike<unknown>);
+      if (!this.plain) for (let i = 0; i < values.length; i++) values[i] = jsonCell(values[i]);
+      this.values = values;
+      this.start = this.end;
+      this.end += values.length;
+      return true;
+    }
+    return false;
+  }
+}
+
+/** What pagedRowGroup reads a file's row groups with (parquetSlices). */
+interface PagedFile {
+  hyparquet: HyparquetColumn;
+  convert: (data: DecodedArray, decoder: ColumnDecoder) => DecodedArray;
+  parsers: ColumnDecoder['parsers'];
+  compressors: Compressors;
+  buffer: AsyncBuffer;
+  metadata: FileMetaData;
+  schema: SchemaTree;
+  /** The columns read, in the file's order. */
+  picked: SchemaTree[];
+  /** Of them, the flat ones' names. */
+  flat: ReadonlySet<string>;
+}
+
+/**
+ * A row group's rows (the group's first row is row `start` of the file): its flat columns a page at a time
+ * (PageCursor), each slice the rows up to the nearest end of a column's current page; its nested columns (all small
+ * here: parquetSlices) decoded whole.
+ */
+async function* pagedRowGroup(f: PagedFile, group: FileMetaData['row_groups'][number], start: number): AsyncGenerator<ColumnSlice> {
+  const rows = Number(group.num_rows);
+  const names = f.picked.map((c) => c.element.name);
+  const nested = names.filter((name) => !f.flat.has(name));
+  const wholeGroup = nested.length > 0 ? await parquetColumnRange(f.buffer, f.metadata, start, start + rows, nested) : null;
+  const cursors = new Map<string, PageCursor>();
+  for (const c of group.columns) {
+    const meta = c.meta_data;
+    const name = meta?.path_in_schema[0] ?? '';
+    const column = f.picked.find((p) => p.element.name === name);
+    if (!meta || !column || !f.flat.has(name)) continue;
+    // Where hyparquet's own reader starts a column chunk (its plan.js).
+    const from = Number(meta.dictionary_page_offset || meta.data_page_offset);
+    const chunk = await f.buffer.slice(from, from + Number(meta.total_compressed_size));
+    const decoder: ColumnDecoder = {
+      pathInSchema: meta.path_in_schema,
+      type: meta.type,
+      element: column.element,
+      schemaPath: [f.schema, column],
+      codec: meta.codec,
+      parsers: f.parsers,
+      compressors: f.compressors,
+    };
+    cursors.set(name, new PageCursor(f.hyparquet, f.convert, decoder, chunk, plainColumn(column)));
+  }
+  let at = 0;
+  while (at < rows) {
+    let end = rows;
+    for (const [name, cursor] of cursors) {
+      while (cursor.end <= at)
+        if (!cursor.next()) throw new Error(`Parquet column ${name} holds ${cursor.end} of its row group's ${rows} rows`);
+      end = Math.min(end, cursor.end);
+    }
+    const values = names.map((name) => {
+      const cursor = cursors.get(name);
+      if (cursor) return cursor.values.slice(at - cursor.start, end - cursor.start);
+      return (wholeGroup?.values[wholeGroup.names.indexOf(name)] as unknown[]).slice(at, end);
+    });
+    yield { start: start + at, count: end - at, names, values };
+    at = end;
+  }
+}
+
 /**
  * The rows of the columns `pickColumns` picks from the file's (every column when it is undefined or picks
- * undefined) in slices of about SLICE_BYTES of inflated pages, in file order: a row group of any size (ClickHouse, which writes Langfuse's Parquet exports, closes one at 128 MiB or a
- * million rows) is never decoded whole. Its large column chunks (the request and response text) are decoded a slice
- * of rows at a time — hyparquet skips the pages before a slice without inflating them — and its small ones whole
- * (WHOLE_CHUNK_PART), so memory is bounded by a slice's rows, the small columns' cells and the row group's
- * compressed chunks. A slice's rows are sized from the row group's column chunk metadata.
+ * undefined) in slices, in file order: a row group of any size (ClickHouse, which writes Langfuse's Parquet exports,
+ * closes one at 128 MiB or a million rows) is never decoded whole. Its flat columns (a value a row: text, numbers,
+ * JSON text — every column an export's importer reads) are read a page at a time, each page inflated and decoded
+ * once (PageCursor): a slice is the rows up to the nearest end of a column's current page, so memory holds about a
+ * page of each column, and the text of a slice's rows is dropped young (the garbage collector copied the 16 MB
+ * slices it replaced, and pages straddling two slices were decoded twice). A nested column (a list, a map) is
+ * decoded whole once per row group when small (WHOLE_CHUNK_PART), else — then for the group's every large column —
+ * in slices of about `sliceBytes` of inflated pages, sized from the row group's column chunk metadata (hyparquet
+ * skips the pages before a slice without inflating them).
  */
 export async function* parquetSlices(
   path: string,
@@ -183,9 +303,16 @@ export async function* parquetSlices(
   sliceBytes = SLICE_BYTES,
 ): AsyncGenerator<ColumnSlice> {
   const { file, metadata } = await parquetFile(path);
-  const all = await parquetColumnNames(metadata);
+  const { parquetSchema } = await import('hyparquet');
+  const hyparquet = await import('hyparquet/src/column.js');
+  const { convert, DEFAULT_PARSERS } = await import('hyparquet/src/convert.js');
+  const compressors = await parquetCompressors();
+  const schema = parquetSchema(metadata);
+  const all = schema.children.map((c) => c.element.name);
   const columns = pickColumns?.(all);
-  const names = all.filter((name) => !columns || columns.includes(name));
+  const picked = schema.children.filter((c) => !columns || columns.includes(c.element.name));
+  const names = picked.map((c) => c.element.name);
+  const flat = new Set(picked.filter(isFlat).map((c) => c.element.name));
   const { buffer, clear } = rowGroupBuffer(file);
   let start = 0;
   for (const group of metadata.row_groups) {
@@ -195,20 +322,29 @@ export async function* parquetSlices(
       const name = c.meta_data?.path_in_schema[0] ?? '';
       inflated.set(name, (inflated.get(name) ?? 0) + Number(c.meta_data?.total_uncompressed_size ?? 0));
     }
-    const whole = names.filter((name) => (inflated.get(name) ?? 0) <= sliceBytes / WHOLE_CHUNK_PART);
-    const sliced = names.filter((name) => (inflated.get(name) ?? 0) > sliceBytes / WHOLE_CHUNK_PART);
-    const slicedBytes = sliced.reduce((sum, name) => sum + (inflated.get(name) ?? 0), 0);
-    const step = Math.max(1, Math.min(rows, Math.floor((sliceBytes * rows) / Math.max(1, slicedBytes))));
-    const wholeGroup = whole.length > 0 ? await parquetColumnRange(buffer, metadata, start, start + rows, whole) : null;
-    for (let s = 0; s < rows; s += step) {
-      const end = Math.min(rows, s + step);
-      const part = sliced.length > 0 ? await parquetColumnRange(buffer, metadata, start + s, start + end, sliced) : null;
-      const values = names.map((name) => {
-        const w = wholeGroup?.names.indexOf(name) ?? -1;
-        if (w >= 0) return (wholeGroup?.values[w] as unknown[]).slice(s, end);
-        return part?.values[part.names.indexOf(name)] as unknown[];
-      });
-      yield { start: start + s, count: end - s, names, values };
+    const large = (name: string) => (inflated.get(name) ?? 0) > sliceBytes / WHOLE_CHUNK_PART;
+    if (rows > 0 && !names.some((name) => !flat.has(name) && large(name))) {
+      yield* pagedRowGroup(
+        { hyparquet, convert, parsers: DEFAULT_PARSERS, compressors, buffer, metadata, schema, picked, flat },
+        group,
+        start,
+      );
+    } else {
+      const whole = names.filter((name) => !large(name));
+      const sliced = names.filter(large);
+      const slicedBytes = sliced.reduce((sum, name) => sum + (inflated.get(name) ?? 0), 0);
+      const step = Math.max(1, Math.min(rows, Math.floor((sliceBytes * rows) / Math.max(1, slicedBytes))));
+      const wholeGroup = whole.length > 0 ? await parquetColumnRange(buffer, metadata, start, start + rows, whole) : null;
+      for (let s = 0; s < rows; s += step) {
+        const end = Math.min(rows, s + step);
+        const part = sliced.length > 0 ? await parquetColumnRange(buffer, metadata, start + s, start + end, sliced) : null;
+        const values = names.map((name) => {
+          const w = wholeGroup?.names.indexOf(name) ?? -1;
+          if (w >= 0) return (wholeGroup?.values[w] as unknown[]).slice(s, end);
+          return part?.values[part.names.indexOf(name)] as unknown[];
+        });
+        yield { start: start + s, count: end - s, names, values };
+      }
     }
     clear();
     start += rows;

@@ -88,3 +88,36 @@ test('generated inputs read as JSON.parse reads them; a repeated tools list is p
   const b = langfuseInputValue(cell) as { tools: unknown };
   assert.equal(a.tools, b.tools);
 });
+
+test('a cell ending with a tail (`,"tools": […]}`) seen before reads as JSON.parse reads it, whatever its head', () => {
+  const tail = ',"tools":[{"type":"function","function":{"name":"get_weather","description":"the \\"tools\\" you know"}}]}';
+  const heads = [
+    '{"messages":[]',
+    '{"messages":[{"role":"user","content":"hi"}]',
+    '{',
+    '{ ',
+    '[1',
+    '"x"',
+    '',
+    '{"messages":[{"role":"user","content":"say \\"tools\\": [1]}"}]',
+    '{"tools":[2]',
+    '{"messages":[],"x":{"tools":[3]}',
+    ' {"messages":[] ',
+    '{"messages":[]}',
+    '{"messages":[],"tool_choice":"auto"',
+    '{"messages":[{"role":"user","content":"São Paulo ✓"}]',
+  ];
+  // Twice round: the first cell with this tail finds it by searching, every later one by its end.
+  for (let round = 0; round < 2; round++)
+    for (const head of heads) {
+      assertSameValue(head + tail, `${round}: ${head + tail}`);
+      assertSameValue(`${head + tail} `, `${round}: ${head + tail} `);
+    }
+  // Other tails that end the same way, and a cell that is the tail alone.
+  for (const other of [tail.replace(',"tools"', ', "tools"'), tail.replace('get_weather', 'get_weathe'), tail.slice(1), tail])
+    for (const head of heads.slice(0, 4)) assertSameValue(head + other, head + other);
+  // The list is parsed once: cells with the same tail share it.
+  const a = langfuseInputValue(heads[0] + tail) as { tools: unknown };
+  const b = langfuseInputValue(heads[1] + tail) as { tools: unknown };
+  assert.equal(a.tools, b.tools);
+});

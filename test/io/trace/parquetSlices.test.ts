@@ -1,14 +1,15 @@
 /**
- * A Parquet row group read a slice of rows at a time (parquetRows.ts: parquetSlices): the large column chunks a slice
- * of rows at a time, pages before the slice skipped, the small chunks whole once per group. The rows must be the ones
- * hyparquet reads from the whole file at once (cells converted as JSON holds them), in order, whatever the slicing.
+ * A Parquet row group read a slice of rows at a time (parquetRows.ts: parquetSlices): flat columns a page at a time,
+ * each page decoded once (a slice never straddles a page); nested columns whole once per group when small, else a
+ * slice of rows at a time. The rows must be the ones hyparquet reads from the whole file at once (cells converted as
+ * JSON holds them), in order, whatever the slicing.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parquetReadObjects } from 'hyparquet';
+import { parquetReadObjects, readOffsetIndex } from 'hyparquet';
 import { parquetWriteFile } from 'hyparquet-writer';
 import { jsonCell, parquetFile, parquetSlices, sliceRows, type ColumnSlice } from '../../../src/io/trace/parquetRows.ts';
 import { exportRowColumns } from '../../../src/core/trace/importers/exportRow.ts';
@@ -28,6 +29,22 @@ async function wholeRows(path: string, columns?: string[]): Promise<Record<strin
   const { file, metadata } = await parquetFile(path);
   const rows = await parquetReadObjects({ file, metadata, ...(columns ? { columns } : {}) });
   return rows.map((row) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, jsonCell(v)])));
+}
+
+/** The first row (in the file) of each page of a column, from the offset index hyparquet-writer writes. */
+async function pageStarts(path: string, column: string): Promise<number[]> {
+  const { file, metadata } = await parquetFile(path);
+  const starts: number[] = [];
+  let groupStart = 0;
+  for (const group of metadata.row_groups) {
+    const chunk = group.columns.find((c) => c.meta_data?.path_in_schema[0] === column);
+    const at = Number(chunk?.offset_index_offset);
+    const bytes = await file.slice(at, at + (chunk?.offset_index_length ?? 0));
+    for (const page of readOffsetIndex({ view: new DataView(bytes), offset: 0 }).page_locations)
+      starts.push(groupStart + Number(page.first_row_index));
+    groupStart += Number(group.num_rows);
+  }
+  return starts;
 }
 
 async function slicesOf(path: string, sliceBytes: number, pick?: (c: string[]) => string[] | undefined): Promise<ColumnSlice[]> {
@@ -86,11 +103,89 @@ test('a Langfuse export in one row group, read by the importer’s columns in sl
     const columns = exportRowColumns(Object.keys((await wholeRows(path))[0] ?? {})) ?? [];
     const want = await wholeRows(path, columns);
     const slices = await slicesOf(path, 200_000, exportRowColumns);
-    assert.ok(slices.length > 5, `${slices.length} slices`);
+    const inputPages = (await pageStarts(path, 'input')).length;
+    assert.ok(inputPages > 2 && slices.length >= inputPages, `${slices.length} slices, ${inputPages} pages of input`);
     assert.deepEqual(slices[0]?.names, columns);
     assert.deepEqual(
       slices.flatMap((s) => sliceRows(s)),
       want,
     );
+  });
+});
+
+test('flat columns are read a page at a time: no slice straddles a page of any column, so each page is decoded once', async () => {
+  await withDir(async (dir) => {
+    const path = join(dir, 'pages.parquet');
+    const n = 6000;
+    // Pages of different row counts in each column (long text, short text, numbers), in two row groups.
+    parquetWriteFile({
+      filename: path,
+      columnData: [
+        { name: 'id', type: 'STRING', data: Array.from({ length: n }, (_, i) => `id-${i}`) },
+        { name: 'body', type: 'STRING', data: Array.from({ length: n }, (_, i) => `${i}: ${'y'.repeat(50 + (i % 300))}`) },
+        { name: 'score', type: 'DOUBLE', data: Array.from({ length: n }, (_, i) => i / 3) },
+      ],
+      rowGroupSize: [3500, 2500],
+      pageSize: 8192,
+    });
+    const want = await wholeRows(path);
+    const pages = await Promise.all(['id', 'body', 'score'].map((c) => pageStarts(path, c)));
+    assert.ok(
+      pages.every((p) => p.length > 4),
+      'several pages in each column',
+    );
+    for (const sliceBytes of [20_000, 1e9]) {
+      const slices = await slicesOf(path, sliceBytes);
+      assert.deepEqual(
+        slices.flatMap((s) => sliceRows(s)),
+        want,
+      );
+      for (const s of slices)
+        for (const starts of pages) {
+          const page = starts.findLast((p) => p <= s.start) ?? 0;
+          const next = starts.find((p) => p > s.start) ?? n;
+          assert.ok(
+            s.start + s.count <= next && s.start >= page,
+            `rows ${s.start}…${s.start + s.count} straddle a page starting at ${next}`,
+          );
+        }
+    }
+  });
+});
+
+test('a nested column (a list) beside flat ones: the whole file’s rows, small (whole a group) or large (sliced)', async () => {
+  await withDir(async (dir) => {
+    const path = join(dir, 'nested.parquet');
+    const n = 3000;
+    parquetWriteFile({
+      filename: path,
+      columnData: [
+        { name: 'id', data: Array.from({ length: n }, (_, i) => `id-${i}`) },
+        {
+          name: 'tags',
+          data: Array.from({ length: n }, (_, i) => (i % 7 ? Array.from({ length: i % 4 }, (_, k) => `tag ${i}-${k}`) : null)),
+        },
+        { name: 'body', data: Array.from({ length: n }, (_, i) => `${i}: ${'z'.repeat(i % 200)}`) },
+      ],
+      schema: [
+        { name: 'root', num_children: 3 },
+        { name: 'id', type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'REQUIRED' },
+        { name: 'tags', repetition_type: 'OPTIONAL', converted_type: 'LIST', num_children: 1 },
+        { name: 'list', repetition_type: 'REPEATED', num_children: 1 },
+        { name: 'element', type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'OPTIONAL' },
+        { name: 'body', type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'REQUIRED' },
+      ],
+      rowGroupSize: 2000,
+      pageSize: 4096,
+    });
+    const want = await wholeRows(path);
+    assert.ok(Array.isArray(want[1]?.tags));
+    // 1e9: the list is small, decoded whole beside the paged flat columns; 8,000: it is large, every column sliced.
+    for (const sliceBytes of [1e9, 8_000])
+      assert.deepEqual(
+        (await slicesOf(path, sliceBytes)).flatMap((s) => sliceRows(s)),
+        want,
+        `${sliceBytes} bytes a slice`,
+      );
   });
 });
