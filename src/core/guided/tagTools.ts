@@ -11,8 +11,23 @@ export interface TagTool {
 /** Reads the tool a call tag is for from the tag's begin (`CallHeaderReading.toolOfTag`); undefined for other tags. */
 export type TagToolReader = (begin: string) => string | undefined;
 
+/**
+ * `tagTools` by tag and reader, read once: the what-if's words for a call refused in its header or arguments read the
+ * tools for every such record, and walking the tag was over a third of that (a compiled grammar's tag is one object,
+ * never changed).
+ */
+const toolsByTag = new WeakMap<StructuralTag, Map<TagToolReader, readonly TagTool[]>>();
+
 /** Tools in tag order (a name once), from the tags whose begin `toolOfTag` reads a tool from. */
-export function tagTools(tag: StructuralTag, toolOfTag: TagToolReader): TagTool[] {
+export function tagTools(tag: StructuralTag, toolOfTag: TagToolReader): readonly TagTool[] {
+  let byReader = toolsByTag.get(tag);
+  if (!byReader) toolsByTag.set(tag, (byReader = new Map()));
+  let tools = byReader.get(toolOfTag);
+  if (!tools) byReader.set(toolOfTag, (tools = readTagTools(tag, toolOfTag)));
+  return tools;
+}
+
+function readTagTools(tag: StructuralTag, toolOfTag: TagToolReader): TagTool[] {
   const out = new Map<string, TagTool>();
   for (const f of walkFormats(tag.format)) {
     if (f.type !== 'tag') continue;

@@ -21,6 +21,7 @@ import type { GrammarEngine } from '../../core/guided/grammarEngine.ts';
 import { DEFAULT_WORKER_MEMORY_MB, startGuidedWorker } from './guidedWorkerStart.ts';
 import { startupMark } from '../../core/util/startupMarks.ts';
 import { deeperThan, MAX_JSON_DEPTH } from '../../core/util/jsonDepth.ts';
+import { keepRequestJson, keptRequestJson } from './requestJsonCache.ts';
 
 export interface GuidedEngineOptions {
   /** Time budget of one job (compile + what-if of one record), ms. Default 30 s. */
@@ -445,9 +446,13 @@ function tooDeep(): GuidedUnavailableError {
 
 /** A what-if job's `request`: the JSON of the tools and the tool choice (engineProtocol.ts says why). */
 function requestJson(request: Pick<ChatRequest, 'tools' | 'tool_choice'>): string {
+  const kept = keptRequestJson(request);
+  if (kept !== undefined) return kept;
   if (deeperThan(request.tools, MAX_JSON_DEPTH)) throw tooDeep();
   try {
-    return JSON.stringify({ tools: request.tools, tool_choice: request.tool_choice ?? null });
+    const json = JSON.stringify({ tools: request.tools, tool_choice: request.tool_choice ?? null });
+    keepRequestJson(request, json);
+    return json;
   } catch (err) {
     throw new GuidedUnavailableError(
       `the job could not be sent to the grammar engine: ${err instanceof Error ? err.message : String(err)}`,

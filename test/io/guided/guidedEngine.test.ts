@@ -196,3 +196,23 @@ test("a run's answers come back together, in order, each the job's own verdict",
     await engine.close();
   }
 });
+
+test('a tool set seen before is sent as the text written for it the first time, not walked again', async () => {
+  const engine = new GuidedEngine({ onLog: () => undefined });
+  let reads = 0;
+  const fn = { name: 'f', parameters: { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] } };
+  // Every walk of the tools (their depth, their JSON) reads the function's name.
+  const counted = Object.defineProperty({ type: 'function' }, 'function', { enumerable: true, get: () => (reads++, fn) });
+  const request = { tools: [counted] as unknown as ChatTool[], tool_choice: 'auto' as const };
+  try {
+    const first = await engine.whatIf(request, completion('{"a": "x"}'), KIMI);
+    assert.equal(first.ran && first.result.accepted, true);
+    const afterFirst = reads;
+    assert.ok(afterFirst > 0);
+    const second = await engine.whatIf(request, completion('{"a": 1}'), KIMI);
+    assert.equal(second.ran && second.result.accepted, false, 'the second record is judged by the same tools');
+    assert.equal(reads, afterFirst, 'the tools were not read again');
+  } finally {
+    await engine.close();
+  }
+});
