@@ -86,9 +86,31 @@ class IdAssigner {
 
 export function planDeltas(tokens: readonly DeltaToken[], grouping: DeltaGrouping): DeltaPlan {
   const ids = new IdAssigner();
+  const perDelta = grouping.kind === 'tokens' ? Math.max(1, Math.floor(grouping.perDelta)) : NaN;
+  if (perDelta >= 1) return { deltas: byCount(tokens, perDelta, ids), decodeToken: ids.decode };
   const groups = group(tokens, grouping);
   const deltas = groups.map((g) => ({ text: g.map((t) => t.text).join(''), ids: g.map((t) => ids.id(t)) }));
   return { deltas, decodeToken: ids.decode };
+}
+
+/**
+ * `n` tokens per delta, built in one pass: the same deltas as grouping them first, without an array per group and
+ * a join per delta (a 1000-call completion is some 30,000 deltas of one token, on a short run's longest path).
+ */
+function byCount(tokens: readonly DeltaToken[], n: number, ids: IdAssigner): VllmDelta[] {
+  const deltas: VllmDelta[] = [];
+  for (let i = 0; i < tokens.length; i += n) {
+    const first = tokens[i] as DeltaToken;
+    let text = first.text;
+    const group = [ids.id(first)];
+    for (let j = i + 1; j < i + n && j < tokens.length; j++) {
+      const t = tokens[j] as DeltaToken;
+      text += t.text;
+      group.push(ids.id(t));
+    }
+    deltas.push({ text, ids: group });
+  }
+  return deltas;
 }
 
 function group(tokens: readonly DeltaToken[], grouping: DeltaGrouping): DeltaToken[][] {
