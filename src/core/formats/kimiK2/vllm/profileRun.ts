@@ -10,7 +10,7 @@
  */
 import { DeltaAccumulator } from '../../../trace/deltaAccumulator.ts';
 import type { Token } from '../../../tokens/token.ts';
-import { planDeltas, pseudoTokenize, type DeltaGrouping, type DeltaToken } from './vllmDeltas.ts';
+import { pseudoTokenize, streamDeltas, type DeltaGrouping, type DeltaToken } from './vllmDeltas.ts';
 import { vllmProfile } from './vllmProfiles.ts';
 import { SECTION_BEGIN } from '../kimiK2Markers.ts';
 import type { VllmCall, VllmDeltaEntry, VllmGroupingUsed, VllmRun, VllmRunInput } from '../../engineRun.ts';
@@ -47,7 +47,8 @@ function deltaTokens(text: string, tokens: readonly Token[], from: number): Delt
       return pseudoTokenize(text.slice(from));
     }
     at = t.charEnd;
-    rest.push(t.id !== undefined ? { text: t.text, id: t.id } : { text: t.text });
+    // The token itself (a delta token is its text and id): not a copy of each of some 30,000 kept to the end.
+    rest.push(t);
   }
   if (at !== text.length) return pseudoTokenize(text.slice(from));
   return rest;
@@ -90,7 +91,7 @@ export function runVllmProfile(input: VllmRunInput): VllmRun {
     grouping = { kind: 'tokens', perDelta };
     plan = { kind: 'tokens', perDelta };
   }
-  const { deltas: input_, decodeToken } = planDeltas(tokens, plan);
+  const { deltas: input_, decodeToken } = streamDeltas(tokens, plan);
   const parser = profile.createStreamParser({ decodeToken });
   const acc = new DeltaAccumulator({ fragments: false });
   const deltas: VllmDeltaEntry[] = [];

@@ -85,6 +85,19 @@ class IdAssigner {
 }
 
 export function planDeltas(tokens: readonly DeltaToken[], grouping: DeltaGrouping): DeltaPlan {
+  const { deltas, decodeToken } = streamDeltas(tokens, grouping);
+  return { deltas: [...deltas], decodeToken };
+}
+
+/**
+ * planDeltas one delta at a time: N-token deltas are made as they are read, so a long completion's plan (some 30,000
+ * deltas of one token for 1000 calls) is never held whole. Ids are handed out in token order either way, and a
+ * delta's ids are decoded once it is read, so the parser sees the same plan.
+ */
+export function streamDeltas(
+  tokens: readonly DeltaToken[],
+  grouping: DeltaGrouping,
+): { deltas: Iterable<VllmDelta>; decodeToken: DeltaPlan['decodeToken'] } {
   const ids = new IdAssigner();
   const perDelta = grouping.kind === 'tokens' ? Math.max(1, Math.floor(grouping.perDelta)) : NaN;
   if (perDelta >= 1) return { deltas: byCount(tokens, perDelta, ids), decodeToken: ids.decode };
@@ -93,12 +106,8 @@ export function planDeltas(tokens: readonly DeltaToken[], grouping: DeltaGroupin
   return { deltas, decodeToken: ids.decode };
 }
 
-/**
- * `n` tokens per delta, built in one pass: the same deltas as grouping them first, without an array per group and
- * a join per delta (a 1000-call completion is some 30,000 deltas of one token, on a short run's longest path).
- */
-function byCount(tokens: readonly DeltaToken[], n: number, ids: IdAssigner): VllmDelta[] {
-  const deltas: VllmDelta[] = [];
+/** `n` tokens per delta, without an array per group and a join per delta. */
+function* byCount(tokens: readonly DeltaToken[], n: number, ids: IdAssigner): Generator<VllmDelta> {
   for (let i = 0; i < tokens.length; i += n) {
     const first = tokens[i] as DeltaToken;
     let text = first.text;
@@ -108,9 +117,8 @@ function byCount(tokens: readonly DeltaToken[], n: number, ids: IdAssigner): Vll
       text += t.text;
       group.push(ids.id(t));
     }
-    deltas.push({ text, ids: group });
+    yield { text, ids: group };
   }
-  return deltas;
 }
 
 function group(tokens: readonly DeltaToken[], grouping: DeltaGrouping): DeltaToken[][] {
