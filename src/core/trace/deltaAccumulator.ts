@@ -26,6 +26,12 @@ export class DeltaAccumulator {
   private sawReasoning = false;
   private readonly calls = new Map<number, AccumulatedCall>();
 
+  /**
+   * With `fragments: false` each call's fragments stay empty: a caller that wants only the accumulated message (the
+   * vLLM profiles, ~30 fragments a call over thousands of calls) keeps no list it never reads.
+   */
+  constructor(private readonly options: { fragments: boolean } = { fragments: true }) {}
+
   add(delta: ParserDelta | null): void {
     if (!delta) return;
     if (typeof delta.content === 'string') {
@@ -47,7 +53,7 @@ export class DeltaAccumulator {
       const args = tc.function?.arguments;
       if (typeof args === 'string' && args !== '') {
         call.arguments += args;
-        call.fragments.push(args);
+        if (this.options.fragments) call.fragments.push(args);
       }
     }
   }

@@ -10,7 +10,7 @@
  */
 import { DeltaAccumulator } from '../../../trace/deltaAccumulator.ts';
 import type { Token } from '../../../tokens/token.ts';
-import { planDeltas, pseudoTokenize, type DeltaGrouping, type DeltaToken } from './vllmDeltas.ts';
+import { pseudoTokenize, streamDeltas, type DeltaGrouping, type DeltaToken } from './vllmDeltas.ts';
 import { vllmProfile } from './vllmProfiles.ts';
 import { SECTION_BEGIN } from '../kimiK2Markers.ts';
 import type { VllmCall, VllmDeltaEntry, VllmGroupingUsed, VllmRun, VllmRunInput } from '../../engineRun.ts';
@@ -38,15 +38,20 @@ export function reasoningEnd(tokens: readonly Token[], textLength: number, start
 
 /** The tool parser's tokens: the completion's from `from` on, as recorded when they tile the text. */
 function deltaTokens(text: string, tokens: readonly Token[], from: number): DeltaToken[] {
-  const rest = tokens.filter((t) => t.charStart >= from);
+  const rest: DeltaToken[] = [];
   let at = from;
-  const tiles = rest.every((t) => {
-    const ok = t.charStart === at && t.charEnd > t.charStart && text.slice(t.charStart, t.charEnd) === t.text;
+  for (const t of tokens) {
+    if (t.charStart < from) continue;
+    // Compared in place (the token's text at its offsets), not through a slice per token.
+    if (t.charStart !== at || t.charEnd <= t.charStart || t.charEnd - t.charStart !== t.text.length || !text.startsWith(t.text, at)) {
+      return pseudoTokenize(text.slice(from));
+    }
     at = t.charEnd;
-    return ok;
-  });
-  if (!tiles || at !== text.length) return pseudoTokenize(text.slice(from));
-  return rest.map((t) => (t.id !== undefined ? { text: t.text, id: t.id } : { text: t.text }));
+    // The token itself (a delta token is its text and id): not a copy of each of some 30,000 kept to the end.
+    rest.push(t);
+  }
+  if (at !== text.length) return pseudoTokenize(text.slice(from));
+  return rest;
 }
 
 /** The recorded delta texts from `from` on (the reasoning parser had the ones before). */
@@ -86,9 +91,9 @@ export function runVllmProfile(input: VllmRunInput): VllmRun {
     grouping = { kind: 'tokens', perDelta };
     plan = { kind: 'tokens', perDelta };
   }
-  const { deltas: input_, decodeToken } = planDeltas(tokens, plan);
+  const { deltas: input_, decodeToken } = streamDeltas(tokens, plan);
   const parser = profile.createStreamParser({ decodeToken });
-  const acc = new DeltaAccumulator();
+  const acc = new DeltaAccumulator({ fragments: false });
   const deltas: VllmDeltaEntry[] = [];
   const spans: VllmRun['spans'] = [];
   let at = from;

@@ -85,10 +85,40 @@ class IdAssigner {
 }
 
 export function planDeltas(tokens: readonly DeltaToken[], grouping: DeltaGrouping): DeltaPlan {
+  const { deltas, decodeToken } = streamDeltas(tokens, grouping);
+  return { deltas: [...deltas], decodeToken };
+}
+
+/**
+ * planDeltas one delta at a time: N-token deltas are made as they are read, so a long completion's plan (some 30,000
+ * deltas of one token for 1000 calls) is never held whole. Ids are handed out in token order either way, and a
+ * delta's ids are decoded once it is read, so the parser sees the same plan.
+ */
+export function streamDeltas(
+  tokens: readonly DeltaToken[],
+  grouping: DeltaGrouping,
+): { deltas: Iterable<VllmDelta>; decodeToken: DeltaPlan['decodeToken'] } {
   const ids = new IdAssigner();
+  const perDelta = grouping.kind === 'tokens' ? Math.max(1, Math.floor(grouping.perDelta)) : NaN;
+  if (perDelta >= 1) return { deltas: byCount(tokens, perDelta, ids), decodeToken: ids.decode };
   const groups = group(tokens, grouping);
   const deltas = groups.map((g) => ({ text: g.map((t) => t.text).join(''), ids: g.map((t) => ids.id(t)) }));
   return { deltas, decodeToken: ids.decode };
+}
+
+/** `n` tokens per delta, without an array per group and a join per delta. */
+function* byCount(tokens: readonly DeltaToken[], n: number, ids: IdAssigner): Generator<VllmDelta> {
+  for (let i = 0; i < tokens.length; i += n) {
+    const first = tokens[i] as DeltaToken;
+    let text = first.text;
+    const group = [ids.id(first)];
+    for (let j = i + 1; j < i + n && j < tokens.length; j++) {
+      const t = tokens[j] as DeltaToken;
+      text += t.text;
+      group.push(ids.id(t));
+    }
+    yield { text, ids: group };
+  }
 }
 
 function group(tokens: readonly DeltaToken[], grouping: DeltaGrouping): DeltaToken[][] {

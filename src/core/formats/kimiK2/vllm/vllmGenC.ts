@@ -12,7 +12,7 @@
  */
 import type { ToolCallDelta } from '../../toolCallFormat.ts';
 import { PY_RE_DIGIT, PY_RE_DOT, PY_RE_SPACE, firstPiece, pyStrip } from './pyText.ts';
-import { GenCEngine, type EngineEvent } from './vllmGenCEngine.ts';
+import { GenCEngine, argPieces, type EngineEvent } from './vllmGenCEngine.ts';
 import type { VllmDeltaMessage, VllmExtraction, VllmProfile, VllmStreamOptions, VllmStreamParser } from './vllmProfile.ts';
 
 const TOOL_ID = new RegExp(`^(${PY_RE_DOT}+:${PY_RE_DIGIT}+)`, 'u');
@@ -182,18 +182,29 @@ class GenCSession {
     calls.push({ index, id: slot.id, type: 'function', function: { name: parsed.name } });
   }
 
+  /**
+   * An argument run (the engine's event for the characters of a delta): read whole where the call is announced, or
+   * is by its header at the first character — the characters' chunks then merge into one in the delta anyway —,
+   * else character by character, as a name found in the arguments is looked for after each.
+   */
   private argChunk(e: EngineEvent, calls: ToolCallDelta[]): void {
     const slot = this.slot(e.tool);
+    if (slot.nameSent || (slot.name && idAndName(slot.name)?.name)) this.argPiece(e.tool, e.value, calls);
+    else for (const piece of argPieces(e)) this.argPiece(e.tool, piece, calls);
+  }
+
+  private argPiece(tool: number, value: string, calls: ToolCallDelta[]): void {
+    const slot = this.slot(tool);
     const sentBefore = slot.nameSent;
-    if (e.value) slot.args += e.value;
+    if (value) slot.args += value;
     if (!slot.nameSent) {
-      if (slot.name) this.announce(e.tool, calls, slot.name);
-      else if (e.value) this.announce(e.tool, calls, this.nameFromArgs(slot));
-    } else if (e.value) {
-      calls.push({ index: e.tool, function: { arguments: e.value } });
+      if (slot.name) this.announce(tool, calls, slot.name);
+      else if (value) this.announce(tool, calls, this.nameFromArgs(slot));
+    } else if (value) {
+      calls.push({ index: tool, function: { arguments: value } });
     }
     // The chunk that completed the announcement goes out with it.
-    if (e.value && !sentBefore && slot.nameSent) calls.push({ index: e.tool, function: { arguments: e.value } });
+    if (value && !sentBefore && slot.nameSent) calls.push({ index: tool, function: { arguments: value } });
   }
 
   private toolEnd(e: EngineEvent, calls: ToolCallDelta[]): void {

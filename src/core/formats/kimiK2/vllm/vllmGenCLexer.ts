@@ -17,6 +17,8 @@ export class GenCLexer {
   private readonly literals: ReadonlyArray<readonly [text: string, terminal: string]>;
   private readonly firstChars: ReadonlySet<string>;
   private readonly prefixes: ReadonlySet<string>;
+  /** The longest marker's length: a buffer this long or longer is no proper prefix of one. */
+  private readonly longest: number;
 
   constructor(literals: ReadonlyArray<readonly [text: string, terminal: string]>) {
     this.literals = literals;
@@ -24,6 +26,7 @@ export class GenCLexer {
     const prefixes = new Set<string>();
     for (const [text] of literals) for (let i = 1; i < text.length; i++) prefixes.add(text.slice(0, i));
     this.prefixes = prefixes;
+    this.longest = Math.max(0, ...literals.map(([text]) => text.length));
   }
 
   /** True when the text has no character a marker can start with. */
@@ -59,7 +62,8 @@ export class GenCLexer {
       for (const lit of this.literals) {
         if (this.buffer.startsWith(lit[0]) && (best === null || lit[0].length > best[0].length)) best = lit;
       }
-      if (!final && this.prefixes.has(this.buffer)) {
+      // The length first: a set lookup hashes the whole buffer, which is the rest of the text when all of it is fed at once.
+      if (!final && this.buffer.length < this.longest && this.prefixes.has(this.buffer)) {
         // Still undecided: wait for the next chunk. (A complete marker that is also the prefix of a longer
         // one would wait too; the Kimi markers have no such pair.)
         const buf = this.buffer;
@@ -86,8 +90,8 @@ export class GenCLexer {
       if (!this.firstChars.has(buf[i] as string)) continue;
       const rest = buf.length - i;
       for (const [text] of this.literals) {
-        const n = Math.min(rest, text.length);
-        if (buf.slice(i, i + n) === text.slice(0, n)) return i;
+        // Compared in place: no slice of the buffer at every candidate position.
+        if (buf.startsWith(rest < text.length ? text.slice(0, rest) : text, i)) return i;
       }
     }
     return buf.length;

@@ -192,6 +192,28 @@ const FIXTURES: Fixture[] = [
     },
   },
   {
+    // Generation C reads the arguments of a call with no usable header character by character, for a name: the
+    // chunk that completes one (right after a held top-level bracket here) goes out with its announcement.
+    name: 'a name found in the arguments, after a held bracket',
+    deltas: ['Q ', SB, CB, ARG, '{"x": 1}', '}, "name": "f:1', '", "y": [1]}', CE, SE],
+    stream: {
+      C: [content('Q '), null, null, null, null, null, call(0, 'f:1', 'f', '", "y": [1'), args(0, ']}'), null],
+    },
+    extract: {
+      C: { tools_called: true, content: 'Q ', tool_calls: [{ id: 'f:1', name: 'f', arguments: '{"x": 1}}, "name": "f:1", "y": [1]}' }] },
+    },
+  },
+  {
+    name: 'a header that does not parse, then a name in the arguments',
+    deltas: ['Q ', SB, CB, 'functions.bad.0', ARG, '{"a": {"b": "}"}}', ', "name": "g:2"}', CE, SE],
+    stream: {
+      C: [content('Q '), null, null, null, null, null, call(0, 'g:2', 'g', '"'), args(0, '}'), null],
+    },
+    extract: {
+      C: { tools_called: true, content: 'Q ', tool_calls: [{ id: 'g:2', name: 'g', arguments: '{"a": {"b": "}"}}, "name": "g:2"}' }] },
+    },
+  },
+  {
     name: 'a call without argument text',
     deltas: ['Q ', SB, CB, 'functions.f:0', ARG, CE, SE],
     stream: { C: [content('Q '), null, null, null, null, call(0, 'functions.f:0', 'f', ''), null] },
