@@ -1,7 +1,7 @@
 /**
  * The moments of opening a trace in the editor (the extension's bundle loading, activation, the document opened, the
- * webview created, its first message, the first record sent, the list's last findings sent), for the workbench e2e
- * test, which prints the open → first paint path split into them (the webview marks its own side:
+ * webview created, its page written, its first message, the first record sent, the list's last findings sent), for
+ * the workbench e2e test, which prints the open → first paint path split into them (the webview marks its own side:
  * test/workbench/e2e.test.ts). Written only when TOOLSCOPE_OPEN_MARKS names a file (one JSON line per mark: its name,
  * the file it is about, the epoch time in ms and the process's CPU time in ms); otherwise nothing happens.
  */

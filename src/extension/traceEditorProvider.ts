@@ -19,7 +19,7 @@ import {
   type RecordSummary,
   type WebviewRequest,
 } from '../shared/protocol.ts';
-import { makeNonce, webviewPageHtml } from '../host/view/pageHtml.ts';
+import { makeNonce, webviewFailureHtml, webviewPageHtml } from '../host/view/pageHtml.ts';
 import { TraceSession } from '../host/view/traceSession.ts';
 import { FORMAT_SETTING, formatSettingFor } from './formatSetting.ts';
 import { TOKENIZER_SETTING, tokenizerSettingFor } from './tokenizerSetting.ts';
@@ -424,17 +424,29 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
     this.page ??= Promise.all([readFile(join(dist.fsPath, 'webview.js'), 'utf8'), readFile(join(dist.fsPath, 'webview.css'), 'utf8')]).then(
       ([script, style]) => ({ script, style }),
     );
-    // The page's first rows and record go in its HTML: a browser workbench holds every webview but the first about a
-    // second before its page loads (its service worker), time enough for the host to have them ready.
-    const [{ script, style }, initial] = await Promise.all([this.page, initialPage(document)]);
-    panel.webview.html = webviewPageHtml({
-      script,
-      style,
-      cspSource: panel.webview.cspSource,
-      nonce: makeNonce(),
-      title: basename(document.uri.fsPath),
-      initial: initial?.page,
-    });
+    // The page's first rows and record go in its HTML, which is written once they are read: this returns first. The
+    // workbench makes the webview's frame only when the editor has resolved, then loads it and registers its service
+    // worker (a browser workbench: 100–400 ms, and about a second more for every webview but the first), meanwhile.
+    const initial = initialPage(document);
+    let disposed = false;
+    panel.onDidDispose(() => (disposed = true));
+    void Promise.all([this.page, initial]).then(
+      ([{ script, style }, first]) => {
+        if (disposed) return;
+        panel.webview.html = webviewPageHtml({
+          script,
+          style,
+          cspSource: panel.webview.cspSource,
+          nonce: makeNonce(),
+          title: basename(document.uri.fsPath),
+          initial: first?.page,
+        });
+        openMark('page-written', document.uri.fsPath);
+      },
+      (err: unknown) => {
+        if (!disposed) panel.webview.html = webviewFailureHtml(err instanceof Error ? err.message : String(err));
+      },
+    );
     openMark('webview-created', document.uri.fsPath);
     const rpc: HostRpc = new HostRpc(
       (message) => void panel.webview.postMessage(message),
@@ -471,11 +483,13 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
     request: WebviewRequest,
     rpc: HostRpc,
     followUp: FollowUp,
-    initial: { record: boolean; guided: Promise<GuidedFindings | null> | null } | null,
+    initialRead: Promise<{ record: boolean; guided: Promise<GuidedFindings | null> | null } | null>,
   ): Promise<HostReply> {
     switch (request.type) {
       case 'ready': {
         openMark('first-message', document.uri.fsPath);
+        // (Read before the page was written: a page asks once it is.)
+        const initial = await initialRead;
         await document.firstRows();
         // Every row after this list comes as an event.
         const { summaries, lineErrors } = document.attach(rpc);

@@ -23,10 +23,20 @@ export function fakePanel() {
   const posted: Envelope[] = [];
   let receive: ((m: unknown) => unknown) | null = null;
   let nextId = 1;
+  let html = '';
+  /** Woken when the page is written (the provider writes it once its first rows and record are read). */
+  let onWritten: (() => void) | null = null;
+  const writtenOnce = new Promise<void>((r) => (onWritten = r));
   const panel = {
     webview: {
       options: {},
-      html: '',
+      get html(): string {
+        return html;
+      },
+      set html(value: string) {
+        html = value;
+        onWritten?.();
+      },
       cspSource: 'vscode-resource:',
       asWebviewUri: (u: unknown) => u,
       postMessage: (m: Envelope) => {
@@ -44,6 +54,11 @@ export function fakePanel() {
   return {
     panel,
     events,
+    /** The page's HTML once it is written. */
+    async written(): Promise<string> {
+      await writtenOnce;
+      return html;
+    },
     /** Everything posted to the webview so far, replies and events, in order. */
     posted: () => [...posted],
     /** Sends a request as the webview does and waits for its reply. */

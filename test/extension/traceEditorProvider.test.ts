@@ -34,7 +34,7 @@ test('trace editor: toolscope.format is read when the trace opens and re-applied
   await provider.resolveCustomEditor(document, view.panel as never);
   try {
     // The page carries the extension's bundle and stylesheet inline, under the page's nonce.
-    const html = view.panel.webview.html;
+    const html = await view.written();
     const nonce = /'nonce-([^']+)'/u.exec(html)?.[1];
     assert.ok(nonce, 'the CSP names a nonce');
     assert.ok(html.includes(`<script nonce="${nonce}">${FAKE_PAGE.script}`), 'the bundle inline under the nonce');
@@ -162,7 +162,7 @@ test('trace editor: Raw JSON opens a read-only virtual document (not an untitled
   const view = fakePanel();
   await provider.resolveCustomEditor(document, view.panel as never);
   // The reveal goes in the page's HTML, applied with its first rows (after the ready reply it could undo a pick).
-  const data = /<script type="application\/json" id="toolscope-initial">([^<]*)<\/script>/u.exec(view.panel.webview.html)?.[1];
+  const data = /<script type="application\/json" id="toolscope-initial">([^<]*)<\/script>/u.exec(await view.written())?.[1];
   assert.deepEqual((JSON.parse(data ?? '{}') as InitialPage).reveal, { recordId: 'hermes-clean-call', tab: 'compare' });
   const init = await view.request({ type: 'ready' });
   assert.equal(init.type, 'init');
@@ -242,7 +242,7 @@ test("trace editor: the page's HTML carries its first rows and the first row's r
   const view = fakePanel();
   await provider.resolveCustomEditor(document, view.panel as never);
   try {
-    const data = /<script type="application\/json" id="toolscope-initial">([^<]*)<\/script>/u.exec(view.panel.webview.html)?.[1];
+    const data = /<script type="application\/json" id="toolscope-initial">([^<]*)<\/script>/u.exec(await view.written())?.[1];
     assert.ok(data, 'the page carries its first rows');
     const initial = JSON.parse(data) as InitialPage;
     assert.equal(initial.init.type, 'init');
@@ -323,5 +323,50 @@ test('trace editor: while the list moves its rows wait (a message a second at mo
     document.dispose();
     registration.dispose();
     await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test("trace editor: the editor resolves before its page is written (the workbench makes the webview's frame meanwhile); the page, once written, carries its first record", async () => {
+  const { TraceEditorProvider, TRACE_VIEW_TYPE } = await load();
+  fake.settings.clear();
+  const registration = TraceEditorProvider.register({ extensionUri: Uri.file(fakeExtensionFolder()) } as never);
+  const provider = fake.providers.get(TRACE_VIEW_TYPE) as Provider;
+  const document = await provider.openCustomDocument(Uri.file(SAMPLES) as never);
+  const view = fakePanel();
+  await provider.resolveCustomEditor(document, view.panel as never);
+  try {
+    // Resolved: the first rows and record are still being read, the page not written yet.
+    assert.equal(view.panel.webview.html, '');
+    const data = /<script type="application\/json" id="toolscope-initial">([^<]*)<\/script>/u.exec(await view.written())?.[1];
+    const initial = JSON.parse(data ?? '{}') as InitialPage;
+    assert.ok(initial.record, 'the page carries its first record');
+    assert.equal(initial.record.key, initial.init.summaries[0]?.key);
+    const init = await view.request({ type: 'ready' });
+    assert.equal(init.type, 'init');
+  } finally {
+    document.dispose();
+    registration.dispose();
+  }
+});
+
+test('trace editor: a page that cannot be written (its bundle is missing) says why instead', async () => {
+  const { TraceEditorProvider, TRACE_VIEW_TYPE } = await load();
+  const { rmSync } = await import('node:fs');
+  fake.settings.clear();
+  const folder = fakeExtensionFolder();
+  rmSync(join(folder, 'dist', 'webview.js'));
+  const registration = TraceEditorProvider.register({ extensionUri: Uri.file(folder) } as never);
+  const provider = fake.providers.get(TRACE_VIEW_TYPE) as Provider;
+  const document = await provider.openCustomDocument(Uri.file(SAMPLES) as never);
+  const view = fakePanel();
+  await provider.resolveCustomEditor(document, view.panel as never);
+  try {
+    const html = await view.written();
+    assert.match(html, /Toolscope could not start/);
+    assert.match(html, /webview\.js/);
+    assert.doesNotMatch(html, /<script/);
+  } finally {
+    document.dispose();
+    registration.dispose();
   }
 });

@@ -98,9 +98,21 @@ async function openPath(marksFile: string, file: string, t0: number, frame: Fram
       'record painted': at('toolscope:record-painted'),
     };
   })()`);
-  const steps: Array<[string, number]> = [];
+  // The workbench's webview frame around the page (its index.html): created when the editor has resolved, it
+  // registers the webview service worker before it writes the page into a frame of its own.
+  const outer = await (
+    frame.parentFrame()?.evaluate<Record<string, number>>(`(() => {
+    const nav = performance.getEntriesByType('navigation')[0];
+    return {
+      'webview frame started': performance.timeOrigin,
+      'webview frame loaded': nav && nav.domContentLoadedEventEnd > 0 ? performance.timeOrigin + nav.domContentLoadedEventEnd : NaN,
+    };
+  })()`) ?? Promise.resolve({} as Record<string, number>)
+  ).catch(() => ({}) as Record<string, number>);
+  const steps: Array<[string, number]> = Object.entries(outer);
   const first = (name: string) => host.find((m) => m.mark === name)?.at ?? NaN;
-  for (const name of ['activate', 'activated', 'document-open', 'document-opened', 'webview-created']) steps.push([name, first(name)]);
+  for (const name of ['load', 'activate', 'activated', 'document-open', 'document-opened', 'webview-created', 'page-written'])
+    steps.push([name, first(name)]);
   // The page's own steps before the host hears it: a gap after 'ready asked' is the host's, one before it the page's.
   // 'page loaded' is the workbench's placeholder page (the webview writes the trace editor's page into it): in a
   // browser workbench every webview but the first waits about 1 s there for the webview service worker's new version

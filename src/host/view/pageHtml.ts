@@ -91,6 +91,22 @@ ${
 `;
 }
 
+/** The page inside VS Code when its own could not be written: the reason, as text (no script runs). */
+export function webviewFailureHtml(message: string): string {
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'">
+</head>
+<body>
+<h2>Toolscope could not start</h2>
+<pre>${escapeAttribute(message)}</pre>
+</body>
+</html>
+`;
+}
+
 /**
  * A self-contained report, bundle, stylesheet and data inline under the same CSP, in pieces, in order (a piece per record view): written one after another they are
  * the page, without the page ever being one string (a big trace's report can pass the longest string V8 makes).
