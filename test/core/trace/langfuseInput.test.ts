@@ -25,7 +25,9 @@ test('the fixture’s input cells read as JSON.parse reads them', () => {
     .split('\n')
     .filter((l) => l.trim() !== '')
     .map((l) => (JSON.parse(l) as { input: unknown }).input);
-  assert.ok(cells.some((c) => typeof c === 'string' && c.includes('"tools"')));
+  // Both SDKs' orders (fixture README): the Python SDK's tools first, the JS SDK's messages first.
+  assert.ok(cells.some((c) => typeof c === 'string' && c.startsWith('{"tools": [')));
+  assert.ok(cells.some((c) => typeof c === 'string' && c.startsWith('{"messages":[') && c.includes(',"tools":[')));
   for (const cell of cells) if (typeof cell === 'string') assertSameValue(cell, cell);
 });
 
