@@ -53,9 +53,9 @@ function keepTail(cell: string, comma: number, tools: unknown): void {
  * An `input` cell: JSON text parsed as jsonColumn does, but an object whose first member is a `tools` list followed by
  * `messages` (what Langfuse's Python SDK logs for an OpenAI chat call: `{"tools": […], "messages": […]}`), or whose
  * last member is a `tools` list (its JS SDK and the server's own merge: `{"messages": […], "tools": […]}`; see
- * docs/trace-format.md), has that list parsed once per distinct text. An agent
- * sends the same tools with every call, and their definitions are a large part of each cell (measured on the bench's
- * export: about a fifth of JSON.parse's time on `input`). The list is found by text: in JSON text a `"` inside a
+ * docs/trace-format.md), has that list parsed once per distinct text. An agent sends the same tools with every call,
+ * and their definitions are a large part of each cell (measured on the bench's export: about a fifth of JSON.parse's
+ * time on `input`). A tools-first cell: toolsFirstValue. A tools-last one: the list is found by text: in JSON text a `"` inside a
  * string is always escaped, so `"tools"` followed by `:` and `[` is a key, and the head before it, closed with `}`,
  * and the list must each parse on their own — together they are exactly the whole text's members, in its order.
  * Anything else (no such key, a head or list that does not parse) is parsed whole. A cached list is shared by the
