@@ -50,10 +50,12 @@ function keepTail(cell: string, comma: number, tools: unknown): void {
 }
 
 /**
- * An `input` cell: JSON text parsed as jsonColumn does, but an object whose last member is a `tools` list (what the
- * OpenAI integration logs: `{"messages": […], "tools": […]}`) has that list parsed once per distinct text. An agent
- * sends the same tools with every call, and their definitions are a large part of each cell (measured on the bench's
- * export: about a fifth of JSON.parse's time on `input`). The list is found by text: in JSON text a `"` inside a
+ * An `input` cell: JSON text parsed as jsonColumn does, but an object whose first member is a `tools` list followed by
+ * `messages` (what Langfuse's Python SDK logs for an OpenAI chat call: `{"tools": […], "messages": […]}`), or whose
+ * last member is a `tools` list (its JS SDK and the server's own merge: `{"messages": […], "tools": […]}`; see
+ * docs/trace-format.md), has that list parsed once per distinct text. An agent sends the same tools with every call,
+ * and their definitions are a large part of each cell (measured on the bench's export: about a fifth of JSON.parse's
+ * time on `input`). A tools-first cell: toolsFirstValue. A tools-last one: the list is found by text: in JSON text a `"` inside a
  * string is always escaped, so `"tools"` followed by `:` and `[` is a key, and the head before it, closed with `}`,
  * and the list must each parse on their own — together they are exactly the whole text's members, in its order.
  * Anything else (no such key, a head or list that does not parse) is parsed whole. A cached list is shared by the
@@ -63,6 +65,10 @@ function keepTail(cell: string, comma: number, tools: unknown): void {
  */
 export function langfuseInputValue(cell: unknown): unknown {
   if (typeof cell !== 'string') return cell;
+  if (cell.startsWith(TOOLS_HEAD)) {
+    const value = toolsFirstValue(cell);
+    if (value !== undefined) return value;
+  }
   const known = knownTail(cell);
   const split = known ? { comma: cell.length - known.tail.length, listText: '' } : toolsMember(cell);
   if (split === null) return jsonColumn(cell);
@@ -135,6 +141,103 @@ function headObject(cell: string, comma: number): UnknownObject | null {
     return null;
   }
   return isObject(head) ? head : null;
+}
+
+const TOOLS_HEAD = '{"tools":';
+const MESSAGES_NAME = '"messages"';
+/** `"messages"` texts tried as the key after the list: a tool's schema may name a property `messages` too. */
+const MESSAGES_TRIES = 4;
+
+/** A cell's start up to and with the comma after its first member, `{"tools": […],`, seen before, with its list parsed. */
+interface KnownHead {
+  head: string;
+  tools: unknown;
+}
+
+/** The heads seen (at most TOOLS_CACHED; cleared when full) by their last TAIL_KEY characters, comma included. */
+const headsByEnd = new Map<string, KnownHead[]>();
+let headsKept = 0;
+
+/**
+ * A cell that begins `{"tools": [`: its list is found by the `"messages"` key after it (the Python SDK writes messages
+ * right after tools), the comma before that key and the `]` before the comma. The list's text between them either
+ * parses on its own — then it is exactly the cell's first value, JSON values being self-delimiting — or the next
+ * `"messages"` is tried. A head seen before is recognised by its text (compared as a slice, memcmp-like) and needs no
+ * parse or hash of its list. The rest, `"messages": […]}`, is parsed in place as the value of its one member; other
+ * members after it are parsed as the object `{` + rest, whose keys follow `tools` in the cell's order (a later `tools`
+ * overwrites the first in its place, as JSON.parse does). undefined: no such head (the caller parses otherwise).
+ */
+function toolsFirstValue(cell: string): unknown {
+  let from = TOOLS_HEAD.length;
+  for (let tries = 0; tries < MESSAGES_TRIES; tries++) {
+    const key = cell.indexOf(MESSAGES_NAME, from);
+    if (key < 0) return undefined;
+    from = key + MESSAGES_NAME.length;
+    let comma = key - 1;
+    while (comma > 0 && isSpace(cell.charCodeAt(comma))) comma--;
+    if (cell.charCodeAt(comma) !== 44 /* , */) continue;
+    let close = comma - 1;
+    while (close > 0 && isSpace(cell.charCodeAt(close))) close--;
+    if (cell.charCodeAt(close) !== 93 /* ] */) continue;
+    const tools = headTools(cell, comma, close);
+    if (tools === undefined) continue;
+    return restWithTools(cell, tools, comma, key);
+  }
+  return undefined;
+}
+
+/** The parsed list of the head that ends at `comma` (its `]` at `close`), or undefined when its text is no JSON. */
+function headTools(cell: string, comma: number, close: number): unknown {
+  const end = cell.slice(Math.max(0, comma + 1 - TAIL_KEY), comma + 1);
+  const candidates = headsByEnd.get(end);
+  if (candidates)
+    for (const known of candidates) if (known.head.length === comma + 1 && cell.slice(0, comma + 1) === known.head) return known.tools;
+  let open = TOOLS_HEAD.length;
+  while (isSpace(cell.charCodeAt(open))) open++;
+  if (cell.charCodeAt(open) !== 91 /* [ */ || open > close) return undefined;
+  const listText = cell.slice(open, close + 1);
+  let tools = toolsByText.get(listText);
+  if (tools === undefined) {
+    try {
+      tools = JSON.parse(listText) as unknown;
+    } catch {
+      return undefined;
+    }
+    if (toolsByText.size >= TOOLS_CACHED) toolsByText.clear();
+    toolsByText.set(listText, tools);
+  }
+  if (headsKept >= TOOLS_CACHED) {
+    headsByEnd.clear();
+    headsKept = 0;
+  }
+  const known = { head: cell.slice(0, comma + 1), tools };
+  if (candidates) candidates.push(known);
+  else headsByEnd.set(end, [known]);
+  headsKept++;
+  return tools;
+}
+
+/** `{"tools": <tools>,` + the cell after `comma` (the `"messages"` key at `key`) as JSON.parse reads the whole. */
+function restWithTools(cell: string, tools: unknown, comma: number, key: number): unknown {
+  let colon = key + MESSAGES_NAME.length;
+  while (isSpace(cell.charCodeAt(colon))) colon++;
+  let end = cell.length - 1;
+  while (end > colon && isSpace(cell.charCodeAt(end))) end--;
+  if (cell.charCodeAt(colon) === 58 /* : */ && cell.charCodeAt(end) === 125 /* } */) {
+    try {
+      return { tools, messages: JSON.parse(cell.slice(colon + 1, end)) as unknown };
+    } catch {
+      // Another member after `messages`, or no JSON: the rest as an object says which.
+    }
+  }
+  let rest: unknown;
+  try {
+    rest = JSON.parse(`{${cell.slice(comma + 1)}`);
+  } catch {
+    return jsonColumn(cell);
+  }
+  // Spread defines own properties (a `__proto__` key stays a key), as JSON.parse does.
+  return { tools, ...(rest as UnknownObject) };
 }
 
 /** JSON's whitespace. */
