@@ -3,9 +3,19 @@ import { build } from 'esbuild';
 import { Buffer } from 'node:buffer';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { realpathSync } from 'node:fs';
+
+/**
+ * A module served from a plugin's namespace: esbuild names it by `path` in the bundle (a comment and the module's key),
+ * so the path is the file's relative to this repository; the absolute one, which would put the building machine's
+ * folders into every shipped bundle, travels as plugin data.
+ */
+function inNamespace(file, namespace) {
+  const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+  return { path: relative(root, file).split('\\').join('/'), namespace, pluginData: { file } };
+}
 
 /**
  * @mlc-ai/web-xgrammar is a UMD bundle in a `"type": "module"` package: esbuild honours the flag, the UMD
@@ -16,14 +26,11 @@ export const umdAsCommonJs = {
   name: 'umd-as-commonjs',
   setup(b) {
     const require = createRequire(import.meta.url);
-    b.onResolve({ filter: /^@mlc-ai\/web-xgrammar$/ }, (args) => ({
-      path: require.resolve(args.path),
-      namespace: 'umd-as-commonjs',
-    }));
+    b.onResolve({ filter: /^@mlc-ai\/web-xgrammar$/ }, (args) => inNamespace(require.resolve(args.path), 'umd-as-commonjs'));
     b.onLoad({ filter: /.*/, namespace: 'umd-as-commonjs' }, async (args) => ({
-      contents: await readFile(args.path, 'utf8'),
+      contents: await readFile(args.pluginData.file, 'utf8'),
       loader: 'js',
-      resolveDir: dirname(args.path),
+      resolveDir: dirname(args.pluginData.file),
     }));
   },
 };
@@ -41,20 +48,17 @@ export function xgrammarWasmBeside(outdir) {
     name: 'xgrammar-wasm-beside',
     setup(b) {
       const require = createRequire(import.meta.url);
-      b.onResolve({ filter: /^@mlc-ai\/web-xgrammar$/ }, (args) => ({
-        path: require.resolve(args.path),
-        namespace: 'xgrammar-wasm-beside',
-      }));
+      b.onResolve({ filter: /^@mlc-ai\/web-xgrammar$/ }, (args) => inNamespace(require.resolve(args.path), 'xgrammar-wasm-beside'));
       b.onLoad({ filter: /.*/, namespace: 'xgrammar-wasm-beside' }, async (args) => {
-        const text = await readFile(args.path, 'utf8');
+        const text = await readFile(args.pluginData.file, 'utf8');
         const inlined = /wasmBinaryFile="data:application\/octet-stream;base64,([A-Za-z0-9+/=]+)"/.exec(text);
-        if (!inlined) throw new Error(`${args.path}: no inlined WASM found (has @mlc-ai/web-xgrammar changed its build?)`);
+        if (!inlined) throw new Error(`${args.pluginData.file}: no inlined WASM found (has @mlc-ai/web-xgrammar changed its build?)`);
         await mkdir(outdir, { recursive: true });
         await writeFile(join(outdir, XGRAMMAR_WASM), Buffer.from(inlined[1], 'base64'));
         return {
           contents: text.replace(inlined[0], `wasmBinaryFile=${JSON.stringify(XGRAMMAR_WASM)}`),
           loader: 'js',
-          resolveDir: dirname(args.path),
+          resolveDir: dirname(args.pluginData.file),
         };
       });
     },
