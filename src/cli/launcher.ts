@@ -14,7 +14,7 @@ import { setFlagsFromString } from 'node:v8';
 import { isMainThread } from 'node:worker_threads';
 import { prestartGuidedWorker } from '../io/guided/guidedWorkerStart.ts';
 import { compileWithCodeCache, requireWithCodeCache } from '../io/cache/codeCache.ts';
-import { DEFAULT_RUN_FLAGS, newBootGate, release, shortRunFlags, type BootGate } from './workerBootGate.ts';
+import { DEFAULT_RUN_FLAGS, longRunFlags, newBootGate, release, shortRunFlags, type BootGate } from './workerBootGate.ts';
 import { startupMark } from '../core/util/startupMarks.ts';
 
 /**
@@ -50,7 +50,10 @@ function launch(): void {
   startupMark('launcher');
   const args = process.argv.slice(2);
   const load = createRequire(__filename);
-  /** Set for a short run: the worker sets the V8 flags once it has booted and this thread has checked its bundle's cache. */
+  /**
+   * Set for a short run and a long one on this thread alone: the worker sets the V8 flags once it has booted and this
+   * thread has checked its bundle's cache.
+   */
   let gate: BootGate | null = null;
   if (
     (args[0] === 'analyze' || args[0] === 'report') &&
@@ -62,8 +65,13 @@ function launch(): void {
     // compilations before it ends: measured, a short run ended ~100 ms after its last record, for code it no longer
     // needed. Long runs keep the optimised code (it pays back on thousands of records).
     // Set by the worker once it has booted (workerBootGate.ts): flags changed at run time cost its bootstrap ~18 ms.
+    // A long run on this thread alone: xgrammar's grammar compiler is not optimised for its one compile (workerBootGate.ts).
+    const long = longRunFlags(args, availableParallelism());
     if (shortRun(args.slice(1).filter((a) => a === '-' || !a.startsWith('-')))) {
       gate = newBootGate(shortRunFlags(availableParallelism()));
+      prestartGuidedWorker(join(__dirname, 'guidedWorker.js'), undefined, gate);
+    } else if (long) {
+      gate = newBootGate(long);
       prestartGuidedWorker(join(__dirname, 'guidedWorker.js'), undefined, gate);
     } else prestartGuidedWorker(join(__dirname, 'guidedWorker.js'));
   }

@@ -156,7 +156,8 @@ test("short runs (WASM flags set at run time) and long runs share the CLI's cach
   const { dir, dist, cache } = await builtCli();
   try {
     const samples = join(ROOT, 'samples');
-    // A file is a short run (the launcher sets V8 flags); a directory is a long one (it does not).
+    // A file is a short run (the launcher sets V8 flags); a directory is a long one, which sets its own on one thread
+    // (--jobs 1: src/cli/workerBootGate.ts).
     const stamps = () =>
       new Map(readdirSync(join(cache, 'toolscope')).map((f) => [f, statSync(join(cache, 'toolscope', f)).mtimeMs] as const));
     run(dist, cache, [SAMPLE]);
@@ -172,6 +173,13 @@ test("short runs (WASM flags set at run time) and long runs share the CLI's cach
     run(dist, cache, [SAMPLE]);
     run(dist, cache, [samples, '--jobs', '1']);
     assert.deepEqual(stamps(), first, 'the second round uses the caches the first wrote, and writes none');
+    // A long run left to choose its threads sets no flags (a file thread may boot after them; one core aside): the
+    // engine's cache under V8's defaults is a third one, and the one-thread run's is kept beside it.
+    run(dist, cache, [samples]);
+    assert.equal(engineCaches(cache).length, availableParallelism() > 1 ? 3 : 2, 'the one-thread long run has flags of its own');
+    run(dist, cache, [samples, '--jobs', '1']);
+    const third = stamps();
+    for (const [f, t] of first) assert.equal(third.get(f), t, `${f} kept and not written again`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -9,7 +9,16 @@ import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
-import { DEFAULT_RUN_FLAGS, FEW_CORES_FLAGS, newBootGate, release, SHORT_RUN_FLAGS, shortRunFlags } from '../../src/cli/workerBootGate.ts';
+import {
+  DEFAULT_RUN_FLAGS,
+  FEW_CORES_FLAGS,
+  LONG_RUN_FLAGS,
+  longRunFlags,
+  newBootGate,
+  release,
+  SHORT_RUN_FLAGS,
+  shortRunFlags,
+} from '../../src/cli/workerBootGate.ts';
 
 const GATE = resolve(import.meta.dirname, '../../src/cli/workerBootGate.ts');
 
@@ -91,12 +100,13 @@ test('a short run on 2 cores or fewer also holds back the optimising compiler; t
   assert.equal(shortRunFlags(2), `${SHORT_RUN_FLAGS} ${FEW_CORES_FLAGS}`);
   assert.equal(shortRunFlags(1), `${SHORT_RUN_FLAGS} ${FEW_CORES_FLAGS}`);
   assert.equal(shortRunFlags(8), SHORT_RUN_FLAGS);
-  // Every flag a short run may set is put back by DEFAULT_RUN_FLAGS (V8's defaults), before the CLI's cache is written.
+  // Every flag a gated run may set is put back by DEFAULT_RUN_FLAGS (V8's defaults), before the CLI's cache is written.
   const names = (flags: string) => flags.split(' ').map((f) => f.replace(/^--(no-)?/, '').replace(/=.*/, ''));
-  assert.deepEqual(names(DEFAULT_RUN_FLAGS).sort(), names(shortRunFlags(1)).sort());
+  assert.deepEqual(names(DEFAULT_RUN_FLAGS).sort(), names(`${shortRunFlags(1)} ${LONG_RUN_FLAGS}`).sort());
   for (const [given, set] of [
     [shortRunFlags(2), shortRunFlags(2)],
     [SHORT_RUN_FLAGS, SHORT_RUN_FLAGS],
+    [LONG_RUN_FLAGS, LONG_RUN_FLAGS],
     ['--allow-natives-syntax', SHORT_RUN_FLAGS],
   ] as const) {
     const gate = { ...newBootGate(), flags: given };
@@ -112,6 +122,22 @@ parentPort.postMessage(require(${JSON.stringify(GATE)}).passBootGate(workerData,
     } finally {
       await worker.terminate();
     }
+  }
+});
+
+test('a long run sets its flags only where it stays on the starting thread (no file thread boots after them)', () => {
+  for (const [args, cores, flags] of [
+    [['analyze', 'dir', '--jobs', '1'], 2, LONG_RUN_FLAGS],
+    [['report', 'dir', '--jobs=1', '--out', 'x.html'], 8, LONG_RUN_FLAGS],
+    [['analyze', 'dir', '--jobs', '2', '--jobs', '1'], 2, LONG_RUN_FLAGS],
+    [['analyze', 'dir'], 1, LONG_RUN_FLAGS],
+    [['analyze', 'dir'], 2, null],
+    [['analyze', 'dir', '--jobs', '2'], 2, null],
+    [['analyze', 'dir', '--jobs=4'], 1, LONG_RUN_FLAGS],
+    [['analyze', 'dir', '--jobs'], 2, null],
+    [['analyze', '--jobs', '12', 'dir'], 8, null],
+  ] as const) {
+    assert.equal(longRunFlags(args, cores), flags, `${args.join(' ')} on ${cores} cores`);
   }
 });
 
