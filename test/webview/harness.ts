@@ -25,6 +25,11 @@ export const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url));
 /** Debian's chromium (TOOLSCOPE_CHROMIUM_PATH overrides it, e.g. to check the skip path). */
 export const CHROMIUM = process.env.TOOLSCOPE_CHROMIUM_PATH || '/usr/bin/chromium';
 export const RESULTS = join(ROOT, 'test-results', 'webview');
+/**
+ * Where the pages' bundle (dist/webview.js and .css) comes from: this checkout, or TOOLSCOPE_WEBVIEW_ROOT, another
+ * checkout's build served as it is (not rebuilt), to compare a change with the build before it in the same test.
+ */
+const BUNDLE_ROOT = process.env.TOOLSCOPE_WEBVIEW_ROOT || ROOT;
 
 export const CHROMIUM_ARGS = [
   '--headless',
@@ -58,6 +63,7 @@ function newestMtime(dir: string): number {
 
 /** Builds dist/webview.js and dist/webview.css when they are older than their sources. */
 export function ensureBuilt(): void {
+  if (BUNDLE_ROOT !== ROOT) return;
   const js = join(ROOT, 'dist', 'webview.js');
   const css = join(ROOT, 'dist', 'webview.css');
   // The stylesheets are in webview/ beside the modules that import them.
@@ -90,7 +96,7 @@ export class PageServer {
       if (path === '/dist/webview.js' || path === '/dist/webview.css') {
         const type = path.endsWith('.js') ? 'text/javascript' : 'text/css';
         res.writeHead(200, { 'content-type': `${type}; charset=utf-8`, 'cache-control': 'no-store' });
-        res.end(readFileSync(join(ROOT, path)));
+        res.end(readFileSync(join(BUNDLE_ROOT, path)));
         return;
       }
       res.writeHead(path === '/favicon.ico' ? 204 : 404);
@@ -111,7 +117,10 @@ export class PageServer {
 }
 
 export function bundle(): { script: string; style: string } {
-  return { script: readFileSync(join(ROOT, 'dist', 'webview.js'), 'utf8'), style: readFileSync(join(ROOT, 'dist', 'webview.css'), 'utf8') };
+  return {
+    script: readFileSync(join(BUNDLE_ROOT, 'dist', 'webview.js'), 'utf8'),
+    style: readFileSync(join(BUNDLE_ROOT, 'dist', 'webview.css'), 'utf8'),
+  };
 }
 
 export async function reportData(paths: string[], title = 'test', options: AnalysisOptions = {}): Promise<EmbeddedTrace> {

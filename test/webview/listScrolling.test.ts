@@ -12,6 +12,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { browserSuite, js, openPage, openVsCodePage } from './harness.ts';
+import { mainThreadWork } from './rendererTrace.ts';
 import { recordWithSchema, traceText } from '../fixtures/hostileSchemas.ts';
 
 const RECORDS = 20_000;
@@ -133,7 +134,13 @@ describe('record list scrolling', () => {
       );
       const listed = await js<string>(page, `document.querySelector('.list-count').textContent`);
       const asked = host.requests.length;
+      // TOOLSCOPE_TRACE_SCROLL=1: the fling under Chromium's tracing (which costs frames), the page's work per frame by step.
+      const tracing = process.env.TOOLSCOPE_TRACE_SCROLL === '1';
+      if (tracing)
+        await suite.browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8'] });
       const flung = await fling(page);
+      if (tracing)
+        console.log(`the fling's main threads (Chromium trace): ${mainThreadWork(await suite.browser.stopTracing(), flung.deltas.length)}`);
       const idle = frameFigures(await idleFrames(await suite.browser.newPage()));
       const list = frameFigures(flung.deltas);
       console.log(
