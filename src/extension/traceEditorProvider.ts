@@ -408,9 +408,10 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
     openMark('document-open', uri.fsPath);
     // Nothing of the first paint needs a grammar engine (a record's what-if findings follow it): a worker loading
     // xgrammar's WASM meanwhile took a core from the extension host and the page on a 2-core machine. The engines
-    // start when a page of this trace says it painted its first record.
+    // start when a page of this trace says it painted its first record. (Engines already up run its what-ifs at once.)
     let painted: () => void = () => undefined;
-    guidedEngine().holdUntil(new Promise<void>((resolve) => (painted = resolve)), FIRST_PAINT_HOLD_MS);
+    const engines = guidedEngine();
+    if (!engines.started) engines.holdUntil(new Promise<void>((resolve) => (painted = resolve)), FIRST_PAINT_HOLD_MS);
     let session: TraceSession;
     try {
       session = await TraceSession.open(uri.fsPath, basename(uri.fsPath), await analysisSettingsFor(uri), {}, listWorkers());

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { copyFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { HostEvent, HostReply, InitialPage, RecordView, TraceInfo } from '../../src/shared/protocol.ts';
+import type { HostReply, InitialPage, RecordView, TraceInfo } from '../../src/shared/protocol.ts';
 import type { TraceEditorProvider as Provider } from '../../src/extension/traceEditorProvider.ts';
 
 import { fake, Uri } from './fakeVscode.ts';
@@ -21,7 +21,6 @@ async function load() {
 }
 
 const SAMPLES = fileURLToPath(new URL('../../samples/other-formats.jsonl', import.meta.url));
-const KIMI = fileURLToPath(new URL('../../samples/kimi-k2-raw-completions.jsonl', import.meta.url));
 
 test('trace editor: toolscope.format is read when the trace opens and re-applied when it changes', async () => {
   const { TraceEditorProvider, TRACE_VIEW_TYPE } = await load();
@@ -344,32 +343,6 @@ test("trace editor: the editor resolves before its page is written (the workbenc
     assert.equal(initial.record.key, initial.init.summaries[0]?.key);
     const init = await view.request({ type: 'ready' });
     assert.equal(init.type, 'init');
-  } finally {
-    document.dispose();
-    registration.dispose();
-  }
-});
-
-test('trace editor: the grammar engines wait for the page to paint its first record (the what-ifs queue), then run', async () => {
-  const { TraceEditorProvider, TRACE_VIEW_TYPE } = await load();
-  const { guidedEngine } = await import('../../src/io/guided/guidedEnginePool.ts');
-  fake.settings.clear();
-  const registration = TraceEditorProvider.register({ extensionUri: Uri.file(fakeExtensionFolder()) } as never);
-  const provider = fake.providers.get(TRACE_VIEW_TYPE) as Provider;
-  const document = await provider.openCustomDocument(Uri.file(KIMI) as never);
-  const view = fakePanel({ paints: false });
-  await provider.resolveCustomEditor(document, view.panel as never);
-  const findings = (e: HostEvent) => e.type === 'guidedFindings' || (e.type === 'summaries' && (e.findings?.length ?? 0) > 0);
-  try {
-    await view.written();
-    const answered = guidedEngine().stats.jobs;
-    assert.equal((await view.request({ type: 'ready' })).type, 'init');
-    await new Promise((r) => setTimeout(r, 1000));
-    assert.equal(guidedEngine().stats.jobs, answered, 'no job reached a grammar engine before the page painted');
-    assert.ok(guidedEngine().waiting > 0, 'the what-ifs wait in the pool');
-    assert.equal(view.events().filter(findings).length, 0, 'no what-if answered before the page painted');
-    assert.equal((await view.request({ type: 'painted' })).type, 'ok');
-    await view.waitEvent(0, findings);
   } finally {
     document.dispose();
     registration.dispose();

@@ -135,6 +135,11 @@ export class GuidedEnginePool implements GrammarEngine {
     this.engines[0]?.warmUp();
   }
 
+  /** Whether a worker was started (or asked to start) already. */
+  get started(): boolean {
+    return this.engines.length > 0;
+  }
+
   /**
    * No worker starts and no job leaves the queue until `release` settles or `maxMs` have passed; jobs asked meanwhile
    * wait in their lanes (and may be re-prioritised or cancelled there). The trace editor holds the engines while a
