@@ -116,7 +116,8 @@ class EmbeddedConnection implements HostConnection {
         };
       case 'inView':
       case 'listMoving':
-        // A report holds every finding already, and nothing comes while the list moves.
+      case 'painted':
+        // A report holds every finding already, nothing comes while the list moves, and nothing waits for its paint.
         return { type: 'ok' };
       case 'openRaw': {
         const view = Object.hasOwn(this.data.records, body.key) ? this.data.records[body.key] : undefined;

@@ -419,7 +419,11 @@ export class Shell {
     else if (how === 'restore' && (document.activeElement === document.body || document.activeElement === null)) this.record.focus();
     if (!this.firstPaint) {
       this.firstPaint = true;
-      requestAnimationFrame(() => performance.mark('toolscope:record-painted'));
+      requestAnimationFrame(() => {
+        performance.mark('toolscope:record-painted');
+        // The host held work back for this paint (its grammar engines): it may start now.
+        void this.connection.request({ type: 'painted' });
+      });
     }
   }
 

@@ -37,6 +37,7 @@ import { rawRecordUri, registerRawRecordDocuments, setRawContent } from './rawRe
 import { listWorkers } from '../host/view/listWorkers.ts';
 import { configureEditorThreads } from '../host/view/editorThreads.ts';
 import { openMark } from './openMarks.ts';
+import { guidedEngine } from '../io/guided/guidedEnginePool.ts';
 
 export const TRACE_VIEW_TYPE = 'toolscope.trace';
 
@@ -70,6 +71,12 @@ const MOVING_LIMIT_MS = 5000;
 const INITIAL_ROWS = 200;
 /** A first record whose view is longer than this (JSON characters) is asked for by the page, not put in its HTML. */
 const INITIAL_RECORD_CHARS = 1_000_000;
+
+/**
+ * The grammar engines are held while a trace's first record is painted, at most this long, ms (a page that never
+ * says it painted: an empty trace, a page closed before): see openCustomDocument.
+ */
+const FIRST_PAINT_HOLD_MS = 3000;
 
 /** Every open trace editor's panel and its RPC: the stepping commands act on the active one. */
 const openViews = new Map<vscode.WebviewPanel, HostRpc>();
@@ -137,6 +144,8 @@ class TraceDocument implements vscode.CustomDocument {
     readonly uri: vscode.Uri,
     readonly session: TraceSession,
     private readonly onDispose: () => void,
+    /** A page of it painted its first record (or it closed): the grammar engines may start (openCustomDocument). */
+    readonly painted: () => void = () => undefined,
   ) {}
 
   /**
@@ -364,6 +373,7 @@ class TraceDocument implements vscode.CustomDocument {
 
   dispose(): void {
     this.disposed = true;
+    this.painted();
     clearTimeout(this.held);
     clearTimeout(this.moving);
     this.discardOutbox();
@@ -396,8 +406,20 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
   async openCustomDocument(uri: vscode.Uri): Promise<TraceDocument> {
     if (uri.scheme !== 'file') throw new Error(`Toolscope reads traces from disk by byte offset; ${uri.scheme}: files are not supported.`);
     openMark('document-open', uri.fsPath);
-    const session = await TraceSession.open(uri.fsPath, basename(uri.fsPath), await analysisSettingsFor(uri), {}, listWorkers());
-    const document: TraceDocument = new TraceDocument(uri, session, () => this.documents.delete(document));
+    // Nothing of the first paint needs a grammar engine (a record's what-if findings follow it): a worker loading
+    // xgrammar's WASM meanwhile took a core from the extension host and the page on a 2-core machine. The engines
+    // start when a page of this trace says it painted its first record. (Engines already up run its what-ifs at once.)
+    let painted: () => void = () => undefined;
+    const engines = guidedEngine();
+    if (!engines.started) engines.holdUntil(new Promise<void>((resolve) => (painted = resolve)), FIRST_PAINT_HOLD_MS);
+    let session: TraceSession;
+    try {
+      session = await TraceSession.open(uri.fsPath, basename(uri.fsPath), await analysisSettingsFor(uri), {}, listWorkers());
+    } catch (err) {
+      painted();
+      throw err;
+    }
+    const document: TraceDocument = new TraceDocument(uri, session, () => this.documents.delete(document), painted);
     this.documents.add(document);
     openMark('document-opened', uri.fsPath);
     return document;
@@ -530,6 +552,9 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
         return { type: 'ok' };
       case 'listMoving':
         document.listMoving();
+        return { type: 'ok' };
+      case 'painted':
+        document.painted();
         return { type: 'ok' };
       case 'vllmRun':
         return { type: 'vllm', view: await document.session.vllmRun(request.key, request.grouping) };

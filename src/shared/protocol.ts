@@ -341,6 +341,8 @@ export type WebviewRequest =
    * `inView` says. Answered `ok`.
    */
   | { type: 'listMoving' }
+  /** The page painted its first record: work held back for that first paint may start (the grammar engines). Answered `ok`. */
+  | { type: 'painted' }
   /** Run the record's raw completion through its vLLM profile again with another delta grouping. */
   | { type: 'vllmRun'; key: string; grouping: VllmGroupingChoice };
 

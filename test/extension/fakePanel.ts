@@ -19,7 +19,11 @@ export function fakeExtensionFolder(): string {
   return root;
 }
 
-export function fakePanel() {
+/**
+ * `paints`: the page says it painted once the `ready` reply is in (a page does once its first record is drawn, which
+ * the host's grammar engines wait for); false: the test sends `painted` itself.
+ */
+export function fakePanel({ paints = true }: { paints?: boolean } = {}) {
   const posted: Envelope[] = [];
   let receive: ((m: unknown) => unknown) | null = null;
   let nextId = 1;
@@ -67,7 +71,10 @@ export function fakePanel() {
       receive?.({ kind: 'request', id, body });
       for (let i = 0; i < 1000; i++) {
         const reply = posted.find((m) => m.kind === 'reply' && m.id === id);
-        if (reply?.kind === 'reply') return reply.body;
+        if (reply?.kind === 'reply') {
+          if (body.type === 'ready' && paints) receive?.({ kind: 'request', id: nextId++, body: { type: 'painted' } });
+          return reply.body;
+        }
         await new Promise((r) => setTimeout(r, 5));
       }
       throw new Error(`no reply to ${body.type}`);

@@ -61,6 +61,11 @@ describe('first paint', () => {
       );
       // Loose: the webview's own render of a sample record, from its reply to the painted frame.
       assert.ok(t('record-painted') - t('record-received') < 3000, 'record rendered and painted within 3 s of its reply');
+      // Then the page tells its host, which held its grammar engines back for this paint; once.
+      for (let i = 0; i < 100 && !host.requests.some((r) => r.type === 'painted'); i++) await page.waitForTimeout(50);
+      const kinds = host.requests.map((r) => r.type);
+      assert.equal(kinds.filter((k) => k === 'painted').length, 1, kinds.join(', '));
+      assert.ok(kinds.indexOf('painted') > kinds.indexOf('getRecord'), `painted after the record was asked: ${kinds.join(', ')}`);
     } finally {
       await host.close();
       await done();

@@ -286,6 +286,7 @@ export async function openVsCodePage(
         session.setInView(request.keys);
         return { type: 'ok' };
       case 'listMoving':
+      case 'painted':
         return { type: 'ok' };
     }
   });

@@ -4,15 +4,8 @@
  * draft-04. Each draft has its own ajv class (draft-04: ajv-draft-04; 06/07: ajv; 2019-09 and 2020-12: their
  * own builds), since the same keyword means different things across drafts (`items: […]`, `exclusiveMinimum`).
  */
-import AjvDraft07Module from 'ajv';
-import Ajv2019Module from 'ajv/dist/2019.js';
-import Ajv2020Module from 'ajv/dist/2020.js';
-import AjvDraft04Module from 'ajv-draft-04';
 import type { AnySchema, CodeOptions, Options } from 'ajv';
 import type AjvCore from 'ajv/dist/core.js';
-import { normalizeId } from 'ajv/dist/compile/resolve.js';
-import addFormatsModule from 'ajv-formats';
-import draft06MetaSchema from 'ajv/dist/refs/json-schema-draft-06.json';
 import { linearRegExp } from './linearRegExp.ts';
 import { PRECOMPILED_META_SCHEMA_VALIDATORS } from './metaSchemaValidators.ts';
 
@@ -55,13 +48,37 @@ export function schemaDraft(schema: unknown): SchemaDraft | null | 'unknown' {
 // CommonJS modules with a `default` export: unwrap for both esbuild and tsx.
 type AjvClass = new (options: Options) => AjvCore;
 const unwrap = <T>(m: unknown): T => ((m as { default?: T }).default ?? m) as T;
-const CLASSES: Record<SchemaDraft, AjvClass> = {
-  'draft-04': unwrap<AjvClass>(AjvDraft04Module),
-  'draft-06': unwrap<AjvClass>(AjvDraft07Module),
-  'draft-07': unwrap<AjvClass>(AjvDraft07Module),
-  '2019-09': unwrap<AjvClass>(Ajv2019Module),
-  '2020-12': unwrap<AjvClass>(Ajv2020Module),
+
+/**
+ * Each draft's ajv class, required when a schema of that draft is first checked (most traces use one draft). Loaded
+ * with the extension, ajv (its vocabularies, formats and every draft's class) was ~15 % of the CPU its bundle's
+ * evaluation took (57 against 66 ms, loaded machine) before `activate`; the first record checked loads it now, while
+ * the workbench makes the editor's webview.
+ */
+const CLASS_MODULES: Record<SchemaDraft, () => unknown> = {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  'draft-04': () => require('ajv-draft-04'),
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  'draft-06': () => require('ajv'),
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  'draft-07': () => require('ajv'),
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  '2019-09': () => require('ajv/dist/2019.js'),
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  '2020-12': () => require('ajv/dist/2020.js'),
 };
+const classes = new Map<SchemaDraft, AjvClass>();
+function ajvClass(draft: SchemaDraft): AjvClass {
+  let Ajv = classes.get(draft);
+  if (!Ajv) classes.set(draft, (Ajv = unwrap<AjvClass>(CLASS_MODULES[draft]())));
+  return Ajv;
+}
+
+type NormalizeId = typeof import('ajv/dist/compile/resolve.js').normalizeId;
+let normalize: NormalizeId | undefined;
+const normalizeId: NormalizeId = (id) =>
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  (normalize ??= (require('ajv/dist/compile/resolve.js') as typeof import('ajv/dist/compile/resolve.js')).normalizeId)(id);
 
 /**
  * The class, with `validateSchema` answered by the draft's precompiled meta-schema validator when the bundle has
@@ -72,7 +89,7 @@ const CLASSES: Record<SchemaDraft, AjvClass> = {
 const checkingClasses = new Map<SchemaDraft, AjvClass>();
 function checkingAheadOfTime(draft: SchemaDraft): AjvClass {
   let Ajv = checkingClasses.get(draft);
-  if (!Ajv) checkingClasses.set(draft, (Ajv = checkingClass(CLASSES[draft], draft)));
+  if (!Ajv) checkingClasses.set(draft, (Ajv = checkingClass(ajvClass(draft), draft)));
   return Ajv;
 }
 
@@ -101,7 +118,9 @@ function checkingClass(Ajv: AjvClass, draft: SchemaDraft): AjvClass {
 }
 
 type AddFormats = (ajv: AjvCore) => unknown;
-const addFormats = unwrap<AddFormats>(addFormatsModule);
+let formats: AddFormats | undefined;
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const addFormats = (ajv: AjvCore) => (formats ??= unwrap<AddFormats>(require('ajv-formats')))(ajv);
 
 /**
  * A new ajv for a draft. `ownProperties`: a property is present only when the arguments object has it itself
@@ -113,7 +132,7 @@ const addFormats = unwrap<AddFormats>(addFormatsModule);
 export function newAjv(draft: SchemaDraft, validateFormats: boolean, validateSchema = true, code: CodeOptions = {}): AjvCore {
   // An ajv made for standalone code (the build generating the validators) compiles what it checks with. (ajv checks
   // meta-schemas without formats whatever `validateFormats` says: one validator serves both kinds.)
-  const Ajv = code.source ? CLASSES[draft] : checkingAheadOfTime(draft);
+  const Ajv = code.source ? ajvClass(draft) : checkingAheadOfTime(draft);
   const ajv = new Ajv({
     allErrors: true,
     strict: false,
@@ -123,7 +142,9 @@ export function newAjv(draft: SchemaDraft, validateFormats: boolean, validateSch
     ownProperties: true,
     code: { regExp: linearRegExp, ...code },
   });
-  if (draft === 'draft-06') ajv.addMetaSchema(draft06MetaSchema);
+  if (draft === 'draft-06')
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    ajv.addMetaSchema(require('ajv/dist/refs/json-schema-draft-06.json') as Parameters<AjvCore['addMetaSchema']>[0]);
   addFormats(ajv);
   return ajv;
 }

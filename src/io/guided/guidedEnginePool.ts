@@ -79,6 +79,10 @@ export class GuidedEnginePool implements GrammarEngine {
   private laneDepth: number;
   private readonly memo = new Map<string, WhatIfOutcome>();
   private readonly inFlight = new Map<string, { run: Promise<WhatIfOutcome>; lane: WhatIfLane }>();
+  /** Holds on (holdUntil): no worker starts and no job leaves the queue while there is one. */
+  private holds = 0;
+  /** A warm-up asked for while held, done when the last hold ends. */
+  private warmWanted = false;
 
   constructor(private readonly options: GuidedEnginePoolOptions = {}) {
     this.maxWorkers = Math.max(1, options.workers ?? 1);
@@ -123,8 +127,42 @@ export class GuidedEnginePool implements GrammarEngine {
   }
 
   warmUp(): void {
+    if (this.holds > 0) {
+      this.warmWanted = true;
+      return;
+    }
     if (!this.engines.length) this.engine(1);
     this.engines[0]?.warmUp();
+  }
+
+  /** Whether a worker was started (or asked to start) already. */
+  get started(): boolean {
+    return this.engines.length > 0;
+  }
+
+  /**
+   * No worker starts and no job leaves the queue until `release` settles or `maxMs` have passed; jobs asked meanwhile
+   * wait in their lanes (and may be re-prioritised or cancelled there). The trace editor holds the engines while a
+   * trace's first record is painted, which needs none of them: a worker loading xgrammar's WASM took the CPU that the
+   * extension host and the page needed for it on a busy machine.
+   */
+  holdUntil(release: Promise<unknown>, maxMs: number): void {
+    this.holds++;
+    let held = true;
+    const end = () => {
+      if (!held) return;
+      held = false;
+      clearTimeout(timer);
+      if (--this.holds > 0) return;
+      if (this.warmWanted) {
+        this.warmWanted = false;
+        this.warmUp();
+      }
+      this.pump();
+    };
+    // Not unref'd: jobs waiting on the hold run when it ends, whatever else keeps the process alive.
+    const timer = setTimeout(end, maxMs);
+    release.then(end, end);
   }
 
   /** The lane what-ifs asked now go to. */
@@ -246,6 +284,7 @@ export class GuidedEnginePool implements GrammarEngine {
 
   private pump(): void {
     this.reprioritised();
+    if (this.holds > 0) return;
     while (this.queue.length) {
       const upNext = this.next(false) as Queued;
       const engine = this.engine(upNext.lane === DEFAULT_LANE ? this.depth : this.laneDepth);

@@ -117,3 +117,37 @@ test('grammar engine pool: a repeated what-if is found by its tools’ JSON text
     await pool.close();
   }
 });
+
+test('grammar engine pool: held (a first paint), no worker starts and no job runs until released, then all run; a hold ends by itself after its time', async () => {
+  const pool = new GuidedEnginePool({ workers: 1, onLog: () => undefined });
+  try {
+    let release: () => void = () => undefined;
+    pool.holdUntil(new Promise<void>((r) => (release = r)), 60_000);
+    pool.warmUp();
+    const lane: WhatIfLane = { priority: LANE.shown, cancelled: false };
+    const asked = pool.inLane(lane, () => pool.whatIf(request, { text: call('"1"'), tokens: [] }, { format: 'kimi_k2' }));
+    const gone: WhatIfLane = { priority: LANE.listed, cancelled: false };
+    const cancelled = pool.inLane(gone, () => pool.whatIf(request, { text: call('"2"'), tokens: [] }, { format: 'kimi_k2' }));
+    await new Promise((r) => setTimeout(r, 200));
+    assert.equal(pool.stats.starts, 0, 'no worker started while held (not even the warm-up)');
+    assert.equal(pool.waiting, 2);
+    // Cancelled while held: it ends at once all the same.
+    gone.cancelled = true;
+    pool.reprioritised();
+    assert.equal(pool.waiting, 1);
+    assert.equal(((await cancelled) as WhatIfOutcome & { ran: false }).why, 'the what-if was cancelled before it ran');
+    release();
+    const outcome = await asked;
+    assert.ok(outcome.ran && outcome.result.accepted, JSON.stringify(outcome));
+    assert.equal(pool.stats.starts, 1);
+
+    // A hold nobody releases ends after its time.
+    pool.holdUntil(new Promise<void>(() => undefined), 100);
+    const t0 = Date.now();
+    const later = await pool.inLane(lane, () => pool.whatIf(request, { text: call('"3"'), tokens: [] }, { format: 'kimi_k2' }));
+    assert.ok(later.ran && later.result.accepted);
+    assert.ok(Date.now() - t0 >= 90, `ran ${Date.now() - t0} ms after it was asked: not before the hold's end`);
+  } finally {
+    await pool.close();
+  }
+});
