@@ -19,6 +19,8 @@ import { writeBigTrace } from './bigTrace.ts';
 import { nodeStartMs, nodeStartNote } from './processBench.ts';
 
 export const EDITOR_TRACE_CHILD_FLAG = '--editor-trace-child';
+/** `bench.js --editor-list-child FILE [MB]`: the list worker's work over the file on one thread (see editorListChild). */
+export const EDITOR_LIST_CHILD_FLAG = '--editor-list-child';
 
 const RUNS = Number(process.env.TOOLSCOPE_BENCH_EDITOR_RUNS ?? 2);
 const TRACE_MB = Number(process.env.TOOLSCOPE_BENCH_EDITOR_MB ?? 200);
@@ -40,7 +42,8 @@ export interface EditorTraceRun {
   filledMs: number;
   pendingLeft: number;
   cpuMs: number;
-  threads: { name: string; cpuMs: number }[];
+  /** Per thread: its CPU, and the time it was ready to run but waited for a core (/proc schedstat). */
+  threads: { name: string; cpuMs: number; waitMs?: number }[];
   messages: { toWorkers: number; toWorkersBytes: number; fromWorkers: number; fromWorkersBytes: number };
 }
 
@@ -75,7 +78,7 @@ function describe(r: EditorTraceRun): string[] {
   const mb = (b: number) => `${(b / 1024 / 1024).toFixed(1)} MB`;
   return [
     `first rows ${s(r.firstRowsMs)}, shown record's what-if ${s(r.shownWhatIfMs)}, every row listed ${s(r.listedMs)}, every what-if filled ${s(r.filledMs)} after open${r.pendingLeft ? ` (${r.pendingLeft} rows still pending!)` : ''}`,
-    `CPU ${s(r.cpuMs)} in all: ${r.threads.map((t) => `${t.name} ${s(t.cpuMs)}`).join(', ')}`,
+    `CPU ${s(r.cpuMs)} in all: ${r.threads.map((t) => `${t.name} ${s(t.cpuMs)}${t.waitMs === undefined ? '' : ` (waited for a core ${s(t.waitMs)})`}`).join(', ')}`,
     `messages host → workers ${r.messages.toWorkers} (${mb(r.messages.toWorkersBytes)}), workers → host ${r.messages.fromWorkers} (${mb(r.messages.fromWorkersBytes)})`,
   ];
 }
@@ -101,11 +104,32 @@ function threadTicks(): Map<number, number> {
   return ticks;
 }
 
+/** Per-thread time waiting on a run queue, ready to run (ms; Linux /proc schedstat, when the kernel keeps it). */
+function threadWaits(): Map<number, number> {
+  const waits = new Map<number, number>();
+  let tids: string[];
+  try {
+    tids = readdirSync('/proc/self/task');
+  } catch {
+    return waits;
+  }
+  for (const tid of tids) {
+    try {
+      const [, waitNs] = readFileSync(`/proc/self/task/${tid}/schedstat`, 'utf8').split(' ');
+      waits.set(Number(tid), Number(waitNs) / 1e6);
+    } catch {
+      // The thread ended, or no schedstat.
+    }
+  }
+  return waits;
+}
+
 /** One run, in this fresh process: the editor host's steps over `file`, the figures as one JSON line. */
 export async function editorTraceChild(file: string): Promise<void> {
   // Threads by the Worker that started them (a Worker's thread is created in its constructor), and what crosses.
   const names = new Map<number, string>();
   const lastTicks = new Map<number, number>();
+  const lastWaits = new Map<number, number>();
   const messages = { toWorkers: 0, toWorkersBytes: 0, fromWorkers: 0, fromWorkersBytes: 0 };
   let meteringMs = 0;
   const size = (m: unknown) => {
@@ -144,6 +168,7 @@ export async function editorTraceChild(file: string): Promise<void> {
   (workerThreads as { Worker: typeof Original }).Worker = CountedWorker;
   const sample = () => {
     for (const [tid, t] of threadTicks()) lastTicks.set(tid, t);
+    for (const [tid, w] of threadWaits()) lastWaits.set(tid, w);
   };
   const sampler = setInterval(sample, 200);
 
@@ -155,6 +180,7 @@ export async function editorTraceChild(file: string): Promise<void> {
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
   const ticks0 = threadTicks();
+  const waits0 = threadWaits();
   configureEditorThreads();
   const session = await TraceSession.open(file, basename(file), {}, {}, listWorkers());
   const pending = new Set<string>();
@@ -192,6 +218,7 @@ export async function editorTraceChild(file: string): Promise<void> {
   clearInterval(sampler);
   const cpu = process.cpuUsage(cpu0);
   const byName = new Map<string, number>();
+  const waitByName = new Map<string, number>();
   const main = process.pid;
   for (const [tid, t] of lastTicks) {
     // Threads there before the open are V8's helpers (GC, compiling); those started since by no Worker of this thread
@@ -199,6 +226,8 @@ export async function editorTraceChild(file: string): Promise<void> {
     const name =
       tid === main ? 'host thread' : (names.get(tid) ?? (ticks0.has(tid) ? 'V8 helpers' : "workers' grammar workers + libuv pool"));
     byName.set(name, (byName.get(name) ?? 0) + (t - (ticks0.get(tid) ?? 0)) * 10);
+    const wait = lastWaits.get(tid);
+    if (wait !== undefined) waitByName.set(name, (waitByName.get(name) ?? 0) + wait - (waits0.get(tid) ?? 0));
   }
   const hostMs = byName.get('host thread');
   if (hostMs !== undefined) byName.set('host thread', hostMs - meteringMs);
@@ -210,12 +239,83 @@ export async function editorTraceChild(file: string): Promise<void> {
     filledMs,
     pendingLeft: pending.size,
     cpuMs: (cpu.user + cpu.system) / 1000 - meteringMs,
-    threads: [...byName].map(([name, cpuMs]) => ({ name: name === 'host thread' ? 'host thread (metering taken off)' : name, cpuMs })),
+    threads: [...byName].map(([name, cpuMs]) => ({
+      name: name === 'host thread' ? 'host thread (metering taken off)' : name,
+      cpuMs,
+      ...(waitByName.has(name) ? { waitMs: waitByName.get(name) } : {}),
+    })),
     messages,
   };
   await session.close();
   await listWorkers().close();
   await guidedEngine().close();
   process.stdout.write(JSON.stringify(run) + '\n');
+  process.exit(0);
+}
+
+/**
+ * The list worker's work alone, on this thread (`--editor-list-child FILE [MB]`): the file's first MB (all of it
+ * without) cut into the ranges the editor sends (4 MB), each served by `runListWorker` over a MessageChannel as a list
+ * worker serves its host's (the rows posted and cloned as they would cross threads), one range listed at a time. For
+ * a profile (`--cpu-prof`) or instruction counts (callgrind) of the list without the editor's threads around it.
+ * Prints this thread's CPU, the rows, and a digest of every row as the host ends up with it (its what-if applied):
+ * two builds that list the same rows print the same digest.
+ */
+export async function editorListChild(file: string, mb?: number): Promise<void> {
+  const { MessageChannel } = createRequire(__filename)('node:worker_threads') as typeof WorkerThreads;
+  const { createHash } = await import('node:crypto');
+  const { statSync } = await import('node:fs');
+  const { runListWorker } = await import('../src/host/view/listWorker.ts');
+  const { indexedRanges } = await import('../src/io/trace/traceRanges.ts');
+  const { guidedEngine } = await import('../src/io/guided/guidedEnginePool.ts');
+  type Answer = import('../src/host/view/listWorkerProtocol.ts').ListWorkerAnswer;
+  type Row = import('../src/shared/protocol.ts').RecordSummary;
+  const threadCpuMs = () => {
+    const stat = readFileSync('/proc/thread-self/stat', 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  };
+  const size = mb ? Math.min(statSync(file).size, mb * 1024 * 1024) : statSync(file).size;
+  const { port1, port2 } = new MessageChannel();
+  runListWorker(port2);
+  const rows = new Map<string, Row>();
+  let lineErrors = 0;
+  const listed = new Map<number, () => void>();
+  const done = new Map<number, Promise<void>>();
+  const doneBy = new Map<number, () => void>();
+  port1.on('message', (a: Answer) => {
+    if (a.type === 'batch') {
+      for (const s of a.summaries) rows.set(s.key, s);
+      for (const f of a.guided) rows.set(f.key, f.summary);
+      lineErrors += a.lineErrors.length;
+    } else if (a.type === 'guided') for (const f of a.findings) rows.set(f.key, f.summary);
+    else if (a.type === 'listed') listed.get(a.id)?.();
+    else doneBy.get(a.id)?.();
+  });
+  const t0 = performance.now();
+  const cpu0 = threadCpuMs();
+  let id = 0;
+  for await (const range of indexedRanges(file, size, 4 * 1024 * 1024)) {
+    const rangeId = ++id;
+    done.set(rangeId, new Promise<void>((r) => doneBy.set(rangeId, r)));
+    const isListed = new Promise<void>((r) => listed.set(rangeId, r));
+    port1.postMessage({ type: 'range', id: rangeId, range, fileName: basename(file), options: {}, inView: [] });
+    await isListed;
+  }
+  await Promise.all(done.values());
+  const cpuMs = threadCpuMs() - cpu0;
+  const wallMs = performance.now() - t0;
+  const digest = createHash('sha256');
+  let pending = 0;
+  for (const key of [...rows.keys()].sort()) {
+    const row = rows.get(key) as Row;
+    if (row.guidedPending) pending++;
+    digest.update(JSON.stringify(row));
+  }
+  port1.close();
+  await guidedEngine().close();
+  process.stdout.write(
+    JSON.stringify({ rows: rows.size, lineErrors, pending, cpuMs, wallMs, rowsDigest: digest.digest('hex').slice(0, 16) }) + '\n',
+  );
   process.exit(0);
 }

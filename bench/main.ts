@@ -10,7 +10,13 @@ import { benchFaults } from './faultsBench.ts';
 import { MEMORY_CHILD_FLAG, benchMemory, memoryChild } from './memoryBench.ts';
 import { benchBesideVllmOnly, benchCorpusOnly, benchParquetOnly, benchProcess } from './processBench.ts';
 import { benchCodeCache } from './codeCacheBench.ts';
-import { benchEditorTrace, EDITOR_TRACE_CHILD_FLAG, editorTraceChild } from './editorTraceBench.ts';
+import {
+  benchEditorTrace,
+  EDITOR_LIST_CHILD_FLAG,
+  EDITOR_TRACE_CHILD_FLAG,
+  editorListChild,
+  editorTraceChild,
+} from './editorTraceBench.ts';
 import { benchTableImport, TABLE_BREAKDOWN_FLAG, TABLE_CHILD_FLAG, tableImportBreakdown, tableImportChild } from './tableImportBench.ts';
 
 async function main(): Promise<void> {
@@ -54,6 +60,7 @@ async function entry(): Promise<void> {
   if (flag === MEMORY_CHILD_FLAG && path) return memoryChild(path, limit ? Number(limit) : undefined);
   if (flag === TABLE_CHILD_FLAG && path) return tableImportChild(path);
   if (flag === EDITOR_TRACE_CHILD_FLAG && path) return editorTraceChild(path);
+  if (flag === EDITOR_LIST_CHILD_FLAG && path) return editorListChild(path, limit ? Number(limit) : undefined);
   // `bench.js --editor-trace`: only the trace editor's pipeline over the workbench's 200 MB trace (editorTraceBench.ts).
   if (flag === '--editor-trace') return benchEditorTrace((line) => process.stdout.write(line + '\n'));
   if (flag === TABLE_BREAKDOWN_FLAG && path) return tableImportBreakdown(path);

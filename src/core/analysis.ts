@@ -443,13 +443,19 @@ function promptOf(record: LoadedRecord['record'], format: string, template: Anal
 }
 
 /** The first tool of each name, as K2-Vendor-Verifier resolves them; null when the request offers none. */
-function toolMap(tools: ChatTool[] | undefined): Map<string, ChatTool> | null {
+/** Each tool set's map, made once: the records of an agent's trace share one tool set (toolSets.ts). */
+const toolMaps = new WeakMap<ChatTool[], ReadonlyMap<string, ChatTool>>();
+
+function toolMap(tools: ChatTool[] | undefined): ReadonlyMap<string, ChatTool> | null {
   if (!Array.isArray(tools)) return null;
+  const kept = toolMaps.get(tools);
+  if (kept) return kept;
   const map = new Map<string, ChatTool>();
   for (const t of tools) {
     const name = t?.function?.name;
     if (typeof name === 'string' && !map.has(name)) map.set(name, t);
   }
+  toolMaps.set(tools, map);
   return map;
 }
 

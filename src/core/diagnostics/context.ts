@@ -42,7 +42,7 @@ export interface CheckContext {
   parse: ParseResult | null;
   response: ResponseMessage | null;
   /** The tools the request offered, by name (the first of each name, as K2-Vendor-Verifier does). */
-  tools: Map<string, ChatTool> | null;
+  tools: ReadonlyMap<string, ChatTool> | null;
   schemas: ToolSchemas;
   /** The calls to check: from the reference parse when there is a completion, else from the response. */
   calls: CheckedCall[];

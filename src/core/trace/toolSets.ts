@@ -19,17 +19,29 @@ const MAX_DEPTH = 128;
 
 export class ToolSets {
   private readonly recent: ChatTool[][] = [];
+  /**
+   * Copies found equal to a kept set, the latest first: a copy handed in again (a reader that shares one parsed tool
+   * set among its records: sharedToolSets.ts) is that set without walking it again.
+   */
+  private readonly copies: { copy: unknown; seen: ChatTool[] }[] = [];
 
   /** The tool set seen before that equals `tools`, or `tools` itself (kept for the records after it). */
   same<T>(tools: T): T {
     if (!Array.isArray(tools) || tools.length === 0) return tools;
     const recent = this.recent;
-    for (let i = 0; i < recent.length; i++) {
+    // (The set a copy was found equal to, while it is still kept; else compared as any other.)
+    const known = this.copies.find((c) => c.copy === tools)?.seen;
+    const at = known ? recent.indexOf(known) : -1;
+    for (let i = at >= 0 ? at : 0; i < recent.length; i++) {
       const seen = recent[i] as ChatTool[];
-      if (seen !== tools && !sameJson(seen, tools)) continue;
+      if (i !== at && seen !== tools && !sameJson(seen, tools)) continue;
       if (i > 0) {
         recent.splice(i, 1);
         recent.unshift(seen);
+      }
+      if (i !== at && seen !== tools) {
+        this.copies.unshift({ copy: tools, seen });
+        if (this.copies.length > RECENT) this.copies.pop();
       }
       return seen as T;
     }

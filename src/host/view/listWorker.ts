@@ -40,7 +40,8 @@ interface Job {
   end: number;
 }
 
-function runListWorker(port: MessagePort): void {
+/** Serves a list worker's requests on `port` (this thread's, or a bench's channel: bench/editorTraceBench.ts). */
+export function runListWorker(port: MessagePort): void {
   // Background work: the list and its what-ifs take the CPU only when the threads the user waits on leave it (the
   // extension host's thread, and the page's renderer where it shares the scheduler's group). Before the grammar
   // worker starts: it is this thread's, and inherits the priority.

@@ -157,8 +157,11 @@ export class TraceSession {
   /** The list's what-ifs under way, and the record views' (oldest first). */
   private readonly listWhatIfs = new Set<WhatIfUnderWay>();
   private readonly viewWhatIfs = new Set<WhatIfUnderWay>();
-  /** The batch being built: a what-if that answers before it is handed out completes its row there. */
-  private building: RecordSummary[] | null = null;
+  /**
+   * The batch being built, and where each of its rows is by key: a what-if that answers before it is handed out
+   * completes its row there (found by key, not by a search of the batch for each answer).
+   */
+  private building: { rows: RecordSummary[]; at: Map<string, number> } | null = null;
   /** Findings for rows already handed out, to go with the next batch (or `nextGuidedFindings`). */
   private readonly guidedOut: GuidedFindings[] = [];
   /**
@@ -354,7 +357,7 @@ export class TraceSession {
     while (this.listWhatIfs.size >= this.whatIfsAhead) await this.changed();
     const started = Date.now();
     const batch: ListBatch = { summaries: [], lineErrors: [], guided: [] };
-    this.building = batch.summaries;
+    const building = (this.building = { rows: batch.summaries, at: new Map<string, number>() });
     try {
       while (this.analysedEntries < this.listedHere && Date.now() - started < budgetMs && this.listWhatIfs.size < this.whatIfsAhead) {
         const entry = this.analysedEntries;
@@ -369,6 +372,7 @@ export class TraceSession {
           }
           const summary = recordSummary(key, entry, outcome.analysed, loaded.record);
           summary.guidedPending = outcome.guided !== null;
+          building.at.set(key, batch.summaries.length);
           batch.summaries.push(summary);
           if (outcome.guided) this.listWhatIf(key, entry, loaded, outcome.guided, lane);
         }
@@ -623,9 +627,9 @@ export class TraceSession {
         const summary = recordSummary(key, entry, complete, loaded.record);
         const findings: GuidedFindings = { key, diagnostics: complete.diagnostics, ignored: complete.ignored, summary };
         if (this.keepListFindings) this.listFindings.set(key, findings);
-        const building = this.building?.findIndex((s) => s.key === key) ?? -1;
-        if (building >= 0) {
-          (this.building as RecordSummary[])[building] = summary;
+        const building = this.building?.at.get(key);
+        if (this.building && building !== undefined) {
+          this.building.rows[building] = summary;
           return findings;
         }
         // Handed out already (the newest rows are at the end).

@@ -27,6 +27,29 @@ test('tool sets: an equal copy is handed the first object; tools that differ any
   assert.equal(sets.same('hostile' as unknown), 'hostile');
 });
 
+test('tool sets: a copy handed in again is the set it was found equal to, without walking it again', () => {
+  const sets = new ToolSets();
+  const first = tools();
+  sets.same(first);
+  let reads = 0;
+  const copy = new Proxy(tools(), {
+    get(target, key, receiver) {
+      if (key === '0') reads++;
+      return Reflect.get(target, key, receiver) as unknown;
+    },
+  });
+  assert.equal(sets.same(copy), first);
+  assert.equal(reads, 1, 'compared once');
+  assert.equal(sets.same(copy), first);
+  assert.equal(sets.same(copy), first);
+  assert.equal(reads, 1, 'not walked again');
+  const other = tools();
+  other[0]!.function.name = 'g';
+  assert.equal(sets.same(other), other, 'another set is still its own');
+  assert.equal(sets.same(copy), first, 'and the copy still the first');
+  assert.equal(reads, 1);
+});
+
 test('sameJson says equal only where JSON.stringify writes the same text', () => {
   const cases: [unknown, unknown][] = [
     [

@@ -45,7 +45,8 @@ export const deepseekDsmlFormat: ToolCallFormat = {
     structuralTag: buildDsmlStructuralTag,
   },
   detect(text: string): boolean {
-    return DSML_TOOL_TAGS.some((m) => text.includes(m));
+    // Every tag holds `DSML`: a text without it (nearly every text) is answered by one search, not fourteen.
+    return text.includes('DSML') && DSML_TOOL_TAGS.some((m) => text.includes(m));
   },
   createParser(options?: ParserOptions): StreamingParser {
     return new DeepSeekDsmlParser(options);

@@ -40,7 +40,8 @@ export const harmonyFormat: ToolCallFormat = {
     strippedEnds: [RETURN, CALL],
   },
   detect(text: string): boolean {
-    return /<\|(?:channel|message|constrain|call)\|>|<\|start\|>assistant/u.test(text);
+    // (Every tag opens with `<|`: a text without it is answered by one search, not the expression.)
+    return text.includes('<|') && /<\|(?:channel|message|constrain|call)\|>|<\|start\|>assistant/u.test(text);
   },
   createParser(options?: ParserOptions): StreamingParser {
     return new HarmonyParser(options);

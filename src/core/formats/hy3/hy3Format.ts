@@ -75,6 +75,8 @@ export const hy3Format: ToolCallFormat = {
     structuralTag: (tools, toolChoice, options) => buildHy3StructuralTag(tools, toolChoice, { shape: options?.shape }),
   },
   detect(text: string): boolean {
+    // Each tag below holds `<tool_` or `:opensource>`: a text with neither is answered by two searches, not seven.
+    if (!text.includes('<tool_') && !text.includes(`${HY3_SUFFIX}>`)) return false;
     return (
       text.includes(TOOL_CALLS_BEGIN) ||
       text.includes(HY3_TAGS.callsBegin) ||

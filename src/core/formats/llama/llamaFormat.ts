@@ -45,6 +45,8 @@ export const llamaFormat: ToolCallFormat = {
   // `<|python_tag|>`, Llama 4's `<|python_start|>` before a JSON object (before a list it is the pythonic format's), or
   // a turn end only Llama's vocabularies have (a bare call carries no other sign).
   detect(text: string): boolean {
+    // Every tag below opens with `<|`: a text without it is answered by one search, not six.
+    if (!text.includes('<|')) return false;
     const start = text.indexOf(PYTHON_START);
     if (start >= 0 && /^\s*\{/u.test(text.slice(start + PYTHON_START.length, start + PYTHON_START.length + 64))) return true;
     return [PYTHON_TAG, EOT_ID, EOM_ID, EOT, EOM].some((m) => text.includes(m));

@@ -37,6 +37,8 @@ export const qwen3CoderFormat: ToolCallFormat = {
   },
   detect(text: string): boolean {
     // `<tool_call>` then `<function=`; or, without the wrapper, a function tag followed by a parameter or its end.
+    // Both hold `<function=`: a text without it is answered by one search.
+    if (!text.includes('<function=')) return false;
     return (
       /<tool_call>\s*<function=/u.test(text) ||
       (!text.includes(TOOL_CALL_BEGIN) && /<function=[^>\n]*>\s*(?:<parameter=|<\/function>)/u.test(text))
