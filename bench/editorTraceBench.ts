@@ -83,45 +83,40 @@ function describe(r: EditorTraceRun): string[] {
   ];
 }
 
-/** Per-thread CPU from /proc (Linux): utime + stime in clock ticks (100 Hz). */
-function threadTicks(): Map<number, number> {
-  const ticks = new Map<number, number>();
+/** A figure per thread of this process, read from its `/proc/self/task/<tid>/` files (Linux; empty elsewhere). */
+function perThread(read: (tid: string) => number): Map<number, number> {
+  const figures = new Map<number, number>();
   let tids: string[];
   try {
     tids = readdirSync('/proc/self/task');
   } catch {
-    return ticks;
+    return figures;
   }
   for (const tid of tids) {
     try {
-      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      ticks.set(Number(tid), Number(fields[11]) + Number(fields[12]));
+      figures.set(Number(tid), read(tid));
     } catch {
-      // The thread ended.
+      // The thread ended, or the kernel keeps no such file.
     }
   }
-  return ticks;
+  return figures;
 }
 
-/** Per-thread time waiting on a run queue, ready to run (ms; Linux /proc schedstat, when the kernel keeps it). */
+/** Per-thread CPU: utime + stime in clock ticks (100 Hz). */
+function threadTicks(): Map<number, number> {
+  return perThread((tid) => {
+    const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(fields[11]) + Number(fields[12]);
+  });
+}
+
+/** Per-thread time waiting on a run queue, ready to run (ms; schedstat, when the kernel keeps it). */
 function threadWaits(): Map<number, number> {
-  const waits = new Map<number, number>();
-  let tids: string[];
-  try {
-    tids = readdirSync('/proc/self/task');
-  } catch {
-    return waits;
-  }
-  for (const tid of tids) {
-    try {
-      const [, waitNs] = readFileSync(`/proc/self/task/${tid}/schedstat`, 'utf8').split(' ');
-      waits.set(Number(tid), Number(waitNs) / 1e6);
-    } catch {
-      // The thread ended, or no schedstat.
-    }
-  }
-  return waits;
+  return perThread((tid) => {
+    const [, waitNs] = readFileSync(`/proc/self/task/${tid}/schedstat`, 'utf8').split(' ');
+    return Number(waitNs) / 1e6;
+  });
 }
 
 /** One run, in this fresh process: the editor host's steps over `file`, the figures as one JSON line. */
