@@ -3,6 +3,8 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Envelope, HostEvent, HostReply, TraceInfo, WebviewRequest } from '../../src/shared/protocol.ts';
+import type { TraceEditorProvider } from '../../src/extension/traceEditorProvider.ts';
+import { fake, Uri } from './fakeVscode.ts';
 
 /** The page's script and stylesheet in the extension folder fakeExtensionFolder makes (the page carries them inline). */
 export const FAKE_PAGE = { script: '/* the webview bundle of a fake extension */', style: '/* its stylesheet */' };
@@ -93,3 +95,21 @@ export function fakePanel({ paints = true }: { paints?: boolean } = {}) {
 
 /** The list is complete. */
 export const done = (info: TraceInfo) => !info.analysing;
+
+/**
+ * The trace editor registered on the fake workbench, `file` opened and its editor resolved into a fake panel, as the
+ * workbench does when a user opens a trace. `editor` is the provider's module, imported once the fake `vscode` is in
+ * place (vscodeHook.ts).
+ */
+export async function openInTraceEditor(
+  editor: { TraceEditorProvider: typeof TraceEditorProvider; TRACE_VIEW_TYPE: string },
+  file: string,
+  panelOptions?: Parameters<typeof fakePanel>[0],
+) {
+  const registration = editor.TraceEditorProvider.register({ extensionUri: Uri.file(fakeExtensionFolder()) } as never);
+  const provider = fake.providers.get(editor.TRACE_VIEW_TYPE) as TraceEditorProvider;
+  const document = await provider.openCustomDocument(Uri.file(file) as never);
+  const view = fakePanel(panelOptions);
+  await provider.resolveCustomEditor(document, view.panel as never);
+  return { registration, provider, document, view };
+}

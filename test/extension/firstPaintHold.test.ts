@@ -8,9 +8,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import type { HostEvent } from '../../src/shared/protocol.ts';
-import type { TraceEditorProvider as Provider } from '../../src/extension/traceEditorProvider.ts';
-import { fake, Uri } from './fakeVscode.ts';
-import { fakePanel, fakeExtensionFolder } from './fakePanel.ts';
+import { fake } from './fakeVscode.ts';
+import { openInTraceEditor } from './fakePanel.ts';
 
 const KIMI = fileURLToPath(new URL('../../samples/kimi-k2-raw-completions.jsonl', import.meta.url));
 
@@ -23,11 +22,7 @@ test('trace editor: the grammar engines wait for the page to paint its first rec
   const { TraceEditorProvider, TRACE_VIEW_TYPE } = await load();
   const { guidedEngine } = await import('../../src/io/guided/guidedEnginePool.ts');
   fake.settings.clear();
-  const registration = TraceEditorProvider.register({ extensionUri: Uri.file(fakeExtensionFolder()) } as never);
-  const provider = fake.providers.get(TRACE_VIEW_TYPE) as Provider;
-  const document = await provider.openCustomDocument(Uri.file(KIMI) as never);
-  const view = fakePanel({ paints: false });
-  await provider.resolveCustomEditor(document, view.panel as never);
+  const { registration, document, view } = await openInTraceEditor({ TraceEditorProvider, TRACE_VIEW_TYPE }, KIMI, { paints: false });
   const findings = (e: HostEvent) => e.type === 'guidedFindings' || (e.type === 'summaries' && (e.findings?.length ?? 0) > 0);
   try {
     await view.written();

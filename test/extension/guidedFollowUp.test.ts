@@ -11,9 +11,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { GuidedFindings, HostEvent, RecordView } from '../../src/shared/protocol.ts';
-import type { TraceEditorProvider as Provider } from '../../src/extension/traceEditorProvider.ts';
-import { fake, Uri } from './fakeVscode.ts';
-import { done, fakePanel, fakeExtensionFolder } from './fakePanel.ts';
+import { fake } from './fakeVscode.ts';
+import { done, openInTraceEditor } from './fakePanel.ts';
 import { recordWithSchema, traceText } from '../fixtures/hostileSchemas.ts';
 import { holdWhatIfs } from '../fixtures/heldWhatIfs.ts';
 import { nodeServices } from '../../src/io/nodeServices.ts';
@@ -34,11 +33,7 @@ test('trace editor: rows and the record are sent before the what-if answers; its
   await writeFile(trace, traceText([recordWithSchema('blocked', SCHEMA, '{"a": 1}'), recordWithSchema('accepted', SCHEMA)]));
   const held = holdWhatIfs(guidedEngine());
   fake.settings.clear();
-  const registration = TraceEditorProvider.register({ extensionUri: Uri.file(fakeExtensionFolder()) } as never);
-  const provider = fake.providers.get(TRACE_VIEW_TYPE) as Provider;
-  const document = await provider.openCustomDocument(Uri.file(trace) as never);
-  const view = fakePanel();
-  await provider.resolveCustomEditor(document, view.panel as never);
+  const { registration, document, view } = await openInTraceEditor({ TraceEditorProvider, TRACE_VIEW_TYPE }, trace);
   try {
     const init = await view.request({ type: 'ready' });
     assert.equal(init.type, 'init');

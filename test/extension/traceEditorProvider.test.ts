@@ -13,7 +13,7 @@ import type { HostReply, InitialPage, RecordView, TraceInfo } from '../../src/sh
 import type { TraceEditorProvider as Provider } from '../../src/extension/traceEditorProvider.ts';
 
 import { fake, Uri } from './fakeVscode.ts';
-import { done, FAKE_PAGE, fakePanel, fakeExtensionFolder } from './fakePanel.ts';
+import { done, FAKE_PAGE, fakePanel, fakeExtensionFolder, openInTraceEditor } from './fakePanel.ts';
 
 /** The provider module, imported after the hook so that its `import 'vscode'` resolves to the fake. */
 async function load() {
@@ -126,11 +126,7 @@ test('trace editor: a trace opened with a format set starts in it', async () => 
   const { TraceEditorProvider, TRACE_VIEW_TYPE } = await load();
   fake.settings.clear();
   fake.settings.set('toolscope.format', 'harmony');
-  const registration = TraceEditorProvider.register({ extensionUri: Uri.file(fakeExtensionFolder()) } as never);
-  const provider = fake.providers.get(TRACE_VIEW_TYPE) as Provider;
-  const document = await provider.openCustomDocument(Uri.file(SAMPLES) as never);
-  const view = fakePanel();
-  await provider.resolveCustomEditor(document, view.panel as never);
+  const { registration, document, view } = await openInTraceEditor({ TraceEditorProvider, TRACE_VIEW_TYPE }, SAMPLES);
   try {
     const init = await view.request({ type: 'ready' });
     assert.equal(init.type === 'init' ? init.info.format : 'x', 'harmony');
@@ -329,11 +325,7 @@ test('trace editor: while the list moves its rows wait (a message a second at mo
 test("trace editor: the editor resolves before its page is written (the workbench makes the webview's frame meanwhile); the page, once written, carries its first record", async () => {
   const { TraceEditorProvider, TRACE_VIEW_TYPE } = await load();
   fake.settings.clear();
-  const registration = TraceEditorProvider.register({ extensionUri: Uri.file(fakeExtensionFolder()) } as never);
-  const provider = fake.providers.get(TRACE_VIEW_TYPE) as Provider;
-  const document = await provider.openCustomDocument(Uri.file(SAMPLES) as never);
-  const view = fakePanel();
-  await provider.resolveCustomEditor(document, view.panel as never);
+  const { registration, document, view } = await openInTraceEditor({ TraceEditorProvider, TRACE_VIEW_TYPE }, SAMPLES);
   try {
     // Resolved: the first rows and record are still being read, the page not written yet.
     assert.equal(view.panel.webview.html, '');

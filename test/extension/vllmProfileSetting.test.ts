@@ -9,10 +9,9 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { HostEvent, RecordView } from '../../src/shared/protocol.ts';
-import type { TraceEditorProvider as Provider } from '../../src/extension/traceEditorProvider.ts';
 import { vllmProfileFromSetting } from '../../src/core/formats/engineGenerations.ts';
-import { fake, Uri } from './fakeVscode.ts';
-import { done, fakePanel, fakeExtensionFolder } from './fakePanel.ts';
+import { fake } from './fakeVscode.ts';
+import { done, openInTraceEditor } from './fakePanel.ts';
 
 const SAMPLES = fileURLToPath(new URL('../../samples/kimi-k2-raw-completions.jsonl', import.meta.url));
 
@@ -50,11 +49,7 @@ test('trace editor: toolscope.vllmProfile adds the vLLM view; changing it starts
   const { TraceEditorProvider, TRACE_VIEW_TYPE } = await import('../../src/extension/traceEditorProvider.ts');
   fake.settings.clear();
   fake.settings.set('toolscope.vllmProfile', 'A');
-  const registration = TraceEditorProvider.register({ extensionUri: Uri.file(fakeExtensionFolder()) } as never);
-  const provider = fake.providers.get(TRACE_VIEW_TYPE) as Provider;
-  const document = await provider.openCustomDocument(Uri.file(SAMPLES) as never);
-  const view = fakePanel();
-  await provider.resolveCustomEditor(document, view.panel as never);
+  const { registration, document, view } = await openInTraceEditor({ TraceEditorProvider, TRACE_VIEW_TYPE }, SAMPLES);
   try {
     await view.request({ type: 'ready' });
     let at = await view.waitEvent(0, (e) => e.type === 'summaries' && done(e.info));
