@@ -330,9 +330,9 @@ async function journey(theme: 'dark' | 'light'): Promise<void> {
       frame = await traceFrame(p, KIMI);
     }
 
-    // Pick a record.
+    // Pick a record. Its own title, not the muted "Loading schema-violations…" shown while it is asked.
     await frame.locator('.rec-row', { has: frame.locator('.rec-id', { hasText: /^schema-violations$/ }) }).click();
-    await frame.locator('.record-title', { hasText: 'schema-violations' }).waitFor();
+    await frame.locator('.record-title:not(.muted)', { hasText: 'schema-violations' }).waitFor();
     await shot('record-picked');
 
     // Step with the keyboard: the inspector follows the cursor.
@@ -676,7 +676,7 @@ async function moreJourneys(): Promise<void> {
     await pickQuick(p, 'Toolscope Trace');
     const frame = await traceFrame(p, KIMI);
     await frame.locator('.rec-row', { has: frame.locator('.rec-id', { hasText: /^arguments-cut-at-newline$/ }) }).click();
-    await frame.locator('.record-title', { hasText: 'arguments-cut-at-newline' }).waitFor();
+    await frame.locator('.record-title:not(.muted)', { hasText: 'arguments-cut-at-newline' }).waitFor();
     await frame.locator('#tab-vllm').click();
     const finding = frame.locator('.vllm-view .vllm-finding').first();
     await finding.waitFor({ timeout: 15_000 });
@@ -782,7 +782,7 @@ async function replayJourney(): Promise<void> {
     await pickQuick(p, 'Toolscope Trace');
     const frame = await traceFrame(p, KIMI);
     await frame.locator('.rec-row', { has: frame.locator('.rec-id', { hasText: /^schema-violations$/ }) }).click();
-    await frame.locator('.record-title', { hasText: 'schema-violations' }).waitFor();
+    await frame.locator('.record-title:not(.muted)', { hasText: 'schema-violations' }).waitFor();
     await shot('failing-record');
 
     // Replay Record: the open record is offered first (Enter takes it), then the user's endpoint, completions, both.
