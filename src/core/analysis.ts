@@ -442,10 +442,10 @@ function promptOf(record: LoadedRecord['record'], format: string, template: Anal
   }
 }
 
-/** The first tool of each name, as K2-Vendor-Verifier resolves them; null when the request offers none. */
 /** Each tool set's map, made once: the records of an agent's trace share one tool set (toolSets.ts). */
 const toolMaps = new WeakMap<ChatTool[], ReadonlyMap<string, ChatTool>>();
 
+/** The first tool of each name, as K2-Vendor-Verifier resolves them; null when the request offers none. */
 function toolMap(tools: ChatTool[] | undefined): ReadonlyMap<string, ChatTool> | null {
   if (!Array.isArray(tools)) return null;
   const kept = toolMaps.get(tools);

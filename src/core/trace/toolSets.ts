@@ -20,34 +20,39 @@ const MAX_DEPTH = 128;
 export class ToolSets {
   private readonly recent: ChatTool[][] = [];
   /**
-   * Copies found equal to a kept set, the latest first: a copy handed in again (a reader that shares one parsed tool
+   * Each copy found equal to a kept set, and that set: a copy handed in again (a reader that shares one parsed tool
    * set among its records: sharedToolSets.ts) is that set without walking it again.
    */
-  private readonly copies: { copy: unknown; seen: ChatTool[] }[] = [];
+  private readonly copies = new WeakMap<object, ChatTool[]>();
 
   /** The tool set seen before that equals `tools`, or `tools` itself (kept for the records after it). */
   same<T>(tools: T): T {
     if (!Array.isArray(tools) || tools.length === 0) return tools;
     const recent = this.recent;
+    const known = this.copies.get(tools);
     // (The set a copy was found equal to, while it is still kept; else compared as any other.)
-    const known = this.copies.find((c) => c.copy === tools)?.seen;
     const at = known ? recent.indexOf(known) : -1;
-    for (let i = at >= 0 ? at : 0; i < recent.length; i++) {
+    if (at >= 0) return this.latest(at) as T;
+    for (let i = 0; i < recent.length; i++) {
       const seen = recent[i] as ChatTool[];
-      if (i !== at && seen !== tools && !sameJson(seen, tools)) continue;
-      if (i > 0) {
-        recent.splice(i, 1);
-        recent.unshift(seen);
-      }
-      if (i !== at && seen !== tools) {
-        this.copies.unshift({ copy: tools, seen });
-        if (this.copies.length > RECENT) this.copies.pop();
-      }
-      return seen as T;
+      if (seen === tools) return this.latest(i) as T;
+      if (!sameJson(seen, tools)) continue;
+      this.copies.set(tools, seen);
+      return this.latest(i) as T;
     }
     recent.unshift(tools as ChatTool[]);
     if (recent.length > RECENT) recent.pop();
     return tools;
+  }
+
+  /** The kept set at `i`, moved to the front (the latest used). */
+  private latest(i: number): ChatTool[] {
+    const seen = this.recent[i] as ChatTool[];
+    if (i > 0) {
+      this.recent.splice(i, 1);
+      this.recent.unshift(seen);
+    }
+    return seen;
   }
 }
 
