@@ -40,7 +40,7 @@ const commands = new Set(pkg.contributes.commands.map((c) => c.command));
 test('manifest: engines, trust, kind and activation as the issue asks', () => {
   assert.equal(pkg.engines.vscode, '^1.100.0', 'code-server 4.100.3 (the workbench that runs here) is VS Code 1.100');
   assert.equal(pkg.devDependencies['@types/vscode'], '1.100.0');
-  assert.deepEqual(pkg.activationEvents, []);
+  assert.deepEqual(pkg.activationEvents, ['onLanguage:jsonl'], 'activation events: testActivationEvents below');
   assert.deepEqual(pkg.extensionKind, ['workspace']);
   assert.equal(pkg.capabilities.untrustedWorkspaces.supported, 'limited');
   assert.equal(pkg.capabilities.virtualWorkspaces.supported, false);
@@ -51,6 +51,27 @@ test('manifest: engines, trust, kind and activation as the issue asks', () => {
   // No public repository yet: none is named rather than a made-up one (scripts/package.mjs ships the README's images).
   assert.ok(!pkg.repository || /^https:\/\//.test(pkg.repository.url));
   assert.ok(existsSync(join(ROOT, 'CHANGELOG.md')));
+});
+
+/** VS Code's own language for JSON Lines (its built-in json extension, 1.100): the trace files that open as it. */
+const JSON_LINES_FILES = ['.jsonl', '.ndjson'];
+
+test('manifest: the extension activates when a JSON Lines file opens as text, never at startup', () => {
+  // A trace opened as text and then reopened with the trace editor (or opened with it from the text editor's menu)
+  // finds the extension active: the bundle's load and activate() are not on the open → first paint path. Nothing
+  // broader: not every startup, and no language VS Code does not define (.sse opens as plain text).
+  assert.deepEqual(pkg.activationEvents, ['onLanguage:jsonl']);
+  for (const e of pkg.activationEvents) assert.doesNotMatch(e, /^(\*|onStartupFinished)$/);
+  for (const ext of JSON_LINES_FILES) assert.ok((TRACE_EXTENSIONS as readonly string[]).includes(ext), `${ext} is a trace file`);
+  // The workbench this repository tests in, when it is installed: its json extension defines that language so.
+  const codeServer = process.env.TOOLSCOPE_CODE_SERVER;
+  const json = codeServer && join(codeServer, '..', '..', 'code-server', 'lib', 'vscode', 'extensions', 'json', 'package.json');
+  if (json && existsSync(json)) {
+    const languages = (
+      JSON.parse(readFileSync(json, 'utf8')) as { contributes: { languages: Array<{ id: string; extensions?: string[] }> } }
+    ).contributes.languages;
+    assert.deepEqual(languages.find((l) => l.id === 'jsonl')?.extensions, JSON_LINES_FILES);
+  }
 });
 
 test('manifest: every command has a title and the Toolscope category; settings are described', () => {

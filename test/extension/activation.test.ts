@@ -30,6 +30,9 @@ test('activation: the trace editor and its commands are registered; replay, eval
     ])
       assert.ok(fake.commands.has(command), command);
     assert.ok(loaded('traceSession.ts'), 'the trace editor is loaded');
+    // It activates whenever a JSON Lines file opens as text (package.json): activation starts no work of its own.
+    const { guidedEngine } = await import('../../src/io/guided/guidedEnginePool.ts');
+    assert.equal(guidedEngine().started, false, 'no grammar engine is started at activation');
     for (const part of ['replayRecordCommand.ts', 'evaluateSamplesCommand.ts', 'recordingProxyCommand.ts', '/undici/'])
       assert.equal(loaded(part), false, `${part} is not loaded at activation`);
     // Replay, run without a trace open: it loads, and says what it needs.
