@@ -93,6 +93,8 @@ export class RecordList {
   private readonly lineErrorsEl: HTMLElement & { open?: boolean; description?: string };
   private readonly lineErrorsBody: HTMLElement;
   private readonly kindSelect: Select;
+  /** The filter controls not yet in the page, each with the placeholder it replaces (attachFilters). */
+  private readonly unattached: Array<[place: HTMLElement, control: HTMLElement]> = [];
   private summaries: RecordSummary[] = [];
   private readonly keyIndex = new Map<string, number>();
   private lineErrors: LineErrorView[] = [];
@@ -192,21 +194,42 @@ export class RecordList {
     this.lineErrorsBody = h('ul', { class: 'line-errors-list' });
     this.lineErrorsEl = h('vscode-collapsible', { heading: 'Unreadable lines', class: 'line-errors', hidden: true }, this.lineErrorsBody);
 
+    // The filter controls come into the page after its first frame: their first render (web components, the selects
+    // drawing their closed dropdowns and reading their options' text, each with a layout) is not the first record's.
+    // Until then each holds its place at its size (recordList.css), so nothing moves when they come.
+    const later = (control: HTMLElement, slot: string) => {
+      const place = h('div', { class: `filter-slot ${slot}`, 'aria-hidden': 'true' });
+      this.unattached.push([place, control]);
+      return place;
+    };
     this.el = h(
       'section',
       { class: 'list-panel', 'aria-label': 'Records' },
       h(
         'div',
         { class: 'list-filters' },
-        text,
-        h('div', { class: 'filter-row' }, this.kindSelect, severity),
-        h('div', { class: 'filter-row' }, errorsOnly, h('div', { class: 'list-count', 'aria-live': 'polite' }, this.countEl)),
+        later(text, 'filter-slot-text'),
+        h('div', { class: 'filter-row' }, later(this.kindSelect, 'filter-slot-select'), later(severity, 'filter-slot-select')),
+        h(
+          'div',
+          { class: 'filter-row' },
+          later(errorsOnly, 'filter-slot-checkbox'),
+          h('div', { class: 'list-count', 'aria-live': 'polite' }, this.countEl),
+        ),
       ),
       // The scroller is placed in a box of its own, out of the panel's flex layout: a flex item cannot be a layout
       // boundary, an absolutely placed contained box can, so rows and the spacer's growth lay out nothing outside it.
       h('div', { class: 'list-viewport' }, this.scroller),
       this.lineErrorsEl,
     );
+  }
+
+  /**
+   * The filter controls in their places (the constructor says why they wait): the shell calls this once the page's
+   * first frame is painted, and again is nothing.
+   */
+  attachFilters(): void {
+    for (const [place, control] of this.unattached.splice(0)) place.replaceWith(control);
   }
 
   private keyOfRow(row: HTMLElement): string | null {

@@ -88,9 +88,9 @@ export class Timeline {
       this.opts.onChipClick(Number(chip.dataset.i));
     });
     document.addEventListener('copy', (e) => this.onCopy(e));
-    // Columns depend on the font's width: lay out again once web fonts are in.
+    // Columns depend on the font's width: lay out again once web fonts are in, if they changed it.
     void document.fonts?.ready.then(() => {
-      if (this.view) this.relayout();
+      if (this.view && this.fontChanged()) this.relayout();
     });
     new ResizeObserver(() => {
       if (this.view && this.usableWidth() !== this.layoutWidth) this.relayout();
@@ -161,6 +161,22 @@ export class Timeline {
     if (r.height > 0) this.rowHeight = Math.max(18, Math.ceil(r.height) + 4);
   }
 
+  /** Whether the font measures differently now than when the tokens were laid out. */
+  private fontChanged(): boolean {
+    const [charWidth, rowHeight] = [this.charWidth, this.rowHeight];
+    this.measureFont();
+    return charWidth !== this.charWidth || rowHeight !== this.rowHeight;
+  }
+
+  /**
+   * Its tab is shown: laid out now if its record came while it was hidden (no width then). A width changed while it
+   * was hidden is the ResizeObserver's, before the frame paints; laying out again for the width it has rebuilt every
+   * row in view for nothing (the first paint showed the tab twice).
+   */
+  shown(): void {
+    if (this.view && !this.layout) this.relayout();
+  }
+
   /** Lays the tokens out again for the current width (after a resize or a new record). */
   relayout(): void {
     const width = this.usableWidth();
@@ -174,7 +190,7 @@ export class Timeline {
     this.layout = layoutTokens(this.texts, { charWidth: this.charWidth, chipExtra: CHIP_EXTRA, width });
     this.spacer.style.height = `${this.layout.rows * this.rowHeight}px`;
     this.clearRows();
-    this.scrollToCursor();
+    this.scrollCursorIntoView();
     this.render(true);
   }
 
@@ -184,7 +200,13 @@ export class Timeline {
     this.chips.clear();
   }
 
+  /** Scrolls the cursor's row into view and draws the rows in view that are not drawn yet. */
   private scrollToCursor(): void {
+    this.scrollCursorIntoView();
+    this.render(false);
+  }
+
+  private scrollCursorIntoView(): void {
     if (!this.layout || this.texts.length === 0) return;
     const row = this.layout.tokenRow[this.cursor] ?? 0;
     const top = row * this.rowHeight;
@@ -192,7 +214,6 @@ export class Timeline {
     const margin = Math.min(2 * this.rowHeight, height / 4);
     if (top < this.el.scrollTop + margin) this.el.scrollTop = Math.max(0, top - margin);
     else if (top + this.rowHeight > this.el.scrollTop + height - margin) this.el.scrollTop = top + this.rowHeight + margin - height;
-    this.render(false);
   }
 
   private schedule(): void {

@@ -71,4 +71,81 @@ describe('first paint', () => {
       await done();
     }
   });
+
+  test('the first frame of a page that brings its record: the filter controls after it, the timeline laid out once', async (t) => {
+    if (suite.skip(t)) return;
+    const { page, done } = await openPage(suite.browser, null, { theme: 'light', width: 1440, height: 900 });
+    // The page as it is when the first record is painted (its mark, in the frame that paints it): what is in it, and
+    // how many timeline rows were put into it before then (a row built twice counts twice).
+    await page.addInitScript(`(() => {
+      let rowsAdded = 0;
+      const count = (records) => { for (const r of records) for (const n of r.addedNodes) if (n.classList?.contains('tl-row')) rowsAdded++; };
+      const observer = new MutationObserver(count);
+      observer.observe(document, { childList: true, subtree: true });
+      const mark = performance.mark.bind(performance);
+      performance.mark = (name, ...rest) => {
+        if (name === 'toolscope:record-painted') {
+          count(observer.takeRecords());
+          const rect = (e) => { const r = e.getBoundingClientRect(); return [r.x, r.y, r.width, r.height].map(Math.round); };
+          window.__atPaint = {
+            title: document.querySelector('.record-title')?.textContent ?? null,
+            controls: document.querySelectorAll('.list-filters :is(vscode-textfield, vscode-single-select, vscode-checkbox)').length,
+            places: [...document.querySelectorAll('.list-filters .filter-slot')].map(rect),
+            rowsInPage: document.querySelectorAll('.tl-row').length,
+            rowsAdded,
+          };
+        }
+        return mark(name, ...rest);
+      };
+    })()`);
+    const host = await openVsCodePage(
+      page,
+      suite.server,
+      join(ROOT, 'samples', 'kimi-k2-raw-completions.jsonl'),
+      '/first-paint-inline.html',
+      1,
+      {},
+      true,
+    );
+    try {
+      await page.waitForFunction(() => (globalThis as unknown as { __atPaint?: unknown }).__atPaint !== undefined);
+      const atPaint = await js<{ title: string | null; controls: number; places: number[][]; rowsInPage: number; rowsAdded: number }>(
+        page,
+        'window.__atPaint',
+      );
+      assert.ok(atPaint.title, 'the record is in the painted frame');
+      // The filter controls' first render (web components; the selects lay out their closed dropdowns) is not the
+      // first frame's: each holds its place until then.
+      assert.equal(atPaint.controls, 0, 'no filter control in the first frame');
+      assert.equal(atPaint.places.length, 4, 'a place for each of the four filter controls');
+      assert.ok(atPaint.rowsInPage > 0, 'the timeline shows the record');
+      assert.equal(atPaint.rowsAdded, atPaint.rowsInPage, 'each timeline row in the first frame was built once');
+      // Then the controls come, where their places were, and work.
+      const filters = page.locator('.list-filters');
+      await filters.locator('vscode-checkbox').waitFor();
+      assert.equal(await filters.locator('.filter-slot').count(), 0);
+      const rects = await js<number[][]>(
+        page,
+        `[...document.querySelectorAll('.list-filters :is(vscode-textfield, vscode-single-select, vscode-checkbox)')].map((e) => { const r = e.getBoundingClientRect(); return [r.x, r.y, r.width, r.height].map(Math.round); })`,
+      );
+      assert.equal(rects.length, 4);
+      rects.forEach((r, i) =>
+        r.forEach((v, k) =>
+          assert.ok(Math.abs(v - (atPaint.places[i]?.[k] ?? NaN)) <= 1, `control ${i} at ${r} where its place was (${atPaint.places[i]})`),
+        ),
+      );
+      await host.idle();
+      const all = await page.locator('.rec-row').count();
+      await page.locator('.filter-text input').fill('clean-single-call');
+      await page.waitForFunction(
+        (n) =>
+          (globalThis as unknown as { document: { querySelectorAll(s: string): { length: number } } }).document.querySelectorAll('.rec-row')
+            .length < n,
+        all,
+      );
+    } finally {
+      await host.close();
+      await done();
+    }
+  });
 });

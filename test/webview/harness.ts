@@ -18,7 +18,7 @@ import { embeddedTraces } from '../../src/host/view/embeddedTrace.ts';
 import type { AnalysisOptions } from '../../src/core/analysis.ts';
 import { makeNonce, reportPageHtml, webviewPageHtml, type EmbeddedTrace } from '../../src/host/view/pageHtml.ts';
 import { TraceSession } from '../../src/host/view/traceSession.ts';
-import { HostRpc, type Envelope, type HostReply, type WebviewRequest } from '../../src/shared/protocol.ts';
+import { HostRpc, type Envelope, type HostReply, type InitialPage, type WebviewRequest } from '../../src/shared/protocol.ts';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url));
@@ -222,8 +222,17 @@ export async function openVsCodePage(
   urlPath: string,
   batchMs = 1,
   options: AnalysisOptions = {},
+  /** The page carries its first rows and the first row's record, as TraceEditorProvider writes it. */
+  withInitial = false,
 ): Promise<FakeHost> {
   const session = await TraceSession.open(tracePath, basename(tracePath), options);
+  let initial: InitialPage | undefined;
+  if (withInitial) {
+    await session.nextBatch(batchMs);
+    const { summaries, lineErrors } = session.snapshot();
+    initial = { init: { type: 'init', info: session.info('harness'), summaries, lineErrors } };
+    if (summaries[0]) initial.record = (await session.record(summaries[0].key, { listWaits: true })).view;
+  }
   let queue = Promise.resolve();
   const post = (m: Envelope) => {
     queue = queue.then(() => page.evaluate<void, unknown>(deliver, m)).catch(() => undefined);
@@ -326,6 +335,7 @@ export async function openVsCodePage(
     cspSource: server.origin,
     nonce: makeNonce(),
     title: basename(tracePath),
+    initial,
   });
   await page.goto(server.add(urlPath, html));
   return host;

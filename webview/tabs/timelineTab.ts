@@ -110,7 +110,7 @@ export const timelineTab: TabFactory = ({ timeline, stepbar, goToToken }) => {
       noCompletion.hidden = hasTokens || !view;
       replace(noCompletion, view && !hasTokens ? withoutTokens(view) : null);
     },
-    shown: () => timeline.relayout(),
+    shown: () => timeline.shown(),
     focus: () => (hasTokens ? timeline.focus() : noCompletion.focus()),
   };
 };
