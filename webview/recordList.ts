@@ -11,6 +11,7 @@ import '@vscode-elements/elements/dist/vscode-collapsible/index.js';
 import type { Severity } from '../src/shared/diagnostic.ts';
 import type { LineErrorView, RecordSummary } from '../src/shared/protocol.ts';
 import { clip, h, replace } from './dom.ts';
+import { LaterControls } from './laterControls.ts';
 import { ListMotion } from './listMotion.ts';
 import { RecordRow } from './recordRow.ts';
 import { kindInfo, severityIcon } from './widgets.ts';
@@ -93,8 +94,8 @@ export class RecordList {
   private readonly lineErrorsEl: HTMLElement & { open?: boolean; description?: string };
   private readonly lineErrorsBody: HTMLElement;
   private readonly kindSelect: Select;
-  /** The filter controls not yet in the page, each with the placeholder it replaces (attachFilters). */
-  private readonly unattached: Array<[place: HTMLElement, control: HTMLElement]> = [];
+  /** The filter controls, which come into the page once its first frame is painted (the shell attaches them then). */
+  readonly laterFilters = new LaterControls();
   private summaries: RecordSummary[] = [];
   private readonly keyIndex = new Map<string, number>();
   private lineErrors: LineErrorView[] = [];
@@ -194,26 +195,19 @@ export class RecordList {
     this.lineErrorsBody = h('ul', { class: 'line-errors-list' });
     this.lineErrorsEl = h('vscode-collapsible', { heading: 'Unreadable lines', class: 'line-errors', hidden: true }, this.lineErrorsBody);
 
-    // The filter controls come into the page after its first frame: their first render (web components, the selects
-    // drawing their closed dropdowns and reading their options' text, each with a layout) is not the first record's.
-    // Until then each holds its place at its size (recordList.css), so nothing moves when they come.
-    const later = (control: HTMLElement, slot: string) => {
-      const place = h('div', { class: `filter-slot ${slot}`, 'aria-hidden': 'true' });
-      this.unattached.push([place, control]);
-      return place;
-    };
+    const later = this.laterFilters;
     this.el = h(
       'section',
       { class: 'list-panel', 'aria-label': 'Records' },
       h(
         'div',
         { class: 'list-filters' },
-        later(text, 'filter-slot-text'),
-        h('div', { class: 'filter-row' }, later(this.kindSelect, 'filter-slot-select'), later(severity, 'filter-slot-select')),
+        later.place(text, 'later-text'),
+        h('div', { class: 'filter-row' }, later.place(this.kindSelect, 'later-select'), later.place(severity, 'later-select')),
         h(
           'div',
           { class: 'filter-row' },
-          later(errorsOnly, 'filter-slot-checkbox'),
+          later.place(errorsOnly, 'later-checkbox'),
           h('div', { class: 'list-count', 'aria-live': 'polite' }, this.countEl),
         ),
       ),
@@ -222,14 +216,6 @@ export class RecordList {
       h('div', { class: 'list-viewport' }, this.scroller),
       this.lineErrorsEl,
     );
-  }
-
-  /**
-   * The filter controls in their places (the constructor says why they wait): the shell calls this once the page's
-   * first frame is painted, and again is nothing.
-   */
-  attachFilters(): void {
-    for (const [place, control] of this.unattached.splice(0)) place.replaceWith(control);
   }
 
   private keyOfRow(row: HTMLElement): string | null {

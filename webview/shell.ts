@@ -73,8 +73,8 @@ export class Shell {
       onRowsInView: (keys) => void this.connection.request({ type: 'inView', keys }),
       onMoving: () => void this.connection.request({ type: 'listMoving' }),
     });
-    // After the first frame (its record, when the page brought one, painted in it): RecordList says why they wait.
-    requestAnimationFrame(() => setTimeout(() => this.list.attachFilters(), 0));
+    // After the first frame (its record, when the page brought one, painted in it): laterControls.ts says why they wait.
+    requestAnimationFrame(() => setTimeout(() => this.list.laterFilters.attach(), 0));
     this.record = new RecordController(this.store, connection, {
       flash: (message) => this.flash(message),
       keyOfId: (recordId) => this.list.keyOfId(recordId),

@@ -90,7 +90,7 @@ describe('first paint', () => {
           window.__atPaint = {
             title: document.querySelector('.record-title')?.textContent ?? null,
             controls: document.querySelectorAll('.list-filters :is(vscode-textfield, vscode-single-select, vscode-checkbox)').length,
-            places: [...document.querySelectorAll('.list-filters .filter-slot')].map(rect),
+            places: [...document.querySelectorAll('.list-filters .later-slot')].map(rect),
             rowsInPage: document.querySelectorAll('.tl-row').length,
             rowsAdded,
           };
@@ -123,7 +123,7 @@ describe('first paint', () => {
       // Then the controls come, where their places were, and work.
       const filters = page.locator('.list-filters');
       await filters.locator('vscode-checkbox').waitFor();
-      assert.equal(await filters.locator('.filter-slot').count(), 0);
+      assert.equal(await filters.locator('.later-slot').count(), 0);
       const rects = await js<number[][]>(
         page,
         `[...document.querySelectorAll('.list-filters :is(vscode-textfield, vscode-single-select, vscode-checkbox)')].map((e) => { const r = e.getBoundingClientRect(); return [r.x, r.y, r.width, r.height].map(Math.round); })`,
