@@ -214,4 +214,7 @@ async function main(args: string[]): Promise<void> {
   }
 }
 
-await main(process.argv.slice(2));
+main(process.argv.slice(2)).catch((err: unknown) => {
+  console.error(err);
+  process.exitCode = 1;
+});
