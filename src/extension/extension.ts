@@ -16,6 +16,8 @@ import { openClipboardTrace } from './openClipboardCommand.ts';
 import { openMark } from './openMarks.ts';
 import { OPEN_RECORDING_COMMAND } from './recordingCommandIds.ts';
 
+export { afterFirstTraceOpen } from './firstTraceOpen.ts';
+
 export function activate(context: vscode.ExtensionContext): void {
   openMark('activate');
   const output = vscode.window.createOutputChannel('Toolscope');

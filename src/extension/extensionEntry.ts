@@ -4,8 +4,8 @@
  * The extension host's Node has no code cache for extensions: compiling the 1.9 MB bundle and the functions its
  * activation runs cost the extension host 152–179 ms of CPU from this file's load to `activate()`, 48–63 ms from the
  * cache (workbench e2e, load 13–23), all of it on the path from the first open command to the first record painted.
- * The cache is written a while after activation, so the functions the first trace's open ran are in it; a missing or
- * bad cache only means a normal load (and a new cache).
+ * The cache is written a while after the session's first trace editor, so the functions its open ran are in it; a
+ * missing or bad cache only means a normal load (and a new cache).
  */
 import { join } from 'node:path';
 import type * as vscode from 'vscode';
@@ -14,7 +14,7 @@ import { openMark } from './openMarks.ts';
 
 type Extension = typeof import('./extension.ts');
 
-/** How long after activation the cache is written (a first trace opened meanwhile has compiled what it needs). */
+/** How long after the session's first trace editor the cache is written (its open has compiled what it needs by then). */
 const SAVE_AFTER_MS = 20_000;
 
 let save: (() => void) | undefined;
@@ -26,9 +26,13 @@ export function activate(context: vscode.ExtensionContext): void {
   const write = save;
   save = undefined;
   if (!write) return;
-  const timer = setTimeout(write, SAVE_AFTER_MS);
-  timer.unref();
-  context.subscriptions.push({ dispose: () => clearTimeout(timer) });
+  // Not from activation: a JSON Lines file opened as text activates the extension, maybe long before a trace is
+  // opened, and a cache written without the open's functions would be kept. A session with no trace writes none.
+  extension.afterFirstTraceOpen(() => {
+    const timer = setTimeout(write, SAVE_AFTER_MS);
+    timer.unref();
+    context.subscriptions.push({ dispose: () => clearTimeout(timer) });
+  });
 }
 
 export function deactivate(): void {

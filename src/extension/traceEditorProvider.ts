@@ -37,6 +37,7 @@ import { rawRecordUri, registerRawRecordDocuments, setRawContent } from './rawRe
 import { listWorkers } from '../host/view/listWorkers.ts';
 import { configureEditorThreads } from '../host/view/editorThreads.ts';
 import { openMark } from './openMarks.ts';
+import { traceOpened } from './firstTraceOpen.ts';
 import { guidedEngine } from '../io/guided/guidedEnginePool.ts';
 
 export const TRACE_VIEW_TYPE = 'toolscope.trace';
@@ -464,6 +465,7 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
           initial: first?.page,
         });
         openMark('page-written', document.uri.fsPath);
+        traceOpened();
       },
       (err: unknown) => {
         if (!disposed) panel.webview.html = webviewFailureHtml(err instanceof Error ? err.message : String(err));
