@@ -480,7 +480,9 @@ export class RecordList {
     const overscan = overscanFor(firstInView - this.lastFirstInView);
     // Flung (two frames in a row further than the overscan): the rows take no pointer until it slows down. Under a
     // resting pointer each frame otherwise brought another row under it (hit test, four pointer events, a hover
-    // style and a tooltip per frame); a single jump (a page key, a reveal) keeps them.
+    // style and a tooltip per frame); a single jump (a page key, a reveal) keeps them. And the rows are drawn light
+    // (severity and id: RecordRow), in full again in the first frame that is not flung (the fling's last frame asks
+    // for one), so no row stays light once the list slows or stops.
     const flung = overscan === 0 && this.lastOverscan === 0;
     if (flung !== this.flung) {
       this.flung = flung;
@@ -498,7 +500,7 @@ export class RecordList {
       this.spare.push(row);
     }
     const selectedPos = this.selectedPos();
-    const place = { pos: 0, setSize: this.filtered.length, selected: false, height: this.rowHeight };
+    const place = { pos: 0, setSize: this.filtered.length, selected: false, height: this.rowHeight, light: flung };
     for (let pos = first; pos <= last; pos++) {
       let row = this.rendered.get(pos);
       if (!row) {
