@@ -120,11 +120,6 @@ export class RecordRow {
     );
   }
 
-  /** Whether the row shows its record's first line only (a fling drew it). */
-  get light(): boolean {
-    return this.summary !== null && this.summary !== this.detailed;
-  }
-
   /** The record's severity, id and failure: what even a light row shows. */
   private fillRecord(s: RecordSummary): void {
     this.summary = s;
