@@ -489,7 +489,8 @@ export class RecordList {
     const overscan = overscanFor(firstInView - this.lastFirstInView);
     // Flung (two frames in a row further than the overscan): the rows take no pointer until it slows down. Under a
     // resting pointer each frame otherwise brought another row under it (hit test, four pointer events, a hover
-    // style and a tooltip per frame); a single jump (a page key, a reveal) keeps them.
+    // style and a tooltip per frame); a single jump (a page key, a reveal) keeps them. Rows are drawn light meanwhile
+    // (RecordRow), in full in the first frame not flung (the fling's last asks for one): none stays light at rest.
     const flung = overscan === 0 && this.lastOverscan === 0;
     if (flung !== this.flung) {
       this.flung = flung;
@@ -507,7 +508,7 @@ export class RecordList {
       this.spare.push(row);
     }
     const selectedPos = this.selectedPos();
-    const place = { pos: 0, setSize: this.filtered.length, selected: false, height: this.rowHeight };
+    const place = { pos: 0, setSize: this.filtered.length, selected: false, height: this.rowHeight, light: flung };
     for (let pos = first; pos <= last; pos++) {
       let row = this.rendered.get(pos);
       if (!row) {

@@ -33,6 +33,11 @@ export interface RowPlace {
   setSize: number;
   selected: boolean;
   height: number;
+  /**
+   * The list is flung (a screen and more a frame: nobody can read a row): the row shows its record's severity and id
+   * only, its second line and counts once the list slows down (recordList.ts fills it again then).
+   */
+  light: boolean;
 }
 
 export class RecordRow {
@@ -47,9 +52,13 @@ export class RecordRow {
   /** The badge elements, those in the page first: refilled in place, as the row is (a new element costs a style pass). */
   private readonly badgeEls: HTMLElement[] = [];
   private summary: RecordSummary | null = null;
+  /** The record whose calls, model, file and badges the row shows; not `summary` while the row is light. */
+  private detailed: RecordSummary | null = null;
+  /** Whether the row has its `light` class (recordList.css: its second line and counts are not drawn). */
+  private shownLight = false;
   /** Whether the row's tooltip is written for the record it shows (showTitle). */
   private titled = false;
-  private place: RowPlace = { pos: -1, setSize: -1, selected: false, height: -1 };
+  private place: RowPlace = { pos: -1, setSize: -1, selected: false, height: -1, light: false };
 
   constructor() {
     this.el = h(
@@ -82,6 +91,13 @@ export class RecordRow {
     }
     this.place = { ...place };
     if (s !== this.summary) this.fillRecord(s);
+    // Light, the row writes (and lays out) its first line only: a fling frame refills every row in view.
+    if (!place.light && s !== this.detailed) this.fillDetails(s);
+    const light = s !== this.detailed;
+    if (light !== this.shownLight) {
+      this.shownLight = light;
+      this.el.classList.toggle('light', light);
+    }
     // The selected row has its tooltip (its accessible description) at once; others when the pointer comes to them.
     if (place.selected) this.showTitle();
   }
@@ -104,8 +120,8 @@ export class RecordRow {
     );
   }
 
+  /** The record's severity, id and failure: what even a light row shows. */
   private fillRecord(s: RecordSummary): void {
-    const before = this.summary;
     this.summary = s;
     if (this.el.classList.contains('failed') !== Boolean(s.failed)) this.el.classList.toggle('failed', Boolean(s.failed));
     if (this.titled) {
@@ -120,6 +136,12 @@ export class RecordRow {
     setText(this.id, clip(s.id, 160));
     if (this.failed.hidden !== !s.failed) this.failed.hidden = !s.failed;
     if (s.failed) setAttrIfChanged(this.failed, 'title', clip(s.failed, 400));
+  }
+
+  /** The record's calls, model, file and badges (the row's second line). */
+  private fillDetails(s: RecordSummary): void {
+    const before = this.detailed;
+    this.detailed = s;
     setText(this.calls, `${s.calls} call${s.calls === 1 ? '' : 's'}`);
     setAttrIfChanged(this.calls, 'title', `${s.calls} tool call${s.calls === 1 ? '' : 's'}`);
     setText(this.model, clip(s.model ?? s.source, 60));

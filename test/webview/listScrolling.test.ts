@@ -31,6 +31,9 @@ interface Frames {
   analysing: boolean;
   /** The fewest rows the page held in a frame of the fling. */
   fewestRows: number;
+  /** The frames of the fling whose rows were all light (severity and id only: recordRow.ts), and the frames counted. */
+  lightFrames: number;
+  counted: number;
   /** How long the fling took, s. */
   seconds: number;
 }
@@ -66,16 +69,22 @@ async function fling(page: Page): Promise<Frames> {
       const out = [];
       let last = -1;
       let fewestRows = Infinity;
+      let lightFrames = 0;
+      let counted = 0;
       function step(t) {
         if (last >= 0) out.push(t - last);
         last = t;
-        if (out.length > 2) fewestRows = Math.min(fewestRows, spacer.childElementCount);
+        if (out.length > 2) {
+          fewestRows = Math.min(fewestRows, spacer.childElementCount);
+          counted++;
+          if (spacer.querySelectorAll('.rec-row.light').length === spacer.childElementCount) lightFrames++;
+        }
         const max = scroller.scrollHeight - scroller.clientHeight;
         const next = scroller.scrollTop + dir * per;
         if (next >= max || next <= 0) dir = -dir;
         scroller.scrollTop = Math.max(0, Math.min(max, next));
         if (out.length < ${FRAMES}) requestAnimationFrame(step);
-        else resolve({ deltas: out, analysing: /analysing/.test(document.querySelector('.status')?.textContent ?? ''), fewestRows, seconds: out.reduce((a, b) => a + b, 0) / 1000 });
+        else resolve({ deltas: out, analysing: /analysing/.test(document.querySelector('.status')?.textContent ?? ''), fewestRows, lightFrames, counted, seconds: out.reduce((a, b) => a + b, 0) / 1000 });
       }
       requestAnimationFrame(step);
     })`,
@@ -98,13 +107,15 @@ async function idleFrames(page: Page): Promise<number[]> {
   );
 }
 
-/** The rows in the page, each as its position (aria-posinset) and the id it shows. */
-async function rowsShown(page: Page): Promise<Array<{ pos: number; id: string; top: number }>> {
+/** The rows in the page, each as its position (aria-posinset), the id and file it shows (if drawn), and whether it is light. */
+async function rowsShown(page: Page): Promise<Array<{ pos: number; id: string; top: number; file: string; light: boolean }>> {
   return js(
     page,
     `[...document.querySelectorAll('.list-spacer .rec-row')].map((r) => ({
       pos: Number(r.getAttribute('aria-posinset')),
       id: r.querySelector('.rec-id').textContent,
+      file: r.querySelector('.rec-file').checkVisibility() ? r.querySelector('.rec-file').textContent : '',
+      light: r.classList.contains('light'),
       top: new DOMMatrixReadOnly(getComputedStyle(r).transform).m42,
     }))`,
   );
@@ -139,8 +150,12 @@ describe('record list scrolling', () => {
       if (tracing)
         await suite.browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8'] });
       const flung = await fling(page);
-      if (tracing)
-        console.log(`the fling's main threads (Chromium trace): ${mainThreadWork(await suite.browser.stopTracing(), flung.deltas.length)}`);
+      if (tracing) {
+        const trace = await suite.browser.stopTracing();
+        // TOOLSCOPE_TRACE_SCROLL_OUT=<file>: the trace kept, to read in a trace viewer.
+        if (process.env.TOOLSCOPE_TRACE_SCROLL_OUT) await writeFile(process.env.TOOLSCOPE_TRACE_SCROLL_OUT, trace);
+        console.log(`the fling's main threads (Chromium trace): ${mainThreadWork(trace, flung.deltas.length)}`);
+      }
       const idle = frameFigures(await idleFrames(await suite.browser.newPage()));
       const list = frameFigures(flung.deltas);
       console.log(
@@ -158,8 +173,12 @@ describe('record list scrolling', () => {
       assert.ok(flung.fewestRows > 10, `${flung.fewestRows} rows in a frame of the fling`);
       assert.ok(rows.length >= flung.fewestRows + 14, `${rows.length} rows at rest, ${flung.fewestRows} in a frame of the fling`);
       const height = await js<number>(page, `parseFloat(document.querySelector('.rec-row').style.height)`);
+      // Flung, the rows were drawn light (a row's first line only); once the list rests, every row in full.
+      assert.ok(flung.lightFrames >= flung.counted * 0.9, `rows all light in ${flung.lightFrames} of ${flung.counted} frames of the fling`);
       for (const r of rows) {
         assert.equal(r.id, `r${r.pos - 1}`, `the row at position ${r.pos}`);
+        assert.equal(r.light, false, `the row at position ${r.pos} is light at rest`);
+        assert.equal(r.file, `line ${r.pos}`, `the file and line the row at position ${r.pos} shows`);
         assert.equal(r.top, (r.pos - 1) * height, `the offset of the row at position ${r.pos}`);
       }
       assert.equal(new Set(rows.map((r) => r.pos)).size, rows.length, 'no position shown twice');
