@@ -15,6 +15,7 @@ import {
   type TraceInfo,
   type WebviewRequest,
 } from '../src/shared/protocol.ts';
+import { unpackEnvelope } from '../src/shared/packedEnvelope.ts';
 
 interface VsCodeApi {
   postMessage(message: unknown): void;
@@ -62,7 +63,8 @@ class VsCodeConnection implements HostConnection {
       (message) => api.postMessage(message),
       (event) => this.onEvent?.(event),
     );
-    window.addEventListener('message', (e: MessageEvent) => this.rpc.receive(e.data));
+    // The list's messages come as bytes (packedEnvelope.ts).
+    window.addEventListener('message', (e: MessageEvent) => this.rpc.receive(unpackEnvelope(e.data)));
   }
 
   request<R extends WebviewRequest>(body: R): Promise<ReplyFor<R>> {

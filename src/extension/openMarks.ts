@@ -10,13 +10,16 @@ import { basename } from 'node:path';
 
 const target = process.env.TOOLSCOPE_OPEN_MARKS;
 
-export function openMark(name: string, file?: string): void {
+export function openMark(name: string, file?: string, detail?: Record<string, number | boolean>): void {
   if (!target) return;
   try {
     // `cpu`: the extension host process's CPU time so far, ms (a busy machine stretches the times, not this).
     const { user, system } = process.cpuUsage();
     const cpu = Math.round((user + system) / 1000);
-    appendFileSync(target, JSON.stringify({ mark: name, file: file === undefined ? null : basename(file), at: Date.now(), cpu }) + '\n');
+    appendFileSync(
+      target,
+      JSON.stringify({ mark: name, file: file === undefined ? null : basename(file), at: Date.now(), cpu, ...detail }) + '\n',
+    );
   } catch {
     // A mark is never worth a failure.
   }

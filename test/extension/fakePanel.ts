@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { Envelope, HostEvent, HostReply, TraceInfo, WebviewRequest } from '../../src/shared/protocol.ts';
 import type { TraceEditorProvider } from '../../src/extension/traceEditorProvider.ts';
 import { fake, Uri } from './fakeVscode.ts';
+import { unpackEnvelope, type PackedEnvelope } from '../../src/shared/packedEnvelope.ts';
 
 /** The page's script and stylesheet in the extension folder fakeExtensionFolder makes (the page carries them inline). */
 export const FAKE_PAGE = { script: '/* the webview bundle of a fake extension */', style: '/* its stylesheet */' };
@@ -45,8 +46,9 @@ export function fakePanel({ paints = true }: { paints?: boolean } = {}) {
       },
       cspSource: 'vscode-resource:',
       asWebviewUri: (u: unknown) => u,
-      postMessage: (m: Envelope) => {
-        posted.push(m);
+      // The page's side decodes what comes packed (webview/hostConnection.ts).
+      postMessage: (m: Envelope | PackedEnvelope) => {
+        posted.push(unpackEnvelope(m) as Envelope);
         return Promise.resolve(true);
       },
       onDidReceiveMessage: (l: (m: unknown) => unknown) => {

@@ -9,7 +9,8 @@ import { fileURLToPath } from 'node:url';
 import { copyFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { HostReply, InitialPage, RecordView, TraceInfo } from '../../src/shared/protocol.ts';
+import type { Envelope, HostEvent, HostReply, InitialPage, RecordView, TraceInfo } from '../../src/shared/protocol.ts';
+import { unpackEnvelope } from '../../src/shared/packedEnvelope.ts';
 import type { TraceEditorProvider as Provider } from '../../src/extension/traceEditorProvider.ts';
 
 import { fake, Uri } from './fakeVscode.ts';
@@ -192,8 +193,19 @@ test('trace editor: the list goes to the page at most once a frame, every row an
   // When each list message was posted (the page's rows and findings).
   const times: number[] = [];
   const post = view.panel.webview.postMessage;
+  // The list's messages go as bytes (src/shared/packedEnvelope.ts), in an array that owns its buffer (VS Code sends
+  // a view's whole buffer); nothing else is packed.
+  let packedRight = true;
   view.panel.webview.postMessage = (m) => {
-    if (m.kind === 'event' && (m.body.type === 'summaries' || m.body.type === 'guidedFindings')) times.push(performance.now());
+    if (m.kind === 'packed') {
+      times.push(performance.now());
+      const body = (unpackEnvelope(m) as Envelope).body as HostEvent;
+      packedRight &&=
+        m.bytes instanceof Uint8Array &&
+        m.bytes.byteOffset === 0 &&
+        m.bytes.byteLength === m.bytes.buffer.byteLength &&
+        (body.type === 'summaries' || body.type === 'guidedFindings');
+    } else if (m.kind === 'event') packedRight &&= m.body.type !== 'summaries' && m.body.type !== 'guidedFindings';
     return post(m);
   };
   await provider.resolveCustomEditor(document, view.panel as never);
@@ -219,6 +231,7 @@ test('trace editor: the list goes to the page at most once a frame, every row an
     // At most one message a frame (timers fire at most a millisecond or two early), and fewer than the batches.
     for (let i = 1; i < times.length; i++) assert.ok((times[i] as number) - (times[i - 1] as number) >= 14, `messages ${i - 1} and ${i}`);
     assert.ok(messages >= 1 && messages === times.length);
+    assert.ok(packedRight, "the list's messages, and only they, are packed");
   } finally {
     document.dispose();
     registration.dispose();
@@ -285,10 +298,10 @@ test('trace editor: while the list moves its rows wait (a message a second at mo
   const document = await provider.openCustomDocument(Uri.file(trace) as never);
   const view = fakePanel();
   let moving = false;
-  const times: number[] = [];
+  const sent: { at: number; body: HostEvent }[] = [];
   const post = view.panel.webview.postMessage;
   view.panel.webview.postMessage = (m) => {
-    if (moving && m.kind === 'event' && (m.body.type === 'summaries' || m.body.type === 'guidedFindings')) times.push(performance.now());
+    if (moving && m.kind === 'packed') sent.push({ at: performance.now(), body: (unpackEnvelope(m) as Envelope).body as HostEvent });
     return post(m);
   };
   await provider.resolveCustomEditor(document, view.panel as never);
@@ -299,12 +312,79 @@ test('trace editor: while the list moves its rows wait (a message a second at mo
     moving = true;
     await new Promise((r) => setTimeout(r, 2500));
     moving = false;
+    // The list's messages (not the first record's own what-if findings, which follow its page; nor the analysis's end,
+    // which goes at once: the next test).
+    // (The first record, entry 0, is the one the page is written with.)
+    const first = '0:0';
+    const times = sent
+      .filter(({ body }) => !(body.type === 'summaries' && done(body.info)))
+      .filter(({ body }) => !(body.type === 'guidedFindings' && body.findings.every((f) => f.key === first)))
+      .map(({ at }) => at);
     // Moving: a message a second at most (timers fire at most a millisecond or two early).
     for (let i = 1; i < times.length; i++) assert.ok((times[i] as number) - (times[i - 1] as number) >= 990, `messages ${i - 1} and ${i}`);
     assert.ok(times.length <= 3, `${times.length} messages in 2.5 s`);
     // At rest: the rest comes, every row and finding.
     assert.equal((await view.request({ type: 'inView', keys: [] })).type, 'ok');
     await view.waitEvent(0, (e) => e.type === 'summaries' && done(e.info));
+    const rows = new Map(init.summaries.map((s) => [s.key, s]));
+    for (const e of view.events()) {
+      if (e.type === 'summaries') for (const s of e.summaries) rows.set(s.key, s);
+      if (e.type === 'summaries' || e.type === 'guidedFindings') for (const f of e.findings ?? []) rows.set(f.key, f.summary);
+    }
+    assert.equal(rows.size, 600);
+    assert.ok(
+      [...rows.values()].every((s) => !s.guidedPending),
+      'every what-if finding reached the page',
+    );
+  } finally {
+    document.dispose();
+    registration.dispose();
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test("trace editor: a moving list gets the analysis's end at once, not at the next second's message", async () => {
+  const { TraceEditorProvider, TRACE_VIEW_TYPE } = await load();
+  const { recordWithSchema, traceText } = await import('../fixtures/hostileSchemas.ts');
+  const { writeFile } = await import('node:fs/promises');
+  const dir = await mkdtemp(join(tmpdir(), 'toolscope-moving-end-'));
+  const trace = join(dir, 'many.jsonl');
+  const schema = { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] };
+  await writeFile(
+    trace,
+    traceText(Array.from({ length: 600 }, (_, i) => recordWithSchema(`r${i}`, schema, i % 2 ? '{"a": 1}' : '{"a": "x"}'))),
+  );
+  fake.settings.clear();
+  const registration = TraceEditorProvider.register({ extensionUri: Uri.file(fakeExtensionFolder()) } as never);
+  const provider = fake.providers.get(TRACE_VIEW_TYPE) as Provider;
+  const document = await provider.openCustomDocument(Uri.file(trace) as never);
+  const view = fakePanel();
+  await provider.resolveCustomEditor(document, view.panel as never);
+  try {
+    const init = await view.request({ type: 'ready' });
+    assert.ok(init.type === 'init');
+    // The list moves the whole time (said again before the host would take it to rest), never resting.
+    assert.equal((await view.request({ type: 'listMoving' })).type, 'ok');
+    const renew = setInterval(() => void view.request({ type: 'listMoving' }), 2000);
+    try {
+      // When the host's session has every row and finding, and when the page's list is complete.
+      const session = (document as unknown as { session: { info(host: 'vscode'): TraceInfo } }).session;
+      let sessionDone = NaN;
+      for (let i = 0; i < 6000 && Number.isNaN(sessionDone); i++) {
+        if (done(session.info('vscode'))) sessionDone = performance.now();
+        else await new Promise((r) => setTimeout(r, 5));
+      }
+      assert.ok(Number.isFinite(sessionDone), 'the analysis ended');
+      await view.waitEvent(0, (e) => e.type === 'summaries' && done(e.info));
+      const pageDone = performance.now();
+      // At once: within a few timer turns, not at the next of a moving list's messages (a second apart).
+      assert.ok(
+        pageDone - sessionDone < 250,
+        `the end reached the page ${(pageDone - sessionDone).toFixed(0)} ms after the analysis ended`,
+      );
+    } finally {
+      clearInterval(renew);
+    }
     const rows = new Map(init.summaries.map((s) => [s.key, s]));
     for (const e of view.events()) {
       if (e.type === 'summaries') for (const s of e.summaries) rows.set(s.key, s);
