@@ -487,10 +487,9 @@ export class RecordList {
     // gone before they could show: only the rows in view are drawn until it slows down (overscanFor).
     const firstInView = Math.floor(top / this.rowHeight);
     const overscan = overscanFor(firstInView - this.lastFirstInView);
-    // Flung (two frames in a row further than the overscan): the rows take no pointer until it slows down. Under a
-    // resting pointer each frame otherwise brought another row under it (hit test, four pointer events, a hover
-    // style and a tooltip per frame); a single jump (a page key, a reveal) keeps them. Rows are drawn light meanwhile
-    // (RecordRow), in full in the first frame not flung (the fling's last asks for one): none stays light at rest.
+    // Flung (two frames in a row further than the overscan): rows take no pointer (else each frame brought one under a
+    // resting pointer: hit test, pointer events, hover style, tooltip) and are drawn light (RecordRow) until it slows;
+    // the fling's last frame asks for one more, not flung, that draws them in full. A single jump keeps them whole.
     const flung = overscan === 0 && this.lastOverscan === 0;
     if (flung !== this.flung) {
       this.flung = flung;
