@@ -264,7 +264,7 @@ class TraceDocument implements vscode.CustomDocument {
   }
 
   /**
-   * The analysis ended: what the outbox holds goes now, a message a frame, though a list moves. Held a message a
+   * The analysis ended: what the outbox holds goes a message a frame from now, though a list moves. Held a message a
    * second, the rows a list scrolled past while the analysis ran reached the page seconds after the host had them all
    * (the workbench e2e: 3,258 rows held at the end, the page complete 2 s later); this costs a moving list a few
    * messages once, at the end of an analysis.
@@ -273,7 +273,8 @@ class TraceDocument implements vscode.CustomDocument {
     this.ending = true;
     if (this.flushTimer === undefined) return;
     clearTimeout(this.flushTimer);
-    this.flushTimer = setTimeout(() => this.flush(), 0);
+    // A frame after the last message still (the page decodes each in a task of its own).
+    this.flushTimer = setTimeout(() => this.flush(), Math.max(0, this.lastFlush + FRAME_MS - performance.now()));
   }
 
   /** A record was sent to a page: the list's analysis may go on (firstRows). */
