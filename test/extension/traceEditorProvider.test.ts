@@ -23,6 +23,28 @@ async function load() {
 
 const SAMPLES = fileURLToPath(new URL('../../samples/other-formats.jsonl', import.meta.url));
 
+/**
+ * A trace of 600 records, enough for many batches, half of them an integer their schema refuses (a what-if finding
+ * each), opened by a registered provider in a folder of its own (`prefix`).
+ */
+async function openSixHundred(prefix: string) {
+  const { TraceEditorProvider, TRACE_VIEW_TYPE } = await load();
+  const { recordWithSchema, traceText } = await import('../fixtures/hostileSchemas.ts');
+  const { writeFile } = await import('node:fs/promises');
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  const trace = join(dir, 'many.jsonl');
+  const schema = { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] };
+  await writeFile(
+    trace,
+    traceText(Array.from({ length: 600 }, (_, i) => recordWithSchema(`r${i}`, schema, i % 2 ? '{"a": 1}' : '{"a": "x"}'))),
+  );
+  fake.settings.clear();
+  const registration = TraceEditorProvider.register({ extensionUri: Uri.file(fakeExtensionFolder()) } as never);
+  const provider = fake.providers.get(TRACE_VIEW_TYPE) as Provider;
+  const document = await provider.openCustomDocument(Uri.file(trace) as never);
+  return { dir, registration, provider, document };
+}
+
 test('trace editor: toolscope.format is read when the trace opens and re-applied when it changes', async () => {
   const { TraceEditorProvider, TRACE_VIEW_TYPE } = await load();
   fake.settings.clear();
@@ -176,19 +198,7 @@ test('trace editor: Raw JSON opens a read-only virtual document (not an untitled
 });
 
 test('trace editor: the list goes to the page at most once a frame, every row and what-if finding included', async () => {
-  const { TraceEditorProvider, TRACE_VIEW_TYPE } = await load();
-  const { recordWithSchema, traceText } = await import('../fixtures/hostileSchemas.ts');
-  const { writeFile } = await import('node:fs/promises');
-  const dir = await mkdtemp(join(tmpdir(), 'toolscope-frames-'));
-  const trace = join(dir, 'many.jsonl');
-  // Enough records for many batches; half of them an integer the schema refuses (a what-if finding each).
-  const schema = { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] };
-  const records = Array.from({ length: 600 }, (_, i) => recordWithSchema(`r${i}`, schema, i % 2 ? '{"a": 1}' : '{"a": "x"}'));
-  await writeFile(trace, traceText(records));
-  fake.settings.clear();
-  const registration = TraceEditorProvider.register({ extensionUri: Uri.file(fakeExtensionFolder()) } as never);
-  const provider = fake.providers.get(TRACE_VIEW_TYPE) as Provider;
-  const document = await provider.openCustomDocument(Uri.file(trace) as never);
+  const { dir, registration, provider, document } = await openSixHundred('toolscope-frames-');
   const view = fakePanel();
   // When each list message was posted (the page's rows and findings).
   const times: number[] = [];
@@ -282,20 +292,7 @@ test("trace editor: the page's HTML carries its first rows and the first row's r
 });
 
 test('trace editor: while the list moves its rows wait (a message a second at most), and all come once it rests', async () => {
-  const { TraceEditorProvider, TRACE_VIEW_TYPE } = await load();
-  const { recordWithSchema, traceText } = await import('../fixtures/hostileSchemas.ts');
-  const { writeFile } = await import('node:fs/promises');
-  const dir = await mkdtemp(join(tmpdir(), 'toolscope-moving-'));
-  const trace = join(dir, 'many.jsonl');
-  const schema = { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] };
-  await writeFile(
-    trace,
-    traceText(Array.from({ length: 600 }, (_, i) => recordWithSchema(`r${i}`, schema, i % 2 ? '{"a": 1}' : '{"a": "x"}'))),
-  );
-  fake.settings.clear();
-  const registration = TraceEditorProvider.register({ extensionUri: Uri.file(fakeExtensionFolder()) } as never);
-  const provider = fake.providers.get(TRACE_VIEW_TYPE) as Provider;
-  const document = await provider.openCustomDocument(Uri.file(trace) as never);
+  const { dir, registration, provider, document } = await openSixHundred('toolscope-moving-');
   const view = fakePanel();
   let moving = false;
   const sent: { at: number; body: HostEvent }[] = [];
@@ -343,21 +340,8 @@ test('trace editor: while the list moves its rows wait (a message a second at mo
   }
 });
 
-test("trace editor: a moving list gets the analysis's end at once, not at the next second's message", async () => {
-  const { TraceEditorProvider, TRACE_VIEW_TYPE } = await load();
-  const { recordWithSchema, traceText } = await import('../fixtures/hostileSchemas.ts');
-  const { writeFile } = await import('node:fs/promises');
-  const dir = await mkdtemp(join(tmpdir(), 'toolscope-moving-end-'));
-  const trace = join(dir, 'many.jsonl');
-  const schema = { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] };
-  await writeFile(
-    trace,
-    traceText(Array.from({ length: 600 }, (_, i) => recordWithSchema(`r${i}`, schema, i % 2 ? '{"a": 1}' : '{"a": "x"}'))),
-  );
-  fake.settings.clear();
-  const registration = TraceEditorProvider.register({ extensionUri: Uri.file(fakeExtensionFolder()) } as never);
-  const provider = fake.providers.get(TRACE_VIEW_TYPE) as Provider;
-  const document = await provider.openCustomDocument(Uri.file(trace) as never);
+test("trace editor: a moving list gets the analysis's end a frame after the last message, not at the next second's message", async () => {
+  const { dir, registration, provider, document } = await openSixHundred('toolscope-moving-end-');
   const view = fakePanel();
   await provider.resolveCustomEditor(document, view.panel as never);
   try {
@@ -377,7 +361,7 @@ test("trace editor: a moving list gets the analysis's end at once, not at the ne
       assert.ok(Number.isFinite(sessionDone), 'the analysis ended');
       await view.waitEvent(0, (e) => e.type === 'summaries' && done(e.info));
       const pageDone = performance.now();
-      // At once: within a few timer turns, not at the next of a moving list's messages (a second apart).
+      // Within a frame and a few timer turns, not at the next of a moving list's messages (a second apart).
       assert.ok(
         pageDone - sessionDone < 250,
         `the end reached the page ${(pageDone - sessionDone).toFixed(0)} ms after the analysis ended`,
