@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { copyFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Envelope, HostEvent, HostReply, InitialPage, RecordView, TraceInfo } from '../../src/shared/protocol.ts';
+import type { Envelope, HostEvent, HostReply, InitialPage, RecordSummary, RecordView, TraceInfo } from '../../src/shared/protocol.ts';
 import { unpackEnvelope } from '../../src/shared/packedEnvelope.ts';
 import type { TraceEditorProvider as Provider } from '../../src/extension/traceEditorProvider.ts';
 
@@ -43,6 +43,27 @@ async function openSixHundred(prefix: string) {
   const provider = fake.providers.get(TRACE_VIEW_TYPE) as Provider;
   const document = await provider.openCustomDocument(Uri.file(trace) as never);
   return { dir, registration, provider, document };
+}
+
+/**
+ * The rows as the page has them (the ready reply's, then each message's rows, then its findings): all 600 of
+ * openSixHundred's trace, every what-if finding in. Returns them, and how many list messages came.
+ */
+function assertEveryRowAndFinding(init: { summaries: RecordSummary[] }, events: HostEvent[]) {
+  const rows = new Map(init.summaries.map((s) => [s.key, s]));
+  let messages = 0;
+  for (const e of events) {
+    if (e.type !== 'summaries' && e.type !== 'guidedFindings') continue;
+    messages++;
+    if (e.type === 'summaries') for (const s of e.summaries) rows.set(s.key, s);
+    for (const f of e.findings ?? []) rows.set(f.key, f.summary);
+  }
+  assert.equal(rows.size, 600);
+  assert.ok(
+    [...rows.values()].every((s) => !s.guidedPending),
+    'every what-if finding reached the page',
+  );
+  return { rows, messages };
 }
 
 test('trace editor: toolscope.format is read when the trace opens and re-applied when it changes', async () => {
@@ -223,20 +244,7 @@ test('trace editor: the list goes to the page at most once a frame, every row an
     const init = await view.request({ type: 'ready' });
     assert.equal(init.type, 'init');
     await view.waitEvent(0, (e) => e.type === 'summaries' && done(e.info));
-    // The rows as the page has them: the ready reply's, then each message's rows, then its findings.
-    const rows = new Map((init.type === 'init' ? init.summaries : []).map((s) => [s.key, s]));
-    let messages = 0;
-    for (const e of view.events()) {
-      if (e.type !== 'summaries' && e.type !== 'guidedFindings') continue;
-      messages++;
-      if (e.type === 'summaries') for (const s of e.summaries) rows.set(s.key, s);
-      for (const f of (e.type === 'summaries' ? e.findings : e.findings) ?? []) rows.set(f.key, f.summary);
-    }
-    assert.equal(rows.size, 600);
-    assert.ok(
-      [...rows.values()].every((s) => !s.guidedPending),
-      'every what-if finding reached the page',
-    );
+    const { rows, messages } = assertEveryRowAndFinding(init.type === 'init' ? init : { summaries: [] }, view.events());
     assert.equal([...rows.values()].filter((s) => s.kinds['guided-would-block']).length, 300);
     // At most one message a frame (timers fire at most a millisecond or two early), and fewer than the batches.
     for (let i = 1; i < times.length; i++) assert.ok((times[i] as number) - (times[i - 1] as number) >= 14, `messages ${i - 1} and ${i}`);
@@ -323,16 +331,7 @@ test('trace editor: while the list moves its rows wait (a message a second at mo
     // At rest: the rest comes, every row and finding.
     assert.equal((await view.request({ type: 'inView', keys: [] })).type, 'ok');
     await view.waitEvent(0, (e) => e.type === 'summaries' && done(e.info));
-    const rows = new Map(init.summaries.map((s) => [s.key, s]));
-    for (const e of view.events()) {
-      if (e.type === 'summaries') for (const s of e.summaries) rows.set(s.key, s);
-      if (e.type === 'summaries' || e.type === 'guidedFindings') for (const f of e.findings ?? []) rows.set(f.key, f.summary);
-    }
-    assert.equal(rows.size, 600);
-    assert.ok(
-      [...rows.values()].every((s) => !s.guidedPending),
-      'every what-if finding reached the page',
-    );
+    assertEveryRowAndFinding(init, view.events());
   } finally {
     document.dispose();
     registration.dispose();
@@ -369,16 +368,7 @@ test("trace editor: a moving list gets the analysis's end a frame after the last
     } finally {
       clearInterval(renew);
     }
-    const rows = new Map(init.summaries.map((s) => [s.key, s]));
-    for (const e of view.events()) {
-      if (e.type === 'summaries') for (const s of e.summaries) rows.set(s.key, s);
-      if (e.type === 'summaries' || e.type === 'guidedFindings') for (const f of e.findings ?? []) rows.set(f.key, f.summary);
-    }
-    assert.equal(rows.size, 600);
-    assert.ok(
-      [...rows.values()].every((s) => !s.guidedPending),
-      'every what-if finding reached the page',
-    );
+    assertEveryRowAndFinding(init, view.events());
   } finally {
     document.dispose();
     registration.dispose();
