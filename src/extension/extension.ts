@@ -16,6 +16,7 @@ import { openClipboardTrace } from './openClipboardCommand.ts';
 import { openMark } from './openMarks.ts';
 import { OPEN_RECORDING_COMMAND } from './recordingCommandIds.ts';
 
+// For the entry (extensionEntry.ts), which loads this bundle through the code cache: the bundle's own copy of the state.
 export { afterFirstTraceOpen } from './firstTraceOpen.ts';
 
 export function activate(context: vscode.ExtensionContext): void {

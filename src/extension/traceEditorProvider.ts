@@ -302,6 +302,7 @@ class TraceDocument implements vscode.CustomDocument {
     clearTimeout(this.flushTimer);
     this.flushTimer = undefined;
     const o = this.outbox;
+    let event: Extract<HostEvent, { type: 'summaries' | 'guidedFindings' }> | undefined;
     if (o.summaries.length || o.lineErrors.length || o.info) {
       const summaries = o.summaries.splice(0, ROWS_PER_MESSAGE);
       // Findings go with the last of their rows' messages (a finding may be for a row in this outbox).
@@ -309,26 +310,18 @@ class TraceDocument implements vscode.CustomDocument {
       const info = this.session.info('vscode');
       // What stays in the outbox still has to come: the list is not complete before it.
       if (o.summaries.length) info.analysing = true;
-      const event: HostEvent = { type: 'summaries', summaries, lineErrors: o.lineErrors.splice(0), info };
+      event = { type: 'summaries', summaries, lineErrors: o.lineErrors.splice(0), info };
       if (findings.length) event.findings = findings;
       o.info = o.summaries.length > 0;
+    } else if (o.findings.length) event = { type: 'guidedFindings', findings: o.findings.splice(0) };
+    if (event) {
       for (const v of this.views) v.event(event);
       openMark('list-sent', this.uri.fsPath, {
-        rows: summaries.length,
-        findings: findings.length,
+        rows: event.type === 'summaries' ? event.summaries.length : 0,
+        findings: event.findings?.length ?? 0,
         held: o.summaries.length,
         moving: this.moving !== undefined,
-        analysing: info.analysing,
-      });
-    } else if (o.findings.length) {
-      const findings = o.findings.splice(0);
-      for (const v of this.views) v.event({ type: 'guidedFindings', findings });
-      openMark('list-sent', this.uri.fsPath, {
-        rows: 0,
-        findings: findings.length,
-        held: 0,
-        moving: this.moving !== undefined,
-        analysing: true,
+        analysing: event.type === 'summaries' ? event.info.analysing : true,
       });
     }
     this.lastFlush = performance.now();

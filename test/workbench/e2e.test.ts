@@ -33,6 +33,7 @@ import {
   traceFrame,
   workbenchMissing,
 } from './codeServer.ts';
+import { type OpenMark, pageMoments, readOpenMarks, webviewFrameMoments } from './openMoments.ts';
 
 const missing = workbenchMissing();
 const OUT = join(ROOT, 'test-results', 'e2e');
@@ -80,36 +81,9 @@ async function paintedAt(frame: Frame): Promise<number> {
  * after the open command and the step from the moment before it.
  */
 async function openPath(marksFile: string, file: string, t0: number, frame: Frame): Promise<string> {
-  const host = existsSync(marksFile)
-    ? readFileSync(marksFile, 'utf8')
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => JSON.parse(l) as { mark: string; file: string | null; at: number })
-        .filter((m) => m.at >= t0 && (m.file === null || m.file === file))
-    : [];
-  const page = await frame.evaluate<Record<string, number>>(`(() => {
-    const at = (n) => { const m = performance.getEntriesByName(n)[0]; return m ? performance.timeOrigin + m.startTime : NaN; };
-    const nav = performance.getEntriesByType('navigation')[0];
-    return {
-      'page started': performance.timeOrigin,
-      'page loaded': nav && nav.responseEnd > 0 ? performance.timeOrigin + nav.responseEnd : NaN,
-      'script started': at('toolscope:webview-start'),
-      'ready asked': at('toolscope:ready-asked'),
-      'list drawn': at('toolscope:list-painted'),
-      'record painted': at('toolscope:record-painted'),
-    };
-  })()`);
-  // The workbench's webview frame around the page (its index.html): created when the editor has resolved, it
-  // registers the webview service worker before it writes the page into a frame of its own.
-  const outer = await (
-    frame.parentFrame()?.evaluate<Record<string, number>>(`(() => {
-    const nav = performance.getEntriesByType('navigation')[0];
-    return {
-      'webview frame started': performance.timeOrigin,
-      'webview frame loaded': nav && nav.domContentLoadedEventEnd > 0 ? performance.timeOrigin + nav.domContentLoadedEventEnd : NaN,
-    };
-  })()`) ?? Promise.resolve({} as Record<string, number>)
-  ).catch(() => ({}) as Record<string, number>);
+  const host = readOpenMarks(marksFile).filter((m) => m.at >= t0 && (m.file === null || m.file === file));
+  const page = await pageMoments(frame);
+  const outer = await webviewFrameMoments(frame);
   const steps: Array<[string, number]> = Object.entries(outer);
   const first = (name: string) => host.find((m) => m.mark === name)?.at ?? NaN;
   for (const name of ['load', 'activate', 'activated', 'document-open', 'document-opened', 'webview-created', 'page-written'])
@@ -141,13 +115,7 @@ async function openPath(marksFile: string, file: string, t0: number, frame: Fram
  * with the trace editor has activated it, and the figure is the open alone.
  */
 function activationAt(marksFile: string, t0: number): string {
-  const activate = existsSync(marksFile)
-    ? readFileSync(marksFile, 'utf8')
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => JSON.parse(l) as { mark: string; at: number })
-        .find((m) => m.mark === 'activate')
-    : undefined;
+  const activate = readOpenMarks(marksFile).find((m) => m.mark === 'activate');
   if (!activate) return 'activation not seen';
   return activate.at >= t0
     ? `activation included, ${activate.at - t0} ms after the open`
@@ -159,13 +127,7 @@ function activationAt(marksFile: string, t0: number): string {
  * host's marks: what a loaded machine does not stretch.
  */
 function hostCpu(marksFile: string, t0: number): string {
-  const host = existsSync(marksFile)
-    ? readFileSync(marksFile, 'utf8')
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => JSON.parse(l) as { mark: string; at: number; cpu?: number })
-        .filter((m) => m.at >= t0 && m.cpu !== undefined)
-    : [];
+  const host = readOpenMarks(marksFile).filter((m) => m.at >= t0 && m.cpu !== undefined);
   const names = ['load', 'activate', 'activated', 'document-opened', 'first-rows', 'record-sent'];
   const steps = names.map((n) => host.find((m) => m.mark === n)).filter((m) => m !== undefined);
   const parts = steps.slice(1).map((m, i) => `${m.mark} +${(m.cpu as number) - (steps[i] as { cpu: number }).cpu}`);
@@ -286,11 +248,7 @@ async function watchHostMessages(frame: Frame): Promise<void> {
  * The messages of the list's end, on both sides: what the host sent from its last findings on (its 'list-sent'
  * marks), and when the page got each and was done with it.
  */
-async function lastMessages(
-  frame: Frame,
-  marks: Array<{ mark: string; at: number } & Record<string, unknown>>,
-  t0: number,
-): Promise<string> {
+async function lastMessages(frame: Frame, marks: OpenMark[], t0: number): Promise<string> {
   const s = (at: number) => `+${((at - t0) / 1000).toFixed(2)}`;
   const analysed = marks.find((m) => m.mark === 'analysed');
   if (!analysed) return 'no host mark';
@@ -583,13 +541,7 @@ async function journey(theme: 'dark' | 'light'): Promise<void> {
         const m = performance.getEntriesByName('toolscope:analysed')[0];
         return m ? performance.timeOrigin + m.startTime : null;
       })()`);
-      const bigMarks = existsSync(marks)
-        ? readFileSync(marks, 'utf8')
-            .split('\n')
-            .filter(Boolean)
-            .map((l) => JSON.parse(l) as { mark: string; file: string | null; at: number; cpu?: number } & Record<string, unknown>)
-            .filter((m) => m.file === BIG && m.at >= t0)
-        : [];
+      const bigMarks = readOpenMarks(marks).filter((m) => m.file === BIG && m.at >= t0);
       const hostAnalysed = bigMarks.find((m) => m.mark === 'analysed');
       const opening = bigMarks.find((m) => m.mark === 'document-open');
       // The extension host process's CPU (its threads, the list workers' included) from the open to the last findings.

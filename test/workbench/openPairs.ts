@@ -11,13 +11,14 @@
  * Each build keeps its own code cache folder, warmed by one run before the pairs (the extension writes its cache 20 s
  * after activation); `--cold` gives every run an empty one, as the e2e's first journey after a build has.
  */
-import { appendFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import { launch, ROOT } from '../webview/harness.ts';
 import { CodeServer, openWorkbench, pickQuick, runCommand, traceFrame } from './codeServer.ts';
+import { pageMoments, readOpenMarks, webviewFrameMoments } from './openMoments.ts';
 
 const SAMPLE = 'kimi-k2-raw-completions.jsonl';
 /** The moments of an open, in order, as ms after the open command. */
@@ -28,8 +29,8 @@ const STEPS = [
   'document-opened',
   'webview-created',
   'page-written',
-  'frame started',
-  'frame loaded',
+  'webview frame started',
+  'webview frame loaded',
   'page started',
   'page loaded',
   'script started',
@@ -42,31 +43,11 @@ type Figures = Record<string, number>;
 
 /** The page's moments and its frame's (epoch ms), and the host's marks: each as ms after `t0`. */
 async function openFigures(marksFile: string, t0: number, frame: Frame): Promise<Figures> {
-  const page = await frame.evaluate<Figures>(`(() => {
-    const at = (n) => { const m = performance.getEntriesByName(n)[0]; return m ? performance.timeOrigin + m.startTime : NaN; };
-    const nav = performance.getEntriesByType('navigation')[0];
-    return {
-      'page started': performance.timeOrigin,
-      'page loaded': nav && nav.responseEnd > 0 ? performance.timeOrigin + nav.responseEnd : NaN,
-      'script started': at('toolscope:webview-start'),
-      'list drawn': at('toolscope:list-painted'),
-      'record painted': at('toolscope:record-painted'),
-      'first contentful paint': at('first-contentful-paint'),
-    };
-  })()`);
-  const outer = await (
-    frame.parentFrame()?.evaluate<Figures>(`(() => {
-      const nav = performance.getEntriesByType('navigation')[0];
-      return { 'frame started': performance.timeOrigin, 'frame loaded': nav && nav.domContentLoadedEventEnd > 0 ? performance.timeOrigin + nav.domContentLoadedEventEnd : NaN };
-    })()`) ?? Promise.resolve({} as Figures)
-  ).catch(() => ({}) as Figures);
+  const page = await pageMoments(frame);
+  const outer = await webviewFrameMoments(frame);
   const figures: Figures = {};
   // The last mark of each name: a second open's follow the first's. Activation's may come before the open command.
-  const marks = existsSync(marksFile) ? readFileSync(marksFile, 'utf8').split('\n').filter(Boolean) : [];
-  for (const line of marks) {
-    const m = JSON.parse(line) as { mark: string; file: string | null; at: number };
-    if (m.file === null || m.file === SAMPLE) figures[m.mark] = m.at - t0;
-  }
+  for (const m of readOpenMarks(marksFile)) if (m.file === null || m.file === SAMPLE) figures[m.mark] = m.at - t0;
   for (const [k, v] of Object.entries({ ...outer, ...page })) figures[k] = v - t0;
   return figures;
 }
