@@ -67,6 +67,14 @@ const ROWS_PER_MESSAGE = 3000;
  */
 const MOVING_MS = 1000;
 /**
+ * While the analysis runs and the list rests, rows and findings go at most this often (a full message's worth of rows
+ * goes a frame after the last message all the same, so the list's rate is not capped): in a browser workbench every
+ * message is a frame of the whole workbench's renderer (the page is a same-site frame inside it: its style, layout,
+ * paint and layerize, then the compositor's, the GPU process's and the browser's share), ~10–15 ms of Chromium's CPU
+ * a message, and the list's worker, which the 200 MB trace's what-ifs wait for, shares the machine's cores with it.
+ */
+const REST_MS = 250;
+/**
  * A list said to move that says nothing more is taken to rest after this long (a page that went away); a page says
  * it again every 2 s while its list moves (webview/recordList.ts).
  */
@@ -139,6 +147,8 @@ class TraceDocument implements vscode.CustomDocument {
   /** Rows, errors and findings not sent to the pages yet (FRAME_MS); `info`: the trace's state changed. */
   private outbox = { summaries: [] as RecordSummary[], lineErrors: [] as LineErrorView[], findings: [] as GuidedFindings[], info: false };
   private flushTimer: ReturnType<typeof setTimeout> | undefined;
+  /** When flushTimer fires (performance.now()). */
+  private flushDue = Infinity;
   private lastFlush = -Infinity;
   /** Woken when the outbox was sent (the analysis waits while it is full). */
   private flushed: (() => void)[] = [];
@@ -254,13 +264,16 @@ class TraceDocument implements vscode.CustomDocument {
     this.moving = undefined;
     if (this.flushTimer !== undefined) {
       clearTimeout(this.flushTimer);
+      this.flushDue = performance.now();
       this.flushTimer = setTimeout(() => this.flush(), 0);
     }
   }
 
   /** How long the outbox waits between messages now. */
   private get interval(): number {
-    return this.moving === undefined || this.ending ? FRAME_MS : MOVING_MS;
+    if (this.ending) return FRAME_MS;
+    if (this.moving !== undefined) return MOVING_MS;
+    return this.outbox.summaries.length >= ROWS_PER_MESSAGE ? FRAME_MS : REST_MS;
   }
 
   /**
@@ -274,7 +287,8 @@ class TraceDocument implements vscode.CustomDocument {
     if (this.flushTimer === undefined) return;
     clearTimeout(this.flushTimer);
     // A frame after the last message still (the page decodes each in a task of its own).
-    this.flushTimer = setTimeout(() => this.flush(), Math.max(0, this.lastFlush + FRAME_MS - performance.now()));
+    this.flushDue = this.lastFlush + FRAME_MS;
+    this.flushTimer = setTimeout(() => this.flush(), Math.max(0, this.flushDue - performance.now()));
   }
 
   /** A record was sent to a page: the list's analysis may go on (firstRows). */
@@ -293,8 +307,13 @@ class TraceDocument implements vscode.CustomDocument {
     for (const e of lineErrors) o.lineErrors.push(e);
     for (const f of findings) o.findings.push(f);
     o.info ||= info;
-    if (this.flushTimer !== undefined || (!o.summaries.length && !o.lineErrors.length && !o.findings.length && !o.info)) return;
-    this.flushTimer = setTimeout(() => this.flush(), Math.max(0, this.lastFlush + this.interval - performance.now()));
+    if (!o.summaries.length && !o.lineErrors.length && !o.findings.length && !o.info) return;
+    const due = this.lastFlush + this.interval;
+    // A message's worth of rows at rest goes sooner than the message waited for (REST_MS).
+    if (this.flushTimer !== undefined && due >= this.flushDue) return;
+    clearTimeout(this.flushTimer);
+    this.flushDue = due;
+    this.flushTimer = setTimeout(() => this.flush(), Math.max(0, due - performance.now()));
   }
 
   /** Sends what the outbox holds now (up to ROWS_PER_MESSAGE rows; the rest a frame later). */
@@ -326,8 +345,10 @@ class TraceDocument implements vscode.CustomDocument {
     }
     this.lastFlush = performance.now();
     for (const w of this.flushed.splice(0)) w();
-    if (o.summaries.length || o.findings.length) this.flushTimer = setTimeout(() => this.flush(), this.interval);
-    else this.ending = false;
+    if (o.summaries.length || o.findings.length) {
+      this.flushDue = this.lastFlush + this.interval;
+      this.flushTimer = setTimeout(() => this.flush(), this.interval);
+    } else this.ending = false;
   }
 
   /** What the outbox holds no longer applies (the list starts over). */

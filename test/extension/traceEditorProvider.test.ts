@@ -257,6 +257,42 @@ test('trace editor: the list goes to the page at most once a frame, every row an
   }
 });
 
+test('trace editor: while the analysis runs and the list rests, its messages go a quarter second apart (each is a frame of a browser workbench)', async () => {
+  const { dir, registration, provider, document } = await openSixHundred('toolscope-rest-');
+  const view = fakePanel();
+  const sent: { at: number; body: HostEvent }[] = [];
+  const post = view.panel.webview.postMessage;
+  view.panel.webview.postMessage = (m) => {
+    if (m.kind === 'packed') sent.push({ at: performance.now(), body: (unpackEnvelope(m) as Envelope).body as HostEvent });
+    return post(m);
+  };
+  await provider.resolveCustomEditor(document, view.panel as never);
+  try {
+    const init = await view.request({ type: 'ready' });
+    assert.ok(init.type === 'init');
+    await view.waitEvent(0, (e) => e.type === 'summaries' && done(e.info));
+    // The list's messages while the analysis ran: every one but the end (which goes a frame after the last: sendRest),
+    // and not the first record's own what-if findings (entry 0, the record the page is written with: a reply's follow-up).
+    const end = sent.findIndex(({ body }) => body.type === 'summaries' && done(body.info));
+    const during = sent
+      .slice(0, end)
+      .filter(({ body }) => !(body.type === 'guidedFindings' && body.findings.every((f) => f.key === '0:0')))
+      .map(({ at }) => at);
+    assert.ok(during.length >= 2, `${during.length} messages while the analysis ran`);
+    // (Timers fire at most a millisecond or two early.)
+    for (let i = 1; i < during.length; i++)
+      assert.ok(
+        (during[i] as number) - (during[i - 1] as number) >= 245,
+        `messages ${i - 1} and ${i}: ${((during[i] as number) - (during[i - 1] as number)).toFixed(0)} ms apart`,
+      );
+    assertEveryRowAndFinding(init, view.events());
+  } finally {
+    document.dispose();
+    registration.dispose();
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
 test("trace editor: the page's HTML carries its first rows and the first row's record; the ready reply lists the rest, no row twice", async () => {
   const { TraceEditorProvider, TRACE_VIEW_TYPE } = await load();
   fake.settings.clear();

@@ -34,6 +34,7 @@ import {
   workbenchMissing,
 } from './codeServer.ts';
 import { type OpenMark, pageMoments, readOpenMarks, webviewFrameMoments } from './openMoments.ts';
+import { CpuSampler } from './processCpu.ts';
 
 const missing = workbenchMissing();
 const OUT = join(ROOT, 'test-results', 'e2e');
@@ -480,6 +481,20 @@ async function journey(theme: 'dark' | 'light'): Promise<void> {
       // The menu follows the mouse and acts on Enter (a synthetic click on the item is not always taken).
       await item.hover();
       await shot('explorer-open-trace');
+      // TOOLSCOPE_E2E_CPU=1: every process's and the extension host's threads' CPU from the open to the list complete.
+      const sampler = process.env.TOOLSCOPE_E2E_CPU === '1' ? new CpuSampler() : undefined;
+      // TOOLSCOPE_E2E_PROFILE=<file>: the workbench renderer's JavaScript (the page's frames too) from the open to the list complete.
+      const profiling = process.env.TOOLSCOPE_E2E_PROFILE ? await p.context().newCDPSession(p) : undefined;
+      // TOOLSCOPE_E2E_TRACE_OPEN=<file>: a Chromium trace of every process from the open to the list complete.
+      if (process.env.TOOLSCOPE_E2E_TRACE_OPEN)
+        await browser.startTracing(p, {
+          categories: ['toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8', 'ipc', 'mojom'],
+        });
+      if (profiling) {
+        await profiling.send('Profiler.enable');
+        await profiling.send('Profiler.setSamplingInterval', { interval: 500 });
+        await profiling.send('Profiler.start');
+      }
       const t0 = Date.now();
       await p.keyboard.press('Enter');
       const bigFrame = await traceFrame(p, BIG, 120_000);
@@ -512,7 +527,9 @@ async function journey(theme: 'dark' | 'light'): Promise<void> {
       if (process.env.TOOLSCOPE_E2E_TRACE_FILE)
         categories.push('disabled-by-default-devtools.timeline.frame', 'disabled-by-default-v8.cpu_profiler');
       if (tracing) await browser.startTracing(p, { categories });
+      const scrollFrom = Date.now();
       const scrolled = await scrollList(bigFrame, SCROLLED);
+      const scrollTo = Date.now();
       if (tracing) {
         const trace = await browser.stopTracing();
         // TOOLSCOPE_E2E_TRACE_FILE: the trace itself, for DevTools' Performance panel.
@@ -533,6 +550,11 @@ async function journey(theme: 'dark' | 'light'): Promise<void> {
         undefined,
         { timeout: 400_000, polling: 500 },
       );
+      if (process.env.TOOLSCOPE_E2E_TRACE_OPEN) writeFileSync(process.env.TOOLSCOPE_E2E_TRACE_OPEN, await browser.stopTracing());
+      if (profiling) {
+        const { profile } = await profiling.send('Profiler.stop');
+        writeFileSync(process.env.TOOLSCOPE_E2E_PROFILE as string, JSON.stringify(profile));
+      }
       const pending = await bigFrame.locator('.guided-pending').count();
       assert.equal(pending, 0, 'no row in view still waits for its what-if');
       // When the page had everything (its mark), and when the host had sent it: the test saw it later, after the
@@ -553,6 +575,13 @@ async function journey(theme: 'dark' | 'light'): Promise<void> {
         `${theme}: ${BIG} fully analysed in the list, every what-if filled in the page ${s(analysedAt)} after the open command (goal ≤ 10 s; the host's last findings sent ${hostAnalysed === undefined ? '?' : s(hostAnalysed.at)}, its process having used ${hostCpuS} of CPU since the open; the test saw it ${s(Date.now())}, ${((Date.now() - t1) / 1000).toFixed(1)} s after the scroll)`,
       );
       figures.push(`${theme}: ${BIG} the list's last messages: ${await lastMessages(bigFrame, bigMarks, t0)}`);
+      if (sampler) {
+        sampler.stop();
+        figures.push(`${theme}: ${BIG} open → list complete in the page, ${sampler.between(t0, analysedAt)}`);
+        figures.push(
+          `${theme}: ${BIG} CPU s before the scroll ${sampler.between(t0, scrollFrom, false)}; the scroll ${sampler.between(scrollFrom, scrollTo, false)}; after it ${sampler.between(scrollTo, analysedAt, false)}`,
+        );
+      }
       await shot('200mb-analysed');
     }
   } catch (err) {
