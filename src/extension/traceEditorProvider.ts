@@ -70,8 +70,9 @@ const MOVING_MS = 1000;
  * While the analysis runs and the list rests, rows and findings go at most this often (a full message's worth of rows
  * goes a frame after the last message all the same, so the list's rate is not capped): in a browser workbench every
  * message is a frame of the whole workbench's renderer (the page is a same-site frame inside it: its style, layout,
- * paint and layerize, then the compositor's, the GPU process's and the browser's share), ~10–15 ms of Chromium's CPU
- * a message, and the list's worker, which the 200 MB trace's what-ifs wait for, shares the machine's cores with it.
+ * paint and layerize, then the compositor's, the GPU process's and the browser's share), and the list's worker, which
+ * the 200 MB trace's what-ifs wait for, shares the machine's cores with it. (The workbench e2e's 200 MB trace: ~65
+ * messages instead of ~300, Chromium's CPU over the analysis 8.7 s instead of 10.6 s.)
  */
 const REST_MS = 250;
 /**
