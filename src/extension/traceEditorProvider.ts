@@ -317,7 +317,7 @@ class TraceDocument implements vscode.CustomDocument {
     this.flushTimer = setTimeout(() => this.flush(), Math.max(0, due - performance.now()));
   }
 
-  /** Sends what the outbox holds now (up to ROWS_PER_MESSAGE rows; the rest a frame later). */
+  /** Sends what the outbox holds now (up to ROWS_PER_MESSAGE rows; the rest `interval` later). */
   private flush(): void {
     clearTimeout(this.flushTimer);
     this.flushTimer = undefined;

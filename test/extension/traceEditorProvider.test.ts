@@ -269,6 +269,7 @@ test('trace editor: while the analysis runs and the list rests, its messages go 
   await provider.resolveCustomEditor(document, view.panel as never);
   try {
     const init = await view.request({ type: 'ready' });
+    const readyAt = performance.now();
     assert.ok(init.type === 'init');
     await view.waitEvent(0, (e) => e.type === 'summaries' && done(e.info));
     // The list's messages while the analysis ran: every one but the end (which goes a frame after the last: sendRest),
@@ -278,7 +279,9 @@ test('trace editor: while the analysis runs and the list rests, its messages go 
       .slice(0, end)
       .filter(({ body }) => !(body.type === 'guidedFindings' && body.findings.every((f) => f.key === '0:0')))
       .map(({ at }) => at);
-    assert.ok(during.length >= 2, `${during.length} messages while the analysis ran`);
+    // (Half a second of analysis or more makes two messages at least; a machine fast enough to need less sends one.)
+    const took = (sent[end]?.at ?? readyAt) - readyAt;
+    assert.ok(during.length >= 2 || took < 500, `${during.length} messages in the ${took.toFixed(0)} ms the analysis ran`);
     // (Timers fire at most a millisecond or two early.)
     for (let i = 1; i < during.length; i++)
       assert.ok(
