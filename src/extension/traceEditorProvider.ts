@@ -37,6 +37,7 @@ import { rawRecordUri, registerRawRecordDocuments, setRawContent } from './rawRe
 import { listWorkers } from '../host/view/listWorkers.ts';
 import { configureEditorThreads } from '../host/view/editorThreads.ts';
 import { openMark } from './openMarks.ts';
+import { afterMessagesWritten } from './afterMessagesWritten.ts';
 import { traceOpened } from './firstTraceOpen.ts';
 import { packEnvelope } from '../shared/packedEnvelope.ts';
 import { guidedEngine } from '../io/guided/guidedEnginePool.ts';
@@ -502,7 +503,8 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
     // The page's first rows and record go in its HTML, which is written once they are read: this returns first. The
     // workbench makes the webview's frame only when the editor has resolved, then loads it and registers its service
     // worker (a browser workbench: 100–400 ms, and about a second more for every webview but the first), meanwhile.
-    const initial = initialPage(document);
+    // They are read once the reply that says so has gone out: read at once, they held it back.
+    const initial = afterMessagesWritten().then(() => initialPage(document));
     let disposed = false;
     panel.onDidDispose(() => (disposed = true));
     void Promise.all([this.page, initial]).then(

@@ -434,6 +434,29 @@ test("trace editor: the editor resolves before its page is written (the workbenc
   }
 });
 
+test("trace editor: the first rows and record are read after the editor's reply has gone out (VS Code writes a turn's messages on a 0 ms timer)", async () => {
+  const { TraceEditorProvider, TRACE_VIEW_TYPE } = await load();
+  fake.settings.clear();
+  const registration = TraceEditorProvider.register({ extensionUri: Uri.file(fakeExtensionFolder()) } as never);
+  const provider = fake.providers.get(TRACE_VIEW_TYPE) as Provider;
+  const document = await provider.openCustomDocument(Uri.file(SAMPLES) as never);
+  const order: string[] = [];
+  const nextBatch = document.session.nextBatch.bind(document.session);
+  document.session.nextBatch = (budgetMs?: number) => (order.push('read'), nextBatch(budgetMs));
+  const view = fakePanel();
+  try {
+    await provider.resolveCustomEditor(document, view.panel as never);
+    // As VS Code's RPC writer (ipc.net.ts, ProtocolWriter) once the reply is queued: the turn's messages go on a
+    // 0 ms timer, and a remote workbench's socket deflates them on libuv's pool before the next turn's end.
+    setTimeout(() => order.push('reply written'), 0);
+    await view.written();
+    assert.deepEqual(order.slice(0, 2), ['reply written', 'read']);
+  } finally {
+    document.dispose();
+    registration.dispose();
+  }
+});
+
 test('trace editor: a page that cannot be written (its bundle is missing) says why instead', async () => {
   const { TraceEditorProvider, TRACE_VIEW_TYPE } = await load();
   const { rmSync } = await import('node:fs');

@@ -5,15 +5,20 @@
  * at the extension host's marks (src/extension/openMarks.ts) and the page's, and appends them to a JSON Lines file;
  * `--summary` prints the medians of a file's pairs. Not a test (no `.test.ts`): a tool for measuring the open path.
  *
- *   node --import tsx test/workbench/openPairs.ts PAIRS A.vsix B.vsix [--cold] [--out FILE]
+ *   node --import tsx test/workbench/openPairs.ts PAIRS A.vsix B.vsix [--cold] [--once] [--out FILE]
  *   node --import tsx test/workbench/openPairs.ts --summary FILE A.vsix B.vsix [OPEN]   (OPEN 0: first, 1: second)
  *
  * Each build keeps its own code cache folder, warmed by one run before the pairs (the extension writes its cache 20 s
- * after activation); `--cold` gives every run an empty one, as the e2e's first journey after a build has.
+ * after activation); `--cold` gives every run an empty one, as the e2e's first journey after a build has. `--once`:
+ * the first open only. A build named `floor` is test/workbench/floor packed: the least a custom editor can do (it
+ * resolves at once, its page one inline script), the workbench's own part of the open path (its first open only: it
+ * has no Open Trace).
  */
-import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { appendFileSync, cpSync, readdirSync, readFileSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
+import { createRequire } from 'node:module';
 import { basename, join } from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import { launch, ROOT } from '../webview/harness.ts';
@@ -116,6 +121,22 @@ async function run(vsix: string, cache: string, theme: 'dark' | 'light', once = 
   }
 }
 
+/** test/workbench/floor as a .vsix in `dir`. */
+async function packFloor(dir: string): Promise<string> {
+  const stage = await mkdtemp(join(tmpdir(), 'toolscope-floor-'));
+  const out = join(dir, 'floor.vsix');
+  try {
+    cpSync(join(ROOT, 'test', 'workbench', 'floor'), stage, { recursive: true });
+    const vsce = createRequire(import.meta.url).resolve('@vscode/vsce/vsce');
+    const args = ['package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', out];
+    const r = spawnSync(process.execPath, [vsce, ...args], { cwd: stage, encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`packing the floor editor failed:\n${r.stdout}\n${r.stderr}`);
+    return out;
+  } finally {
+    await rm(stage, { recursive: true, force: true });
+  }
+}
+
 const median = (v: number[]) => {
   const x = v.filter(Number.isFinite).sort((a, b) => a - b);
   if (!x.length) return NaN;
@@ -161,23 +182,27 @@ async function main(args: string[]): Promise<void> {
     return;
   }
   const cold = args.includes('--cold');
+  const once = args.includes('--once');
   const outAt = args.indexOf('--out');
   const out = outAt >= 0 ? (args[outAt + 1] as string) : join(tmpdir(), `toolscope-open-pairs-${Date.now()}.jsonl`);
   const [pairsArg, ...rest] = args.filter((a, i) => !a.startsWith('--') && i !== outAt + 1);
-  const builds = rest.filter((r) => r.endsWith('.vsix'));
-  if (!pairsArg || builds.length !== 2) throw new Error('usage: PAIRS A.vsix B.vsix [--cold] [--out FILE]');
+  const floorDir = await mkdtemp(join(tmpdir(), 'toolscope-floor-vsix-'));
+  const builds = await Promise.all(rest.map((r) => (r === 'floor' ? packFloor(floorDir) : r)));
+  if (!pairsArg || builds.length !== 2 || !builds.every((b) => b.endsWith('.vsix')))
+    throw new Error('usage: PAIRS A.vsix B.vsix [--cold] [--once] [--out FILE]   (floor for the floor editor)');
   const caches = new Map<string, string>();
   for (const v of builds) caches.set(v, await mkdtemp(join(tmpdir(), 'toolscope-open-cache-')));
   try {
     if (!cold)
-      for (const v of builds) await run(v, caches.get(v) as string, 'dark', true).then(() => new Promise((r) => setTimeout(r, 22_000)));
+      for (const v of builds.filter((b) => b.startsWith(floorDir) === false))
+        await run(v, caches.get(v) as string, 'dark', true).then(() => new Promise((r) => setTimeout(r, 22_000)));
     for (let pair = 0; pair < Number(pairsArg); pair++) {
       const theme = pair % 2 ? 'light' : 'dark';
       for (const vsix of pair % 2 ? [...builds].reverse() : builds) {
         const cache = cold ? await mkdtemp(join(tmpdir(), 'toolscope-open-cache-')) : (caches.get(vsix) as string);
         const load = loadavg()[0] as number;
         try {
-          (await run(vsix, cache, theme)).forEach((figures, open) => {
+          (await run(vsix, cache, theme, once || vsix.startsWith(floorDir))).forEach((figures, open) => {
             appendFileSync(out, JSON.stringify({ pair, open, vsix: basename(vsix), theme, loadavg: load, ...figures }) + '\n');
             const steps = STEPS.map((k) => `${k} ${Number.isFinite(figures[k]) ? (figures[k] as number).toFixed(0) : '-'}`);
             console.log(`pair ${pair} open ${open} ${basename(vsix)} (load ${load.toFixed(1)}): ${steps.join(', ')}`);
@@ -192,6 +217,7 @@ async function main(args: string[]): Promise<void> {
     console.log(`written to ${out}`);
   } finally {
     for (const c of caches.values()) await rm(c, { recursive: true, force: true });
+    await rm(floorDir, { recursive: true, force: true });
   }
 }
 
