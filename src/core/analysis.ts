@@ -34,6 +34,7 @@ import type { VllmGeneration, VllmGroupingChoice, VllmRun } from './formats/engi
 import type { FormatEngineProfiles } from './formats/toolCallFormat.ts';
 import { recordedGrouping } from './formats/recordedGrouping.ts';
 import { startupMark } from './util/startupMarks.ts';
+import { mapped } from './util/mapped.ts';
 
 export interface AnalysisOptions {
   /** Force a tool-call format instead of detecting it (a registered name; unset or empty: per record). */
@@ -371,8 +372,8 @@ export class Analyzer {
       content: parse ? parse.content : (response?.content ?? null),
       reasoning: parse ? parse.reasoning : (response?.reasoning ?? null),
       calls: parse
-        ? parse.calls.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments }))
-        : (response?.calls ?? []).map((c) => ({ id: c.id ?? '', name: c.name ?? '', arguments: c.arguments })),
+        ? mapped(parse.calls, (c) => ({ id: c.id, name: c.name, arguments: c.arguments }))
+        : mapped(response?.calls ?? [], (c) => ({ id: c.id ?? '', name: c.name ?? '', arguments: c.arguments })),
       diagnostics,
       error: record.error ?? null,
       completionQuotedInError: quoted !== null,
@@ -459,9 +460,10 @@ function toolMap(tools: ChatTool[] | undefined): ReadonlyMap<string, ChatTool> |
   return map;
 }
 
+/** The calls the checks read: mapped, not map (util/mapped.ts). */
 function checkedCalls(parse: ParseResult | null, response: ResponseMessage | null): CheckedCall[] {
   if (parse) {
-    return parse.calls.map((c) => ({
+    return mapped(parse.calls, (c) => ({
       index: c.index,
       // Formats whose model writes no ids (Hermes, Harmony…) leave it empty: no id, not an empty one.
       id: c.id || null,
@@ -474,7 +476,7 @@ function checkedCalls(parse: ParseResult | null, response: ResponseMessage | nul
       end: c.span.end,
     }));
   }
-  return (response?.calls ?? []).map((c) => ({
+  return mapped(response?.calls ?? [], (c) => ({
     index: c.index,
     id: c.id,
     name: c.name,

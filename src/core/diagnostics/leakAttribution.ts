@@ -245,10 +245,11 @@ export function attributeLeaks(text: string, tools: Tools | undefined, context: 
   const formats = registeredFormats();
   const unknown = findUnknownMarkup(text);
   const tokens = findTokens(text, formats, unknown);
-  const items: SpanItem[] = [
-    ...tokens.map((token): SpanItem => ({ kind: 'token', start: token.start, end: token.end, token })),
-    ...unknown.map((shape): SpanItem => ({ kind: 'unknown', start: shape.start, end: shape.end, shape })),
-  ];
+  // Pushed, not spread from two maps: a spread is compiled for its arrays' element kinds and deoptimised by the first
+  // text with markup.
+  const items: SpanItem[] = [];
+  for (const token of tokens) items.push({ kind: 'token', start: token.start, end: token.end, token });
+  for (const shape of unknown) items.push({ kind: 'unknown', start: shape.start, end: shape.end, shape });
   // Only formats with markup here are asked to parse (their body tags count: Qwen3-Coder's `<function=`).
   for (const format of formats) {
     if (!tokens.some((t) => t.owners.has(format.name))) continue;

@@ -145,12 +145,11 @@ function pythonicCalls(
       out.push(...asCalls(list.calls));
     return out;
   }
-  const names = [...tools.keys()].filter((n) => /^[A-Za-z_]\w*$/u.test(n));
-  if (!names.length) return out;
-  const alternation = names.map((n) => n.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&')).join('|');
+  const patterns = callPatternsOf(tools);
+  if (!patterns) return out;
   const taken: Span[] = [];
   // Lists first: a list is one block, and its calls are not looked at again one by one.
-  for (const m of firstMatches(text, new RegExp(`\\[\\s*(?:${alternation})\\s*\\(`, 'gu'))) {
+  for (const m of firstMatches(text, patterns.list)) {
     if (taken.some(([a, b]) => m.index >= a && m.index < b)) continue;
     const list = readPyCallList(text, m.index);
     if (!list) continue;
@@ -159,7 +158,7 @@ function pythonicCalls(
       out.push(...asCalls(list.calls));
   }
   const singles: PyCall[] = [];
-  for (const m of firstMatches(text, new RegExp(`(?<![\\w.])(?:${alternation})\\s*\\(`, 'gu'))) {
+  for (const m of firstMatches(text, patterns.single)) {
     if (taken.some(([a, b]) => m.index >= a && m.index < b)) continue;
     const call = readPyCall(text, m.index);
     if (call) singles.push(call);
@@ -168,6 +167,24 @@ function pythonicCalls(
   for (const c of singles)
     if (free(c.start, c.end) && guard.standsAlone(c.start, c.end, spans) && !guard.introducedAsExample(c.start)) out.push(...asCalls([c]));
   return out;
+}
+
+/**
+ * Each tool set's patterns for its tools called Python-style, made once: the analysis hands the records of one tool set
+ * one map (analysis.ts), and matchAll copies a pattern, so one is shared. Null: no name a Python call could have.
+ */
+const callPatterns = new WeakMap<ReadonlyMap<string, unknown>, { list: RegExp; single: RegExp } | null>();
+
+function callPatternsOf(tools: ReadonlyMap<string, unknown>): { list: RegExp; single: RegExp } | null {
+  let patterns = callPatterns.get(tools);
+  if (patterns !== undefined) return patterns;
+  const names = [...tools.keys()].filter((n) => /^[A-Za-z_]\w*$/u.test(n));
+  const alternation = names.map((n) => n.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&')).join('|');
+  patterns = names.length
+    ? { list: new RegExp(`\\[\\s*(?:${alternation})\\s*\\(`, 'gu'), single: new RegExp(`(?<![\\w.])(?:${alternation})\\s*\\(`, 'gu') }
+    : null;
+  callPatterns.set(tools, patterns);
+  return patterns;
 }
 
 function argumentsOf(call: PyCall): { arguments: string | null; problems: string[] } {

@@ -3,6 +3,7 @@
  * Used to compare streaming with one-shot parses, to rebuild recorded streams, and for "calls so far" views.
  */
 import type { ParserDelta } from './parserDelta.ts';
+import { mapped } from '../util/mapped.ts';
 
 export interface AccumulatedCall {
   index: number;
@@ -62,7 +63,11 @@ export class DeltaAccumulator {
     return {
       content: this.sawContent && this.content !== '' ? this.content : null,
       reasoning: this.sawReasoning && this.reasoning !== '' ? this.reasoning : null,
-      calls: [...this.calls.values()].sort((a, b) => a.index - b.index).map((c) => ({ ...c, fragments: [...c.fragments] })),
+      // mapped, not map: checks read a record's calls (util/mapped.ts).
+      calls: mapped(
+        [...this.calls.values()].sort((a, b) => a.index - b.index),
+        (c) => ({ ...c, fragments: [...c.fragments] }),
+      ),
     };
   }
 }

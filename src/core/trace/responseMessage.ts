@@ -5,6 +5,7 @@
 import { DeltaAccumulator, type AccumulatedCall } from './deltaAccumulator.ts';
 import type { ParserDelta } from './parserDelta.ts';
 import { isStreamedResponse, type ChatCompletionChunkDelta, type RecordedResponse } from './record.ts';
+import { mapped } from '../util/mapped.ts';
 
 export interface ResponseMessage {
   streamed: boolean;
@@ -62,7 +63,8 @@ export function responseMessage(response: RecordedResponse): ResponseMessage {
   const message = isObject(choice?.message) ? choice.message : undefined;
   const content = typeof message?.content === 'string' && message.content !== '' ? message.content : null;
   const reasoningRaw = message?.reasoning_content ?? (typeof message?.reasoning === 'string' ? message.reasoning : null);
-  const calls: AccumulatedCall[] = objects(message?.tool_calls).map((tc, i) => ({
+  // mapped, not map: checks read a record's calls (util/mapped.ts).
+  const calls: AccumulatedCall[] = mapped(objects(message?.tool_calls), (tc, i) => ({
     index: typeof tc.index === 'number' ? tc.index : i,
     id: typeof tc.id === 'string' ? tc.id : null,
     name: typeof tc.function?.name === 'string' ? tc.function.name : null,

@@ -217,3 +217,25 @@ test('in the reasoning, a call on its own line while calls were delivered is the
   );
   assert.deepEqual(ofKind(r, 'call-in-reasoning'), []);
 });
+
+test('pythonic calls: a tool set scanned again (its patterns made once and shared) finds what a fresh tool set finds', () => {
+  const texts = [
+    "I'll check the weather.\n\n[get_weather(city=\"Paris\", unit='celsius')]",
+    'Let me look that up:\nsearch(query="vllm tool parser", top_k=3)',
+    'No call in this one.',
+    'Once more.\n\n[get_weather(city="Oslo", unit=\'celsius\')]',
+  ];
+  const fresh = texts.map((t) => findUnmarkedCalls(t, { tools: new Map(tools) }).map((c) => [c.name, c.arguments, c.start]));
+  for (let round = 0; round < 2; round++)
+    for (const [i, t] of texts.entries())
+      assert.deepEqual(
+        findUnmarkedCalls(t, { tools }).map((c) => [c.name, c.arguments, c.start]),
+        fresh[i],
+        `round ${round}, text ${i}`,
+      );
+  assert.deepEqual(
+    fresh.map((calls) => calls.length),
+    [1, 1, 0, 1],
+    'the texts with a call have it found',
+  );
+});

@@ -6,7 +6,7 @@
  */
 import { defineCheck, diagnosticKind } from '../check.ts';
 import { makeDiagnostic } from '../context.ts';
-import { notesOf } from './structureNotes.ts';
+import { findingsOf, notesOf } from './structureNotes.ts';
 
 const CALL_IN_THINK = diagnosticKind({
   kind: 'call-in-think',
@@ -20,7 +20,7 @@ export const callInThink = defineCheck({
   kinds: [CALL_IN_THINK],
   run: (ctx) => {
     const notes = ctx.format.engineNotes;
-    const stays = notesOf(ctx, 'call-in-think').map((n) =>
+    const found = findingsOf(notesOf(ctx, 'call-in-think'), (n) =>
       makeDiagnostic(ctx, CALL_IN_THINK, {
         where: 'completion',
         charStart: n.span.start,
@@ -30,16 +30,18 @@ export const callInThink = defineCheck({
         hint: "The model began calling before closing its reasoning. Check the template's think handling; guided decoding can only trigger the tag outside reasoning.",
       }),
     );
-    const ended = notesOf(ctx, 'think-ended-by-section').map((n) =>
-      makeDiagnostic(ctx, CALL_IN_THINK, {
-        where: 'completion',
-        charStart: n.span.start,
-        charEnd: n.span.end,
-        detail: n.detail === 'closed-later' ? 'section-ends-reasoning-closed-later' : 'section-ends-reasoning',
-        message: `a tool-call section begins inside the <think> block without </think> before it; the reference parse ends the reasoning there and counts its calls: ${notes?.sectionEndsThink ?? 'engines differ'}${n.detail === 'closed-later' && notes?.closedLater ? ` ${notes.closedLater}` : ''}`,
-        hint: 'Serve with a reasoning parser that ends reasoning at the section begin (vLLM --reasoning-parser kimi_k2 of 2026, SGLang, llama.cpp), or close the think block in the template before tools are called.',
-      }),
+    return findingsOf(
+      notesOf(ctx, 'think-ended-by-section'),
+      (n) =>
+        makeDiagnostic(ctx, CALL_IN_THINK, {
+          where: 'completion',
+          charStart: n.span.start,
+          charEnd: n.span.end,
+          detail: n.detail === 'closed-later' ? 'section-ends-reasoning-closed-later' : 'section-ends-reasoning',
+          message: `a tool-call section begins inside the <think> block without </think> before it; the reference parse ends the reasoning there and counts its calls: ${notes?.sectionEndsThink ?? 'engines differ'}${n.detail === 'closed-later' && notes?.closedLater ? ` ${notes.closedLater}` : ''}`,
+          hint: 'Serve with a reasoning parser that ends reasoning at the section begin (vLLM --reasoning-parser kimi_k2 of 2026, SGLang, llama.cpp), or close the think block in the template before tools are called.',
+        }),
+      found,
     );
-    return [...stays, ...ended];
   },
 });

@@ -2,6 +2,7 @@
 import type { AccumulatedCall } from '../../trace/deltaAccumulator.ts';
 import type { ParsedCall } from '../../formats/toolCallFormat.ts';
 import { canonicalJson } from '../../util/canonicalJson.ts';
+import { mapped } from '../../util/mapped.ts';
 
 export interface CallPair {
   raw: ParsedCall;
@@ -10,13 +11,15 @@ export interface CallPair {
 
 export function matchCalls(raw: readonly ParsedCall[], response: readonly AccumulatedCall[]): CallPair[] {
   const used = new Set<AccumulatedCall>();
-  const pairs: CallPair[] = raw.map((r) => {
+  // mapped and a loop, not map and filter: the checks that pair calls were deoptimised (util/mapped.ts).
+  const pairs: CallPair[] = mapped(raw, (r) => {
     const byId = response.find((c) => !used.has(c) && c.id !== null && c.id === r.id);
     if (byId) used.add(byId);
     return { raw: r, response: byId ?? null };
   });
   // Unmatched calls pair up in order (ids rewritten by the server, e.g. chatcmpl-tool-…).
-  const rest = response.filter((c) => !used.has(c));
+  const rest: AccumulatedCall[] = [];
+  for (const c of response) if (!used.has(c)) rest.push(c);
   for (const pair of pairs) {
     if (pair.response || rest.length === 0) continue;
     pair.response = rest.shift() ?? null;

@@ -1,7 +1,7 @@
 /** marker-whitespace: whitespace or newlines around markers and ids (trimmed by the reference parser). */
 import { defineCheck, diagnosticKind } from '../check.ts';
 import { makeDiagnostic } from '../context.ts';
-import { notesOf } from './structureNotes.ts';
+import { findingsOf, notesOf } from './structureNotes.ts';
 
 const MARKER_WHITESPACE = diagnosticKind({
   kind: 'marker-whitespace',
@@ -14,7 +14,7 @@ export const markerWhitespace = defineCheck({
   stage: 'sync',
   kinds: [MARKER_WHITESPACE],
   run: (ctx) =>
-    notesOf(ctx, 'whitespace').map((n) => {
+    findingsOf(notesOf(ctx, 'whitespace'), (n) => {
       const newlineAfterBegin = n.detail.startsWith('a newline after <|tool_call_begin|>');
       return makeDiagnostic(ctx, MARKER_WHITESPACE, {
         severity: newlineAfterBegin ? 'warning' : 'info',

@@ -5,7 +5,7 @@
  */
 import { defineCheck, diagnosticKind } from '../check.ts';
 import { makeDiagnostic } from '../context.ts';
-import { notesOf } from './structureNotes.ts';
+import { findingsOf, notesOf } from './structureNotes.ts';
 
 const MISSING_SECTION_MARKER = diagnosticKind({
   kind: 'missing-section-marker',
@@ -18,8 +18,9 @@ export const missingSectionMarker = defineCheck({
   stage: 'sync',
   kinds: [MISSING_SECTION_MARKER],
   run: (ctx) => {
-    const truncatedAt = new Set(notesOf(ctx, 'unterminated-call').map((n) => n.span.end));
-    const begins = notesOf(ctx, 'missing-section-begin').map((n) =>
+    const truncatedAt = new Set<number>();
+    for (const n of notesOf(ctx, 'unterminated-call')) truncatedAt.add(n.span.end);
+    const found = findingsOf(notesOf(ctx, 'missing-section-begin'), (n) =>
       makeDiagnostic(ctx, MISSING_SECTION_MARKER, {
         where: 'completion',
         charStart: n.span.start,
@@ -29,17 +30,19 @@ export const missingSectionMarker = defineCheck({
       }),
     );
     // A section cut off by truncation is reported as an unterminated call, not twice.
-    const ends = notesOf(ctx, 'missing-section-end')
-      .filter((n) => !truncatedAt.has(n.span.start))
-      .map((n) =>
-        makeDiagnostic(ctx, MISSING_SECTION_MARKER, {
-          where: 'completion',
-          charStart: n.span.start,
-          charEnd: n.span.end,
-          message: n.detail,
-          hint: 'Parsers that wait for the section end may never emit the calls, or emit the following text as part of the section.',
-        }),
-      );
-    return [...begins, ...ends];
+    return findingsOf(
+      notesOf(ctx, 'missing-section-end'),
+      (n) =>
+        truncatedAt.has(n.span.start)
+          ? null
+          : makeDiagnostic(ctx, MISSING_SECTION_MARKER, {
+              where: 'completion',
+              charStart: n.span.start,
+              charEnd: n.span.end,
+              message: n.detail,
+              hint: 'Parsers that wait for the section end may never emit the calls, or emit the following text as part of the section.',
+            }),
+      found,
+    );
   },
 });

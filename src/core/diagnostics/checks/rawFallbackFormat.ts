@@ -11,7 +11,7 @@ import { defineCheck, diagnosticKind } from '../check.ts';
 import { makeDiagnostic, type CheckContext } from '../context.ts';
 import type { Diagnostic } from '../diagnostic.ts';
 import { findBareJsonCalls, type BareJsonCall } from '../bareJsonCalls.ts';
-import { notesOf } from './structureNotes.ts';
+import { findingsOf, notesOf } from './structureNotes.ts';
 import type { ParseResult } from '../../formats/toolCallFormat.ts';
 
 const RAW_FALLBACK_FORMAT = diagnosticKind({
@@ -80,7 +80,7 @@ export const rawFallbackFormat = defineCheck({
   kinds: [RAW_FALLBACK_FORMAT],
   run: (ctx) => {
     if (ctx.parse) {
-      const out = notesOf(ctx, 'raw-fallback').map((n) =>
+      const out = findingsOf(notesOf(ctx, 'raw-fallback'), (n) =>
         makeDiagnostic(ctx, RAW_FALLBACK_FORMAT, {
           where: 'completion',
           charStart: n.span.start,
@@ -89,7 +89,8 @@ export const rawFallbackFormat = defineCheck({
           hint: HINT,
         }),
       );
-      return ctx.format.nativeBareJson ? [...out, ...bareCallsAfterText(ctx, ctx.parse)] : out;
+      if (ctx.format.nativeBareJson) for (const d of bareCallsAfterText(ctx, ctx.parse)) out.push(d);
+      return out;
     }
     const content = ctx.response?.content;
     if (!content) return [];

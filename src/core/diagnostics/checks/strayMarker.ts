@@ -1,7 +1,7 @@
 /** stray-marker: a marker where the format does not allow it (e.g. `</think>` with no `<think>`). */
 import { defineCheck, diagnosticKind } from '../check.ts';
 import { makeDiagnostic } from '../context.ts';
-import { notesOf } from './structureNotes.ts';
+import { findingsOf, notesOf } from './structureNotes.ts';
 
 const STRAY_MARKER = diagnosticKind({ kind: 'stray-marker', code: 'TS020', severity: 'warning', title: 'Marker out of place' });
 
@@ -9,7 +9,7 @@ export const strayMarker = defineCheck({
   stage: 'sync',
   kinds: [STRAY_MARKER],
   run: (ctx) =>
-    notesOf(ctx, 'stray-marker').map((n) =>
+    findingsOf(notesOf(ctx, 'stray-marker'), (n) =>
       makeDiagnostic(ctx, STRAY_MARKER, {
         where: 'completion',
         charStart: n.span.start,

@@ -1,7 +1,7 @@
 /** text-in-section: text inside the tool-call section but outside any call. */
 import { defineCheck, diagnosticKind } from '../check.ts';
 import { makeDiagnostic } from '../context.ts';
-import { notesOf } from './structureNotes.ts';
+import { findingsOf, notesOf } from './structureNotes.ts';
 
 const TEXT_IN_SECTION = diagnosticKind({
   kind: 'text-in-section',
@@ -14,7 +14,7 @@ export const textInSection = defineCheck({
   stage: 'sync',
   kinds: [TEXT_IN_SECTION],
   run: (ctx) =>
-    notesOf(ctx, 'text-in-section').map((n) =>
+    findingsOf(notesOf(ctx, 'text-in-section'), (n) =>
       makeDiagnostic(ctx, TEXT_IN_SECTION, {
         where: 'completion',
         charStart: n.span.start,

@@ -7,7 +7,7 @@
 import { defineCheck, diagnosticKind } from '../check.ts';
 import { makeDiagnostic } from '../context.ts';
 import { droppedCalls, finishedByLength } from './droppedCall.ts';
-import { notesOf } from './structureNotes.ts';
+import { findingsOf, notesOf } from './structureNotes.ts';
 
 const UNTERMINATED_CALL = diagnosticKind({ kind: 'unterminated-call', code: 'TS012', severity: 'error', title: 'Call never terminated' });
 
@@ -16,7 +16,7 @@ export const unterminatedCall = defineCheck({
   kinds: [UNTERMINATED_CALL],
   run: (ctx) => {
     const length = finishedByLength(ctx);
-    const cut = notesOf(ctx, 'unterminated-call').map((n) =>
+    const found = findingsOf(notesOf(ctx, 'unterminated-call'), (n) =>
       makeDiagnostic(ctx, UNTERMINATED_CALL, {
         where: 'completion',
         charStart: n.span.start,
@@ -30,27 +30,29 @@ export const unterminatedCall = defineCheck({
     const dropped = length ? [] : (droppedCalls(ctx) ?? []);
     const reportedAsDropped = (n: { span: { start: number; end: number } }): boolean =>
       dropped.some((c) => n.span.start < c.span.end && c.span.start < n.span.end);
-    const atEnd = notesOf(ctx, 'call-at-end')
-      .filter((n) => !reportedAsDropped(n))
-      .map((n) =>
-        length
-          ? makeDiagnostic(ctx, UNTERMINATED_CALL, {
-              where: 'completion',
-              charStart: n.span.start,
-              charEnd: n.span.end,
-              message: `${n.detail}, and the completion was cut (finish_reason "length")`,
-              hint: 'The completion hit max_tokens inside a call: raise max_tokens, or treat the call as failed rather than running it with partial arguments.',
-            })
-          : makeDiagnostic(ctx, UNTERMINATED_CALL, {
-              severity: 'info',
-              detail: 'stop-token-stripped',
-              where: 'completion',
-              charStart: n.span.start,
-              charEnd: n.span.end,
-              message: `${n.detail}: the call terminator is a stop token servers strip, and the completion ended with finish_reason ${JSON.stringify(ctx.finishReason ?? ctx.record.completion?.finish_reason ?? null)}, so the call is complete`,
-              hint: 'Nothing to fix. Record the stop token (vLLM: skip_special_tokens=false, or the stop reason) to see it in the trace.',
-            }),
-      );
-    return [...cut, ...atEnd];
+    return findingsOf(
+      notesOf(ctx, 'call-at-end'),
+      (n) =>
+        reportedAsDropped(n)
+          ? null
+          : length
+            ? makeDiagnostic(ctx, UNTERMINATED_CALL, {
+                where: 'completion',
+                charStart: n.span.start,
+                charEnd: n.span.end,
+                message: `${n.detail}, and the completion was cut (finish_reason "length")`,
+                hint: 'The completion hit max_tokens inside a call: raise max_tokens, or treat the call as failed rather than running it with partial arguments.',
+              })
+            : makeDiagnostic(ctx, UNTERMINATED_CALL, {
+                severity: 'info',
+                detail: 'stop-token-stripped',
+                where: 'completion',
+                charStart: n.span.start,
+                charEnd: n.span.end,
+                message: `${n.detail}: the call terminator is a stop token servers strip, and the completion ended with finish_reason ${JSON.stringify(ctx.finishReason ?? ctx.record.completion?.finish_reason ?? null)}, so the call is complete`,
+                hint: 'Nothing to fix. Record the stop token (vLLM: skip_special_tokens=false, or the stop reason) to see it in the trace.',
+              }),
+      found,
+    );
   },
 });

@@ -19,6 +19,7 @@ import type {
   ToolCallDelta,
   ParserState,
 } from '../toolCallFormat.ts';
+import { mapped } from '../../util/mapped.ts';
 
 export interface MarkerDef<N extends string = string> {
   text: string;
@@ -181,7 +182,7 @@ export abstract class MarkupParser<N extends string> implements StreamingParser 
   }
 
   result(): ParseResult {
-    const calls = this.calls.map(copyCall);
+    const calls = mapped(this.calls, copyCall);
     // A call still open mid-stream is reported as it stands.
     const open = this.finished ? null : this.openCall();
     if (open) calls.push(copyCall(open));
@@ -189,9 +190,9 @@ export abstract class MarkupParser<N extends string> implements StreamingParser 
       content: this.content === '' ? null : this.content,
       reasoning: this.reasoning === '' ? null : this.reasoning,
       calls,
-      markers: this.markerList.map((m) => ({ ...m, span: { ...m.span } })),
-      notes: this.notes.map((n) => ({ ...n, span: { ...n.span } })),
-      contentSpans: this.contentSpans.map((s) => ({ ...s })),
+      markers: mapped(this.markerList, (m) => ({ ...m, span: { ...m.span } })),
+      notes: mapped(this.notes, (n) => ({ ...n, span: { ...n.span } })),
+      contentSpans: mapped(this.contentSpans, (s) => ({ ...s })),
     };
   }
 
