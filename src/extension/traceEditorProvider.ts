@@ -77,6 +77,11 @@ const MOVING_MS = 1000;
  */
 const REST_MS = 250;
 /**
+ * The first rows streamed go a frame apart all the same: a small trace's whole list (the sample's 29 rows) and a big
+ * one's first screens fill at once, as the user looks at them; a quarter second a message showed them in steps.
+ */
+const REST_AFTER_ROWS = 200;
+/**
  * A list said to move that says nothing more is taken to rest after this long (a page that went away); a page says
  * it again every 2 s while its list moves (webview/recordList.ts).
  */
@@ -149,6 +154,8 @@ class TraceDocument implements vscode.CustomDocument {
   /** Rows, errors and findings not sent to the pages yet (FRAME_MS); `info`: the trace's state changed. */
   private outbox = { summaries: [] as RecordSummary[], lineErrors: [] as LineErrorView[], findings: [] as GuidedFindings[], info: false };
   private flushTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Rows sent to the pages as events so far (REST_AFTER_ROWS). */
+  private rowsStreamed = 0;
   /** When flushTimer fires (performance.now()). */
   private flushDue = Infinity;
   private lastFlush = -Infinity;
@@ -275,7 +282,7 @@ class TraceDocument implements vscode.CustomDocument {
   private get interval(): number {
     if (this.ending) return FRAME_MS;
     if (this.moving !== undefined) return MOVING_MS;
-    return this.outbox.summaries.length >= ROWS_PER_MESSAGE ? FRAME_MS : REST_MS;
+    return this.outbox.summaries.length >= ROWS_PER_MESSAGE || this.rowsStreamed < REST_AFTER_ROWS ? FRAME_MS : REST_MS;
   }
 
   /**
@@ -332,6 +339,7 @@ class TraceDocument implements vscode.CustomDocument {
       // What stays in the outbox still has to come: the list is not complete before it.
       if (o.summaries.length) info.analysing = true;
       event = { type: 'summaries', summaries, lineErrors: o.lineErrors.splice(0), info };
+      this.rowsStreamed += summaries.length;
       if (findings.length) event.findings = findings;
       o.info = o.summaries.length > 0;
     } else if (o.findings.length) event = { type: 'guidedFindings', findings: o.findings.splice(0) };
@@ -358,6 +366,7 @@ class TraceDocument implements vscode.CustomDocument {
     clearTimeout(this.flushTimer);
     this.flushTimer = undefined;
     this.outbox = { summaries: [], lineErrors: [], findings: [], info: false };
+    this.rowsStreamed = 0;
     this.ending = false;
     for (const w of this.flushed.splice(0)) w();
   }
