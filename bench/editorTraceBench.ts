@@ -17,6 +17,7 @@ import { createRequire } from 'node:module';
 import type * as WorkerThreads from 'node:worker_threads';
 import { writeBigTrace } from './bigTrace.ts';
 import { nodeStartMs, nodeStartNote } from './processBench.ts';
+import { schedstatWaitMs, statCpuMs } from './procTask.ts';
 
 export const EDITOR_TRACE_CHILD_FLAG = '--editor-trace-child';
 /** `bench.js --editor-list-child FILE [MB]`: the list worker's work over the file on one thread (see editorListChild). */
@@ -104,19 +105,12 @@ function perThread(read: (tid: string) => number): Map<number, number> {
 
 /** Per-thread CPU: utime + stime in clock ticks (100 Hz). */
 function threadTicks(): Map<number, number> {
-  return perThread((tid) => {
-    const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return Number(fields[11]) + Number(fields[12]);
-  });
+  return perThread((tid) => statCpuMs(readFileSync(`/proc/self/task/${tid}/stat`, 'utf8')) / 10);
 }
 
 /** Per-thread time waiting on a run queue, ready to run (ms; schedstat, when the kernel keeps it). */
 function threadWaits(): Map<number, number> {
-  return perThread((tid) => {
-    const [, waitNs] = readFileSync(`/proc/self/task/${tid}/schedstat`, 'utf8').split(' ');
-    return Number(waitNs) / 1e6;
-  });
+  return perThread((tid) => schedstatWaitMs(readFileSync(`/proc/self/task/${tid}/schedstat`, 'utf8')));
 }
 
 /** One run, in this fresh process: the editor host's steps over `file`, the figures as one JSON line. */
@@ -265,11 +259,7 @@ export async function editorListChild(file: string, mb?: number): Promise<void> 
   const { guidedEngine } = await import('../src/io/guided/guidedEnginePool.ts');
   type Answer = import('../src/host/view/listWorkerProtocol.ts').ListWorkerAnswer;
   type Row = import('../src/shared/protocol.ts').RecordSummary;
-  const threadCpuMs = () => {
-    const stat = readFileSync('/proc/thread-self/stat', 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  };
+  const threadCpuMs = () => statCpuMs(readFileSync('/proc/thread-self/stat', 'utf8'));
   const size = mb ? Math.min(statSync(file).size, mb * 1024 * 1024) : statSync(file).size;
   const { port1, port2 } = new MessageChannel();
   runListWorker(port2);

@@ -9,6 +9,7 @@
  */
 import { spawn } from 'node:child_process';
 import { openSync, closeSync, readFileSync, readdirSync } from 'node:fs';
+import { statCpuMs } from './procTask.ts';
 
 const SAMPLE_MS = 50;
 /**
@@ -26,14 +27,10 @@ export interface ThreadCpu {
   workers: number[];
 }
 
-const TICKS_PER_S = 100;
-
 /** utime + stime of /proc/PID/task/TID/stat, in seconds (fields 14 and 15, counted after the command's name). */
 function taskCpu(pid: number, tid: number): number | null {
   try {
-    const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_S;
+    return statCpuMs(readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8')) / 1000;
   } catch {
     return null;
   }

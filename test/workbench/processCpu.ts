@@ -5,6 +5,7 @@
  * host, code-server's server, Chromium's processes, and everything else on the machine (other runs sharing it).
  */
 import { readdirSync, readFileSync } from 'node:fs';
+import { schedstatWaitMs, statCpuMs, statParent, statStartMs } from '../../bench/procTask.ts';
 
 /** One thread at one moment: its process, its CPU and run-queue wait (ms), and when it started (ms since boot). */
 interface ThreadSample {
@@ -23,8 +24,6 @@ interface Snapshot {
   /** Each process's parent. */
   parents: Map<number, number>;
 }
-
-const TICK_MS = 10; // USER_HZ is 100 on Linux.
 
 function read(path: string): string | undefined {
   try {
@@ -50,18 +49,17 @@ export function snapshot(): Snapshot {
     }
     commands.set(pid, (read(`/proc/${p}/cmdline`) ?? '').split('\0').join(' ').trim());
     const stat = read(`/proc/${p}/stat`);
-    if (stat) parents.set(pid, Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    if (stat) parents.set(pid, statParent(stat));
     for (const t of tids) {
       const stat = read(`/proc/${p}/task/${t}/stat`);
       if (!stat) continue;
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      const sched = read(`/proc/${p}/task/${t}/schedstat`)?.split(' ');
+      const sched = read(`/proc/${p}/task/${t}/schedstat`);
       threads.set(Number(t), {
         pid,
         tid: Number(t),
-        cpuMs: (Number(f[11]) + Number(f[12])) * TICK_MS,
-        waitMs: sched ? Number(sched[1]) / 1e6 : 0,
-        startMs: Number(f[19]) * TICK_MS,
+        cpuMs: statCpuMs(stat),
+        waitMs: sched ? schedstatWaitMs(sched) : 0,
+        startMs: statStartMs(stat),
       });
     }
   }
